@@ -1,0 +1,82 @@
+//! What a credential may do.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// The two kinds of credential. A secret of one kind is never accepted as
+/// the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum CredentialKind {
+    /// A GraphQL access token, sent as `Authorization: Bearer ...`.
+    AccessToken,
+    /// A connector API key, sent as `APIKEY: ...`.
+    ApiKey,
+}
+
+impl CredentialKind {
+    /// The stable name used in storage and on the command line.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            CredentialKind::AccessToken => "token",
+            CredentialKind::ApiKey => "apikey",
+        }
+    }
+}
+
+/// A permission an access token carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Scope {
+    /// Read users.
+    UsersRead,
+    /// Create, change and retire users.
+    UsersWrite,
+    /// Ask who knows what.
+    ExpertiseRead,
+}
+
+impl Scope {
+    pub const ALL: [Scope; 3] = [Scope::UsersRead, Scope::UsersWrite, Scope::ExpertiseRead];
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Scope::UsersRead => "users:read",
+            Scope::UsersWrite => "users:write",
+            Scope::ExpertiseRead => "expertise:read",
+        }
+    }
+}
+
+impl fmt::Display for Scope {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A scope name that is not one of [`Scope::ALL`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read)")]
+pub struct UnknownScope(pub String);
+
+impl FromStr for Scope {
+    type Err = UnknownScope;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Scope::ALL
+            .into_iter()
+            .find(|scope| scope.as_str() == s)
+            .ok_or_else(|| UnknownScope(s.to_owned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scopes_round_trip_through_their_names() {
+        for scope in Scope::ALL {
+            assert_eq!(scope.as_str().parse::<Scope>(), Ok(scope));
+        }
+        assert_eq!("admin".parse::<Scope>(), Err(UnknownScope("admin".into())));
+    }
+}

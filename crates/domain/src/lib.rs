@@ -1,0 +1,24 @@
+//! Kenning's domain: users, their lifecycle, the value types that make up a
+//! user profile, and the rules for reading user lists and credentials.
+//!
+//! The crate is pure: no IO, no clock, no async, no database or HTTP types.
+//! Every moment it needs ("now") comes in as an argument.
+
+pub mod credential;
+pub mod paging;
+pub mod profile;
+pub mod user;
+pub mod validation;
+
+pub use credential::{CredentialKind, Scope, UnknownScope};
+pub use paging::{Limit, Offset, SearchText};
+pub use profile::{
+    About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
+    LanguageId, LastName, Location, Position,
+};
+pub use user::{
+    InconsistentUser, UserParts,
+    GracePeriod, NewUser, NewUserInput, Patch, Profile, Status, User, UserError, UserId,
+    UserPatch, UserPatchInput,
+};
+pub use validation::{FieldViolation, Rule, ValidationErrors};

@@ -1,0 +1,158 @@
+//! The parameters of a user listing.
+
+use crate::validation::{FieldViolation, Rule};
+
+/// How many users to skip: an integer of at least 0 (default 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Offset(u32);
+
+impl Offset {
+    pub const FIELD: &'static str = "offset";
+
+    pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
+        if raw < 0 {
+            return Err(FieldViolation::new(Self::FIELD, Rule::TooSmall { min: 0 }));
+        }
+        u32::try_from(raw).map(Self).map_err(|_| {
+            FieldViolation::new(Self::FIELD, Rule::TooLarge { max: i64::from(u32::MAX) })
+        })
+    }
+
+    pub fn get(&self) -> u32 {
+        self.0
+    }
+}
+
+/// How many users to return at most: 1 to 1000 (default 100).
+///
+/// Out-of-range values are refused, never clamped, so a client never
+/// silently receives less than it asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limit(u32);
+
+impl Limit {
+    pub const FIELD: &'static str = "limit";
+    pub const MIN: u32 = 1;
+    pub const MAX: u32 = 1000;
+    pub const DEFAULT: Limit = Limit(100);
+
+    pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
+        if raw < i64::from(Self::MIN) {
+            return Err(FieldViolation::new(
+                Self::FIELD,
+                Rule::TooSmall { min: i64::from(Self::MIN) },
+            ));
+        }
+        if raw > i64::from(Self::MAX) {
+            return Err(FieldViolation::new(
+                Self::FIELD,
+                Rule::TooLarge { max: i64::from(Self::MAX) },
+            ));
+        }
+        // In range 1..=1000, so the conversion cannot fail.
+        u32::try_from(raw).map(Self).map_err(|_| {
+            FieldViolation::new(Self::FIELD, Rule::TooLarge { max: i64::from(Self::MAX) })
+        })
+    }
+
+    pub fn get(&self) -> u32 {
+        self.0
+    }
+}
+
+impl Default for Limit {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// What a user listing matches: nothing (all users) or a folded piece of
+/// text looked for inside e-mail, externalId, first name, last name and
+/// "first last".
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SearchText(Option<String>);
+
+impl SearchText {
+    /// `None` or blank text lists every user. Control characters become
+    /// spaces, so a needle never spans two fields of the haystack.
+    pub fn parse(raw: Option<&str>) -> Self {
+        let folded = raw
+            .map(|s| {
+                s.trim()
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect::<String>()
+                    .to_lowercase()
+            })
+            .filter(|s| !s.is_empty());
+        Self(folded)
+    }
+
+    /// The folded needle, or `None` to list every user.
+    pub fn needle(&self) -> Option<&str> {
+        self.0.as_deref()
+    }
+
+    /// The folded haystack a user is matched against: the needle matches a
+    /// user when it is a substring of this text. Fields are joined by a
+    /// line break so that a needle cannot match across two fields.
+    pub fn haystack(email: &str, external_id: Option<&str>, first: &str, last: &str) -> String {
+        format!(
+            "{}\n{}\n{} {}",
+            email,
+            external_id.unwrap_or_default(),
+            first,
+            last
+        )
+        .to_lowercase()
+    }
+
+    /// Whether a user with this haystack matches.
+    pub fn matches(&self, haystack: &str) -> bool {
+        match &self.0 {
+            None => true,
+            Some(needle) => haystack.contains(needle.as_str()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn offset_is_at_least_zero() {
+        assert_eq!(Offset::parse(0).unwrap().get(), 0);
+        assert_eq!(
+            Offset::parse(-1).unwrap_err(),
+            FieldViolation::new("offset", Rule::TooSmall { min: 0 })
+        );
+    }
+
+    #[test]
+    fn limit_is_between_1_and_1000() {
+        assert_eq!(Limit::default().get(), 100);
+        assert_eq!(Limit::parse(1).unwrap().get(), 1);
+        assert_eq!(Limit::parse(1000).unwrap().get(), 1000);
+        assert_eq!(
+            Limit::parse(0).unwrap_err(),
+            FieldViolation::new("limit", Rule::TooSmall { min: 1 })
+        );
+        assert_eq!(
+            Limit::parse(1001).unwrap_err(),
+            FieldViolation::new("limit", Rule::TooLarge { max: 1000 })
+        );
+    }
+
+    #[test]
+    fn search_text_matches_inside_any_searchable_field() {
+        let hay = SearchText::haystack("Ada@Example.com", Some("EMP-7"), "Ada", "Lovelace");
+        for needle in ["ada@", "emp-7", "LOVE", "ada love", "example"] {
+            assert!(SearchText::parse(Some(needle)).matches(&hay), "{needle}");
+        }
+        assert!(!SearchText::parse(Some("grace")).matches(&hay));
+        assert!(!SearchText::parse(Some("emp-7\nada")).matches(&hay));
+        assert!(SearchText::parse(None).matches(&hay));
+        assert!(SearchText::parse(Some("  ")).needle().is_none());
+    }
+}

@@ -1,0 +1,569 @@
+//! A user, its profile and its lifecycle.
+//!
+//! ```text
+//!   createUser ──> ACTIVE ──deactivateUser──> DEACTIVATED
+//!                    ^  <──reactivateUser───     │
+//!                    │                          │ cancelDelete (before the moment)
+//!                    └── deleteUser ──> PENDING_DELETION ──(moment passes, purge)──> DELETED
+//! ```
+//!
+//! `deleteUser` works from ACTIVE and DEACTIVATED; `cancelDelete` returns to
+//! DEACTIVATED. Repeating a move that is already done succeeds and changes
+//! nothing, so connector and sync scripts may repeat themselves.
+
+use std::fmt;
+
+use chrono::{DateTime, Duration, Utc};
+use uuid::Uuid;
+
+use crate::profile::{
+    About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
+    LanguageId, LastName, Location, Position,
+};
+use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
+
+/// The identifier of a user (`globalUserId`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UserId(Uuid);
+
+impl UserId {
+    pub fn from_uuid(id: Uuid) -> Self {
+        Self(id)
+    }
+
+    pub fn as_uuid(&self) -> Uuid {
+        self.0
+    }
+}
+
+impl fmt::Display for UserId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// The time between a delete request and the user's anonymization.
+#[derive(Debug, Clone, Copy)]
+pub struct GracePeriod;
+
+impl GracePeriod {
+    pub const DAYS: i64 = 14;
+
+    /// The moment a user deleted at `requested` is anonymized.
+    pub fn ends(requested: DateTime<Utc>) -> DateTime<Utc> {
+        requested + Duration::days(Self::DAYS)
+    }
+}
+
+/// Where a user is in its lifecycle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    Active,
+    Deactivated,
+    /// Deactivated, and anonymized once `scheduled_for` has passed.
+    PendingDeletion { scheduled_for: DateTime<Utc> },
+    /// Anonymized at `at`; nothing can change the user any more.
+    Deleted { at: DateTime<Utc> },
+}
+
+impl Status {
+    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`, `DELETED`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Status::Active => "ACTIVE",
+            Status::Deactivated => "DEACTIVATED",
+            Status::PendingDeletion { .. } => "PENDING_DELETION",
+            Status::Deleted { .. } => "DELETED",
+        }
+    }
+}
+
+/// Why a change to a user was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UserError {
+    #[error("{0}")]
+    Validation(ValidationErrors),
+    #[error("cannot {action} a user whose status is {status}")]
+    InvalidTransition {
+        action: &'static str,
+        status: &'static str,
+    },
+    #[error("{0}")]
+    Forbidden(&'static str),
+    #[error("the grace period ended at {scheduled_for}; the deletion can no longer be cancelled")]
+    GracePeriodExpired { scheduled_for: DateTime<Utc> },
+}
+
+impl From<ValidationErrors> for UserError {
+    fn from(errors: ValidationErrors) -> Self {
+        UserError::Validation(errors)
+    }
+}
+
+/// The personal data of a user that is not deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    pub email: Email,
+    pub firstname: FirstName,
+    pub lastname: LastName,
+    pub external_id: Option<ExternalId>,
+    pub language_id: LanguageId,
+    pub location: Option<Location>,
+    pub about: Option<About>,
+    pub country_id: Option<CountryId>,
+    pub company: Option<Company>,
+    pub department: Option<Department>,
+    pub position: Option<Position>,
+    pub employment_start: Option<EmploymentStart>,
+    /// Kept as the identity source delivered it; no API writes it.
+    pub gender: Option<String>,
+    /// Kept as the identity source delivered it; no API writes it.
+    pub avatar_url: Option<String>,
+}
+
+/// A user.
+///
+/// The profile exists exactly while the user is not deleted: anonymization
+/// drops it, and nothing can bring it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct User {
+    id: UserId,
+    created: DateTime<Utc>,
+    is_system: bool,
+    is_hidden: bool,
+    is_federated: bool,
+    status: Status,
+    profile: Option<Profile>,
+}
+
+/// Every part of a stored user, for storage adapters to rebuild one.
+#[derive(Debug, Clone)]
+pub struct UserParts {
+    pub id: UserId,
+    pub created: DateTime<Utc>,
+    pub is_system: bool,
+    pub is_hidden: bool,
+    pub is_federated: bool,
+    pub status: Status,
+    pub profile: Option<Profile>,
+}
+
+/// A stored record whose profile does not fit its status.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("user {0}: a profile must exist exactly while the user is not deleted")]
+pub struct InconsistentUser(pub UserId);
+
+impl User {
+    /// A new user, ACTIVE from `now` on.
+    pub fn register(id: UserId, new: NewUser, now: DateTime<Utc>) -> Self {
+        Self {
+            id,
+            created: now,
+            is_system: false,
+            is_hidden: false,
+            is_federated: false,
+            status: Status::Active,
+            profile: Some(new.0),
+        }
+    }
+
+    /// Rebuilds a stored user.
+    pub fn from_parts(parts: UserParts) -> Result<Self, InconsistentUser> {
+        let deleted = matches!(parts.status, Status::Deleted { .. });
+        if deleted == parts.profile.is_some() {
+            return Err(InconsistentUser(parts.id));
+        }
+        Ok(Self {
+            id: parts.id,
+            created: parts.created,
+            is_system: parts.is_system,
+            is_hidden: parts.is_hidden,
+            is_federated: parts.is_federated,
+            status: parts.status,
+            profile: parts.profile,
+        })
+    }
+
+    /// Marks the user as a system user, which can never be deactivated or
+    /// deleted. Used by operators' provisioning, not by the public API.
+    pub fn into_system(mut self) -> Self {
+        self.is_system = true;
+        self
+    }
+
+    pub fn id(&self) -> UserId {
+        self.id
+    }
+    pub fn created(&self) -> DateTime<Utc> {
+        self.created
+    }
+    pub fn is_system(&self) -> bool {
+        self.is_system
+    }
+    pub fn is_hidden(&self) -> bool {
+        self.is_hidden
+    }
+    pub fn is_federated(&self) -> bool {
+        self.is_federated
+    }
+    pub fn status(&self) -> Status {
+        self.status
+    }
+    /// The personal data, `None` once the user is deleted.
+    pub fn profile(&self) -> Option<&Profile> {
+        self.profile.as_ref()
+    }
+
+    /// The moment the user was anonymized.
+    pub fn date_deleted(&self) -> Option<DateTime<Utc>> {
+        match self.status {
+            Status::Deleted { at } => Some(at),
+            _ => None,
+        }
+    }
+
+    /// The moment a pending deletion takes effect.
+    pub fn deletion_scheduled_for(&self) -> Option<DateTime<Utc>> {
+        match self.status {
+            Status::PendingDeletion { scheduled_for } => Some(scheduled_for),
+            _ => None,
+        }
+    }
+
+    fn refuse(&self, action: &'static str) -> UserError {
+        UserError::InvalidTransition {
+            action,
+            status: self.status.name(),
+        }
+    }
+
+    fn refuse_system(&self, action: &'static str) -> Result<(), UserError> {
+        if self.is_system {
+            return Err(UserError::Forbidden(match action {
+                "deactivate" => "system users cannot be deactivated",
+                _ => "system users cannot be deleted",
+            }));
+        }
+        Ok(())
+    }
+
+    fn editable_profile(&mut self, action: &'static str) -> Result<&mut Profile, UserError> {
+        let refusal = self.refuse(action);
+        match (self.status, self.profile.as_mut()) {
+            (Status::Active | Status::Deactivated, Some(profile)) => Ok(profile),
+            _ => Err(refusal),
+        }
+    }
+
+    /// Changes the listed attributes; allowed while ACTIVE or DEACTIVATED.
+    pub fn update(&mut self, patch: UserPatch) -> Result<(), UserError> {
+        let profile = self.editable_profile("update")?;
+        patch.apply_to(profile);
+        Ok(())
+    }
+
+    /// Changes the e-mail address; allowed while ACTIVE or DEACTIVATED.
+    pub fn change_email(&mut self, email: Email) -> Result<(), UserError> {
+        self.editable_profile("update")?.email = email;
+        Ok(())
+    }
+
+    /// ACTIVE -> DEACTIVATED. Already deactivated (or pending deletion,
+    /// which is deactivated too): nothing changes.
+    pub fn deactivate(&mut self) -> Result<(), UserError> {
+        self.refuse_system("deactivate")?;
+        match self.status {
+            Status::Active => {
+                self.status = Status::Deactivated;
+                Ok(())
+            }
+            Status::Deactivated | Status::PendingDeletion { .. } => Ok(()),
+            Status::Deleted { .. } => Err(self.refuse("deactivate")),
+        }
+    }
+
+    /// DEACTIVATED -> ACTIVE. Already active: nothing changes. A pending
+    /// deletion must be cancelled first.
+    pub fn reactivate(&mut self) -> Result<(), UserError> {
+        match self.status {
+            Status::Deactivated => {
+                self.status = Status::Active;
+                Ok(())
+            }
+            Status::Active => Ok(()),
+            Status::PendingDeletion { .. } | Status::Deleted { .. } => {
+                Err(self.refuse("reactivate"))
+            }
+        }
+    }
+
+    /// ACTIVE or DEACTIVATED -> PENDING_DELETION, anonymized a
+    /// [`GracePeriod`] after `now`. Already pending: the first schedule stays.
+    pub fn delete(&mut self, now: DateTime<Utc>) -> Result<(), UserError> {
+        self.refuse_system("delete")?;
+        match self.status {
+            Status::Active | Status::Deactivated => {
+                self.status = Status::PendingDeletion {
+                    scheduled_for: GracePeriod::ends(now),
+                };
+                Ok(())
+            }
+            Status::PendingDeletion { .. } => Ok(()),
+            Status::Deleted { .. } => Err(self.refuse("delete")),
+        }
+    }
+
+    /// PENDING_DELETION -> DEACTIVATED while the scheduled moment is still
+    /// in the future.
+    pub fn cancel_delete(&mut self, now: DateTime<Utc>) -> Result<(), UserError> {
+        match self.status {
+            Status::PendingDeletion { scheduled_for } if now < scheduled_for => {
+                self.status = Status::Deactivated;
+                Ok(())
+            }
+            Status::PendingDeletion { scheduled_for } => {
+                Err(UserError::GracePeriodExpired { scheduled_for })
+            }
+            _ => Err(self.refuse("cancel the deletion of")),
+        }
+    }
+
+    /// Whether the grace period of a pending deletion has passed at `now`.
+    pub fn is_due_for_purge(&self, now: DateTime<Utc>) -> bool {
+        matches!(self.status, Status::PendingDeletion { scheduled_for } if scheduled_for <= now)
+    }
+
+    /// PENDING_DELETION (due) -> DELETED: the profile is erased for good.
+    pub fn anonymize(&mut self, now: DateTime<Utc>) -> Result<(), UserError> {
+        if !self.is_due_for_purge(now) {
+            return Err(self.refuse("anonymize"));
+        }
+        self.status = Status::Deleted { at: now };
+        self.profile = None;
+        Ok(())
+    }
+}
+
+/// A change to one attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Patch<T> {
+    /// Absent: leave the attribute as it is.
+    #[default]
+    Keep,
+    /// Explicit null: clear the attribute.
+    Clear,
+    /// Set the attribute to this value.
+    Set(T),
+}
+
+impl<T> Patch<T> {
+    fn parse<U>(
+        self,
+        parse: impl FnOnce(T) -> Result<U, FieldViolation>,
+    ) -> Result<Patch<U>, FieldViolation> {
+        Ok(match self {
+            Patch::Keep => Patch::Keep,
+            Patch::Clear => Patch::Clear,
+            Patch::Set(raw) => Patch::Set(parse(raw)?),
+        })
+    }
+
+    fn apply_to(self, target: &mut Option<T>) {
+        match self {
+            Patch::Keep => {}
+            Patch::Clear => *target = None,
+            Patch::Set(value) => *target = Some(value),
+        }
+    }
+}
+
+/// Parses a change to a field that cannot be null.
+fn required_patch<U>(
+    field: &'static str,
+    patch: Patch<String>,
+    parse: impl FnOnce(&str) -> Result<U, FieldViolation>,
+) -> Result<Option<U>, FieldViolation> {
+    match patch {
+        Patch::Keep => Ok(None),
+        Patch::Clear => Err(FieldViolation::new(field, Rule::NotNullable)),
+        Patch::Set(raw) => parse(&raw).map(Some),
+    }
+}
+
+/// The raw attributes of a user to create, as a client sent them.
+#[derive(Debug, Clone, Default)]
+pub struct NewUserInput {
+    pub email: String,
+    pub firstname: String,
+    pub lastname: String,
+    pub external_id: Option<String>,
+    pub language_id: Option<String>,
+    pub location: Option<String>,
+    pub about: Option<String>,
+    pub country_id: Option<String>,
+    pub company: Option<String>,
+    pub department: Option<String>,
+    pub position: Option<String>,
+    pub employment_start: Option<String>,
+}
+
+/// The checked attributes of a user to create.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewUser(Profile);
+
+impl NewUser {
+    /// Checks every field and reports every bad one at once. A user
+    /// without `languageId` gets `default_language`.
+    pub fn parse(input: NewUserInput, default_language: &LanguageId) -> Result<Self, ValidationErrors> {
+        fn optional<T>(
+            c: &mut Collector,
+            raw: Option<String>,
+            parse: fn(&str) -> Result<T, FieldViolation>,
+        ) -> Option<T> {
+            raw.and_then(|raw| c.take(parse(&raw)))
+        }
+        let mut c = Collector::default();
+        let email = c.take(Email::parse(&input.email));
+        let firstname = c.take(FirstName::parse(&input.firstname));
+        let lastname = c.take(LastName::parse(&input.lastname));
+        let external_id = optional(&mut c, input.external_id, ExternalId::parse);
+        let language_id = optional(&mut c, input.language_id, LanguageId::parse);
+        let location = optional(&mut c, input.location, Location::parse);
+        let about = optional(&mut c, input.about, About::parse);
+        let country_id = optional(&mut c, input.country_id, CountryId::parse);
+        let company = optional(&mut c, input.company, Company::parse);
+        let department = optional(&mut c, input.department, Department::parse);
+        let position = optional(&mut c, input.position, Position::parse);
+        let employment_start = optional(&mut c, input.employment_start, EmploymentStart::parse);
+        let (Some(email), Some(firstname), Some(lastname)) = (email, firstname, lastname) else {
+            return Err(c.finish().err().unwrap_or_else(|| {
+                FieldViolation::new(Email::FIELD, Rule::Required).into()
+            }));
+        };
+        c.finish()?;
+        Ok(Self(Profile {
+            email,
+            firstname,
+            lastname,
+            external_id,
+            language_id: language_id.unwrap_or_else(|| default_language.clone()),
+            location,
+            about,
+            country_id,
+            company,
+            department,
+            position,
+            employment_start,
+            gender: None,
+            avatar_url: None,
+        }))
+    }
+
+    pub fn profile(&self) -> &Profile {
+        &self.0
+    }
+}
+
+/// The raw attribute changes a client sent: absent, null or a value each.
+/// The e-mail address is not among them; it changes only through
+/// [`User::change_email`].
+#[derive(Debug, Clone, Default)]
+pub struct UserPatchInput {
+    pub firstname: Patch<String>,
+    pub lastname: Patch<String>,
+    pub external_id: Patch<String>,
+    pub language_id: Patch<String>,
+    pub location: Patch<String>,
+    pub about: Patch<String>,
+    pub country_id: Patch<String>,
+    pub company: Patch<String>,
+    pub department: Patch<String>,
+    pub position: Patch<String>,
+    pub employment_start: Patch<String>,
+}
+
+/// Checked attribute changes.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UserPatch {
+    firstname: Option<FirstName>,
+    lastname: Option<LastName>,
+    external_id: Patch<ExternalId>,
+    language_id: Option<LanguageId>,
+    location: Patch<Location>,
+    about: Patch<About>,
+    country_id: Patch<CountryId>,
+    company: Patch<Company>,
+    department: Patch<Department>,
+    position: Patch<Position>,
+    employment_start: Patch<EmploymentStart>,
+}
+
+impl UserPatch {
+    /// Checks every change and reports every bad one at once. Null is
+    /// refused for the attributes a user must have.
+    pub fn parse(input: UserPatchInput) -> Result<Self, ValidationErrors> {
+        fn nullable<T>(
+            c: &mut Collector,
+            patch: Patch<String>,
+            parse: fn(&str) -> Result<T, FieldViolation>,
+        ) -> Patch<T> {
+            c.take(patch.parse(|raw| parse(&raw))).unwrap_or_default()
+        }
+        let mut c = Collector::default();
+        let firstname = c
+            .take(required_patch(FirstName::FIELD, input.firstname, FirstName::parse))
+            .flatten();
+        let lastname = c
+            .take(required_patch(LastName::FIELD, input.lastname, LastName::parse))
+            .flatten();
+        let language_id = c
+            .take(required_patch(LanguageId::FIELD, input.language_id, LanguageId::parse))
+            .flatten();
+        let patch = Self {
+            firstname,
+            lastname,
+            external_id: nullable(&mut c, input.external_id, ExternalId::parse),
+            language_id,
+            location: nullable(&mut c, input.location, Location::parse),
+            about: nullable(&mut c, input.about, About::parse),
+            country_id: nullable(&mut c, input.country_id, CountryId::parse),
+            company: nullable(&mut c, input.company, Company::parse),
+            department: nullable(&mut c, input.department, Department::parse),
+            position: nullable(&mut c, input.position, Position::parse),
+            employment_start: nullable(&mut c, input.employment_start, EmploymentStart::parse),
+        };
+        c.finish()?;
+        Ok(patch)
+    }
+
+    /// The new externalId, if the patch sets one (for uniqueness checks).
+    pub fn external_id(&self) -> Option<&ExternalId> {
+        match &self.external_id {
+            Patch::Set(id) => Some(id),
+            _ => None,
+        }
+    }
+
+    fn apply_to(self, profile: &mut Profile) {
+        if let Some(v) = self.firstname {
+            profile.firstname = v;
+        }
+        if let Some(v) = self.lastname {
+            profile.lastname = v;
+        }
+        if let Some(v) = self.language_id {
+            profile.language_id = v;
+        }
+        self.external_id.apply_to(&mut profile.external_id);
+        self.location.apply_to(&mut profile.location);
+        self.about.apply_to(&mut profile.about);
+        self.country_id.apply_to(&mut profile.country_id);
+        self.company.apply_to(&mut profile.company);
+        self.department.apply_to(&mut profile.department);
+        self.position.apply_to(&mut profile.position);
+        self.employment_start.apply_to(&mut profile.employment_start);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,145 @@
+//! Validation failures that name the field and the rule it broke.
+
+use std::fmt;
+
+/// The rule a field value broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rule {
+    /// The field is required and was missing or blank.
+    Required,
+    /// The field cannot be set to null.
+    NotNullable,
+    /// The value is longer than `limit` characters.
+    TooLong { limit: usize },
+    /// The value is not a syntactically valid e-mail address.
+    InvalidEmail,
+    /// The value is not an ISO 639-1 language code.
+    UnknownLanguage,
+    /// The value is not an ISO 3166-1 alpha-2 country code.
+    UnknownCountry,
+    /// The value is not a calendar date written `yyyy-mm-dd`.
+    InvalidDate,
+    /// The number is below `min`.
+    TooSmall { min: i64 },
+    /// The number is above `max`.
+    TooLarge { max: i64 },
+}
+
+impl Rule {
+    /// The numeric bound the rule enforces, if it has one.
+    pub fn limit(&self) -> Option<i64> {
+        match self {
+            Rule::TooLong { limit } => i64::try_from(*limit).ok(),
+            Rule::TooSmall { min } => Some(*min),
+            Rule::TooLarge { max } => Some(*max),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rule::Required => f.write_str("is required and cannot be blank"),
+            Rule::NotNullable => f.write_str("cannot be null"),
+            Rule::TooLong { limit } => write!(f, "must be at most {limit} characters"),
+            Rule::InvalidEmail => f.write_str("must be a valid e-mail address"),
+            Rule::UnknownLanguage => f.write_str("must be an ISO 639-1 language code such as `en`"),
+            Rule::UnknownCountry => {
+                f.write_str("must be a lower-case ISO 3166-1 alpha-2 country code such as `ch`")
+            }
+            Rule::InvalidDate => f.write_str("must be a date written yyyy-mm-dd"),
+            Rule::TooSmall { min } => write!(f, "must be at least {min}"),
+            Rule::TooLarge { max } => write!(f, "must be at most {max}"),
+        }
+    }
+}
+
+/// One field that failed validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldViolation {
+    /// The field's public (API) name, e.g. `firstname` or `externalId`.
+    pub field: &'static str,
+    /// The rule the value broke.
+    pub rule: Rule,
+}
+
+impl FieldViolation {
+    pub fn new(field: &'static str, rule: Rule) -> Self {
+        Self { field, rule }
+    }
+}
+
+impl fmt::Display for FieldViolation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", self.field, self.rule)
+    }
+}
+
+impl std::error::Error for FieldViolation {}
+
+/// Every field that failed validation in one input, in the order checked.
+///
+/// Never empty: it is only built from at least one violation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ValidationErrors(Vec<FieldViolation>);
+
+impl ValidationErrors {
+    /// The violations, first checked first.
+    pub fn violations(&self) -> &[FieldViolation] {
+        &self.0
+    }
+
+    /// The first violation.
+    pub fn first(&self) -> &FieldViolation {
+        // The constructor guarantees at least one element.
+        &self.0[0]
+    }
+}
+
+impl From<FieldViolation> for ValidationErrors {
+    fn from(v: FieldViolation) -> Self {
+        Self(vec![v])
+    }
+}
+
+impl fmt::Display for ValidationErrors {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, v) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{v}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ValidationErrors {}
+
+/// Collects violations while several fields are parsed, so that one answer
+/// lists every bad field at once.
+#[derive(Debug, Default)]
+pub(crate) struct Collector(Vec<FieldViolation>);
+
+impl Collector {
+    /// Keeps the value of a successful parse, records the failure otherwise.
+    pub(crate) fn take<T>(&mut self, result: Result<T, FieldViolation>) -> Option<T> {
+        match result {
+            Ok(value) => Some(value),
+            Err(violation) => {
+                self.0.push(violation);
+                None
+            }
+        }
+    }
+
+    /// `Ok(())` when nothing failed.
+    pub(crate) fn finish(self) -> Result<(), ValidationErrors> {
+        if self.0.is_empty() {
+            Ok(())
+        } else {
+            Err(ValidationErrors(self.0))
+        }
+    }
+}

@@ -1,0 +1,42 @@
+//! Where "now" comes from.
+
+use std::sync::Mutex;
+
+use chrono::{DateTime, Duration, Utc};
+
+/// The source of the current moment.
+pub trait Clock: Send + Sync {
+    fn now(&self) -> DateTime<Utc>;
+}
+
+/// The system's wall clock.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> DateTime<Utc> {
+        Utc::now()
+    }
+}
+
+/// A clock that moves only when told to, for tests and simulations.
+#[derive(Debug)]
+pub struct ManualClock(Mutex<DateTime<Utc>>);
+
+impl ManualClock {
+    pub fn new(start: DateTime<Utc>) -> Self {
+        Self(Mutex::new(start))
+    }
+
+    /// Moves the clock forward (or back, for a negative duration).
+    pub fn advance(&self, by: Duration) {
+        let mut now = self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        *now += by;
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> DateTime<Utc> {
+        *self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}

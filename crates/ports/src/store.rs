@@ -1,0 +1,77 @@
+//! The storage ports.
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{Limit, Offset, SearchText, User, UserError, UserId};
+
+/// A storage failure.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// A uniqueness rule refused the write; `field` is the public field name
+    /// (`email` or `externalId`).
+    #[error("{field} is already used by another user")]
+    Conflict { field: &'static str },
+    /// The store could not do the work (unreachable, corrupt, ...).
+    #[error("storage failure: {0}")]
+    Backend(String),
+}
+
+/// Why [`UserRepository::modify`] did not store a change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModifyError {
+    #[error("no such user")]
+    NotFound,
+    /// The change itself refused (a domain rule).
+    #[error(transparent)]
+    Rejected(UserError),
+    #[error(transparent)]
+    Store(StoreError),
+}
+
+impl From<StoreError> for ModifyError {
+    fn from(error: StoreError) -> Self {
+        ModifyError::Store(error)
+    }
+}
+
+/// Where users live.
+///
+/// Contract (checked by the contract suite for every adapter):
+/// - the e-mail key ([`kenning_domain::Email::key`]) and the externalId are
+///   each unique among users that are not DELETED; a write that would break
+///   this fails with [`StoreError::Conflict`], also when two writes race;
+/// - [`modify`](UserRepository::modify) is atomic per user: no other change
+///   to the same user interleaves between its read and its write;
+/// - listings are ordered by last name, first name, then id, so pages taken
+///   with growing offsets are disjoint and together complete.
+pub trait UserRepository: Send + Sync {
+    /// Stores a new user.
+    fn insert(&self, user: &User) -> Result<(), StoreError>;
+
+    /// The user with this id, whatever its status.
+    fn get(&self, id: UserId) -> Result<Option<User>, StoreError>;
+
+    /// Users whose haystack ([`SearchText::haystack`]) contains the needle;
+    /// all users when there is none. Deleted users match only the empty
+    /// search, as nothing personal of them is left to match.
+    fn search(
+        &self,
+        text: &SearchText,
+        offset: Offset,
+        limit: Limit,
+    ) -> Result<Vec<User>, StoreError>;
+
+    /// Loads the user, lets `change` alter it and stores the result, as one
+    /// atomic step. When `change` refuses, nothing is written. `change` may
+    /// be called more than once if a concurrent writer forces a retry.
+    fn modify(
+        &self,
+        id: UserId,
+        change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ModifyError>;
+
+    /// Up to `max` users pending deletion whose moment is at or before `now`.
+    fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError>;
+
+    /// Whether the store answers.
+    fn ping(&self) -> Result<(), StoreError>;
+}

@@ -1,0 +1,137 @@
+//! The user-management use cases.
+
+use std::sync::Arc;
+
+use kenning_domain::{
+    Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserError, UserId,
+    UserPatch, UserPatchInput,
+};
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::error::ServiceError;
+use crate::store::{ModifyError, UserRepository};
+
+/// How many due users the purge takes from the store at a time.
+const PURGE_BATCH: u32 = 100;
+
+/// Creates, reads, changes and retires users.
+#[derive(Clone)]
+pub struct UserService {
+    users: Arc<dyn UserRepository>,
+    clock: Arc<dyn Clock>,
+    default_language: LanguageId,
+}
+
+impl std::fmt::Debug for UserService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("UserService")
+            .field("default_language", &self.default_language)
+            .finish_non_exhaustive()
+    }
+}
+
+impl UserService {
+    pub fn new(
+        users: Arc<dyn UserRepository>,
+        clock: Arc<dyn Clock>,
+        default_language: LanguageId,
+    ) -> Self {
+        Self {
+            users,
+            clock,
+            default_language,
+        }
+    }
+
+    /// A new ACTIVE user.
+    pub fn create(&self, input: NewUserInput) -> Result<User, ServiceError> {
+        let new = NewUser::parse(input, &self.default_language)?;
+        let user = User::register(UserId::from_uuid(Uuid::new_v4()), new, self.clock.now());
+        self.users.insert(&user)?;
+        Ok(user)
+    }
+
+    pub fn get(&self, id: UserId) -> Result<User, ServiceError> {
+        self.users.get(id)?.ok_or(ServiceError::NotFound)
+    }
+
+    pub fn search(
+        &self,
+        text: &SearchText,
+        offset: Offset,
+        limit: Limit,
+    ) -> Result<Vec<User>, ServiceError> {
+        Ok(self.users.search(text, offset, limit)?)
+    }
+
+    /// Changes the attributes the input lists.
+    pub fn update(&self, id: UserId, input: UserPatchInput) -> Result<User, ServiceError> {
+        let patch = UserPatch::parse(input)?;
+        self.modify(id, |user| user.update(patch.clone()))
+    }
+
+    /// Changes the e-mail address, the only way to do so.
+    pub fn update_email(&self, id: UserId, email: &str) -> Result<User, ServiceError> {
+        let email = Email::parse(email).map_err(kenning_domain::ValidationErrors::from)?;
+        self.modify(id, |user| user.change_email(email.clone()))
+    }
+
+    pub fn deactivate(&self, id: UserId) -> Result<User, ServiceError> {
+        self.modify(id, User::deactivate)
+    }
+
+    pub fn reactivate(&self, id: UserId) -> Result<User, ServiceError> {
+        self.modify(id, User::reactivate)
+    }
+
+    /// Schedules the user's anonymization a grace period from now.
+    pub fn delete(&self, id: UserId) -> Result<User, ServiceError> {
+        let now = self.clock.now();
+        self.modify(id, |user| user.delete(now))
+    }
+
+    pub fn cancel_delete(&self, id: UserId) -> Result<User, ServiceError> {
+        let now = self.clock.now();
+        self.modify(id, |user| user.cancel_delete(now))
+    }
+
+    /// Anonymizes every user whose grace period has passed and returns how
+    /// many this call anonymized. Safe to run from several processes at once:
+    /// a user another process got to first is not counted here.
+    pub fn purge_due(&self) -> Result<usize, ServiceError> {
+        let now = self.clock.now();
+        let mut purged = 0;
+        loop {
+            let due = self.users.due_for_purge(now, PURGE_BATCH)?;
+            let mut progressed = false;
+            for id in &due {
+                match self.users.modify(*id, &mut |user| user.anonymize(now)) {
+                    Ok(_) => {
+                        purged += 1;
+                        progressed = true;
+                    }
+                    // Someone else anonymized (or cancelled) it meanwhile.
+                    Err(ModifyError::Rejected(_) | ModifyError::NotFound) => {}
+                    Err(ModifyError::Store(e)) => return Err(e.into()),
+                }
+            }
+            if due.len() < PURGE_BATCH as usize || !progressed {
+                return Ok(purged);
+            }
+        }
+    }
+
+    /// Whether storage answers.
+    pub fn ready(&self) -> Result<(), ServiceError> {
+        Ok(self.users.ping()?)
+    }
+
+    fn modify(
+        &self,
+        id: UserId,
+        mut change: impl FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ServiceError> {
+        Ok(self.users.modify(id, &mut change)?)
+    }
+}

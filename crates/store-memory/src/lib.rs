@@ -1,0 +1,216 @@
+//! A complete in-memory implementation of Kenning's storage ports.
+//!
+//! It keeps the same contract as the database adapters (the contract suite
+//! runs against all of them), so domain-level tests can run fast against it.
+//! It is not a way around the database: nothing survives the process.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{
+    CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserError, UserId,
+};
+use kenning_ports::{CredentialStore, ModifyError, StoreError, StoredCredential, UserRepository};
+use uuid::Uuid;
+
+#[derive(Debug, Default)]
+struct State {
+    users: HashMap<UserId, User>,
+    credentials: Vec<StoredCredential>,
+}
+
+/// Users and credentials held in memory.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+impl MemoryStore {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave a half-applied change:
+        // every write is a single insert of a finished value.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+fn sort_key(user: &User) -> (String, String, UserId) {
+    match user.profile() {
+        Some(p) => (
+            p.lastname.as_str().to_owned(),
+            p.firstname.as_str().to_owned(),
+            user.id(),
+        ),
+        None => (String::new(), String::new(), user.id()),
+    }
+}
+
+fn haystack(user: &User) -> Option<String> {
+    user.profile().map(|p| {
+        SearchText::haystack(
+            p.email.as_str(),
+            p.external_id.as_ref().map(ExternalId::as_str),
+            p.firstname.as_str(),
+            p.lastname.as_str(),
+        )
+    })
+}
+
+impl State {
+    /// `Conflict` if `user` would share a unique key with another live user.
+    fn check_unique(&self, user: &User) -> Result<(), StoreError> {
+        let Some(profile) = user.profile() else {
+            return Ok(());
+        };
+        let email = profile.email.key();
+        let external = profile.external_id.as_ref().map(ExternalId::as_str);
+        for other in self.users.values() {
+            if other.id() == user.id() {
+                continue;
+            }
+            let Some(p) = other.profile() else { continue };
+            if p.email.key() == email {
+                return Err(StoreError::Conflict { field: Email::FIELD });
+            }
+            if external.is_some() && p.external_id.as_ref().map(ExternalId::as_str) == external {
+                return Err(StoreError::Conflict {
+                    field: ExternalId::FIELD,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
+impl UserRepository for MemoryStore {
+    fn insert(&self, user: &User) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        if state.users.contains_key(&user.id()) {
+            return Err(StoreError::Backend(format!("user {} exists", user.id())));
+        }
+        state.check_unique(user)?;
+        state.users.insert(user.id(), user.clone());
+        Ok(())
+    }
+
+    fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
+        Ok(self.lock().users.get(&id).cloned())
+    }
+
+    fn search(
+        &self,
+        text: &SearchText,
+        offset: Offset,
+        limit: Limit,
+    ) -> Result<Vec<User>, StoreError> {
+        let state = self.lock();
+        let mut found: Vec<&User> = state
+            .users
+            .values()
+            .filter(|u| match (text.needle(), haystack(u)) {
+                (None, _) => true,
+                (Some(_), Some(hay)) => text.matches(&hay),
+                (Some(_), None) => false,
+            })
+            .collect();
+        found.sort_by_key(|u| sort_key(u));
+        Ok(found
+            .into_iter()
+            .skip(offset.get() as usize)
+            .take(limit.get() as usize)
+            .cloned()
+            .collect())
+    }
+
+    fn modify(
+        &self,
+        id: UserId,
+        change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ModifyError> {
+        let mut state = self.lock();
+        let mut user = state.users.get(&id).cloned().ok_or(ModifyError::NotFound)?;
+        change(&mut user).map_err(ModifyError::Rejected)?;
+        state.check_unique(&user)?;
+        state.users.insert(id, user.clone());
+        Ok(user)
+    }
+
+    fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError> {
+        let state = self.lock();
+        let mut due: Vec<(DateTime<Utc>, UserId)> = state
+            .users
+            .values()
+            .filter_map(|u| match u.status() {
+                Status::PendingDeletion { scheduled_for } if scheduled_for <= now => {
+                    Some((scheduled_for, u.id()))
+                }
+                _ => None,
+            })
+            .collect();
+        due.sort();
+        Ok(due.into_iter().take(max as usize).map(|(_, id)| id).collect())
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+}
+
+impl CredentialStore for MemoryStore {
+    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
+        self.lock().credentials.push(credential.clone());
+        Ok(())
+    }
+
+    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        if state.credentials.iter().any(|c| c.kind == credential.kind) {
+            return Ok(false);
+        }
+        state.credentials.push(credential.clone());
+        Ok(true)
+    }
+
+    fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError> {
+        Ok(self
+            .lock()
+            .credentials
+            .iter()
+            .find(|c| c.kind == kind && c.id == id)
+            .cloned())
+    }
+
+    fn list(&self, kind: CredentialKind) -> Result<Vec<StoredCredential>, StoreError> {
+        Ok(self
+            .lock()
+            .credentials
+            .iter()
+            .filter(|c| c.kind == kind)
+            .cloned()
+            .collect())
+    }
+
+    fn revoke(
+        &self,
+        kind: CredentialKind,
+        id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        match state
+            .credentials
+            .iter_mut()
+            .find(|c| c.kind == kind && c.id == id && c.revoked.is_none())
+        {
+            Some(c) => {
+                c.revoked = Some(now);
+                Ok(true)
+            }
+            None => Ok(false),
+        }
+    }
+}
