@@ -1,1 +1,16 @@
+//! Kenning's GraphQL schema (juniper): the user-management API of the
+//! specification, its scalars, and the mapping of service errors onto
+//! GraphQL errors with stable `extensions.code` values.
+//!
+//! The schema knows nothing of HTTP: the HTTP adapter authenticates the
+//! caller, builds a [`Context`] and executes requests against [`Schema`].
+//! Resolvers are synchronous and call blocking use cases, so the schema is
+//! executed off the async workers.
 
+mod error;
+mod inputs;
+mod schema;
+mod user;
+
+pub use error::ApiError;
+pub use schema::{schema, Context, Limits, Mutation, Query, Schema};

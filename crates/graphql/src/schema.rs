@@ -1,0 +1,166 @@
+//! The root types and the schema.
+
+use juniper::{graphql_object, EmptySubscription, RootNode};
+use kenning_domain::{self as domain, FieldViolation, Scope, SearchText, UserId};
+use kenning_ports::{Principal, UserService};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
+use crate::user::UserObject;
+
+/// What a request executes with: who is calling and the use cases.
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub principal: Principal,
+    pub users: UserService,
+}
+
+impl juniper::Context for Context {}
+
+impl Context {
+    fn allow(&self, scope: Scope) -> Result<&UserService> {
+        self.principal.require(scope)?;
+        Ok(&self.users)
+    }
+}
+
+type Result<T> = std::result::Result<T, ApiError>;
+
+fn user_id(id: Uuid) -> UserId {
+    UserId::from_uuid(id)
+}
+
+fn violation(v: FieldViolation) -> ApiError {
+    domain::ValidationErrors::from(v).into()
+}
+
+/// Reads.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Query;
+
+#[graphql_object(context = Context)]
+impl Query {
+    /// Users whose e-mail, externalId, first name, last name or "first last"
+    /// contains `searchText` (case-insensitive); null or "" lists all users.
+    /// Ordered by last name, first name and id, so offset pages are stable.
+    fn users(
+        context: &Context,
+        search_text: Option<String>,
+        offset: Option<Offset>,
+        limit: Option<Limit>,
+    ) -> Result<Vec<UserObject>> {
+        let users = context.allow(Scope::UsersRead)?;
+        let offset = match offset {
+            Some(o) => domain::Offset::parse(o.0.into()).map_err(violation)?,
+            None => domain::Offset::default(),
+        };
+        let limit = match limit {
+            Some(l) => domain::Limit::parse(l.0.into()).map_err(violation)?,
+            None => domain::Limit::default(),
+        };
+        let text = SearchText::parse(search_text.as_deref());
+        Ok(users
+            .search(&text, offset, limit)?
+            .into_iter()
+            .map(UserObject)
+            .collect())
+    }
+
+    /// One user, whatever its status.
+    fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersRead)?;
+        Ok(UserObject(users.get(user_id(global_user_id))?))
+    }
+}
+
+/// Changes.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Mutation;
+
+#[graphql_object(context = Context)]
+impl Mutation {
+    /// Creates an ACTIVE user.
+    fn create_user(context: &Context, create_user_input: CreateUserInput) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        Ok(UserObject(users.create(create_user_input.into())?))
+    }
+
+    /// Changes the attributes sent; the others stay.
+    fn update_user(context: &Context, update_user_input: UpdateUserInput) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        let (id, changes) = update_user_input.split();
+        Ok(UserObject(users.update(user_id(id), changes)?))
+    }
+
+    /// Changes a user's e-mail address; the only way to do so.
+    fn update_user_email(
+        context: &Context,
+        update_user_email_input: UpdateUserEmailInput,
+    ) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        let input = update_user_email_input;
+        Ok(UserObject(
+            users.update_email(user_id(input.global_user_id), &input.email)?,
+        ))
+    }
+
+    /// ACTIVE -> DEACTIVATED (no change if already deactivated).
+    fn deactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        Ok(UserObject(users.deactivate(user_id(global_user_id))?))
+    }
+
+    /// DEACTIVATED -> ACTIVE (no change if already active).
+    fn reactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        Ok(UserObject(users.reactivate(user_id(global_user_id))?))
+    }
+
+    /// Deactivates the user and schedules its anonymization 14 days later.
+    fn delete_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        Ok(UserObject(users.delete(user_id(global_user_id))?))
+    }
+
+    /// Cancels a pending deletion while the grace period lasts; the user
+    /// stays DEACTIVATED.
+    fn cancel_delete(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersWrite)?;
+        Ok(UserObject(users.cancel_delete(user_id(global_user_id))?))
+    }
+}
+
+/// The schema type.
+pub type Schema = RootNode<Query, Mutation, EmptySubscription<Context>>;
+
+/// Bounds on a document, checked while it is parsed, before anything runs.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Nesting of selection sets, fragments, input values and list types.
+    pub depth: usize,
+    /// Tokens in the document.
+    pub tokens: usize,
+    /// Fields in the operation, counting a fragment once per spread.
+    pub fields: usize,
+}
+
+impl Default for Limits {
+    /// Room for the deepest legitimate document (GraphiQL's introspection
+    /// query), far below what would make parsing or execution costly.
+    fn default() -> Self {
+        Self {
+            depth: 32,
+            tokens: 10_000,
+            fields: 1_000,
+        }
+    }
+}
+
+/// Builds the schema with the given document limits.
+pub fn schema(limits: Limits) -> Schema {
+    Schema::new(Query, Mutation, EmptySubscription::new())
+        .limit_depth(limits.depth)
+        .limit_tokens(limits.tokens)
+        .limit_fields(limits.fields)
+}

@@ -1,0 +1,158 @@
+//! The GraphQL endpoint: authentication, body guards, execution.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use juniper::http::GraphQLBatchRequest;
+use kenning_domain::CredentialKind;
+use kenning_graphql::Context;
+use kenning_ports::{Principal, ServiceError};
+use serde_json::Value;
+
+use crate::body::{is_json, read_limited};
+use crate::problem::GraphqlProblem;
+use crate::{AppState, GRAPHQL_PATH};
+
+/// GraphiQL, to explore the API from a browser.
+pub async fn graphiql() -> actix_web::Result<HttpResponse> {
+    juniper_actix::graphiql_handler(GRAPHQL_PATH, None).await
+}
+
+/// `POST /accounts/api/v1/graphql`.
+pub async fn execute(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    match run(req, payload, state).await {
+        Ok(response) => response,
+        Err(problem) => problem.into_response(),
+    }
+}
+
+async fn run(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> Result<HttpResponse, GraphqlProblem> {
+    let principal = authenticate(&req, &state).await?;
+    if !is_json(&req) {
+        return Err(GraphqlProblem::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            "UnsupportedMediaType",
+            "the body must be JSON, sent with Content-Type: application/json",
+        ));
+    }
+    let body = read_limited(payload, state.config.body_limit).await?;
+    let request = parse_request(&body, state.config.max_batch)?;
+
+    let context = Context {
+        principal,
+        users: state.users.clone(),
+    };
+    let schema = state.schema.clone();
+    let (ok, json) = web::block(move || {
+        let response = request.execute_sync(&schema, &context);
+        (response.is_ok(), serde_json::to_vec(&response))
+    })
+    .await
+    .map_err(|e| internal(&e))?;
+    let json = json.map_err(|e| internal(&e))?;
+    let status = if ok {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    Ok(HttpResponse::build(status)
+        .content_type("application/json")
+        .body(json))
+}
+
+fn internal(e: &dyn std::fmt::Display) -> GraphqlProblem {
+    log::error!("GraphQL execution failed: {e}");
+    GraphqlProblem::new(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "Internal",
+        "internal error",
+    )
+}
+
+fn unauthenticated(message: &str) -> GraphqlProblem {
+    GraphqlProblem::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
+}
+
+/// The caller behind `Authorization: Bearer <token>`.
+async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, GraphqlProblem> {
+    let value = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .ok_or_else(|| unauthenticated("send an access token as Authorization: Bearer <token>"))?;
+    let token = value
+        .to_str()
+        .ok()
+        .and_then(|v| v.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim().to_owned())
+        .ok_or_else(|| unauthenticated("the Authorization header must read Bearer <token>"))?;
+    let credentials = state.credentials.clone();
+    match web::block(move || credentials.authenticate(CredentialKind::AccessToken, &token)).await
+    {
+        Ok(Ok(principal)) => Ok(principal),
+        Ok(Err(ServiceError::Unauthenticated)) => {
+            Err(unauthenticated("the access token is unknown or revoked"))
+        }
+        Ok(Err(e)) => Err(internal(&e)),
+        Err(e) => Err(internal(&e)),
+    }
+}
+
+/// Checks the shape of a GraphQL-over-HTTP body before juniper sees it, so
+/// that every malformed body gets a 400 naming what is wrong.
+fn parse_request(body: &[u8], max_batch: usize) -> Result<GraphQLBatchRequest, GraphqlProblem> {
+    let value: Value = serde_json::from_slice(body)
+        .map_err(|e| GraphqlProblem::bad_request(format!("the body is not valid JSON: {e}")))?;
+    match &value {
+        Value::Object(_) => check_operation(&value, None)?,
+        Value::Array(batch) => {
+            if batch.is_empty() {
+                return Err(GraphqlProblem::bad_request("a batch must hold at least one operation"));
+            }
+            if batch.len() > max_batch {
+                return Err(GraphqlProblem::bad_request(format!(
+                    "a batch may hold at most {max_batch} operations"
+                )));
+            }
+            for (i, op) in batch.iter().enumerate() {
+                check_operation(op, Some(i))?;
+            }
+        }
+        _ => {
+            return Err(GraphqlProblem::bad_request(
+                "the body must be a JSON object {\"query\", \"variables\", \"operationName\"} or an array of them",
+            ))
+        }
+    }
+    serde_json::from_value(value)
+        .map_err(|e| GraphqlProblem::bad_request(format!("the body is not a GraphQL request: {e}")))
+}
+
+fn check_operation(op: &Value, index: Option<usize>) -> Result<(), GraphqlProblem> {
+    let at = index.map(|i| format!(" (operation {i})")).unwrap_or_default();
+    let fail = |what: &str| Err(GraphqlProblem::bad_request(format!("{what}{at}")));
+    let Value::Object(fields) = op else {
+        return fail("each operation must be a JSON object");
+    };
+    match fields.get("query") {
+        Some(Value::String(_)) => {}
+        Some(_) => return fail("`query` must be a string"),
+        None => return fail("`query` is required"),
+    }
+    match fields.get("variables") {
+        None | Some(Value::Null | Value::Object(_)) => {}
+        Some(_) => return fail("`variables` must be a JSON object or null"),
+    }
+    match fields.get("operationName") {
+        None | Some(Value::Null | Value::String(_)) => {}
+        Some(_) => return fail("`operationName` must be a string or null"),
+    }
+    Ok(())
+}
