@@ -1,1 +1,351 @@
+//! Kenning's storage on a relational database through diesel: an embedded
+//! SQLite file for a team, PostgreSQL when several stateless instances share
+//! one database. The backend is chosen from the URL scheme.
+//!
+//! Both backends run the same query code (see [`with_conn!`]); what differs
+//! is the connection setup, the write transaction (SQLite takes the write
+//! lock up front with `BEGIN IMMEDIATE`, so its busy timeout applies) and
+//! the migration set.
 
+mod credentials;
+mod schema;
+mod users;
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::connection::SimpleConnection;
+use diesel::pg::PgConnection;
+use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel::sqlite::SqliteConnection;
+use diesel::RunQueryDsl;
+use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use kenning_ports::StoreError;
+
+const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
+const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
+
+/// How long a SQLite writer waits for the write lock before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
+/// How long a caller waits for a free pooled connection.
+const POOL_TIMEOUT: Duration = Duration::from_secs(10);
+/// An arbitrary key for the PostgreSQL advisory lock held while migrating,
+/// so that instances starting together do not migrate twice.
+const MIGRATION_LOCK_KEY: i64 = 0x6b65_6e6e_696e_6701;
+
+/// Why [`Database::connect`] or [`Database::migrate`] failed.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error(
+        "unsupported database URL scheme `{0}`: use sqlite://PATH, a file path, or postgres://..."
+    )]
+    UnsupportedScheme(String),
+    #[error("an in-memory SQLite database would not be shared by the connection pool; use a file")]
+    InMemorySqlite,
+    #[error("cannot create the folder {path}: {source}")]
+    CreateFolder {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("cannot open the {backend} database: {message}")]
+    Connect {
+        backend: &'static str,
+        message: String,
+    },
+    #[error("cannot apply migrations: {0}")]
+    Migrate(String),
+}
+
+/// Where a database URL points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Target {
+    Sqlite(String),
+    Postgres(String),
+}
+
+fn target(url: &str) -> Result<Target, OpenError> {
+    let url = url.trim();
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") {
+        return Ok(Target::Postgres(url.to_owned()));
+    }
+    let path = url
+        .strip_prefix("sqlite://")
+        .or_else(|| url.strip_prefix("sqlite:"))
+        .unwrap_or(url);
+    if path.is_empty() || path == ":memory:" || path.starts_with("file::memory:") {
+        return Err(OpenError::InMemorySqlite);
+    }
+    // `scheme://...` that is none of ours; a Windows drive letter or a
+    // relative path with a colon later on is still a path.
+    if let Some((scheme, _)) = url.split_once("://") {
+        if path == url {
+            return Err(OpenError::UnsupportedScheme(scheme.to_owned()));
+        }
+    }
+    Ok(Target::Sqlite(path.to_owned()))
+}
+
+/// Per-connection SQLite settings; pragmas do not carry over between
+/// connections, so each new one gets them.
+#[derive(Debug, Clone, Copy)]
+struct SqlitePragmas;
+
+impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
+        conn.batch_execute(&format!(
+            "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
+             PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = FULL;
+             PRAGMA foreign_keys = ON;"
+        ))
+        .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+/// A pool of connections to one database.
+#[derive(Debug, Clone)]
+pub enum Database {
+    Sqlite(Pool<ConnectionManager<SqliteConnection>>),
+    Postgres(Pool<ConnectionManager<PgConnection>>),
+}
+
+impl Database {
+    /// Opens a pool on `url`: `postgres://` or `postgresql://` for
+    /// PostgreSQL; `sqlite://PATH`, `sqlite:PATH` or a plain path for a
+    /// SQLite file, whose folder is created if needed.
+    pub fn connect(url: &str) -> Result<Self, OpenError> {
+        match target(url)? {
+            Target::Sqlite(path) => {
+                if let Some(parent) = Path::new(&path).parent() {
+                    if !parent.as_os_str().is_empty() {
+                        std::fs::create_dir_all(parent).map_err(|source| {
+                            OpenError::CreateFolder {
+                                path: parent.to_owned(),
+                                source,
+                            }
+                        })?;
+                    }
+                }
+                let pool = Pool::builder()
+                    .max_size(8)
+                    .min_idle(Some(1))
+                    .connection_timeout(POOL_TIMEOUT)
+                    .connection_customizer(Box::new(SqlitePragmas))
+                    .build(ConnectionManager::<SqliteConnection>::new(path))
+                    .map_err(|e| OpenError::Connect {
+                        backend: "SQLite",
+                        message: e.to_string(),
+                    })?;
+                Ok(Self::Sqlite(pool))
+            }
+            Target::Postgres(url) => {
+                let pool = Pool::builder()
+                    .max_size(10)
+                    .min_idle(Some(1))
+                    .connection_timeout(POOL_TIMEOUT)
+                    .build(ConnectionManager::<PgConnection>::new(url))
+                    // r2d2 reports only what libpq said, never the URL, so
+                    // a password in it does not reach the logs.
+                    .map_err(|e| OpenError::Connect {
+                        backend: "PostgreSQL",
+                        message: e.to_string(),
+                    })?;
+                Ok(Self::Postgres(pool))
+            }
+        }
+    }
+
+    /// `sqlite` or `postgres`.
+    pub fn backend_name(&self) -> &'static str {
+        match self {
+            Database::Sqlite(_) => "sqlite",
+            Database::Postgres(_) => "postgres",
+        }
+    }
+
+    /// Applies the migrations that have not run yet; returns how many ran.
+    pub fn migrate(&self) -> Result<usize, OpenError> {
+        let failed = |e: &dyn std::fmt::Display| OpenError::Migrate(e.to_string());
+        match self {
+            Database::Sqlite(pool) => {
+                let mut conn = pool.get().map_err(|e| failed(&e))?;
+                let ran = conn
+                    .run_pending_migrations(SQLITE_MIGRATIONS)
+                    .map_err(|e| failed(&e))?;
+                Ok(ran.len())
+            }
+            Database::Postgres(pool) => {
+                let mut conn = pool.get().map_err(|e| failed(&e))?;
+                diesel::sql_query(format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))
+                    .execute(&mut conn)
+                    .map_err(|e| failed(&e))?;
+                let ran = conn
+                    .run_pending_migrations(POSTGRES_MIGRATIONS)
+                    .map(|ran| ran.len())
+                    .map_err(|e| failed(&e));
+                let unlocked =
+                    diesel::sql_query(format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))
+                        .execute(&mut conn)
+                        .map_err(|e| failed(&e));
+                let ran = ran?;
+                unlocked?;
+                Ok(ran)
+            }
+        }
+    }
+
+    fn sqlite(
+        pool: &Pool<ConnectionManager<SqliteConnection>>,
+    ) -> Result<PooledConnection<ConnectionManager<SqliteConnection>>, StoreError> {
+        pool.get().map_err(|e| StoreError::Backend(e.to_string()))
+    }
+
+    fn postgres(
+        pool: &Pool<ConnectionManager<PgConnection>>,
+    ) -> Result<PooledConnection<ConnectionManager<PgConnection>>, StoreError> {
+        pool.get().map_err(|e| StoreError::Backend(e.to_string()))
+    }
+}
+
+/// Runs `$body` with `$conn` bound to a connection of whichever backend the
+/// database has. The body is compiled once per backend.
+macro_rules! with_conn {
+    ($db:expr, |$conn:ident| $body:expr) => {
+        match $db {
+            $crate::Database::Sqlite(pool) => {
+                let $conn = &mut *$crate::Database::sqlite(pool)?;
+                $body
+            }
+            $crate::Database::Postgres(pool) => {
+                let $conn = &mut *$crate::Database::postgres(pool)?;
+                $body
+            }
+        }
+    };
+}
+
+/// Runs `$body` in a write transaction: `BEGIN IMMEDIATE` on SQLite, so the
+/// write lock is taken (waiting up to the busy timeout) before anything is
+/// read; an ordinary transaction on PostgreSQL. An `Err` rolls back.
+macro_rules! write_tx {
+    ($db:expr, |$conn:ident| $body:expr) => {
+        match $db {
+            $crate::Database::Sqlite(pool) => {
+                let conn = &mut *$crate::Database::sqlite(pool)?;
+                diesel::SqliteConnection::immediate_transaction(conn, |$conn| $body)
+            }
+            $crate::Database::Postgres(pool) => {
+                let conn = &mut *$crate::Database::postgres(pool)?;
+                diesel::Connection::transaction(conn, |$conn| $body)
+            }
+        }
+    };
+}
+
+pub(crate) use {with_conn, write_tx};
+
+/// Which public field a unique index guards.
+fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Option<&'static str> {
+    // PostgreSQL names the index; SQLite only says which columns.
+    let said = format!(
+        "{} {}",
+        info.constraint_name().unwrap_or_default(),
+        info.message()
+    );
+    if said.contains("email_key") {
+        Some("email")
+    } else if said.contains("external_id") {
+        Some("externalId")
+    } else {
+        None
+    }
+}
+
+/// A diesel failure as the ports see it.
+pub(crate) fn store_error(error: DieselError) -> StoreError {
+    match &error {
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            match conflicting_field(info.as_ref()) {
+                Some(field) => StoreError::Conflict { field },
+                None => StoreError::Backend(error.to_string()),
+            }
+        }
+        _ => StoreError::Backend(error.to_string()),
+    }
+}
+
+/// Whether a unique index refused the write.
+pub(crate) fn is_unique_violation(error: &DieselError) -> bool {
+    matches!(
+        error,
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, _)
+    )
+}
+
+/// Moments are stored as UTC, to the microsecond (the finest PostgreSQL keeps).
+pub(crate) fn to_db_time(moment: DateTime<Utc>) -> NaiveDateTime {
+    let naive = moment.naive_utc();
+    let micros = naive.and_utc().timestamp_micros();
+    DateTime::from_timestamp_micros(micros)
+        .map(|m| m.naive_utc())
+        .unwrap_or(naive)
+}
+
+pub(crate) fn from_db_time(moment: NaiveDateTime) -> DateTime<Utc> {
+    moment.and_utc()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scheme_picks_the_backend() {
+        assert_eq!(
+            target("postgres://u@h/db").unwrap(),
+            Target::Postgres("postgres://u@h/db".into())
+        );
+        assert_eq!(
+            target("postgresql://h/db").unwrap(),
+            Target::Postgres("postgresql://h/db".into())
+        );
+        assert_eq!(
+            target("sqlite://data/k.db").unwrap(),
+            Target::Sqlite("data/k.db".into())
+        );
+        assert_eq!(
+            target("sqlite:///tmp/k.db").unwrap(),
+            Target::Sqlite("/tmp/k.db".into())
+        );
+        assert_eq!(
+            target("sqlite:k.db").unwrap(),
+            Target::Sqlite("k.db".into())
+        );
+        assert_eq!(
+            target("data/k.db").unwrap(),
+            Target::Sqlite("data/k.db".into())
+        );
+    }
+
+    #[test]
+    fn unknown_schemes_and_memory_databases_are_refused() {
+        assert!(matches!(
+            target("mysql://root:secret@h/db"),
+            Err(OpenError::UnsupportedScheme(s)) if s == "mysql"
+        ));
+        assert!(matches!(target(":memory:"), Err(OpenError::InMemorySqlite)));
+        assert!(matches!(
+            target("sqlite://"),
+            Err(OpenError::InMemorySqlite)
+        ));
+    }
+
+    #[test]
+    fn moments_keep_microseconds() {
+        let moment = DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
+        let stored = from_db_time(to_db_time(moment));
+        assert_eq!(stored.timestamp_subsec_nanos(), 123_456_000);
+    }
+}

@@ -1,0 +1,152 @@
+//! The credential store.
+
+use chrono::{DateTime, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use kenning_domain::{CredentialKind, Scope};
+use kenning_ports::{CredentialStore, StoreError, StoredCredential};
+use uuid::Uuid;
+
+use crate::schema::credentials;
+use crate::{
+    from_db_time, is_unique_violation, store_error, to_db_time, with_conn, write_tx, Database,
+};
+
+/// A credential as stored; scopes are kept space-separated.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable)]
+#[diesel(table_name = credentials)]
+#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+struct CredentialRow {
+    id: String,
+    kind: String,
+    name: String,
+    scopes: String,
+    secret_hash: String,
+    created: NaiveDateTime,
+    revoked: Option<NaiveDateTime>,
+    first_of_kind: bool,
+}
+
+impl CredentialRow {
+    fn new(credential: &StoredCredential, first_of_kind: bool) -> Self {
+        Self {
+            id: credential.id.to_string(),
+            kind: credential.kind.as_str().to_owned(),
+            name: credential.name.clone(),
+            scopes: credential
+                .scopes
+                .iter()
+                .map(Scope::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+            secret_hash: credential.secret_hash.clone(),
+            created: to_db_time(credential.created),
+            revoked: credential.revoked.map(to_db_time),
+            first_of_kind,
+        }
+    }
+
+    fn into_credential(self) -> Result<StoredCredential, StoreError> {
+        let corrupt = |what: &str| {
+            StoreError::Backend(format!(
+                "stored credential {} has an invalid {what}",
+                self.id
+            ))
+        };
+        let kind = match self.kind.as_str() {
+            "token" => CredentialKind::AccessToken,
+            "apikey" => CredentialKind::ApiKey,
+            _ => return Err(corrupt("kind")),
+        };
+        let scopes = self
+            .scopes
+            .split_whitespace()
+            .map(str::parse)
+            .collect::<Result<Vec<Scope>, _>>()
+            .map_err(|_| corrupt("scope"))?;
+        Ok(StoredCredential {
+            id: Uuid::parse_str(&self.id).map_err(|_| corrupt("id"))?,
+            kind,
+            name: self.name,
+            scopes,
+            secret_hash: self.secret_hash,
+            created: from_db_time(self.created),
+            revoked: self.revoked.map(from_db_time),
+        })
+    }
+}
+
+impl CredentialStore for Database {
+    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
+        let row = CredentialRow::new(credential, false);
+        write_tx!(self, |conn| diesel::insert_into(credentials::table)
+            .values(&row)
+            .execute(conn)
+            .map(|_| ()))
+        .map_err(store_error)
+    }
+
+    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
+        let row = CredentialRow::new(credential, true);
+        let stored: Result<bool, diesel::result::Error> = write_tx!(self, |conn| {
+            let existing: i64 = credentials::table
+                .filter(credentials::kind.eq(&row.kind))
+                .count()
+                .get_result(conn)?;
+            if existing > 0 {
+                return Ok(false);
+            }
+            diesel::insert_into(credentials::table)
+                .values(&row)
+                .execute(conn)
+                .map(|_| true)
+        });
+        match stored {
+            // Another instance stored its first credential in between; the
+            // unique index on first credentials refused this one.
+            Err(error) if is_unique_violation(&error) => Ok(false),
+            other => other.map_err(store_error),
+        }
+    }
+
+    fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError> {
+        let row: Option<CredentialRow> = with_conn!(self, |conn| credentials::table
+            .filter(credentials::kind.eq(kind.as_str()))
+            .filter(credentials::id.eq(id.to_string()))
+            .select(CredentialRow::as_select())
+            .first(conn)
+            .optional())
+        .map_err(store_error)?;
+        row.map(CredentialRow::into_credential).transpose()
+    }
+
+    fn list(&self, kind: CredentialKind) -> Result<Vec<StoredCredential>, StoreError> {
+        let rows: Vec<CredentialRow> = with_conn!(self, |conn| credentials::table
+            .filter(credentials::kind.eq(kind.as_str()))
+            .order((credentials::created.asc(), credentials::id.asc()))
+            .select(CredentialRow::as_select())
+            .load(conn))
+        .map_err(store_error)?;
+        rows.into_iter()
+            .map(CredentialRow::into_credential)
+            .collect()
+    }
+
+    fn revoke(
+        &self,
+        kind: CredentialKind,
+        id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError> {
+        let now = to_db_time(now);
+        let changed = write_tx!(self, |conn| diesel::update(
+            credentials::table
+                .filter(credentials::kind.eq(kind.as_str()))
+                .filter(credentials::id.eq(id.to_string()))
+                .filter(credentials::revoked.is_null()),
+        )
+        .set(credentials::revoked.eq(now))
+        .execute(conn))
+        .map_err(store_error)?;
+        Ok(changed == 1)
+    }
+}

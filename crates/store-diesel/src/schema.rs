@@ -1,0 +1,46 @@
+//! The tables, described once for both backends. Only types that SQLite and
+//! PostgreSQL map the same way are used: ids are text, moments are UTC
+//! `TIMESTAMP`s, booleans are `BOOLEAN`.
+
+diesel::table! {
+    users (id) {
+        id -> Text,
+        status -> Text,
+        deletion_scheduled_for -> Nullable<Timestamp>,
+        date_deleted -> Nullable<Timestamp>,
+        created -> Timestamp,
+        version -> BigInt,
+        is_system -> Bool,
+        is_hidden -> Bool,
+        is_federated -> Bool,
+        email -> Nullable<Text>,
+        email_key -> Nullable<Text>,
+        firstname -> Text,
+        lastname -> Text,
+        external_id -> Nullable<Text>,
+        language_id -> Nullable<Text>,
+        location -> Nullable<Text>,
+        about -> Nullable<Text>,
+        country_id -> Nullable<Text>,
+        company -> Nullable<Text>,
+        department -> Nullable<Text>,
+        position -> Nullable<Text>,
+        employment_start -> Nullable<Date>,
+        gender -> Nullable<Text>,
+        avatar_url -> Nullable<Text>,
+        search_text -> Nullable<Text>,
+    }
+}
+
+diesel::table! {
+    credentials (id) {
+        id -> Text,
+        kind -> Text,
+        name -> Text,
+        scopes -> Text,
+        secret_hash -> Text,
+        created -> Timestamp,
+        revoked -> Nullable<Timestamp>,
+        first_of_kind -> Bool,
+    }
+}

@@ -1,0 +1,344 @@
+//! The user repository.
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use diesel::prelude::*;
+use kenning_domain::{
+    About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
+    LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
+    UserError, UserId, UserParts,
+};
+use kenning_ports::{ModifyError, StoreError, UserRepository};
+use uuid::Uuid;
+
+use crate::schema::users;
+use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+
+/// How often [`UserRepository::modify`] re-reads a user that another writer
+/// changed between its read and its write.
+const MODIFY_ATTEMPTS: usize = 8;
+
+/// The stored name of [`Status::PendingDeletion`].
+const PENDING_DELETION: &str = "PENDING_DELETION";
+
+/// A user as stored.
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = users)]
+#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+#[diesel(treat_none_as_null = true)]
+struct UserRow {
+    id: String,
+    status: String,
+    deletion_scheduled_for: Option<NaiveDateTime>,
+    date_deleted: Option<NaiveDateTime>,
+    created: NaiveDateTime,
+    version: i64,
+    is_system: bool,
+    is_hidden: bool,
+    is_federated: bool,
+    email: Option<String>,
+    email_key: Option<String>,
+    firstname: String,
+    lastname: String,
+    external_id: Option<String>,
+    language_id: Option<String>,
+    location: Option<String>,
+    about: Option<String>,
+    country_id: Option<String>,
+    company: Option<String>,
+    department: Option<String>,
+    position: Option<String>,
+    employment_start: Option<NaiveDate>,
+    gender: Option<String>,
+    avatar_url: Option<String>,
+    search_text: Option<String>,
+}
+
+fn text<T: AsRef<str>>(value: &Option<T>) -> Option<String> {
+    value.as_ref().map(|v| v.as_ref().to_owned())
+}
+
+impl UserRow {
+    fn new(user: &User, version: i64) -> Self {
+        let profile = user.profile();
+        let status = user.status();
+        Self {
+            id: user.id().to_string(),
+            status: status.name().to_owned(),
+            deletion_scheduled_for: user.deletion_scheduled_for().map(to_db_time),
+            date_deleted: user.date_deleted().map(to_db_time),
+            created: to_db_time(user.created()),
+            version,
+            is_system: user.is_system(),
+            is_hidden: user.is_hidden(),
+            is_federated: user.is_federated(),
+            email: profile.map(|p| p.email.as_str().to_owned()),
+            email_key: profile.map(|p| p.email.key()),
+            firstname: profile
+                .map(|p| p.firstname.as_str().to_owned())
+                .unwrap_or_default(),
+            lastname: profile
+                .map(|p| p.lastname.as_str().to_owned())
+                .unwrap_or_default(),
+            external_id: profile.and_then(|p| text(&p.external_id)),
+            language_id: profile.map(|p| p.language_id.as_str().to_owned()),
+            location: profile.and_then(|p| text(&p.location)),
+            about: profile.and_then(|p| text(&p.about)),
+            country_id: profile.and_then(|p| p.country_id.as_ref().map(|c| c.as_str().to_owned())),
+            company: profile.and_then(|p| text(&p.company)),
+            department: profile.and_then(|p| text(&p.department)),
+            position: profile.and_then(|p| text(&p.position)),
+            employment_start: profile.and_then(|p| p.employment_start.map(|d| d.date())),
+            gender: profile.and_then(|p| p.gender.clone()),
+            avatar_url: profile.and_then(|p| p.avatar_url.clone()),
+            search_text: profile.map(|p| {
+                SearchText::haystack(
+                    p.email.as_str(),
+                    p.external_id.as_ref().map(ExternalId::as_str),
+                    p.firstname.as_str(),
+                    p.lastname.as_str(),
+                )
+            }),
+        }
+    }
+
+    fn into_user(self) -> Result<User, StoreError> {
+        let corrupt = |what: &str| {
+            StoreError::Backend(format!("stored user {} has an invalid {what}", self.id))
+        };
+        let id = Uuid::parse_str(&self.id)
+            .map(UserId::from_uuid)
+            .map_err(|_| corrupt("id"))?;
+        let moment =
+            |m: Option<NaiveDateTime>, what: &str| m.map(from_db_time).ok_or_else(|| corrupt(what));
+        let status = match self.status.as_str() {
+            "ACTIVE" => Status::Active,
+            "DEACTIVATED" => Status::Deactivated,
+            PENDING_DELETION => Status::PendingDeletion {
+                scheduled_for: moment(self.deletion_scheduled_for, "deletion moment")?,
+            },
+            "DELETED" => Status::Deleted {
+                at: moment(self.date_deleted, "deletion date")?,
+            },
+            _ => return Err(corrupt("status")),
+        };
+        let profile = match (&status, self.email.as_deref()) {
+            (Status::Deleted { .. }, _) => None,
+            (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(field))?),
+            (_, None) => return Err(corrupt("email")),
+        };
+        User::from_parts(UserParts {
+            id,
+            created: from_db_time(self.created),
+            is_system: self.is_system,
+            is_hidden: self.is_hidden,
+            is_federated: self.is_federated,
+            status,
+            profile,
+        })
+        .map_err(|e| StoreError::Backend(e.to_string()))
+    }
+
+    /// The profile of a user that is not deleted; every value went through
+    /// its type's checks before it was stored, so a failure means the row
+    /// was changed behind Kenning's back.
+    fn profile(&self, email: &str) -> Result<Profile, &'static str> {
+        fn optional<T>(
+            value: &Option<String>,
+            parse: impl Fn(&str) -> Result<T, kenning_domain::FieldViolation>,
+        ) -> Result<Option<T>, kenning_domain::FieldViolation> {
+            value.as_deref().map(parse).transpose()
+        }
+        let field = |v: kenning_domain::FieldViolation| v.field;
+        Ok(Profile {
+            email: Email::parse(email).map_err(field)?,
+            firstname: FirstName::parse(&self.firstname).map_err(field)?,
+            lastname: LastName::parse(&self.lastname).map_err(field)?,
+            external_id: optional(&self.external_id, ExternalId::parse).map_err(field)?,
+            language_id: LanguageId::parse(self.language_id.as_deref().unwrap_or_default())
+                .map_err(field)?,
+            location: optional(&self.location, Location::parse).map_err(field)?,
+            about: optional(&self.about, About::parse).map_err(field)?,
+            country_id: optional(&self.country_id, CountryId::parse).map_err(field)?,
+            company: optional(&self.company, Company::parse).map_err(field)?,
+            department: optional(&self.department, Department::parse).map_err(field)?,
+            position: optional(&self.position, Position::parse).map_err(field)?,
+            employment_start: self.employment_start.map(EmploymentStart::from),
+            gender: self.gender.clone(),
+            avatar_url: self.avatar_url.clone(),
+        })
+    }
+}
+
+/// `%`, `_` and the escape character itself match literally in a LIKE
+/// pattern once escaped.
+fn like_pattern(needle: &str) -> String {
+    let mut pattern = String::with_capacity(needle.len() + 2);
+    pattern.push('%');
+    for c in needle.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            pattern.push('\\');
+        }
+        pattern.push(c);
+    }
+    pattern.push('%');
+    pattern
+}
+
+/// What one attempt of [`UserRepository::modify`] came to.
+enum Attempt {
+    Done(User),
+    NotFound,
+    Rejected(UserError),
+    /// Another writer changed the user since it was read.
+    Raced,
+}
+
+/// A failure inside a transaction, which rolls it back.
+#[derive(Debug)]
+enum TxError {
+    Db(diesel::result::Error),
+    Store(StoreError),
+}
+
+impl From<diesel::result::Error> for TxError {
+    fn from(error: diesel::result::Error) -> Self {
+        TxError::Db(error)
+    }
+}
+
+impl From<TxError> for StoreError {
+    fn from(error: TxError) -> Self {
+        match error {
+            TxError::Db(e) => store_error(e),
+            TxError::Store(e) => e,
+        }
+    }
+}
+
+impl UserRepository for Database {
+    fn insert(&self, user: &User) -> Result<(), StoreError> {
+        let row = UserRow::new(user, 1);
+        write_tx!(self, |conn| diesel::insert_into(users::table)
+            .values(&row)
+            .execute(conn)
+            .map(|_| ()))
+        .map_err(store_error)
+    }
+
+    fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
+        let row: Option<UserRow> = with_conn!(self, |conn| users::table
+            .find(id.to_string())
+            .select(UserRow::as_select())
+            .first(conn)
+            .optional())
+        .map_err(store_error)?;
+        row.map(UserRow::into_user).transpose()
+    }
+
+    fn search(
+        &self,
+        text: &SearchText,
+        offset: Offset,
+        limit: Limit,
+    ) -> Result<Vec<User>, StoreError> {
+        let pattern = text.needle().map(like_pattern);
+        let rows: Vec<UserRow> = with_conn!(self, |conn| {
+            let mut query = users::table.select(UserRow::as_select()).into_boxed();
+            if let Some(pattern) = &pattern {
+                query = query.filter(users::search_text.like(pattern.clone()).escape('\\'));
+            }
+            query
+                .order((
+                    users::lastname.asc(),
+                    users::firstname.asc(),
+                    users::id.asc(),
+                ))
+                .offset(i64::from(offset.get()))
+                .limit(i64::from(limit.get()))
+                .load(conn)
+        })
+        .map_err(store_error)?;
+        rows.into_iter().map(UserRow::into_user).collect()
+    }
+
+    fn modify(
+        &self,
+        id: UserId,
+        change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ModifyError> {
+        let key = id.to_string();
+        for _ in 0..MODIFY_ATTEMPTS {
+            let attempt: Result<Attempt, TxError> = write_tx!(self, |conn| {
+                let Some(row) = users::table
+                    .find(&key)
+                    .select(UserRow::as_select())
+                    .first(conn)
+                    .optional()?
+                else {
+                    return Ok(Attempt::NotFound);
+                };
+                let version = row.version;
+                let mut user = row.into_user().map_err(TxError::Store)?;
+                if let Err(refusal) = change(&mut user) {
+                    return Ok(Attempt::Rejected(refusal));
+                }
+                let written = diesel::update(
+                    users::table
+                        .filter(users::id.eq(&key))
+                        .filter(users::version.eq(version)),
+                )
+                .set(&UserRow::new(&user, version + 1))
+                .execute(conn)?;
+                Ok(if written == 1 {
+                    Attempt::Done(user)
+                } else {
+                    Attempt::Raced
+                })
+            });
+            match attempt.map_err(StoreError::from)? {
+                Attempt::Done(user) => return Ok(user),
+                Attempt::NotFound => return Err(ModifyError::NotFound),
+                Attempt::Rejected(refusal) => return Err(ModifyError::Rejected(refusal)),
+                Attempt::Raced => continue,
+            }
+        }
+        Err(ModifyError::Store(StoreError::Backend(format!(
+            "user {id} kept changing under {MODIFY_ATTEMPTS} attempts to modify it"
+        ))))
+    }
+
+    fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError> {
+        let now = to_db_time(now);
+        let ids: Vec<String> = with_conn!(self, |conn| users::table
+            .filter(users::status.eq(PENDING_DELETION))
+            .filter(users::deletion_scheduled_for.le(now))
+            .order((users::deletion_scheduled_for.asc(), users::id.asc()))
+            .limit(i64::from(max))
+            .select(users::id)
+            .load(conn))
+        .map_err(store_error)?;
+        ids.iter()
+            .map(|id| {
+                Uuid::parse_str(id)
+                    .map(UserId::from_uuid)
+                    .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+            })
+            .collect()
+    }
+
+    fn ping(&self) -> Result<(), StoreError> {
+        with_conn!(self, |conn| diesel::sql_query("SELECT 1").execute(conn))
+            .map(|_| ())
+            .map_err(store_error)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::like_pattern;
+
+    #[test]
+    fn like_patterns_escape_wildcards() {
+        assert_eq!(like_pattern("a%b_c\\d"), "%a\\%b\\_c\\\\d%");
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE credentials;
+DROP TABLE users;
