@@ -1,1 +1,240 @@
-fn main() {}
+//! The `kenning` command.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+use kenning::{Application, Services, Settings};
+use kenning_domain::{CredentialKind, LanguageId, Scope};
+use kenning_graphql::Limits;
+use kenning_http::HttpConfig;
+use kenning_ports::{Credential, ServiceError, SystemClock};
+use uuid::Uuid;
+
+/// Kenning: manages an organisation's users and learns who knows what.
+#[derive(Debug, Parser)]
+#[command(name = "kenning", version)]
+struct Cli {
+    /// Database: a SQLite file (`sqlite://PATH` or a plain path) or `postgres://...`.
+    #[arg(
+        long,
+        global = true,
+        env = "DATABASE_URL",
+        default_value = "data/kenning.db"
+    )]
+    database_url: String,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the GraphQL API (and apply pending migrations first).
+    Serve(ServeArgs),
+    /// Apply pending migrations and exit.
+    Migrate,
+    /// Manage GraphQL access tokens.
+    #[command(subcommand)]
+    Token(TokenCommand),
+    /// Manage connector API keys.
+    #[command(subcommand)]
+    Apikey(ApikeyCommand),
+    /// Anonymize every user whose grace period has passed; print how many.
+    Purge,
+}
+
+#[derive(Debug, Args)]
+struct ServeArgs {
+    /// Address to listen on.
+    #[arg(long, env = "KENNING_BIND", default_value = "127.0.0.1:8080")]
+    bind: String,
+    /// Largest request body in bytes; larger ones get 413.
+    #[arg(long, env = "KENNING_BODY_LIMIT", default_value_t = 1024 * 1024)]
+    body_limit: usize,
+    /// Seconds between two runs of the purge of due users.
+    #[arg(long, env = "KENNING_PURGE_INTERVAL_SECS", default_value_t = 300,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    purge_interval_secs: u64,
+    /// Language of users created without `languageId` (ISO 639-1).
+    #[arg(long, env = "KENNING_DEFAULT_LANGUAGE", default_value = "en", value_parser = parse_language)]
+    default_language: LanguageId,
+    /// HTTP worker threads (default: one per core).
+    #[arg(long, env = "KENNING_WORKERS")]
+    workers: Option<usize>,
+}
+
+#[derive(Debug, Subcommand)]
+enum TokenCommand {
+    /// Issue a token; prints the secret alone on stdout, once.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// users:read, users:write or expertise:read; repeat for several
+        /// (none: all scopes).
+        #[arg(long = "scope")]
+        scopes: Vec<Scope>,
+    },
+    /// List tokens (never their secrets).
+    List,
+    /// Revoke a token by id.
+    Revoke { id: Uuid },
+}
+
+#[derive(Debug, Subcommand)]
+enum ApikeyCommand {
+    /// Issue a connector API key; prints the secret alone on stdout, once.
+    Create {
+        #[arg(long)]
+        name: String,
+    },
+    /// List API keys (never their secrets).
+    List,
+    /// Revoke an API key by id.
+    Revoke { id: Uuid },
+}
+
+fn parse_language(raw: &str) -> Result<LanguageId, String> {
+    LanguageId::parse(raw).map_err(|e| e.to_string())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn open(database_url: &str) -> anyhow::Result<Services> {
+    let default_language = parse_language("en").map_err(anyhow::Error::msg)?;
+    Services::open(database_url, Arc::new(SystemClock), default_language)
+}
+
+fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        Command::Serve(args) => serve(cli.database_url, args),
+        Command::Migrate => {
+            open(&cli.database_url)?;
+            eprintln!("migrations applied");
+            Ok(())
+        }
+        Command::Token(command) => {
+            let services = open(&cli.database_url)?;
+            match command {
+                TokenCommand::Create { name, scopes } => {
+                    let scopes = if scopes.is_empty() {
+                        Scope::ALL.to_vec()
+                    } else {
+                        scopes
+                    };
+                    create(&services, CredentialKind::AccessToken, &name, &scopes)
+                }
+                TokenCommand::List => list(&services, CredentialKind::AccessToken),
+                TokenCommand::Revoke { id } => revoke(&services, CredentialKind::AccessToken, id),
+            }
+        }
+        Command::Apikey(command) => {
+            let services = open(&cli.database_url)?;
+            match command {
+                ApikeyCommand::Create { name } => {
+                    create(&services, CredentialKind::ApiKey, &name, &[])
+                }
+                ApikeyCommand::List => list(&services, CredentialKind::ApiKey),
+                ApikeyCommand::Revoke { id } => revoke(&services, CredentialKind::ApiKey, id),
+            }
+        }
+        Command::Purge => {
+            let purged = open(&cli.database_url)?.users.purge_due()?;
+            println!("{purged}");
+            Ok(())
+        }
+    }
+}
+
+fn create(
+    services: &Services,
+    kind: CredentialKind,
+    name: &str,
+    scopes: &[Scope],
+) -> anyhow::Result<()> {
+    let issued = services.credentials.issue(kind, name, scopes)?;
+    eprintln!(
+        "issued {} {} ({}); the secret is shown only now:",
+        kind.as_str(),
+        issued.credential.id,
+        issued.credential.name
+    );
+    println!("{}", issued.secret);
+    Ok(())
+}
+
+fn list(services: &Services, kind: CredentialKind) -> anyhow::Result<()> {
+    let mut out = std::io::stdout().lock();
+    writeln!(out, "ID\tNAME\tSCOPES\tCREATED\tREVOKED")?;
+    for c in services.credentials.list(kind)? {
+        writeln!(out, "{}", row(&c))?;
+    }
+    Ok(())
+}
+
+fn row(c: &Credential) -> String {
+    let scopes: Vec<&str> = c.scopes.iter().map(Scope::as_str).collect();
+    format!(
+        "{}\t{}\t{}\t{}\t{}",
+        c.id,
+        c.name,
+        if scopes.is_empty() {
+            "-".to_owned()
+        } else {
+            scopes.join(",")
+        },
+        c.created.to_rfc3339(),
+        c.revoked
+            .map(|r| r.to_rfc3339())
+            .unwrap_or_else(|| "-".to_owned())
+    )
+}
+
+fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result<()> {
+    match services.credentials.revoke(kind, id) {
+        Err(ServiceError::NotFound) => anyhow::bail!("no live {} has the id {id}", kind.as_str()),
+        other => other?,
+    }
+    eprintln!("revoked {} {id}", kind.as_str());
+    Ok(())
+}
+
+fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
+    let settings = Settings {
+        database_url,
+        bind: args.bind,
+        http: HttpConfig {
+            body_limit: args.body_limit,
+            ..HttpConfig::default()
+        },
+        limits: Limits::default(),
+        purge_interval: Duration::from_secs(args.purge_interval_secs),
+        default_language: args.default_language,
+        workers: args.workers,
+    };
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(settings, Arc::new(SystemClock))?;
+        if let Some(token) = app.first_admin_token() {
+            eprintln!("No access token existed, so an admin token with every scope was issued.");
+            eprintln!(
+                "It is shown only this once; keep it (use it as Authorization: Bearer <token>):"
+            );
+            println!("{token}");
+        }
+        log::info!("serving on port {}", app.port());
+        app.run_until_stopped().await?;
+        Ok(())
+    })
+}

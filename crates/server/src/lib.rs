@@ -1,0 +1,153 @@
+//! Wiring: opens storage, builds the services and the HTTP server. The
+//! command line lives in `main.rs`; neither holds business rules.
+
+use std::net::TcpListener;
+use std::sync::Arc;
+use std::time::Duration;
+
+use actix_web::dev::{Server, ServerHandle};
+use actix_web::middleware::{from_fn, Logger};
+use actix_web::{web, App, HttpServer};
+use anyhow::Context as _;
+use kenning_domain::LanguageId;
+use kenning_graphql::Limits;
+use kenning_http::{AppState, HttpConfig, Metrics};
+use kenning_ports::{Clock, CredentialService, UserService};
+use kenning_store_diesel::Database;
+
+/// The use cases over one database.
+#[derive(Debug, Clone)]
+pub struct Services {
+    pub users: UserService,
+    pub credentials: CredentialService,
+}
+
+impl Services {
+    /// Connects to `database_url`, applies pending migrations and builds the
+    /// use cases.
+    pub fn open(
+        database_url: &str,
+        clock: Arc<dyn Clock>,
+        default_language: LanguageId,
+    ) -> anyhow::Result<Self> {
+        let db = Database::connect(database_url)?;
+        db.migrate().context("applying migrations")?;
+        let db = Arc::new(db);
+        Ok(Self {
+            users: UserService::new(db.clone(), clock.clone(), default_language),
+            credentials: CredentialService::new(db, clock),
+        })
+    }
+}
+
+/// How `serve` runs.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub database_url: String,
+    /// `HOST:PORT`; port 0 picks a free port.
+    pub bind: String,
+    pub http: HttpConfig,
+    pub limits: Limits,
+    /// How often the server anonymizes users whose grace period has passed.
+    pub purge_interval: Duration,
+    pub default_language: LanguageId,
+    /// HTTP worker threads; `None` takes actix's default (one per core).
+    pub workers: Option<usize>,
+}
+
+/// A bound, not yet running server.
+pub struct Application {
+    port: u16,
+    server: Server,
+    services: Services,
+    purge_interval: Duration,
+    first_admin_token: Option<String>,
+}
+
+impl std::fmt::Debug for Application {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Never prints the first admin token.
+        f.debug_struct("Application")
+            .field("port", &self.port)
+            .field("purge_interval", &self.purge_interval)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Application {
+    /// Opens storage, issues the first admin token on a fresh database and
+    /// binds the listener. Must be called inside an actix system.
+    pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        let services = Services::open(&settings.database_url, clock, settings.default_language)?;
+        let first_admin_token = services
+            .credentials
+            .issue_first_admin_token()
+            .context("issuing the first admin token")?
+            .map(|issued| issued.secret);
+
+        let listener = TcpListener::bind(&settings.bind)
+            .with_context(|| format!("cannot listen on {}", settings.bind))?;
+        let port = listener.local_addr()?.port();
+        let state = AppState {
+            users: services.users.clone(),
+            credentials: services.credentials.clone(),
+            schema: Arc::new(kenning_graphql::schema(settings.limits)),
+            metrics: Arc::new(Metrics::default()),
+            config: settings.http,
+        };
+        let mut server = HttpServer::new(move || {
+            let state = state.clone();
+            App::new()
+                .wrap(from_fn(kenning_http::metrics_middleware))
+                .wrap(Logger::new("%a \"%r\" %s %b %Dms"))
+                .configure(move |cfg| kenning_http::configure(cfg, state))
+        });
+        if let Some(workers) = settings.workers {
+            server = server.workers(workers);
+        }
+        let server = server.listen(listener)?.run();
+        Ok(Self {
+            port,
+            server,
+            services,
+            purge_interval: settings.purge_interval,
+            first_admin_token,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// The admin token issued because the database had none; shown once.
+    pub fn first_admin_token(&self) -> Option<&str> {
+        self.first_admin_token.as_deref()
+    }
+
+    /// Stops the server when asked.
+    pub fn handle(&self) -> ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until the server is stopped, purging due users on the interval.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let users = self.services.users.clone();
+        let interval = self.purge_interval;
+        let purger = actix_web::rt::spawn(async move {
+            let mut ticks = actix_web::rt::time::interval(interval);
+            loop {
+                ticks.tick().await;
+                let users = users.clone();
+                match web::block(move || users.purge_due()).await {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => log::info!("purge: anonymized {n} user(s)"),
+                    Ok(Err(e)) => log::error!("purge failed: {e:?}"),
+                    Err(e) => log::error!("purge failed: {e}"),
+                }
+            }
+        });
+        let result = self.server.await;
+        purger.abort();
+        result
+    }
+}
