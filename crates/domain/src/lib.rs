@@ -17,8 +17,7 @@ pub use profile::{
     LanguageId, LastName, Location, Position,
 };
 pub use user::{
-    InconsistentUser, UserParts,
-    GracePeriod, NewUser, NewUserInput, Patch, Profile, Status, User, UserError, UserId,
-    UserPatch, UserPatchInput,
+    GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User, UserError,
+    UserId, UserParts, UserPatch, UserPatchInput,
 };
 pub use validation::{FieldViolation, Rule, ValidationErrors};

@@ -14,7 +14,12 @@ impl Offset {
             return Err(FieldViolation::new(Self::FIELD, Rule::TooSmall { min: 0 }));
         }
         u32::try_from(raw).map(Self).map_err(|_| {
-            FieldViolation::new(Self::FIELD, Rule::TooLarge { max: i64::from(u32::MAX) })
+            FieldViolation::new(
+                Self::FIELD,
+                Rule::TooLarge {
+                    max: i64::from(u32::MAX),
+                },
+            )
         })
     }
 
@@ -40,18 +45,27 @@ impl Limit {
         if raw < i64::from(Self::MIN) {
             return Err(FieldViolation::new(
                 Self::FIELD,
-                Rule::TooSmall { min: i64::from(Self::MIN) },
+                Rule::TooSmall {
+                    min: i64::from(Self::MIN),
+                },
             ));
         }
         if raw > i64::from(Self::MAX) {
             return Err(FieldViolation::new(
                 Self::FIELD,
-                Rule::TooLarge { max: i64::from(Self::MAX) },
+                Rule::TooLarge {
+                    max: i64::from(Self::MAX),
+                },
             ));
         }
         // In range 1..=1000, so the conversion cannot fail.
         u32::try_from(raw).map(Self).map_err(|_| {
-            FieldViolation::new(Self::FIELD, Rule::TooLarge { max: i64::from(Self::MAX) })
+            FieldViolation::new(
+                Self::FIELD,
+                Rule::TooLarge {
+                    max: i64::from(Self::MAX),
+                },
+            )
         })
     }
 

@@ -181,10 +181,13 @@ impl EmploymentStart {
         let raw = raw.trim();
         // `%Y` alone would also take five-digit and signed years.
         let shaped = raw.len() == 10
-            && raw
-                .bytes()
-                .enumerate()
-                .all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+            && raw.bytes().enumerate().all(|(i, b)| {
+                if i == 4 || i == 7 {
+                    b == b'-'
+                } else {
+                    b.is_ascii_digit()
+                }
+            });
         match NaiveDate::parse_from_str(raw, "%Y-%m-%d") {
             Ok(date) if shaped => Ok(Self(date)),
             _ => Err(FieldViolation::new(Self::FIELD, Rule::InvalidDate)),
@@ -256,10 +259,20 @@ mod tests {
     #[test]
     fn email_limit_is_191_characters() {
         // validator caps the local part at 64 and a label at 63 characters.
-        let at_limit = format!("{}@{}.{}.com", "a".repeat(64), "b".repeat(61), "c".repeat(60));
+        let at_limit = format!(
+            "{}@{}.{}.com",
+            "a".repeat(64),
+            "b".repeat(61),
+            "c".repeat(60)
+        );
         assert_eq!(at_limit.len(), 191);
         assert!(Email::parse(&at_limit).is_ok());
-        let over = format!("{}@{}.{}.com", "a".repeat(64), "b".repeat(62), "c".repeat(60));
+        let over = format!(
+            "{}@{}.{}.com",
+            "a".repeat(64),
+            "b".repeat(62),
+            "c".repeat(60)
+        );
         assert_eq!(
             Email::parse(&over).unwrap_err(),
             FieldViolation::new("email", Rule::TooLong { limit: 191 })
@@ -268,7 +281,13 @@ mod tests {
 
     #[test]
     fn email_syntax_is_checked() {
-        for bad in ["plainaddress", "@example.com", "a@", "a b@example.com", "a@b@c.com"] {
+        for bad in [
+            "plainaddress",
+            "@example.com",
+            "a@",
+            "a b@example.com",
+            "a@b@c.com",
+        ] {
             assert_eq!(
                 Email::parse(bad).unwrap_err(),
                 FieldViolation::new("email", Rule::InvalidEmail),
@@ -312,7 +331,13 @@ mod tests {
             EmploymentStart::parse("2024-02-29").unwrap().to_string(),
             "2024-02-29"
         );
-        for bad in ["2023-02-29", "2024-2-1", "24-02-01", "2024-02-01T00:00:00Z", "+2024-02-01"] {
+        for bad in [
+            "2023-02-29",
+            "2024-2-1",
+            "24-02-01",
+            "2024-02-01T00:00:00Z",
+            "+2024-02-01",
+        ] {
             assert_eq!(
                 EmploymentStart::parse(bad).unwrap_err(),
                 FieldViolation::new("employmentStart", Rule::InvalidDate),

@@ -61,9 +61,13 @@ pub enum Status {
     Active,
     Deactivated,
     /// Deactivated, and anonymized once `scheduled_for` has passed.
-    PendingDeletion { scheduled_for: DateTime<Utc> },
+    PendingDeletion {
+        scheduled_for: DateTime<Utc>,
+    },
     /// Anonymized at `at`; nothing can change the user any more.
-    Deleted { at: DateTime<Utc> },
+    Deleted {
+        at: DateTime<Utc>,
+    },
 }
 
 impl Status {
@@ -414,7 +418,10 @@ pub struct NewUser(Profile);
 impl NewUser {
     /// Checks every field and reports every bad one at once. A user
     /// without `languageId` gets `default_language`.
-    pub fn parse(input: NewUserInput, default_language: &LanguageId) -> Result<Self, ValidationErrors> {
+    pub fn parse(
+        input: NewUserInput,
+        default_language: &LanguageId,
+    ) -> Result<Self, ValidationErrors> {
         fn optional<T>(
             c: &mut Collector,
             raw: Option<String>,
@@ -436,9 +443,10 @@ impl NewUser {
         let position = optional(&mut c, input.position, Position::parse);
         let employment_start = optional(&mut c, input.employment_start, EmploymentStart::parse);
         let (Some(email), Some(firstname), Some(lastname)) = (email, firstname, lastname) else {
-            return Err(c.finish().err().unwrap_or_else(|| {
-                FieldViolation::new(Email::FIELD, Rule::Required).into()
-            }));
+            return Err(c
+                .finish()
+                .err()
+                .unwrap_or_else(|| FieldViolation::new(Email::FIELD, Rule::Required).into()));
         };
         c.finish()?;
         Ok(Self(Profile {
@@ -511,13 +519,25 @@ impl UserPatch {
         }
         let mut c = Collector::default();
         let firstname = c
-            .take(required_patch(FirstName::FIELD, input.firstname, FirstName::parse))
+            .take(required_patch(
+                FirstName::FIELD,
+                input.firstname,
+                FirstName::parse,
+            ))
             .flatten();
         let lastname = c
-            .take(required_patch(LastName::FIELD, input.lastname, LastName::parse))
+            .take(required_patch(
+                LastName::FIELD,
+                input.lastname,
+                LastName::parse,
+            ))
             .flatten();
         let language_id = c
-            .take(required_patch(LanguageId::FIELD, input.language_id, LanguageId::parse))
+            .take(required_patch(
+                LanguageId::FIELD,
+                input.language_id,
+                LanguageId::parse,
+            ))
             .flatten();
         let patch = Self {
             firstname,
@@ -561,7 +581,8 @@ impl UserPatch {
         self.company.apply_to(&mut profile.company);
         self.department.apply_to(&mut profile.department);
         self.position.apply_to(&mut profile.position);
-        self.employment_start.apply_to(&mut profile.employment_start);
+        self.employment_start
+            .apply_to(&mut profile.employment_start);
     }
 }
 

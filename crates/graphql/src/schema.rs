@@ -100,9 +100,10 @@ impl Mutation {
     ) -> Result<UserObject> {
         let users = context.allow(Scope::UsersWrite)?;
         let input = update_user_email_input;
-        Ok(UserObject(
-            users.update_email(user_id(input.global_user_id), &input.email)?,
-        ))
+        Ok(UserObject(users.update_email(
+            user_id(input.global_user_id),
+            &input.email,
+        )?))
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).

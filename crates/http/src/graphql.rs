@@ -94,8 +94,7 @@ async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, 
         .map(|(_, token)| token.trim().to_owned())
         .ok_or_else(|| unauthenticated("the Authorization header must read Bearer <token>"))?;
     let credentials = state.credentials.clone();
-    match web::block(move || credentials.authenticate(CredentialKind::AccessToken, &token)).await
-    {
+    match web::block(move || credentials.authenticate(CredentialKind::AccessToken, &token)).await {
         Ok(Ok(principal)) => Ok(principal),
         Ok(Err(ServiceError::Unauthenticated)) => {
             Err(unauthenticated("the access token is unknown or revoked"))
@@ -136,7 +135,9 @@ fn parse_request(body: &[u8], max_batch: usize) -> Result<GraphQLBatchRequest, G
 }
 
 fn check_operation(op: &Value, index: Option<usize>) -> Result<(), GraphqlProblem> {
-    let at = index.map(|i| format!(" (operation {i})")).unwrap_or_default();
+    let at = index
+        .map(|i| format!(" (operation {i})"))
+        .unwrap_or_default();
     let fail = |what: &str| Err(GraphqlProblem::bad_request(format!("{what}{at}")));
     let Value::Object(fields) = op else {
         return fail("each operation must be a JSON object");

@@ -48,7 +48,9 @@ impl Metrics {
     pub fn render(&self) -> String {
         let requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         let mut out = String::new();
-        out.push_str("# HELP kenning_http_requests_total HTTP requests by route, method and status.\n");
+        out.push_str(
+            "# HELP kenning_http_requests_total HTTP requests by route, method and status.\n",
+        );
         out.push_str("# TYPE kenning_http_requests_total counter\n");
         for ((route, method, status), s) in requests.iter() {
             let _ = writeln!(
@@ -94,7 +96,9 @@ pub async fn record(
     next: Next<impl MessageBody>,
 ) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
     let started = Instant::now();
-    let metrics = req.app_data::<web::Data<AppState>>().map(|s| s.metrics.clone());
+    let metrics = req
+        .app_data::<web::Data<AppState>>()
+        .map(|s| s.metrics.clone());
     let method = req.method().to_string();
     let response = next.call(req).await?;
     if let Some(metrics) = metrics {

@@ -102,8 +102,12 @@ pub trait CredentialStore: Send + Sync {
 
     /// Marks the credential revoked at `now`; false if there is no such
     /// credential or it was revoked already.
-    fn revoke(&self, kind: CredentialKind, id: Uuid, now: DateTime<Utc>)
-        -> Result<bool, StoreError>;
+    fn revoke(
+        &self,
+        kind: CredentialKind,
+        id: Uuid,
+        now: DateTime<Utc>,
+    ) -> Result<bool, StoreError>;
 }
 
 fn prefix(kind: CredentialKind) -> &'static str {
@@ -216,7 +220,12 @@ impl CredentialService {
     }
 
     pub fn list(&self, kind: CredentialKind) -> Result<Vec<Credential>, ServiceError> {
-        Ok(self.store.list(kind)?.into_iter().map(Credential::from).collect())
+        Ok(self
+            .store
+            .list(kind)?
+            .into_iter()
+            .map(Credential::from)
+            .collect())
     }
 
     /// Revokes a credential; `NotFound` if there is no such live credential.

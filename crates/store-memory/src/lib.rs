@@ -74,7 +74,9 @@ impl State {
             }
             let Some(p) = other.profile() else { continue };
             if p.email.key() == email {
-                return Err(StoreError::Conflict { field: Email::FIELD });
+                return Err(StoreError::Conflict {
+                    field: Email::FIELD,
+                });
             }
             if external.is_some() && p.external_id.as_ref().map(ExternalId::as_str) == external {
                 return Err(StoreError::Conflict {
@@ -152,7 +154,11 @@ impl UserRepository for MemoryStore {
             })
             .collect();
         due.sort();
-        Ok(due.into_iter().take(max as usize).map(|(_, id)| id).collect())
+        Ok(due
+            .into_iter()
+            .take(max as usize)
+            .map(|(_, id)| id)
+            .collect())
     }
 
     fn ping(&self) -> Result<(), StoreError> {

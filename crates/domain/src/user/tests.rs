@@ -145,7 +145,9 @@ fn every_state_and_trigger_within_the_grace_period() {
                 (SystemActive, Deactivate) => {
                     Err(UserError::Forbidden("system users cannot be deactivated"))
                 }
-                (SystemActive, Delete) => Err(UserError::Forbidden("system users cannot be deleted")),
+                (SystemActive, Delete) => {
+                    Err(UserError::Forbidden("system users cannot be deleted"))
+                }
                 (SystemActive, Reactivate | Update | ChangeEmail) => Ok("ACTIVE"),
                 (SystemActive, CancelDelete) => invalid("cancel the deletion of", "ACTIVE"),
                 (SystemActive, Anonymize) => invalid("anonymize", "ACTIVE"),
@@ -154,7 +156,10 @@ fn every_state_and_trigger_within_the_grace_period() {
             let got = fire(&mut u, trigger, now);
             assert_eq!(got, expected, "{state:?} x {trigger:?}");
             if got.is_err() {
-                assert_eq!(u, before, "a refused {trigger:?} on {state:?} changed the user");
+                assert_eq!(
+                    u, before,
+                    "a refused {trigger:?} on {state:?} changed the user"
+                );
             }
         }
     }
@@ -188,15 +193,9 @@ fn every_state_and_trigger_after_the_grace_period() {
 fn delete_schedules_exactly_fourteen_days_later_and_keeps_the_first_schedule() {
     let mut u = user();
     u.delete(t0()).unwrap();
-    assert_eq!(
-        u.deletion_scheduled_for(),
-        Some(t0() + Duration::days(14))
-    );
+    assert_eq!(u.deletion_scheduled_for(), Some(t0() + Duration::days(14)));
     u.delete(t0() + Duration::days(3)).unwrap();
-    assert_eq!(
-        u.deletion_scheduled_for(),
-        Some(t0() + Duration::days(14))
-    );
+    assert_eq!(u.deletion_scheduled_for(), Some(t0() + Duration::days(14)));
 }
 
 #[test]
