@@ -1,0 +1,234 @@
+//! The real application on port 0 with a fresh database, driven over HTTP.
+
+use std::sync::{mpsc, Arc};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use actix_web::dev::ServerHandle;
+use chrono::{TimeZone, Utc};
+use kenning::{Application, Services, Settings};
+use kenning_domain::{CredentialKind, LanguageId, Scope};
+use kenning_graphql::Limits;
+use kenning_http::HttpConfig;
+use kenning_ports::ManualClock;
+use serde_json::{json, Value};
+
+use crate::db::{Backend, TestDatabase};
+
+/// A response, read whole.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    /// The body as JSON (panics with the body when it is not JSON).
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `extensions.code` of the first GraphQL error.
+    pub fn error_code(&self) -> Option<String> {
+        self.json()["errors"][0]["extensions"]["code"]
+            .as_str()
+            .map(str::to_owned)
+    }
+}
+
+/// A running server with its own database and a clock the test moves.
+pub struct TestApp {
+    pub base: String,
+    pub clock: Arc<ManualClock>,
+    /// The use cases over the same database, as the CLI would use them.
+    pub services: Services,
+    /// A token with every scope.
+    pub admin_token: String,
+    agent: ureq::Agent,
+    handle: ServerHandle,
+    thread: Option<JoinHandle<()>>,
+    _db: TestDatabase,
+}
+
+impl std::fmt::Debug for TestApp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TestApp").field("base", &self.base).finish()
+    }
+}
+
+/// The options a test may change.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub body_limit: usize,
+    pub limits: Limits,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Self {
+            body_limit: HttpConfig::default().body_limit,
+            limits: Limits::default(),
+        }
+    }
+}
+
+impl TestApp {
+    /// Spawns the app on `backend`; `None` when that backend is not
+    /// available (PostgreSQL without its URL), after saying so.
+    pub fn spawn(backend: Backend, test: &str) -> Option<Self> {
+        Self::spawn_with(backend, test, Options::default())
+    }
+
+    pub fn spawn_with(backend: Backend, test: &str, options: Options) -> Option<Self> {
+        let db = TestDatabase::fresh(backend, test)?;
+        let clock = Arc::new(ManualClock::new(
+            Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap(),
+        ));
+        let settings = Settings {
+            database_url: db.url().to_owned(),
+            bind: "127.0.0.1:0".to_owned(),
+            http: HttpConfig {
+                body_limit: options.body_limit,
+                ..HttpConfig::default()
+            },
+            limits: options.limits,
+            purge_interval: Duration::from_secs(3600),
+            default_language: LanguageId::parse("en").unwrap(),
+            workers: Some(2),
+        };
+        let (tx, rx) = mpsc::channel();
+        let server_clock = clock.clone();
+        let thread = std::thread::spawn(move || {
+            actix_web::rt::System::new().block_on(async move {
+                let app = Application::build(settings, server_clock).expect("build the app");
+                let token = app.first_admin_token().map(str::to_owned);
+                tx.send((app.port(), app.handle(), token)).unwrap();
+                app.run_until_stopped().await.expect("serve");
+            });
+        });
+        let (port, handle, token) = rx.recv().expect("the app did not start");
+        let services = Services::open(db.url(), clock.clone(), LanguageId::parse("en").unwrap())
+            .expect("open the services");
+        let agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(60)))
+            .build()
+            .into();
+        Some(Self {
+            base: format!("http://127.0.0.1:{port}"),
+            clock,
+            services,
+            admin_token: token.expect("a fresh database gets a first admin token"),
+            agent,
+            handle,
+            thread: Some(thread),
+            _db: db,
+        })
+    }
+
+    /// A new access token with `scopes`.
+    pub fn token(&self, scopes: &[Scope]) -> String {
+        self.services
+            .credentials
+            .issue(CredentialKind::AccessToken, "test", scopes)
+            .unwrap()
+            .secret
+    }
+
+    /// A new connector API key.
+    pub fn api_key(&self) -> String {
+        self.services
+            .credentials
+            .issue(CredentialKind::ApiKey, "test", &[])
+            .unwrap()
+            .secret
+    }
+
+    /// Sends any request; `headers` are (name, value) pairs.
+    pub fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
+        let mut builder = ureq::http::Request::builder()
+            .method(method)
+            .uri(format!("{}{}", self.base, path));
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        let request = builder.body(body.to_vec()).unwrap();
+        let mut response = self.agent.run(request).expect("the request failed");
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_str().unwrap_or_default().to_owned()))
+            .collect();
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(64 * 1024 * 1024)
+            .read_to_string()
+            .unwrap_or_default();
+        Reply {
+            status: response.status().as_u16(),
+            headers,
+            body,
+        }
+    }
+
+    /// POSTs a GraphQL document with `token`.
+    pub fn graphql_as(&self, token: &str, query: &str, variables: Value) -> Reply {
+        let body = json!({ "query": query, "variables": variables }).to_string();
+        self.request(
+            "POST",
+            "/accounts/api/v1/graphql",
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", &format!("Bearer {token}")),
+            ],
+            body.as_bytes(),
+        )
+    }
+
+    /// POSTs a GraphQL document as the admin.
+    pub fn graphql(&self, query: &str, variables: Value) -> Reply {
+        self.graphql_as(&self.admin_token, query, variables)
+    }
+
+    /// Creates a user through the API and returns its globalUserId.
+    pub fn create_user(&self, email: &str, firstname: &str, lastname: &str) -> String {
+        let reply = self.graphql(
+            crate::documents::CREATE_USER,
+            json!({ "createUserInput": { "email": email, "firstname": firstname, "lastname": lastname } }),
+        );
+        let id = reply.json()["data"]["createUser"]["globalUserId"]
+            .as_str()
+            .map(str::to_owned);
+        id.unwrap_or_else(|| panic!("createUser failed: {}", reply.body))
+    }
+
+    /// Moves the server's clock.
+    pub fn advance(&self, by: chrono::Duration) {
+        self.clock.advance(by);
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        // The stop command is sent at once; the future only reports completion.
+        drop(self.handle.stop(false));
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}

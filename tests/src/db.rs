@@ -1,0 +1,135 @@
+//! Fresh databases for tests: a SQLite file in a new temporary folder, or a
+//! new PostgreSQL database on the server named by `KENNING_TEST_POSTGRES_URL`.
+//! Each is removed when dropped.
+
+use std::path::PathBuf;
+
+use diesel::{Connection, PgConnection, RunQueryDsl};
+use uuid::Uuid;
+
+/// The environment variable holding the PostgreSQL admin URL for tests.
+pub const POSTGRES_ENV: &str = "KENNING_TEST_POSTGRES_URL";
+
+/// Which database a test runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A database that exists for one test.
+#[derive(Debug)]
+pub struct TestDatabase {
+    url: String,
+    cleanup: Cleanup,
+}
+
+#[derive(Debug)]
+enum Cleanup {
+    Folder(PathBuf),
+    Postgres { admin_url: String, name: String },
+}
+
+/// The PostgreSQL admin URL, or `None` after saying loudly that the
+/// PostgreSQL variant of `test` is skipped.
+pub fn postgres_admin_url(test: &str) -> Option<String> {
+    match std::env::var(POSTGRES_ENV) {
+        Ok(url) if !url.is_empty() => Some(url),
+        _ => {
+            eprintln!(
+                "SKIPPED {test}: {POSTGRES_ENV} is not set, so this PostgreSQL test did not run"
+            );
+            None
+        }
+    }
+}
+
+/// `admin_url` with its database name replaced by `name`.
+fn with_database(admin_url: &str, name: &str) -> String {
+    let (base, query) = match admin_url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (admin_url, None),
+    };
+    let scheme_end = base.find("://").map_or(0, |i| i + 3);
+    let base = match base[scheme_end..].rfind('/') {
+        Some(i) => &base[..scheme_end + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{base}/{name}?{q}"),
+        None => format!("{base}/{name}"),
+    }
+}
+
+impl TestDatabase {
+    /// A new, empty database; `None` for PostgreSQL when no server is named.
+    pub fn fresh(backend: Backend, test: &str) -> Option<Self> {
+        let id = Uuid::new_v4().simple().to_string();
+        match backend {
+            Backend::Sqlite => {
+                let folder = std::env::temp_dir().join(format!("kenning-test-{id}"));
+                std::fs::create_dir_all(&folder).expect("create a temporary folder");
+                let url = format!("sqlite://{}", folder.join("kenning.db").display());
+                Some(Self {
+                    url,
+                    cleanup: Cleanup::Folder(folder),
+                })
+            }
+            Backend::Postgres => {
+                let admin_url = postgres_admin_url(test)?;
+                let name = format!("kenning_t_{id}");
+                let mut admin = PgConnection::establish(&admin_url)
+                    .unwrap_or_else(|e| panic!("{POSTGRES_ENV} is set but unusable: {e}"));
+                diesel::sql_query(format!("CREATE DATABASE {name}"))
+                    .execute(&mut admin)
+                    .expect("create a test database");
+                Some(Self {
+                    url: with_database(&admin_url, &name),
+                    cleanup: Cleanup::Postgres { admin_url, name },
+                })
+            }
+        }
+    }
+
+    pub fn url(&self) -> &str {
+        &self.url
+    }
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        match &self.cleanup {
+            Cleanup::Folder(folder) => {
+                let _ = std::fs::remove_dir_all(folder);
+            }
+            Cleanup::Postgres { admin_url, name } => {
+                if let Ok(mut admin) = PgConnection::establish(admin_url) {
+                    let _ =
+                        diesel::sql_query(format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                            .execute(&mut admin);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::with_database;
+
+    #[test]
+    fn replaces_only_the_database_name() {
+        assert_eq!(
+            with_database("postgres://postgres@127.0.0.1:5432/test", "x"),
+            "postgres://postgres@127.0.0.1:5432/x"
+        );
+        assert_eq!(
+            with_database("postgres://u:p@h/test?sslmode=disable", "x"),
+            "postgres://u:p@h/x?sslmode=disable"
+        );
+        assert_eq!(
+            with_database("postgres://h:5432", "x"),
+            "postgres://h:5432/x"
+        );
+    }
+}
