@@ -1,1 +1,474 @@
-//! placeholder
+//! The storage contract every adapter keeps (see the docs of
+//! [`UserRepository`] and [`CredentialStore`]). Each check takes a fresh,
+//! empty store; `tests/contract.rs` runs them against the in-memory store,
+//! SQLite and PostgreSQL.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use kenning_domain::{
+    CredentialKind, Email, LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch,
+    Scope, SearchText, Status, User, UserError, UserId, UserPatch, UserPatchInput,
+};
+use kenning_ports::{CredentialStore, ModifyError, StoreError, StoredCredential, UserRepository};
+use uuid::Uuid;
+
+/// A store under test.
+pub trait Store: UserRepository + CredentialStore + 'static {}
+impl<T: UserRepository + CredentialStore + 'static> Store for T {}
+
+fn now() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
+}
+
+fn new_user(email: &str, first: &str, last: &str, external: Option<&str>) -> User {
+    let input = NewUserInput {
+        email: email.into(),
+        firstname: first.into(),
+        lastname: last.into(),
+        external_id: external.map(Into::into),
+        ..NewUserInput::default()
+    };
+    let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
+    User::register(UserId::from_uuid(Uuid::new_v4()), new, now())
+}
+
+fn full_user() -> User {
+    let input = NewUserInput {
+        email: "Grace.Hopper@Example.com".into(),
+        firstname: "Grace".into(),
+        lastname: "Hopper".into(),
+        external_id: Some("emp-1906".into()),
+        language_id: Some("de".into()),
+        location: Some("Arlington".into()),
+        about: Some("COBOL".into()),
+        country_id: Some("us".into()),
+        company: Some("US Navy".into()),
+        department: Some("Computing".into()),
+        position: Some("Rear Admiral".into()),
+        employment_start: Some("1943-12-01".into()),
+    };
+    let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
+    User::register(UserId::from_uuid(Uuid::new_v4()), new, now())
+}
+
+fn page(store: &dyn UserRepository, text: Option<&str>, offset: i64, limit: i64) -> Vec<User> {
+    store
+        .search(
+            &SearchText::parse(text),
+            Offset::parse(offset).unwrap(),
+            Limit::parse(limit).unwrap(),
+        )
+        .unwrap()
+}
+
+fn names(users: &[User]) -> Vec<String> {
+    users
+        .iter()
+        .map(|u| match u.profile() {
+            Some(p) => format!("{} {}", p.firstname.as_str(), p.lastname.as_str()),
+            None => "-".into(),
+        })
+        .collect()
+}
+
+fn set_location(value: String) -> UserPatch {
+    UserPatch::parse(UserPatchInput {
+        location: Patch::Set(value),
+        ..UserPatchInput::default()
+    })
+    .unwrap()
+}
+
+pub fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
+    let user = full_user();
+    UserRepository::insert(&*store, &user).unwrap();
+    assert_eq!(store.get(user.id()).unwrap(), Some(user));
+    assert_eq!(store.get(UserId::from_uuid(Uuid::new_v4())).unwrap(), None);
+    store.ping().unwrap();
+}
+
+pub fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
+    UserRepository::insert(
+        &*store,
+        &new_user("ada@example.com", "Ada", "Lovelace", Some("e-1")),
+    )
+    .unwrap();
+    assert_eq!(
+        UserRepository::insert(&*store, &new_user("ADA@Example.COM", "Ada", "Byron", None)),
+        Err(StoreError::Conflict { field: "email" })
+    );
+    assert_eq!(
+        UserRepository::insert(
+            &*store,
+            &new_user("other@example.com", "Ada", "Byron", Some("e-1"))
+        ),
+        Err(StoreError::Conflict {
+            field: "externalId"
+        })
+    );
+    assert_eq!(page(&*store, None, 0, 100).len(), 1);
+}
+
+pub fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
+    let results: Vec<Result<(), StoreError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..24)
+            .map(|i| {
+                let store = store.clone();
+                s.spawn(move || {
+                    UserRepository::insert(
+                        &*store,
+                        &new_user("race@example.com", "Racer", &format!("No{i}"), None),
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    let conflicts = results
+        .iter()
+        .filter(|r| **r == Err(StoreError::Conflict { field: "email" }))
+        .count();
+    assert_eq!((won, conflicts), (1, 23), "{results:?}");
+    assert_eq!(page(&*store, Some("race@"), 0, 100).len(), 1);
+}
+
+pub fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
+    let user = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &user).unwrap();
+
+    let changed = store
+        .modify(user.id(), &mut |u| u.update(set_location("London".into())))
+        .unwrap();
+    assert_eq!(
+        changed.profile().unwrap().location,
+        Some(Location::parse("London").unwrap())
+    );
+    assert_eq!(store.get(user.id()).unwrap(), Some(changed.clone()));
+
+    let refused = store.modify(user.id(), &mut |u| {
+        u.update(set_location("Paris".into()))?;
+        Err(UserError::Forbidden("no"))
+    });
+    assert_eq!(
+        refused,
+        Err(ModifyError::Rejected(UserError::Forbidden("no")))
+    );
+    assert_eq!(store.get(user.id()).unwrap(), Some(changed));
+
+    let missing = store.modify(UserId::from_uuid(Uuid::new_v4()), &mut |_| Ok(()));
+    assert_eq!(missing, Err(ModifyError::NotFound));
+}
+
+pub fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &bob).unwrap();
+    let taken = store.modify(bob.id(), &mut |u| {
+        u.change_email(Email::parse("Ada@Example.com").unwrap())
+    });
+    assert_eq!(
+        taken,
+        Err(ModifyError::Store(StoreError::Conflict { field: "email" }))
+    );
+    assert_eq!(store.get(bob.id()).unwrap(), Some(bob));
+}
+
+pub fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
+    let user = new_user("count@example.com", "Count", "Er", None);
+    let id = user.id();
+    let mut counted = user;
+    counted.update(set_location("0".into())).unwrap();
+    UserRepository::insert(&*store, &counted).unwrap();
+    std::thread::scope(|s| {
+        for _ in 0..8 {
+            let store = store.clone();
+            s.spawn(move || {
+                for _ in 0..5 {
+                    store
+                        .modify(id, &mut |u| {
+                            let n: u32 = u
+                                .profile()
+                                .unwrap()
+                                .location
+                                .as_ref()
+                                .unwrap()
+                                .as_str()
+                                .parse()
+                                .unwrap();
+                            u.update(set_location((n + 1).to_string()))
+                        })
+                        .unwrap();
+                }
+            });
+        }
+    });
+    let stored = store.get(id).unwrap().unwrap();
+    assert_eq!(
+        stored.profile().unwrap().location,
+        Some(Location::parse("40").unwrap())
+    );
+}
+
+pub fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
+    UserRepository::insert(
+        &*store,
+        &new_user("ada@example.com", "Ada", "Lovelace", Some("EMP-7")),
+    )
+    .unwrap();
+    UserRepository::insert(
+        &*store,
+        &new_user("alan@turing.org", "Alan", "Turing", None),
+    )
+    .unwrap();
+    UserRepository::insert(
+        &*store,
+        &new_user("grace_100%@navy.mil", "Grace", "Hopper", None),
+    )
+    .unwrap();
+
+    let found = |text: &str| names(&page(&*store, Some(text), 0, 100));
+    assert_eq!(names(&page(&*store, None, 0, 100)).len(), 3);
+    assert_eq!(names(&page(&*store, Some(""), 0, 100)).len(), 3);
+    assert_eq!(found("LOVE"), vec!["Ada Lovelace"]);
+    assert_eq!(found("emp-7"), vec!["Ada Lovelace"]);
+    assert_eq!(found("ada lovelace"), vec!["Ada Lovelace"]);
+    assert_eq!(found("TURING.ORG"), vec!["Alan Turing"]);
+    assert_eq!(
+        found("a"),
+        vec!["Grace Hopper", "Ada Lovelace", "Alan Turing"]
+    );
+    // Wildcards of SQL LIKE match only themselves.
+    assert_eq!(found("_100%"), vec!["Grace Hopper"]);
+    assert!(found("%").len() == 1 && found("_").len() == 1);
+    // Fields are not glued together: the end of one and the start of the
+    // next do not match.
+    assert!(found("lovelaceemp").is_empty());
+    assert!(found("nobody").is_empty());
+}
+
+pub fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
+    let lasts = ["Zeta", "alpha", "Beta", "Beta", "Émile", "beta"];
+    for (i, last) in lasts.iter().enumerate() {
+        let first = if i % 2 == 0 { "Bo" } else { "Al" };
+        UserRepository::insert(
+            &*store,
+            &new_user(&format!("u{i}@example.com"), first, last, None),
+        )
+        .unwrap();
+    }
+    let all = page(&*store, None, 0, 1000);
+    let keys: Vec<(String, String, UserId)> = all
+        .iter()
+        .map(|u| {
+            let p = u.profile().unwrap();
+            (
+                p.lastname.as_str().to_owned(),
+                p.firstname.as_str().to_owned(),
+                u.id(),
+            )
+        })
+        .collect();
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(
+        keys, sorted,
+        "ordered by last name, first name, id (byte-wise)"
+    );
+
+    let mut paged = Vec::new();
+    for offset in (0..8).step_by(2) {
+        paged.extend(page(&*store, None, offset, 2));
+    }
+    assert_eq!(paged, all);
+    assert!(page(&*store, None, 6, 2).is_empty());
+}
+
+pub fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
+    let early = new_user("early@example.com", "Early", "One", None);
+    let later = new_user("later@example.com", "Later", "One", None);
+    let active = new_user("active@example.com", "Active", "One", None);
+    for u in [&early, &later, &active] {
+        UserRepository::insert(&*store, u).unwrap();
+    }
+    store.modify(early.id(), &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(later.id(), &mut |u| u.delete(now() + Duration::days(1)))
+        .unwrap();
+
+    let moment = now() + Duration::days(14);
+    assert_eq!(
+        store
+            .due_for_purge(moment - Duration::seconds(1), 10)
+            .unwrap(),
+        vec![]
+    );
+    assert_eq!(store.due_for_purge(moment, 10).unwrap(), vec![early.id()]);
+    let both = store.due_for_purge(moment + Duration::days(2), 10).unwrap();
+    assert_eq!(both, vec![early.id(), later.id()]);
+    assert_eq!(
+        store.due_for_purge(moment + Duration::days(2), 1).unwrap(),
+        vec![early.id()]
+    );
+}
+
+pub fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
+    let user = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
+    UserRepository::insert(&*store, &user).unwrap();
+    store.modify(user.id(), &mut |u| u.delete(now())).unwrap();
+    // Pending deletion still holds the address.
+    assert_eq!(
+        UserRepository::insert(&*store, &new_user("gone@example.com", "New", "Comer", None)),
+        Err(StoreError::Conflict { field: "email" })
+    );
+    let at = now() + Duration::days(15);
+    let purged = store.modify(user.id(), &mut |u| u.anonymize(at)).unwrap();
+    assert_eq!(
+        purged.status(),
+        Status::Deleted {
+            at: store
+                .get(user.id())
+                .unwrap()
+                .unwrap()
+                .date_deleted()
+                .unwrap()
+        }
+    );
+    assert!(purged.profile().is_none());
+
+    UserRepository::insert(
+        &*store,
+        &new_user("GONE@example.com", "New", "Comer", Some("ext-9")),
+    )
+    .unwrap();
+    // The deleted user shows only in the unfiltered listing.
+    assert_eq!(page(&*store, None, 0, 100).len(), 2);
+    assert_eq!(
+        names(&page(&*store, Some("gone"), 0, 100)),
+        vec!["New Comer"]
+    );
+    assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
+}
+
+fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential {
+    StoredCredential {
+        id: Uuid::new_v4(),
+        kind,
+        name: name.into(),
+        scopes: match kind {
+            CredentialKind::AccessToken => vec![Scope::UsersRead, Scope::ExpertiseRead],
+            CredentialKind::ApiKey => vec![],
+        },
+        secret_hash: format!("{:064x}", minute),
+        created: now() + Duration::minutes(minute),
+        revoked: None,
+    }
+}
+
+pub fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
+    let second = credential(CredentialKind::AccessToken, "second", 2);
+    let first = credential(CredentialKind::AccessToken, "first", 1);
+    let key = credential(CredentialKind::ApiKey, "crm", 3);
+    for c in [&second, &first, &key] {
+        CredentialStore::insert(&*store, c).unwrap();
+    }
+    assert_eq!(
+        store.find(CredentialKind::AccessToken, first.id).unwrap(),
+        Some(first.clone())
+    );
+    // A secret of one kind is never found as the other.
+    assert_eq!(store.find(CredentialKind::ApiKey, first.id).unwrap(), None);
+    assert_eq!(
+        store.list(CredentialKind::AccessToken).unwrap(),
+        vec![first.clone(), second.clone()]
+    );
+    assert_eq!(
+        store.list(CredentialKind::ApiKey).unwrap(),
+        vec![key.clone()]
+    );
+
+    let at = now() + Duration::hours(1);
+    assert!(store
+        .revoke(CredentialKind::AccessToken, first.id, at)
+        .unwrap());
+    assert!(!store
+        .revoke(CredentialKind::AccessToken, first.id, at)
+        .unwrap());
+    assert!(!store.revoke(CredentialKind::ApiKey, second.id, at).unwrap());
+    assert_eq!(
+        store
+            .find(CredentialKind::AccessToken, first.id)
+            .unwrap()
+            .unwrap()
+            .revoked,
+        Some(at)
+    );
+}
+
+pub fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
+    let results: Vec<bool> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..8)
+            .map(|i| {
+                let store = store.clone();
+                s.spawn(move || {
+                    store
+                        .insert_first(&credential(CredentialKind::AccessToken, "admin", i))
+                        .unwrap()
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(
+        results.iter().filter(|stored| **stored).count(),
+        1,
+        "{results:?}"
+    );
+    assert_eq!(store.list(CredentialKind::AccessToken).unwrap().len(), 1);
+    // Other kinds are counted on their own.
+    assert!(store
+        .insert_first(&credential(CredentialKind::ApiKey, "k", 0))
+        .unwrap());
+
+    let revoked_all = store.list(CredentialKind::AccessToken).unwrap();
+    for c in revoked_all {
+        store.revoke(c.kind, c.id, now()).unwrap();
+    }
+    assert!(!store
+        .insert_first(&credential(CredentialKind::AccessToken, "again", 9))
+        .unwrap());
+}
+
+/// Declares one test per contract check for a store built by `$make`,
+/// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
+#[macro_export]
+macro_rules! contract_suite {
+    ($make:expr) => {
+        $crate::contract_suite!(@each $make;
+            a_user_round_trips_with_every_field,
+            email_and_external_id_are_unique_among_live_users,
+            concurrent_inserts_of_one_email_leave_one_winner,
+            modify_stores_accepted_changes_only,
+            modify_refuses_a_taken_email,
+            concurrent_modifications_are_not_lost,
+            search_matches_folded_text_in_the_searchable_fields,
+            pages_are_ordered_disjoint_and_complete,
+            only_due_pending_deletions_are_listed_for_purge,
+            anonymized_users_free_their_email_and_external_id,
+            credentials_are_stored_listed_and_revoked,
+            only_one_first_credential_is_ever_stored,
+        );
+    };
+    (@each $make:expr; $($check:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $check() {
+                if let Some((store, _guard)) = $make(stringify!($check)) {
+                    $crate::contract::$check(store);
+                }
+            }
+        )*
+    };
+}

@@ -269,6 +269,14 @@ impl UserRepository for Database {
         let key = id.to_string();
         for _ in 0..MODIFY_ATTEMPTS {
             let attempt: Result<Attempt, TxError> = write_tx!(self, |conn| {
+                // Take the row's write lock before reading it, so concurrent
+                // writers queue up instead of racing (PostgreSQL row lock;
+                // on SQLite the immediate transaction already holds the
+                // database's write lock). The version check below stays as
+                // a guard.
+                diesel::update(users::table.find(&key))
+                    .set(users::version.eq(users::version))
+                    .execute(conn)?;
                 let Some(row) = users::table
                     .find(&key)
                     .select(UserRow::as_select())

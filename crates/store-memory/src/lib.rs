@@ -191,13 +191,15 @@ impl CredentialStore for MemoryStore {
     }
 
     fn list(&self, kind: CredentialKind) -> Result<Vec<StoredCredential>, StoreError> {
-        Ok(self
+        let mut listed: Vec<StoredCredential> = self
             .lock()
             .credentials
             .iter()
             .filter(|c| c.kind == kind)
             .cloned()
-            .collect())
+            .collect();
+        listed.sort_by_key(|c| (c.created, c.id));
+        Ok(listed)
     }
 
     fn revoke(

@@ -1,0 +1,33 @@
+//! The storage contract, run against every adapter.
+
+use std::sync::Arc;
+
+use kenning_store_diesel::Database;
+use kenning_store_memory::MemoryStore;
+use kenning_tests::contract_suite;
+use kenning_tests::db::{Backend, TestDatabase};
+
+fn diesel_store(backend: Backend, test: &str) -> Option<(Arc<Database>, TestDatabase)> {
+    let db = TestDatabase::fresh(backend, test)?;
+    let store = Database::connect(db.url()).unwrap();
+    store.migrate().unwrap();
+    Some((Arc::new(store), db))
+}
+
+mod memory {
+    use super::*;
+
+    contract_suite!(|_test: &str| Some((Arc::new(MemoryStore::new()), ())));
+}
+
+mod sqlite {
+    use super::*;
+
+    contract_suite!(|test: &str| diesel_store(Backend::Sqlite, test));
+}
+
+mod postgres {
+    use super::*;
+
+    contract_suite!(|test: &str| diesel_store(Backend::Postgres, test));
+}
