@@ -20,7 +20,7 @@ use diesel::pg::PgConnection;
 use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::sqlite::SqliteConnection;
-use diesel::RunQueryDsl;
+use diesel::{Connection, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use kenning_ports::StoreError;
 
@@ -87,6 +87,22 @@ fn target(url: &str) -> Result<Target, OpenError> {
     Ok(Target::Sqlite(path.to_owned()))
 }
 
+/// Tries one connection first, so that a wrong URL fails at once with the
+/// driver's reason (on one line) instead of after the pool's timeout.
+fn check<C>(
+    connection: diesel::ConnectionResult<C>,
+    backend: &'static str,
+) -> Result<(), OpenError> {
+    connection.map(drop).map_err(|e| OpenError::Connect {
+        backend,
+        message: e
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" "),
+    })
+}
+
 /// Per-connection SQLite settings; pragmas do not carry over between
 /// connections, so each new one gets them.
 #[derive(Debug, Clone, Copy)]
@@ -128,6 +144,7 @@ impl Database {
                         })?;
                     }
                 }
+                check(SqliteConnection::establish(&path), "SQLite")?;
                 let pool = Pool::builder()
                     .max_size(8)
                     .min_idle(Some(1))
@@ -141,6 +158,7 @@ impl Database {
                 Ok(Self::Sqlite(pool))
             }
             Target::Postgres(url) => {
+                check(PgConnection::establish(&url), "PostgreSQL")?;
                 let pool = Pool::builder()
                     .max_size(10)
                     .min_idle(Some(1))
