@@ -1,0 +1,24 @@
+# The commands that build, run and check Kenning. See README.md.
+
+CARGO ?= cargo
+
+.PHONY: run test lint build
+
+## Build the release binary and serve on the embedded SQLite database
+## (data/kenning.db); prints a first admin token on a fresh database.
+run:
+	$(CARGO) run --release -p kenning -- serve
+
+## Every test: unit, storage contract, HTTP API and CLI. The PostgreSQL
+## variants run when KENNING_TEST_POSTGRES_URL is set and say SKIPPED otherwise.
+test:
+	$(CARGO) test --workspace
+
+## Formatting check and clippy with warnings as errors.
+lint:
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
+
+## The release binary alone: target/release/kenning.
+build:
+	$(CARGO) build --release -p kenning
