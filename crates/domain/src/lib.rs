@@ -7,6 +7,7 @@
 pub mod credential;
 pub mod paging;
 pub mod profile;
+pub mod topic;
 pub mod user;
 pub mod validation;
 
@@ -16,6 +17,7 @@ pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position,
 };
+pub use topic::{TextFormat, Topic};
 pub use user::{
     GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User, UserError,
     UserId, UserParts, UserPatch, UserPatchInput,

@@ -8,6 +8,7 @@ pub mod clock;
 pub mod credentials;
 pub mod error;
 pub mod store;
+pub mod topics;
 pub mod users;
 
 pub use clock::{Clock, ManualClock, SystemClock};
@@ -16,4 +17,5 @@ pub use credentials::{
 };
 pub use error::ServiceError;
 pub use store::{ModifyError, StoreError, UserRepository};
+pub use topics::{Extraction, TopicExtractor};
 pub use users::UserService;
