@@ -8,6 +8,7 @@ pub mod credential;
 pub mod paging;
 pub mod profile;
 pub mod topic;
+pub mod upload;
 pub mod user;
 pub mod validation;
 
@@ -18,6 +19,10 @@ pub use profile::{
     LanguageId, LastName, Location, Position,
 };
 pub use topic::{TextFormat, Topic};
+pub use upload::{
+    ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,
+    UploadText,
+};
 pub use user::{
     GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User, UserError,
     UserId, UserParts, UserPatch, UserPatchInput,

@@ -1,5 +1,6 @@
 //! Validation failures that name the field and the rule it broke.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The rule a field value broke.
@@ -23,6 +24,22 @@ pub enum Rule {
     TooSmall { min: i64 },
     /// The number is above `max`.
     TooLarge { max: i64 },
+    /// The value is not one of the listed words.
+    OneOf { allowed: &'static str },
+    /// The value is not lower-case letters, digits and underscores.
+    NotAnIdentifier,
+    /// The value is not an RFC 3339 timestamp with an offset.
+    InvalidTimestamp,
+    /// The moment lies further in the future than clocks can disagree.
+    InFuture,
+    /// The JSON value has the wrong type.
+    WrongType { expected: &'static str },
+    /// The field is not part of the input.
+    UnknownField,
+    /// Exactly one of two fields must be given.
+    ExactlyOneOf { other: &'static str },
+    /// The list holds more than `max` items.
+    TooMany { max: usize },
 }
 
 impl Rule {
@@ -32,6 +49,7 @@ impl Rule {
             Rule::TooLong { limit } => i64::try_from(*limit).ok(),
             Rule::TooSmall { min } => Some(*min),
             Rule::TooLarge { max } => Some(*max),
+            Rule::TooMany { max } => i64::try_from(*max).ok(),
             _ => None,
         }
     }
@@ -51,6 +69,20 @@ impl fmt::Display for Rule {
             Rule::InvalidDate => f.write_str("must be a date written yyyy-mm-dd"),
             Rule::TooSmall { min } => write!(f, "must be at least {min}"),
             Rule::TooLarge { max } => write!(f, "must be at most {max}"),
+            Rule::OneOf { allowed } => write!(f, "must be one of {allowed}"),
+            Rule::NotAnIdentifier => {
+                f.write_str("must be lower-case letters, digits and underscores")
+            }
+            Rule::InvalidTimestamp => f.write_str(
+                "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z",
+            ),
+            Rule::InFuture => f.write_str("must not be more than a day in the future"),
+            Rule::WrongType { expected } => write!(f, "must be {expected}"),
+            Rule::UnknownField => f.write_str("is not a known field"),
+            Rule::ExactlyOneOf { other } => {
+                write!(f, "exactly one of this and {other} is required")
+            }
+            Rule::TooMany { max } => write!(f, "must hold at most {max} items"),
         }
     }
 }
@@ -58,15 +90,19 @@ impl fmt::Display for Rule {
 /// One field that failed validation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FieldViolation {
-    /// The field's public (API) name, e.g. `firstname` or `externalId`.
-    pub field: &'static str,
+    /// The field's public (API) name, e.g. `firstname`, `externalId` or
+    /// `texts[1].descriptor`.
+    pub field: Cow<'static, str>,
     /// The rule the value broke.
     pub rule: Rule,
 }
 
 impl FieldViolation {
-    pub fn new(field: &'static str, rule: Rule) -> Self {
-        Self { field, rule }
+    pub fn new(field: impl Into<Cow<'static, str>>, rule: Rule) -> Self {
+        Self {
+            field: field.into(),
+            rule,
+        }
     }
 }
 

@@ -36,7 +36,7 @@ impl<S: ScalarValue> IntoFieldError<S> for ApiError {
         let message = match &self.0 {
             ServiceError::Validation(errors) => {
                 let first = errors.first();
-                ext.add_field("field", string(first.field));
+                ext.add_field("field", string(&first.field));
                 if let Some(limit) = first.rule.limit() {
                     // Limits are small; GraphQL integers are 32-bit.
                     let limit = i32::try_from(limit).unwrap_or(i32::MAX);
@@ -47,7 +47,7 @@ impl<S: ScalarValue> IntoFieldError<S> for ApiError {
                     .iter()
                     .map(|v| {
                         let mut o = Object::with_capacity(2);
-                        o.add_field("field", string(v.field));
+                        o.add_field("field", string(&v.field));
                         o.add_field("problem", string(&v.rule.to_string()));
                         Value::Object(o)
                     })

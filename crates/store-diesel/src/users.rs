@@ -123,7 +123,7 @@ impl UserRow {
         };
         let profile = match (&status, self.email.as_deref()) {
             (Status::Deleted { .. }, _) => None,
-            (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(field))?),
+            (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(&field))?),
             (_, None) => return Err(corrupt("email")),
         };
         User::from_parts(UserParts {
@@ -141,14 +141,14 @@ impl UserRow {
     /// The profile of a user that is not deleted; every value went through
     /// its type's checks before it was stored, so a failure means the row
     /// was changed behind Kenning's back.
-    fn profile(&self, email: &str) -> Result<Profile, &'static str> {
+    fn profile(&self, email: &str) -> Result<Profile, String> {
         fn optional<T>(
             value: &Option<String>,
             parse: impl Fn(&str) -> Result<T, kenning_domain::FieldViolation>,
         ) -> Result<Option<T>, kenning_domain::FieldViolation> {
             value.as_deref().map(parse).transpose()
         }
-        let field = |v: kenning_domain::FieldViolation| v.field;
+        let field = |v: kenning_domain::FieldViolation| v.field.into_owned();
         Ok(Profile {
             email: Email::parse(email).map_err(field)?,
             firstname: FirstName::parse(&self.firstname).map_err(field)?,

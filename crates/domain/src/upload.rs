@@ -1,0 +1,405 @@
+//! What a connector uploads: an entity (document, chat, e-mail...) with the
+//! action a user took on it, and the texts topics are learned from.
+//!
+//! The raw input arrives field by field ([`Raw`]), so that a missing field,
+//! a null and a value of the wrong type can each be reported, and every bad
+//! field of one upload is reported at once.
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::profile::Email;
+use crate::topic::TextFormat;
+use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
+
+/// One raw field of an upload, as the transport found it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Raw<T> {
+    #[default]
+    Missing,
+    Null,
+    /// Present, but not of the JSON type the field has.
+    WrongType,
+    Value(T),
+}
+
+impl<T> Raw<T> {
+    /// Whether the field was sent with a non-null value.
+    pub fn is_present(&self) -> bool {
+        !matches!(self, Raw::Missing | Raw::Null)
+    }
+}
+
+/// The raw fields of one entry of `texts`.
+#[derive(Debug, Clone, Default)]
+pub struct TextInput {
+    pub text_format: Raw<String>,
+    pub descriptor: Raw<String>,
+    pub text: Raw<String>,
+    pub unknown_fields: Vec<String>,
+}
+
+/// The raw fields of an upload.
+#[derive(Debug, Clone, Default)]
+pub struct UploadInput {
+    pub entity_type: Raw<String>,
+    pub action_type: Raw<String>,
+    pub action_date: Raw<String>,
+    pub user_email: Raw<String>,
+    pub text: Raw<String>,
+    /// One object or an array of them; an entry that is not an object is
+    /// `Raw::WrongType`.
+    pub texts: Raw<Vec<Raw<TextInput>>>,
+    pub action_alias: Raw<String>,
+    pub unknown_fields: Vec<String>,
+}
+
+/// How much a text says about its entity, as the operator advises the
+/// connector's author.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Descriptor {
+    #[default]
+    Default,
+    Primary,
+    Secondary,
+}
+
+impl Descriptor {
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Descriptor::Default => "default",
+            Descriptor::Primary => "primary",
+            Descriptor::Secondary => "secondary",
+        }
+    }
+}
+
+/// A name agreed with the operator: lower-case letters, digits and `_`.
+fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> {
+    if raw.is_empty() {
+        return Err(FieldViolation::new(field, Rule::Required));
+    }
+    if raw.chars().count() > Identifier::MAX_CHARS {
+        return Err(FieldViolation::new(
+            field,
+            Rule::TooLong {
+                limit: Identifier::MAX_CHARS,
+            },
+        ));
+    }
+    if !raw
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+    {
+        return Err(FieldViolation::new(field, Rule::NotAnIdentifier));
+    }
+    Ok(raw.to_owned())
+}
+
+/// The limits shared by entity and action types.
+#[derive(Debug, Clone, Copy)]
+pub struct Identifier;
+
+impl Identifier {
+    pub const MAX_CHARS: usize = 100;
+}
+
+/// The kind of entity: `document`, `chat`, `email`...
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EntityType(String);
+
+impl EntityType {
+    pub const FIELD: &'static str = "entity_type";
+
+    pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
+        identifier(Self::FIELD, raw).map(Self)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The kind of action: `create`, `edit`, `view`...; it carries a weight.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ActionType(String);
+
+impl ActionType {
+    pub const FIELD: &'static str = "action_type";
+
+    pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
+        identifier(Self::FIELD, raw).map(Self)
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The alias under which an upload is accepted once only.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ActionAlias(String);
+
+impl ActionAlias {
+    pub const FIELD: &'static str = "action_alias";
+    pub const MAX_CHARS: usize = 255;
+
+    /// Kept exactly as sent (an alias is an identifier, not prose), but a
+    /// blank one is refused.
+    pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
+        if raw.trim().is_empty() {
+            return Err(FieldViolation::new(Self::FIELD, Rule::Required));
+        }
+        if raw.chars().count() > Self::MAX_CHARS {
+            return Err(FieldViolation::new(
+                Self::FIELD,
+                Rule::TooLong {
+                    limit: Self::MAX_CHARS,
+                },
+            ));
+        }
+        Ok(Self(raw.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// One text of an upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UploadText {
+    pub format: TextFormat,
+    pub descriptor: Descriptor,
+    pub text: String,
+}
+
+/// A checked upload.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upload {
+    pub entity_type: EntityType,
+    pub action_type: ActionType,
+    /// In UTC.
+    pub action_date: DateTime<Utc>,
+    /// The acting user's address; users are found by its folded key.
+    pub user_email: Email,
+    pub texts: Vec<UploadText>,
+    pub alias: Option<ActionAlias>,
+}
+
+impl Upload {
+    /// The most texts one upload may carry.
+    pub const MAX_TEXTS: usize = 100;
+    /// How far ahead of the server's clock an action may be dated.
+    pub const MAX_CLOCK_SKEW_HOURS: i64 = 24;
+
+    /// Checks every field at `now` and reports every bad one at once.
+    pub fn parse(input: UploadInput, now: DateTime<Utc>) -> Result<Self, ValidationErrors> {
+        let mut c = Collector::default();
+        for name in input.unknown_fields {
+            c.take::<()>(Err(FieldViolation::new(name, Rule::UnknownField)));
+        }
+        let entity_type = c
+            .take(required_string(EntityType::FIELD, input.entity_type))
+            .and_then(|raw| c.take(EntityType::parse(&raw)));
+        let action_type = c
+            .take(required_string(ActionType::FIELD, input.action_type))
+            .and_then(|raw| c.take(ActionType::parse(&raw)));
+        let action_date = c
+            .take(required_string("action_date", input.action_date))
+            .and_then(|raw| c.take(action_date(&raw, now)));
+        let user_email = c
+            .take(required_string("user_email", input.user_email))
+            .and_then(|raw| c.take(Email::parse(&raw).map_err(|v| v.renamed("user_email"))));
+        let alias = match input.action_alias {
+            Raw::Missing | Raw::Null => None,
+            Raw::WrongType => c.take::<ActionAlias>(Err(not_a_string(ActionAlias::FIELD))),
+            Raw::Value(raw) => c.take(ActionAlias::parse(&raw)),
+        };
+        let texts = texts(&mut c, input.text, input.texts);
+        c.finish()?;
+        match (entity_type, action_type, action_date, user_email, texts) {
+            (
+                Some(entity_type),
+                Some(action_type),
+                Some(action_date),
+                Some(user_email),
+                Some(texts),
+            ) => Ok(Self {
+                entity_type,
+                action_type,
+                action_date,
+                user_email,
+                texts,
+                alias,
+            }),
+            // Every `None` above recorded a violation, so `finish` failed.
+            _ => Err(FieldViolation::new("body", Rule::Required).into()),
+        }
+    }
+}
+
+impl FieldViolation {
+    /// The same violation reported under another field name.
+    fn renamed(self, field: &'static str) -> Self {
+        FieldViolation::new(field, self.rule)
+    }
+}
+
+fn not_a_string(field: impl Into<std::borrow::Cow<'static, str>>) -> FieldViolation {
+    FieldViolation::new(
+        field,
+        Rule::WrongType {
+            expected: "a string",
+        },
+    )
+}
+
+fn required_string(field: &'static str, raw: Raw<String>) -> Result<String, FieldViolation> {
+    match raw {
+        Raw::Missing | Raw::Null => Err(FieldViolation::new(field, Rule::Required)),
+        Raw::WrongType => Err(not_a_string(field)),
+        Raw::Value(value) => Ok(value),
+    }
+}
+
+fn action_date(raw: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, FieldViolation> {
+    let date = DateTime::parse_from_rfc3339(raw.trim())
+        .map_err(|_| FieldViolation::new("action_date", Rule::InvalidTimestamp))?
+        .with_timezone(&Utc);
+    if date > now + Duration::hours(Upload::MAX_CLOCK_SKEW_HOURS) {
+        return Err(FieldViolation::new("action_date", Rule::InFuture));
+    }
+    Ok(date)
+}
+
+fn texts(
+    c: &mut Collector,
+    text: Raw<String>,
+    texts: Raw<Vec<Raw<TextInput>>>,
+) -> Option<Vec<UploadText>> {
+    match (text.is_present(), texts.is_present()) {
+        (true, true) | (false, false) => {
+            c.take::<()>(Err(FieldViolation::new(
+                "text",
+                Rule::ExactlyOneOf { other: "texts" },
+            )));
+            return None;
+        }
+        _ => {}
+    }
+    if let Raw::WrongType = text {
+        c.take::<()>(Err(not_a_string("text")));
+        return None;
+    }
+    if let Raw::Value(text) = text {
+        let text = c.take(non_blank("text".into(), text))?;
+        return Some(vec![UploadText {
+            format: TextFormat::Plain,
+            descriptor: Descriptor::Default,
+            text,
+        }]);
+    }
+    let entries = match texts {
+        Raw::Value(entries) => entries,
+        _ => {
+            c.take::<()>(Err(FieldViolation::new(
+                "texts",
+                Rule::WrongType {
+                    expected: "an object or an array of objects",
+                },
+            )));
+            return None;
+        }
+    };
+    if entries.is_empty() {
+        c.take::<()>(Err(FieldViolation::new("texts", Rule::Required)));
+        return None;
+    }
+    if entries.len() > Upload::MAX_TEXTS {
+        c.take::<()>(Err(FieldViolation::new(
+            "texts",
+            Rule::TooMany {
+                max: Upload::MAX_TEXTS,
+            },
+        )));
+        return None;
+    }
+    let mut parsed = Vec::with_capacity(entries.len());
+    let mut complete = true;
+    for (i, entry) in entries.into_iter().enumerate() {
+        match text_entry(c, i, entry) {
+            Some(text) => parsed.push(text),
+            None => complete = false,
+        }
+    }
+    complete.then_some(parsed)
+}
+
+fn text_entry(c: &mut Collector, i: usize, entry: Raw<TextInput>) -> Option<UploadText> {
+    let at = |name: &str| format!("texts[{i}].{name}");
+    let entry = match entry {
+        Raw::Value(entry) => entry,
+        _ => {
+            c.take::<()>(Err(FieldViolation::new(
+                format!("texts[{i}]"),
+                Rule::WrongType {
+                    expected: "an object",
+                },
+            )));
+            return None;
+        }
+    };
+    for name in &entry.unknown_fields {
+        c.take::<()>(Err(FieldViolation::new(at(name), Rule::UnknownField)));
+    }
+    let format = match entry.text_format {
+        Raw::Missing | Raw::Null => Some(TextFormat::Plain),
+        Raw::WrongType => c.take(Err(not_a_string(at("text_format")))),
+        Raw::Value(raw) => c.take(match raw.as_str() {
+            "plain" => Ok(TextFormat::Plain),
+            "html" => Ok(TextFormat::Html),
+            _ => Err(FieldViolation::new(
+                at("text_format"),
+                Rule::OneOf {
+                    allowed: "plain, html",
+                },
+            )),
+        }),
+    };
+    let descriptor = match entry.descriptor {
+        Raw::Missing | Raw::Null => Some(Descriptor::Default),
+        Raw::WrongType => c.take(Err(not_a_string(at("descriptor")))),
+        Raw::Value(raw) => c.take(match raw.as_str() {
+            "default" => Ok(Descriptor::Default),
+            "primary" => Ok(Descriptor::Primary),
+            "secondary" => Ok(Descriptor::Secondary),
+            _ => Err(FieldViolation::new(
+                at("descriptor"),
+                Rule::OneOf {
+                    allowed: "default, primary, secondary",
+                },
+            )),
+        }),
+    };
+    let text = match entry.text {
+        Raw::Missing | Raw::Null => c.take(Err(FieldViolation::new(at("text"), Rule::Required))),
+        Raw::WrongType => c.take(Err(not_a_string(at("text")))),
+        Raw::Value(raw) => c.take(non_blank(at("text"), raw)),
+    };
+    Some(UploadText {
+        format: format?,
+        descriptor: descriptor?,
+        text: text?,
+    })
+}
+
+fn non_blank(field: String, text: String) -> Result<String, FieldViolation> {
+    if text.trim().is_empty() {
+        Err(FieldViolation::new(field, Rule::Required))
+    } else {
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests;
