@@ -5,6 +5,7 @@
 //! Every moment it needs ("now") comes in as an argument.
 
 pub mod credential;
+pub mod expertise;
 pub mod paging;
 pub mod profile;
 pub mod topic;
@@ -13,6 +14,10 @@ pub mod user;
 pub mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
+pub use expertise::{
+    entity_topics, rank_experts, Expert, ScoredTopic, Scoring, ScoringError, Standing,
+    TopicStanding,
+};
 pub use paging::{Limit, Offset, SearchText};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,

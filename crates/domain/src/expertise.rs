@@ -1,0 +1,270 @@
+//! How much a user knows about a topic.
+//!
+//! expertise(user, topic) = Σ over the user's actions of
+//! weight(action_type) × relevance(topic in the entity) × decay(age), where
+//! relevance sums each text's relevance times its descriptor's factor and
+//! decay halves the contribution every half-life.
+//!
+//! The sum is kept as a [`Standing`]: the score as of one moment. Adding an
+//! action or reading the score later only needs that moment and the
+//! half-life, so reads never go back to the actions.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::topic::Topic;
+use crate::upload::{ActionType, Descriptor};
+use crate::user::UserId;
+
+/// Why scoring settings were refused.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ScoringError {
+    #[error("the weight of {0} must be a finite number >= 0")]
+    Weight(String),
+    #[error("the half-life must be at least one day")]
+    HalfLife,
+}
+
+/// The operator's scoring settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scoring {
+    action_weights: BTreeMap<String, f64>,
+    default_weight: f64,
+    primary: f64,
+    default_factor: f64,
+    secondary: f64,
+    half_life: Duration,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Self {
+            action_weights: BTreeMap::new(),
+            default_weight: 1.0,
+            primary: 1.5,
+            default_factor: 1.0,
+            secondary: 0.5,
+            half_life: Duration::days(365),
+        }
+    }
+}
+
+fn weight(name: &str, value: f64) -> Result<f64, ScoringError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ScoringError::Weight(name.to_owned()))
+    }
+}
+
+impl Scoring {
+    /// Settings with a weight per action type, the weight of every other
+    /// type, the factors of the three descriptors (primary, default,
+    /// secondary) and the half-life of a contribution.
+    pub fn new(
+        action_weights: impl IntoIterator<Item = (ActionType, f64)>,
+        default_weight: f64,
+        factors: [f64; 3],
+        half_life: Duration,
+    ) -> Result<Self, ScoringError> {
+        let mut weights = BTreeMap::new();
+        for (action, value) in action_weights {
+            weights.insert(action.as_str().to_owned(), weight(action.as_str(), value)?);
+        }
+        if half_life < Duration::days(1) {
+            return Err(ScoringError::HalfLife);
+        }
+        Ok(Self {
+            action_weights: weights,
+            default_weight: weight("unlisted action types", default_weight)?,
+            primary: weight("primary", factors[0])?,
+            default_factor: weight("default", factors[1])?,
+            secondary: weight("secondary", factors[2])?,
+            half_life,
+        })
+    }
+
+    pub fn action_weight(&self, action: &ActionType) -> f64 {
+        self.action_weights
+            .get(action.as_str())
+            .copied()
+            .unwrap_or(self.default_weight)
+    }
+
+    pub fn descriptor_factor(&self, descriptor: Descriptor) -> f64 {
+        match descriptor {
+            Descriptor::Primary => self.primary,
+            Descriptor::Default => self.default_factor,
+            Descriptor::Secondary => self.secondary,
+        }
+    }
+
+    pub fn half_life(&self) -> Duration {
+        self.half_life
+    }
+
+    /// The factor by which a contribution made at `from` has shrunk at `to`.
+    pub fn decay(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
+        let age = (to - from).num_milliseconds() as f64;
+        let half_life = self.half_life.num_milliseconds() as f64;
+        0.5_f64.powf(age / half_life)
+    }
+
+    /// A stable description of the settings: stored aggregates built under
+    /// other settings must be rebuilt.
+    pub fn fingerprint(&self) -> String {
+        let weights: Vec<String> = self
+            .action_weights
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        format!(
+            "weights[{}] default={} factors={},{},{} half_life_s={}",
+            weights.join(","),
+            self.default_weight,
+            self.primary,
+            self.default_factor,
+            self.secondary,
+            self.half_life.num_seconds()
+        )
+    }
+}
+
+/// The topics of an entity: each text's topics, weighted by the text's
+/// descriptor and summed per key. Best first; the label is the one of the
+/// largest contribution.
+pub fn entity_topics(texts: &[(Descriptor, Vec<Topic>)], scoring: &Scoring) -> Vec<Topic> {
+    let mut combined: HashMap<&str, (f64, f64, &str)> = HashMap::new();
+    for (descriptor, topics) in texts {
+        let factor = scoring.descriptor_factor(*descriptor);
+        for topic in topics {
+            let part = factor * topic.relevance;
+            let entry = combined.entry(topic.key.as_str()).or_insert((
+                0.0,
+                f64::NEG_INFINITY,
+                topic.label.as_str(),
+            ));
+            entry.0 += part;
+            if part > entry.1 {
+                entry.1 = part;
+                entry.2 = topic.label.as_str();
+            }
+        }
+    }
+    let mut topics: Vec<Topic> = combined
+        .into_iter()
+        .filter(|(_, (sum, _, _))| *sum > 0.0)
+        .map(|(key, (sum, _, label))| Topic {
+            key: key.to_owned(),
+            label: label.to_owned(),
+            relevance: sum,
+        })
+        .collect();
+    topics.sort_by(|a, b| b.relevance.total_cmp(&a.relevance).then(a.key.cmp(&b.key)));
+    topics
+}
+
+/// A user's accumulated score on a topic, as of a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Standing {
+    pub score: f64,
+    pub as_of: DateTime<Utc>,
+}
+
+impl Standing {
+    /// The standing after a contribution made at `at`. The later of the two
+    /// moments is kept, so no factor ever grows beyond one by much.
+    pub fn add(self, contribution: f64, at: DateTime<Utc>, scoring: &Scoring) -> Self {
+        if at >= self.as_of {
+            Self {
+                score: self.score * scoring.decay(self.as_of, at) + contribution,
+                as_of: at,
+            }
+        } else {
+            Self {
+                score: self.score + contribution * scoring.decay(at, self.as_of),
+                as_of: self.as_of,
+            }
+        }
+    }
+
+    /// The score at `now`.
+    pub fn score_at(&self, now: DateTime<Utc>, scoring: &Scoring) -> f64 {
+        self.score * scoring.decay(self.as_of, now)
+    }
+}
+
+/// One stored (user, topic) aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicStanding {
+    pub user: UserId,
+    pub key: String,
+    pub label: String,
+    pub standing: Standing,
+}
+
+/// A topic of a user with its current score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredTopic {
+    pub key: String,
+    pub label: String,
+    pub score: f64,
+}
+
+/// A user who knows about a query, with the topics that earned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expert {
+    pub user: UserId,
+    pub score: f64,
+    pub topics: Vec<ScoredTopic>,
+}
+
+/// Ranks the users of `standings` for a query whose topics are `query`:
+/// a user's score is the sum over the query's topics of the topic's
+/// relevance in the query times the user's score on it at `now`.
+pub fn rank_experts(
+    query: &[Topic],
+    standings: Vec<TopicStanding>,
+    now: DateTime<Utc>,
+    scoring: &Scoring,
+    limit: usize,
+) -> Vec<Expert> {
+    let weight: HashMap<&str, f64> = query
+        .iter()
+        .map(|t| (t.key.as_str(), t.relevance))
+        .collect();
+    let mut experts: HashMap<UserId, Expert> = HashMap::new();
+    for s in standings {
+        let Some(w) = weight.get(s.key.as_str()) else {
+            continue;
+        };
+        let score = s.standing.score_at(now, scoring);
+        if score <= 0.0 {
+            continue;
+        }
+        let expert = experts.entry(s.user).or_insert(Expert {
+            user: s.user,
+            score: 0.0,
+            topics: Vec::new(),
+        });
+        expert.score += w * score;
+        expert.topics.push(ScoredTopic {
+            key: s.key,
+            label: s.label,
+            score,
+        });
+    }
+    let mut ranked: Vec<Expert> = experts.into_values().collect();
+    for expert in &mut ranked {
+        expert
+            .topics
+            .sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+    }
+    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.user.cmp(&b.user)));
+    ranked.truncate(limit);
+    ranked
+}
+
+#[cfg(test)]
+mod tests;
