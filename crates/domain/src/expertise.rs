@@ -131,37 +131,68 @@ impl Scoring {
     }
 }
 
-/// The topics of an entity: each text's topics, weighted by the text's
-/// descriptor and summed per key. Best first; the label is the one of the
-/// largest contribution.
-pub fn entity_topics(texts: &[(Descriptor, Vec<Topic>)], scoring: &Scoring) -> Vec<Topic> {
-    let mut combined: HashMap<&str, (f64, f64, &str)> = HashMap::new();
+/// A topic of an entity (all its texts together): the relevance it has in
+/// the texts of each descriptor, so that the descriptor factors can be
+/// applied, and applied again when the operator changes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityTopic {
+    pub key: String,
+    pub label: String,
+    /// Summed relevance in the primary, default and secondary texts.
+    pub by_descriptor: [f64; 3],
+}
+
+fn slot(descriptor: Descriptor) -> usize {
+    match descriptor {
+        Descriptor::Primary => 0,
+        Descriptor::Default => 1,
+        Descriptor::Secondary => 2,
+    }
+}
+
+impl EntityTopic {
+    /// relevance(topic in the entity): each text's relevance times its
+    /// descriptor's factor, summed.
+    pub fn relevance(&self, scoring: &Scoring) -> f64 {
+        [
+            Descriptor::Primary,
+            Descriptor::Default,
+            Descriptor::Secondary,
+        ]
+        .into_iter()
+        .map(|d| scoring.descriptor_factor(d) * self.by_descriptor[slot(d)])
+        .sum()
+    }
+}
+
+/// The topics of an entity from each text's topics, best first under
+/// `scoring`. The label is the one of the largest single contribution.
+pub fn entity_topics(texts: &[(Descriptor, Vec<Topic>)], scoring: &Scoring) -> Vec<EntityTopic> {
+    let mut combined: HashMap<&str, (EntityTopic, f64)> = HashMap::new();
     for (descriptor, topics) in texts {
         let factor = scoring.descriptor_factor(*descriptor);
         for topic in topics {
-            let part = factor * topic.relevance;
-            let entry = combined.entry(topic.key.as_str()).or_insert((
-                0.0,
+            let (entry, best) = combined.entry(topic.key.as_str()).or_insert((
+                EntityTopic {
+                    key: topic.key.clone(),
+                    label: topic.label.clone(),
+                    by_descriptor: [0.0; 3],
+                },
                 f64::NEG_INFINITY,
-                topic.label.as_str(),
             ));
-            entry.0 += part;
-            if part > entry.1 {
-                entry.1 = part;
-                entry.2 = topic.label.as_str();
+            entry.by_descriptor[slot(*descriptor)] += topic.relevance;
+            if factor * topic.relevance > *best {
+                *best = factor * topic.relevance;
+                entry.label.clone_from(&topic.label);
             }
         }
     }
-    let mut topics: Vec<Topic> = combined
-        .into_iter()
-        .filter(|(_, (sum, _, _))| *sum > 0.0)
-        .map(|(key, (sum, _, label))| Topic {
-            key: key.to_owned(),
-            label: label.to_owned(),
-            relevance: sum,
-        })
-        .collect();
-    topics.sort_by(|a, b| b.relevance.total_cmp(&a.relevance).then(a.key.cmp(&b.key)));
+    let mut topics: Vec<EntityTopic> = combined.into_values().map(|(t, _)| t).collect();
+    topics.sort_by(|a, b| {
+        b.relevance(scoring)
+            .total_cmp(&a.relevance(scoring))
+            .then(a.key.cmp(&b.key))
+    });
     topics
 }
 

@@ -15,7 +15,7 @@ pub mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
 pub use expertise::{
-    entity_topics, rank_experts, Expert, ScoredTopic, Scoring, ScoringError, Standing,
+    entity_topics, rank_experts, EntityTopic, Expert, ScoredTopic, Scoring, ScoringError, Standing,
     TopicStanding,
 };
 pub use paging::{Limit, Offset, SearchText};

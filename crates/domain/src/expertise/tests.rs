@@ -91,9 +91,13 @@ fn entity_topics_weigh_texts_by_descriptor() {
     );
     assert_eq!(topics.len(), 2);
     assert_eq!(topics[0].key, "rust");
-    assert!((topics[0].relevance - 1.75).abs() < 1e-12);
+    assert_eq!(topics[0].by_descriptor, [1.0, 0.0, 0.5]);
+    assert!((topics[0].relevance(&s) - 1.75).abs() < 1e-12);
     assert_eq!(topics[1].key, "cargo");
-    assert!((topics[1].relevance - 0.5).abs() < 1e-12);
+    assert!((topics[1].relevance(&s) - 0.5).abs() < 1e-12);
+    // Other factors re-weigh the same stored sums.
+    let flat = Scoring::new([], 1.0, [1.0, 1.0, 1.0], Duration::days(365)).unwrap();
+    assert!((topics[0].relevance(&flat) - 1.5).abs() < 1e-12);
 }
 
 #[test]
