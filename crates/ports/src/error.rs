@@ -25,6 +25,12 @@ pub enum ServiceError {
     },
     #[error("the grace period ended at {scheduled_for}; the deletion can no longer be cancelled")]
     GracePeriodExpired { scheduled_for: DateTime<Utc> },
+    /// An upload names a user that does not exist or is being deleted.
+    #[error("no active or deactivated user has this e-mail address")]
+    UnknownUser,
+    /// An upload's action_alias was accepted before.
+    #[error("an upload with this action_alias was accepted before")]
+    DuplicateAlias,
     /// Something that is not the caller's fault; the text is for the log only.
     #[error("internal error")]
     Internal(String),
@@ -32,7 +38,7 @@ pub enum ServiceError {
 
 impl ServiceError {
     /// Every code, for documentation and for the test that each can occur.
-    pub const CODES: [&'static str; 8] = [
+    pub const CODES: [&'static str; 10] = [
         "Unauthenticated",
         "Forbidden",
         "NotFound",
@@ -40,6 +46,8 @@ impl ServiceError {
         "Conflict",
         "InvalidTransition",
         "GracePeriodExpired",
+        "UnknownUser",
+        "DuplicateAlias",
         "Internal",
     ];
 
@@ -53,8 +61,16 @@ impl ServiceError {
             ServiceError::Conflict { .. } => "Conflict",
             ServiceError::InvalidTransition { .. } => "InvalidTransition",
             ServiceError::GracePeriodExpired { .. } => "GracePeriodExpired",
+            ServiceError::UnknownUser => "UnknownUser",
+            ServiceError::DuplicateAlias => "DuplicateAlias",
             ServiceError::Internal(_) => "Internal",
         }
+    }
+}
+
+impl From<kenning_domain::FieldViolation> for ServiceError {
+    fn from(violation: kenning_domain::FieldViolation) -> Self {
+        ServiceError::Validation(violation.into())
     }
 }
 

@@ -7,6 +7,7 @@
 pub mod clock;
 pub mod credentials;
 pub mod error;
+pub mod expertise;
 pub mod store;
 pub mod topics;
 pub mod users;
@@ -16,6 +17,9 @@ pub use credentials::{
     Credential, CredentialService, CredentialStore, IssuedCredential, Principal, StoredCredential,
 };
 pub use error::ServiceError;
+pub use expertise::{
+    Accepted, ActionRecord, ExpertiseService, ExpertiseStore, NewAction, RecordError, UserTopic,
+};
 pub use store::{ModifyError, StoreError, UserRepository};
 pub use topics::{Extraction, TopicExtractor};
 pub use users::UserService;

@@ -8,6 +8,7 @@
 //! the migration set.
 
 mod credentials;
+mod expertise;
 mod schema;
 mod users;
 

@@ -44,3 +44,46 @@ diesel::table! {
         first_of_kind -> Bool,
     }
 }
+
+diesel::table! {
+    actions (id) {
+        id -> Text,
+        user_id -> Text,
+        entity_type -> Text,
+        action_type -> Text,
+        action_date -> Timestamp,
+        alias -> Nullable<Text>,
+        received -> Timestamp,
+    }
+}
+
+diesel::table! {
+    action_topics (action_id, topic_key) {
+        action_id -> Text,
+        user_id -> Text,
+        topic_key -> Text,
+        label -> Text,
+        primary_relevance -> Double,
+        default_relevance -> Double,
+        secondary_relevance -> Double,
+    }
+}
+
+diesel::table! {
+    standings (user_id, topic_key) {
+        user_id -> Text,
+        topic_key -> Text,
+        label -> Text,
+        score -> Double,
+        as_of -> Timestamp,
+    }
+}
+
+diesel::table! {
+    expertise_settings (id) {
+        id -> Integer,
+        fingerprint -> Text,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(users, actions, action_topics, standings);

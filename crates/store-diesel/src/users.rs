@@ -286,6 +286,7 @@ impl UserRepository for Database {
                     return Ok(Attempt::NotFound);
                 };
                 let version = row.version;
+                let was_deleted = row.status == "DELETED";
                 let mut user = row.into_user().map_err(TxError::Store)?;
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
@@ -297,6 +298,9 @@ impl UserRepository for Database {
                 )
                 .set(&UserRow::new(&user, version + 1))
                 .execute(conn)?;
+                if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
+                    crate::expertise::erase_expertise!(conn, &key);
+                }
                 Ok(if written == 1 {
                     Attempt::Done(user)
                 } else {

@@ -4,6 +4,8 @@
 //! runs against all of them), so domain-level tests can run fast against it.
 //! It is not a way around the database: nothing survives the process.
 
+mod expertise;
+
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
@@ -18,6 +20,7 @@ use uuid::Uuid;
 struct State {
     users: HashMap<UserId, User>,
     credentials: Vec<StoredCredential>,
+    expertise: expertise::Learned,
 }
 
 /// Users and credentials held in memory.
@@ -137,7 +140,12 @@ impl UserRepository for MemoryStore {
         let mut user = state.users.get(&id).cloned().ok_or(ModifyError::NotFound)?;
         change(&mut user).map_err(ModifyError::Rejected)?;
         state.check_unique(&user)?;
-        state.users.insert(id, user.clone());
+        let erased = matches!(user.status(), Status::Deleted { .. });
+        if let Some(old) = state.users.insert(id, user.clone()) {
+            if erased && !matches!(old.status(), Status::Deleted { .. }) {
+                state.expertise.erase(id);
+            }
+        }
         Ok(user)
     }
 

@@ -1,0 +1,284 @@
+//! Uploads from connectors and what is learned from them.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{
+    entity_topics, rank_experts, EntityTopic, Expert, FieldViolation, Rule, ScoredTopic, Scoring,
+    TopicStanding, Upload, UploadInput, UserId,
+};
+use uuid::Uuid;
+
+use crate::clock::Clock;
+use crate::error::ServiceError;
+use crate::store::StoreError;
+use crate::topics::TopicExtractor;
+
+/// How many topics are taken from each text of an upload.
+const TOPICS_PER_TEXT: usize = 20;
+/// How many topics are read from a free-text query.
+const TOPICS_PER_QUERY: usize = 10;
+/// The most users `experts` returns.
+pub const MAX_EXPERTS: usize = 100;
+/// The most topics `userTopics` returns.
+pub const MAX_USER_TOPICS: usize = 100;
+/// How many contributing actions are listed per topic.
+const ACTIONS_PER_TOPIC: u32 = 10;
+
+/// An accepted action, ready to be stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewAction {
+    pub id: Uuid,
+    /// The folded e-mail key of the acting user.
+    pub user_email_key: String,
+    pub entity_type: String,
+    pub action_type: String,
+    pub action_date: DateTime<Utc>,
+    pub alias: Option<String>,
+    pub received: DateTime<Utc>,
+    pub topics: Vec<EntityTopic>,
+}
+
+/// An action as listed among the reasons for a topic.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionRecord {
+    pub id: Uuid,
+    pub entity_type: String,
+    pub action_type: String,
+    pub action_date: DateTime<Utc>,
+    pub alias: Option<String>,
+    /// The topic's relevance in the entity, under the current scoring.
+    pub relevance: f64,
+}
+
+/// Why an action was not stored.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RecordError {
+    #[error("no active or deactivated user has this e-mail address")]
+    UnknownUser,
+    #[error("the action_alias was accepted before")]
+    DuplicateAlias,
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Where actions and expertise live.
+///
+/// Contract (checked by the contract suite): `record` is atomic (the
+/// action, its topics and the standings all, or nothing); an alias is
+/// accepted once, also when uploads race; a user's actions and standings
+/// disappear when the user is anonymized.
+pub trait ExpertiseStore: Send + Sync {
+    /// Stores `action` for the ACTIVE or DEACTIVATED user with its e-mail
+    /// key and adds each topic's contribution (weight × relevance) to the
+    /// user's standings; returns the user.
+    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError>;
+
+    /// The standings on any of `keys` of users who are ACTIVE and not hidden.
+    fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError>;
+
+    /// Every standing of `user`.
+    fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError>;
+
+    /// Up to `max` actions of `user` that taught `key`, newest first.
+    fn actions_on(
+        &self,
+        user: UserId,
+        key: &str,
+        scoring: &Scoring,
+        max: u32,
+    ) -> Result<Vec<ActionRecord>, StoreError>;
+
+    /// Recomputes every standing from the stored actions when they were
+    /// built under other settings than `scoring`; returns whether it did.
+    fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
+}
+
+/// What an accepted upload taught.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    pub action_id: Uuid,
+    pub user: UserId,
+    pub topics: Vec<ScoredTopic>,
+}
+
+/// A topic of a user, with the actions that earned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserTopic {
+    pub topic: ScoredTopic,
+    pub actions: Vec<ActionRecord>,
+}
+
+/// Takes uploads and answers who knows what.
+#[derive(Clone)]
+pub struct ExpertiseService {
+    store: Arc<dyn ExpertiseStore>,
+    extractor: Arc<dyn TopicExtractor>,
+    clock: Arc<dyn Clock>,
+    scoring: Arc<Scoring>,
+}
+
+impl std::fmt::Debug for ExpertiseService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpertiseService")
+            .field("scoring", &self.scoring)
+            .finish_non_exhaustive()
+    }
+}
+
+fn internal(e: StoreError) -> ServiceError {
+    ServiceError::from(e)
+}
+
+fn bounded_limit(limit: Option<i32>, default: usize, max: usize) -> Result<usize, ServiceError> {
+    match limit {
+        None => Ok(default),
+        Some(n) if n < 1 => Err(FieldViolation::new("limit", Rule::TooSmall { min: 1 }).into()),
+        Some(n) => {
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            if n > max {
+                Err(FieldViolation::new(
+                    "limit",
+                    Rule::TooLarge {
+                        max: i64::try_from(max).unwrap_or(i64::MAX),
+                    },
+                )
+                .into())
+            } else {
+                Ok(n)
+            }
+        }
+    }
+}
+
+impl ExpertiseService {
+    /// The service; standings built under other settings are rebuilt now.
+    pub fn new(
+        store: Arc<dyn ExpertiseStore>,
+        extractor: Arc<dyn TopicExtractor>,
+        clock: Arc<dyn Clock>,
+        scoring: Scoring,
+    ) -> Result<Self, ServiceError> {
+        store.rebuild_if_changed(&scoring).map_err(internal)?;
+        Ok(Self {
+            store,
+            extractor,
+            clock,
+            scoring: Arc::new(scoring),
+        })
+    }
+
+    /// Checks an upload, extracts its topics and records what it teaches.
+    pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
+        let now = self.clock.now();
+        let upload = Upload::parse(input, now)?;
+        let texts: Vec<_> = upload
+            .texts
+            .iter()
+            .map(|t| {
+                let found = self
+                    .extractor
+                    .extract(&t.text, t.format, None, TOPICS_PER_TEXT);
+                (t.descriptor, found.topics)
+            })
+            .collect();
+        let topics = entity_topics(&texts, &self.scoring);
+        let action = NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: upload.user_email.key(),
+            entity_type: upload.entity_type.as_str().to_owned(),
+            action_type: upload.action_type.as_str().to_owned(),
+            action_date: upload.action_date,
+            alias: upload.alias.map(|a| a.as_str().to_owned()),
+            received: now,
+            topics,
+        };
+        let user = match self.store.record(&action, &self.scoring) {
+            Ok(user) => user,
+            Err(RecordError::UnknownUser) => return Err(ServiceError::UnknownUser),
+            Err(RecordError::DuplicateAlias) => return Err(ServiceError::DuplicateAlias),
+            Err(RecordError::Store(e)) => return Err(internal(e)),
+        };
+        Ok(Accepted {
+            action_id: action.id,
+            user,
+            topics: action
+                .topics
+                .iter()
+                .map(|t| ScoredTopic {
+                    key: t.key.clone(),
+                    label: t.label.clone(),
+                    score: t.relevance(&self.scoring),
+                })
+                .collect(),
+        })
+    }
+
+    /// Users who know about `query`, best first.
+    pub fn experts(&self, query: &str, limit: Option<i32>) -> Result<Vec<Expert>, ServiceError> {
+        let limit = bounded_limit(limit, 10, MAX_EXPERTS)?;
+        if query.trim().is_empty() {
+            return Err(FieldViolation::new("query", Rule::Required).into());
+        }
+        let topics = self
+            .extractor
+            .extract(
+                query,
+                kenning_domain::TextFormat::Plain,
+                None,
+                TOPICS_PER_QUERY,
+            )
+            .topics;
+        if topics.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = topics.iter().map(|t| t.key.clone()).collect();
+        let standings = self.store.standings_on(&keys).map_err(internal)?;
+        Ok(rank_experts(
+            &topics,
+            standings,
+            self.clock.now(),
+            &self.scoring,
+            limit,
+        ))
+    }
+
+    /// The topics `user` knows best, with the actions behind each.
+    pub fn user_topics(
+        &self,
+        user: UserId,
+        limit: Option<i32>,
+    ) -> Result<Vec<UserTopic>, ServiceError> {
+        let limit = bounded_limit(limit, 15, MAX_USER_TOPICS)?;
+        let now = self.clock.now();
+        let mut scored: Vec<ScoredTopic> = self
+            .store
+            .standings_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .map(|s| ScoredTopic {
+                score: s.standing.score_at(now, &self.scoring),
+                key: s.key,
+                label: s.label,
+            })
+            .filter(|t| t.score > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+        scored.truncate(limit);
+        scored
+            .into_iter()
+            .map(|topic| {
+                let actions = self
+                    .store
+                    .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
+                    .map_err(internal)?;
+                Ok(UserTopic { topic, actions })
+            })
+            .collect()
+    }
+
+    /// The settings scores are computed with.
+    pub fn scoring(&self) -> &Scoring {
+        &self.scoring
+    }
+}

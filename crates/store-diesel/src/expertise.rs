@@ -1,0 +1,367 @@
+//! The expertise store: actions, their topics and the standings.
+
+use std::collections::HashMap;
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use kenning_domain::{EntityTopic, Scoring, Standing, TopicStanding, UserId};
+use kenning_ports::{ActionRecord, ExpertiseStore, NewAction, RecordError, StoreError};
+use uuid::Uuid;
+
+use crate::schema::{action_topics, actions, expertise_settings, standings, users};
+use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+
+/// The statuses of users who still learn from uploads.
+const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
+
+#[derive(Debug, Insertable)]
+#[diesel(table_name = actions)]
+struct ActionRow<'a> {
+    id: String,
+    user_id: &'a str,
+    entity_type: &'a str,
+    action_type: &'a str,
+    action_date: NaiveDateTime,
+    alias: Option<&'a str>,
+    received: NaiveDateTime,
+}
+
+#[derive(Debug, Insertable, Queryable, Selectable)]
+#[diesel(table_name = action_topics)]
+#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+struct ActionTopicRow {
+    action_id: String,
+    user_id: String,
+    topic_key: String,
+    label: String,
+    primary_relevance: f64,
+    default_relevance: f64,
+    secondary_relevance: f64,
+}
+
+impl ActionTopicRow {
+    fn entity_topic(&self) -> EntityTopic {
+        EntityTopic {
+            key: self.topic_key.clone(),
+            label: self.label.clone(),
+            by_descriptor: [
+                self.primary_relevance,
+                self.default_relevance,
+                self.secondary_relevance,
+            ],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Insertable, Queryable, Selectable, AsChangeset)]
+#[diesel(table_name = standings)]
+#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+struct StandingRow {
+    user_id: String,
+    topic_key: String,
+    label: String,
+    score: f64,
+    as_of: NaiveDateTime,
+}
+
+impl StandingRow {
+    fn into_standing(self) -> Result<TopicStanding, StoreError> {
+        let user = Uuid::parse_str(&self.user_id)
+            .map(UserId::from_uuid)
+            .map_err(|_| {
+                StoreError::Backend(format!("stored user id {} is invalid", self.user_id))
+            })?;
+        Ok(TopicStanding {
+            user,
+            key: self.topic_key,
+            label: self.label,
+            standing: Standing {
+                score: self.score,
+                as_of: from_db_time(self.as_of),
+            },
+        })
+    }
+}
+
+/// A failure inside `record`'s transaction.
+#[derive(Debug)]
+enum Refusal {
+    UnknownUser,
+    Db(DieselError),
+}
+
+impl From<DieselError> for Refusal {
+    fn from(error: DieselError) -> Self {
+        Refusal::Db(error)
+    }
+}
+
+fn is_alias_conflict(error: &DieselError) -> bool {
+    match error {
+        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
+            let said = format!(
+                "{} {}",
+                info.constraint_name().unwrap_or_default(),
+                info.message()
+            );
+            said.contains("alias")
+        }
+        _ => false,
+    }
+}
+
+/// The contribution of one action's topics to its user's standings, with
+/// the standings as they were before.
+fn updated_standings(
+    user_id: &str,
+    action: &NewAction,
+    before: Vec<StandingRow>,
+    scoring: &Scoring,
+    weight: f64,
+) -> Vec<StandingRow> {
+    let mut before: HashMap<String, StandingRow> = before
+        .into_iter()
+        .map(|r| (r.topic_key.clone(), r))
+        .collect();
+    action
+        .topics
+        .iter()
+        .map(|topic| {
+            let contribution = weight * topic.relevance(scoring);
+            let old = before.remove(&topic.key).map(|r| Standing {
+                score: r.score,
+                as_of: from_db_time(r.as_of),
+            });
+            let standing = match old {
+                Some(old) => old.add(contribution, action.action_date, scoring),
+                None => Standing {
+                    score: contribution,
+                    as_of: action.action_date,
+                },
+            };
+            StandingRow {
+                user_id: user_id.to_owned(),
+                topic_key: topic.key.clone(),
+                label: topic.label.clone(),
+                score: standing.score,
+                as_of: to_db_time(standing.as_of),
+            }
+        })
+        .collect()
+}
+
+/// Removes everything learned about a user; used when it is anonymized.
+macro_rules! erase_expertise {
+    ($conn:expr, $user_id:expr) => {{
+        use $crate::schema::{action_topics, actions, standings};
+        diesel::delete(action_topics::table.filter(action_topics::user_id.eq($user_id)))
+            .execute($conn)?;
+        diesel::delete(standings::table.filter(standings::user_id.eq($user_id))).execute($conn)?;
+        diesel::delete(actions::table.filter(actions::user_id.eq($user_id))).execute($conn)?;
+    }};
+}
+
+pub(crate) use erase_expertise;
+
+impl ExpertiseStore for Database {
+    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
+        let weight = kenning_domain::ActionType::parse(&action.action_type)
+            .map(|t| scoring.action_weight(&t))
+            .map_err(|e| StoreError::Backend(e.to_string()))?;
+        let result: Result<String, Refusal> = write_tx!(self, |conn| {
+            // Locks the user's row, so a purge cannot erase the user between
+            // this check and the writes below.
+            let locked = diesel::update(
+                users::table
+                    .filter(users::email_key.eq(&action.user_email_key))
+                    .filter(users::status.eq_any(LEARNING)),
+            )
+            .set(users::version.eq(users::version))
+            .execute(conn)?;
+            if locked == 0 {
+                return Err(Refusal::UnknownUser);
+            }
+            let user_id: String = users::table
+                .filter(users::email_key.eq(&action.user_email_key))
+                .filter(users::status.eq_any(LEARNING))
+                .select(users::id)
+                .first(conn)?;
+            diesel::insert_into(actions::table)
+                .values(ActionRow {
+                    id: action.id.to_string(),
+                    user_id: &user_id,
+                    entity_type: &action.entity_type,
+                    action_type: &action.action_type,
+                    action_date: to_db_time(action.action_date),
+                    alias: action.alias.as_deref(),
+                    received: to_db_time(action.received),
+                })
+                .execute(conn)?;
+            for topic in &action.topics {
+                diesel::insert_into(action_topics::table)
+                    .values(ActionTopicRow {
+                        action_id: action.id.to_string(),
+                        user_id: user_id.clone(),
+                        topic_key: topic.key.clone(),
+                        label: topic.label.clone(),
+                        primary_relevance: topic.by_descriptor[0],
+                        default_relevance: topic.by_descriptor[1],
+                        secondary_relevance: topic.by_descriptor[2],
+                    })
+                    .execute(conn)?;
+            }
+            let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
+            let before: Vec<StandingRow> = standings::table
+                .filter(standings::user_id.eq(&user_id))
+                .filter(standings::topic_key.eq_any(&keys))
+                .select(StandingRow::as_select())
+                .load(conn)?;
+            for row in updated_standings(&user_id, action, before, scoring, weight) {
+                diesel::insert_into(standings::table)
+                    .values(&row)
+                    .on_conflict((standings::user_id, standings::topic_key))
+                    .do_update()
+                    .set(&row)
+                    .execute(conn)?;
+            }
+            Ok(user_id)
+        });
+        match result {
+            Ok(user_id) => Uuid::parse_str(&user_id)
+                .map(UserId::from_uuid)
+                .map_err(|_| {
+                    StoreError::Backend(format!("stored user id {user_id} is invalid")).into()
+                }),
+            Err(Refusal::UnknownUser) => Err(RecordError::UnknownUser),
+            Err(Refusal::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
+            Err(Refusal::Db(e)) => Err(store_error(e).into()),
+        }
+    }
+
+    fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError> {
+        let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
+            .inner_join(users::table.on(users::id.eq(standings::user_id)))
+            .filter(standings::topic_key.eq_any(keys))
+            .filter(users::status.eq("ACTIVE"))
+            .filter(users::is_hidden.eq(false))
+            .select(StandingRow::as_select())
+            .load(conn))
+        .map_err(store_error)?;
+        rows.into_iter().map(StandingRow::into_standing).collect()
+    }
+
+    fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
+        let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
+            .filter(standings::user_id.eq(user.to_string()))
+            .select(StandingRow::as_select())
+            .load(conn))
+        .map_err(store_error)?;
+        rows.into_iter().map(StandingRow::into_standing).collect()
+    }
+
+    fn actions_on(
+        &self,
+        user: UserId,
+        key: &str,
+        scoring: &Scoring,
+        max: u32,
+    ) -> Result<Vec<ActionRecord>, StoreError> {
+        type Found = (
+            ActionTopicRow,
+            (String, String, String, NaiveDateTime, Option<String>),
+        );
+        let rows: Vec<Found> = with_conn!(self, |conn| action_topics::table
+            .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+            .filter(action_topics::user_id.eq(user.to_string()))
+            .filter(action_topics::topic_key.eq(key))
+            .order((actions::action_date.desc(), actions::id.asc()))
+            .limit(i64::from(max))
+            .select((
+                ActionTopicRow::as_select(),
+                (
+                    actions::id,
+                    actions::entity_type,
+                    actions::action_type,
+                    actions::action_date,
+                    actions::alias,
+                ),
+            ))
+            .load(conn))
+        .map_err(store_error)?;
+        rows.into_iter()
+            .map(|(topic, (id, entity_type, action_type, date, alias))| {
+                Ok(ActionRecord {
+                    id: Uuid::parse_str(&id).map_err(|_| {
+                        StoreError::Backend(format!("stored action id {id} is invalid"))
+                    })?,
+                    entity_type,
+                    action_type,
+                    action_date: from_db_time(date),
+                    alias,
+                    relevance: topic.entity_topic().relevance(scoring),
+                })
+            })
+            .collect()
+    }
+
+    fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {
+        let fingerprint = scoring.fingerprint();
+        write_tx!(self, |conn| {
+            let stored: Option<String> = expertise_settings::table
+                .find(1)
+                .select(expertise_settings::fingerprint)
+                .first(conn)
+                .optional()?;
+            if stored.as_deref() == Some(fingerprint.as_str()) {
+                return Ok(false);
+            }
+            let learned: Vec<(ActionTopicRow, (String, NaiveDateTime))> = action_topics::table
+                .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+                .select((
+                    ActionTopicRow::as_select(),
+                    (actions::action_type, actions::action_date),
+                ))
+                .load(conn)?;
+            let mut rebuilt: HashMap<(String, String), (String, Standing)> = HashMap::new();
+            for (topic, (action_type, date)) in learned {
+                let weight = kenning_domain::ActionType::parse(&action_type)
+                    .map(|t| scoring.action_weight(&t))
+                    .unwrap_or(0.0);
+                let contribution = weight * topic.entity_topic().relevance(scoring);
+                let at = from_db_time(date);
+                let entry = rebuilt
+                    .entry((topic.user_id.clone(), topic.topic_key.clone()))
+                    .or_insert((
+                        topic.label.clone(),
+                        Standing {
+                            score: 0.0,
+                            as_of: at,
+                        },
+                    ));
+                entry.1 = entry.1.add(contribution, at, scoring);
+            }
+            diesel::delete(standings::table).execute(conn)?;
+            for ((user_id, topic_key), (label, standing)) in rebuilt {
+                diesel::insert_into(standings::table)
+                    .values(StandingRow {
+                        user_id,
+                        topic_key,
+                        label,
+                        score: standing.score,
+                        as_of: to_db_time(standing.as_of),
+                    })
+                    .execute(conn)?;
+            }
+            diesel::delete(expertise_settings::table).execute(conn)?;
+            diesel::insert_into(expertise_settings::table)
+                .values((
+                    expertise_settings::id.eq(1),
+                    expertise_settings::fingerprint.eq(&fingerprint),
+                ))
+                .execute(conn)?;
+            Ok(true)
+        })
+        .map_err(store_error)
+    }
+}

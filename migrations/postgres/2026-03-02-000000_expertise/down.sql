@@ -1,0 +1,4 @@
+DROP TABLE expertise_settings;
+DROP TABLE standings;
+DROP TABLE action_topics;
+DROP TABLE actions;
