@@ -7,15 +7,18 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use kenning_domain::{
-    CredentialKind, Email, LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch,
-    Scope, SearchText, Status, User, UserError, UserId, UserPatch, UserPatchInput,
+    CredentialKind, Email, EntityTopic, LanguageId, Limit, Location, NewUser, NewUserInput, Offset,
+    Patch, Scope, Scoring, SearchText, Status, User, UserError, UserId, UserPatch, UserPatchInput,
 };
-use kenning_ports::{CredentialStore, ModifyError, StoreError, StoredCredential, UserRepository};
+use kenning_ports::{
+    CredentialStore, ExpertiseStore, ModifyError, NewAction, RecordError, StoreError,
+    StoredCredential, UserRepository,
+};
 use uuid::Uuid;
 
 /// A store under test.
-pub trait Store: UserRepository + CredentialStore + 'static {}
-impl<T: UserRepository + CredentialStore + 'static> Store for T {}
+pub trait Store: UserRepository + CredentialStore + ExpertiseStore + 'static {}
+impl<T: UserRepository + CredentialStore + ExpertiseStore + 'static> Store for T {}
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
@@ -441,6 +444,213 @@ pub fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
         .unwrap());
 }
 
+fn action(email: &str, alias: Option<&str>, day: i64, topics: &[(&str, f64)]) -> NewAction {
+    NewAction {
+        id: Uuid::new_v4(),
+        user_email_key: Email::fold(email),
+        entity_type: "document".into(),
+        action_type: "edit".into(),
+        action_date: now() + Duration::days(day),
+        alias: alias.map(Into::into),
+        received: now(),
+        topics: topics
+            .iter()
+            .map(|(key, relevance)| EntityTopic {
+                key: (*key).into(),
+                label: key.to_uppercase(),
+                by_descriptor: [0.0, *relevance, 0.0],
+            })
+            .collect(),
+    }
+}
+
+fn score_of(store: &dyn ExpertiseStore, user: UserId, key: &str) -> Option<f64> {
+    store
+        .standings_of(user)
+        .unwrap()
+        .into_iter()
+        .find(|s| s.key == key)
+        .map(|s| s.standing.score_at(now(), &Scoring::default()))
+}
+
+pub fn actions_teach_their_user(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    assert!(store.rebuild_if_changed(&scoring).unwrap());
+    assert!(!store.rebuild_if_changed(&scoring).unwrap());
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+
+    let first = action(
+        "ADA@example.com",
+        Some("doc_1"),
+        0,
+        &[("rust", 1.0), ("cargo", 0.5)],
+    );
+    assert_eq!(store.record(&first, &scoring), Ok(ada.id()));
+    store
+        .record(
+            &action("ada@example.com", None, 0, &[("rust", 0.5)]),
+            &scoring,
+        )
+        .unwrap();
+    assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.5).abs() < 1e-9);
+    assert!((score_of(&*store, ada.id(), "cargo").unwrap() - 0.5).abs() < 1e-9);
+
+    let on_rust = store.actions_on(ada.id(), "rust", &scoring, 10).unwrap();
+    assert_eq!(on_rust.len(), 2);
+    assert!(on_rust
+        .iter()
+        .any(|a| a.id == first.id && a.alias.as_deref() == Some("doc_1")));
+    assert_eq!(
+        store
+            .actions_on(ada.id(), "rust", &scoring, 1)
+            .unwrap()
+            .len(),
+        1
+    );
+
+    let found = store
+        .standings_on(&["cargo".into(), "python".into()])
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        (found[0].user, found[0].label.as_str()),
+        (ada.id(), "CARGO")
+    );
+}
+
+pub fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    assert_eq!(
+        store.record(
+            &action("nobody@example.com", Some("a"), 0, &[("x", 1.0)]),
+            &scoring
+        ),
+        Err(RecordError::UnknownUser)
+    );
+    store.modify(ada.id(), &mut |u| u.deactivate()).unwrap();
+    // Deactivated users keep learning but are not listed as experts.
+    store
+        .record(&action("ada@example.com", None, 0, &[("x", 1.0)]), &scoring)
+        .unwrap();
+    assert!(store.standings_on(&["x".into()]).unwrap().is_empty());
+    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    assert_eq!(
+        store.record(
+            &action("ada@example.com", Some("a"), 0, &[("x", 1.0)]),
+            &scoring
+        ),
+        Err(RecordError::UnknownUser)
+    );
+    // Nothing of the refused uploads was kept, the alias included.
+    assert_eq!(
+        store.actions_on(ada.id(), "x", &scoring, 10).unwrap().len(),
+        1
+    );
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    UserRepository::insert(&*store, &bob).unwrap();
+    store
+        .record(
+            &action("bob@example.com", Some("a"), 0, &[("x", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+}
+
+pub fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    let results: Vec<Result<UserId, RecordError>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..24)
+            .map(|_| {
+                let store = store.clone();
+                let scoring = scoring.clone();
+                s.spawn(move || {
+                    store.record(
+                        &action("ada@example.com", Some("race_1"), 0, &[("rust", 1.0)]),
+                        &scoring,
+                    )
+                })
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let won = results.iter().filter(|r| r.is_ok()).count();
+    let refused = results
+        .iter()
+        .filter(|r| **r == Err(RecordError::DuplicateAlias))
+        .count();
+    assert_eq!((won, refused), (1, 23), "{results:?}");
+    assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.0).abs() < 1e-9);
+}
+
+pub fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &bob).unwrap();
+    for email in ["ada@example.com", "bob@example.com"] {
+        store
+            .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
+            .unwrap();
+    }
+    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(ada.id(), &mut |u| u.anonymize(now() + Duration::days(14)))
+        .unwrap();
+    assert!(store.standings_of(ada.id()).unwrap().is_empty());
+    assert!(store
+        .actions_on(ada.id(), "rust", &scoring, 10)
+        .unwrap()
+        .is_empty());
+    let left = store.standings_on(&["rust".into()]).unwrap();
+    assert_eq!(left.len(), 1);
+    assert_eq!(left[0].user, bob.id());
+    // The erased action's alias may be used again.
+    store
+        .record(
+            &action(
+                "bob@example.com",
+                Some("ada@example.com"),
+                0,
+                &[("go", 1.0)],
+            ),
+            &scoring,
+        )
+        .unwrap();
+}
+
+pub fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    store
+        .record(
+            &action("ada@example.com", None, 0, &[("rust", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+    store
+        .record(
+            &action("ada@example.com", None, -365, &[("rust", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+    assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.5).abs() < 1e-9);
+
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let heavier = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&heavier).unwrap());
+    let standing = store.standings_of(ada.id()).unwrap().remove(0);
+    assert!((standing.standing.score_at(now(), &heavier) - 3.0).abs() < 1e-9);
+    assert!(!store.rebuild_if_changed(&heavier).unwrap());
+}
+
 /// Declares one test per contract check for a store built by `$make`,
 /// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
 #[macro_export]
@@ -459,6 +669,11 @@ macro_rules! contract_suite {
             anonymized_users_free_their_email_and_external_id,
             credentials_are_stored_listed_and_revoked,
             only_one_first_credential_is_ever_stored,
+            actions_teach_their_user,
+            uploads_for_unknown_or_leaving_users_are_refused,
+            an_alias_is_accepted_once_even_when_uploads_race,
+            anonymizing_a_user_erases_what_it_taught,
+            standings_are_rebuilt_under_new_settings,
         );
     };
     (@each $make:expr; $($check:ident),* $(,)?) => {
