@@ -1,5 +1,8 @@
 //! The `kenning` command line, run as a real process on a fresh SQLite file.
 
+// Test helpers stop the test with a message when a step fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;

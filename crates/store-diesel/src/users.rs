@@ -186,7 +186,7 @@ fn like_pattern(needle: &str) -> String {
 
 /// What one attempt of [`UserRepository::modify`] came to.
 enum Attempt {
-    Done(User),
+    Done(Box<User>),
     NotFound,
     Rejected(UserError),
     /// Another writer changed the user since it was read.
@@ -302,13 +302,13 @@ impl UserRepository for Database {
                     crate::expertise::erase_expertise!(conn, &key);
                 }
                 Ok(if written == 1 {
-                    Attempt::Done(user)
+                    Attempt::Done(Box::new(user))
                 } else {
                     Attempt::Raced
                 })
             });
             match attempt.map_err(StoreError::from)? {
-                Attempt::Done(user) => return Ok(user),
+                Attempt::Done(user) => return Ok(*user),
                 Attempt::NotFound => return Err(ModifyError::NotFound),
                 Attempt::Rejected(refusal) => return Err(ModifyError::Rejected(refusal)),
                 Attempt::Raced => continue,
