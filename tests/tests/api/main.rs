@@ -1,4 +1,6 @@
 //! The HTTP API, end to end: a real server on port 0 with a fresh database
 //! per test, on SQLite and (when configured) PostgreSQL.
 
+mod published;
 mod smoke;
+mod users;
