@@ -134,6 +134,11 @@ impl TestApp {
         })
     }
 
+    /// The URL of the app's database.
+    pub fn database_url(&self) -> &str {
+        self._db.url()
+    }
+
     /// A new access token with `scopes`.
     pub fn token(&self, scopes: &[Scope]) -> String {
         self.services

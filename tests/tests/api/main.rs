@@ -1,6 +1,6 @@
 //! The HTTP API, end to end: a real server on port 0 with a fresh database
 //! per test, on SQLite and (when configured) PostgreSQL.
 
+mod guards;
 mod published;
-mod smoke;
 mod users;
