@@ -69,6 +69,7 @@ impl std::fmt::Debug for TestApp {
 pub struct Options {
     pub body_limit: usize,
     pub limits: Limits,
+    pub purge_interval: Duration,
 }
 
 impl Default for Options {
@@ -76,6 +77,7 @@ impl Default for Options {
         Self {
             body_limit: HttpConfig::default().body_limit,
             limits: Limits::default(),
+            purge_interval: Duration::from_secs(3600),
         }
     }
 }
@@ -100,7 +102,7 @@ impl TestApp {
                 ..HttpConfig::default()
             },
             limits: options.limits,
-            purge_interval: Duration::from_secs(3600),
+            purge_interval: options.purge_interval,
             default_language: LanguageId::parse("en").unwrap(),
             workers: Some(2),
         };

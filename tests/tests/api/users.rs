@@ -386,6 +386,30 @@ fn the_purge_anonymizes_exactly_the_due_users(backend: Backend) {
     assert_eq!(found["data"]["users"].as_array().unwrap().len(), 1);
 }
 
+fn the_server_purges_on_its_interval(backend: Backend) {
+    let options = kenning_tests::app::Options {
+        purge_interval: std::time::Duration::from_millis(50),
+        ..Default::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "the_server_purges_on_its_interval", options)
+    else {
+        return;
+    };
+    let id = app.create_user("ada@example.com", "Ada", "Lovelace");
+    app.graphql(DELETE_USER, json!({ "globalUserId": id }));
+    app.advance(Duration::days(14));
+    // The purge runs on its own; wait for it (bounded), without a purge call.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while state(&app, &id)["status"] != "DELETED" {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server never purged"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(state(&app, &id)["email"], "");
+}
+
 fn search_matches_and_pages_in_a_stable_order(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "search_matches_and_pages_in_a_stable_order") else {
         return;
@@ -464,6 +488,7 @@ on_every_backend!(
     the_lifecycle_follows_the_rules,
     cancelling_after_the_moment_is_too_late,
     the_purge_anonymizes_exactly_the_due_users,
+    the_server_purges_on_its_interval,
     search_matches_and_pages_in_a_stable_order,
     offset_and_limit_are_range_checked,
 );
