@@ -2,7 +2,7 @@
 
 use std::sync::Mutex;
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Duration, Timelike, Utc};
 
 /// The source of the current moment.
 pub trait Clock: Send + Sync {
@@ -14,8 +14,12 @@ pub trait Clock: Send + Sync {
 pub struct SystemClock;
 
 impl Clock for SystemClock {
+    /// Now, to the microsecond: the finest moment every store keeps, so a
+    /// value answered right after a write reads back the same later.
     fn now(&self) -> DateTime<Utc> {
-        Utc::now()
+        let now = Utc::now();
+        now.with_nanosecond(now.timestamp_subsec_micros() * 1_000)
+            .unwrap_or(now)
     }
 }
 
@@ -44,5 +48,15 @@ impl Clock for ManualClock {
             .0
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_system_clock_keeps_microseconds() {
+        assert_eq!(SystemClock.now().timestamp_subsec_nanos() % 1_000, 0);
     }
 }
