@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: run test lint build
+.PHONY: run test lint build eval-topics bench
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -22,3 +22,12 @@ lint:
 ## The release binary alone: target/release/kenning.
 build:
 	$(CARGO) build --release -p kenning
+
+## Topic extraction quality: macro F1@5 and F1@10 of Kenning, yake-rust and
+## (when installed) Python yake on the keyphrase datasets. See docs/topics.md.
+eval-topics:
+	$(CARGO) run --release -p kenning-keyphrase-eval
+
+## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
+bench:
+	$(CARGO) bench -p kenning-keyphrase-eval

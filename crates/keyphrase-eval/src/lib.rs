@@ -1,0 +1,189 @@
+//! The keyphrase datasets and the scoring protocol shared by the
+//! evaluation (`make eval-topics`) and the benchmark (`make bench`).
+//!
+//! Protocol: predicted and gold phrases are lower-cased, split on white
+//! space and Snowball-stemmed word by word; a prediction counts when it
+//! equals a gold phrase. Precision@k divides the matches among the first k
+//! predictions by their number (at most k), recall by the number of gold
+//! phrases; F1 is averaged over documents (macro).
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// One annotated document.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub id: String,
+    pub text: String,
+    pub gold: Vec<String>,
+}
+
+/// A dataset as distributed (`<root>/docsutf8`, `<root>/keys`, `<root>/lan.txt`).
+#[derive(Debug, Clone)]
+pub struct Dataset {
+    pub name: String,
+    pub language: String,
+    pub documents: Vec<Document>,
+}
+
+/// Where the datasets are: `KENNING_KEYPHRASE_DATA`, else
+/// `../shared/data/keyphrase` from the workspace root.
+pub fn data_dir() -> PathBuf {
+    std::env::var_os("KENNING_KEYPHRASE_DATA")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/keyphrase")
+        })
+}
+
+fn read_entry(
+    archive: &mut zip::ZipArchive<std::fs::File>,
+    index: usize,
+) -> anyhow::Result<(String, String)> {
+    let mut file = archive.by_index(index)?;
+    let name = file.name().to_owned();
+    let mut text = String::new();
+    file.read_to_string(&mut text)
+        .with_context(|| format!("reading {name}"))?;
+    Ok((name, text))
+}
+
+/// Reads a dataset zip.
+pub fn load(path: &Path) -> anyhow::Result<Dataset> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut archive = zip::ZipArchive::new(file)?;
+    let mut texts = std::collections::BTreeMap::new();
+    let mut keys = std::collections::HashMap::new();
+    let mut language = None;
+    for index in 0..archive.len() {
+        if archive.by_index(index)?.is_dir() {
+            continue;
+        }
+        let (name, content) = read_entry(&mut archive, index)?;
+        let parts: Vec<&str> = name.split('/').collect();
+        match parts.as_slice() {
+            [_, "docsutf8", file] if file.ends_with(".txt") => {
+                texts.insert(file.trim_end_matches(".txt").to_owned(), content);
+            }
+            [_, "keys", file] if file.ends_with(".key") => {
+                let gold = content
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_owned)
+                    .collect::<Vec<_>>();
+                keys.insert(file.trim_end_matches(".key").to_owned(), gold);
+            }
+            [_, "lan.txt"] => language = Some(content.trim().to_owned()),
+            _ => {}
+        }
+    }
+    let Some(language) = language else {
+        bail!("{} has no lan.txt", path.display());
+    };
+    let documents = texts
+        .into_iter()
+        .filter_map(|(id, text)| keys.remove(&id).map(|gold| Document { id, text, gold }))
+        .collect();
+    let name = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    Ok(Dataset {
+        name,
+        language,
+        documents,
+    })
+}
+
+/// Every dataset zip in `dir`, by name.
+pub fn load_all(dir: &Path) -> anyhow::Result<Vec<Dataset>> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "zip"))
+        .collect();
+    paths.sort();
+    paths.iter().map(|p| load(p)).collect()
+}
+
+/// Folds phrases the way the protocol compares them.
+pub struct Normalizer(Stemmer);
+
+impl std::fmt::Debug for Normalizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Normalizer")
+    }
+}
+
+impl Normalizer {
+    pub fn new(language: &str) -> Self {
+        let algorithm = match language {
+            "de" => Algorithm::German,
+            "fr" => Algorithm::French,
+            "es" => Algorithm::Spanish,
+            "it" => Algorithm::Italian,
+            "pt" => Algorithm::Portuguese,
+            "nl" => Algorithm::Dutch,
+            _ => Algorithm::English,
+        };
+        Self(Stemmer::create(algorithm))
+    }
+
+    pub fn phrase(&self, phrase: &str) -> String {
+        phrase
+            .to_lowercase()
+            .split_whitespace()
+            .map(|w| self.0.stem(w).into_owned())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// F1 of the first `k` predictions against the gold set (both normalized).
+pub fn f1_at(predicted: &[String], gold: &HashSet<String>, k: usize) -> f64 {
+    let mut seen = HashSet::new();
+    let top: Vec<&String> = predicted
+        .iter()
+        .filter(|p| seen.insert(p.as_str()))
+        .take(k)
+        .collect();
+    if top.is_empty() || gold.is_empty() {
+        return 0.0;
+    }
+    let hits = top.iter().filter(|p| gold.contains(p.as_str())).count() as f64;
+    let precision = hits / top.len() as f64;
+    let recall = hits / gold.len() as f64;
+    if hits == 0.0 {
+        0.0
+    } else {
+        2.0 * precision * recall / (precision + recall)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn f1_counts_stemmed_exact_matches() {
+        let n = Normalizer::new("en");
+        let gold: HashSet<String> = ["Neural Networks", "gradient descent"]
+            .iter()
+            .map(|g| n.phrase(g))
+            .collect();
+        let predicted: Vec<String> = ["neural network", "neural network", "training", "data"]
+            .iter()
+            .map(|p| n.phrase(p))
+            .collect();
+        let f1 = f1_at(&predicted, &gold, 2);
+        // 1 hit among 2 distinct predictions, 2 gold phrases.
+        assert!((f1 - 0.5).abs() < 1e-12);
+        assert_eq!(f1_at(&[], &gold, 5), 0.0);
+    }
+}

@@ -1,0 +1,242 @@
+//! The languages the extractor reads: detection, stop words, stemming.
+
+use std::collections::{HashMap, HashSet};
+
+use rust_stemmers::{Algorithm, Stemmer};
+use whatlang::{Detector, Lang};
+
+/// Function words the NLTK lists leave out but that never make a topic on
+/// their own, per language (ISO 639-1).
+fn extra_stop_words(code: &str) -> &'static [&'static str] {
+    match code {
+        "en" => &[
+            "also",
+            "although",
+            "among",
+            "another",
+            "anything",
+            "around",
+            "away",
+            "became",
+            "become",
+            "becomes",
+            "cannot",
+            "could",
+            "done",
+            "either",
+            "else",
+            "etc",
+            "ever",
+            "every",
+            "everything",
+            "first",
+            "however",
+            "i.e",
+            "e.g",
+            "indeed",
+            "instead",
+            "less",
+            "like",
+            "likely",
+            "many",
+            "may",
+            "maybe",
+            "might",
+            "much",
+            "must",
+            "neither",
+            "never",
+            "often",
+            "one",
+            "onto",
+            "per",
+            "perhaps",
+            "rather",
+            "shall",
+            "since",
+            "still",
+            "thus",
+            "toward",
+            "towards",
+            "upon",
+            "us",
+            "via",
+            "well",
+            "whether",
+            "within",
+            "without",
+            "would",
+            "yet",
+            "let",
+            "lets",
+            "get",
+            "gets",
+            "got",
+            "use",
+            "used",
+            "uses",
+            "using",
+            "make",
+            "makes",
+            "made",
+            "based",
+            "given",
+            "two",
+            "three",
+            "several",
+            "various",
+            "new",
+            "paper",
+            "show",
+            "shows",
+            "shown",
+        ],
+        "de" => &[
+            "sowie", "bzw", "z.b", "dass", "wurde", "wurden", "worden", "werden", "kann", "können",
+            "soll", "sollen", "muss", "müssen", "mehr", "sehr", "immer", "bereits", "etwa", "neue",
+            "neuen", "neuer", "ab", "beim",
+        ],
+        "fr" => &[
+            "cette", "ces", "cet", "dont", "leur", "leurs", "aussi", "ainsi", "alors", "après",
+            "avant", "comme", "selon", "très", "plus", "moins", "entre", "sans", "sous", "depuis",
+            "chez", "tout", "tous", "toute", "toutes", "deux", "fait", "faire", "peut", "peuvent",
+            "être", "a", "d", "l", "qu", "n", "s", "c", "j",
+        ],
+        "es" => &[
+            "también", "así", "según", "sobre", "entre", "puede", "pueden", "ser", "dos",
+        ],
+        "it" => &[
+            "anche", "così", "secondo", "essere", "può", "possono", "tra", "fra", "due",
+        ],
+        "pt" => &[
+            "também", "assim", "segundo", "ser", "pode", "podem", "entre", "dois", "sobre",
+        ],
+        _ => &[],
+    }
+}
+
+/// What the extractor needs to read one language.
+pub struct Rules {
+    pub code: &'static str,
+    stemmer: Stemmer,
+    stop_words: HashSet<String>,
+}
+
+impl std::fmt::Debug for Rules {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Rules")
+            .field("code", &self.code)
+            .field("stop_words", &self.stop_words.len())
+            .finish()
+    }
+}
+
+impl Rules {
+    fn new(code: &'static str, algorithm: Algorithm) -> Self {
+        let mut stop_words: HashSet<String> = stop_words::get(code)
+            .into_iter()
+            .map(|w| w.trim().to_lowercase())
+            .filter(|w| !w.is_empty())
+            .collect();
+        stop_words.extend(extra_stop_words(code).iter().map(|w| (*w).to_owned()));
+        Self {
+            code,
+            stemmer: Stemmer::create(algorithm),
+            stop_words,
+        }
+    }
+
+    /// Whether a lower-case word is a stop word.
+    pub fn is_stop_word(&self, lower: &str) -> bool {
+        self.stop_words.contains(lower)
+    }
+
+    /// The Snowball stem of a lower-case word.
+    pub fn stem(&self, lower: &str) -> String {
+        self.stemmer.stem(lower).into_owned()
+    }
+}
+
+/// The supported languages: ISO 639-1 code, whatlang's language, Snowball
+/// algorithm. Each has both a stop word list and a stemmer.
+const SUPPORTED: [(&str, Lang, Algorithm); 14] = [
+    ("en", Lang::Eng, Algorithm::English),
+    ("de", Lang::Deu, Algorithm::German),
+    ("fr", Lang::Fra, Algorithm::French),
+    ("es", Lang::Spa, Algorithm::Spanish),
+    ("it", Lang::Ita, Algorithm::Italian),
+    ("pt", Lang::Por, Algorithm::Portuguese),
+    ("nl", Lang::Nld, Algorithm::Dutch),
+    ("da", Lang::Dan, Algorithm::Danish),
+    ("sv", Lang::Swe, Algorithm::Swedish),
+    ("fi", Lang::Fin, Algorithm::Finnish),
+    ("hu", Lang::Hun, Algorithm::Hungarian),
+    ("ro", Lang::Ron, Algorithm::Romanian),
+    ("ru", Lang::Rus, Algorithm::Russian),
+    ("tr", Lang::Tur, Algorithm::Turkish),
+];
+
+/// Every supported language, loaded once.
+pub struct Languages {
+    rules: HashMap<&'static str, Rules>,
+    by_lang: HashMap<Lang, &'static str>,
+    detector: Detector,
+}
+
+impl std::fmt::Debug for Languages {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Languages")
+            .field("rules", &self.rules.len())
+            .finish()
+    }
+}
+
+impl Default for Languages {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Languages {
+    pub fn new() -> Self {
+        Self {
+            rules: SUPPORTED
+                .iter()
+                .map(|(code, _, algorithm)| (*code, Rules::new(code, *algorithm)))
+                .collect(),
+            by_lang: SUPPORTED
+                .iter()
+                .map(|(code, lang, _)| (*lang, *code))
+                .collect(),
+            detector: Detector::with_allowlist(SUPPORTED.iter().map(|(_, l, _)| *l).collect()),
+        }
+    }
+
+    /// The codes of the supported languages.
+    pub fn codes() -> impl Iterator<Item = &'static str> {
+        SUPPORTED.iter().map(|(code, _, _)| *code)
+    }
+
+    fn english(&self) -> &Rules {
+        // Built in `new` from SUPPORTED, whose first entry is English.
+        &self.rules[&"en"]
+    }
+
+    /// The rules for `hint` when it is supported, else for the detected
+    /// language, else English.
+    pub fn pick(&self, text: &str, hint: Option<&str>) -> &Rules {
+        if let Some(rules) = hint.and_then(|h| self.rules.get(h.to_ascii_lowercase().as_str())) {
+            return rules;
+        }
+        // Detection needs a little text; a short query reads as English.
+        let sample: String = text.chars().take(2000).collect();
+        if sample.split_whitespace().count() < 4 {
+            return self.english();
+        }
+        self.detector
+            .detect(&sample)
+            .and_then(|info| self.by_lang.get(&info.lang()))
+            .and_then(|code| self.rules.get(code))
+            .unwrap_or_else(|| self.english())
+    }
+}

@@ -1,0 +1,90 @@
+//! Kenning's topic extraction: a YAKE-class statistical key-phrase
+//! extractor behind the [`TopicExtractor`] port.
+//!
+//! A text is read as plain text or as HTML (only its visible text counts),
+//! its language is detected (or given), and key phrases of one to three
+//! words are scored from statistics of the text alone: no training, no
+//! corpus. Each phrase gets a key (lower case, each word Snowball-stemmed)
+//! under which inflected and differently cased variants meet, and a
+//! readable label (the form most often written).
+
+mod html;
+mod language;
+mod text;
+mod yake;
+
+use kenning_domain::{TextFormat, Topic};
+use kenning_ports::{Extraction, TopicExtractor};
+
+pub use html::visible_text;
+pub use language::Languages;
+
+/// The longest text read, in bytes; the rest of a longer text is ignored so
+/// that one upload cannot hold a worker for long.
+pub const MAX_TEXT_BYTES: usize = 512 * 1024;
+
+/// The extractor. Build it once: it loads the stop words and stemmers of
+/// every supported language.
+#[derive(Debug, Default)]
+pub struct KeyphraseExtractor {
+    languages: Languages,
+}
+
+impl KeyphraseExtractor {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The ISO 639-1 codes of the languages read with their own rules.
+    pub fn languages() -> impl Iterator<Item = &'static str> {
+        Languages::codes()
+    }
+}
+
+fn truncated(text: &str) -> &str {
+    if text.len() <= MAX_TEXT_BYTES {
+        return text;
+    }
+    let mut end = MAX_TEXT_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+impl TopicExtractor for KeyphraseExtractor {
+    fn extract(
+        &self,
+        text: &str,
+        format: TextFormat,
+        language: Option<&str>,
+        limit: usize,
+    ) -> Extraction {
+        let visible;
+        let text = match format {
+            TextFormat::Plain => truncated(text),
+            TextFormat::Html => {
+                visible = html::visible_text(truncated(text));
+                visible.as_str()
+            }
+        };
+        let rules = self.languages.pick(text, language);
+        let chunks = text::chunks(text);
+        let phrases = yake::key_phrases(&chunks, rules, limit);
+        let best = phrases.first().map_or(1.0, |p| p.score);
+        Extraction {
+            language: rules.code.to_owned(),
+            topics: phrases
+                .into_iter()
+                .map(|p| Topic {
+                    key: p.key,
+                    label: p.label,
+                    relevance: (best / p.score).clamp(f64::MIN_POSITIVE, 1.0),
+                })
+                .collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

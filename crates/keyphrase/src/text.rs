@@ -1,0 +1,206 @@
+//! Plain text cut into sentences, phrase chunks and words.
+
+/// A word as written, with where it stands.
+#[derive(Debug, Clone, Copy)]
+pub struct Word<'a> {
+    pub surface: &'a str,
+    pub sentence: usize,
+    /// The first word of its sentence (its capital says nothing).
+    pub opens_sentence: bool,
+}
+
+/// The words of a text in runs that a key phrase may span: punctuation
+/// other than a hyphen or apostrophe inside a word ends a run, and so
+/// does the end of a sentence.
+#[derive(Debug, Default)]
+pub struct Chunks<'a> {
+    pub runs: Vec<Vec<Word<'a>>>,
+    pub sentences: usize,
+}
+
+fn is_word_char(c: char) -> bool {
+    c.is_alphanumeric()
+}
+
+fn joins_word(c: char) -> bool {
+    matches!(c, '-' | '\'' | '’' | '_' | '.' | '&' | '+' | '#')
+}
+
+/// Whether a line break between `before` and `after` ends a sentence: a
+/// blank line always does; a single break does when the next line starts
+/// with a capital and the previous one does not continue (title lines,
+/// list items, HTML blocks).
+fn breaks_sentence(before: &str, after: &str) -> bool {
+    let blank = after
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .filter(|c| *c == '\n')
+        .count()
+        > 0;
+    if blank {
+        return true;
+    }
+    let continues = before
+        .trim_end()
+        .chars()
+        .last()
+        .is_none_or(|c| matches!(c, ',' | ';' | ':' | '-' | '(' | '/' | '&'));
+    let capital = after
+        .trim_start()
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_uppercase() || c.is_numeric());
+    capital && !continues
+}
+
+fn end_sentence<'a>(
+    run: &mut Vec<Word<'a>>,
+    out: &mut Chunks<'a>,
+    sentence: &mut usize,
+    has_words: &mut bool,
+) {
+    if !run.is_empty() {
+        out.runs.push(std::mem::take(run));
+    }
+    if *has_words {
+        *sentence += 1;
+        *has_words = false;
+    }
+}
+
+/// Cuts `text` into runs of words.
+pub fn chunks(text: &str) -> Chunks<'_> {
+    let mut out = Chunks::default();
+    let mut run: Vec<Word<'_>> = Vec::new();
+    let mut sentence = 0;
+    let mut sentence_has_words = false;
+    let bytes = text.char_indices().collect::<Vec<_>>();
+    let mut i = 0;
+    while i < bytes.len() {
+        let (start, c) = bytes[i];
+        if is_word_char(c) {
+            // A word: letters and digits, joined by inner hyphens,
+            // apostrophes and dots ("state-of-the-art", "don't", "e.g").
+            let mut j = i + 1;
+            while j < bytes.len() {
+                let (_, d) = bytes[j];
+                if is_word_char(d) {
+                    j += 1;
+                } else if joins_word(d) && j + 1 < bytes.len() && is_word_char(bytes[j + 1].1) {
+                    j += 2;
+                } else {
+                    break;
+                }
+            }
+            let end = bytes.get(j).map_or(text.len(), |(at, _)| *at);
+            // Trailing joiners such as "C++" or "C#" belong to the word.
+            let mut end = end;
+            let mut k = j;
+            while k < bytes.len() && matches!(bytes[k].1, '+' | '#') {
+                end = bytes.get(k + 1).map_or(text.len(), |(at, _)| *at);
+                k += 1;
+            }
+            run.push(Word {
+                surface: &text[start..end],
+                sentence,
+                opens_sentence: !sentence_has_words,
+            });
+            sentence_has_words = true;
+            i = k.max(j);
+            continue;
+        }
+        match c {
+            '.' | '!' | '?' | '…' => {
+                let next = bytes.get(i + 1).map(|(_, d)| *d);
+                if next
+                    .is_none_or(|d| d.is_whitespace() || matches!(d, '"' | '\'' | ')' | '”' | '»'))
+                {
+                    end_sentence(&mut run, &mut out, &mut sentence, &mut sentence_has_words);
+                } else if !run.is_empty() {
+                    out.runs.push(std::mem::take(&mut run));
+                }
+            }
+            '\n' => {
+                if breaks_sentence(&text[..start], &text[start + 1..]) {
+                    end_sentence(&mut run, &mut out, &mut sentence, &mut sentence_has_words);
+                }
+            }
+            c if c.is_whitespace() => {}
+            _ => {
+                if !run.is_empty() {
+                    out.runs.push(std::mem::take(&mut run));
+                }
+            }
+        }
+        i += 1;
+    }
+    end_sentence(&mut run, &mut out, &mut sentence, &mut sentence_has_words);
+    out.sentences = sentence;
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::chunks;
+
+    fn runs(text: &str) -> Vec<Vec<&str>> {
+        chunks(text)
+            .runs
+            .iter()
+            .map(|r| r.iter().map(|w| w.surface).collect())
+            .collect()
+    }
+
+    #[test]
+    fn punctuation_ends_runs_and_sentences() {
+        let c = chunks("Deep learning, in short, works. It scales!");
+        assert_eq!(c.sentences, 2);
+        assert_eq!(
+            runs("Deep learning, in short, works. It scales!"),
+            vec![
+                vec!["Deep", "learning"],
+                vec!["in", "short"],
+                vec!["works"],
+                vec!["It", "scales"]
+            ]
+        );
+        assert!(c.runs[0][0].opens_sentence && !c.runs[1][0].opens_sentence);
+        assert_eq!(c.runs[3][0].sentence, 1);
+    }
+
+    #[test]
+    fn words_keep_inner_joiners() {
+        assert_eq!(
+            runs("state-of-the-art C++ and C# don't use 3.5 GHz (e.g. here)"),
+            vec![
+                vec![
+                    "state-of-the-art",
+                    "C++",
+                    "and",
+                    "C#",
+                    "don't",
+                    "use",
+                    "3.5",
+                    "GHz"
+                ],
+                vec!["e.g"],
+                vec!["here"],
+            ]
+        );
+    }
+
+    #[test]
+    fn a_title_line_is_its_own_sentence() {
+        let c = chunks("Neural ranking models\r\nWe study ranking.\nIt is done,\nand continues");
+        assert_eq!(c.sentences, 3);
+        let last: Vec<&str> = c.runs.last().unwrap().iter().map(|w| w.surface).collect();
+        assert_eq!(last, ["and", "continues"]);
+        assert_eq!(c.runs.last().unwrap()[0].sentence, 2);
+    }
+
+    #[test]
+    fn empty_and_symbol_only_texts_have_no_runs() {
+        assert!(chunks("").runs.is_empty());
+        assert!(chunks("  ... !!! 🙂🙂 ").runs.is_empty());
+    }
+}
