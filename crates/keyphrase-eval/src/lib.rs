@@ -112,6 +112,15 @@ pub fn load_all(dir: &Path) -> anyhow::Result<Vec<Dataset>> {
     paths.iter().map(|p| load(p)).collect()
 }
 
+/// The text as given to yake-rust: white space runs collapsed to one
+/// space. Its sentence splitter mis-reads line breaks (whole paragraphs
+/// come out as a few long, lower-quality phrases), while Python yake joins
+/// the lines of a text itself before splitting; this gives yake-rust the
+/// same footing.
+pub fn yake_rust_input(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 /// Folds phrases the way the protocol compares them.
 pub struct Normalizer(Stemmer);
 

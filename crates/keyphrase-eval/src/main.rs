@@ -6,9 +6,10 @@ use std::collections::HashSet;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
+use anyhow::Context as _;
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_keyphrase_eval::{data_dir, f1_at, load_all, Dataset, Normalizer};
+use kenning_keyphrase_eval::{data_dir, f1_at, load_all, yake_rust_input, Dataset, Normalizer};
 use kenning_ports::TopicExtractor;
 
 const K: usize = 10;
@@ -37,8 +38,9 @@ fn evaluate(dataset: &Dataset, predict: &mut dyn FnMut(&str) -> Vec<String>) -> 
     }
 }
 
-/// Predictions of the Python `yake` package, or `None` when it is not
-/// installed.
+/// Predictions of the Python `yake` package (same settings as yake-rust:
+/// up to three words, its own stop words for the language), or `None` when
+/// it is not installed.
 fn python_yake(dataset: &Dataset) -> Option<Vec<Vec<String>>> {
     let script = r#"
 import json, sys, yake
@@ -55,88 +57,40 @@ print(json.dumps([[k for k, _ in ex.extract_keywords(d)] for d in docs]))
         .spawn()
         .ok()?;
     let docs: Vec<&str> = dataset.documents.iter().map(|d| d.text.as_str()).collect();
-    let input = json_strings(&docs);
-    child.stdin.take()?.write_all(input.as_bytes()).ok()?;
+    let input = serde_json::to_vec(&docs).ok()?;
+    child.stdin.take()?.write_all(&input).ok()?;
     let output = child.wait_with_output().ok()?;
     if !output.status.success() {
         return None;
     }
-    parse_lists(&String::from_utf8_lossy(&output.stdout))
+    serde_json::from_slice(&output.stdout).ok()
 }
 
-fn json_strings(items: &[&str]) -> String {
-    let quoted: Vec<String> = items
-        .iter()
-        .map(|s| {
-            let mut out = String::from("\"");
-            for c in s.chars() {
-                match c {
-                    '"' => out.push_str("\\\""),
-                    '\\' => out.push_str("\\\\"),
-                    c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-                    c => out.push(c),
-                }
-            }
-            out.push('"');
-            out
-        })
-        .collect();
-    format!("[{}]", quoted.join(","))
+/// The cells of one system: F1@5 and F1@10, or n/a.
+fn cells(scores: Option<&Scores>) -> String {
+    scores.map_or_else(
+        || "n/a | n/a".to_owned(),
+        |s| format!("{:.3} | {:.3}", s.f1_5, s.f1_10),
+    )
 }
 
-/// Parses `[["a", "b"], ["c"]]` as printed by Python's json (ASCII-escaped).
-fn parse_lists(text: &str) -> Option<Vec<Vec<String>>> {
-    let mut lists = Vec::new();
-    let mut chars = text.trim().chars().peekable();
-    if chars.next()? != '[' {
-        return None;
-    }
-    loop {
-        match chars.next()? {
-            '[' => {
-                let mut list = Vec::new();
-                loop {
-                    match chars.next()? {
-                        '"' => {
-                            let mut s = String::new();
-                            loop {
-                                match chars.next()? {
-                                    '"' => break,
-                                    '\\' => match chars.next()? {
-                                        'u' => {
-                                            let hex: String =
-                                                (0..4).filter_map(|_| chars.next()).collect();
-                                            let code = u32::from_str_radix(&hex, 16).ok()?;
-                                            s.push(char::from_u32(code).unwrap_or('\u{fffd}'));
-                                        }
-                                        'n' => s.push('\n'),
-                                        other => s.push(other),
-                                    },
-                                    c => s.push(c),
-                                }
-                            }
-                            list.push(s);
-                        }
-                        ']' => break,
-                        _ => {}
-                    }
-                }
-                lists.push(list);
-            }
-            ']' => return Some(lists),
-            _ => {}
-        }
-    }
-}
-
+/// `--kenning-only` skips the peers (a quicker run while working on the
+/// extractor); any other argument names the datasets to run.
 fn main() -> anyhow::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let kenning_only = args.iter().any(|a| a == "--kenning-only");
+    let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let dir = data_dir();
-    let datasets = load_all(&dir)?;
+    let datasets: Vec<Dataset> = load_all(&dir)?
+        .into_iter()
+        .filter(|d| names.is_empty() || names.contains(&&d.name))
+        .collect();
     let ours = KeyphraseExtractor::new();
-    println!(
-        "Keyphrase extraction, macro F1 with stemmed exact match ({})",
-        dir.display()
-    );
+    let config = yake_rust::Config {
+        ngrams: 3,
+        ..yake_rust::Config::default()
+    };
+    println!("Keyphrase extraction: macro F1@5 and F1@10, stemmed exact match");
     println!();
     println!(
         "| dataset | lang | docs | kenning F1@5 | kenning F1@10 | yake-rust F1@5 | yake-rust F1@10 | python yake F1@5 | python yake F1@10 |"
@@ -161,45 +115,37 @@ fn main() -> anyhow::Result<()> {
                 .map(|t| t.label)
                 .collect()
         });
-        let stop_words = yake_rust::StopWords::predefined(&dataset.language)
-            .or_else(|| yake_rust::StopWords::predefined("en"));
-        let config = yake_rust::Config {
-            ngrams: 3,
-            ..yake_rust::Config::default()
-        };
-        let yake = evaluate(dataset, &mut |text| match &stop_words {
-            Some(stop) => yake_rust::get_n_best(K, text, stop, &config)
-                .into_iter()
-                .map(|r| r.keyword)
-                .collect(),
-            None => Vec::new(),
-        });
-        let python = python_yake(dataset).map(|predictions| {
-            let mut next = predictions.into_iter();
-            evaluate(dataset, &mut |_| next.next().unwrap_or_default())
-        });
-        let python_cells = match &python {
-            Some(p) => format!("{:.3} | {:.3}", p.f1_5, p.f1_10),
-            None => {
-                python_missing = true;
-                "n/a | n/a".to_owned()
-            }
+        let (yake, python) = if kenning_only {
+            (None, None)
+        } else {
+            let stop_words = yake_rust::StopWords::predefined(&dataset.language)
+                .with_context(|| format!("yake-rust has no stop words for {}", dataset.language))?;
+            let yake = evaluate(dataset, &mut |text| {
+                yake_rust::get_n_best(K, &yake_rust_input(text), &stop_words, &config)
+                    .into_iter()
+                    .map(|r| r.keyword)
+                    .collect()
+            });
+            let python = python_yake(dataset).map(|predictions| {
+                let mut next = predictions.into_iter();
+                evaluate(dataset, &mut |_| next.next().unwrap_or_default())
+            });
+            python_missing |= python.is_none();
+            (Some(yake), python)
         };
         println!(
-            "| {} | {} | {} | {:.3} | {:.3} | {:.3} | {:.3} | {} |",
+            "| {} | {} | {} | {} | {} | {} |",
             dataset.name,
             dataset.language,
             dataset.documents.len(),
-            kenning.f1_5,
-            kenning.f1_10,
-            yake.f1_5,
-            yake.f1_10,
-            python_cells
+            cells(Some(&kenning)),
+            cells(yake.as_ref()),
+            cells(python.as_ref()),
         );
     }
     if python_missing {
         println!();
-        println!("python yake: not installed here (pip install yake to add the column)");
+        println!("python yake: not installed here (pip install yake to add its columns)");
     }
     Ok(())
 }
