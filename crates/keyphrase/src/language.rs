@@ -228,15 +228,65 @@ impl Languages {
         if let Some(rules) = hint.and_then(|h| self.rules.get(h.to_ascii_lowercase().as_str())) {
             return rules;
         }
-        // Detection needs a little text; a short query reads as English.
-        let sample: String = text.chars().take(2000).collect();
-        if sample.split_whitespace().count() < 4 {
-            return self.english();
-        }
-        self.detector
-            .detect(&sample)
-            .and_then(|info| self.by_lang.get(&info.lang()))
+        self.detect(text)
             .and_then(|code| self.rules.get(code))
             .unwrap_or_else(|| self.english())
+    }
+
+    /// The language of `text`, from its function words first.
+    ///
+    /// Character statistics alone (whatlang) misread jargon-heavy text:
+    /// "Kubernetes clusters schedule containers across nodes" looks French
+    /// to them. Function words are a far surer sign, so the language whose
+    /// stop words the text uses most wins; whatlang only breaks a near tie
+    /// between languages that share many of them (Danish and Swedish), or
+    /// decides alone, when it is sure, for a text without function words.
+    fn detect(&self, text: &str) -> Option<&'static str> {
+        let sample: String = text.chars().take(2000).collect();
+        let lower = sample.to_lowercase();
+        let words: Vec<&str> = lower
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect();
+        let mut evidence: Vec<(&'static str, usize)> = SUPPORTED
+            .iter()
+            .map(|(code, _, _)| {
+                let rules = &self.rules[code];
+                let hits = words.iter().filter(|w| rules.is_stop_word(w)).count();
+                (*code, hits)
+            })
+            .collect();
+        let best = evidence.iter().map(|(_, hits)| *hits).max().unwrap_or(0);
+        if best == 0 {
+            if words.len() < 4 {
+                return None;
+            }
+            return self
+                .detector
+                .detect(&sample)
+                .filter(whatlang::Info::is_reliable)
+                .and_then(|info| self.by_lang.get(&info.lang()).copied());
+        }
+        // Near ties: within a fifth of the best.
+        evidence.retain(|(_, hits)| *hits * 5 >= best * 4);
+        if evidence.len() > 1 {
+            let allowed: Vec<Lang> = SUPPORTED
+                .iter()
+                .filter(|(code, _, _)| evidence.iter().any(|(c, _)| c == code))
+                .map(|(_, lang, _)| *lang)
+                .collect();
+            let tie_breaker = Detector::with_allowlist(allowed);
+            if let Some(code) = tie_breaker
+                .detect(&sample)
+                .and_then(|info| self.by_lang.get(&info.lang()).copied())
+            {
+                return Some(code);
+            }
+        }
+        // SUPPORTED order (English first) settles what is left.
+        evidence
+            .iter()
+            .find(|(_, hits)| *hits == best)
+            .map(|(code, _)| *code)
     }
 }
