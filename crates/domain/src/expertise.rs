@@ -165,14 +165,65 @@ impl EntityTopic {
     }
 }
 
+/// The share of a phrase's relevance that each of its boundary words
+/// earns as a topic of its own.
+///
+/// Knowing "Kubernetes clusters" is knowing something about "Kubernetes":
+/// without this, a broad query ("kubernetes") would miss everyone whose
+/// texts spoke of it only in phrases, since extractors list a word that a
+/// better phrase already says only once, inside the phrase.
+pub const BOUNDARY_WORD_SHARE: f64 = 0.5;
+
+/// The words a phrase teaches on its own: its first and last word, which a
+/// key phrase never has as stop words (inner words may be: "philosophy
+/// of mind"). Keys and labels are split alike; a phrase whose label does
+/// not split into as many words as its key teaches no words.
+fn boundary_words(topic: &Topic) -> Vec<Topic> {
+    let keys: Vec<&str> = topic.key.split(' ').collect();
+    let labels: Vec<&str> = topic.label.split(' ').collect();
+    if keys.len() < 2 || keys.len() != labels.len() {
+        return Vec::new();
+    }
+    let last = keys.len() - 1;
+    [0, last]
+        .into_iter()
+        .filter(|&i| !keys[i].is_empty())
+        .map(|i| Topic {
+            key: keys[i].to_owned(),
+            label: labels[i].to_owned(),
+            relevance: topic.relevance * BOUNDARY_WORD_SHARE,
+        })
+        .collect()
+}
+
+/// The topics a query is matched on: the query's own and, as for an
+/// entity, the boundary words of its phrases, so that "tax returns" finds
+/// whoever learned "corporate tax returns". Each key once, with its largest
+/// weight, best first.
+pub fn query_topics(found: &[Topic]) -> Vec<Topic> {
+    let mut merged: Vec<Topic> = Vec::with_capacity(found.len() * 3);
+    let words: Vec<Topic> = found.iter().flat_map(boundary_words).collect();
+    for topic in found.iter().chain(&words) {
+        match merged.iter_mut().find(|t| t.key == topic.key) {
+            Some(known) => known.relevance = known.relevance.max(topic.relevance),
+            None => merged.push(topic.clone()),
+        }
+    }
+    merged.sort_by(|a, b| b.relevance.total_cmp(&a.relevance).then(a.key.cmp(&b.key)));
+    merged
+}
+
 /// The topics of an entity from each text's topics, best first under
-/// `scoring`. The label is the one of the largest single contribution.
+/// `scoring`: each topic as found, plus the boundary words of every phrase
+/// ([`BOUNDARY_WORD_SHARE`]). The label is the one of the largest single
+/// contribution.
 pub fn entity_topics(texts: &[(Descriptor, Vec<Topic>)], scoring: &Scoring) -> Vec<EntityTopic> {
-    let mut combined: HashMap<&str, (EntityTopic, f64)> = HashMap::new();
+    let mut combined: HashMap<String, (EntityTopic, f64)> = HashMap::new();
     for (descriptor, topics) in texts {
         let factor = scoring.descriptor_factor(*descriptor);
-        for topic in topics {
-            let (entry, best) = combined.entry(topic.key.as_str()).or_insert((
+        let words: Vec<Topic> = topics.iter().flat_map(boundary_words).collect();
+        for topic in topics.iter().chain(&words) {
+            let (entry, best) = combined.entry(topic.key.clone()).or_insert((
                 EntityTopic {
                     key: topic.key.clone(),
                     label: topic.label.clone(),

@@ -15,8 +15,8 @@ pub mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
 pub use expertise::{
-    entity_topics, rank_experts, EntityTopic, Expert, ScoredTopic, Scoring, ScoringError, Standing,
-    TopicStanding,
+    entity_topics, query_topics, rank_experts, EntityTopic, Expert, ScoredTopic, Scoring,
+    ScoringError, Standing, TopicStanding,
 };
 pub use paging::{Limit, Offset, SearchText};
 pub use profile::{

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, rank_experts, EntityTopic, Expert, FieldViolation, Rule, ScoredTopic, Scoring,
-    TopicStanding, Upload, UploadInput, UserId,
+    entity_topics, query_topics, rank_experts, EntityTopic, Expert, FieldViolation, Rule,
+    ScoredTopic, Scoring, TopicStanding, Upload, UploadInput, UserId,
 };
 use uuid::Uuid;
 
@@ -220,7 +220,7 @@ impl ExpertiseService {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
-        let topics = self
+        let found = self
             .extractor
             .extract(
                 query,
@@ -229,6 +229,7 @@ impl ExpertiseService {
                 TOPICS_PER_QUERY,
             )
             .topics;
+        let topics = query_topics(&found);
         if topics.is_empty() {
             return Ok(Vec::new());
         }

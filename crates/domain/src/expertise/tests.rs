@@ -101,6 +101,65 @@ fn entity_topics_weigh_texts_by_descriptor() {
 }
 
 #[test]
+fn a_phrase_also_teaches_its_boundary_words() {
+    let s = Scoring::default();
+    let phrase = |key: &str, label: &str, relevance| Topic {
+        key: key.into(),
+        label: label.into(),
+        relevance,
+    };
+    let topics = entity_topics(
+        &[(
+            Descriptor::Default,
+            vec![
+                phrase("kubernet cluster", "Kubernetes clusters", 1.0),
+                phrase("philosophi of mind", "philosophy of mind", 0.8),
+                phrase("kubernet", "kubernetes", 0.1),
+                phrase("state-of-the-art", "state-of-the-art", 0.2),
+            ],
+        )],
+        &s,
+    );
+    let relevance = |key: &str| {
+        topics
+            .iter()
+            .find(|t| t.key == key)
+            .map(|t| (t.label.clone(), t.relevance(&s)))
+    };
+    let (label, r) = relevance("kubernet").unwrap();
+    assert_eq!(label, "Kubernetes", "the largest contribution names it");
+    assert!((r - (0.1 + 0.5 * 1.0)).abs() < 1e-12);
+    assert!((relevance("cluster").unwrap().1 - 0.5).abs() < 1e-12);
+    assert!((relevance("mind").unwrap().1 - 0.4).abs() < 1e-12);
+    assert!(relevance("of").is_none(), "inner words teach nothing");
+    assert!(relevance("philosophi").is_some());
+    assert_eq!(topics.len(), 7);
+    assert_eq!(topics[0].key, "kubernet cluster");
+}
+
+#[test]
+fn a_query_is_matched_on_its_phrases_and_their_boundary_words() {
+    let found = [
+        Topic {
+            key: "tax return".into(),
+            label: "tax returns".into(),
+            relevance: 1.0,
+        },
+        Topic {
+            key: "tax".into(),
+            label: "tax".into(),
+            relevance: 0.2,
+        },
+    ];
+    let topics = query_topics(&found);
+    let keys: Vec<(&str, f64)> = topics
+        .iter()
+        .map(|t| (t.key.as_str(), t.relevance))
+        .collect();
+    assert_eq!(keys, [("tax return", 1.0), ("return", 0.5), ("tax", 0.5)]);
+}
+
+#[test]
 fn experts_are_ranked_by_their_summed_scores() {
     let s = Scoring::default();
     let ada = UserId::from_uuid(Uuid::from_u128(1));
