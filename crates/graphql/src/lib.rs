@@ -1,5 +1,5 @@
 //! Kenning's GraphQL schema (juniper): the user-management API of the
-//! specification, its scalars, and the mapping of service errors onto
+//! specification, the expertise reads (`experts`, `userTopics`), its scalars, and the mapping of service errors onto
 //! GraphQL errors with stable `extensions.code` values.
 //!
 //! The schema knows nothing of HTTP: the HTTP adapter authenticates the
@@ -8,6 +8,7 @@
 //! executed off the async workers.
 
 mod error;
+mod expertise;
 mod inputs;
 mod schema;
 mod user;

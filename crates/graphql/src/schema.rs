@@ -2,10 +2,11 @@
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
 use kenning_domain::{self as domain, FieldViolation, Scope, SearchText, UserId};
-use kenning_ports::{Principal, UserService};
+use kenning_ports::{ExpertiseService, Principal, UserService};
 use uuid::Uuid;
 
 use crate::error::ApiError;
+use crate::expertise::{ExpertObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::user::UserObject;
 
@@ -14,6 +15,7 @@ use crate::user::UserObject;
 pub struct Context {
     pub principal: Principal,
     pub users: UserService,
+    pub expertise: ExpertiseService,
 }
 
 impl juniper::Context for Context {}
@@ -22,6 +24,11 @@ impl Context {
     fn allow(&self, scope: Scope) -> Result<&UserService> {
         self.principal.require(scope)?;
         Ok(&self.users)
+    }
+
+    fn expertise(&self) -> Result<&ExpertiseService> {
+        self.principal.require(Scope::ExpertiseRead)?;
+        Ok(&self.expertise)
     }
 }
 
@@ -71,6 +78,36 @@ impl Query {
     fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
         let users = context.allow(Scope::UsersRead)?;
         Ok(UserObject(users.get(user_id(global_user_id))?))
+    }
+
+    /// Who knows about `query`, best first: the query is read for topics as
+    /// an upload would be, and each active, visible user scores the sum of
+    /// their expertise on those topics (weighted by each topic's weight in
+    /// the query). Deactivated, hidden and deleted users are left out.
+    /// `limit` 1 to 100, default 10.
+    fn experts(context: &Context, query: String, limit: Option<i32>) -> Result<Vec<ExpertObject>> {
+        let expertise = context.expertise()?;
+        Ok(expertise
+            .experts(&query, limit)?
+            .into_iter()
+            .map(ExpertObject)
+            .collect())
+    }
+
+    /// The topics a user knows best, with their scores and the actions that
+    /// taught them. `limit` 1 to 100, default 15.
+    fn user_topics(
+        context: &Context,
+        global_user_id: Uuid,
+        #[graphql(default = 15)] limit: Option<i32>,
+    ) -> Result<Vec<UserTopicObject>> {
+        let expertise = context.expertise()?;
+        let user = context.users.get(user_id(global_user_id))?;
+        Ok(expertise
+            .user_topics(user.id(), limit)?
+            .into_iter()
+            .map(UserTopicObject)
+            .collect())
     }
 }
 

@@ -48,6 +48,7 @@ async fn run(
     let context = Context {
         principal,
         users: state.users.clone(),
+        expertise: state.expertise.clone(),
     };
     let schema = state.schema.clone();
     let (ok, json) = web::block(move || {

@@ -1,11 +1,12 @@
 //! Kenning's HTTP adapter (actix-web): the GraphQL endpoint with its guards,
-//! GraphiQL, health and readiness probes, and request metrics.
+//! the connector upload endpoint, GraphiQL, health and readiness probes, and request metrics.
 //!
 //! Every blocking call (storage, credential checks, GraphQL execution) runs
 //! on actix's blocking pool through `web::block`, never on the
 //! current-thread async workers.
 
 mod body;
+mod connector;
 mod graphql;
 mod health;
 mod metrics;
@@ -15,12 +16,15 @@ use std::sync::Arc;
 
 use actix_web::web;
 use kenning_graphql::Schema;
-use kenning_ports::{CredentialService, UserService};
+use kenning_ports::{CredentialService, ExpertiseService, UserService};
 
 pub use metrics::Metrics;
 
 /// The path of the GraphQL endpoint.
 pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
+
+/// The path of the connector upload endpoint.
+pub const CONNECTOR_PATH: &str = "/connectors/api/v1/entities-with-action";
 
 /// Limits of the HTTP layer.
 #[derive(Debug, Clone, Copy)]
@@ -45,6 +49,7 @@ impl Default for HttpConfig {
 pub struct AppState {
     pub users: UserService,
     pub credentials: CredentialService,
+    pub expertise: ExpertiseService,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
     pub config: HttpConfig,
@@ -65,6 +70,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
             web::resource(GRAPHQL_PATH)
                 .route(web::post().to(graphql::execute))
                 .route(web::get().to(graphql::graphiql))
+                .default_service(web::to(problem::method_not_allowed)),
+        )
+        .service(
+            web::resource(CONNECTOR_PATH)
+                .route(web::post().to(connector::upload))
                 .default_service(web::to(problem::method_not_allowed)),
         )
         .route("/healthz", web::get().to(health::alive))

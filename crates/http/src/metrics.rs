@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -29,6 +30,9 @@ struct Series {
 pub struct Metrics {
     /// Keyed by (route pattern, method, status).
     requests: Mutex<BTreeMap<(String, String, u16), Series>>,
+    /// Connector uploads by outcome: `Accepted` or the error code.
+    uploads: Mutex<BTreeMap<&'static str, u64>>,
+    topics_extracted: AtomicU64,
 }
 
 impl Metrics {
@@ -44,10 +48,43 @@ impl Metrics {
         }
     }
 
+    /// Counts one connector upload under its outcome.
+    pub fn count_upload(&self, outcome: &'static str) {
+        let mut uploads = self.uploads.lock().unwrap_or_else(|p| p.into_inner());
+        *uploads.entry(outcome).or_default() += 1;
+    }
+
+    /// Counts the topics an accepted upload taught.
+    pub fn count_topics(&self, n: usize) {
+        self.topics_extracted
+            .fetch_add(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
+    }
+
+    fn render_uploads(&self, out: &mut String) {
+        let uploads = self.uploads.lock().unwrap_or_else(|p| p.into_inner());
+        out.push_str(
+            "# HELP kenning_uploads_total Connector uploads by outcome (Accepted or the error code).\n",
+        );
+        out.push_str("# TYPE kenning_uploads_total counter\n");
+        for (outcome, n) in uploads.iter() {
+            let _ = writeln!(out, "kenning_uploads_total{{outcome=\"{outcome}\"}} {n}");
+        }
+        out.push_str(
+            "# HELP kenning_topics_extracted_total Topics learned from accepted uploads.\n",
+        );
+        out.push_str("# TYPE kenning_topics_extracted_total counter\n");
+        let _ = writeln!(
+            out,
+            "kenning_topics_extracted_total {}",
+            self.topics_extracted.load(Ordering::Relaxed)
+        );
+    }
+
     /// The Prometheus text exposition of every series.
     pub fn render(&self) -> String {
-        let requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         let mut out = String::new();
+        self.render_uploads(&mut out);
+        let requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
         out.push_str(
             "# HELP kenning_http_requests_total HTTP requests by route, method and status.\n",
         );

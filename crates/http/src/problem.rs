@@ -4,6 +4,8 @@ use actix_web::http::{header, StatusCode};
 use actix_web::HttpResponse;
 use serde_json::json;
 
+use crate::body::BodyError;
+
 /// An answer in the GraphQL error envelope for a request that never reached
 /// execution: `{"errors": [{"message", "extensions": {"code"}}]}`.
 #[derive(Debug)]
@@ -37,18 +39,79 @@ impl GraphqlProblem {
     }
 }
 
-fn plain_problem(status: StatusCode, code: &str, message: &str) -> HttpResponse {
-    HttpResponse::build(status).json(json!({ "error": { "code": code, "message": message } }))
+impl From<BodyError> for GraphqlProblem {
+    fn from(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "PayloadTooLarge",
+                e.message(),
+            ),
+            BodyError::Unreadable(_) => Self::bad_request(e.message()),
+        }
+    }
+}
+
+/// An answer outside GraphQL (the connector, unknown routes):
+/// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`, with
+/// `fields` only when the problem is about fields of the body.
+#[derive(Debug)]
+pub struct Problem {
+    pub status: StatusCode,
+    pub code: &'static str,
+    pub message: String,
+    pub fields: Vec<(String, String)>,
+}
+
+impl Problem {
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            status,
+            code,
+            message: message.into(),
+            fields: Vec::new(),
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "BadRequest", message)
+    }
+
+    pub fn into_response(self) -> HttpResponse {
+        let mut error = json!({ "code": self.code, "message": self.message });
+        if !self.fields.is_empty() {
+            error["fields"] = self
+                .fields
+                .into_iter()
+                .map(|(field, problem)| json!({ "field": field, "problem": problem }))
+                .collect();
+        }
+        HttpResponse::build(self.status).json(json!({ "error": error }))
+    }
+}
+
+impl From<BodyError> for Problem {
+    fn from(e: BodyError) -> Self {
+        match e {
+            BodyError::TooLarge(_) => Self::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "PayloadTooLarge",
+                e.message(),
+            ),
+            BodyError::Unreadable(_) => Self::bad_request(e.message()),
+        }
+    }
 }
 
 pub async fn not_found() -> HttpResponse {
-    plain_problem(StatusCode::NOT_FOUND, "NotFound", "no such route")
+    Problem::new(StatusCode::NOT_FOUND, "NotFound", "no such route").into_response()
 }
 
 pub async fn method_not_allowed() -> HttpResponse {
-    plain_problem(
+    Problem::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "MethodNotAllowed",
-        "this route answers GET and POST only",
+        "this route does not answer this method",
     )
+    .into_response()
 }

@@ -9,17 +9,29 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::middleware::{from_fn, Logger};
 use actix_web::{web, App, HttpServer};
 use anyhow::Context as _;
-use kenning_domain::LanguageId;
+use kenning_domain::{LanguageId, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, Metrics};
-use kenning_ports::{Clock, CredentialService, UserService};
+use kenning_keyphrase::KeyphraseExtractor;
+use kenning_ports::{Clock, CredentialService, ExpertiseService, UserService};
 use kenning_store_diesel::Database;
 
 /// The use cases over one database.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Services {
     pub users: UserService,
     pub credentials: CredentialService,
+    db: Arc<Database>,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for Services {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Services")
+            .field("users", &self.users)
+            .field("credentials", &self.credentials)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Services {
@@ -35,8 +47,24 @@ impl Services {
         let db = Arc::new(db);
         Ok(Self {
             users: UserService::new(db.clone(), clock.clone(), default_language),
-            credentials: CredentialService::new(db, clock),
+            credentials: CredentialService::new(db.clone(), clock.clone()),
+            db,
+            clock,
         })
+    }
+
+    /// The expertise use cases under `scoring`, reading topics with the
+    /// key-phrase extractor. Standings built under other settings are
+    /// rebuilt first, so only the server, which owns the settings, builds
+    /// this.
+    pub fn expertise(&self, scoring: Scoring) -> anyhow::Result<ExpertiseService> {
+        ExpertiseService::new(
+            self.db.clone(),
+            Arc::new(KeyphraseExtractor::new()),
+            self.clock.clone(),
+            scoring,
+        )
+        .context("preparing the expertise standings")
     }
 }
 
@@ -53,6 +81,8 @@ pub struct Settings {
     pub default_language: LanguageId,
     /// HTTP worker threads; `None` takes actix's default (one per core).
     pub workers: Option<usize>,
+    /// Action weights, descriptor factors and half-life of expertise.
+    pub scoring: Scoring,
 }
 
 /// A bound, not yet running server.
@@ -79,6 +109,7 @@ impl Application {
     /// binds the listener. Must be called inside an actix system.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
+        let expertise = services.expertise(settings.scoring)?;
         let first_admin_token = services
             .credentials
             .issue_first_admin_token()
@@ -91,6 +122,7 @@ impl Application {
         let state = AppState {
             users: services.users.clone(),
             credentials: services.credentials.clone(),
+            expertise,
             schema: Arc::new(kenning_graphql::schema(settings.limits)),
             metrics: Arc::new(Metrics::default()),
             config: settings.http,

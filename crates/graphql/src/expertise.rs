@@ -1,0 +1,130 @@
+//! The expertise objects: experts for a query and a user's topics.
+
+use chrono::{DateTime, Utc};
+use juniper::graphql_object;
+use kenning_domain::{Expert, ScoredTopic};
+use kenning_ports::{ActionRecord, UserTopic};
+use uuid::Uuid;
+
+use crate::error::ApiError;
+use crate::schema::Context;
+use crate::user::UserObject;
+
+/// A topic with a user's score on it.
+#[derive(Debug)]
+pub struct TopicScoreObject(pub ScoredTopic);
+
+#[graphql_object(name = "TopicScore", context = Context)]
+impl TopicScoreObject {
+    /// The topic as it is most often written.
+    fn topic(&self) -> &str {
+        &self.0.label
+    }
+
+    /// The folded form under which variants of the topic meet (lower
+    /// case, each word stemmed).
+    fn key(&self) -> &str {
+        &self.0.key
+    }
+
+    /// The user's expertise on the topic now: the weighted, decayed sum of
+    /// the actions that taught it.
+    fn score(&self) -> f64 {
+        self.0.score
+    }
+}
+
+/// A user who knows about a query.
+#[derive(Debug)]
+pub struct ExpertObject(pub Expert);
+
+#[graphql_object(name = "Expert", context = Context)]
+impl ExpertObject {
+    fn global_user_id(&self) -> Uuid {
+        self.0.user.as_uuid()
+    }
+
+    /// The user's profile.
+    fn user(&self, context: &Context) -> Result<UserObject, ApiError> {
+        Ok(UserObject(context.users.get(self.0.user)?))
+    }
+
+    /// How well the user matches the query: each query topic's weight in
+    /// the query times the user's score on it, summed.
+    fn score(&self) -> f64 {
+        self.0.score
+    }
+
+    /// The query's topics the user knows, best first.
+    fn topics(&self) -> Vec<TopicScoreObject> {
+        self.0
+            .topics
+            .iter()
+            .cloned()
+            .map(TopicScoreObject)
+            .collect()
+    }
+}
+
+/// An action that taught a user a topic.
+#[derive(Debug)]
+pub struct TopicActionObject(pub ActionRecord);
+
+#[graphql_object(name = "TopicAction", context = Context)]
+impl TopicActionObject {
+    /// The id the connector endpoint answered with.
+    fn action_id(&self) -> Uuid {
+        self.0.id
+    }
+
+    fn entity_type(&self) -> &str {
+        &self.0.entity_type
+    }
+
+    fn action_type(&self) -> &str {
+        &self.0.action_type
+    }
+
+    fn action_date(&self) -> DateTime<Utc> {
+        self.0.action_date
+    }
+
+    fn action_alias(&self) -> Option<&str> {
+        self.0.alias.as_deref()
+    }
+
+    /// The topic's relevance in the entity (descriptor factors applied),
+    /// before the action's weight and age.
+    fn relevance(&self) -> f64 {
+        self.0.relevance
+    }
+}
+
+/// A topic a user knows, with the reasons.
+#[derive(Debug)]
+pub struct UserTopicObject(pub UserTopic);
+
+#[graphql_object(name = "UserTopic", context = Context)]
+impl UserTopicObject {
+    fn topic(&self) -> &str {
+        &self.0.topic.label
+    }
+
+    fn key(&self) -> &str {
+        &self.0.topic.key
+    }
+
+    fn score(&self) -> f64 {
+        self.0.topic.score
+    }
+
+    /// The newest actions that taught the topic (at most ten).
+    fn actions(&self) -> Vec<TopicActionObject> {
+        self.0
+            .actions
+            .iter()
+            .cloned()
+            .map(TopicActionObject)
+            .collect()
+    }
+}
