@@ -7,7 +7,7 @@ use std::time::Duration;
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
 use kenning::{Application, Services, Settings};
-use kenning_domain::{CredentialKind, LanguageId, Scope};
+use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::HttpConfig;
 use kenning_ports::ManualClock;
@@ -70,6 +70,7 @@ pub struct Options {
     pub body_limit: usize,
     pub limits: Limits,
     pub purge_interval: Duration,
+    pub scoring: Scoring,
 }
 
 impl Default for Options {
@@ -78,6 +79,7 @@ impl Default for Options {
             body_limit: HttpConfig::default().body_limit,
             limits: Limits::default(),
             purge_interval: Duration::from_secs(3600),
+            scoring: Scoring::default(),
         }
     }
 }
@@ -105,6 +107,7 @@ impl TestApp {
             purge_interval: options.purge_interval,
             default_language: LanguageId::parse("en").unwrap(),
             workers: Some(2),
+            scoring: options.scoring,
         };
         let (tx, rx) = mpsc::channel();
         let server_clock = clock.clone();
@@ -222,6 +225,31 @@ impl TestApp {
             .as_str()
             .map(str::to_owned);
         id.unwrap_or_else(|| panic!("createUser failed: {}", reply.body))
+    }
+
+    /// Runs one SQL statement on the app's database, for states no API
+    /// reaches (a hidden user, a broken table).
+    pub fn execute_sql(&self, sql: &str) {
+        use diesel::{Connection, RunQueryDsl};
+        let url = self.database_url();
+        if url.starts_with("postgres") {
+            let mut conn = diesel::PgConnection::establish(url).unwrap();
+            diesel::sql_query(sql).execute(&mut conn).unwrap();
+        } else {
+            let mut conn =
+                diesel::SqliteConnection::establish(url.trim_start_matches("sqlite://")).unwrap();
+            diesel::sql_query(sql).execute(&mut conn).unwrap();
+        }
+    }
+
+    /// POSTs an upload to the connector endpoint with `key`.
+    pub fn upload(&self, key: &str, body: &Value) -> Reply {
+        self.request(
+            "POST",
+            "/connectors/api/v1/entities-with-action",
+            &[("Content-Type", "application/json"), ("APIKEY", key)],
+            body.to_string().as_bytes(),
+        )
     }
 
     /// Moves the server's clock.

@@ -1,6 +1,8 @@
 //! The HTTP API, end to end: a real server on port 0 with a fresh database
 //! per test, on SQLite and (when configured) PostgreSQL.
 
+mod connector;
+mod expertise;
 mod guards;
 mod published;
 mod users;

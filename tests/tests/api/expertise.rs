@@ -1,0 +1,259 @@
+//! Who knows what: `experts` and `userTopics` over what connectors taught.
+
+use chrono::Duration;
+use kenning_domain::{ActionType, Scope, Scoring};
+use kenning_tests::app::{Options, TestApp};
+use kenning_tests::db::Backend;
+use kenning_tests::documents::{DEACTIVATE_USER, DELETE_USER, REACTIVATE_USER};
+use kenning_tests::on_every_backend;
+use serde_json::{json, Value};
+
+const EXPERTS: &str = "query experts($query: String!, $limit: Int) { experts(query: $query, limit: $limit) { globalUserId score user { email } topics { topic key score } } }";
+
+const USER_TOPICS: &str = "query userTopics($globalUserId: UUID!, $limit: Int) { userTopics(globalUserId: $globalUserId, limit: $limit) { topic key score actions { actionType actionAlias } } }";
+
+/// Uploads `text` as `action` by `email`, dated one day before the clock.
+fn teach(app: &TestApp, key: &str, email: &str, action: &str, text: &str) {
+    let reply = app.upload(
+        key,
+        &json!({
+            "entity_type": "document",
+            "action_type": action,
+            "action_date": "2026-03-01T08:00:00.000Z",
+            "user_email": email,
+            "texts": [{ "descriptor": "default", "text": text }],
+        }),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+}
+
+fn experts(app: &TestApp, query: &str) -> Vec<Value> {
+    let reply = app.graphql(EXPERTS, json!({ "query": query }));
+    reply.json()["data"]["experts"]
+        .as_array()
+        .unwrap_or_else(|| panic!("experts failed: {}", reply.body))
+        .clone()
+}
+
+fn emails(experts: &[Value]) -> Vec<String> {
+    experts
+        .iter()
+        .map(|e| e["user"]["email"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+const KUBERNETES: &str = "Kubernetes clusters schedule containers across nodes. Our Kubernetes clusters run the payment services, and Kubernetes operators restart failed containers and scale the clusters when traffic grows.";
+const TAX: &str = "Corporate tax returns are due in March. The finance team prepared the corporate tax returns and the VAT reconciliation for the German subsidiary, and the tax auditors reviewed the returns.";
+const TRANSLATION: &str = "Neural machine translation models translate technical manuals. We evaluated neural machine translation quality with BLEU scores on German and French manuals.";
+
+fn experts_rank_the_right_person_first(backend: Backend) {
+    let options = Options {
+        scoring: Scoring::new(
+            [
+                (ActionType::parse("create").unwrap(), 3.0),
+                (ActionType::parse("view").unwrap(), 0.5),
+            ],
+            1.0,
+            [1.5, 1.0, 0.5],
+            Duration::days(365),
+        )
+        .unwrap(),
+        ..Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "experts_rank_the_right_person_first", options)
+    else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    app.create_user("carol@example.com", "Carol", "Language");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "bob@example.com", "create", TAX);
+    teach(&app, &key, "carol@example.com", "create", TRANSLATION);
+    // Everyone glanced at everything: views weigh far less than writing.
+    for email in ["alice@example.com", "bob@example.com", "carol@example.com"] {
+        for text in [KUBERNETES, TAX, TRANSLATION] {
+            teach(&app, &key, email, "view", text);
+        }
+    }
+
+    for (query, expected) in [
+        ("kubernetes", "alice@example.com"),
+        ("Kubernetes clusters", "alice@example.com"),
+        ("corporate tax returns", "bob@example.com"),
+        ("Who knows about tax returns?", "bob@example.com"),
+        ("neural machine translation", "carol@example.com"),
+        ("machine translation of manuals", "carol@example.com"),
+    ] {
+        let found = experts(&app, query);
+        assert_eq!(emails(&found).len(), 3, "{query}: everyone viewed it");
+        assert_eq!(emails(&found)[0], expected, "{query}: {found:?}");
+        let best = &found[0];
+        assert!(best["score"].as_f64().unwrap() > found[1]["score"].as_f64().unwrap());
+        let topics = best["topics"].as_array().unwrap();
+        assert!(!topics.is_empty(), "{query}: the reasons are given");
+    }
+
+    // Several topics of one query add up.
+    let both = experts(&app, "kubernetes clusters and corporate tax returns");
+    assert_eq!(both.len(), 3);
+    let top_two: Vec<String> = emails(&both)[..2].to_vec();
+    assert!(
+        top_two.contains(&"alice@example.com".to_owned()),
+        "{both:?}"
+    );
+    assert!(top_two.contains(&"bob@example.com".to_owned()), "{both:?}");
+
+    let reply = app.graphql(EXPERTS, json!({ "query": "kubernetes", "limit": 1 }));
+    assert_eq!(reply.json()["data"]["experts"].as_array().unwrap().len(), 1);
+    assert!(experts(&app, "underwater basket weaving").is_empty());
+
+    // userTopics: Alice's topics, best first, with the actions behind them.
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": alice, "limit": 3 }));
+    let topics = reply.json()["data"]["userTopics"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(topics.len(), 3, "{}", reply.body);
+    let scores: Vec<f64> = topics
+        .iter()
+        .map(|t| t["score"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    let actions: Vec<&str> = topics[0]["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["actionType"].as_str().unwrap())
+        .collect();
+    assert!(
+        actions.contains(&"create") && actions.contains(&"view"),
+        "{actions:?}"
+    );
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": alice }));
+    let all = reply.json()["data"]["userTopics"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        all.len() > 3 && all.len() <= 15,
+        "default limit 15, got {}",
+        all.len()
+    );
+    assert!(
+        all.iter().any(|t| t["key"] == "kubernet"),
+        "what she wrote about: {all:?}"
+    );
+}
+
+fn only_active_visible_users_are_experts(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "only_active_visible_users_are_experts") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("active@example.com", "Active", "User");
+    let resting = app.create_user("resting@example.com", "Resting", "User");
+    let hidden = app.create_user("hidden@example.com", "Hidden", "User");
+    let leaving = app.create_user("leaving@example.com", "Leaving", "User");
+    for email in [
+        "active@example.com",
+        "resting@example.com",
+        "hidden@example.com",
+        "leaving@example.com",
+    ] {
+        teach(&app, &key, email, "create", KUBERNETES);
+    }
+    assert_eq!(experts(&app, "kubernetes").len(), 4);
+
+    app.graphql(DEACTIVATE_USER, json!({ "globalUserId": resting }));
+    app.execute_sql(&format!(
+        "UPDATE users SET is_hidden = TRUE WHERE id = '{hidden}'"
+    ));
+    app.graphql(DELETE_USER, json!({ "globalUserId": leaving }));
+    assert_eq!(emails(&experts(&app, "kubernetes")), ["active@example.com"]);
+
+    // A deactivated user keeps learning, and is listed again once back.
+    teach(&app, &key, "resting@example.com", "create", TAX);
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": resting }));
+    let keys = reply.body.to_lowercase();
+    assert!(keys.contains("tax"), "{keys}");
+    app.graphql(REACTIVATE_USER, json!({ "globalUserId": resting }));
+    assert_eq!(
+        emails(&experts(&app, "corporate tax returns")),
+        ["resting@example.com"]
+    );
+
+    // After the purge nothing of the deleted user is left.
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": leaving }));
+    assert!(!reply.json()["data"]["userTopics"]
+        .as_array()
+        .unwrap()
+        .is_empty());
+    app.advance(Duration::days(14));
+    assert_eq!(app.services.users.purge_due().unwrap(), 1);
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": leaving }));
+    assert_eq!(
+        reply.json()["data"]["userTopics"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+    let found = experts(&app, "kubernetes");
+    assert!(found.iter().all(|e| e["globalUserId"] != leaving.as_str()));
+    let mut listed = emails(&found);
+    listed.sort();
+    assert_eq!(listed, ["active@example.com", "resting@example.com"]);
+}
+
+fn expertise_reads_are_checked(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "expertise_reads_are_checked") else {
+        return;
+    };
+    let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
+    let users_only = app.token(&[Scope::UsersRead, Scope::UsersWrite]);
+    let expertise_only = app.token(&[Scope::ExpertiseRead]);
+
+    let query = json!({ "query": "kubernetes" });
+    let reply = app.graphql_as(&users_only, EXPERTS, query.clone());
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("Forbidden"),
+        "{}",
+        reply.body
+    );
+    let reply = app.graphql_as(&users_only, USER_TOPICS, json!({ "globalUserId": ada }));
+    assert_eq!(reply.error_code().as_deref(), Some("Forbidden"));
+    let reply = app.graphql_as(&expertise_only, EXPERTS, query);
+    assert_eq!(reply.error_code(), None, "{}", reply.body);
+    let reply = app.graphql_as(&expertise_only, USER_TOPICS, json!({ "globalUserId": ada }));
+    assert_eq!(
+        reply.json()["data"]["userTopics"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+
+    for (query, limit, field) in [
+        ("kubernetes", json!(0), "limit"),
+        ("kubernetes", json!(101), "limit"),
+        ("   ", json!(null), "query"),
+    ] {
+        let reply = app.graphql(EXPERTS, json!({ "query": query, "limit": limit }));
+        assert_eq!(reply.error_code().as_deref(), Some("ValidationError"));
+        assert_eq!(reply.json()["errors"][0]["extensions"]["field"], field);
+    }
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": ada, "limit": 0 }));
+    assert_eq!(reply.error_code().as_deref(), Some("ValidationError"));
+    let reply = app.graphql(
+        USER_TOPICS,
+        json!({ "globalUserId": "00000000-0000-4000-8000-000000000000" }),
+    );
+    assert_eq!(reply.error_code().as_deref(), Some("NotFound"));
+}
+
+on_every_backend!(
+    experts_rank_the_right_person_first,
+    only_active_visible_users_are_experts,
+    expertise_reads_are_checked,
+);
