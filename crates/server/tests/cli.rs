@@ -92,6 +92,8 @@ fn every_command_has_help() {
         vec!["apikey", "--help"],
         vec!["apikey", "create", "--help"],
         vec!["purge", "--help"],
+        vec!["topics", "--help"],
+        vec!["topics", "extract", "--help"],
     ] {
         let out = succeeds(kenning("unused.db", &args));
         assert!(stdout(&out).contains("Usage: kenning"), "{args:?}");
@@ -161,6 +163,147 @@ fn bad_arguments_are_one_clear_error() {
     let out = kenning(&db, &["token", "revoke", "not-a-uuid"]);
     assert!(!out.status.success());
     fails_with(kenning(&db, &["token", "create", "--name", "   "]), "name");
+}
+
+#[test]
+fn bad_scoring_settings_stop_serve_before_it_starts() {
+    let scratch = Scratch::new();
+    let db = scratch.db_url();
+    fails_with(
+        kenning(&db, &["serve", "--primary-factor=-1"]),
+        "primary must be a finite number >= 0",
+    );
+    for args in [
+        ["serve", "--action-weight", "View=2"],
+        ["serve", "--action-weight", "view"],
+        ["serve", "--action-weight", "view=much"],
+        ["serve", "--half-life-days", "0"],
+    ] {
+        let out = kenning(&db, &args);
+        assert!(!out.status.success(), "{args:?}");
+        assert!(stderr(&out).starts_with("error: "), "{}", stderr(&out));
+    }
+    assert!(
+        !scratch.0.join("nested").exists(),
+        "nothing was opened or created"
+    );
+}
+
+/// Runs `kenning topics extract` with `args`, `input` on stdin.
+fn extract(args: &[&str], input: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args(["topics", "extract"])
+        .args(args)
+        .env_remove("DATABASE_URL")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn lines(output: &Output) -> Vec<serde_json::Value> {
+    stdout(output)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn topics_extract_prints_a_json_line_per_input_in_order() {
+    let scratch = Scratch::new();
+    let en = scratch.0.join("en.txt");
+    let de = scratch.0.join("de.html");
+    std::fs::write(
+        &en,
+        "Solar panels convert sunlight into electricity. Rooftop solar panels cut electricity bills.",
+    )
+    .unwrap();
+    std::fs::write(
+        &de,
+        "<p>Die Solaranlage auf dem Dach erzeugt Strom, und die Solaranlage senkt die Stromkosten.</p><script>geheimnis()</script>",
+    )
+    .unwrap();
+    let (en, de) = (en.to_str().unwrap(), de.to_str().unwrap());
+
+    let out = succeeds(extract(&["--html", "--limit", "3", en, de], ""));
+    let found = lines(&out);
+    assert_eq!(found.len(), 2);
+    assert_eq!(
+        (found[0]["file"].as_str(), found[0]["language"].as_str()),
+        (Some(en), Some("en"))
+    );
+    assert_eq!(
+        (found[1]["file"].as_str(), found[1]["language"].as_str()),
+        (Some(de), Some("de"))
+    );
+    for f in &found {
+        let topics = f["topics"].as_array().unwrap();
+        assert!(!topics.is_empty() && topics.len() <= 3, "{f}");
+        let scores: Vec<f64> = topics
+            .iter()
+            .map(|t| t["score"].as_f64().unwrap())
+            .collect();
+        assert!(scores.windows(2).all(|w| w[0] >= w[1]), "best first: {f}");
+        assert!(topics
+            .iter()
+            .all(|t| t["topic"].is_string() && t["key"].is_string()));
+    }
+    assert!(
+        found[0]["topics"].to_string().contains("solar panel"),
+        "{}",
+        found[0]
+    );
+    assert!(
+        found[1]["topics"].to_string().contains("solaranlag"),
+        "{}",
+        found[1]
+    );
+    assert!(
+        !found[1].to_string().contains("geheimnis"),
+        "scripts are not text"
+    );
+
+    let out = succeeds(extract(
+        &["--lang", "FR"],
+        "Rooftop solar panels cut electricity bills.",
+    ));
+    let found = lines(&out);
+    assert_eq!(
+        (found[0]["file"].as_str(), found[0]["language"].as_str()),
+        (Some("-"), Some("fr"))
+    );
+}
+
+#[test]
+fn topics_extract_refuses_what_it_cannot_read() {
+    let scratch = Scratch::new();
+    let good = scratch.0.join("good.txt");
+    std::fs::write(&good, "Solar panels convert sunlight.").unwrap();
+    let missing = scratch.0.join("missing.txt");
+    let binary = scratch.0.join("binary.bin");
+    std::fs::write(&binary, [0xff, 0xfe, 0x00, 0x81]).unwrap();
+    for (bad, message) in [(&missing, "cannot read"), (&binary, "is not UTF-8 text")] {
+        let out = extract(&[good.to_str().unwrap(), bad.to_str().unwrap()], "");
+        assert!(stdout(&out).is_empty(), "nothing printed before the error");
+        fails_with(out, message);
+    }
+    let out = extract(&["--lang", "xx"], "text");
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("not a supported language"),
+        "{}",
+        stderr(&out)
+    );
+    let out = extract(&["--limit", "0"], "text");
+    assert!(!out.status.success());
 }
 
 #[test]
