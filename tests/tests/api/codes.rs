@@ -1,0 +1,82 @@
+//! Every stable error code can actually be produced through the API.
+
+use std::collections::BTreeSet;
+
+use chrono::Duration;
+use kenning_domain::Scope;
+use kenning_ports::ServiceError;
+use kenning_tests::app::{Reply, TestApp};
+use kenning_tests::db::Backend;
+use kenning_tests::documents::{CREATE_USER, DELETE_USER, GET_USERS, REACTIVATE_USER};
+use kenning_tests::on_every_backend;
+use serde_json::json;
+
+/// The code of a GraphQL error or of a connector problem.
+fn code(reply: &Reply) -> String {
+    let body = reply.json();
+    body["errors"][0]["extensions"]["code"]
+        .as_str()
+        .or_else(|| body["error"]["code"].as_str())
+        .unwrap_or_else(|| panic!("no error code: {}", reply.body))
+        .to_owned()
+}
+
+fn every_error_code_can_be_produced(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "every_error_code_can_be_produced") else {
+        return;
+    };
+    let mut seen = BTreeSet::new();
+    let id = app.create_user("ada@example.com", "Ada", "Lovelace");
+    let key = app.api_key();
+    let upload = |alias: &str, email: &str| {
+        app.upload(
+            &key,
+            &json!({
+                "entity_type": "chat", "action_type": "post",
+                "action_date": "2026-03-01T10:00:00.000Z", "user_email": email,
+                "text": "Difference engines", "action_alias": alias,
+            }),
+        )
+    };
+
+    seen.insert(code(&app.graphql_as(
+        "kn_tok_unknown",
+        GET_USERS,
+        json!({}),
+    ))); // Unauthenticated
+    let reader = app.token(&[Scope::ExpertiseRead]);
+    seen.insert(code(&app.graphql_as(&reader, GET_USERS, json!({})))); // Forbidden
+    seen.insert(code(&app.graphql(
+        REACTIVATE_USER,
+        json!({ "globalUserId": "00000000-0000-4000-8000-000000000000" }),
+    ))); // NotFound
+    let create = |email: &str| {
+        app.graphql(
+            CREATE_USER,
+            json!({ "createUserInput": { "firstname": "A", "lastname": "B", "email": email } }),
+        )
+    };
+    seen.insert(code(&create("not-an-address"))); // ValidationError
+    seen.insert(code(&create("ADA@example.com"))); // Conflict
+    assert_eq!(upload("chat_post_1", "ada@example.com").status, 201);
+    seen.insert(code(&upload("chat_post_1", "ada@example.com"))); // DuplicateAlias
+    seen.insert(code(&upload("chat_post_2", "nobody@example.com"))); // UnknownUser
+    app.graphql(DELETE_USER, json!({ "globalUserId": id }));
+    seen.insert(code(
+        &app.graphql(REACTIVATE_USER, json!({ "globalUserId": id })),
+    )); // InvalidTransition
+    app.advance(Duration::days(14));
+    let cancel =
+        "mutation c($globalUserId: UUID!) { cancelDelete(globalUserId: $globalUserId) { status } }";
+    seen.insert(code(&app.graphql(cancel, json!({ "globalUserId": id })))); // GracePeriodExpired
+    app.execute_sql("DROP TABLE standings");
+    seen.insert(code(&app.graphql(
+        "{ experts(query: \"difference engines\") { score } }",
+        json!({}),
+    ))); // Internal
+
+    let all: BTreeSet<String> = ServiceError::CODES.iter().map(|c| c.to_string()).collect();
+    assert_eq!(seen, all);
+}
+
+on_every_backend!(every_error_code_can_be_produced);
