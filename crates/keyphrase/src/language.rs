@@ -100,7 +100,7 @@ fn extra_stop_words(code: &str) -> &'static [&'static str] {
             "cette", "ces", "cet", "dont", "leur", "leurs", "aussi", "ainsi", "alors", "après",
             "avant", "comme", "selon", "très", "plus", "moins", "entre", "sans", "sous", "depuis",
             "chez", "tout", "tous", "toute", "toutes", "deux", "fait", "faire", "peut", "peuvent",
-            "être", "a", "d", "l", "qu", "n", "s", "c", "j",
+            "être",
         ],
         "es" => &[
             "también", "así", "según", "sobre", "entre", "puede", "pueden", "ser", "dos",
@@ -149,6 +149,23 @@ impl Rules {
     /// Whether a lower-case word is a stop word.
     pub fn is_stop_word(&self, lower: &str) -> bool {
         self.stop_words.contains(lower)
+    }
+
+    /// Whether a word (as written, and in lower case) can end a key
+    /// phrase, which in the languages below ends on a noun. In English a
+    /// word ending in "-ed" (not "-eed": "speed") is a verb or participle
+    /// there ("method proposed", "theory devoted"); in German nouns are
+    /// written with a capital, so a lower-case word there is a verb or an
+    /// adjective ("Klimawandel lässt"). Romance languages put adjectives and
+    /// participles after the noun and get no rule.
+    pub fn can_end_phrase(&self, surface: &str, lower: &str) -> bool {
+        match self.code {
+            "en" => {
+                !(lower.ends_with("ed") && !lower.ends_with("eed") && lower.chars().count() > 4)
+            }
+            "de" => surface.chars().next().is_some_and(char::is_uppercase),
+            _ => true,
+        }
     }
 
     /// The Snowball stem of a lower-case word.

@@ -10,8 +10,10 @@
 
 mod html;
 mod language;
+mod phrases;
+mod select;
+mod terms;
 mod text;
-mod yake;
 
 use kenning_domain::{TextFormat, Topic};
 use kenning_ports::{Extraction, TopicExtractor};
@@ -70,7 +72,8 @@ impl TopicExtractor for KeyphraseExtractor {
         };
         let rules = self.languages.pick(text, language);
         let chunks = text::chunks(text);
-        let phrases = yake::key_phrases(&chunks, rules, limit);
+        let terms = terms::Terms::of(&chunks, rules);
+        let phrases = phrases::key_phrases(&terms, limit);
         let best = phrases.first().map_or(1.0, |p| p.score);
         Extraction {
             language: rules.code.to_owned(),

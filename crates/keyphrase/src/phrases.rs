@@ -1,0 +1,200 @@
+//! Candidate phrases, their score and the choice of the best.
+//!
+//! A candidate is a run of one to [`MAX_WORDS`] words inside a chunk that
+//! neither starts nor ends with a stop word or a number, nor ends on a word
+//! its language does not end a noun phrase with (see
+//! [`Rules::can_end_phrase`](crate::language::Rules::can_end_phrase)).
+//! Candidates are merged by their term sequence, so every variant of a
+//! phrase ("Neural networks", "neural network") counts towards its
+//! frequency. The score starts from YAKE's (the product of the term scores
+//! over the phrase frequency times one plus their sum; lower is better) and
+//! departs from it where YAKE's choices proved weak:
+//!
+//! - the product is taken to the power 1/√n over the n content words, so a
+//!   phrase is not better merely for being longer;
+//! - the frequency counts with the power [`FREQUENCY_WEIGHT`]: a phrase
+//!   written again and again is a topic even when its words are common;
+//! - a stop word inside a phrase costs [`INNER_STOP_PENALTY`]: joined by
+//!   "and" or "of", two good terms rarely make one topic ("Dretske and
+//!   Jerry"), yet "philosophy of mind" can still win on strong terms;
+//! - a common single word costs [`SINGLE_WORD_PENALTY`], since a word
+//!   alone is usually less specific than the phrase it heads; a name or
+//!   acronym ("NASA") is specific on its own and pays nothing;
+//! - an earlier first mention ranks higher (the score grows with the log
+//!   of its first sentence): titles and leads state what a text is about.
+
+use std::collections::HashMap;
+
+use crate::select;
+use crate::terms::{is_number, Term, Terms};
+use crate::text::Word;
+
+/// The longest key phrase, in words.
+pub const MAX_WORDS: usize = 3;
+
+/// How much worse a common single word scores than a phrase of equal
+/// statistics.
+const SINGLE_WORD_PENALTY: f64 = 3.0;
+
+/// The power of a phrase's frequency in its score (YAKE: 1). A phrase
+/// written again and again is a topic even when its words are common.
+const FREQUENCY_WEIGHT: f64 = 1.5;
+
+/// How much worse a phrase scores for each stop word inside it.
+const INNER_STOP_PENALTY: f64 = 10.0;
+
+/// A candidate phrase, all its occurrences merged.
+#[derive(Debug, Default)]
+struct Candidate {
+    terms: Vec<u32>,
+    tf: f64,
+    /// Surface forms with how often each was seen.
+    forms: HashMap<String, u32>,
+    /// Where it was first seen: word index, sentence.
+    first_word: usize,
+    first_sentence: usize,
+}
+
+/// A scored key phrase.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    pub key: String,
+    pub label: String,
+    /// Lower is better, always > 0.
+    pub score: f64,
+}
+
+/// Whether a word can stand at either end of a key phrase.
+fn can_bound(term: &Term, surface: &str) -> bool {
+    !term.stop && !is_number(surface) && surface.chars().filter(|c| c.is_alphabetic()).count() > 1
+}
+
+/// The phrase as written: words joined by a space, except after an
+/// elided article ("l'avion").
+fn written(words: &[Word<'_>]) -> String {
+    let mut form = String::new();
+    for word in words {
+        if !form.is_empty() && !form.ends_with(['\'', '’']) {
+            form.push(' ');
+        }
+        form.push_str(word.surface);
+    }
+    form
+}
+
+/// Every candidate of the text.
+fn candidates(terms: &Terms<'_>) -> Vec<Candidate> {
+    let mut found: HashMap<&[u32], Candidate> = HashMap::new();
+    let mut position = 0;
+    for ((run, ids), finals) in terms.runs.iter().zip(&terms.ids).zip(&terms.finals) {
+        for start in 0..run.len() {
+            position += 1;
+            if !can_bound(terms.get(ids[start]), run[start].surface) {
+                continue;
+            }
+            for end in start..run.len().min(start + MAX_WORDS) {
+                if !finals[end] || !can_bound(terms.get(ids[end]), run[end].surface) {
+                    continue;
+                }
+                let words = &run[start..=end];
+                if words.iter().any(|w| is_number(w.surface)) {
+                    break;
+                }
+                let key = &ids[start..=end];
+                let candidate = found.entry(key).or_insert_with(|| Candidate {
+                    terms: key.to_vec(),
+                    first_word: position,
+                    first_sentence: run[start].sentence,
+                    ..Candidate::default()
+                });
+                candidate.tf += 1.0;
+                *candidate.forms.entry(written(words)).or_default() += 1;
+            }
+        }
+    }
+    found.into_values().collect()
+}
+
+/// The candidate's score; lower is better.
+fn score(candidate: &Candidate, terms: &Terms<'_>) -> f64 {
+    let mut product = 1.0;
+    let mut sum = 0.0;
+    let mut content = 0_u32;
+    let mut stops = 0_i32;
+    for id in &candidate.terms {
+        let term = terms.get(*id);
+        if term.stop {
+            stops += 1;
+        } else {
+            content += 1;
+            product *= term.score.max(f64::MIN_POSITIVE);
+            sum += term.score;
+        }
+    }
+    // The root keeps a phrase from winning merely by being longer: with
+    // term scores below one, YAKE's bare product favours any extra word.
+    let length = f64::from(content).sqrt().max(1.0);
+    let mut score = product.powf(1.0 / length) * INNER_STOP_PENALTY.powi(stops)
+        / (candidate.tf.powf(FREQUENCY_WEIGHT) * (1.0 + sum));
+    if let [only] = candidate.terms[..] {
+        if !terms.get(only).is_name() {
+            score *= SINGLE_WORD_PENALTY;
+        }
+    }
+    score *= (2.0 + candidate.first_sentence as f64).ln();
+    score.max(f64::MIN_POSITIVE)
+}
+
+/// The most frequent way the phrase was written; on a tie, the one with
+/// most lower-case letters, then the first in byte order.
+fn label(candidate: &Candidate) -> String {
+    candidate
+        .forms
+        .iter()
+        .max_by(|a, b| {
+            a.1.cmp(b.1)
+                .then_with(|| {
+                    let lower = |s: &str| s.chars().filter(|c| c.is_lowercase()).count();
+                    lower(a.0).cmp(&lower(b.0))
+                })
+                .then_with(|| b.0.cmp(a.0))
+        })
+        .map(|(form, _)| form.clone())
+        .unwrap_or_default()
+}
+
+/// The key phrases of the text, best first, at most `limit`.
+pub fn key_phrases(terms: &Terms<'_>, limit: usize) -> Vec<Scored> {
+    if limit == 0 {
+        return Vec::new();
+    }
+    let mut scored: Vec<(f64, Candidate)> = candidates(terms)
+        .into_iter()
+        .map(|c| (score(&c, terms), c))
+        .collect();
+    scored.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(a.1.first_word.cmp(&b.1.first_word))
+            .then(a.1.terms.len().cmp(&b.1.terms.len()))
+    });
+    let mut chosen = select::Chosen::default();
+    let mut out = Vec::with_capacity(limit);
+    for (score, candidate) in scored {
+        let label = label(&candidate);
+        if !chosen.admits(&candidate.terms, &label, candidate.tf) {
+            continue;
+        }
+        let key = candidate
+            .terms
+            .iter()
+            .map(|id| terms.get(*id).stem.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        chosen.add(candidate.terms, &label, candidate.tf);
+        out.push(Scored { key, label, score });
+        if out.len() == limit {
+            break;
+        }
+    }
+    out
+}
