@@ -14,7 +14,7 @@ use kenning_domain::{CredentialKind, Raw, TextInput, UploadInput};
 use kenning_ports::{Accepted, ServiceError};
 use serde_json::{json, Map, Value};
 
-use crate::body::{is_json, read_limited};
+use crate::body::read_json;
 use crate::problem::Problem;
 use crate::AppState;
 
@@ -48,14 +48,7 @@ async fn run(
     state: &AppState,
 ) -> Result<Accepted, Problem> {
     authenticate(&req, state).await?;
-    if !is_json(&req) {
-        return Err(Problem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "UnsupportedMediaType",
-            "the body must be JSON, sent with Content-Type: application/json",
-        ));
-    }
-    let body = read_limited(payload, state.config.body_limit).await?;
+    let body = read_json(&req, payload, state.config.body_limit).await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(fields) = value else {

@@ -8,7 +8,7 @@ use kenning_graphql::Context;
 use kenning_ports::{Principal, ServiceError};
 use serde_json::Value;
 
-use crate::body::{is_json, read_limited};
+use crate::body::read_json;
 use crate::problem::GraphqlProblem;
 use crate::{AppState, GRAPHQL_PATH};
 
@@ -35,14 +35,7 @@ async fn run(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, GraphqlProblem> {
     let principal = authenticate(&req, &state).await?;
-    if !is_json(&req) {
-        return Err(GraphqlProblem::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "UnsupportedMediaType",
-            "the body must be JSON, sent with Content-Type: application/json",
-        ));
-    }
-    let body = read_limited(payload, state.config.body_limit).await?;
+    let body = read_json(&req, payload, state.config.body_limit).await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
     let context = Context {

@@ -41,14 +41,7 @@ impl GraphqlProblem {
 
 impl From<BodyError> for GraphqlProblem {
     fn from(e: BodyError) -> Self {
-        match e {
-            BodyError::TooLarge(_) => Self::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "PayloadTooLarge",
-                e.message(),
-            ),
-            BodyError::Unreadable(_) => Self::bad_request(e.message()),
-        }
+        Self::new(e.status(), e.code(), e.message())
     }
 }
 
@@ -92,14 +85,7 @@ impl Problem {
 
 impl From<BodyError> for Problem {
     fn from(e: BodyError) -> Self {
-        match e {
-            BodyError::TooLarge(_) => Self::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "PayloadTooLarge",
-                e.message(),
-            ),
-            BodyError::Unreadable(_) => Self::bad_request(e.message()),
-        }
+        Self::new(e.status(), e.code(), e.message())
     }
 }
 
