@@ -26,6 +26,7 @@ pub struct Document {
 #[derive(Debug, Clone)]
 pub struct Dataset {
     pub name: String,
+    /// ISO 639-1.
     pub language: String,
     pub documents: Vec<Document>,
 }
@@ -78,7 +79,14 @@ pub fn load(path: &Path) -> anyhow::Result<Dataset> {
                     .collect::<Vec<_>>();
                 keys.insert(file.trim_end_matches(".key").to_owned(), gold);
             }
-            [_, "lan.txt"] => language = Some(content.trim().to_owned()),
+            // The code may carry a region ("en-US"); the systems want ISO 639-1.
+            [_, "lan.txt"] => {
+                language = content
+                    .trim()
+                    .split(['-', '_'])
+                    .next()
+                    .map(str::to_lowercase)
+            }
             _ => {}
         }
     }

@@ -98,16 +98,6 @@ fn main() -> anyhow::Result<()> {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut python_missing = false;
     for dataset in &datasets {
-        let language = dataset
-            .language
-            .split('-')
-            .next()
-            .unwrap_or("en")
-            .to_lowercase();
-        let dataset = &Dataset {
-            language,
-            ..dataset.clone()
-        };
         let kenning = evaluate(dataset, &mut |text| {
             ours.extract(text, TextFormat::Plain, Some(&dataset.language), K)
                 .topics
