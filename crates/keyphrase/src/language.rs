@@ -1,6 +1,8 @@
 //! The languages the extractor reads: detection, stop words, stemming.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
+
+use foldhash::HashSet;
 
 use rust_stemmers::{Algorithm, Stemmer};
 use whatlang::{Detector, Lang};

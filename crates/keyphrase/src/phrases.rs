@@ -23,7 +23,7 @@
 //! - an earlier first mention ranks higher (the score grows with the log
 //!   of its first sentence): titles and leads state what a text is about.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use crate::select;
 use crate::terms::{is_number, Term, Terms};
@@ -44,16 +44,26 @@ const FREQUENCY_WEIGHT: f64 = 1.5;
 const INNER_STOP_PENALTY: f64 = 10.0;
 
 /// A candidate phrase, all its occurrences merged.
-#[derive(Debug, Default)]
-struct Candidate {
-    terms: Vec<u32>,
+#[derive(Debug)]
+struct Candidate<'t> {
+    /// Its terms, a slice of the text's.
+    terms: &'t [u32],
+    /// Where it occurs, in order: (terms padded with `u32::MAX`, first word).
+    occurrences: &'t [Occurrence],
     tf: f64,
-    /// Surface forms with how often each was seen.
-    forms: HashMap<String, u32>,
-    /// Where it was first seen: word index, sentence.
-    first_word: usize,
+    /// The sentence of its first occurrence.
     first_sentence: usize,
 }
+
+impl Candidate<'_> {
+    fn first_word(&self) -> usize {
+        self.occurrences.first().map_or(0, |o| o.1)
+    }
+}
+
+/// One occurrence of a candidate: its terms padded with `u32::MAX`, so
+/// that sorting groups the occurrences of each, and its first word.
+type Occurrence = ([u32; MAX_WORDS], usize);
 
 /// A scored key phrase.
 #[derive(Debug, Clone, PartialEq)]
@@ -69,6 +79,15 @@ fn can_bound(term: &Term, surface: &str) -> bool {
     !term.stop && !is_number(surface) && surface.chars().filter(|c| c.is_alphabetic()).count() > 1
 }
 
+/// Whether the words `start..=end` of one run form a candidate.
+fn is_candidate(terms: &Terms<'_>, start: usize, end: usize) -> bool {
+    let words = &terms.words[start..=end];
+    terms.finals[end]
+        && can_bound(terms.get(terms.ids[start]), words[0].surface)
+        && can_bound(terms.get(terms.ids[end]), words[words.len() - 1].surface)
+        && !words.iter().any(|w| is_number(w.surface))
+}
+
 /// The phrase as written: words joined by a space, except after an
 /// elided article ("l'avion").
 fn written(words: &[Word<'_>]) -> String {
@@ -82,46 +101,49 @@ fn written(words: &[Word<'_>]) -> String {
     form
 }
 
-/// Every candidate of the text.
-fn candidates(terms: &Terms<'_>) -> Vec<Candidate> {
-    let mut found: HashMap<&[u32], Candidate> = HashMap::new();
-    let mut position = 0;
-    for ((run, ids), finals) in terms.runs.iter().zip(&terms.ids).zip(&terms.finals) {
-        for start in 0..run.len() {
-            position += 1;
-            if !can_bound(terms.get(ids[start]), run[start].surface) {
-                continue;
-            }
-            for end in start..run.len().min(start + MAX_WORDS) {
-                if !finals[end] || !can_bound(terms.get(ids[end]), run[end].surface) {
-                    continue;
+/// Every occurrence of a candidate in the text, sorted so that those of
+/// one candidate are together, first occurrence first.
+fn occurrences(terms: &Terms<'_>) -> Vec<Occurrence> {
+    let mut found = Vec::with_capacity(terms.words.len() * 2);
+    for run in &terms.runs {
+        for start in run.clone() {
+            for end in start..run.end.min(start + MAX_WORDS) {
+                if is_candidate(terms, start, end) {
+                    let mut key = [u32::MAX; MAX_WORDS];
+                    key[..=end - start].copy_from_slice(&terms.ids[start..=end]);
+                    found.push((key, start));
                 }
-                let words = &run[start..=end];
-                if words.iter().any(|w| is_number(w.surface)) {
-                    break;
-                }
-                let key = &ids[start..=end];
-                let candidate = found.entry(key).or_insert_with(|| Candidate {
-                    terms: key.to_vec(),
-                    first_word: position,
-                    first_sentence: run[start].sentence,
-                    ..Candidate::default()
-                });
-                candidate.tf += 1.0;
-                *candidate.forms.entry(written(words)).or_default() += 1;
             }
         }
     }
-    found.into_values().collect()
+    found.sort_unstable();
+    found
+}
+
+/// The candidates of the text, from its sorted occurrences.
+fn candidates<'t>(terms: &'t Terms<'_>, occurrences: &'t [Occurrence]) -> Vec<Candidate<'t>> {
+    occurrences
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|group| {
+            let (key, start) = group[0];
+            let len = key.iter().take_while(|id| **id != u32::MAX).count();
+            Candidate {
+                terms: &terms.ids[start..start + len],
+                occurrences: group,
+                tf: group.len() as f64,
+                first_sentence: terms.words[start].sentence,
+            }
+        })
+        .collect()
 }
 
 /// The candidate's score; lower is better.
-fn score(candidate: &Candidate, terms: &Terms<'_>) -> f64 {
+fn score(candidate: &Candidate<'_>, terms: &Terms<'_>) -> f64 {
     let mut product = 1.0;
     let mut sum = 0.0;
     let mut content = 0_u32;
     let mut stops = 0_i32;
-    for id in &candidate.terms {
+    for id in candidate.terms {
         let term = terms.get(*id);
         if term.stop {
             stops += 1;
@@ -136,8 +158,8 @@ fn score(candidate: &Candidate, terms: &Terms<'_>) -> f64 {
     let length = f64::from(content).sqrt().max(1.0);
     let mut score = product.powf(1.0 / length) * INNER_STOP_PENALTY.powi(stops)
         / (candidate.tf.powf(FREQUENCY_WEIGHT) * (1.0 + sum));
-    if let [only] = candidate.terms[..] {
-        if !terms.get(only).is_name() {
+    if let [only] = candidate.terms {
+        if !terms.get(*only).is_name() {
             score *= SINGLE_WORD_PENALTY;
         }
     }
@@ -146,20 +168,27 @@ fn score(candidate: &Candidate, terms: &Terms<'_>) -> f64 {
 }
 
 /// The most frequent way the phrase was written; on a tie, the one with
-/// most lower-case letters, then the first in byte order.
-fn label(candidate: &Candidate) -> String {
-    candidate
-        .forms
-        .iter()
+/// most lower-case letters, then the first in byte order. Found when
+/// needed: only the few phrases that are chosen need a label.
+fn label(candidate: &Candidate<'_>, terms: &Terms<'_>) -> String {
+    let n = candidate.terms.len();
+    let mut forms: HashMap<String, u32> = HashMap::new();
+    for (_, start) in candidate.occurrences {
+        *forms
+            .entry(written(&terms.words[*start..start + n]))
+            .or_default() += 1;
+    }
+    forms
+        .into_iter()
         .max_by(|a, b| {
-            a.1.cmp(b.1)
+            a.1.cmp(&b.1)
                 .then_with(|| {
                     let lower = |s: &str| s.chars().filter(|c| c.is_lowercase()).count();
-                    lower(a.0).cmp(&lower(b.0))
+                    lower(&a.0).cmp(&lower(&b.0))
                 })
-                .then_with(|| b.0.cmp(a.0))
+                .then_with(|| b.0.cmp(&a.0))
         })
-        .map(|(form, _)| form.clone())
+        .map(|(form, _)| form)
         .unwrap_or_default()
 }
 
@@ -168,29 +197,30 @@ pub fn key_phrases(terms: &Terms<'_>, limit: usize) -> Vec<Scored> {
     if limit == 0 {
         return Vec::new();
     }
-    let mut scored: Vec<(f64, Candidate)> = candidates(terms)
+    let occurrences = occurrences(terms);
+    let mut scored: Vec<(f64, Candidate<'_>)> = candidates(terms, &occurrences)
         .into_iter()
         .map(|c| (score(&c, terms), c))
         .collect();
-    scored.sort_by(|a, b| {
+    scored.sort_unstable_by(|a, b| {
         a.0.total_cmp(&b.0)
-            .then(a.1.first_word.cmp(&b.1.first_word))
+            .then(a.1.first_word().cmp(&b.1.first_word()))
             .then(a.1.terms.len().cmp(&b.1.terms.len()))
     });
     let mut chosen = select::Chosen::default();
     let mut out = Vec::with_capacity(limit);
     for (score, candidate) in scored {
-        let label = label(&candidate);
-        if !chosen.admits(&candidate.terms, &label, candidate.tf) {
+        if chosen.overlaps(candidate.terms, candidate.tf) {
             continue;
         }
+        let label = label(&candidate, terms);
         let key = candidate
             .terms
             .iter()
-            .map(|id| terms.get(*id).stem.as_str())
+            .map(|id| terms.stems[*id as usize].as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        chosen.add(candidate.terms, &label, candidate.tf);
+        chosen.add(candidate.terms, candidate.tf);
         out.push(Scored { key, label, score });
         if out.len() == limit {
             break;

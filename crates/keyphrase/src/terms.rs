@@ -6,7 +6,9 @@
 //! frequency, how many different words surround it (relatedness) and how
 //! many sentences it spreads over. Lower is better.
 
-use std::collections::HashMap;
+use std::ops::Range;
+
+use foldhash::{HashMap, HashMapExt};
 
 use crate::language::Rules;
 use crate::text::{Chunks, Word};
@@ -14,16 +16,12 @@ use crate::text::{Chunks, Word};
 /// One term's statistics and score.
 #[derive(Debug, Default, Clone)]
 pub struct Term {
-    pub stem: String,
     pub stop: bool,
     pub tf: f64,
     /// Occurrences written with a capital not at a sentence start.
     pub capitalized: f64,
     /// Occurrences written in capitals (acronyms).
     pub acronym: f64,
-    sentences: Vec<usize>,
-    left: Vec<u32>,
-    right: Vec<u32>,
     /// YAKE's score: lower is better, always > 0 once scored.
     pub score: f64,
 }
@@ -39,13 +37,17 @@ impl Term {
 #[derive(Debug)]
 pub struct Terms<'a> {
     pub terms: Vec<Term>,
-    /// The chunks' runs, with elided articles split off ("d'un" is "d'"
-    /// and "un").
-    pub runs: Vec<Vec<Word<'a>>>,
-    /// The term of each word of `runs`, in the same shape.
-    pub ids: Vec<Vec<u32>>,
-    /// Whether each word of `runs` can end a key phrase.
-    pub finals: Vec<Vec<bool>>,
+    /// The stem of each term.
+    pub stems: Vec<String>,
+    /// The chunks' words in order, with elided articles split off ("d'un"
+    /// is "d'" and "un").
+    pub words: Vec<Word<'a>>,
+    /// The term of each word.
+    pub ids: Vec<u32>,
+    /// Whether each word can end a key phrase.
+    pub finals: Vec<bool>,
+    /// The runs a phrase may span, as ranges of `words`.
+    pub runs: Vec<Range<usize>>,
 }
 
 pub fn is_number(word: &str) -> bool {
@@ -56,6 +58,17 @@ pub fn is_number(word: &str) -> bool {
 pub fn is_acronym(word: &str) -> bool {
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     letters > 1 && word.chars().all(|c| !c.is_lowercase())
+}
+
+/// `word` in lower case, into `out`.
+fn lowercase(word: &str, out: &mut String) {
+    out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+    } else {
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
 }
 
 fn is_apostrophe(c: char) -> bool {
@@ -102,37 +115,55 @@ impl<'a> Terms<'a> {
     /// Gathers the terms of `chunks` and scores them.
     pub fn of(chunks: &Chunks<'a>, rules: &Rules) -> Self {
         let mut terms: Vec<Term> = Vec::new();
-        let mut by_stem: HashMap<String, u32> = HashMap::new();
+        let capacity = chunks.runs.iter().map(Vec::len).sum::<usize>() + 16;
+        let mut by_stem: HashMap<String, u32> = HashMap::with_capacity(capacity);
+        // Most words recur; their lower-case form finds their term without
+        // stemming again.
+        let mut by_form: HashMap<String, u32> = HashMap::with_capacity(capacity);
+        let mut words = Vec::with_capacity(capacity);
+        let mut ids = Vec::with_capacity(capacity);
+        let mut finals = Vec::with_capacity(capacity);
         let mut runs = Vec::with_capacity(chunks.runs.len());
-        let mut ids = Vec::with_capacity(chunks.runs.len());
-        let mut finals = Vec::with_capacity(chunks.runs.len());
+        let mut stats = Stats::with_capacity(capacity);
         let mut lower = String::new();
         for chunk_run in &chunks.runs {
-            let mut run = Vec::with_capacity(chunk_run.len());
+            let start = words.len();
             for word in chunk_run {
-                split_elision(*word, rules, &mut run);
+                split_elision(*word, rules, &mut words);
             }
-            let mut ids_of_run = Vec::with_capacity(run.len());
-            let mut finals_of_run = Vec::with_capacity(run.len());
-            for word in &run {
-                lower.clear();
-                lower.extend(word.surface.chars().flat_map(char::to_lowercase));
-                let stop = reads_as_stop(&lower, word.surface, rules);
-                finals_of_run.push(rules.can_end_phrase(word.surface, &lower));
-                let stem = if stop || is_number(&lower) {
-                    lower.clone()
+            for word in &words[start..] {
+                lowercase(word.surface, &mut lower);
+                finals.push(rules.can_end_phrase(word.surface, &lower));
+                // Short words are stop words or acronyms by their case.
+                let cached = lower.len() > 3;
+                let known = if cached {
+                    by_form.get(lower.as_str())
                 } else {
-                    rules.stem(&lower)
+                    None
                 };
-                let next = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-                let id = *by_stem.entry(stem).or_insert_with_key(|stem| {
-                    terms.push(Term {
-                        stem: stem.clone(),
-                        stop,
-                        ..Term::default()
-                    });
-                    next
-                });
+                let id = match known {
+                    Some(id) => *id,
+                    None => {
+                        let stop = reads_as_stop(&lower, word.surface, rules);
+                        let stem = if stop || is_number(&lower) {
+                            lower.clone()
+                        } else {
+                            rules.stem(&lower)
+                        };
+                        let next = u32::try_from(terms.len()).unwrap_or(u32::MAX);
+                        let id = *by_stem.entry(stem).or_insert_with(|| {
+                            terms.push(Term {
+                                stop,
+                                ..Term::default()
+                            });
+                            next
+                        });
+                        if cached {
+                            by_form.insert(lower.clone(), id);
+                        }
+                        id
+                    }
+                };
                 let term = &mut terms[id as usize];
                 term.tf += 1.0;
                 if is_acronym(word.surface) {
@@ -142,29 +173,76 @@ impl<'a> Terms<'a> {
                 {
                     term.capitalized += 1.0;
                 }
-                term.sentences.push(word.sentence);
-                ids_of_run.push(id);
+                stats.sentences.push((id, word.sentence));
+                ids.push(id);
             }
-            for pair in ids_of_run.windows(2) {
-                terms[pair[0] as usize].right.push(pair[1]);
-                terms[pair[1] as usize].left.push(pair[0]);
+            for pair in ids[start..].windows(2) {
+                stats.pairs.push((pair[0], pair[1]));
             }
-            runs.push(run);
-            ids.push(ids_of_run);
-            finals.push(finals_of_run);
+            runs.push(start..words.len());
         }
-        score(&mut terms, chunks.sentences.max(1));
+        score(&mut terms, stats, chunks.sentences.max(1));
+        let mut stems = vec![String::new(); terms.len()];
+        for (stem, id) in by_stem {
+            stems[id as usize] = stem;
+        }
         Self {
             terms,
-            runs,
+            stems,
+            words,
             ids,
             finals,
+            runs,
         }
     }
 
     pub fn get(&self, id: u32) -> &Term {
         &self.terms[id as usize]
     }
+}
+
+/// Where the terms occur, gathered flat: one allocation for all terms.
+#[derive(Debug)]
+struct Stats {
+    /// (term, sentence) of every occurrence.
+    sentences: Vec<(u32, usize)>,
+    /// (left, right) of every two neighbouring words.
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Stats {
+    fn with_capacity(words: usize) -> Self {
+        Self {
+            sentences: Vec::with_capacity(words),
+            pairs: Vec::with_capacity(words),
+        }
+    }
+}
+
+/// Per term, the share of distinct words among its neighbours on the
+/// side `pairs` are keyed by (the first of each pair).
+fn distinct_shares(pairs: &mut [(u32, u32)], terms: usize) -> Vec<f64> {
+    let mut all = vec![0_u32; terms];
+    let mut distinct = vec![0_u32; terms];
+    pairs.sort_unstable();
+    let mut previous = None;
+    for pair in pairs.iter() {
+        all[pair.0 as usize] += 1;
+        if previous != Some(*pair) {
+            distinct[pair.0 as usize] += 1;
+        }
+        previous = Some(*pair);
+    }
+    all.iter()
+        .zip(&distinct)
+        .map(|(a, d)| {
+            if *a == 0 {
+                0.0
+            } else {
+                f64::from(*d) / f64::from(*a)
+            }
+        })
+        .collect()
 }
 
 fn median(values: &[usize]) -> f64 {
@@ -177,35 +255,34 @@ fn median(values: &[usize]) -> f64 {
 }
 
 /// YAKE's term score from the five statistics.
-fn score(terms: &mut [Term], sentences: usize) {
+fn score(terms: &mut [Term], mut stats: Stats, sentences: usize) {
     let content: Vec<f64> = terms.iter().filter(|t| !t.stop).map(|t| t.tf).collect();
     let n = content.len().max(1) as f64;
     let mean = content.iter().sum::<f64>() / n;
     let std = (content.iter().map(|tf| (tf - mean).powi(2)).sum::<f64>() / n).sqrt();
     let max_tf = content.iter().copied().fold(1.0_f64, f64::max);
-    for term in terms.iter_mut() {
+    let right = distinct_shares(&mut stats.pairs, terms.len());
+    for pair in &mut stats.pairs {
+        *pair = (pair.1, pair.0);
+    }
+    let left = distinct_shares(&mut stats.pairs, terms.len());
+    // Each term's distinct sentences, in order: every term occurs, so
+    // there is one group per term.
+    stats.sentences.sort_unstable();
+    stats.sentences.dedup();
+    let mut seen: Vec<usize> = Vec::new();
+    for group in stats.sentences.chunk_by(|a, b| a.0 == b.0) {
+        let id = group[0].0 as usize;
+        let term = &mut terms[id];
+        seen.clear();
+        seen.extend(group.iter().map(|(_, sentence)| *sentence));
         let tf = term.tf;
         let casing = term.capitalized.max(term.acronym) / (1.0 + tf.ln());
-        term.sentences.sort_unstable();
-        term.sentences.dedup();
-        let position = (3.0 + median(&term.sentences)).ln().ln();
+        let position = (3.0 + median(&seen)).ln().ln();
         let frequency = tf / (mean + std).max(f64::EPSILON);
-        let spread_left = distinct_share(&mut term.left);
-        let spread_right = distinct_share(&mut term.right);
-        let relatedness = 1.0 + (spread_left + spread_right) * tf / max_tf;
-        let spread = term.sentences.len() as f64 / sentences as f64;
+        let relatedness = 1.0 + (left[id] + right[id]) * tf / max_tf;
+        let spread = seen.len() as f64 / sentences as f64;
         term.score =
             position * relatedness / (casing + frequency / relatedness + spread / relatedness);
     }
-}
-
-/// The share of distinct words among a term's neighbours on one side.
-fn distinct_share(neighbours: &mut Vec<u32>) -> f64 {
-    if neighbours.is_empty() {
-        return 0.0;
-    }
-    let all = neighbours.len() as f64;
-    neighbours.sort_unstable();
-    neighbours.dedup();
-    neighbours.len() as f64 / all
 }
