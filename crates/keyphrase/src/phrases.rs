@@ -26,7 +26,7 @@
 use foldhash::{HashMap, HashMapExt};
 
 use crate::select;
-use crate::terms::{is_number, Term, Terms};
+use crate::terms::Terms;
 use crate::text::Word;
 
 /// The longest key phrase, in words.
@@ -74,18 +74,10 @@ pub struct Scored {
     pub score: f64,
 }
 
-/// Whether a word can stand at either end of a key phrase.
-fn can_bound(term: &Term, surface: &str) -> bool {
-    !term.stop && !is_number(surface) && surface.chars().filter(|c| c.is_alphabetic()).count() > 1
-}
-
 /// Whether the words `start..=end` of one run form a candidate.
 fn is_candidate(terms: &Terms<'_>, start: usize, end: usize) -> bool {
-    let words = &terms.words[start..=end];
-    terms.finals[end]
-        && can_bound(terms.get(terms.ids[start]), words[0].surface)
-        && can_bound(terms.get(terms.ids[end]), words[words.len() - 1].surface)
-        && !words.iter().any(|w| is_number(w.surface))
+    let roles = &terms.roles;
+    roles[start].starts && roles[end].ends && !roles[start..end].iter().any(|r| r.number)
 }
 
 /// The phrase as written: words joined by a space, except after an

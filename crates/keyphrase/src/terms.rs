@@ -44,18 +44,42 @@ pub struct Terms<'a> {
     pub words: Vec<Word<'a>>,
     /// The term of each word.
     pub ids: Vec<u32>,
-    /// Whether each word can end a key phrase.
-    pub finals: Vec<bool>,
+    /// Per word: where it may stand in a key phrase.
+    pub roles: Vec<Role>,
     /// The runs a phrase may span, as ranges of `words`.
     pub runs: Vec<Range<usize>>,
 }
 
-pub fn is_number(word: &str) -> bool {
+/// Where a word may stand in a key phrase.
+#[derive(Debug, Clone, Copy)]
+pub struct Role {
+    /// It may start one: not a stop word, not a number, two letters or more.
+    pub starts: bool,
+    /// It may end one: as for a start, and a word its language ends a noun
+    /// phrase with.
+    pub ends: bool,
+    /// It is a number: a phrase never contains one.
+    pub number: bool,
+}
+
+impl Role {
+    fn of(surface: &str, lower: &str, stop: bool, rules: &Rules) -> Self {
+        let number = is_number(surface);
+        let starts = !stop && !number && surface.chars().filter(|c| c.is_alphabetic()).count() > 1;
+        Self {
+            starts,
+            ends: starts && rules.can_end_phrase(surface, lower),
+            number,
+        }
+    }
+}
+
+fn is_number(word: &str) -> bool {
     word.chars()
         .all(|c| c.is_numeric() || matches!(c, '.' | ',' | '-' | '+' | '%'))
 }
 
-pub fn is_acronym(word: &str) -> bool {
+fn is_acronym(word: &str) -> bool {
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     letters > 1 && word.chars().all(|c| !c.is_lowercase())
 }
@@ -122,7 +146,7 @@ impl<'a> Terms<'a> {
         let mut by_form: HashMap<String, u32> = HashMap::with_capacity(capacity);
         let mut words = Vec::with_capacity(capacity);
         let mut ids = Vec::with_capacity(capacity);
-        let mut finals = Vec::with_capacity(capacity);
+        let mut roles = Vec::with_capacity(capacity);
         let mut runs = Vec::with_capacity(chunks.runs.len());
         let mut stats = Stats::with_capacity(capacity);
         let mut lower = String::new();
@@ -133,7 +157,6 @@ impl<'a> Terms<'a> {
             }
             for word in &words[start..] {
                 lowercase(word.surface, &mut lower);
-                finals.push(rules.can_end_phrase(word.surface, &lower));
                 // Short words are stop words or acronyms by their case.
                 let cached = lower.len() > 3;
                 let known = if cached {
@@ -175,6 +198,7 @@ impl<'a> Terms<'a> {
                 }
                 stats.sentences.push((id, word.sentence));
                 ids.push(id);
+                roles.push(Role::of(word.surface, &lower, term.stop, rules));
             }
             for pair in ids[start..].windows(2) {
                 stats.pairs.push((pair[0], pair[1]));
@@ -191,7 +215,7 @@ impl<'a> Terms<'a> {
             stems,
             words,
             ids,
-            finals,
+            roles,
             runs,
         }
     }
