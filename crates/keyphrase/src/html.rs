@@ -94,16 +94,20 @@ pub fn visible_text(html: &str) -> String {
 }
 
 /// What follows the end tag of `name` (case-insensitive), or nothing.
+/// Scans forward once: no lower-case copy of the rest, which would make
+/// many hidden elements cost quadratic time.
 fn skip_element<'a>(rest: &'a str, name: &str) -> &'a str {
-    let needle = format!("</{name}");
-    let lower = rest.to_ascii_lowercase();
-    match lower.find(&needle) {
-        Some(at) => {
-            let after = &rest[at..];
-            after.find('>').map_or("", |end| &after[end + 1..])
+    let mut from = 0;
+    while let Some(at) = rest[from..].find("</") {
+        let tag = from + at + 2;
+        let candidate = rest.as_bytes().get(tag..tag + name.len());
+        if candidate.is_some_and(|c| c.eq_ignore_ascii_case(name.as_bytes())) {
+            let after = &rest[tag..];
+            return after.find('>').map_or("", |end| &after[end + 1..]);
         }
-        None => "",
+        from = tag;
     }
+    ""
 }
 
 #[cfg(test)]
@@ -147,5 +151,12 @@ mod tests {
         assert_eq!(words("<script>never closed"), Vec::<String>::new());
         assert_eq!(words("<!-- open comment"), Vec::<String>::new());
         assert_eq!(words("x<é>y"), ["x<é>y"]);
+        assert_eq!(words("<style>a</b></STYLE >after"), ["after"]);
+    }
+
+    #[test]
+    fn many_hidden_elements_are_read_in_one_pass() {
+        let html = "<svg>x</svg>text ".repeat(20_000);
+        assert_eq!(words(&html).len(), 20_000);
     }
 }

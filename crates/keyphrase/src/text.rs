@@ -26,30 +26,17 @@ fn joins_word(c: char) -> bool {
     matches!(c, '-' | '\'' | '’' | '_' | '.' | '&' | '+' | '#')
 }
 
-/// Whether a line break between `before` and `after` ends a sentence: a
-/// blank line always does; a single break does when the next line starts
-/// with a capital and the previous one does not continue (title lines,
-/// list items, HTML blocks).
-fn breaks_sentence(before: &str, after: &str) -> bool {
-    let blank = after
-        .chars()
-        .take_while(|c| c.is_whitespace())
-        .filter(|c| *c == '\n')
-        .count()
-        > 0;
+/// Whether a line break ends a sentence, given the last visible character
+/// before it, whether a blank line follows, and the next visible character:
+/// a blank line always does; a single break does when the next line starts
+/// with a capital or a digit and the previous one does not continue (title
+/// lines, list items, HTML blocks).
+fn breaks_sentence(before: Option<char>, blank: bool, after: Option<char>) -> bool {
     if blank {
         return true;
     }
-    let continues = before
-        .trim_end()
-        .chars()
-        .last()
-        .is_none_or(|c| matches!(c, ',' | ';' | ':' | '-' | '(' | '/' | '&'));
-    let capital = after
-        .trim_start()
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_uppercase() || c.is_numeric());
+    let continues = before.is_none_or(|c| matches!(c, ',' | ';' | ':' | '-' | '(' | '/' | '&'));
+    let capital = after.is_some_and(|c| c.is_uppercase() || c.is_numeric());
     capital && !continues
 }
 
@@ -75,6 +62,7 @@ pub fn chunks(text: &str) -> Chunks<'_> {
     let mut sentence = 0;
     let mut sentence_has_words = false;
     let bytes = text.char_indices().collect::<Vec<_>>();
+    let mut last_visible = None;
     let mut i = 0;
     while i < bytes.len() {
         let (start, c) = bytes[i];
@@ -100,8 +88,10 @@ pub fn chunks(text: &str) -> Chunks<'_> {
                 end = bytes.get(k + 1).map_or(text.len(), |(at, _)| *at);
                 k += 1;
             }
+            let surface = &text[start..end];
+            last_visible = surface.chars().next_back();
             run.push(Word {
-                surface: &text[start..end],
+                surface,
                 sentence,
                 opens_sentence: !sentence_has_words,
             });
@@ -111,6 +101,7 @@ pub fn chunks(text: &str) -> Chunks<'_> {
         }
         match c {
             '.' | '!' | '?' | '…' => {
+                last_visible = Some(c);
                 let next = bytes.get(i + 1).map(|(_, d)| *d);
                 if next
                     .is_none_or(|d| d.is_whitespace() || matches!(d, '"' | '\'' | ')' | '”' | '»'))
@@ -121,12 +112,24 @@ pub fn chunks(text: &str) -> Chunks<'_> {
                 }
             }
             '\n' => {
-                if breaks_sentence(&text[..start], &text[start + 1..]) {
+                // The whole run of white space at once: read again at every
+                // break, a long one would cost quadratic time.
+                let mut j = i + 1;
+                let mut blank = false;
+                while j < bytes.len() && bytes[j].1.is_whitespace() {
+                    blank |= bytes[j].1 == '\n';
+                    j += 1;
+                }
+                let next = bytes.get(j).map(|(_, d)| *d);
+                if breaks_sentence(last_visible, blank, next) {
                     end_sentence(&mut run, &mut out, &mut sentence, &mut sentence_has_words);
                 }
+                i = j;
+                continue;
             }
             c if c.is_whitespace() => {}
             _ => {
+                last_visible = Some(c);
                 if !run.is_empty() {
                     out.runs.push(std::mem::take(&mut run));
                 }
