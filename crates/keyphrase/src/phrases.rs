@@ -26,7 +26,7 @@
 use foldhash::{HashMap, HashMapExt};
 
 use crate::select;
-use crate::terms::Terms;
+use crate::terms::{is_acronym, Terms};
 use crate::text::Word;
 
 /// The longest key phrase, in words.
@@ -112,17 +112,70 @@ fn occurrences(terms: &Terms<'_>) -> Vec<Occurrence> {
     found
 }
 
-/// The candidates of the text, from its sorted occurrences.
+/// The acronyms a text introduces right after their expansion, as in
+/// "digital elevation model (DEM)": the acronym's term and the expansion's,
+/// once for each introduction.
+fn acronyms<'t>(terms: &'t Terms<'_>) -> Vec<(u32, &'t [u32])> {
+    let mut found = Vec::new();
+    for pair in terms.runs.windows(2) {
+        let (before, after) = (&pair[0], &pair[1]);
+        if after.len() != 1 {
+            continue;
+        }
+        let acronym = terms.words[after.start];
+        if !is_acronym(acronym.surface) {
+            continue;
+        }
+        let letters: Vec<char> = acronym
+            .surface
+            .chars()
+            .filter(|c| c.is_alphabetic())
+            .collect();
+        let n = letters.len();
+        if !(2..=MAX_WORDS).contains(&n) || before.len() < n {
+            continue;
+        }
+        let start = before.end - n;
+        let words = &terms.words[start..before.end];
+        let initials = words.iter().zip(&letters).all(|(w, l)| {
+            w.surface
+                .chars()
+                .next()
+                .is_some_and(|c| c.to_uppercase().eq(l.to_uppercase()))
+        });
+        if initials
+            && words[n - 1].sentence == acronym.sentence
+            && is_candidate(terms, start, before.end - 1)
+        {
+            found.push((terms.ids[after.start], &terms.ids[start..before.end]));
+        }
+    }
+    found
+}
+
+/// The candidates of the text, from its sorted occurrences. An acronym
+/// introduced for a phrase also counts as an occurrence of that phrase:
+/// "DEM" written five times is "digital elevation model" written five
+/// times. The acronym stays a candidate of its own.
 fn candidates<'t>(terms: &'t Terms<'_>, occurrences: &'t [Occurrence]) -> Vec<Candidate<'t>> {
+    let acronyms = acronyms(terms);
     occurrences
         .chunk_by(|a, b| a.0 == b.0)
         .map(|group| {
             let (key, start) = group[0];
             let len = key.iter().take_while(|id| **id != u32::MAX).count();
+            let ids = &terms.ids[start..start + len];
+            // The acronym's other uses; its introduction is the same
+            // mention as the expansion before it.
+            let introductions = acronyms.iter().filter(|(_, expansion)| *expansion == ids);
+            let by_acronym = match introductions.clone().next() {
+                Some((acronym, _)) => terms.get(*acronym).tf - introductions.count() as f64,
+                None => 0.0,
+            };
             Candidate {
-                terms: &terms.ids[start..start + len],
+                terms: ids,
                 occurrences: group,
-                tf: group.len() as f64,
+                tf: group.len() as f64 + by_acronym,
                 first_sentence: terms.words[start].sentence,
             }
         })

@@ -79,7 +79,7 @@ fn is_number(word: &str) -> bool {
         .all(|c| c.is_numeric() || matches!(c, '.' | ',' | '-' | '+' | '%'))
 }
 
-fn is_acronym(word: &str) -> bool {
+pub fn is_acronym(word: &str) -> bool {
     let letters = word.chars().filter(|c| c.is_alphabetic()).count();
     letters > 1 && word.chars().all(|c| !c.is_lowercase())
 }

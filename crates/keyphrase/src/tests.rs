@@ -43,6 +43,19 @@ fn a_title_and_its_repeated_phrases_lead() {
 }
 
 #[test]
+fn an_acronym_counts_for_the_phrase_it_abbreviates() {
+    let text = "Terrain mapping from stereo images\n\
+        We build a digital elevation model (DEM) from stereo satellite images. \
+        Stereo matching gives heights; the DEM is filtered for noise, \
+        and the DEM is compared with ground surveys. Ground surveys of the \
+        DEM show small errors in stereo matching.";
+    let e = extract(text, TextFormat::Plain, None, 5);
+    let keys = keys(&e);
+    assert_eq!(keys[0], "digit elev model", "{keys:?}");
+    assert!(keys.contains(&"dem"), "{keys:?}");
+}
+
+#[test]
 fn case_and_inflection_fold_into_one_key_with_a_readable_label() {
     let e = extract(ENGLISH, TextFormat::Plain, None, 20);
     let neural: Vec<&Topic> = e
