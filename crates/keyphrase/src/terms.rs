@@ -74,9 +74,13 @@ impl Role {
     }
 }
 
+/// Whether a word is a number: digits with their separators, or a Roman
+/// numeral of the kind that numbers chapters, kings and types ("III",
+/// "XIV"; a word written in I, V and X only).
 fn is_number(word: &str) -> bool {
     word.chars()
         .all(|c| c.is_numeric() || matches!(c, '.' | ',' | '-' | '+' | '%'))
+        || (word.len() > 1 && word.chars().all(|c| matches!(c, 'I' | 'V' | 'X')))
 }
 
 pub fn is_acronym(word: &str) -> bool {

@@ -119,6 +119,22 @@ fn phrases_end_where_the_language_ends_a_noun_phrase() {
 }
 
 #[test]
+fn numbers_and_roman_numerals_are_not_topics() {
+    let text = "Type II diabetes and type III collagen. Patients with Type II \
+        diabetes in 2019 and 2020 took 500 mg. Chapter XIV covers insulin.";
+    let e = extract(text, TextFormat::Plain, Some("en"), 20);
+    for key in keys(&e) {
+        for word in key.split(' ') {
+            assert!(
+                !["ii", "iii", "xiv", "2019", "2020", "500"].contains(&word),
+                "{key}"
+            );
+        }
+    }
+    assert!(keys(&e).contains(&"diabet"), "{:?}", keys(&e));
+}
+
+#[test]
 fn relevance_is_in_the_unit_interval_best_first() {
     let e = extract(ENGLISH, TextFormat::Plain, None, 10);
     assert!(!e.topics.is_empty());
