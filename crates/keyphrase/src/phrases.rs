@@ -6,7 +6,8 @@
 //! [`Rules::can_end_phrase`](crate::language::Rules::can_end_phrase)).
 //! Candidates are merged by their term sequence, so every variant of a
 //! phrase ("Neural networks", "neural network") counts towards its
-//! frequency. The score starts from YAKE's (the product of the term scores
+//! frequency, and so do the uses of an acronym the text introduces for it
+//! ("digital elevation model (DEM)"). The score starts from YAKE's (the product of the term scores
 //! over the phrase frequency times one plus their sum; lower is better) and
 //! departs from it where YAKE's choices proved weak:
 //!
