@@ -275,3 +275,27 @@ fn odd_inputs_give_nothing_or_something_but_never_panic() {
     assert_eq!(short.language, "en");
     assert_eq!(keys(&short), ["rust borrow checker"]);
 }
+
+#[test]
+fn jargon_heavy_text_is_read_by_its_function_words() {
+    for (code, text) in [
+        ("en", "Kubernetes clusters schedule containers across nodes. Our Kubernetes clusters run the payment services, and Kubernetes operators restart failed containers and scale the clusters when traffic grows."),
+        ("en", "Neural machine translation models translate technical manuals."),
+        ("de", "Kubernetes-Cluster verteilen Container auf die Knoten, und die Operatoren starten ausgefallene Container neu."),
+        ("fr", "Les clusters Kubernetes répartissent les conteneurs sur les nœuds et les opérateurs redémarrent les conteneurs."),
+    ] {
+        assert_eq!(extract(text, TextFormat::Plain, None, 5).language, code, "{text}");
+    }
+    let e = extract(
+        "Kubernetes clusters schedule containers across nodes. Our Kubernetes clusters run the payment services.",
+        TextFormat::Plain,
+        None,
+        10,
+    );
+    assert!(keys(&e).contains(&"kubernet cluster"), "{:?}", keys(&e));
+    assert!(
+        e.topics.iter().all(|t| !t.label.starts_with("Our ")),
+        "{:?}",
+        keys(&e)
+    );
+}
