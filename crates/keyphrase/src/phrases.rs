@@ -22,7 +22,10 @@
 //!   alone is usually less specific than the phrase it heads; a name or
 //!   acronym ("NASA") is specific on its own and pays nothing;
 //! - an earlier first mention ranks higher (the score grows with the log
-//!   of its first sentence): titles and leads state what a text is about.
+//!   of its first sentence): titles and leads state what a text is about;
+//! - the score is divided by the mean centrality of the phrase's words to
+//!   the power [`CENTRALITY_WEIGHT`]: a phrase whose words the text
+//!   gathers around is more likely its subject.
 
 use foldhash::{HashMap, HashMapExt};
 
@@ -40,6 +43,9 @@ const SINGLE_WORD_PENALTY: f64 = 3.0;
 /// The power of a phrase's frequency in its score (YAKE: 1). A phrase
 /// written again and again is a topic even when its words are common.
 const FREQUENCY_WEIGHT: f64 = 1.5;
+
+/// The power of the mean centrality of a phrase's words in its score.
+const CENTRALITY_WEIGHT: f64 = 0.5;
 
 /// How much worse a phrase scores for each stop word inside it.
 const INNER_STOP_PENALTY: f64 = 10.0;
@@ -187,6 +193,7 @@ fn candidates<'t>(terms: &'t Terms<'_>, occurrences: &'t [Occurrence]) -> Vec<Ca
 fn score(candidate: &Candidate<'_>, terms: &Terms<'_>) -> f64 {
     let mut product = 1.0;
     let mut sum = 0.0;
+    let mut centrality = 0.0;
     let mut content = 0_u32;
     let mut stops = 0_i32;
     for id in candidate.terms {
@@ -197,6 +204,7 @@ fn score(candidate: &Candidate<'_>, terms: &Terms<'_>) -> f64 {
             content += 1;
             product *= term.score.max(f64::MIN_POSITIVE);
             sum += term.score;
+            centrality += term.centrality;
         }
     }
     // The root keeps a phrase from winning merely by being longer: with
@@ -210,6 +218,10 @@ fn score(candidate: &Candidate<'_>, terms: &Terms<'_>) -> f64 {
         }
     }
     score *= (2.0 + candidate.first_sentence as f64).ln();
+    // The mean centrality of its words, damped by the root so that it
+    // corrects YAKE's statistics rather than overrides them.
+    let centrality = centrality / f64::from(content.max(1));
+    score /= centrality.max(f64::MIN_POSITIVE).powf(CENTRALITY_WEIGHT);
     score.max(f64::MIN_POSITIVE)
 }
 

@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use foldhash::{HashMap, HashMapExt};
 
+use crate::centrality;
 use crate::language::Rules;
 use crate::text::{Chunks, Word};
 
@@ -24,6 +25,9 @@ pub struct Term {
     pub acronym: f64,
     /// YAKE's score: lower is better, always > 0 once scored.
     pub score: f64,
+    /// How central the term is to the text (see [`centrality`]); about
+    /// one on average, higher is more central.
+    pub centrality: f64,
 }
 
 impl Term {
@@ -210,6 +214,10 @@ impl<'a> Terms<'a> {
             runs.push(start..words.len());
         }
         score(&mut terms, stats, chunks.sentences.max(1));
+        let stop: Vec<bool> = terms.iter().map(|t| t.stop).collect();
+        for (term, centrality) in terms.iter_mut().zip(centrality::of(&stop, &ids, &runs)) {
+            term.centrality = centrality;
+        }
         let mut stems = vec![String::new(); terms.len()];
         for (stem, id) in by_stem {
             stems[id as usize] = stem;

@@ -51,8 +51,9 @@ fn an_acronym_counts_for_the_phrase_it_abbreviates() {
         DEM show small errors in stereo matching.";
     let e = extract(text, TextFormat::Plain, None, 5);
     let keys = keys(&e);
-    assert_eq!(keys[0], "digit elev model", "{keys:?}");
-    assert!(keys.contains(&"dem"), "{keys:?}");
+    // Without the acronym's uses the phrase is seen once and falls out.
+    assert!(keys[..2].contains(&"digit elev model"), "{keys:?}");
+    assert!(keys[..2].contains(&"dem"), "{keys:?}");
 }
 
 #[test]
