@@ -86,10 +86,23 @@ impl Scoring {
     }
 
     pub fn action_weight(&self, action: &ActionType) -> f64 {
+        self.weight_of(action.as_str())
+    }
+
+    /// The weight of a stored action type name; names without a weight of
+    /// their own weigh the default weight.
+    fn weight_of(&self, action_type: &str) -> f64 {
         self.action_weights
-            .get(action.as_str())
+            .get(action_type)
             .copied()
             .unwrap_or(self.default_weight)
+    }
+
+    /// What one action of `action_type` adds to its user's standing on
+    /// `topic`: the action's weight times the topic's relevance in the
+    /// entity.
+    pub fn contribution(&self, action_type: &str, topic: &EntityTopic) -> f64 {
+        self.weight_of(action_type) * topic.relevance(self)
     }
 
     pub fn descriptor_factor(&self, descriptor: Descriptor) -> f64 {

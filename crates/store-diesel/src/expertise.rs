@@ -118,7 +118,6 @@ fn updated_standings(
     action: &NewAction,
     before: Vec<StandingRow>,
     scoring: &Scoring,
-    weight: f64,
 ) -> Vec<StandingRow> {
     let mut before: HashMap<String, StandingRow> = before
         .into_iter()
@@ -128,7 +127,7 @@ fn updated_standings(
         .topics
         .iter()
         .map(|topic| {
-            let contribution = weight * topic.relevance(scoring);
+            let contribution = scoring.contribution(&action.action_type, topic);
             let old = before.remove(&topic.key).map(|r| Standing {
                 score: r.score,
                 as_of: from_db_time(r.as_of),
@@ -166,9 +165,6 @@ pub(crate) use erase_expertise;
 
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
-        let weight = kenning_domain::ActionType::parse(&action.action_type)
-            .map(|t| scoring.action_weight(&t))
-            .map_err(|e| StoreError::Backend(e.to_string()))?;
         let result: Result<String, Refusal> = write_tx!(self, |conn| {
             // Locks the user's row, so a purge cannot erase the user between
             // this check and the writes below.
@@ -217,7 +213,7 @@ impl ExpertiseStore for Database {
                 .filter(standings::topic_key.eq_any(&keys))
                 .select(StandingRow::as_select())
                 .load(conn)?;
-            for row in updated_standings(&user_id, action, before, scoring, weight) {
+            for row in updated_standings(&user_id, action, before, scoring) {
                 diesel::insert_into(standings::table)
                     .values(&row)
                     .on_conflict((standings::user_id, standings::topic_key))
@@ -325,10 +321,7 @@ impl ExpertiseStore for Database {
                 .load(conn)?;
             let mut rebuilt: HashMap<(String, String), (String, Standing)> = HashMap::new();
             for (topic, (action_type, date)) in learned {
-                let weight = kenning_domain::ActionType::parse(&action_type)
-                    .map(|t| scoring.action_weight(&t))
-                    .unwrap_or(0.0);
-                let contribution = weight * topic.entity_topic().relevance(scoring);
+                let contribution = scoring.contribution(&action_type, &topic.entity_topic());
                 let at = from_db_time(date);
                 let entry = rebuilt
                     .entry((topic.user_id.clone(), topic.topic_key.clone()))

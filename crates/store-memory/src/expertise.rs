@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{ActionType, EntityTopic, Scoring, Standing, Status, TopicStanding, UserId};
+use kenning_domain::{EntityTopic, Scoring, Standing, Status, TopicStanding, UserId};
 use kenning_ports::{ActionRecord, ExpertiseStore, NewAction, RecordError, StoreError};
 use uuid::Uuid;
 
@@ -35,11 +35,8 @@ impl Learned {
     }
 
     fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
-        let weight = ActionType::parse(&action.action_type)
-            .map(|t| scoring.action_weight(&t))
-            .unwrap_or(0.0);
         for topic in &action.topics {
-            let contribution = weight * topic.relevance(scoring);
+            let contribution = scoring.contribution(&action.action_type, topic);
             let entry = self
                 .standings
                 .entry((user, topic.key.clone()))

@@ -37,6 +37,14 @@ fn configured_weights_apply_and_bad_ones_are_refused() {
     .unwrap();
     assert_eq!(s.action_weight(&edit), 3.0);
     assert_eq!(s.action_weight(&ActionType::parse("view").unwrap()), 0.5);
+    let topic = EntityTopic {
+        key: "rust".into(),
+        label: "Rust".into(),
+        by_descriptor: [1.0, 0.0, 2.0],
+    };
+    // edit weighs 3; relevance is 2.0 * 1.0 + 0.25 * 2.0.
+    assert!((s.contribution("edit", &topic) - 3.0 * 2.5).abs() < 1e-12);
+    assert!((s.contribution("unlisted", &topic) - 0.5 * 2.5).abs() < 1e-12);
     assert_eq!(
         Scoring::new([(edit, -1.0)], 1.0, [1.0; 3], Duration::days(30)),
         Err(ScoringError::Weight("edit".into()))
