@@ -102,9 +102,8 @@ impl Query {
         #[graphql(default = 15)] limit: Option<i32>,
     ) -> Result<Vec<UserTopicObject>> {
         let expertise = context.expertise()?;
-        let user = context.users.get(user_id(global_user_id))?;
         Ok(expertise
-            .user_topics(user.id(), limit)?
+            .user_topics(user_id(global_user_id), limit)?
             .into_iter()
             .map(UserTopicObject)
             .collect())

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::store::StoreError;
+use crate::store::{StoreError, UserRepository};
 use crate::topics::TopicExtractor;
 
 /// How many topics are taken from each text of an upload.
@@ -113,6 +113,7 @@ pub struct UserTopic {
 #[derive(Clone)]
 pub struct ExpertiseService {
     store: Arc<dyn ExpertiseStore>,
+    users: Arc<dyn UserRepository>,
     extractor: Arc<dyn TopicExtractor>,
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
@@ -155,6 +156,7 @@ impl ExpertiseService {
     /// The service; standings built under other settings are rebuilt now.
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
+        users: Arc<dyn UserRepository>,
         extractor: Arc<dyn TopicExtractor>,
         clock: Arc<dyn Clock>,
         scoring: Scoring,
@@ -162,6 +164,7 @@ impl ExpertiseService {
         store.rebuild_if_changed(&scoring).map_err(internal)?;
         Ok(Self {
             store,
+            users,
             extractor,
             clock,
             scoring: Arc::new(scoring),
@@ -244,13 +247,17 @@ impl ExpertiseService {
         ))
     }
 
-    /// The topics `user` knows best, with the actions behind each.
+    /// The topics `user` knows best, with the actions behind each;
+    /// `NotFound` when no user has the id.
     pub fn user_topics(
         &self,
         user: UserId,
         limit: Option<i32>,
     ) -> Result<Vec<UserTopic>, ServiceError> {
         let limit = bounded_limit(limit, 15, MAX_USER_TOPICS)?;
+        if self.users.get(user).map_err(internal)?.is_none() {
+            return Err(ServiceError::NotFound);
+        }
         let now = self.clock.now();
         let mut scored: Vec<ScoredTopic> = self
             .store

@@ -60,6 +60,7 @@ impl Services {
     pub fn expertise(&self, scoring: Scoring) -> anyhow::Result<ExpertiseService> {
         ExpertiseService::new(
             self.db.clone(),
+            self.db.clone(),
             Arc::new(KeyphraseExtractor::new()),
             self.clock.clone(),
             scoring,
