@@ -12,6 +12,10 @@ use uuid::Uuid;
 use crate::schema::{action_topics, actions, expertise_settings, standings, users};
 use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
 
+/// Rows written by one INSERT: far below the bound-parameter limits of
+/// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
+const ROWS_PER_INSERT: usize = 500;
+
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
 
@@ -54,7 +58,7 @@ impl ActionTopicRow {
     }
 }
 
-#[derive(Debug, Clone, Insertable, Queryable, Selectable, AsChangeset)]
+#[derive(Debug, Clone, Insertable, Queryable, Selectable)]
 #[diesel(table_name = standings)]
 #[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
 struct StandingRow {
@@ -194,31 +198,38 @@ impl ExpertiseStore for Database {
                     received: to_db_time(action.received),
                 })
                 .execute(conn)?;
-            for topic in &action.topics {
+            let learned: Vec<ActionTopicRow> = action
+                .topics
+                .iter()
+                .map(|topic| ActionTopicRow {
+                    action_id: action.id.to_string(),
+                    user_id: user_id.clone(),
+                    topic_key: topic.key.clone(),
+                    label: topic.label.clone(),
+                    primary_relevance: topic.by_descriptor[0],
+                    default_relevance: topic.by_descriptor[1],
+                    secondary_relevance: topic.by_descriptor[2],
+                })
+                .collect();
+            for rows in learned.chunks(ROWS_PER_INSERT) {
                 diesel::insert_into(action_topics::table)
-                    .values(ActionTopicRow {
-                        action_id: action.id.to_string(),
-                        user_id: user_id.clone(),
-                        topic_key: topic.key.clone(),
-                        label: topic.label.clone(),
-                        primary_relevance: topic.by_descriptor[0],
-                        default_relevance: topic.by_descriptor[1],
-                        secondary_relevance: topic.by_descriptor[2],
-                    })
+                    .values(rows)
                     .execute(conn)?;
             }
             let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
-            let before: Vec<StandingRow> = standings::table
-                .filter(standings::user_id.eq(&user_id))
-                .filter(standings::topic_key.eq_any(&keys))
-                .select(StandingRow::as_select())
-                .load(conn)?;
-            for row in updated_standings(&user_id, action, before, scoring) {
+            let mine = || {
+                standings::table
+                    .filter(standings::user_id.eq(&user_id))
+                    .filter(standings::topic_key.eq_any(&keys))
+            };
+            let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
+            // The user's row is locked until commit, so nobody else writes
+            // these standings meanwhile: replacing them is an update.
+            diesel::delete(mine()).execute(conn)?;
+            let after = updated_standings(&user_id, action, before, scoring);
+            for rows in after.chunks(ROWS_PER_INSERT) {
                 diesel::insert_into(standings::table)
-                    .values(&row)
-                    .on_conflict((standings::user_id, standings::topic_key))
-                    .do_update()
-                    .set(&row)
+                    .values(rows)
                     .execute(conn)?;
             }
             Ok(user_id)
@@ -335,15 +346,19 @@ impl ExpertiseStore for Database {
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
             diesel::delete(standings::table).execute(conn)?;
-            for ((user_id, topic_key), (label, standing)) in rebuilt {
+            let rows: Vec<StandingRow> = rebuilt
+                .into_iter()
+                .map(|((user_id, topic_key), (label, standing))| StandingRow {
+                    user_id,
+                    topic_key,
+                    label,
+                    score: standing.score,
+                    as_of: to_db_time(standing.as_of),
+                })
+                .collect();
+            for rows in rows.chunks(ROWS_PER_INSERT) {
                 diesel::insert_into(standings::table)
-                    .values(StandingRow {
-                        user_id,
-                        topic_key,
-                        label,
-                        score: standing.score,
-                        as_of: to_db_time(standing.as_of),
-                    })
+                    .values(rows)
                     .execute(conn)?;
             }
             diesel::delete(expertise_settings::table).execute(conn)?;
