@@ -58,7 +58,7 @@ fn full_user() -> User {
 fn page(store: &dyn UserRepository, text: Option<&str>, offset: i64, limit: i64) -> Vec<User> {
     store
         .search(
-            &SearchText::parse(text),
+            &SearchText::parse(text).unwrap(),
             Offset::parse(offset).unwrap(),
             Limit::parse(limit).unwrap(),
         )

@@ -87,19 +87,36 @@ impl Default for Limit {
 pub struct SearchText(Option<String>);
 
 impl SearchText {
+    pub const FIELD: &'static str = "searchText";
+    /// The longest needle that can match: the longest field a needle is
+    /// looked for in (externalId), since it never spans two fields.
+    pub const MAX_CHARS: usize = 250;
+
     /// `None` or blank text lists every user. Control characters become
-    /// spaces, so a needle never spans two fields of the haystack.
-    pub fn parse(raw: Option<&str>) -> Self {
+    /// spaces, so a needle never spans two fields of the haystack; a needle
+    /// longer than any field is refused rather than matched against nothing.
+    pub fn parse(raw: Option<&str>) -> Result<Self, FieldViolation> {
         let folded = raw
             .map(|s| {
-                s.trim()
-                    .chars()
+                s.chars()
                     .map(|c| if c.is_control() { ' ' } else { c })
                     .collect::<String>()
+                    .trim()
                     .to_lowercase()
             })
             .filter(|s| !s.is_empty());
-        Self(folded)
+        if folded
+            .as_ref()
+            .is_some_and(|n| n.chars().count() > Self::MAX_CHARS)
+        {
+            return Err(FieldViolation::new(
+                Self::FIELD,
+                Rule::TooLong {
+                    limit: Self::MAX_CHARS,
+                },
+            ));
+        }
+        Ok(Self(folded))
     }
 
     /// The folded needle, or `None` to list every user.
@@ -162,11 +179,19 @@ mod tests {
     fn search_text_matches_inside_any_searchable_field() {
         let hay = SearchText::haystack("Ada@Example.com", Some("EMP-7"), "Ada", "Lovelace");
         for needle in ["ada@", "emp-7", "LOVE", "ada love", "example"] {
-            assert!(SearchText::parse(Some(needle)).matches(&hay), "{needle}");
+            assert!(
+                SearchText::parse(Some(needle)).unwrap().matches(&hay),
+                "{needle}"
+            );
         }
-        assert!(!SearchText::parse(Some("grace")).matches(&hay));
-        assert!(!SearchText::parse(Some("emp-7\nada")).matches(&hay));
-        assert!(SearchText::parse(None).matches(&hay));
-        assert!(SearchText::parse(Some("  ")).needle().is_none());
+        assert!(!SearchText::parse(Some("grace")).unwrap().matches(&hay));
+        assert!(!SearchText::parse(Some("emp-7\nada")).unwrap().matches(&hay));
+        assert!(SearchText::parse(None).unwrap().matches(&hay));
+        assert!(SearchText::parse(Some("  ")).unwrap().needle().is_none());
+        assert!(SearchText::parse(Some("\u{0}")).unwrap().needle().is_none());
+        assert!(SearchText::parse(Some(&"a".repeat(250))).is_ok());
+        let long = SearchText::parse(Some(&"a".repeat(251))).unwrap_err();
+        assert_eq!(long.field, "searchText");
+        assert_eq!(long.rule, Rule::TooLong { limit: 250 });
     }
 }

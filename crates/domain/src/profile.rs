@@ -19,6 +19,7 @@ fn bounded(
     if required && value.is_empty() {
         return Err(FieldViolation::new(field, Rule::Required));
     }
+    Rule::printable(value).map_err(|rule| FieldViolation::new(field, rule))?;
     if value.chars().count() > limit {
         return Err(FieldViolation::new(field, Rule::TooLong { limit }));
     }

@@ -149,6 +149,7 @@ impl ActionAlias {
         if raw.trim().is_empty() {
             return Err(FieldViolation::new(Self::FIELD, Rule::Required));
         }
+        Rule::printable(raw).map_err(|rule| FieldViolation::new(Self::FIELD, rule))?;
         if raw.chars().count() > Self::MAX_CHARS {
             return Err(FieldViolation::new(
                 Self::FIELD,

@@ -40,6 +40,24 @@ pub enum Rule {
     ExactlyOneOf { other: &'static str },
     /// The list holds more than `max` items.
     TooMany { max: usize },
+    /// The text holds a control character other than tab or line break.
+    ControlCharacter,
+}
+
+impl Rule {
+    /// `ControlCharacter` unless `text` holds only printable characters,
+    /// tabs and line breaks. Databases refuse some control characters (NUL)
+    /// and no profile field or alias needs any of them.
+    pub fn printable(text: &str) -> Result<(), Rule> {
+        if text
+            .chars()
+            .any(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+        {
+            Err(Rule::ControlCharacter)
+        } else {
+            Ok(())
+        }
+    }
 }
 
 impl Rule {
@@ -83,6 +101,9 @@ impl fmt::Display for Rule {
                 write!(f, "exactly one of this and {other} is required")
             }
             Rule::TooMany { max } => write!(f, "must hold at most {max} items"),
+            Rule::ControlCharacter => {
+                f.write_str("must not contain control characters other than tabs and line breaks")
+            }
         }
     }
 }

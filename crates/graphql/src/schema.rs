@@ -66,7 +66,7 @@ impl Query {
             Some(l) => domain::Limit::parse(l.0.into()).map_err(violation)?,
             None => domain::Limit::default(),
         };
-        let text = SearchText::parse(search_text.as_deref());
+        let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
         Ok(users
             .search(&text, offset, limit)?
             .into_iter()

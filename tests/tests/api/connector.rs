@@ -231,6 +231,7 @@ fn every_bad_field_is_reported_at_once(backend: Backend) {
         (json!({ "entity_type": "e".repeat(101) }), "entity_type"),
         (json!({ "action_alias": "a".repeat(256) }), "action_alias"),
         (json!({ "action_alias": 5 }), "action_alias"),
+        (json!({ "action_alias": "chat\u{0}1" }), "action_alias"),
     ];
     for (change, field) in cases {
         let mut body = entry("ada@example.com", "Engines.");

@@ -478,7 +478,53 @@ fn offset_and_limit_are_range_checked(backend: Backend) {
     assert_eq!(reply.status, 400, "{}", reply.body);
 }
 
+fn control_characters_and_endless_searches_are_refused(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "control_characters_and_endless_searches") else {
+        return;
+    };
+    for (field, value) in [
+        ("firstname", "A\u{0}da"),
+        ("lastname", "Love\u{7}lace"),
+        ("externalId", "e\u{0}1"),
+        ("email", "ada\u{0}@example.com"),
+    ] {
+        let mut input = base("ada@example.com");
+        input[field] = json!(value);
+        let reply = create(&app, input);
+        assert_eq!(reply.status, 200);
+        assert_eq!(
+            reply.error_code().as_deref(),
+            Some("ValidationError"),
+            "{field}: {}",
+            reply.body
+        );
+        assert_eq!(extensions(&reply)["field"], field);
+    }
+    let mut input = base("ada@example.com");
+    input["about"] = json!("Line one\nline two\ttabbed");
+    let reply = create(&app, input);
+    assert_eq!(reply.error_code(), None, "{}", reply.body);
+
+    let reply = app.graphql(GET_USERS, json!({ "searchText": "x".repeat(60_000) }));
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("ValidationError"),
+        "{}",
+        reply.body
+    );
+    assert_eq!(extensions(&reply)["field"], "searchText");
+    assert_eq!(extensions(&reply)["limit"], 250);
+    let reply = app.graphql(GET_USERS, json!({ "searchText": "\u{0}ada\u{0}" }));
+    assert_eq!(
+        reply.json()["data"]["users"].as_array().unwrap().len(),
+        1,
+        "{}",
+        reply.body
+    );
+}
+
 on_every_backend!(
+    control_characters_and_endless_searches_are_refused,
     every_bounded_field_is_checked_at_its_limit,
     codes_and_dates_are_checked_against_real_lists,
     all_problems_of_an_input_are_reported_together,
