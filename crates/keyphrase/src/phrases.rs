@@ -165,20 +165,28 @@ fn acronyms<'t>(terms: &'t Terms<'_>) -> Vec<(u32, &'t [u32])> {
 /// "DEM" written five times is "digital elevation model" written five
 /// times. The acronym stays a candidate of its own.
 fn candidates<'t>(terms: &'t Terms<'_>, occurrences: &'t [Occurrence]) -> Vec<Candidate<'t>> {
-    let acronyms = acronyms(terms);
+    // Each expansion's acronyms, with how often each was introduced.
+    let mut acronyms_of: HashMap<&[u32], Vec<(u32, f64)>> = HashMap::new();
+    for (acronym, expansion) in acronyms(terms) {
+        let uses = acronyms_of.entry(expansion).or_default();
+        match uses.iter_mut().find(|(a, _)| *a == acronym) {
+            Some((_, introductions)) => *introductions += 1.0,
+            None => uses.push((acronym, 1.0)),
+        }
+    }
     occurrences
         .chunk_by(|a, b| a.0 == b.0)
         .map(|group| {
             let (key, start) = group[0];
             let len = key.iter().take_while(|id| **id != u32::MAX).count();
             let ids = &terms.ids[start..start + len];
-            // The acronym's other uses; its introduction is the same
-            // mention as the expansion before it.
-            let introductions = acronyms.iter().filter(|(_, expansion)| *expansion == ids);
-            let by_acronym = match introductions.clone().next() {
-                Some((acronym, _)) => terms.get(*acronym).tf - introductions.count() as f64,
-                None => 0.0,
-            };
+            // The acronyms' other uses; an introduction is the same mention
+            // as the expansion before it.
+            let by_acronym = acronyms_of.get(ids).map_or(0.0, |uses| {
+                uses.iter()
+                    .map(|(acronym, introductions)| terms.get(*acronym).tf - introductions)
+                    .sum()
+            });
             Candidate {
                 terms: ids,
                 occurrences: group,
@@ -266,7 +274,7 @@ pub fn key_phrases(terms: &Terms<'_>, limit: usize) -> Vec<Scored> {
             .then(a.1.terms.len().cmp(&b.1.terms.len()))
     });
     let mut chosen = select::Chosen::default();
-    let mut out = Vec::with_capacity(limit);
+    let mut out = Vec::with_capacity(limit.min(scored.len()));
     for (score, candidate) in scored {
         if chosen.overlaps(candidate.terms, candidate.tf) {
             continue;
