@@ -15,8 +15,9 @@ const DAMPING: f64 = 0.85;
 /// before, and a fixed count keeps the result deterministic.
 const ITERATIONS: usize = 30;
 
-/// Each term's centrality, with a mean of one over the terms; a stop word's
-/// is meaningless. `stop[t]` tells whether term `t` is a stop word, `ids`
+/// Each term's centrality: about one on average over the terms joined to
+/// another, `1 - DAMPING` for a term joined to none (every stop word, and
+/// a content word never written next to another). `stop[t]` tells whether term `t` is a stop word, `ids`
 /// are the terms of the words and `runs` the chunks as ranges of `ids`.
 pub fn of(stop: &[bool], ids: &[u32], runs: &[Range<usize>]) -> Vec<f64> {
     let n = stop.len();

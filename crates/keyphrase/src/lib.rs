@@ -18,9 +18,7 @@ mod text;
 
 use kenning_domain::{TextFormat, Topic};
 use kenning_ports::{Extraction, TopicExtractor};
-
-pub use html::visible_text;
-pub use language::Languages;
+use language::Languages;
 
 /// The longest text read, in bytes; the rest of a longer text is ignored so
 /// that one upload cannot hold a worker for long.

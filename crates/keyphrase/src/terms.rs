@@ -26,7 +26,7 @@ pub struct Term {
     /// YAKE's score: lower is better, always > 0 once scored.
     pub score: f64,
     /// How central the term is to the text (see [`centrality`]); about
-    /// one on average, higher is more central.
+    /// one on average over joined terms, higher is more central.
     pub centrality: f64,
 }
 

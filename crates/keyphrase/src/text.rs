@@ -68,7 +68,8 @@ pub fn chunks(text: &str) -> Chunks<'_> {
         let (start, c) = bytes[i];
         if is_word_char(c) {
             // A word: letters and digits, joined by inner hyphens,
-            // apostrophes and dots ("state-of-the-art", "don't", "e.g").
+            // apostrophes, dots, underscores, `&`, `+` and `#`
+            // ("state-of-the-art", "don't", "e.g", "AT&T").
             let mut j = i + 1;
             while j < bytes.len() {
                 let (_, d) = bytes[j];
