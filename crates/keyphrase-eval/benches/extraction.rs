@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, SamplingMode, Throughput};
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_keyphrase_eval::{data_dir, load, yake_rust_input};
+use kenning_keyphrase_eval::{data_dir, load, YakeRust};
 use kenning_ports::TopicExtractor;
 
 /// Topics asked for per document, as in the evaluation.
@@ -51,15 +51,11 @@ fn main() -> anyhow::Result<()> {
     let texts: Vec<&str> = inspec.documents.iter().map(|d| d.text.as_str()).collect();
     let docs = texts.len();
     let ours = KeyphraseExtractor::new();
-    let stop_words = yake_rust::StopWords::predefined(&inspec.language)
+    let peer = YakeRust::new(&inspec.language)
         .ok_or_else(|| anyhow::anyhow!("yake-rust has no stop words for {}", inspec.language))?;
-    let config = yake_rust::Config {
-        ngrams: 3,
-        ..yake_rust::Config::default()
-    };
     // yake-rust gets the input the evaluation gives it; preparing it is
     // not part of its timing.
-    let yake_texts: Vec<String> = texts.iter().map(|t| yake_rust_input(t)).collect();
+    let yake_texts: Vec<String> = texts.iter().map(|t| YakeRust::prepare(t)).collect();
 
     let mut criterion = Criterion::default()
         .configure_from_args()
@@ -90,12 +86,7 @@ fn main() -> anyhow::Result<()> {
             b.iter_custom(|passes| {
                 yake.time(passes, || {
                     for text in &yake_texts {
-                        black_box(yake_rust::get_n_best(
-                            LIMIT,
-                            black_box(text),
-                            &stop_words,
-                            &config,
-                        ));
+                        black_box(peer.keywords(black_box(text), LIMIT));
                     }
                 })
             });

@@ -3,7 +3,7 @@
 
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_keyphrase_eval::{data_dir, load, yake_rust_input};
+use kenning_keyphrase_eval::{data_dir, load, YakeRust};
 use kenning_ports::TopicExtractor;
 
 fn main() -> anyhow::Result<()> {
@@ -12,11 +12,7 @@ fn main() -> anyhow::Result<()> {
     let n: usize = args.get(2).and_then(|a| a.parse().ok()).unwrap_or(3);
     let dataset = load(&data_dir().join(format!("{name}.zip")))?;
     let ours = KeyphraseExtractor::new();
-    let stop = yake_rust::StopWords::predefined(&dataset.language);
-    let config = yake_rust::Config {
-        ngrams: 3,
-        ..yake_rust::Config::default()
-    };
+    let peer = YakeRust::new(&dataset.language);
     for doc in dataset.documents.iter().take(n) {
         println!(
             "== {} ==\n{}\nGOLD: {:?}",
@@ -31,12 +27,8 @@ fn main() -> anyhow::Result<()> {
             .map(|t| format!("{} ({:.2})", t.label, t.relevance))
             .collect();
         println!("OURS: {mine:?}");
-        if let Some(stop) = &stop {
-            let theirs: Vec<String> =
-                yake_rust::get_n_best(10, &yake_rust_input(&doc.text), stop, &config)
-                    .into_iter()
-                    .map(|r| r.keyword)
-                    .collect();
+        if let Some(peer) = &peer {
+            let theirs = peer.keywords(&YakeRust::prepare(&doc.text), 10);
             println!("YAKE: {theirs:?}");
         }
     }

@@ -120,13 +120,47 @@ pub fn load_all(dir: &Path) -> anyhow::Result<Vec<Dataset>> {
     paths.iter().map(|p| load(p)).collect()
 }
 
-/// The text as given to yake-rust: white space runs collapsed to one
-/// space. Its sentence splitter mis-reads line breaks (whole paragraphs
-/// come out as a few long, lower-quality phrases), while Python yake joins
-/// the lines of a text itself before splitting; this gives yake-rust the
-/// same footing.
-pub fn yake_rust_input(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// The yake-rust crate as every comparison runs it: phrases of up to three
+/// words, its own stop words for the language, its other defaults.
+pub struct YakeRust {
+    stop_words: yake_rust::StopWords,
+    config: yake_rust::Config,
+}
+
+impl std::fmt::Debug for YakeRust {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("YakeRust")
+    }
+}
+
+impl YakeRust {
+    /// `None` when yake-rust has no stop words for `language`.
+    pub fn new(language: &str) -> Option<Self> {
+        Some(Self {
+            stop_words: yake_rust::StopWords::predefined(language)?,
+            config: yake_rust::Config {
+                ngrams: 3,
+                ..yake_rust::Config::default()
+            },
+        })
+    }
+
+    /// The text as given to yake-rust: white space runs collapsed to one
+    /// space. Its sentence splitter mis-reads line breaks (whole paragraphs
+    /// come out as a few long, lower-quality phrases), while Python yake
+    /// joins the lines of a text itself before splitting; this gives
+    /// yake-rust the same footing.
+    pub fn prepare(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    /// The best `k` key phrases of a text made by [`YakeRust::prepare`].
+    pub fn keywords(&self, prepared: &str, k: usize) -> Vec<String> {
+        yake_rust::get_n_best(k, prepared, &self.stop_words, &self.config)
+            .into_iter()
+            .map(|r| r.keyword)
+            .collect()
+    }
 }
 
 /// Folds phrases the way the protocol compares them.
@@ -139,17 +173,31 @@ impl std::fmt::Debug for Normalizer {
 }
 
 impl Normalizer {
-    pub fn new(language: &str) -> Self {
+    /// The protocol for a dataset in `language` (ISO 639-1); a language
+    /// without a Snowball stemmer cannot be scored by it.
+    pub fn new(language: &str) -> anyhow::Result<Self> {
         let algorithm = match language {
+            "ar" => Algorithm::Arabic,
+            "da" => Algorithm::Danish,
             "de" => Algorithm::German,
-            "fr" => Algorithm::French,
+            "el" => Algorithm::Greek,
+            "en" => Algorithm::English,
             "es" => Algorithm::Spanish,
+            "fi" => Algorithm::Finnish,
+            "fr" => Algorithm::French,
+            "hu" => Algorithm::Hungarian,
             "it" => Algorithm::Italian,
-            "pt" => Algorithm::Portuguese,
             "nl" => Algorithm::Dutch,
-            _ => Algorithm::English,
+            "no" | "nb" => Algorithm::Norwegian,
+            "pt" => Algorithm::Portuguese,
+            "ro" => Algorithm::Romanian,
+            "ru" => Algorithm::Russian,
+            "sv" => Algorithm::Swedish,
+            "ta" => Algorithm::Tamil,
+            "tr" => Algorithm::Turkish,
+            _ => bail!("no Snowball stemmer for the language {language:?}"),
         };
-        Self(Stemmer::create(algorithm))
+        Ok(Self(Stemmer::create(algorithm)))
     }
 
     pub fn phrase(&self, phrase: &str) -> String {
@@ -189,7 +237,8 @@ mod tests {
 
     #[test]
     fn f1_counts_stemmed_exact_matches() {
-        let n = Normalizer::new("en");
+        let n = Normalizer::new("en").unwrap();
+        assert!(Normalizer::new("xx").is_err());
         let gold: HashSet<String> = ["Neural Networks", "gradient descent"]
             .iter()
             .map(|g| n.phrase(g))

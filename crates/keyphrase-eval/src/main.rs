@@ -6,10 +6,9 @@ use std::collections::HashSet;
 use std::io::Write as _;
 use std::process::{Command, Stdio};
 
-use anyhow::Context as _;
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_keyphrase_eval::{data_dir, f1_at, load_all, yake_rust_input, Dataset, Normalizer};
+use kenning_keyphrase_eval::{data_dir, f1_at, load_all, Dataset, Normalizer, YakeRust};
 use kenning_ports::TopicExtractor;
 
 const K: usize = 10;
@@ -19,8 +18,11 @@ struct Scores {
     f1_10: f64,
 }
 
-fn evaluate(dataset: &Dataset, predict: &mut dyn FnMut(&str) -> Vec<String>) -> Scores {
-    let normalize = Normalizer::new(&dataset.language);
+fn evaluate(
+    dataset: &Dataset,
+    normalize: &Normalizer,
+    predict: &mut dyn FnMut(&str) -> Vec<String>,
+) -> Scores {
     let (mut f5, mut f10) = (0.0, 0.0);
     for doc in &dataset.documents {
         let gold: HashSet<String> = doc.gold.iter().map(|g| normalize.phrase(g)).collect();
@@ -86,10 +88,6 @@ fn main() -> anyhow::Result<()> {
         .filter(|d| names.is_empty() || names.contains(&&d.name))
         .collect();
     let ours = KeyphraseExtractor::new();
-    let config = yake_rust::Config {
-        ngrams: 3,
-        ..yake_rust::Config::default()
-    };
     println!("Keyphrase extraction: macro F1@5 and F1@10, stemmed exact match");
     println!();
     println!(
@@ -98,7 +96,8 @@ fn main() -> anyhow::Result<()> {
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut python_missing = false;
     for dataset in &datasets {
-        let kenning = evaluate(dataset, &mut |text| {
+        let normalize = Normalizer::new(&dataset.language)?;
+        let kenning = evaluate(dataset, &normalize, &mut |text| {
             ours.extract(text, TextFormat::Plain, Some(&dataset.language), K)
                 .topics
                 .into_iter()
@@ -108,20 +107,20 @@ fn main() -> anyhow::Result<()> {
         let (yake, python) = if kenning_only {
             (None, None)
         } else {
-            let stop_words = yake_rust::StopWords::predefined(&dataset.language)
-                .with_context(|| format!("yake-rust has no stop words for {}", dataset.language))?;
-            let yake = evaluate(dataset, &mut |text| {
-                yake_rust::get_n_best(K, &yake_rust_input(text), &stop_words, &config)
-                    .into_iter()
-                    .map(|r| r.keyword)
-                    .collect()
+            // n/a where yake-rust has no stop words for the language.
+            let yake = YakeRust::new(&dataset.language).map(|yake| {
+                evaluate(dataset, &normalize, &mut |text| {
+                    yake.keywords(&YakeRust::prepare(text), K)
+                })
             });
             let python = python_yake(dataset).map(|predictions| {
                 let mut next = predictions.into_iter();
-                evaluate(dataset, &mut |_| next.next().unwrap_or_default())
+                evaluate(dataset, &normalize, &mut |_| {
+                    next.next().unwrap_or_default()
+                })
             });
             python_missing |= python.is_none();
-            (Some(yake), python)
+            (yake, python)
         };
         println!(
             "| {} | {} | {} | {} | {} | {} |",
