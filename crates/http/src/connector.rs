@@ -15,6 +15,7 @@ use kenning_ports::{Accepted, ServiceError};
 use serde_json::{json, Map, Value};
 
 use crate::body::read_json;
+use crate::credential;
 use crate::problem::Problem;
 use crate::AppState;
 
@@ -65,39 +66,26 @@ async fn run(
     }
 }
 
-fn unauthenticated(message: &str) -> Problem {
-    Problem::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
-}
-
 fn internal(e: &dyn std::fmt::Display) -> Problem {
-    log::error!("upload failed: {e}");
-    Problem::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "Internal",
-        "internal error",
-    )
+    Problem::internal("an upload", e)
 }
 
 /// Checks the `APIKEY` header: only connector keys pass, never access
 /// tokens.
 async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<(), Problem> {
+    const REFUSED: &str = "the API key is unknown or revoked";
     let key = req
         .headers()
         .get(API_KEY_HEADER)
-        .ok_or_else(|| unauthenticated("send the connector's API key in the APIKEY header"))?
+        .ok_or_else(|| {
+            Problem::unauthenticated("send the connector's API key in the APIKEY header")
+        })?
         .to_str()
-        .map_err(|_| unauthenticated("the API key is unknown or revoked"))?
+        .map_err(|_| Problem::unauthenticated(REFUSED))?
         .trim()
         .to_owned();
-    let credentials = state.credentials.clone();
-    match web::block(move || credentials.authenticate(CredentialKind::ApiKey, &key)).await {
-        Ok(Ok(_)) => Ok(()),
-        Ok(Err(ServiceError::Unauthenticated)) => {
-            Err(unauthenticated("the API key is unknown or revoked"))
-        }
-        Ok(Err(e)) => Err(internal(&e)),
-        Err(e) => Err(internal(&e)),
-    }
+    credential::check(state, CredentialKind::ApiKey, key, REFUSED).await?;
+    Ok(())
 }
 
 /// The answer for a use-case error.

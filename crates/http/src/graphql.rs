@@ -5,11 +5,12 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
 use kenning_domain::CredentialKind;
 use kenning_graphql::Context;
-use kenning_ports::{Principal, ServiceError};
+use kenning_ports::Principal;
 use serde_json::Value;
 
 use crate::body::read_json;
-use crate::problem::GraphqlProblem;
+use crate::credential;
+use crate::problem::Problem;
 use crate::{AppState, GRAPHQL_PATH};
 
 /// GraphiQL, to explore the API from a browser.
@@ -25,7 +26,7 @@ pub async fn execute(
 ) -> HttpResponse {
     match run(req, payload, state).await {
         Ok(response) => response,
-        Err(problem) => problem.into_response(),
+        Err(problem) => problem.into_graphql_response(),
     }
 }
 
@@ -33,7 +34,7 @@ async fn run(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<AppState>,
-) -> Result<HttpResponse, GraphqlProblem> {
+) -> Result<HttpResponse, Problem> {
     let principal = authenticate(&req, &state).await?;
     let body = read_json(&req, payload, state.config.body_limit).await?;
     let request = parse_request(&body, state.config.max_batch)?;
@@ -61,56 +62,46 @@ async fn run(
         .body(json))
 }
 
-fn internal(e: &dyn std::fmt::Display) -> GraphqlProblem {
-    log::error!("GraphQL execution failed: {e}");
-    GraphqlProblem::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "Internal",
-        "internal error",
-    )
-}
-
-fn unauthenticated(message: &str) -> GraphqlProblem {
-    GraphqlProblem::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
+fn internal(e: &dyn std::fmt::Display) -> Problem {
+    Problem::internal("GraphQL execution", e)
 }
 
 /// The caller behind `Authorization: Bearer <token>`.
-async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, GraphqlProblem> {
-    let value = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .ok_or_else(|| unauthenticated("send an access token as Authorization: Bearer <token>"))?;
+async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
+    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
+        Problem::unauthenticated("send an access token as Authorization: Bearer <token>")
+    })?;
     let token = value
         .to_str()
         .ok()
         .and_then(|v| v.split_once(' '))
         .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
         .map(|(_, token)| token.trim().to_owned())
-        .ok_or_else(|| unauthenticated("the Authorization header must read Bearer <token>"))?;
-    let credentials = state.credentials.clone();
-    match web::block(move || credentials.authenticate(CredentialKind::AccessToken, &token)).await {
-        Ok(Ok(principal)) => Ok(principal),
-        Ok(Err(ServiceError::Unauthenticated)) => {
-            Err(unauthenticated("the access token is unknown or revoked"))
-        }
-        Ok(Err(e)) => Err(internal(&e)),
-        Err(e) => Err(internal(&e)),
-    }
+        .ok_or_else(|| {
+            Problem::unauthenticated("the Authorization header must read Bearer <token>")
+        })?;
+    credential::check(
+        state,
+        CredentialKind::AccessToken,
+        token,
+        "the access token is unknown or revoked",
+    )
+    .await
 }
 
 /// Checks the shape of a GraphQL-over-HTTP body before juniper sees it, so
 /// that every malformed body gets a 400 naming what is wrong.
-fn parse_request(body: &[u8], max_batch: usize) -> Result<GraphQLBatchRequest, GraphqlProblem> {
+fn parse_request(body: &[u8], max_batch: usize) -> Result<GraphQLBatchRequest, Problem> {
     let value: Value = serde_json::from_slice(body)
-        .map_err(|e| GraphqlProblem::bad_request(format!("the body is not valid JSON: {e}")))?;
+        .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
     match &value {
         Value::Object(_) => check_operation(&value, None)?,
         Value::Array(batch) => {
             if batch.is_empty() {
-                return Err(GraphqlProblem::bad_request("a batch must hold at least one operation"));
+                return Err(Problem::bad_request("a batch must hold at least one operation"));
             }
             if batch.len() > max_batch {
-                return Err(GraphqlProblem::bad_request(format!(
+                return Err(Problem::bad_request(format!(
                     "a batch may hold at most {max_batch} operations"
                 )));
             }
@@ -119,20 +110,20 @@ fn parse_request(body: &[u8], max_batch: usize) -> Result<GraphQLBatchRequest, G
             }
         }
         _ => {
-            return Err(GraphqlProblem::bad_request(
+            return Err(Problem::bad_request(
                 "the body must be a JSON object {\"query\", \"variables\", \"operationName\"} or an array of them",
             ))
         }
     }
     serde_json::from_value(value)
-        .map_err(|e| GraphqlProblem::bad_request(format!("the body is not a GraphQL request: {e}")))
+        .map_err(|e| Problem::bad_request(format!("the body is not a GraphQL request: {e}")))
 }
 
-fn check_operation(op: &Value, index: Option<usize>) -> Result<(), GraphqlProblem> {
+fn check_operation(op: &Value, index: Option<usize>) -> Result<(), Problem> {
     let at = index
         .map(|i| format!(" (operation {i})"))
         .unwrap_or_default();
-    let fail = |what: &str| Err(GraphqlProblem::bad_request(format!("{what}{at}")));
+    let fail = |what: &str| Err(Problem::bad_request(format!("{what}{at}")));
     let Value::Object(fields) = op else {
         return fail("each operation must be a JSON object");
     };

@@ -7,6 +7,7 @@
 
 mod body;
 mod connector;
+mod credential;
 mod graphql;
 mod health;
 mod metrics;

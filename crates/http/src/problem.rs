@@ -1,4 +1,5 @@
-//! HTTP-level error answers.
+//! HTTP-level error answers, in the envelope of the endpoint that gives
+//! them.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::HttpResponse;
@@ -6,48 +7,8 @@ use serde_json::json;
 
 use crate::body::BodyError;
 
-/// An answer in the GraphQL error envelope for a request that never reached
-/// execution: `{"errors": [{"message", "extensions": {"code"}}]}`.
-#[derive(Debug)]
-pub struct GraphqlProblem {
-    pub status: StatusCode,
-    pub code: &'static str,
-    pub message: String,
-}
-
-impl GraphqlProblem {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self {
-            status,
-            code,
-            message: message.into(),
-        }
-    }
-
-    pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "BadRequest", message)
-    }
-
-    pub fn into_response(self) -> HttpResponse {
-        let mut builder = HttpResponse::build(self.status);
-        if self.status == StatusCode::UNAUTHORIZED {
-            builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kenning\""));
-        }
-        builder.json(json!({
-            "errors": [{ "message": self.message, "extensions": { "code": self.code } }]
-        }))
-    }
-}
-
-impl From<BodyError> for GraphqlProblem {
-    fn from(e: BodyError) -> Self {
-        Self::new(e.status(), e.code(), e.message())
-    }
-}
-
-/// An answer outside GraphQL (the connector, unknown routes):
-/// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`, with
-/// `fields` only when the problem is about fields of the body.
+/// A request refused before (or instead of) the use case: a status, a
+/// stable code, a message, and the body fields at fault when there are.
 #[derive(Debug)]
 pub struct Problem {
     pub status: StatusCode,
@@ -70,6 +31,37 @@ impl Problem {
         Self::new(StatusCode::BAD_REQUEST, "BadRequest", message)
     }
 
+    pub fn unauthenticated(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
+    }
+
+    /// A failure that is not the caller's: logged with `what` failed, and
+    /// answered without any detail.
+    pub fn internal(what: &str, e: &dyn std::fmt::Display) -> Self {
+        log::error!("{what} failed: {e}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "Internal",
+            "internal error",
+        )
+    }
+
+    /// The GraphQL error envelope, for a request that never reached
+    /// execution: `{"errors": [{"message", "extensions": {"code"}}]}`; a
+    /// 401 names the Bearer scheme.
+    pub fn into_graphql_response(self) -> HttpResponse {
+        let mut builder = HttpResponse::build(self.status);
+        if self.status == StatusCode::UNAUTHORIZED {
+            builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kenning\""));
+        }
+        builder.json(json!({
+            "errors": [{ "message": self.message, "extensions": { "code": self.code } }]
+        }))
+    }
+
+    /// The envelope outside GraphQL (the connector, unknown routes):
+    /// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`,
+    /// with `fields` only when the problem is about fields of the body.
     pub fn into_response(self) -> HttpResponse {
         let mut error = json!({ "code": self.code, "message": self.message });
         if !self.fields.is_empty() {
