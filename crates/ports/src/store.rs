@@ -42,7 +42,10 @@ impl From<StoreError> for ModifyError {
 /// - [`modify`](UserRepository::modify) is atomic per user: no other change
 ///   to the same user interleaves between its read and its write;
 /// - listings are ordered by last name, first name, then id, so pages taken
-///   with growing offsets are disjoint and together complete.
+///   with growing offsets are disjoint and together complete;
+/// - a `modify` that anonymizes a user (leaves it DELETED) also removes
+///   everything learned from its actions ([`crate::ExpertiseStore`]), in
+///   the same atomic step.
 pub trait UserRepository: Send + Sync {
     /// Stores a new user.
     fn insert(&self, user: &User) -> Result<(), StoreError>;
