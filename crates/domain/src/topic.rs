@@ -39,3 +39,39 @@ pub struct Topic {
     /// text scores highest.
     pub relevance: f64,
 }
+
+/// The most characters a word of a topic may have. A longer "word" is a
+/// base64 block, a token or a run of letters without spaces, never a
+/// subject anyone knows about; both storage backends index topic keys, and
+/// this bound keeps every key far below their index row limits.
+pub const MAX_WORD_CHARS: usize = 64;
+
+/// The most words a topic has (a key phrase of one to three words).
+pub const MAX_TOPIC_WORDS: usize = 3;
+
+/// Whether `key` can be a topic key: one to [`MAX_TOPIC_WORDS`] words
+/// joined by single spaces, none longer than [`MAX_WORD_CHARS`].
+pub fn is_topic_key(key: &str) -> bool {
+    let mut words = 0;
+    for word in key.split(' ') {
+        words += 1;
+        if word.is_empty() || word.chars().count() > MAX_WORD_CHARS || words > MAX_TOPIC_WORDS {
+            return false;
+        }
+    }
+    true
+}
+
+/// A content word of a text (not a stop word, not a number) and how often
+/// the text uses it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TextWord {
+    /// The folded form, as in a [`Topic`] key of one word: lower case,
+    /// stemmed.
+    pub key: String,
+    /// A readable form: the one most often written, in lower case unless
+    /// the word is mostly written as a name or an acronym.
+    pub label: String,
+    /// Its occurrences in the text.
+    pub count: u32,
+}

@@ -15,6 +15,7 @@ mod phrases;
 mod select;
 mod terms;
 mod text;
+mod words;
 
 use kenning_domain::{TextFormat, Topic};
 use kenning_ports::{Extraction, TopicExtractor};
@@ -73,6 +74,7 @@ impl TopicExtractor for KeyphraseExtractor {
         let chunks = text::chunks(text);
         let terms = terms::Terms::of(&chunks, rules);
         let phrases = phrases::key_phrases(&terms, limit);
+        let words = words::content_words(&terms);
         let best = phrases.first().map_or(1.0, |p| p.score);
         Extraction {
             language: rules.code.to_owned(),
@@ -84,6 +86,7 @@ impl TopicExtractor for KeyphraseExtractor {
                     relevance: (best / p.score).clamp(f64::MIN_POSITIVE, 1.0),
                 })
                 .collect(),
+            words,
         }
     }
 }

@@ -9,6 +9,7 @@
 use std::ops::Range;
 
 use foldhash::{HashMap, HashMapExt};
+use kenning_domain::MAX_WORD_CHARS;
 
 use crate::centrality;
 use crate::language::Rules;
@@ -62,13 +63,14 @@ pub struct Role {
     /// It may end one: as for a start, and a word its language ends a noun
     /// phrase with.
     pub ends: bool,
-    /// It is a number: a phrase never contains one.
+    /// It is a number, or a word too long to be part of a topic
+    /// ([`MAX_WORD_CHARS`]): a phrase never contains one.
     pub number: bool,
 }
 
 impl Role {
     fn of(surface: &str, lower: &str, stop: bool, rules: &Rules) -> Self {
-        let number = is_number(surface);
+        let number = is_number(surface) || surface.chars().count() > MAX_WORD_CHARS;
         let starts = !stop && !number && surface.chars().filter(|c| c.is_alphabetic()).count() > 1;
         Self {
             starts,

@@ -1,6 +1,6 @@
 //! The topic extraction port.
 
-use kenning_domain::{TextFormat, Topic};
+use kenning_domain::{TextFormat, TextWord, Topic};
 
 /// What an extractor found in one text.
 #[derive(Debug, Clone, PartialEq)]
@@ -9,16 +9,20 @@ pub struct Extraction {
     pub language: String,
     /// At most the requested number of topics, best first, each key once.
     pub topics: Vec<Topic>,
+    /// The text's content words with their counts, most frequent first,
+    /// each key once.
+    pub words: Vec<TextWord>,
 }
 
-/// Finds the key phrases (1 to 3 words) of a text.
+/// Finds the key phrases (1 to 3 words) and the content words of a text.
 ///
 /// Implementations are pure computations: no IO, deterministic for the same
-/// input, safe to call from many threads at once.
+/// input, safe to call from many threads at once. Every key they report
+/// passes [`kenning_domain::is_topic_key`].
 pub trait TopicExtractor: Send + Sync {
-    /// The topics of `text`, read as `format`. `language` (ISO 639-1)
-    /// overrides detection; unsupported or undetectable languages fall back
-    /// to English rules.
+    /// The topics of `text` (at most `limit`) and its content words, read
+    /// as `format`. `language` (ISO 639-1) overrides detection;
+    /// unsupported or undetectable languages fall back to English rules.
     fn extract(
         &self,
         text: &str,
