@@ -9,13 +9,20 @@
 //! action or reading the score later only needs that moment and the
 //! half-life, so reads never go back to the actions.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 use chrono::{DateTime, Duration, Utc};
 
-use crate::topic::Topic;
 use crate::upload::{ActionType, Descriptor};
 use crate::user::UserId;
+
+mod ranking;
+mod related;
+mod trace;
+
+pub use ranking::{query_terms, rank_experts, Expert, Population, QueryTerm};
+pub use related::{related_topics, RelatedTopic};
+pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
 /// Why scoring settings were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -155,7 +162,7 @@ pub struct EntityTopic {
     pub by_descriptor: [f64; 3],
 }
 
-fn slot(descriptor: Descriptor) -> usize {
+pub(crate) fn slot(descriptor: Descriptor) -> usize {
     match descriptor {
         Descriptor::Primary => 0,
         Descriptor::Default => 1,
@@ -176,88 +183,6 @@ impl EntityTopic {
         .map(|d| scoring.descriptor_factor(d) * self.by_descriptor[slot(d)])
         .sum()
     }
-}
-
-/// The share of a phrase's relevance that each of its boundary words
-/// earns as a topic of its own.
-///
-/// Knowing "Kubernetes clusters" is knowing something about "Kubernetes":
-/// without this, a broad query ("kubernetes") would miss everyone whose
-/// texts spoke of it only in phrases, since extractors list a word that a
-/// better phrase already says only once, inside the phrase.
-pub const BOUNDARY_WORD_SHARE: f64 = 0.5;
-
-/// The words a phrase teaches on its own: its first and last word, which a
-/// key phrase never has as stop words (inner words may be: "philosophy
-/// of mind"). Keys and labels are split alike; a phrase whose label does
-/// not split into as many words as its key teaches no words.
-fn boundary_words(topic: &Topic) -> Vec<Topic> {
-    let keys: Vec<&str> = topic.key.split(' ').collect();
-    let labels: Vec<&str> = topic.label.split(' ').collect();
-    if keys.len() < 2 || keys.len() != labels.len() {
-        return Vec::new();
-    }
-    let last = keys.len() - 1;
-    [0, last]
-        .into_iter()
-        .filter(|&i| !keys[i].is_empty())
-        .map(|i| Topic {
-            key: keys[i].to_owned(),
-            label: labels[i].to_owned(),
-            relevance: topic.relevance * BOUNDARY_WORD_SHARE,
-        })
-        .collect()
-}
-
-/// The topics a query is matched on: the query's own and, as for an
-/// entity, the boundary words of its phrases, so that "tax returns" finds
-/// whoever learned "corporate tax returns". Each key once, with its largest
-/// weight, best first.
-pub fn query_topics(found: &[Topic]) -> Vec<Topic> {
-    let mut merged: Vec<Topic> = Vec::with_capacity(found.len() * 3);
-    let words: Vec<Topic> = found.iter().flat_map(boundary_words).collect();
-    for topic in found.iter().chain(&words) {
-        match merged.iter_mut().find(|t| t.key == topic.key) {
-            Some(known) => known.relevance = known.relevance.max(topic.relevance),
-            None => merged.push(topic.clone()),
-        }
-    }
-    merged.sort_by(|a, b| b.relevance.total_cmp(&a.relevance).then(a.key.cmp(&b.key)));
-    merged
-}
-
-/// The topics of an entity from each text's topics, best first under
-/// `scoring`: each topic as found, plus the boundary words of every phrase
-/// ([`BOUNDARY_WORD_SHARE`]). The label is the one of the largest single
-/// contribution.
-pub fn entity_topics(texts: &[(Descriptor, Vec<Topic>)], scoring: &Scoring) -> Vec<EntityTopic> {
-    let mut combined: HashMap<String, (EntityTopic, f64)> = HashMap::new();
-    for (descriptor, topics) in texts {
-        let factor = scoring.descriptor_factor(*descriptor);
-        let words: Vec<Topic> = topics.iter().flat_map(boundary_words).collect();
-        for topic in topics.iter().chain(&words) {
-            let (entry, best) = combined.entry(topic.key.clone()).or_insert((
-                EntityTopic {
-                    key: topic.key.clone(),
-                    label: topic.label.clone(),
-                    by_descriptor: [0.0; 3],
-                },
-                f64::NEG_INFINITY,
-            ));
-            entry.by_descriptor[slot(*descriptor)] += topic.relevance;
-            if factor * topic.relevance > *best {
-                *best = factor * topic.relevance;
-                entry.label.clone_from(&topic.label);
-            }
-        }
-    }
-    let mut topics: Vec<EntityTopic> = combined.into_values().map(|(t, _)| t).collect();
-    topics.sort_by(|a, b| {
-        b.relevance(scoring)
-            .total_cmp(&a.relevance(scoring))
-            .then(a.key.cmp(&b.key))
-    });
-    topics
 }
 
 /// A user's accumulated score on a topic, as of a moment.
@@ -305,60 +230,6 @@ pub struct ScoredTopic {
     pub key: String,
     pub label: String,
     pub score: f64,
-}
-
-/// A user who knows about a query, with the topics that earned it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Expert {
-    pub user: UserId,
-    pub score: f64,
-    pub topics: Vec<ScoredTopic>,
-}
-
-/// Ranks the users of `standings` for a query whose topics are `query`:
-/// a user's score is the sum over the query's topics of the topic's
-/// relevance in the query times the user's score on it at `now`.
-pub fn rank_experts(
-    query: &[Topic],
-    standings: Vec<TopicStanding>,
-    now: DateTime<Utc>,
-    scoring: &Scoring,
-    limit: usize,
-) -> Vec<Expert> {
-    let weight: HashMap<&str, f64> = query
-        .iter()
-        .map(|t| (t.key.as_str(), t.relevance))
-        .collect();
-    let mut experts: HashMap<UserId, Expert> = HashMap::new();
-    for s in standings {
-        let Some(w) = weight.get(s.key.as_str()) else {
-            continue;
-        };
-        let score = s.standing.score_at(now, scoring);
-        if score <= 0.0 {
-            continue;
-        }
-        let expert = experts.entry(s.user).or_insert(Expert {
-            user: s.user,
-            score: 0.0,
-            topics: Vec::new(),
-        });
-        expert.score += w * score;
-        expert.topics.push(ScoredTopic {
-            key: s.key,
-            label: s.label,
-            score,
-        });
-    }
-    let mut ranked: Vec<Expert> = experts.into_values().collect();
-    for expert in &mut ranked {
-        expert
-            .topics
-            .sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
-    }
-    ranked.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.user.cmp(&b.user)));
-    ranked.truncate(limit);
-    ranked
 }
 
 #[cfg(test)]

@@ -15,15 +15,16 @@ pub mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
 pub use expertise::{
-    entity_topics, query_topics, rank_experts, EntityTopic, Expert, ScoredTopic, Scoring,
-    ScoringError, Standing, TopicStanding,
+    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Expert, Population,
+    QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
+    TopicStanding, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
 pub use paging::{Limit, Offset, SearchText};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position,
 };
-pub use topic::{TextFormat, Topic};
+pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,
     UploadText,

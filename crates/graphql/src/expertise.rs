@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use juniper::graphql_object;
-use kenning_domain::{Expert, ScoredTopic};
+use kenning_domain::{Expert, RelatedTopic, ScoredTopic};
 use kenning_ports::{ActionRecord, UserTopic};
 use uuid::Uuid;
 
@@ -49,10 +49,20 @@ impl ExpertObject {
         Ok(UserObject(context.users.get(self.0.user)?))
     }
 
-    /// How well the user matches the query: each query topic's weight in
-    /// the query times the user's score on it, summed.
+    /// How much of the query the user covers, from 0 to 100: each query
+    /// topic counts by its specificity (topics few people know count
+    /// more), and is covered the more, the higher the user's standing on
+    /// it, saturating as BM25's term frequencies do. Comparable across
+    /// queries; old material lowers it gradually, never to a vanishing
+    /// number.
     fn score(&self) -> f64 {
         self.0.score
+    }
+
+    /// The plain sum over the query's topics of the user's score on each
+    /// (the weighted, decayed sum of the actions that taught it).
+    fn raw_score(&self) -> f64 {
+        self.0.raw_score
     }
 
     /// The query's topics the user knows, best first.
@@ -126,5 +136,33 @@ impl UserTopicObject {
             .cloned()
             .map(TopicActionObject)
             .collect()
+    }
+}
+
+/// A topic learned together with another.
+#[derive(Debug)]
+pub struct RelatedTopicObject(pub RelatedTopic);
+
+#[graphql_object(name = "RelatedTopic", context = Context)]
+impl RelatedTopicObject {
+    /// The topic as it is written.
+    fn topic(&self) -> &str {
+        &self.0.label
+    }
+
+    fn key(&self) -> &str {
+        &self.0.key
+    }
+
+    /// How strongly it goes with the asked topic: the share of the asked
+    /// topic's uploads that taught it, times its specificity.
+    fn score(&self) -> f64 {
+        self.0.score
+    }
+
+    /// In how many of the asked topic's uploads (the newest 200 at most)
+    /// it appeared.
+    fn uploads(&self) -> i32 {
+        i32::try_from(self.0.together).unwrap_or(i32::MAX)
     }
 }

@@ -6,7 +6,7 @@ use kenning_ports::{ExpertiseService, Principal, UserService};
 use uuid::Uuid;
 
 use crate::error::ApiError;
-use crate::expertise::{ExpertObject, UserTopicObject};
+use crate::expertise::{ExpertObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::user::UserObject;
 
@@ -80,17 +80,34 @@ impl Query {
         Ok(UserObject(users.get(user_id(global_user_id))?))
     }
 
-    /// Who knows about `query`, best first: the query is read for topics as
-    /// an upload would be, and each active, visible user scores the sum of
-    /// their expertise on those topics (weighted by each topic's weight in
-    /// the query). Deactivated, hidden and deleted users are left out.
-    /// `limit` 1 to 100, default 10.
+    /// Who knows about `query`, best first: the query is read for its
+    /// words and key phrases, and each active, visible user is ranked by
+    /// their expertise on them, rarer topics counting more and each
+    /// standing saturating as BM25's term frequencies do. Deactivated,
+    /// hidden and deleted users are left out. `limit` 1 to 100, default 10.
     fn experts(context: &Context, query: String, limit: Option<i32>) -> Result<Vec<ExpertObject>> {
         let expertise = context.expertise()?;
         Ok(expertise
             .experts(&query, limit)?
             .into_iter()
             .map(ExpertObject)
+            .collect())
+    }
+
+    /// The topics most often learned together with `topic` (a topic key
+    /// or a short text read as one), the most telling first: those that go
+    /// with it more than with everything else. `limit` 1 to 100, default
+    /// 10.
+    fn related_topics(
+        context: &Context,
+        topic: String,
+        limit: Option<i32>,
+    ) -> Result<Vec<RelatedTopicObject>> {
+        let expertise = context.expertise()?;
+        Ok(expertise
+            .related_topics(&topic, limit)?
+            .into_iter()
+            .map(RelatedTopicObject)
             .collect())
     }
 

@@ -1,11 +1,13 @@
 //! Uploads from connectors and what is learned from them.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_topics, rank_experts, EntityTopic, Expert, FieldViolation, Rule,
-    ScoredTopic, Scoring, TopicStanding, Upload, UploadInput, UserId,
+    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Expert, FieldViolation,
+    Population, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, TopicStanding, Upload,
+    UploadInput, UserId, PHRASES_PER_TEXT,
 };
 use uuid::Uuid;
 
@@ -14,10 +16,13 @@ use crate::error::ServiceError;
 use crate::store::{StoreError, UserRepository};
 use crate::topics::TopicExtractor;
 
-/// How many topics are taken from each text of an upload.
-const TOPICS_PER_TEXT: usize = 20;
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
+/// The most topics `relatedTopics` returns.
+pub const MAX_RELATED_TOPICS: usize = 100;
+/// How many of the newest actions that taught a topic are read to find the
+/// topics that go with it.
+const RELATED_SAMPLE: u32 = 200;
 /// The most users `experts` returns.
 pub const MAX_EXPERTS: usize = 100;
 /// The most topics `userTopics` returns.
@@ -77,6 +82,23 @@ pub trait ExpertiseStore: Send + Sync {
     /// The standings on any of `keys` of users who are ACTIVE and not hidden.
     fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError>;
 
+    /// How many users who are ACTIVE and not hidden learned anything, and
+    /// their number of actions.
+    fn population(&self) -> Result<Population, StoreError>;
+
+    /// The number of actions of each of `users` (users without any are
+    /// left out).
+    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError>;
+
+    /// How many users who are ACTIVE and not hidden have a standing on
+    /// each of `keys` (keys nobody has are left out).
+    fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError>;
+
+    /// The topics taught together with `key` by the newest `sample`
+    /// actions that taught it: each other topic's key, a label, and in how
+    /// many of those actions it appeared; and the number of actions read.
+    fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError>;
+
     /// Every standing of `user`.
     fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError>;
 
@@ -92,6 +114,15 @@ pub trait ExpertiseStore: Send + Sync {
     /// Recomputes every standing from the stored actions when they were
     /// built under other settings than `scoring`; returns whether it did.
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
+}
+
+/// The topics that appeared together with one topic.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Cooccurring {
+    /// The actions read.
+    pub actions: u64,
+    /// (key, label, actions it appeared in), in no particular order.
+    pub topics: Vec<(String, String, u64)>,
 }
 
 /// What an accepted upload taught.
@@ -175,14 +206,18 @@ impl ExpertiseService {
     pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
         let now = self.clock.now();
         let upload = Upload::parse(input, now)?;
-        let texts: Vec<_> = upload
+        let texts: Vec<TextTrace> = upload
             .texts
             .iter()
             .map(|t| {
                 let found = self
                     .extractor
-                    .extract(&t.text, t.format, None, TOPICS_PER_TEXT);
-                (t.descriptor, found.topics)
+                    .extract(&t.text, t.format, None, PHRASES_PER_TEXT);
+                TextTrace {
+                    descriptor: t.descriptor,
+                    phrases: found.topics,
+                    words: found.words,
+                }
             })
             .collect();
         let topics = entity_topics(&texts, &self.scoring);
@@ -223,28 +258,82 @@ impl ExpertiseService {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
-        let found = self
-            .extractor
-            .extract(
-                query,
-                kenning_domain::TextFormat::Plain,
-                None,
-                TOPICS_PER_QUERY,
-            )
-            .topics;
-        let topics = query_topics(&found);
-        if topics.is_empty() {
+        let found = self.extractor.extract(
+            query,
+            kenning_domain::TextFormat::Plain,
+            None,
+            TOPICS_PER_QUERY,
+        );
+        let terms = query_terms(&found.topics, &found.words);
+        if terms.is_empty() {
             return Ok(Vec::new());
         }
-        let keys: Vec<String> = topics.iter().map(|t| t.key.clone()).collect();
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let standings = self.store.standings_on(&keys).map_err(internal)?;
+        let mut users: Vec<UserId> = standings.iter().map(|s| s.user).collect();
+        users.sort_unstable();
+        users.dedup();
+        let activity = self.store.activity(&users).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
         Ok(rank_experts(
-            &topics,
+            &terms,
             standings,
+            &activity,
+            population,
             self.clock.now(),
             &self.scoring,
             limit,
         ))
+    }
+
+    /// The topics most often learned together with `topic` (a topic key
+    /// or any text that reads as one), the most telling first: those that
+    /// go with it more than with everything else.
+    pub fn related_topics(
+        &self,
+        topic: &str,
+        limit: Option<i32>,
+    ) -> Result<Vec<RelatedTopic>, ServiceError> {
+        let limit = bounded_limit(limit, 10, MAX_RELATED_TOPICS)?;
+        let key = self.topic_key(topic)?;
+        let found = self
+            .store
+            .cooccurring(&key, RELATED_SAMPLE)
+            .map_err(internal)?;
+        let keys: Vec<String> = found.topics.iter().map(|(k, _, _)| k.clone()).collect();
+        let knowing = self.store.people_on(&keys).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
+        Ok(related_topics(
+            &key,
+            &found.topics,
+            found.actions,
+            &knowing,
+            population,
+            limit,
+        ))
+    }
+
+    /// The key a topic is stored under: the text as given when it is a
+    /// key already, else the best key phrase the extractor reads in it.
+    fn topic_key(&self, topic: &str) -> Result<String, ServiceError> {
+        let topic = topic.trim();
+        if topic.is_empty() {
+            return Err(FieldViolation::new("topic", Rule::Required).into());
+        }
+        let found = self.extractor.extract(
+            topic,
+            kenning_domain::TextFormat::Plain,
+            None,
+            TOPICS_PER_QUERY,
+        );
+        let longest = found
+            .topics
+            .iter()
+            .max_by_key(|t| (t.key.split(' ').count(), std::cmp::Reverse(t.key.clone())))
+            .map(|t| t.key.clone());
+        Ok(longest
+            .or_else(|| found.words.first().map(|w| w.key.clone()))
+            .unwrap_or_else(|| topic.to_lowercase()))
     }
 
     /// The topics `user` knows best, with the actions behind each;

@@ -18,7 +18,8 @@ pub use credentials::{
 };
 pub use error::ServiceError;
 pub use expertise::{
-    Accepted, ActionRecord, ExpertiseService, ExpertiseStore, NewAction, RecordError, UserTopic,
+    Accepted, ActionRecord, Cooccurring, ExpertiseService, ExpertiseStore, NewAction, RecordError,
+    UserTopic,
 };
 pub use store::{ModifyError, StoreError, UserRepository};
 pub use topics::{Extraction, TopicExtractor};

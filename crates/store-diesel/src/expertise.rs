@@ -5,11 +5,13 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use kenning_domain::{EntityTopic, Scoring, Standing, TopicStanding, UserId};
-use kenning_ports::{ActionRecord, ExpertiseStore, NewAction, RecordError, StoreError};
+use kenning_domain::{EntityTopic, Population, Scoring, Standing, TopicStanding, UserId};
+use kenning_ports::{
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
+};
 use uuid::Uuid;
 
-use crate::schema::{action_topics, actions, expertise_settings, standings, users};
+use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
 use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
@@ -18,6 +20,15 @@ const ROWS_PER_INSERT: usize = 500;
 
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
+
+/// The status of users who are listed as experts.
+const ACTIVE: &str = "ACTIVE";
+
+fn parse_user(id: &str) -> Result<UserId, StoreError> {
+    Uuid::parse_str(id)
+        .map(UserId::from_uuid)
+        .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+}
 
 #[derive(Debug, Insertable)]
 #[diesel(table_name = actions)]
@@ -157,9 +168,10 @@ fn updated_standings(
 /// Removes everything learned about a user; used when it is anonymized.
 macro_rules! erase_expertise {
     ($conn:expr, $user_id:expr) => {{
-        use $crate::schema::{action_topics, actions, standings};
+        use $crate::schema::{action_topics, actions, learners, standings};
         diesel::delete(action_topics::table.filter(action_topics::user_id.eq($user_id)))
             .execute($conn)?;
+        diesel::delete(learners::table.filter(learners::user_id.eq($user_id))).execute($conn)?;
         diesel::delete(standings::table.filter(standings::user_id.eq($user_id))).execute($conn)?;
         diesel::delete(actions::table.filter(actions::user_id.eq($user_id))).execute($conn)?;
     }};
@@ -197,6 +209,12 @@ impl ExpertiseStore for Database {
                     alias: action.alias.as_deref(),
                     received: to_db_time(action.received),
                 })
+                .execute(conn)?;
+            diesel::insert_into(learners::table)
+                .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
+                .on_conflict(learners::user_id)
+                .do_update()
+                .set(learners::actions.eq(learners::actions + 1))
                 .execute(conn)?;
             let learned: Vec<ActionTopicRow> = action
                 .topics
@@ -250,12 +268,97 @@ impl ExpertiseStore for Database {
         let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
             .inner_join(users::table.on(users::id.eq(standings::user_id)))
             .filter(standings::topic_key.eq_any(keys))
-            .filter(users::status.eq("ACTIVE"))
+            .filter(users::status.eq(ACTIVE))
             .filter(users::is_hidden.eq(false))
             .select(StandingRow::as_select())
             .load(conn))
         .map_err(store_error)?;
         rows.into_iter().map(StandingRow::into_standing).collect()
+    }
+
+    fn population(&self) -> Result<Population, StoreError> {
+        let (people, actions): (i64, Option<i64>) = with_conn!(self, |conn| learners::table
+            .inner_join(users::table.on(users::id.eq(learners::user_id)))
+            .filter(users::status.eq(ACTIVE))
+            .filter(users::is_hidden.eq(false))
+            .select((
+                diesel::dsl::count_star(),
+                diesel::dsl::sum(learners::actions)
+            ))
+            .first(conn))
+        .map_err(store_error)?;
+        Ok(Population {
+            people: u64::try_from(people).unwrap_or_default(),
+            actions: actions
+                .and_then(|n| u64::try_from(n).ok())
+                .unwrap_or_default(),
+        })
+    }
+
+    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
+        let ids: Vec<String> = users.iter().map(UserId::to_string).collect();
+        let mut found = HashMap::with_capacity(ids.len());
+        for ids in ids.chunks(ROWS_PER_INSERT) {
+            let rows: Vec<(String, i32)> = with_conn!(self, |conn| learners::table
+                .filter(learners::user_id.eq_any(ids))
+                .select((learners::user_id, learners::actions))
+                .load(conn))
+            .map_err(store_error)?;
+            for (id, actions) in rows {
+                found.insert(parse_user(&id)?, u64::try_from(actions).unwrap_or_default());
+            }
+        }
+        Ok(found)
+    }
+
+    fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
+        let rows: Vec<(String, i64)> = with_conn!(self, |conn| standings::table
+            .inner_join(users::table.on(users::id.eq(standings::user_id)))
+            .filter(standings::topic_key.eq_any(keys))
+            .filter(users::status.eq(ACTIVE))
+            .filter(users::is_hidden.eq(false))
+            .group_by(standings::topic_key)
+            .select((standings::topic_key, diesel::dsl::count_star()))
+            .load(conn))
+        .map_err(store_error)?;
+        Ok(rows
+            .into_iter()
+            .map(|(key, n)| (key, u64::try_from(n).unwrap_or_default()))
+            .collect())
+    }
+
+    fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
+        // `with_conn!` pastes its body: the closure keeps `?` inside it.
+        with_conn!(self, |conn| (|| {
+            let teaching: Vec<String> = action_topics::table
+                .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+                .filter(action_topics::topic_key.eq(key))
+                .order((actions::action_date.desc(), actions::id.asc()))
+                .limit(i64::from(sample))
+                .select(actions::id)
+                .load(conn)?;
+            let rows: Vec<(String, Option<String>, i64)> = action_topics::table
+                .filter(action_topics::action_id.eq_any(&teaching))
+                .filter(action_topics::topic_key.ne(key))
+                .group_by(action_topics::topic_key)
+                .select((
+                    action_topics::topic_key,
+                    diesel::dsl::min(action_topics::label),
+                    diesel::dsl::count_star(),
+                ))
+                .load(conn)?;
+            Ok::<_, DieselError>(Cooccurring {
+                actions: teaching.len() as u64,
+                topics: rows
+                    .into_iter()
+                    .map(|(key, label, n)| {
+                        let label = label.unwrap_or_else(|| key.clone());
+                        (key, label, u64::try_from(n).unwrap_or_default())
+                    })
+                    .collect(),
+            })
+        })())
+        .map_err(store_error)
     }
 
     fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {

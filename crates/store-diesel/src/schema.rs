@@ -86,4 +86,11 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(users, actions, action_topics, standings);
+diesel::table! {
+    learners (user_id) {
+        user_id -> Text,
+        actions -> Integer,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(users, actions, action_topics, standings, learners);

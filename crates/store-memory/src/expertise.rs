@@ -3,11 +3,13 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, Scoring, Standing, Status, TopicStanding, UserId};
-use kenning_ports::{ActionRecord, ExpertiseStore, NewAction, RecordError, StoreError};
+use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
+use kenning_ports::{
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
+};
 use uuid::Uuid;
 
-use crate::MemoryStore;
+use crate::{MemoryStore, State};
 
 #[derive(Debug, Clone)]
 struct StoredAction {
@@ -24,14 +26,21 @@ struct StoredAction {
 #[derive(Debug, Default)]
 pub(crate) struct Learned {
     actions: Vec<StoredAction>,
-    standings: HashMap<(UserId, String), (String, Standing)>,
+    /// Per topic key, each user's label and standing.
+    standings: HashMap<String, HashMap<UserId, (String, Standing)>>,
+    /// Each user's number of actions.
+    activity: HashMap<UserId, u64>,
     fingerprint: Option<String>,
 }
 
 impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
-        self.standings.retain(|(u, _), _| *u != user);
+        self.activity.remove(&user);
+        self.standings.retain(|_, users| {
+            users.remove(&user);
+            !users.is_empty()
+        });
     }
 
     fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
@@ -39,7 +48,9 @@ impl Learned {
             let contribution = scoring.contribution(&action.action_type, topic);
             let entry = self
                 .standings
-                .entry((user, topic.key.clone()))
+                .entry(topic.key.clone())
+                .or_default()
+                .entry(user)
                 .or_insert_with(|| {
                     (
                         topic.label.clone(),
@@ -56,14 +67,24 @@ impl Learned {
 }
 
 fn topic_standing(
-    ((user, key), (label, standing)): (&(UserId, String), &(String, Standing)),
+    key: &str,
+    user: UserId,
+    (label, standing): &(String, Standing),
 ) -> TopicStanding {
     TopicStanding {
-        user: *user,
-        key: key.clone(),
+        user,
+        key: key.to_owned(),
         label: label.clone(),
         standing: *standing,
     }
+}
+
+/// Whether `user` is ACTIVE and not hidden.
+fn visible(state: &State, user: &UserId) -> bool {
+    state
+        .users
+        .get(user)
+        .is_some_and(|u| u.status() == Status::Active && !u.is_hidden())
 }
 
 impl ExpertiseStore for MemoryStore {
@@ -99,24 +120,82 @@ impl ExpertiseStore for MemoryStore {
         };
         state.expertise.learn(user, &stored, scoring);
         state.expertise.actions.push(stored);
+        *state.expertise.activity.entry(user).or_default() += 1;
         Ok(user)
     }
 
     fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError> {
         let state = self.lock();
-        let visible = |user: &UserId| {
-            state
-                .users
-                .get(user)
-                .is_some_and(|u| u.status() == Status::Active && !u.is_hidden())
-        };
-        Ok(state
-            .expertise
-            .standings
+        let mut found = Vec::new();
+        for key in keys {
+            let Some(users) = state.expertise.standings.get(key) else {
+                continue;
+            };
+            found.extend(
+                users
+                    .iter()
+                    .filter(|(user, _)| visible(&state, user))
+                    .map(|(user, held)| topic_standing(key, *user, held)),
+            );
+        }
+        Ok(found)
+    }
+
+    fn population(&self) -> Result<Population, StoreError> {
+        let state = self.lock();
+        let mut population = Population::default();
+        for (user, actions) in &state.expertise.activity {
+            if visible(&state, user) {
+                population.people += 1;
+                population.actions += actions;
+            }
+        }
+        Ok(population)
+    }
+
+    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
+        let state = self.lock();
+        Ok(users
             .iter()
-            .filter(|((user, key), _)| keys.contains(key) && visible(user))
-            .map(topic_standing)
+            .filter_map(|u| state.expertise.activity.get(u).map(|n| (*u, *n)))
             .collect())
+    }
+
+    fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
+        let state = self.lock();
+        Ok(keys
+            .iter()
+            .filter_map(|key| {
+                let users = state.expertise.standings.get(key)?;
+                let n = users.keys().filter(|u| visible(&state, u)).count() as u64;
+                (n > 0).then(|| (key.clone(), n))
+            })
+            .collect())
+    }
+
+    fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
+        let state = self.lock();
+        let mut teaching: Vec<&StoredAction> = state
+            .expertise
+            .actions
+            .iter()
+            .filter(|a| a.topics.iter().any(|t| t.key == key))
+            .collect();
+        teaching.sort_by(|a, b| b.action_date.cmp(&a.action_date).then(a.id.cmp(&b.id)));
+        teaching.truncate(sample as usize);
+        let mut counts: HashMap<&str, (&str, u64)> = HashMap::new();
+        for action in &teaching {
+            for topic in action.topics.iter().filter(|t| t.key != key) {
+                counts.entry(&topic.key).or_insert((&topic.label, 0)).1 += 1;
+            }
+        }
+        Ok(Cooccurring {
+            actions: teaching.len() as u64,
+            topics: counts
+                .into_iter()
+                .map(|(k, (label, n))| (k.to_owned(), label.to_owned(), n))
+                .collect(),
+        })
     }
 
     fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
@@ -125,8 +204,7 @@ impl ExpertiseStore for MemoryStore {
             .expertise
             .standings
             .iter()
-            .filter(|((u, _), _)| *u == user)
-            .map(topic_standing)
+            .filter_map(|(key, users)| users.get(&user).map(|held| topic_standing(key, user, held)))
             .collect())
     }
 

@@ -1,7 +1,10 @@
 use chrono::TimeZone;
 use uuid::Uuid;
 
+use std::collections::HashMap;
+
 use super::*;
+use crate::topic::{TextWord, Topic};
 
 fn t(days: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap() + Duration::days(days)
@@ -84,13 +87,29 @@ fn standings_add_up_in_any_order() {
     }
 }
 
+fn phrases(descriptor: Descriptor, phrases: Vec<Topic>) -> TextTrace {
+    TextTrace {
+        descriptor,
+        phrases,
+        words: Vec::new(),
+    }
+}
+
+fn word(key: &str, label: &str, count: u32) -> TextWord {
+    TextWord {
+        key: key.into(),
+        label: label.into(),
+        count,
+    }
+}
+
 #[test]
 fn entity_topics_weigh_texts_by_descriptor() {
     let s = Scoring::default();
     let topics = entity_topics(
         &[
-            (Descriptor::Primary, vec![topic("rust", 1.0)]),
-            (
+            phrases(Descriptor::Primary, vec![topic("rust", 1.0)]),
+            phrases(
                 Descriptor::Secondary,
                 vec![topic("rust", 0.5), topic("cargo", 1.0)],
             ),
@@ -109,70 +128,96 @@ fn entity_topics_weigh_texts_by_descriptor() {
 }
 
 #[test]
-fn a_phrase_also_teaches_its_boundary_words() {
+fn a_text_leaves_its_phrases_and_its_words_with_saturating_weights() {
     let s = Scoring::default();
-    let phrase = |key: &str, label: &str, relevance| Topic {
-        key: key.into(),
-        label: label.into(),
-        relevance,
-    };
+    let filler: Vec<TextWord> = (0..96).map(|i| word(&format!("w{i}"), "w", 1)).collect();
+    let mut words = vec![
+        word("kubernet", "Kubernetes", 3),
+        word("cluster", "clusters", 1),
+    ];
+    words.extend(filler);
     let topics = entity_topics(
-        &[(
-            Descriptor::Default,
-            vec![
-                phrase("kubernet cluster", "Kubernetes clusters", 1.0),
-                phrase("philosophi of mind", "philosophy of mind", 0.8),
-                phrase("kubernet", "kubernetes", 0.1),
-                phrase("state-of-the-art", "state-of-the-art", 0.2),
+        &[TextTrace {
+            descriptor: Descriptor::Default,
+            phrases: vec![
+                Topic {
+                    key: "kubernet cluster".into(),
+                    label: "Kubernetes clusters".into(),
+                    relevance: 1.0,
+                },
+                topic(&"x".repeat(65), 0.9),
+                topic("kubernet", 0.5),
             ],
-        )],
+            words,
+        }],
         &s,
     );
-    let relevance = |key: &str| {
+    let weight = |key: &str| {
         topics
             .iter()
             .find(|t| t.key == key)
             .map(|t| (t.label.clone(), t.relevance(&s)))
     };
-    let (label, r) = relevance("kubernet").unwrap();
+    // A typical text (100 words): a word used once weighs one.
+    let (label, once) = weight("cluster").unwrap();
+    assert_eq!(label, "clusters");
+    assert!((once - 1.0).abs() < 1e-9, "{once}");
+    // Three uses weigh more than one, less than three; the one-word
+    // phrase adds its relevance under the same key.
+    let (label, kubernetes) = weight("kubernet").unwrap();
     assert_eq!(label, "Kubernetes", "the largest contribution names it");
-    assert!((r - (0.1 + 0.5 * 1.0)).abs() < 1e-12);
-    assert!((relevance("cluster").unwrap().1 - 0.5).abs() < 1e-12);
-    assert!((relevance("mind").unwrap().1 - 0.4).abs() < 1e-12);
-    assert!(relevance("of").is_none(), "inner words teach nothing");
-    assert!(relevance("philosophi").is_some());
-    assert_eq!(topics.len(), 7);
-    assert_eq!(topics[0].key, "kubernet cluster");
-}
+    let thrice = kubernetes - 0.5;
+    assert!(thrice > 1.5 && thrice < 2.2, "{thrice}");
+    assert!(weight("kubernet cluster").is_some());
+    assert!(weight(&"x".repeat(65)).is_none(), "no word of 65 letters");
+    assert_eq!(topics.len(), 2 + 1 + 96);
 
-#[test]
-fn a_query_is_matched_on_its_phrases_and_their_boundary_words() {
-    let found = [
-        Topic {
-            key: "tax return".into(),
-            label: "tax returns".into(),
-            relevance: 1.0,
-        },
-        Topic {
-            key: "tax".into(),
-            label: "tax".into(),
-            relevance: 0.2,
-        },
-    ];
-    let topics = query_topics(&found);
-    let keys: Vec<(&str, f64)> = topics
-        .iter()
-        .map(|t| (t.key.as_str(), t.relevance))
+    // Beyond the most frequent words of a text, nothing is kept.
+    let many: Vec<TextWord> = (0..WORDS_PER_TEXT + 10)
+        .map(|i| word(&format!("w{i}"), "w", 1))
         .collect();
-    assert_eq!(keys, [("tax return", 1.0), ("return", 0.5), ("tax", 0.5)]);
+    let kept = entity_topics(
+        &[TextTrace {
+            descriptor: Descriptor::Default,
+            phrases: Vec::new(),
+            words: many,
+        }],
+        &s,
+    );
+    assert_eq!(kept.len(), WORDS_PER_TEXT);
 }
 
 #[test]
-fn experts_are_ranked_by_their_summed_scores() {
-    let s = Scoring::default();
-    let ada = UserId::from_uuid(Uuid::from_u128(1));
-    let bob = UserId::from_uuid(Uuid::from_u128(2));
-    let standing = |user, key: &str, score, day| TopicStanding {
+fn a_query_is_matched_on_every_word_and_the_runs_of_its_phrases() {
+    let found = [Topic {
+        key: "python panda datafram".into(),
+        label: "python pandas dataframe".into(),
+        relevance: 1.0,
+    }];
+    let words = [
+        word("python", "python", 1),
+        word("panda", "pandas", 1),
+        word("datafram", "dataframe", 1),
+    ];
+    let keys: Vec<String> = query_terms(&found, &words)
+        .into_iter()
+        .map(|t| t.key)
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            "python",
+            "panda",
+            "datafram",
+            "python panda datafram",
+            "python panda",
+            "panda datafram"
+        ]
+    );
+}
+
+fn standing(user: UserId, key: &str, score: f64, day: i64) -> TopicStanding {
+    TopicStanding {
         user,
         key: key.into(),
         label: key.into(),
@@ -180,35 +225,158 @@ fn experts_are_ranked_by_their_summed_scores() {
             score,
             as_of: t(day),
         },
-    };
-    let rows = vec![
-        standing(ada, "rust", 1.0, 0),
-        standing(ada, "cargo", 1.0, 0),
-        standing(bob, "rust", 3.0, -730),
-        standing(bob, "python", 9.0, 0),
+    }
+}
+
+fn term(key: &str) -> QueryTerm {
+    QueryTerm {
+        key: key.into(),
+        label: key.into(),
+        weight: 1.0,
+    }
+}
+
+fn user(n: u128) -> UserId {
+    UserId::from_uuid(Uuid::from_u128(n))
+}
+
+/// Everyone in `standings` with `actions` actions each.
+fn activity(standings: &[TopicStanding], actions: u64) -> HashMap<UserId, u64> {
+    standings.iter().map(|s| (s.user, actions)).collect()
+}
+
+#[test]
+fn a_specific_phrase_outweighs_a_pile_of_generic_words() {
+    let s = Scoring::default();
+    let (generalist, specialist) = (user(1), user(2));
+    let mut rows = vec![
+        standing(generalist, "quantum", 10.0, 0),
+        standing(generalist, "error", 2.0, 0),
+        standing(specialist, "quantum", 1.5, 0),
+        standing(specialist, "error", 1.5, 0),
+        standing(specialist, "correct", 1.5, 0),
+        standing(specialist, "quantum error correct", 1.5, 0),
     ];
+    // Many others know "error" and "quantum": they say little.
+    for n in 10..40 {
+        rows.push(standing(user(n), "error", 1.0, 0));
+        rows.push(standing(user(n), "quantum", 1.0, 0));
+    }
+    for n in 40..43 {
+        rows.push(standing(user(n), "correct", 1.0, 0));
+    }
+    let query: Vec<QueryTerm> = ["quantum", "error", "correct", "quantum error correct"]
+        .into_iter()
+        .map(term)
+        .collect();
+    let population = Population {
+        people: 100,
+        actions: 1000,
+    };
     let ranked = rank_experts(
-        &[topic("rust", 1.0), topic("cargo", 0.5)],
-        rows,
+        &query,
+        rows.clone(),
+        &activity(&rows, 10),
+        population,
         t(0),
         &s,
         10,
     );
-    assert_eq!(ranked.len(), 2);
+    assert_eq!(ranked[0].user, specialist, "{ranked:?}");
+    assert_eq!(
+        ranked[0].topics[0].key, "quantum error correct",
+        "the rarest explains most"
+    );
+    assert!(
+        ranked[0].raw_score < ranked[1].raw_score,
+        "the raw sum favours volume"
+    );
+    assert!(ranked.iter().all(|e| e.score > 0.0 && e.score <= 100.0));
+}
+
+#[test]
+fn activity_does_not_win_by_volume() {
+    let s = Scoring::default();
+    let (busy, focused) = (user(1), user(2));
+    let rows = vec![
+        standing(busy, "rust", 3.0, 0),
+        standing(focused, "rust", 2.5, 0),
+    ];
+    let activity = HashMap::from([(busy, 2000), (focused, 20)]);
+    let population = Population {
+        people: 50,
+        actions: 50 * 50,
+    };
+    let ranked = rank_experts(&[term("rust")], rows, &activity, population, t(0), &s, 10);
+    assert_eq!(ranked[0].user, focused, "{ranked:?}");
+}
+
+#[test]
+fn scores_stay_readable_when_the_material_is_old() {
+    let s = Scoring::default();
+    let (ada, bob) = (user(1), user(2));
+    // Ten half-lives ago: the raw sums are a thousandth of what they were.
+    let rows = vec![
+        standing(ada, "rust", 30.0, -3650),
+        standing(bob, "rust", 10.0, -3650),
+        standing(bob, "cargo", 1.0, -3650),
+    ];
+    let population = Population {
+        people: 20,
+        actions: 200,
+    };
+    let ranked = rank_experts(
+        &[term("rust")],
+        rows.clone(),
+        &activity(&rows, 10),
+        population,
+        t(0),
+        &s,
+        10,
+    );
     assert_eq!(ranked[0].user, ada);
-    assert!((ranked[0].score - 1.5).abs() < 1e-9);
-    assert_eq!(ranked[0].topics.len(), 2);
-    assert_eq!(ranked[1].user, bob);
-    assert!((ranked[1].score - 0.75).abs() < 1e-9);
-    assert_eq!(ranked[1].topics.len(), 1, "python is not part of the query");
+    assert!(ranked[0].raw_score < 0.05, "{}", ranked[0].raw_score);
+    assert!(ranked[0].score > 1.0, "{}", ranked[0].score);
+    assert!(ranked[0].score > ranked[1].score);
     assert_eq!(
         rank_experts(
-            &[topic("rust", 1.0)],
-            vec![standing(ada, "rust", 1.0, 0)],
+            &[term("rust")],
+            rows,
+            &HashMap::new(),
+            population,
             t(0),
             &s,
             0
         ),
         vec![]
     );
+}
+
+#[test]
+fn related_topics_leave_out_the_topic_and_its_own_words() {
+    let found = vec![
+        ("kubernet".to_owned(), "Kubernetes".to_owned(), 9),
+        (
+            "contain orchestr".to_owned(),
+            "container orchestration".to_owned(),
+            6,
+        ),
+        ("year".to_owned(), "year".to_owned(), 8),
+        ("helm".to_owned(), "Helm".to_owned(), 3),
+    ];
+    let knowing = HashMap::from([
+        ("kubernet".to_owned(), 20),
+        ("contain orchestr".to_owned(), 5),
+        ("year".to_owned(), 95),
+        ("helm".to_owned(), 3),
+    ]);
+    let population = Population {
+        people: 100,
+        actions: 1000,
+    };
+    let related = related_topics("kubernet cluster", &found, 10, &knowing, population, 10);
+    let keys: Vec<&str> = related.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(keys, ["contain orchestr", "helm", "year"]);
+    assert_eq!(related[0].together, 6);
+    assert!(related_topics("kubernet", &[], 0, &knowing, population, 10).is_empty());
 }

@@ -1,0 +1,219 @@
+//! Who knows about a query.
+//!
+//! People are ranked as BM25 ranks documents, with a person's standing on
+//! a topic in place of a term's frequency:
+//!
+//! - a topic few people know counts more than one everybody has ("year",
+//!   "people"): each query topic is weighted by its inverse document
+//!   frequency over the people who learned anything;
+//! - a standing saturates: the tenth upload on a topic adds less than the
+//!   first, so a specialist's few precise uploads can beat a generalist's
+//!   many broad ones;
+//! - the saturation is normalised by how active the person is against the
+//!   average, so that someone with two thousand uploads does not win every
+//!   query by volume.
+//!
+//! The score a reader sees is on a fixed scale: the share (0 to 100) of the
+//! query's weight the person covers, a topic fully covered when the
+//! person's standing on it is far above the saturation point. The plain
+//! weighted sum of standings stays available as the raw score.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use super::{ScoredTopic, Scoring, TopicStanding};
+use crate::topic::{is_topic_key, TextWord, Topic};
+use crate::user::UserId;
+
+/// How quickly a person's standing on a topic saturates (BM25's k1): a
+/// standing of this size covers half of the topic for an averagely active
+/// person. One upload that uses a word once in a typical text stands at
+/// about one.
+const PERSON_SATURATION: f64 = 1.2;
+
+/// How much the saturation follows a person's activity (BM25's b): 0
+/// ignores it, 1 divides by it fully.
+const ACTIVITY_NORMALISATION: f64 = 0.5;
+
+/// A topic of a query, with its weight in the query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryTerm {
+    pub key: String,
+    pub label: String,
+    pub weight: f64,
+}
+
+/// How many people learned anything, and from how many actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Population {
+    pub people: u64,
+    pub actions: u64,
+}
+
+/// A user who knows about a query, with the topics that earned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expert {
+    pub user: UserId,
+    /// How much of the query the user covers, from 0 to 100.
+    pub score: f64,
+    /// The sum over the query's topics of their weight in the query times
+    /// the user's standing on them.
+    pub raw_score: f64,
+    /// The query's topics the user knows, the most telling first.
+    pub topics: Vec<ScoredTopic>,
+}
+
+/// The runs of two or more words of a phrase key, the whole phrase
+/// included: "python panda datafram" gives itself, "python panda" and
+/// "panda datafram".
+fn sub_phrases(key: &str) -> Vec<String> {
+    let words: Vec<&str> = key.split(' ').collect();
+    let mut runs = Vec::new();
+    for len in (2..=words.len()).rev() {
+        for run in words.windows(len) {
+            runs.push(run.join(" "));
+        }
+    }
+    runs
+}
+
+/// The topics a query is matched on: every content word of the query, and
+/// every phrase the extractor found in it with the runs of two or more of
+/// its words ("python pandas dataframe" also asks for "pandas
+/// dataframe"). A query is short, so each of its words counts, whatever
+/// the extractor thinks of it. Each key once, words and phrases weighing
+/// one each.
+pub fn query_terms(phrases: &[Topic], words: &[TextWord]) -> Vec<QueryTerm> {
+    let mut terms: Vec<QueryTerm> = Vec::new();
+    let mut add = |key: String, label: &str| {
+        if is_topic_key(&key) && !terms.iter().any(|t| t.key == key) {
+            terms.push(QueryTerm {
+                key,
+                label: label.to_owned(),
+                weight: 1.0,
+            });
+        }
+    };
+    for word in words {
+        add(word.key.clone(), &word.label);
+    }
+    for phrase in phrases {
+        if phrase.key.contains(' ') {
+            for run in sub_phrases(&phrase.key) {
+                let label = if run == phrase.key {
+                    phrase.label.as_str()
+                } else {
+                    run.as_str()
+                };
+                add(run.clone(), label);
+            }
+        } else {
+            add(phrase.key.clone(), &phrase.label);
+        }
+    }
+    terms
+}
+
+/// A topic's inverse document frequency over `people`, `knowing` of whom
+/// learned it (BM25's, always positive).
+pub(super) fn idf(people: f64, knowing: f64) -> f64 {
+    (1.0 + (people - knowing + 0.5) / (knowing + 0.5)).ln()
+}
+
+/// Ranks the users of `standings` for `query`, best first, at most
+/// `limit`. `activity` holds the number of actions of each user in
+/// `standings`; `population` counts the people who learned anything and
+/// their actions. Users with no positive standing on any query topic are
+/// not listed.
+pub fn rank_experts(
+    query: &[QueryTerm],
+    standings: Vec<TopicStanding>,
+    activity: &HashMap<UserId, u64>,
+    population: Population,
+    now: DateTime<Utc>,
+    scoring: &Scoring,
+    limit: usize,
+) -> Vec<Expert> {
+    let weight: HashMap<&str, f64> = query.iter().map(|t| (t.key.as_str(), t.weight)).collect();
+    let mut known: Vec<(TopicStanding, f64)> = standings
+        .into_iter()
+        .filter(|s| weight.contains_key(s.key.as_str()))
+        .map(|s| {
+            let score = s.standing.score_at(now, scoring);
+            (s, score)
+        })
+        .filter(|(_, score)| *score > 0.0)
+        .collect();
+    let mut knowing: HashMap<String, f64> = HashMap::new();
+    for (s, _) in &known {
+        *knowing.entry(s.key.clone()).or_default() += 1.0;
+    }
+    let most = knowing.values().copied().fold(0.0, f64::max);
+    let people = (population.people as f64).max(most);
+    let mean_activity = if population.people == 0 {
+        1.0
+    } else {
+        (population.actions as f64 / population.people as f64).max(1.0)
+    };
+    let idfs: HashMap<String, f64> = knowing
+        .into_iter()
+        .map(|(key, n)| {
+            let value = idf(people, n);
+            (key, value)
+        })
+        .collect();
+    let coverable: f64 = query
+        .iter()
+        .filter_map(|t| idfs.get(&t.key).map(|idf| t.weight * idf))
+        .sum();
+
+    let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
+    known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
+    for (s, score) in known {
+        let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
+        let idf = idfs.get(&s.key).copied().unwrap_or_default();
+        let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
+        let saturation = PERSON_SATURATION
+            * (1.0 - ACTIVITY_NORMALISATION + ACTIVITY_NORMALISATION * actions / mean_activity);
+        let covered = w * idf * score / (score + saturation);
+        let (expert, shares) = experts.entry(s.user).or_insert((
+            Expert {
+                user: s.user,
+                score: 0.0,
+                raw_score: 0.0,
+                topics: Vec::new(),
+            },
+            Vec::new(),
+        ));
+        expert.score += covered;
+        expert.raw_score += w * score;
+        expert.topics.push(ScoredTopic {
+            key: s.key,
+            label: s.label,
+            score,
+        });
+        shares.push(covered);
+    }
+    let mut ranked: Vec<Expert> = experts
+        .into_values()
+        .map(|(mut expert, shares)| {
+            let mut order: Vec<(f64, ScoredTopic)> =
+                shares.into_iter().zip(expert.topics).collect();
+            order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
+            expert.topics = order.into_iter().map(|(_, t)| t).collect();
+            if coverable > 0.0 {
+                expert.score = (100.0 * expert.score / coverable).min(100.0);
+            }
+            expert
+        })
+        .collect();
+    ranked.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then(b.raw_score.total_cmp(&a.raw_score))
+            .then(a.user.cmp(&b.user))
+    });
+    ranked.truncate(limit);
+    ranked
+}

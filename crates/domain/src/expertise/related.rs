@@ -1,0 +1,58 @@
+//! Topics that go together: the graph whose edges join topics taught by
+//! the same uploads (a "skill wheel"), read one topic at a time.
+
+use std::collections::HashMap;
+
+use super::ranking::{idf, Population};
+
+/// A topic learned together with another.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RelatedTopic {
+    pub key: String,
+    pub label: String,
+    /// How strongly it goes with the other topic: the share of the other
+    /// topic's uploads that taught it, times its specificity (inverse
+    /// document frequency over people), so that words every upload has
+    /// ("year") rank low.
+    pub score: f64,
+    /// In how many of the uploads read it appeared.
+    pub together: u64,
+}
+
+/// The topics related to `key`, best first, at most `limit`: from
+/// `cooccurring` (key, label, uploads it shared with `key`) among the
+/// `actions` uploads read, with `knowing` (people who have a standing on
+/// each key) and the `population` of learners. The topic itself and the
+/// topics made only of its own words ("kubernetes" for "kubernetes
+/// clusters") are left out: they say nothing new.
+pub fn related_topics(
+    key: &str,
+    cooccurring: &[(String, String, u64)],
+    actions: u64,
+    knowing: &HashMap<String, u64>,
+    population: Population,
+    limit: usize,
+) -> Vec<RelatedTopic> {
+    if actions == 0 {
+        return Vec::new();
+    }
+    let own: Vec<&str> = key.split(' ').collect();
+    let most = knowing.values().copied().max().unwrap_or(0);
+    let people = population.people.max(most) as f64;
+    let mut related: Vec<RelatedTopic> = cooccurring
+        .iter()
+        .filter(|(other, _, _)| !other.split(' ').all(|w| own.contains(&w)))
+        .map(|(other, label, together)| {
+            let knowing = knowing.get(other).copied().unwrap_or(1) as f64;
+            RelatedTopic {
+                key: other.clone(),
+                label: label.clone(),
+                score: *together as f64 / actions as f64 * idf(people, knowing),
+                together: *together,
+            }
+        })
+        .collect();
+    related.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+    related.truncate(limit);
+    related
+}

@@ -1,0 +1,104 @@
+//! What an upload leaves behind: its trace.
+//!
+//! Kenning never keeps an uploaded text. Of each text it keeps a sparse
+//! trace: its key phrases with their relevance, and its content words
+//! (stemmed, stop words and numbers left out) with a weight that grows
+//! with how often the text uses them and saturates as BM25's term
+//! frequency does. Word order, stop words, numbers, sentences and
+//! everything beyond the [`PHRASES_PER_TEXT`] best phrases and the
+//! [`WORDS_PER_TEXT`] most frequent words are gone, so the text cannot be
+//! read back; but a broad query ("arrested") and a specific one
+//! ("quantum error correction") both meet the people who wrote about it.
+
+use std::collections::HashMap;
+
+use super::{slot, EntityTopic, Scoring};
+use crate::topic::{is_topic_key, TextWord, Topic};
+use crate::upload::Descriptor;
+
+/// The most key phrases kept from one text.
+pub const PHRASES_PER_TEXT: usize = 40;
+
+/// The most content words kept from one text, the most frequent first.
+pub const WORDS_PER_TEXT: usize = 150;
+
+/// How quickly a word's weight in a text saturates with its count
+/// (BM25's k1).
+const WORD_SATURATION: f64 = 1.2;
+
+/// How much a long text's counts are discounted for its length (BM25's b).
+const WORD_LENGTH_NORMALISATION: f64 = 0.75;
+
+/// The content words of a typical text (about 1 KB of prose), against
+/// which a text's length is normalised.
+const TYPICAL_TEXT_WORDS: f64 = 100.0;
+
+/// What the extractor found in one text of an upload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextTrace {
+    pub descriptor: Descriptor,
+    /// Key phrases, best first.
+    pub phrases: Vec<Topic>,
+    /// Content words with their counts, most frequent first.
+    pub words: Vec<TextWord>,
+}
+
+/// A word's weight in a text of `length` content words: its count,
+/// saturated and normalised for length as BM25 does; about one for a word
+/// used once in a typical text, at most `WORD_SATURATION + 1`.
+fn word_weight(count: u32, length: f64) -> f64 {
+    let count = f64::from(count);
+    let norm =
+        1.0 - WORD_LENGTH_NORMALISATION + WORD_LENGTH_NORMALISATION * length / TYPICAL_TEXT_WORDS;
+    count * (WORD_SATURATION + 1.0) / (count + WORD_SATURATION * norm)
+}
+
+/// The trace of an entity from its texts, best first under `scoring`: the
+/// key phrases (at most [`PHRASES_PER_TEXT`] per text) with their
+/// relevance and the content words (at most [`WORDS_PER_TEXT`] per text)
+/// with their weight, per descriptor, summed over the texts; a one-word
+/// phrase and the word meet under one key. The label is the one of the
+/// largest single contribution. Keys that cannot be topics
+/// ([`is_topic_key`]) are left out.
+pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic> {
+    let mut combined: HashMap<String, (EntityTopic, f64)> = HashMap::new();
+    for text in texts {
+        let factor = scoring.descriptor_factor(text.descriptor);
+        let length = text.words.iter().map(|w| f64::from(w.count)).sum::<f64>();
+        let phrases = text
+            .phrases
+            .iter()
+            .take(PHRASES_PER_TEXT)
+            .map(|p| (&p.key, &p.label, p.relevance));
+        let words = text
+            .words
+            .iter()
+            .take(WORDS_PER_TEXT)
+            .map(|w| (&w.key, &w.label, word_weight(w.count, length)));
+        for (key, label, relevance) in phrases.chain(words) {
+            if !is_topic_key(key) {
+                continue;
+            }
+            let (entry, best) = combined.entry(key.clone()).or_insert((
+                EntityTopic {
+                    key: key.clone(),
+                    label: label.clone(),
+                    by_descriptor: [0.0; 3],
+                },
+                f64::NEG_INFINITY,
+            ));
+            entry.by_descriptor[slot(text.descriptor)] += relevance;
+            if factor * relevance > *best {
+                *best = factor * relevance;
+                entry.label.clone_from(label);
+            }
+        }
+    }
+    let mut topics: Vec<EntityTopic> = combined.into_values().map(|(t, _)| t).collect();
+    topics.sort_by(|a, b| {
+        b.relevance(scoring)
+            .total_cmp(&a.relevance(scoring))
+            .then(a.key.cmp(&b.key))
+    });
+    topics
+}

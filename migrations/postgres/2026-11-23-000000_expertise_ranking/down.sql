@@ -1,0 +1,2 @@
+DROP INDEX action_topics_topic;
+DROP TABLE learners;

@@ -1,0 +1,12 @@
+-- Each learner's number of actions, kept up to date by every upload: how
+-- active a person is (ranking normalises a person's standings by it) and
+-- how many people learned anything (the base of a topic's specificity).
+CREATE TABLE learners (
+    user_id TEXT PRIMARY KEY NOT NULL REFERENCES users (id),
+    actions INTEGER NOT NULL
+);
+INSERT INTO learners (user_id, actions)
+    SELECT user_id, COUNT(*) FROM actions GROUP BY user_id;
+
+-- relatedTopics reads the actions that taught a topic.
+CREATE INDEX action_topics_topic ON action_topics (topic_key);
