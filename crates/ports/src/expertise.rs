@@ -6,8 +6,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Expert, FieldViolation,
-    Population, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, TopicStanding, Upload,
-    UploadInput, UserId, PHRASES_PER_TEXT,
+    Population, QueryTerm, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, TopicStanding,
+    Upload, UploadInput, UserId, PHRASES_PER_TEXT,
 };
 use uuid::Uuid;
 
@@ -18,6 +18,8 @@ use crate::topics::TopicExtractor;
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
+/// The language a query is also read in when another is detected.
+const FALLBACK_LANGUAGE: &str = "en";
 /// The most topics `relatedTopics` returns.
 pub const MAX_RELATED_TOPICS: usize = 100;
 /// How many of the newest actions that taught a topic are read to find the
@@ -258,13 +260,7 @@ impl ExpertiseService {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
-        let found = self.extractor.extract(
-            query,
-            kenning_domain::TextFormat::Plain,
-            None,
-            TOPICS_PER_QUERY,
-        );
-        let terms = query_terms(&found.topics, &found.words);
+        let terms = self.query_terms(query);
         if terms.is_empty() {
             return Ok(Vec::new());
         }
@@ -311,6 +307,33 @@ impl ExpertiseService {
             population,
             limit,
         ))
+    }
+
+    /// The topics a query is matched on. A query is too short for its
+    /// language to be told reliably ("Gloucestershire man arrested for
+    /// naked gardening" reads as Danish), so a query not read as English
+    /// is also read with English rules, the extractor's fallback, and both
+    /// readings count.
+    fn query_terms(&self, query: &str) -> Vec<QueryTerm> {
+        let read = |language| {
+            self.extractor.extract(
+                query,
+                kenning_domain::TextFormat::Plain,
+                language,
+                TOPICS_PER_QUERY,
+            )
+        };
+        let detected = read(None);
+        let mut terms = query_terms(&detected.topics, &detected.words);
+        if detected.language != FALLBACK_LANGUAGE {
+            let english = read(Some(FALLBACK_LANGUAGE));
+            for term in query_terms(&english.topics, &english.words) {
+                if !terms.iter().any(|t| t.key == term.key) {
+                    terms.push(term);
+                }
+            }
+        }
+        terms
     }
 
     /// The key a topic is stored under: the text as given when it is a

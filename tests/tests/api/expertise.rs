@@ -252,7 +252,229 @@ fn expertise_reads_are_checked(backend: Backend) {
     assert_eq!(reply.error_code().as_deref(), Some("NotFound"));
 }
 
+/// Uploads `text` by `email` as a `create` dated `date`.
+fn teach_on(app: &TestApp, key: &str, email: &str, date: &str, text: &str) {
+    let reply = app.upload(
+        key,
+        &json!({
+            "entity_type": "document",
+            "action_type": "create",
+            "action_date": date,
+            "user_email": email,
+            "text": text,
+        }),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+}
+
+const CRIME: &str = "Police arrested two men after a burglary at a jewellery shop in Bristol. The suspects were arrested near the station and charged with theft.";
+const GARDEN: &str = "The county show awards prizes for roses, dahlias and vegetable gardening. Judges praised the allotment growers.";
+const PANDAS: &str = "Reshaping a DataFrame in pandas: pivot tables, melt and groupby. Pandas DataFrame indexes make joins fast, and DataFrame columns hold typed arrays.";
+const PYTHON: &str = "Python packaging with virtual environments: pip installs wheels, and Python scripts import modules from site-packages.";
+
+fn every_learned_word_finds_someone(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "every_learned_word_finds_someone") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("crime@example.com", "Crime", "Desk");
+    app.create_user("garden@example.com", "Garden", "Desk");
+    teach(&app, &key, "crime@example.com", "create", CRIME);
+    teach(&app, &key, "garden@example.com", "create", GARDEN);
+
+    // No upload has the phrase; the crime desk has "arrested".
+    let found = experts(&app, "Gloucestershire man arrested for naked gardening");
+    assert_eq!(emails(&found).len(), 2, "{found:?}");
+    assert!(found
+        .iter()
+        .all(|e| !e["topics"].as_array().unwrap().is_empty()));
+    let found = experts(&app, "arrested");
+    assert_eq!(emails(&found), ["crime@example.com"]);
+}
+
+fn keyword_queries_keep_every_word(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "keyword_queries_keep_every_word") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("pandas@example.com", "Pan", "Das");
+    app.create_user("python@example.com", "Py", "Thon");
+    teach(&app, &key, "pandas@example.com", "create", PANDAS);
+    teach(&app, &key, "python@example.com", "create", PYTHON);
+    teach(&app, &key, "python@example.com", "create", PYTHON);
+
+    let found = experts(&app, "python pandas dataframe");
+    assert_eq!(emails(&found)[0], "pandas@example.com", "{found:?}");
+    assert_eq!(emails(&found).len(), 2, "{found:?}");
+}
+
+fn specific_topics_outweigh_broad_ones(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "specific_topics_outweigh_broad_ones") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("generalist@example.com", "Gene", "Ralist");
+    app.create_user("specialist@example.com", "Spe", "Cialist");
+    for (n, subject) in [
+        "quantum computing",
+        "quantum mechanics",
+        "quantum optics",
+        "quantum sensors",
+        "quantum chemistry",
+        "quantum networks",
+        "quantum materials",
+        "quantum gravity",
+        "quantum cryptography",
+        "quantum annealing",
+    ]
+    .iter()
+    .enumerate()
+    {
+        teach(
+            &app,
+            &key,
+            "generalist@example.com",
+            "create",
+            &format!("A review of {subject}: recent quantum results, part {n}. The {subject} community reported new quantum experiments."),
+        );
+    }
+    teach(
+        &app,
+        &key,
+        "specialist@example.com",
+        "create",
+        "Surface codes for quantum error correction: decoding syndromes and measuring logical error rates below threshold.",
+    );
+    let found = experts(&app, "quantum error correction");
+    assert_eq!(emails(&found)[0], "specialist@example.com", "{found:?}");
+    let score = |i: usize| found[i]["score"].as_f64().unwrap();
+    assert!(score(0) > score(1) && score(0) <= 100.0 && score(1) > 0.0);
+}
+
+const RAW: &str =
+    "query experts($query: String!) { experts(query: $query) { score rawScore user { email } } }";
+
+fn old_material_keeps_a_readable_score(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "old_material_keeps_a_readable_score") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("old@example.com", "Old", "Hand");
+    let new = app.create_user("new@example.com", "New", "Hand");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    // Ten years before the clock: ten half-lives.
+    teach_on(
+        &app,
+        &key,
+        "old@example.com",
+        "2016-03-01T08:00:00.000Z",
+        KUBERNETES,
+    );
+    teach_on(
+        &app,
+        &key,
+        "new@example.com",
+        "2026-03-01T08:00:00.000Z",
+        KUBERNETES,
+    );
+    teach_on(
+        &app,
+        &key,
+        "bob@example.com",
+        "2026-03-01T08:00:00.000Z",
+        TAX,
+    );
+    let reply = app.graphql(RAW, json!({ "query": "kubernetes clusters" }));
+    let found = reply.json()["data"]["experts"].as_array().unwrap().clone();
+    assert_eq!(emails(&found), ["new@example.com", "old@example.com"]);
+    let (raw_new, raw_old) = (
+        found[0]["rawScore"].as_f64().unwrap(),
+        found[1]["rawScore"].as_f64().unwrap(),
+    );
+    let (fresh, old) = (
+        found[0]["score"].as_f64().unwrap(),
+        found[1]["score"].as_f64().unwrap(),
+    );
+    assert!(
+        raw_old < raw_new / 1000.0,
+        "the raw sum has decayed: {raw_old} {raw_new}"
+    );
+    assert!(fresh <= 100.0 && old < fresh, "{old} {fresh}");
+
+    // Material that aged alike scores alike: when all of it is old, the
+    // best match still reads as a good one.
+    app.graphql(DEACTIVATE_USER, json!({ "globalUserId": new }));
+    let reply = app.graphql(RAW, json!({ "query": "kubernetes clusters" }));
+    let found = reply.json()["data"]["experts"].as_array().unwrap().clone();
+    assert_eq!(emails(&found), ["old@example.com"]);
+    assert!(found[0]["score"].as_f64().unwrap() > 20.0, "{found:?}");
+}
+
+const RELATED: &str = "query relatedTopics($topic: String!, $limit: Int) { relatedTopics(topic: $topic, limit: $limit) { topic key score uploads } }";
+
+fn related_topics_come_from_shared_uploads(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "related_topics_come_from_shared_uploads") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "alice@example.com", "create", "Helm charts deploy services to Kubernetes clusters; Helm releases roll back failed containers.");
+    teach(&app, &key, "bob@example.com", "create", TAX);
+
+    let reply = app.graphql(RELATED, json!({ "topic": "kubernetes", "limit": 50 }));
+    let related = reply.json()["data"]["relatedTopics"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let keys: Vec<&str> = related.iter().map(|r| r["key"].as_str().unwrap()).collect();
+    assert!(keys.contains(&"contain"), "{keys:?}");
+    assert!(keys.contains(&"helm"), "{keys:?}");
+    assert!(!keys.contains(&"kubernet"), "not the topic itself");
+    assert!(!keys.iter().any(|k| k.contains("tax")), "{keys:?}");
+    let helm = related.iter().find(|r| r["key"] == "helm").unwrap();
+    assert_eq!(helm["uploads"], 1);
+
+    let reply = app.graphql(RELATED, json!({ "topic": "kubernetes", "limit": 2 }));
+    assert_eq!(
+        reply.json()["data"]["relatedTopics"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    let reply = app.graphql(RELATED, json!({ "topic": "underwater basket weaving" }));
+    assert_eq!(
+        reply.json()["data"]["relatedTopics"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+    for (topic, limit, field) in [
+        ("kubernetes", json!(0), "limit"),
+        ("  ", json!(null), "topic"),
+    ] {
+        let reply = app.graphql(RELATED, json!({ "topic": topic, "limit": limit }));
+        assert_eq!(
+            reply.error_code().as_deref(),
+            Some("ValidationError"),
+            "{}",
+            reply.body
+        );
+        assert_eq!(reply.json()["errors"][0]["extensions"]["field"], field);
+    }
+    let users_only = app.token(&[Scope::UsersRead]);
+    let reply = app.graphql_as(&users_only, RELATED, json!({ "topic": "kubernetes" }));
+    assert_eq!(reply.error_code().as_deref(), Some("Forbidden"));
+}
+
 on_every_backend!(
+    every_learned_word_finds_someone,
+    keyword_queries_keep_every_word,
+    specific_topics_outweigh_broad_ones,
+    old_material_keeps_a_readable_score,
+    related_topics_come_from_shared_uploads,
     experts_rank_the_right_person_first,
     only_active_visible_users_are_experts,
     expertise_reads_are_checked,

@@ -15,8 +15,8 @@
 //!
 //! The score a reader sees is on a fixed scale: the share (0 to 100) of the
 //! query's weight the person covers, a topic fully covered when the
-//! person's standing on it is far above the saturation point. The plain
-//! weighted sum of standings stays available as the raw score.
+//! person's standing on it is far above that of the others who know it.
+//! The plain weighted sum of standings stays available as the raw score.
 
 use std::collections::HashMap;
 
@@ -26,10 +26,11 @@ use super::{ScoredTopic, Scoring, TopicStanding};
 use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::user::UserId;
 
-/// How quickly a person's standing on a topic saturates (BM25's k1): a
-/// standing of this size covers half of the topic for an averagely active
-/// person. One upload that uses a word once in a typical text stands at
-/// about one.
+/// How quickly a person's standing on a topic saturates (BM25's k1), in
+/// units of the mean standing of the people who know the topic: an
+/// averagely active person with this many times the mean covers half of
+/// the topic. Relative to the mean, so that material that aged alike
+/// (every standing decayed by the same factor) ranks and scores alike.
 const PERSON_SATURATION: f64 = 1.2;
 
 /// How much the saturation follows a person's activity (BM25's b): 0
@@ -145,36 +146,38 @@ pub fn rank_experts(
         })
         .filter(|(_, score)| *score > 0.0)
         .collect();
-    let mut knowing: HashMap<String, f64> = HashMap::new();
-    for (s, _) in &known {
-        *knowing.entry(s.key.clone()).or_default() += 1.0;
+    // Per topic: how many people know it, and their summed standing.
+    let mut knowing: HashMap<String, (f64, f64)> = HashMap::new();
+    for (s, score) in &known {
+        let entry = knowing.entry(s.key.clone()).or_default();
+        entry.0 += 1.0;
+        entry.1 += score;
     }
-    let most = knowing.values().copied().fold(0.0, f64::max);
+    let most = knowing.values().map(|k| k.0).fold(0.0, f64::max);
     let people = (population.people as f64).max(most);
     let mean_activity = if population.people == 0 {
         1.0
     } else {
         (population.actions as f64 / population.people as f64).max(1.0)
     };
-    let idfs: HashMap<String, f64> = knowing
+    // Per topic: its idf and the mean standing of those who know it.
+    let topics: HashMap<String, (f64, f64)> = knowing
         .into_iter()
-        .map(|(key, n)| {
-            let value = idf(people, n);
-            (key, value)
-        })
+        .map(|(key, (n, sum))| (key, (idf(people, n), sum / n)))
         .collect();
     let coverable: f64 = query
         .iter()
-        .filter_map(|t| idfs.get(&t.key).map(|idf| t.weight * idf))
+        .filter_map(|t| topics.get(&t.key).map(|(idf, _)| t.weight * idf))
         .sum();
 
     let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
     known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
     for (s, score) in known {
         let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
-        let idf = idfs.get(&s.key).copied().unwrap_or_default();
+        let (idf, mean) = topics.get(&s.key).copied().unwrap_or_default();
         let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
         let saturation = PERSON_SATURATION
+            * mean
             * (1.0 - ACTIVITY_NORMALISATION + ACTIVITY_NORMALISATION * actions / mean_activity);
         let covered = w * idf * score / (score + saturation);
         let (expert, shares) = experts.entry(s.user).or_insert((
