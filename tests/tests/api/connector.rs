@@ -465,7 +465,31 @@ fn only_topics_are_kept(backend: Backend) {
     assert!(metrics.body.contains("kenning_topics_extracted_total"));
 }
 
+fn a_word_too_long_to_be_a_topic_loses_nothing(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "connector_a_word_too_long_to_be_a_topic") else {
+        return;
+    };
+    let key = app.api_key();
+    let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
+    // A base64 block of 3,000 letters: larger than a btree index row.
+    let block: String = (0..3000)
+        .map(|i| char::from(b'a' + u8::try_from((i * 7 + i / 13) % 26).unwrap()))
+        .collect();
+    let text = format!("Attachment {block} sent with the quarterly budget review. The budget review covers travel costs.");
+    let reply = app.upload(&key, &entry("ada@example.com", &text));
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    let keys = topic_keys(&reply);
+    assert!(keys.iter().any(|k| k.contains("budget")), "{keys:?}");
+    assert!(
+        keys.iter()
+            .all(|k| k.split(' ').all(|w| w.chars().count() <= 64)),
+        "{keys:?}"
+    );
+    assert!(!user_topics(&app, &ada).is_empty());
+}
+
 on_every_backend!(
+    a_word_too_long_to_be_a_topic_loses_nothing,
     keys_are_checked,
     malformed_requests_get_their_status,
     every_bad_field_is_reported_at_once,
