@@ -510,7 +510,7 @@ pub fn actions_teach_their_user(store: Arc<impl Store>) {
     );
 
     let found = store
-        .standings_on(&["cargo".into(), "python".into()])
+        .standings_on(&["cargo".into(), "python".into()], 10)
         .unwrap();
     assert_eq!(found.len(), 1);
     assert_eq!(
@@ -535,7 +535,7 @@ pub fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) 
     store
         .record(&action("ada@example.com", None, 0, &[("x", 1.0)]), &scoring)
         .unwrap();
-    assert!(store.standings_on(&["x".into()]).unwrap().is_empty());
+    assert!(store.standings_on(&["x".into()], 10).unwrap().is_empty());
     store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
     assert_eq!(
         store.record(
@@ -607,7 +607,7 @@ pub fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
         .actions_on(ada.id(), "rust", &scoring, 10)
         .unwrap()
         .is_empty());
-    let left = store.standings_on(&["rust".into()]).unwrap();
+    let left = store.standings_on(&["rust".into()], 10).unwrap();
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].user, bob.id());
     // The erased action's alias may be used again.
@@ -651,6 +651,73 @@ pub fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     assert!(!store.rebuild_if_changed(&heavier).unwrap());
 }
 
+pub fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    // (e-mail, days before now, relevance): an old large standing can be
+    // worth less now than a young small one.
+    let people = [
+        ("old@example.com", -1460, 8.0),
+        ("young@example.com", 0, 1.0),
+        ("mid@example.com", -365, 3.0),
+        ("hidden@example.com", 0, 9.0),
+        ("least@example.com", 0, 0.1),
+    ];
+    let mut ids = Vec::new();
+    for (email, day, relevance) in people {
+        let user = new_user(email, "Some", "One", None);
+        let user = kenning_domain::User::from_parts(kenning_domain::UserParts {
+            id: user.id(),
+            created: now(),
+            is_system: false,
+            is_hidden: email.starts_with("hidden"),
+            is_federated: false,
+            status: kenning_domain::Status::Active,
+            profile: user.profile().cloned(),
+        })
+        .unwrap();
+        UserRepository::insert(&*store, &user).unwrap();
+        store
+            .record(
+                &action(email, None, day, &[("rust", relevance), ("cargo", 1.0)]),
+                &scoring,
+            )
+            .unwrap();
+        ids.push(user.id());
+    }
+    let best = store.standings_on(&["rust".into()], 2).unwrap();
+    let order: Vec<UserId> = best.iter().map(|s| s.user).collect();
+    // Now: mid 1.5, young 1.0, old 0.5, least 0.1.
+    assert_eq!(order, [ids[2], ids[1]]);
+    let both = store
+        .standings_on(&["rust".into(), "cargo".into()], 10)
+        .unwrap();
+    assert_eq!(both.len(), 8, "four visible users on each topic");
+
+    assert_eq!(
+        store.people_on(&["rust".into(), "go".into()]).unwrap(),
+        std::collections::HashMap::from([("rust".to_owned(), 5)])
+    );
+    let population = store.population().unwrap();
+    assert_eq!((population.people, population.actions), (5, 5));
+    let activity = store.activity(&[ids[0], ids[1]]).unwrap();
+    assert_eq!(activity.get(&ids[0]), Some(&1));
+    store
+        .record(
+            &action("young@example.com", None, 0, &[("go", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+    assert_eq!(store.activity(&[ids[1]]).unwrap().get(&ids[1]), Some(&2));
+
+    let together = store.cooccurring("rust", 3).unwrap();
+    assert_eq!(together.actions, 3);
+    assert_eq!(
+        together.topics,
+        vec![("cargo".to_owned(), "CARGO".to_owned(), 3)]
+    );
+}
+
 /// Declares one test per contract check for a store built by `$make`,
 /// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
 #[macro_export]
@@ -674,6 +741,7 @@ macro_rules! contract_suite {
             an_alias_is_accepted_once_even_when_uploads_race,
             anonymizing_a_user_erases_what_it_taught,
             standings_are_rebuilt_under_new_settings,
+            the_best_standings_on_a_topic_are_read_first,
         );
     };
     (@each $make:expr; $($check:ident),* $(,)?) => {

@@ -20,7 +20,7 @@ mod ranking;
 mod related;
 mod trace;
 
-pub use ranking::{query_terms, rank_experts, Expert, Population, QueryTerm};
+pub use ranking::{query_terms, rank_experts, Evidence, Expert, Population, QueryTerm};
 pub use related::{related_topics, RelatedTopic};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
@@ -139,8 +139,10 @@ impl Scoring {
             .iter()
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
+        // `ranked` names the standings' layout: one with a rank key
+        // (Standing::rank_key) that standings stored before lack.
         format!(
-            "weights[{}] default={} factors={},{},{} half_life_s={}",
+            "ranked weights[{}] default={} factors={},{},{} half_life_s={}",
             weights.join(","),
             self.default_weight,
             self.primary,
@@ -213,6 +215,29 @@ impl Standing {
     pub fn score_at(&self, now: DateTime<Utc>, scoring: &Scoring) -> f64 {
         self.score * scoring.decay(self.as_of, now)
     }
+
+    /// A number that orders standings as their scores do at any one
+    /// moment, under `scoring`'s half-life: the logarithm of the score
+    /// carried to a fixed epoch. Every score decays by the same factor
+    /// over the same time, so the order never changes while the number is
+    /// stored; a store keeps it in an index and reads the best standings on
+    /// a topic without decaying every one. A score of zero ranks last.
+    pub fn rank_key(&self, scoring: &Scoring) -> f64 {
+        if self.score <= 0.0 || !self.score.is_finite() {
+            return LAST_RANK;
+        }
+        let since_epoch = (self.as_of - rank_epoch()).num_milliseconds() as f64;
+        let half_life = scoring.half_life.num_milliseconds() as f64;
+        self.score.ln() + since_epoch / half_life * std::f64::consts::LN_2
+    }
+}
+
+/// The rank key of a standing of zero: below any other.
+const LAST_RANK: f64 = -1e300;
+
+/// The moment rank keys are carried to.
+fn rank_epoch() -> DateTime<Utc> {
+    DateTime::<Utc>::UNIX_EPOCH
 }
 
 /// One stored (user, topic) aggregate.

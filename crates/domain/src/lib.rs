@@ -15,8 +15,8 @@ pub mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
 pub use expertise::{
-    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Expert, Population,
-    QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
+    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
+    Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
     TopicStanding, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
 pub use paging::{Limit, Offset, SearchText};

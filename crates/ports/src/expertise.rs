@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Expert, FieldViolation,
-    Population, QueryTerm, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, TopicStanding,
-    Upload, UploadInput, UserId, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
+    FieldViolation, Population, QueryTerm, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace,
+    TopicStanding, Upload, UploadInput, UserId, PHRASES_PER_TEXT,
 };
 use uuid::Uuid;
 
@@ -20,6 +20,11 @@ use crate::topics::TopicExtractor;
 const TOPICS_PER_QUERY: usize = 10;
 /// The language a query is also read in when another is detected.
 const FALLBACK_LANGUAGE: &str = "en";
+/// How many of the best standings on each query topic `experts` reads:
+/// far more than it lists, so that a person ranks on every topic that
+/// matters, and bounded, so that a topic everybody knows costs no more
+/// than one few know.
+const STANDINGS_PER_TOPIC: u32 = 300;
 /// The most topics `relatedTopics` returns.
 pub const MAX_RELATED_TOPICS: usize = 100;
 /// How many of the newest actions that taught a topic are read to find the
@@ -81,19 +86,22 @@ pub trait ExpertiseStore: Send + Sync {
     /// user's standings; returns the user.
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError>;
 
-    /// The standings on any of `keys` of users who are ACTIVE and not hidden.
-    fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError>;
+    /// The best `per_key` standings on each of `keys` (by score now, as
+    /// [`kenning_domain::Standing::rank_key`] orders them) of users who are
+    /// ACTIVE and not hidden. Its cost does not grow with the number of
+    /// people who know a topic.
+    fn standings_on(&self, keys: &[String], per_key: u32)
+        -> Result<Vec<TopicStanding>, StoreError>;
 
-    /// How many users who are ACTIVE and not hidden learned anything, and
-    /// their number of actions.
+    /// How many users learned anything, and their number of actions.
     fn population(&self) -> Result<Population, StoreError>;
 
     /// The number of actions of each of `users` (users without any are
     /// left out).
     fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError>;
 
-    /// How many users who are ACTIVE and not hidden have a standing on
-    /// each of `keys` (keys nobody has are left out).
+    /// How many users have a standing on each of `keys` (keys nobody has
+    /// are left out).
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError>;
 
     /// The topics taught together with `key` by the newest `sample`
@@ -265,17 +273,22 @@ impl ExpertiseService {
             return Ok(Vec::new());
         }
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
-        let standings = self.store.standings_on(&keys).map_err(internal)?;
+        let standings = self
+            .store
+            .standings_on(&keys, STANDINGS_PER_TOPIC)
+            .map_err(internal)?;
         let mut users: Vec<UserId> = standings.iter().map(|s| s.user).collect();
         users.sort_unstable();
         users.dedup();
-        let activity = self.store.activity(&users).map_err(internal)?;
-        let population = self.store.population().map_err(internal)?;
+        let evidence = Evidence {
+            activity: self.store.activity(&users).map_err(internal)?,
+            knowing: self.store.people_on(&keys).map_err(internal)?,
+            population: self.store.population().map_err(internal)?,
+            standings,
+        };
         Ok(rank_experts(
             &terms,
-            standings,
-            &activity,
-            population,
+            evidence,
             self.clock.now(),
             &self.scoring,
             limit,

@@ -78,6 +78,26 @@ struct StandingRow {
     label: String,
     score: f64,
     as_of: NaiveDateTime,
+    rank_key: f64,
+}
+
+impl StandingRow {
+    fn new(
+        user_id: String,
+        topic_key: String,
+        label: String,
+        standing: Standing,
+        scoring: &Scoring,
+    ) -> Self {
+        Self {
+            user_id,
+            topic_key,
+            label,
+            score: standing.score,
+            as_of: to_db_time(standing.as_of),
+            rank_key: standing.rank_key(scoring),
+        }
+    }
 }
 
 impl StandingRow {
@@ -154,13 +174,13 @@ fn updated_standings(
                     as_of: action.action_date,
                 },
             };
-            StandingRow {
-                user_id: user_id.to_owned(),
-                topic_key: topic.key.clone(),
-                label: topic.label.clone(),
-                score: standing.score,
-                as_of: to_db_time(standing.as_of),
-            }
+            StandingRow::new(
+                user_id.to_owned(),
+                topic.key.clone(),
+                topic.label.clone(),
+                standing,
+                scoring,
+            )
         })
         .collect()
 }
@@ -264,23 +284,34 @@ impl ExpertiseStore for Database {
         }
     }
 
-    fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError> {
-        let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
-            .inner_join(users::table.on(users::id.eq(standings::user_id)))
-            .filter(standings::topic_key.eq_any(keys))
-            .filter(users::status.eq(ACTIVE))
-            .filter(users::is_hidden.eq(false))
-            .select(StandingRow::as_select())
-            .load(conn))
-        .map_err(store_error)?;
-        rows.into_iter().map(StandingRow::into_standing).collect()
+    fn standings_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+    ) -> Result<Vec<TopicStanding>, StoreError> {
+        let mut found = Vec::new();
+        for key in keys {
+            // One statement per key walks that key's index range in rank
+            // order and stops after `per_key` visible users.
+            let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
+                .inner_join(users::table.on(users::id.eq(standings::user_id)))
+                .filter(standings::topic_key.eq(key))
+                .filter(users::status.eq(ACTIVE))
+                .filter(users::is_hidden.eq(false))
+                .order((standings::rank_key.desc(), standings::user_id.desc()))
+                .limit(i64::from(per_key))
+                .select(StandingRow::as_select())
+                .load(conn))
+            .map_err(store_error)?;
+            for row in rows {
+                found.push(row.into_standing()?);
+            }
+        }
+        Ok(found)
     }
 
     fn population(&self) -> Result<Population, StoreError> {
         let (people, actions): (i64, Option<i64>) = with_conn!(self, |conn| learners::table
-            .inner_join(users::table.on(users::id.eq(learners::user_id)))
-            .filter(users::status.eq(ACTIVE))
-            .filter(users::is_hidden.eq(false))
             .select((
                 diesel::dsl::count_star(),
                 diesel::dsl::sum(learners::actions)
@@ -313,10 +344,7 @@ impl ExpertiseStore for Database {
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
         let rows: Vec<(String, i64)> = with_conn!(self, |conn| standings::table
-            .inner_join(users::table.on(users::id.eq(standings::user_id)))
             .filter(standings::topic_key.eq_any(keys))
-            .filter(users::status.eq(ACTIVE))
-            .filter(users::is_hidden.eq(false))
             .group_by(standings::topic_key)
             .select((standings::topic_key, diesel::dsl::count_star()))
             .load(conn))
@@ -451,12 +479,8 @@ impl ExpertiseStore for Database {
             diesel::delete(standings::table).execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt
                 .into_iter()
-                .map(|((user_id, topic_key), (label, standing))| StandingRow {
-                    user_id,
-                    topic_key,
-                    label,
-                    score: standing.score,
-                    as_of: to_db_time(standing.as_of),
+                .map(|((user_id, topic_key), (label, standing))| {
+                    StandingRow::new(user_id, topic_key, label, standing, scoring)
                 })
                 .collect();
             for rows in rows.chunks(ROWS_PER_INSERT) {

@@ -76,6 +76,7 @@ diesel::table! {
         label -> Text,
         score -> Double,
         as_of -> Timestamp,
+        rank_key -> Double,
     }
 }
 

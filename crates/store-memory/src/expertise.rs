@@ -26,8 +26,8 @@ struct StoredAction {
 #[derive(Debug, Default)]
 pub(crate) struct Learned {
     actions: Vec<StoredAction>,
-    /// Per topic key, each user's label and standing.
-    standings: HashMap<String, HashMap<UserId, (String, Standing)>>,
+    /// Per topic key, each user's label, standing and its rank key.
+    standings: HashMap<String, HashMap<UserId, (String, Standing, f64)>>,
     /// Each user's number of actions.
     activity: HashMap<UserId, u64>,
     fingerprint: Option<String>,
@@ -58,10 +58,12 @@ impl Learned {
                             score: 0.0,
                             as_of: action.action_date,
                         },
+                        0.0,
                     )
                 });
             entry.0.clone_from(&topic.label);
             entry.1 = entry.1.add(contribution, action.action_date, scoring);
+            entry.2 = entry.1.rank_key(scoring);
         }
     }
 }
@@ -69,7 +71,7 @@ impl Learned {
 fn topic_standing(
     key: &str,
     user: UserId,
-    (label, standing): &(String, Standing),
+    (label, standing, _): &(String, Standing, f64),
 ) -> TopicStanding {
     TopicStanding {
         user,
@@ -124,17 +126,25 @@ impl ExpertiseStore for MemoryStore {
         Ok(user)
     }
 
-    fn standings_on(&self, keys: &[String]) -> Result<Vec<TopicStanding>, StoreError> {
+    fn standings_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+    ) -> Result<Vec<TopicStanding>, StoreError> {
         let state = self.lock();
         let mut found = Vec::new();
         for key in keys {
             let Some(users) = state.expertise.standings.get(key) else {
                 continue;
             };
+            let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
+                .iter()
+                .filter(|(user, _)| visible(&state, user))
+                .collect();
+            best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
+            best.truncate(per_key as usize);
             found.extend(
-                users
-                    .iter()
-                    .filter(|(user, _)| visible(&state, user))
+                best.into_iter()
                     .map(|(user, held)| topic_standing(key, *user, held)),
             );
         }
@@ -143,14 +153,10 @@ impl ExpertiseStore for MemoryStore {
 
     fn population(&self) -> Result<Population, StoreError> {
         let state = self.lock();
-        let mut population = Population::default();
-        for (user, actions) in &state.expertise.activity {
-            if visible(&state, user) {
-                population.people += 1;
-                population.actions += actions;
-            }
-        }
-        Ok(population)
+        Ok(Population {
+            people: state.expertise.activity.len() as u64,
+            actions: state.expertise.activity.values().sum(),
+        })
     }
 
     fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
@@ -167,8 +173,7 @@ impl ExpertiseStore for MemoryStore {
             .iter()
             .filter_map(|key| {
                 let users = state.expertise.standings.get(key)?;
-                let n = users.keys().filter(|u| visible(&state, u)).count() as u64;
-                (n > 0).then(|| (key.clone(), n))
+                Some((key.clone(), users.len() as u64))
             })
             .collect())
     }

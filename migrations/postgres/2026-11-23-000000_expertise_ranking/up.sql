@@ -10,3 +10,11 @@ INSERT INTO learners (user_id, actions)
 
 -- relatedTopics reads the actions that taught a topic.
 CREATE INDEX action_topics_topic ON action_topics (topic_key);
+
+-- The best standings on a topic are read from this index: the rank key
+-- orders standings as their decayed scores do at any moment (see
+-- Standing::rank_key). Standings stored before have none: the scoring
+-- fingerprint changed with it, so they are rebuilt at the next start.
+ALTER TABLE standings ADD COLUMN rank_key DOUBLE PRECISION NOT NULL DEFAULT -1e300;
+DROP INDEX standings_topic;
+CREATE INDEX standings_topic_rank ON standings (topic_key, rank_key, user_id);

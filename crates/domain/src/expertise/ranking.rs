@@ -122,21 +122,40 @@ pub(super) fn idf(people: f64, knowing: f64) -> f64 {
     (1.0 + (people - knowing + 0.5) / (knowing + 0.5)).ln()
 }
 
-/// Ranks the users of `standings` for `query`, best first, at most
-/// `limit`. `activity` holds the number of actions of each user in
-/// `standings`; `population` counts the people who learned anything and
-/// their actions. Users with no positive standing on any query topic are
-/// not listed.
+/// What is known about the people who learned a query's topics.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Evidence {
+    /// The best standings on each query topic (all of them, or the best
+    /// few hundred of a topic many people know).
+    pub standings: Vec<TopicStanding>,
+    /// How many people learned each topic (topics nobody learned may be
+    /// left out).
+    pub knowing: HashMap<String, u64>,
+    /// The number of actions of each user in `standings`.
+    pub activity: HashMap<UserId, u64>,
+    /// The people who learned anything, and their actions.
+    pub population: Population,
+}
+
+/// Ranks the users of the evidence's standings for `query`, best first, at
+/// most `limit`. Users with no positive standing on any query topic are
+/// not listed. The mean standing a topic saturates against is the mean of
+/// the standings given, so of the best few hundred for a common topic:
+/// its words weigh little anyway.
 pub fn rank_experts(
     query: &[QueryTerm],
-    standings: Vec<TopicStanding>,
-    activity: &HashMap<UserId, u64>,
-    population: Population,
+    evidence: Evidence,
     now: DateTime<Utc>,
     scoring: &Scoring,
     limit: usize,
 ) -> Vec<Expert> {
     let weight: HashMap<&str, f64> = query.iter().map(|t| (t.key.as_str(), t.weight)).collect();
+    let Evidence {
+        standings,
+        knowing: people_on,
+        activity,
+        population,
+    } = evidence;
     let mut known: Vec<(TopicStanding, f64)> = standings
         .into_iter()
         .filter(|s| weight.contains_key(s.key.as_str()))
@@ -146,14 +165,19 @@ pub fn rank_experts(
         })
         .filter(|(_, score)| *score > 0.0)
         .collect();
-    // Per topic: how many people know it, and their summed standing.
+    // Per topic: how many standings were read, and their sum.
     let mut knowing: HashMap<String, (f64, f64)> = HashMap::new();
     for (s, score) in &known {
         let entry = knowing.entry(s.key.clone()).or_default();
         entry.0 += 1.0;
         entry.1 += score;
     }
-    let most = knowing.values().map(|k| k.0).fold(0.0, f64::max);
+    let people_knowing =
+        |key: &str, read: f64| people_on.get(key).map_or(read, |n| (*n as f64).max(read));
+    let most = knowing
+        .iter()
+        .map(|(key, k)| people_knowing(key, k.0))
+        .fold(0.0, f64::max);
     let people = (population.people as f64).max(most);
     let mean_activity = if population.people == 0 {
         1.0
@@ -163,7 +187,10 @@ pub fn rank_experts(
     // Per topic: its idf and the mean standing of those who know it.
     let topics: HashMap<String, (f64, f64)> = knowing
         .into_iter()
-        .map(|(key, (n, sum))| (key, (idf(people, n), sum / n)))
+        .map(|(key, (n, sum))| {
+            let value = (idf(people, people_knowing(&key, n)), sum / n);
+            (key, value)
+        })
         .collect();
     let coverable: f64 = query
         .iter()

@@ -240,6 +240,24 @@ fn user(n: u128) -> UserId {
     UserId::from_uuid(Uuid::from_u128(n))
 }
 
+/// The evidence of `rows`, each topic known by as many as have a row.
+fn evidence(
+    rows: &[TopicStanding],
+    activity: HashMap<UserId, u64>,
+    population: Population,
+) -> Evidence {
+    let mut knowing = HashMap::new();
+    for row in rows {
+        *knowing.entry(row.key.clone()).or_default() += 1;
+    }
+    Evidence {
+        standings: rows.to_vec(),
+        knowing,
+        activity,
+        population,
+    }
+}
+
 /// Everyone in `standings` with `actions` actions each.
 fn activity(standings: &[TopicStanding], actions: u64) -> HashMap<UserId, u64> {
     standings.iter().map(|s| (s.user, actions)).collect()
@@ -275,9 +293,7 @@ fn a_specific_phrase_outweighs_a_pile_of_generic_words() {
     };
     let ranked = rank_experts(
         &query,
-        rows.clone(),
-        &activity(&rows, 10),
-        population,
+        evidence(&rows, activity(&rows, 10), population),
         t(0),
         &s,
         10,
@@ -307,7 +323,13 @@ fn activity_does_not_win_by_volume() {
         people: 50,
         actions: 50 * 50,
     };
-    let ranked = rank_experts(&[term("rust")], rows, &activity, population, t(0), &s, 10);
+    let ranked = rank_experts(
+        &[term("rust")],
+        evidence(&rows, activity, population),
+        t(0),
+        &s,
+        10,
+    );
     assert_eq!(ranked[0].user, focused, "{ranked:?}");
 }
 
@@ -327,9 +349,7 @@ fn scores_stay_readable_when_the_material_is_old() {
     };
     let ranked = rank_experts(
         &[term("rust")],
-        rows.clone(),
-        &activity(&rows, 10),
-        population,
+        evidence(&rows, activity(&rows, 10), population),
         t(0),
         &s,
         10,
@@ -341,9 +361,7 @@ fn scores_stay_readable_when_the_material_is_old() {
     assert_eq!(
         rank_experts(
             &[term("rust")],
-            rows,
-            &HashMap::new(),
-            population,
+            evidence(&rows, HashMap::new(), population),
             t(0),
             &s,
             0
@@ -379,4 +397,47 @@ fn related_topics_leave_out_the_topic_and_its_own_words() {
     assert_eq!(keys, ["contain orchestr", "helm", "year"]);
     assert_eq!(related[0].together, 6);
     assert!(related_topics("kubernet", &[], 0, &knowing, population, 10).is_empty());
+}
+
+#[test]
+fn rank_keys_order_standings_as_their_scores_do_at_any_moment() {
+    let s = Scoring::default();
+    let standings = [
+        Standing {
+            score: 3.0,
+            as_of: t(-400),
+        },
+        Standing {
+            score: 1.0,
+            as_of: t(0),
+        },
+        Standing {
+            score: 0.5,
+            as_of: t(300),
+        },
+        Standing {
+            score: 2.0,
+            as_of: t(-30),
+        },
+        Standing {
+            score: 0.0,
+            as_of: t(0),
+        },
+    ];
+    for now in [t(300), t(1000), t(10_000)] {
+        let mut by_score: Vec<usize> = (0..standings.len()).collect();
+        by_score.sort_by(|a, b| {
+            standings[*b]
+                .score_at(now, &s)
+                .total_cmp(&standings[*a].score_at(now, &s))
+        });
+        let mut by_key: Vec<usize> = (0..standings.len()).collect();
+        by_key.sort_by(|a, b| {
+            standings[*b]
+                .rank_key(&s)
+                .total_cmp(&standings[*a].rank_key(&s))
+        });
+        assert_eq!(by_score, by_key);
+    }
+    assert!(standings[4].rank_key(&s) < -1e299);
 }
