@@ -2,7 +2,7 @@
 
 CARGO ?= cargo
 
-.PHONY: run test lint build eval-topics bench
+.PHONY: run test lint build eval-topics eval-experts bench
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -27,6 +27,12 @@ build:
 ## (when installed) Python yake on the keyphrase datasets. See docs/topics.md.
 eval-topics:
 	$(CARGO) run --release -p kenning-keyphrase-eval
+
+## Expert finding: P@1, MRR and nDCG@10 of Kenning's experts, BM25 (profile
+## and document models), the most active people and a random order, on the
+## Q&A dump and the keyphrase datasets. See docs/expertise.md.
+eval-experts:
+	$(CARGO) run --release -p kenning-expertise-eval
 
 ## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
 bench:

@@ -1,0 +1,278 @@
+//! `make eval-experts`: how well Kenning answers "who knows about X?",
+//! side by side with BM25 (profile and document models), the most active
+//! people and a random order, on the same texts in one run. See
+//! `docs/expertise.md`.
+
+mod bm25;
+mod coffee;
+mod metrics;
+mod posts;
+mod rng;
+mod routing;
+mod run;
+mod systems;
+mod text;
+mod world;
+
+use std::io::Write as _;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context};
+use kenning_keyphrase::KeyphraseExtractor;
+
+use crate::bm25::Analyzer;
+use crate::run::{run, Failure, Outcome};
+use crate::systems::NAMES;
+use crate::world::Evaluation;
+
+/// The seed of every split, assignment, sample and tie-break.
+const SEED: u64 = 20_170_801;
+
+const USAGE: &str = "\
+usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
+
+Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
+answered with nobody, per evaluation and query form, for Kenning and its
+peers. DATASET is coffee, SemEval2017 or Inspec (default: all).
+
+  --quick        one SemEval2017 split and 100 Inspec queries
+  --failures N   after the table, up to N queries per evaluation that
+                 Kenning answered with nobody where BM25 profile found
+                 somebody, and N Kenning ranked wrong first where BM25
+                 profile was right";
+
+#[derive(Debug)]
+struct Options {
+    quick: bool,
+    failures: usize,
+    /// Lower-case dataset names; empty for all.
+    datasets: Vec<String>,
+}
+
+impl Options {
+    /// `None` when help was asked for.
+    fn parse(mut args: impl Iterator<Item = String>) -> anyhow::Result<Option<Self>> {
+        let mut options = Self {
+            quick: false,
+            failures: 0,
+            datasets: Vec::new(),
+        };
+        while let Some(arg) = args.next() {
+            match arg.as_str() {
+                "-h" | "--help" => return Ok(None),
+                "--quick" => options.quick = true,
+                "--failures" => {
+                    let n = args.next().context("--failures needs a number")?;
+                    options.failures = n.parse().with_context(|| format!("--failures {n}"))?;
+                }
+                name if ["coffee", "semeval2017", "inspec"]
+                    .contains(&name.to_lowercase().as_str()) =>
+                {
+                    options.datasets.push(name.to_lowercase());
+                }
+                other => bail!("unknown argument {other:?}\n\n{USAGE}"),
+            }
+        }
+        Ok(Some(options))
+    }
+
+    fn wants(&self, dataset: &str) -> bool {
+        self.datasets.is_empty() || self.datasets.iter().any(|d| d == dataset)
+    }
+}
+
+fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
+    let mut evaluations = Vec::new();
+    if options.wants("coffee") {
+        evaluations.extend(coffee::evaluations(
+            &coffee::data_dir().join("coffee"),
+            "coffee",
+        )?);
+    }
+    let keyphrase = kenning_keyphrase_eval::data_dir();
+    if options.wants("semeval2017") {
+        let dataset = kenning_keyphrase_eval::load(&keyphrase.join("SemEval2017.zip"))?;
+        let splits = if options.quick { 1 } else { 5 };
+        evaluations.push(routing::category_routing(&dataset, splits, SEED)?);
+    }
+    if options.wants("inspec") {
+        let dataset = kenning_keyphrase_eval::load(&keyphrase.join("Inspec.zip"))?;
+        let sampled = if options.quick { 100 } else { 300 };
+        evaluations.push(routing::known_item(&dataset, sampled, SEED)?);
+    }
+    Ok(evaluations)
+}
+
+fn table(outcomes: &[Outcome]) -> String {
+    let mut header = vec![
+        "evaluation".to_owned(),
+        "query form".into(),
+        "queries".into(),
+    ];
+    for name in NAMES {
+        for measure in ["P@1", "MRR", "nDCG@10", "nobody"] {
+            header.push(format!("{name} {measure}"));
+        }
+    }
+    let mut out = format!(
+        "| {} |\n|{}\n",
+        header.join(" | "),
+        "---|".repeat(header.len())
+    );
+    for outcome in outcomes {
+        for (form, tallies) in outcome.forms.iter().zip(&outcome.tallies) {
+            let mut row = vec![
+                outcome.name.clone(),
+                (*form).to_owned(),
+                tallies[0].queries().to_string(),
+            ];
+            for t in tallies {
+                row.extend(
+                    [
+                        t.precision_at_1(),
+                        t.mean_reciprocal_rank(),
+                        t.ndcg_at_10(),
+                        t.empty_share(),
+                    ]
+                    .map(|v| format!("{v:.3}")),
+                );
+            }
+            out.push_str(&format!("| {} |\n", row.join(" | ")));
+        }
+    }
+    out
+}
+
+/// Mean and 99th percentile (nearest rank).
+fn latency(samples: &[Duration]) -> String {
+    if samples.is_empty() {
+        return "no queries".to_owned();
+    }
+    let mut sorted = samples.to_vec();
+    sorted.sort_unstable();
+    let mean = sorted.iter().sum::<Duration>() / u32::try_from(sorted.len()).unwrap_or(u32::MAX);
+    let p99 = sorted[(sorted.len() * 99).div_ceil(100).saturating_sub(1)];
+    format!(
+        "mean {:.2} ms, p99 {:.2} ms over {} queries",
+        mean.as_secs_f64() * 1e3,
+        p99.as_secs_f64() * 1e3,
+        sorted.len()
+    )
+}
+
+fn counts(outcome: &Outcome) -> String {
+    let per = if outcome.worlds > 1 {
+        format!(" per split, {} splits", outcome.worlds)
+    } else {
+        String::new()
+    };
+    let questions = outcome.tallies.first().map_or(0, |t| t[0].queries());
+    format!(
+        "{}: {} people, {} uploads{per}; {} queries per form in all; {}; Kenning experts {}",
+        outcome.name,
+        outcome.people,
+        outcome.uploads,
+        questions,
+        outcome.note,
+        latency(&outcome.latencies)
+    )
+}
+
+fn failures(title: &str, outcome: &Outcome, failures: &[Failure]) -> String {
+    if failures.is_empty() {
+        return String::new();
+    }
+    let mut out = format!("\n### {}: {title}\n\n", outcome.name);
+    for failure in failures {
+        let mut lines = failure.lines.iter();
+        if let Some(first) = lines.next() {
+            out.push_str(&format!("- [{}] {first}\n", failure.form));
+        }
+        for line in lines {
+            out.push_str(&format!("  - {line}\n"));
+        }
+    }
+    out
+}
+
+fn main() -> anyhow::Result<()> {
+    let started = Instant::now();
+    let Some(options) = Options::parse(std::env::args().skip(1))? else {
+        println!("{USAGE}");
+        return Ok(());
+    };
+    let extractor = Arc::new(KeyphraseExtractor::new());
+    let analyzer = Arc::new(Analyzer::english());
+    let outcomes = evaluations(&options)?
+        .iter()
+        .map(|e| run(e, &extractor, &analyzer, SEED, options.failures))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+
+    let mut report = table(&outcomes);
+    report.push('\n');
+    for outcome in &outcomes {
+        report.push_str(&counts(outcome));
+        report.push('\n');
+    }
+    let all: Vec<Duration> = outcomes
+        .iter()
+        .flat_map(|o| o.latencies.iter().copied())
+        .collect();
+    report.push_str(&format!(
+        "Kenning experts latency, every query: {}\n",
+        latency(&all)
+    ));
+    for outcome in &outcomes {
+        report.push_str(&failures(
+            "Kenning answered with nobody, BM25 profile with somebody",
+            outcome,
+            &outcome.unanswered,
+        ));
+        report.push_str(&failures(
+            "Kenning wrong first, BM25 profile right",
+            outcome,
+            &outcome.missed,
+        ));
+    }
+    report.push_str(&format!(
+        "\nran in {:.1} s\n",
+        started.elapsed().as_secs_f64()
+    ));
+    // One write, so that a closed pipe is an error rather than a panic.
+    std::io::stdout().write_all(report.as_bytes())?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> anyhow::Result<Option<Options>> {
+        Options::parse(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn arguments_choose_datasets_and_modes() {
+        let o = parse(&["--quick", "Inspec", "--failures", "3"])
+            .unwrap()
+            .unwrap();
+        assert!(o.quick);
+        assert_eq!(o.failures, 3);
+        assert!(o.wants("inspec") && !o.wants("coffee"));
+        assert!(parse(&[]).unwrap().unwrap().wants("coffee"));
+        assert!(parse(&["--help"]).unwrap().is_none());
+        assert!(parse(&["nonsense"]).is_err());
+        assert!(parse(&["--failures"]).is_err());
+    }
+
+    #[test]
+    fn latency_reports_the_mean_and_the_nearest_rank_p99() {
+        let samples: Vec<Duration> = (1..=100).map(Duration::from_millis).collect();
+        assert_eq!(
+            latency(&samples),
+            "mean 50.50 ms, p99 99.00 ms over 100 queries"
+        );
+        assert_eq!(latency(&[]), "no queries");
+    }
+}

@@ -1,0 +1,190 @@
+//! Runs every system on every query of an evaluation and keeps what the
+//! report needs: the tallies, Kenning's latencies, and a few of its misses.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kenning_domain::TextFormat;
+use kenning_keyphrase::KeyphraseExtractor;
+use kenning_ports::TopicExtractor;
+
+use crate::bm25::Analyzer;
+use crate::metrics::{judge, Tally};
+use crate::rng::SplitMix64;
+use crate::systems::{DocumentBm25, Kenning, MostActive, ProfileBm25, RandomOrder, Ranker, NAMES};
+use crate::world::{Evaluation, Query, World};
+
+/// How many people a failure report lists per system.
+const SHOWN: usize = 3;
+/// How many topics a failure report lists per expert or query.
+const SHOWN_TOPICS: usize = 5;
+/// How many characters of a query a failure report quotes.
+const QUOTED_CHARS: usize = 160;
+
+/// A query Kenning got wrong, described for a reader.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    pub form: &'static str,
+    pub lines: Vec<String>,
+}
+
+/// What one evaluation measured.
+#[derive(Debug)]
+pub struct Outcome {
+    pub name: String,
+    pub forms: Vec<&'static str>,
+    /// Per query form, per system (in the order of [`NAMES`]).
+    pub tallies: Vec<[Tally; NAMES.len()]>,
+    pub worlds: usize,
+    /// Of the first world (every world has as many).
+    pub people: usize,
+    /// Per world, on average.
+    pub uploads: usize,
+    pub note: String,
+    pub latencies: Vec<Duration>,
+    /// Queries Kenning answered with nobody and BM25 profile with somebody
+    /// (so the words were in the uploads).
+    pub unanswered: Vec<Failure>,
+    /// Queries where Kenning's first person was wrong and BM25 profile's right.
+    pub missed: Vec<Failure>,
+}
+
+/// Runs `evaluation`; `seed` fixes the baselines' tie-breaks and random
+/// orders; up to `failures` examples of each kind are kept.
+pub fn run(
+    evaluation: &Evaluation,
+    extractor: &Arc<KeyphraseExtractor>,
+    analyzer: &Arc<Analyzer>,
+    seed: u64,
+    failures: usize,
+) -> anyhow::Result<Outcome> {
+    let mut outcome = Outcome {
+        name: evaluation.name.clone(),
+        forms: evaluation.forms.clone(),
+        tallies: vec![Default::default(); evaluation.forms.len()],
+        worlds: evaluation.worlds.len(),
+        people: evaluation.worlds.first().map_or(0, |w| w.people.len()),
+        uploads: evaluation
+            .worlds
+            .iter()
+            .map(|w| w.uploads.len())
+            .sum::<usize>()
+            / evaluation.worlds.len().max(1),
+        note: evaluation.note.clone(),
+        latencies: Vec::new(),
+        unanswered: Vec::new(),
+        missed: Vec::new(),
+    };
+    for (w, world) in evaluation.worlds.iter().enumerate() {
+        let mut rng = SplitMix64::new(seed.wrapping_add(w as u64));
+        let mut kenning = Kenning::new(world, extractor.clone())?;
+        let mut profile = ProfileBm25::new(world, analyzer.clone(), &mut rng);
+        let mut peers: [Box<dyn Ranker>; 3] = [
+            Box::new(DocumentBm25::new(world, analyzer.clone(), &mut rng)),
+            Box::new(MostActive::new(world, &mut rng)),
+            Box::new(RandomOrder::new(world, &mut rng)),
+        ];
+        for query in &world.queries {
+            let experts = kenning.experts(&query.text)?;
+            let ranked: Vec<usize> = experts.iter().map(|(p, _)| *p).collect();
+            let by_profile = profile.rank(&query.text)?;
+            let tallies = &mut outcome.tallies[query.form];
+            tallies[0].add(judge(&ranked, &query.relevant));
+            tallies[1].add(judge(&by_profile, &query.relevant));
+            for (tally, peer) in tallies[2..].iter_mut().zip(&mut peers) {
+                tally.add(judge(&peer.rank(&query.text)?, &query.relevant));
+            }
+
+            let form = evaluation.forms[query.form];
+            let profile_right = by_profile
+                .first()
+                .is_some_and(|p| query.relevant.contains(p));
+            if ranked.is_empty() && !by_profile.is_empty() && outcome.unanswered.len() < failures {
+                let topics = extractor
+                    .extract(&query.text, TextFormat::Plain, None, SHOWN_TOPICS)
+                    .topics;
+                let labels: Vec<String> = topics.iter().map(|t| format!("{:?}", t.label)).collect();
+                let mut lines = describe(world, query, &by_profile);
+                lines.insert(
+                    1,
+                    format!("Kenning: nobody; the query's topics: {}", list(&labels)),
+                );
+                outcome.unanswered.push(Failure { form, lines });
+            } else if !ranked.is_empty()
+                && !query.relevant.contains(&ranked[0])
+                && profile_right
+                && outcome.missed.len() < failures
+            {
+                let mut lines = describe(world, query, &by_profile);
+                let shown: Vec<String> = experts
+                    .iter()
+                    .take(SHOWN)
+                    .map(|(p, e)| {
+                        let topics: Vec<&str> = e
+                            .topics
+                            .iter()
+                            .take(SHOWN_TOPICS)
+                            .map(|t| t.label.as_str())
+                            .collect();
+                        format!("{} [{}]", person(world, query, *p), topics.join(", "))
+                    })
+                    .collect();
+                let right_at = ranked
+                    .iter()
+                    .position(|p| query.relevant.contains(p))
+                    .map_or("not listed".to_owned(), |i| format!("rank {}", i + 1));
+                lines.insert(
+                    1,
+                    format!("Kenning (right person at {right_at}): {}", list(&shown)),
+                );
+                outcome.missed.push(Failure { form, lines });
+            }
+        }
+        outcome.latencies.extend_from_slice(kenning.latencies());
+    }
+    Ok(outcome)
+}
+
+fn list(items: &[String]) -> String {
+    if items.is_empty() {
+        "none".to_owned()
+    } else {
+        items.join("; ")
+    }
+}
+
+/// A person's name, marked when right for `query`.
+fn person(world: &World, query: &Query, p: usize) -> String {
+    let name = world.people.get(p).map_or("?", String::as_str);
+    if query.relevant.contains(&p) {
+        format!("{name} (right)")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// The query, then BM25 profile's first people.
+fn describe(world: &World, query: &Query, by_profile: &[usize]) -> Vec<String> {
+    let mut quoted: String = query.text.chars().take(QUOTED_CHARS).collect();
+    if quoted.len() < query.text.len() {
+        quoted.push('…');
+    }
+    let bm25: Vec<String> = by_profile
+        .iter()
+        .take(SHOWN)
+        .map(|&p| person(world, query, p))
+        .collect();
+    let right: Vec<&str> = query
+        .relevant
+        .iter()
+        .map(|&p| world.people.get(p).map_or("?", String::as_str))
+        .collect();
+    vec![
+        format!(
+            "query {:?}, right: {}",
+            quoted.replace('\n', " "),
+            right.join(", ")
+        ),
+        format!("BM25 profile: {}", list(&bm25)),
+    ]
+}

@@ -1,0 +1,97 @@
+//! What every system of one evaluation sees alike: the people, what each
+//! uploaded, and the questions asked afterwards with their right answers.
+
+use chrono::{DateTime, Utc};
+use kenning_domain::Descriptor;
+
+use crate::text::html_to_text;
+
+/// One text of an upload, as a connector would send it.
+#[derive(Debug, Clone)]
+pub struct Text {
+    pub descriptor: Descriptor,
+    pub html: bool,
+    pub body: String,
+}
+
+impl Text {
+    pub fn plain(descriptor: Descriptor, body: impl Into<String>) -> Self {
+        Self {
+            descriptor,
+            html: false,
+            body: body.into(),
+        }
+    }
+
+    pub fn html(descriptor: Descriptor, body: impl Into<String>) -> Self {
+        Self {
+            descriptor,
+            html: true,
+            body: body.into(),
+        }
+    }
+
+    /// What a reader sees: HTML turned to text, plain text as it is.
+    pub fn visible(&self) -> String {
+        if self.html {
+            html_to_text(&self.body)
+        } else {
+            self.body.clone()
+        }
+    }
+}
+
+/// One action of a person on an entity.
+#[derive(Debug, Clone)]
+pub struct Upload {
+    /// Index into [`World::people`].
+    pub person: usize,
+    pub date: DateTime<Utc>,
+    pub entity_type: &'static str,
+    pub action_type: &'static str,
+    pub texts: Vec<Text>,
+}
+
+impl Upload {
+    /// Every text's visible text, one after the other.
+    pub fn visible(&self) -> String {
+        self.texts
+            .iter()
+            .map(Text::visible)
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    }
+}
+
+/// A question and who answers it right.
+#[derive(Debug, Clone)]
+pub struct Query {
+    /// Index into [`Evaluation::forms`].
+    pub form: usize,
+    /// Plain text.
+    pub text: String,
+    /// The right people, each once; never empty.
+    pub relevant: Vec<usize>,
+}
+
+/// One organisation: its people, their uploads, the questions put to it.
+#[derive(Debug, Clone)]
+pub struct World {
+    /// A name per person, for failure reports.
+    pub people: Vec<String>,
+    pub uploads: Vec<Upload>,
+    pub queries: Vec<Query>,
+    /// When the questions are asked: at or after the last upload.
+    pub now: DateTime<Utc>,
+}
+
+/// One evaluation: the worlds whose queries are pooled into its rows.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub name: String,
+    /// The query forms, one row each.
+    pub forms: Vec<&'static str>,
+    pub worlds: Vec<World>,
+    /// What the count line adds about how the worlds were made.
+    pub note: String,
+}
