@@ -41,9 +41,10 @@ $(VENV)/.peers-installed: $(PEERS)/requirements.txt $(PEERS)/nltk_stopwords.py
 		| $(VENV)/bin/python3 $(PEERS)/nltk_stopwords.py
 	touch $@
 
-## Topic extraction quality: macro F1@5 and F1@10 of Kenning, yake-rust and
-## (when installed) Python yake on the keyphrase datasets. See docs/topics.md.
-eval-topics:
+## Topic extraction quality and speed: macro F1@5 and F1@10, and time per
+## document, of Kenning, yake-rust, Python yake and pke's MultipartiteRank and
+## PositionRank on the keyphrase datasets, in one run. See docs/topics.md.
+eval-topics: venv
 	$(CARGO) run --release -p kenning-keyphrase-eval
 
 ## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
