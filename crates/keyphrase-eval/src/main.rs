@@ -1,35 +1,73 @@
-//! `make eval-topics`: macro F1@5 and F1@10 of Kenning's extractor and of
-//! the yake-rust crate (and the Python `yake` package when installed) on
-//! every dataset in the data folder, in one run.
+//! `make eval-topics`: macro F1@5 and F1@10, and extraction time per
+//! document, of Kenning's extractor and its peers (the yake-rust crate, the
+//! Python `yake` package, pke's MultipartiteRank and PositionRank) on every
+//! dataset in the data folder, in one run.
+
+mod python;
 
 use std::collections::HashSet;
-use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::time::Instant;
 
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_keyphrase_eval::{data_dir, f1_at, load_all, Dataset, Normalizer, YakeRust};
 use kenning_ports::TopicExtractor;
+use serde::Deserialize;
+
+use crate::python::Python;
 
 const K: usize = 10;
+
+/// The systems compared, in the order of the tables' columns.
+const SYSTEMS: [&str; 5] = [
+    "kenning",
+    "yake-rust",
+    "python yake",
+    "MultipartiteRank",
+    "PositionRank",
+];
+
+/// What a system produced on a dataset: its phrases for each document, best
+/// first, and the wall time it took for each, in seconds.
+#[derive(Debug, Deserialize)]
+struct Run {
+    keyphrases: Vec<Vec<String>>,
+    seconds: Vec<f64>,
+}
+
+impl Run {
+    /// Runs `extract` on each text, timing each call alone.
+    fn timed<'a>(
+        texts: impl IntoIterator<Item = &'a str>,
+        mut extract: impl FnMut(&str) -> Vec<String>,
+    ) -> Self {
+        let (mut keyphrases, mut seconds) = (Vec::new(), Vec::new());
+        for text in texts {
+            let start = Instant::now();
+            keyphrases.push(extract(text));
+            seconds.push(start.elapsed().as_secs_f64());
+        }
+        Self {
+            keyphrases,
+            seconds,
+        }
+    }
+
+    fn ms_per_doc(&self) -> f64 {
+        1000.0 * self.seconds.iter().sum::<f64>() / self.seconds.len().max(1) as f64
+    }
+}
 
 struct Scores {
     f1_5: f64,
     f1_10: f64,
 }
 
-fn evaluate(
-    dataset: &Dataset,
-    normalize: &Normalizer,
-    predict: &mut dyn FnMut(&str) -> Vec<String>,
-) -> Scores {
+fn score(dataset: &Dataset, normalize: &Normalizer, run: &Run) -> Scores {
     let (mut f5, mut f10) = (0.0, 0.0);
-    for doc in &dataset.documents {
+    for (doc, keyphrases) in dataset.documents.iter().zip(&run.keyphrases) {
         let gold: HashSet<String> = doc.gold.iter().map(|g| normalize.phrase(g)).collect();
-        let predicted: Vec<String> = predict(&doc.text)
-            .iter()
-            .map(|p| normalize.phrase(p))
-            .collect();
+        let predicted: Vec<String> = keyphrases.iter().map(|p| normalize.phrase(p)).collect();
         f5 += f1_at(&predicted, &gold, 5);
         f10 += f1_at(&predicted, &gold, 10);
     }
@@ -40,40 +78,114 @@ fn evaluate(
     }
 }
 
-/// Predictions of the Python `yake` package (same settings as yake-rust:
-/// up to three words, its own stop words for the language), or `None` when
-/// it is not installed.
-fn python_yake(dataset: &Dataset) -> Option<Vec<Vec<String>>> {
-    let script = r#"
-import json, sys, yake
-lang = sys.argv[1]
-docs = json.load(sys.stdin)
-ex = yake.KeywordExtractor(lan=lang, n=3, top=10)
-print(json.dumps([[k for k, _ in ex.extract_keywords(d)] for d in docs]))
-"#;
-    let mut child = Command::new("python3")
-        .args(["-c", script, &dataset.language])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let docs: Vec<&str> = dataset.documents.iter().map(|d| d.text.as_str()).collect();
-    let input = serde_json::to_vec(&docs).ok()?;
-    child.stdin.take()?.write_all(&input).ok()?;
-    let output = child.wait_with_output().ok()?;
-    if !output.status.success() {
-        return None;
-    }
-    serde_json::from_slice(&output.stdout).ok()
+/// Every system's run on one dataset, in the order of [`SYSTEMS`], or why a
+/// system has none.
+fn run_all(
+    dataset: &Dataset,
+    ours: &KeyphraseExtractor,
+    python: Option<&Python>,
+) -> Vec<Result<Run, String>> {
+    let kenning = Run::timed(dataset.documents.iter().map(|d| d.text.as_str()), |text| {
+        ours.extract(text, TextFormat::Plain, Some(&dataset.language), K)
+            .topics
+            .into_iter()
+            .map(|t| t.label)
+            .collect()
+    });
+    let mut runs = vec![Ok(kenning)];
+    let Some(python) = python else {
+        runs.extend((1..SYSTEMS.len()).map(|_| Err("skipped (--kenning-only)".to_owned())));
+        return runs;
+    };
+    let yake = match YakeRust::new(&dataset.language) {
+        // Preparing the text is not part of yake-rust's time, as in the bench.
+        Some(yake) => {
+            let prepared: Vec<String> = dataset
+                .documents
+                .iter()
+                .map(|d| YakeRust::prepare(&d.text))
+                .collect();
+            Ok(Run::timed(prepared.iter().map(String::as_str), |text| {
+                yake.keywords(text, K)
+            }))
+        }
+        None => Err(format!("no stop words for {:?}", dataset.language)),
+    };
+    runs.push(yake);
+    runs.extend(python.run("python_yake.py", &SYSTEMS[2..3], dataset));
+    runs.extend(python.run("pke_peers.py", &SYSTEMS[3..5], dataset));
+    runs
 }
 
-/// The cells of one system: F1@5 and F1@10, or n/a.
-fn cells(scores: Option<&Scores>) -> String {
-    scores.map_or_else(
-        || "n/a | n/a".to_owned(),
-        |s| format!("{:.3} | {:.3}", s.f1_5, s.f1_10),
-    )
+/// Why systems show n/a: one line per reason, with the systems and the
+/// datasets it holds for.
+#[derive(Default)]
+struct Notes(Vec<(String, Vec<&'static str>, Vec<String>)>);
+
+impl Notes {
+    fn add(&mut self, reason: &str, system: &'static str, dataset: &str) {
+        let at = match self.0.iter().position(|(r, ..)| r == reason) {
+            Some(at) => at,
+            None => {
+                self.0.push((reason.to_owned(), Vec::new(), Vec::new()));
+                self.0.len() - 1
+            }
+        };
+        let (_, systems, datasets) = &mut self.0[at];
+        if !systems.contains(&system) {
+            systems.push(system);
+        }
+        if !datasets.iter().any(|d| d == dataset) {
+            datasets.push(dataset.to_owned());
+        }
+    }
+
+    fn print(&self) {
+        if !self.0.is_empty() {
+            println!();
+        }
+        for (reason, systems, datasets) in &self.0 {
+            println!(
+                "{}: n/a on {}: {reason}",
+                systems.join(", "),
+                datasets.join(", ")
+            );
+        }
+    }
+}
+
+/// Milliseconds, with about three significant digits.
+fn milliseconds(ms: f64) -> String {
+    match ms {
+        ms if ms < 1.0 => format!("{ms:.3}"),
+        ms if ms < 10.0 => format!("{ms:.2}"),
+        ms => format!("{ms:.1}"),
+    }
+}
+
+/// A table's header and separator: the `first` columns, then one column per
+/// system and entry of `per_system`.
+fn header(first: &[&str], per_system: &[&str]) -> String {
+    let mut cells: Vec<String> = first.iter().map(|c| (*c).to_owned()).collect();
+    for system in SYSTEMS {
+        cells.extend(
+            per_system
+                .iter()
+                .map(|c| format!("{system} {c}").trim().to_owned()),
+        );
+    }
+    let columns = cells.len();
+    format!("| {} |\n{}|", cells.join(" | "), "|---".repeat(columns))
+}
+
+fn explain_missing_data(dir: &std::path::Path) {
+    println!("No keyphrase datasets in {}.", dir.display());
+    println!(
+        "The evaluation reads every dataset zip there: the LIAAD KeywordExtractor-Datasets \
+         (Inspec, SemEval2017, WikiNews; <root>/docsutf8, <root>/keys, <root>/lan.txt), kept \
+         in ../shared/data/keyphrase beside the workspace. Set KENNING_KEYPHRASE_DATA to \
+         read another folder."
+    );
 }
 
 /// `--kenning-only` skips the peers (a quicker run while working on the
@@ -83,58 +195,80 @@ fn main() -> anyhow::Result<()> {
     let kenning_only = args.iter().any(|a| a == "--kenning-only");
     let names: Vec<&String> = args.iter().filter(|a| !a.starts_with("--")).collect();
     let dir = data_dir();
+    if !dir.is_dir() {
+        explain_missing_data(&dir);
+        return Ok(());
+    }
     let datasets: Vec<Dataset> = load_all(&dir)?
         .into_iter()
         .filter(|d| names.is_empty() || names.contains(&&d.name))
         .collect();
+    if datasets.is_empty() {
+        explain_missing_data(&dir);
+        return Ok(());
+    }
     let ours = KeyphraseExtractor::new();
+    let python = (!kenning_only).then(Python::locate);
+    let mut notes = Notes::default();
+    let mut speeds = Vec::new();
     println!("Keyphrase extraction: macro F1@5 and F1@10, stemmed exact match");
     println!();
     println!(
-        "| dataset | lang | docs | kenning F1@5 | kenning F1@10 | yake-rust F1@5 | yake-rust F1@10 | python yake F1@5 | python yake F1@10 |"
+        "{}",
+        header(&["dataset", "lang", "docs"], &["F1@5", "F1@10"])
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
-    let mut python_missing = false;
     for dataset in &datasets {
         let normalize = Normalizer::new(&dataset.language)?;
-        let kenning = evaluate(dataset, &normalize, &mut |text| {
-            ours.extract(text, TextFormat::Plain, Some(&dataset.language), K)
-                .topics
-                .into_iter()
-                .map(|t| t.label)
-                .collect()
-        });
-        let (yake, python) = if kenning_only {
-            (None, None)
-        } else {
-            // n/a where yake-rust has no stop words for the language.
-            let yake = YakeRust::new(&dataset.language).map(|yake| {
-                evaluate(dataset, &normalize, &mut |text| {
-                    yake.keywords(&YakeRust::prepare(text), K)
-                })
-            });
-            let python = python_yake(dataset).map(|predictions| {
-                let mut next = predictions.into_iter();
-                evaluate(dataset, &normalize, &mut |_| {
-                    next.next().unwrap_or_default()
-                })
-            });
-            python_missing |= python.is_none();
-            (yake, python)
-        };
+        let runs = run_all(dataset, &ours, python.as_ref());
+        let mut quality = Vec::new();
+        let mut speed = Vec::new();
+        let kenning_ms = runs
+            .first()
+            .and_then(|r| r.as_ref().ok())
+            .map(Run::ms_per_doc);
+        for (system, run) in SYSTEMS.into_iter().zip(&runs) {
+            match run {
+                Ok(run) => {
+                    let scores = score(dataset, &normalize, run);
+                    quality.push(format!("{:.3} | {:.3}", scores.f1_5, scores.f1_10));
+                    let ms = run.ms_per_doc();
+                    speed.push(match kenning_ms {
+                        Some(base) if system != SYSTEMS[0] && base > 0.0 => {
+                            format!("{} ({:.0}x)", milliseconds(ms), ms / base)
+                        }
+                        _ => milliseconds(ms),
+                    });
+                }
+                Err(reason) => {
+                    notes.add(reason, system, &dataset.name);
+                    quality.push("n/a | n/a".to_owned());
+                    speed.push("n/a".to_owned());
+                }
+            }
+        }
+        let docs = dataset.documents.len();
         println!(
-            "| {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {docs} | {} |",
             dataset.name,
             dataset.language,
-            dataset.documents.len(),
-            cells(Some(&kenning)),
-            cells(yake.as_ref()),
-            cells(python.as_ref()),
+            quality.join(" | ")
         );
+        speeds.push(format!(
+            "| {} | {docs} | {} |",
+            dataset.name,
+            speed.join(" | ")
+        ));
     }
-    if python_missing {
-        println!();
-        println!("python yake: not installed here (pip install yake to add its columns)");
+    println!();
+    println!(
+        "Extraction time per document: milliseconds of wall time in this run, and in \
+         brackets how many times Kenning's"
+    );
+    println!();
+    println!("{}", header(&["dataset", "docs"], &[""]));
+    for row in speeds {
+        println!("{row}");
     }
+    notes.print();
     Ok(())
 }
