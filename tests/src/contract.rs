@@ -355,6 +355,22 @@ pub fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>)
     assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
 }
 
+pub fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
+    // Nothing erased yet: compacting is harmless.
+    store.compact_after_erasure().unwrap();
+    let stays = full_user();
+    let gone = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
+    for user in [&stays, &gone] {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    store.modify(gone.id(), &mut |u| u.delete(now())).unwrap();
+    let at = now() + Duration::days(15);
+    let purged = store.modify(gone.id(), &mut |u| u.anonymize(at)).unwrap();
+    store.compact_after_erasure().unwrap();
+    assert_eq!(store.get(stays.id()).unwrap(), Some(stays));
+    assert_eq!(store.get(gone.id()).unwrap(), Some(purged));
+}
+
 fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential {
     StoredCredential {
         id: Uuid::new_v4(),
@@ -667,6 +683,7 @@ macro_rules! contract_suite {
             pages_are_ordered_disjoint_and_complete,
             only_due_pending_deletions_are_listed_for_purge,
             anonymized_users_free_their_email_and_external_id,
+            compacting_after_an_erasure_keeps_what_is_stored,
             credentials_are_stored_listed_and_revoked,
             only_one_first_credential_is_ever_stored,
             actions_teach_their_user,

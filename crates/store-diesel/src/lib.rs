@@ -111,15 +111,31 @@ struct SqlitePragmas;
 
 impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
+        // secure_delete: SQLite otherwise leaves a deleted or overwritten
+        // row's bytes in the freed space of its table and index pages, where
+        // a file reader finds an anonymized user's data.
         conn.batch_execute(&format!(
             "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
              PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
-             PRAGMA foreign_keys = ON;"
+             PRAGMA foreign_keys = ON;
+             PRAGMA secure_delete = ON;"
         ))
         .map_err(diesel::r2d2::Error::QueryError)
     }
 }
+
+/// The answer of SQLite's `PRAGMA wal_checkpoint`.
+#[derive(Debug, diesel::QueryableByName)]
+struct Checkpoint {
+    /// 1 when a reader or writer kept the checkpoint from completing.
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    busy: i32,
+}
+
+/// The tables that hold, or held, a user's personal data or what was
+/// learned from its uploads.
+const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners";
 
 /// A pool of connections to one database.
 #[derive(Debug, Clone)]
@@ -213,6 +229,46 @@ impl Database {
                 Ok(ran)
             }
         }
+    }
+
+    /// Removes the old versions of erased rows that the database keeps in
+    /// its files; see [`kenning_ports::UserRepository::compact_after_erasure`].
+    ///
+    /// SQLite: with `secure_delete` the erasing writes zeroed the freed
+    /// space, but the pages as they were before still sit in the WAL until a
+    /// checkpoint; a `TRUNCATE` checkpoint copies the current pages into
+    /// the database file and empties the WAL. It waits (up to the busy
+    /// timeout) for readers of older snapshots; if one still holds on, this
+    /// fails rather than claim the WAL is clean.
+    ///
+    /// PostgreSQL: `VACUUM` on the tables that held personal data frees the
+    /// dead row versions the erasing updates and deletes left behind, and
+    /// their index entries, so no query, and no page that gets reused, gives
+    /// them back. It does not overwrite the bytes at once, nor reach the WAL,
+    /// replicas or backups. It runs outside a transaction, as it must.
+    pub(crate) fn compact_after_erasure(&self) -> Result<(), StoreError> {
+        match self {
+            Database::Sqlite(pool) => {
+                let conn = &mut *Self::sqlite(pool)?;
+                let checkpoint: Checkpoint = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .get_result(conn)
+                    .map_err(store_error)?;
+                if checkpoint.busy != 0 {
+                    return Err(StoreError::Backend(
+                        "the WAL checkpoint after an erasure could not complete: \
+                         a reader held an older snapshot past the busy timeout"
+                            .to_owned(),
+                    ));
+                }
+            }
+            Database::Postgres(pool) => {
+                let conn = &mut *Self::postgres(pool)?;
+                diesel::sql_query(format!("VACUUM {PERSONAL_TABLES}"))
+                    .execute(conn)
+                    .map_err(store_error)?;
+            }
+        }
+        Ok(())
     }
 
     fn sqlite(
