@@ -669,10 +669,11 @@ pub fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
 
 /// Declares one test per contract check for a store built by `$make`,
 /// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
+/// Attributes in brackets before `$make` go on every test.
 #[macro_export]
 macro_rules! contract_suite {
-    ($make:expr) => {
-        $crate::contract_suite!(@each $make;
+    ([$(#[$attr:meta])*] $make:expr) => {
+        $crate::contract_suite!(@each [$(#[$attr])*] $make;
             a_user_round_trips_with_every_field,
             email_and_external_id_are_unique_among_live_users,
             concurrent_inserts_of_one_email_leave_one_winner,
@@ -693,14 +694,21 @@ macro_rules! contract_suite {
             standings_are_rebuilt_under_new_settings,
         );
     };
-    (@each $make:expr; $($check:ident),* $(,)?) => {
+    ($make:expr) => {
+        $crate::contract_suite!([] $make);
+    };
+    (@each $attrs:tt $make:expr; $($check:ident),* $(,)?) => {
         $(
-            #[test]
-            fn $check() {
-                if let Some((store, _guard)) = $make(stringify!($check)) {
-                    $crate::contract::$check(store);
-                }
-            }
+            $crate::contract_suite!(@test $attrs $make, $check);
         )*
+    };
+    (@test [$(#[$attr:meta])*] $make:expr, $check:ident) => {
+        #[test]
+        $(#[$attr])*
+        fn $check() {
+            if let Some((store, _guard)) = $make(stringify!($check)) {
+                $crate::contract::$check(store);
+            }
+        }
     };
 }
