@@ -15,6 +15,7 @@ use kenning_http::{AppState, HttpConfig, Metrics};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{Clock, CredentialService, ExpertiseService, UserService};
 use kenning_store_diesel::Database;
+pub use kenning_store_diesel::Pooling;
 
 /// The use cases over one database.
 #[derive(Clone)]
@@ -35,14 +36,26 @@ impl std::fmt::Debug for Services {
 }
 
 impl Services {
-    /// Connects to `database_url`, applies pending migrations and builds the
-    /// use cases.
+    /// Connects to `database_url` with a pool for a long-running process,
+    /// applies pending migrations and builds the use cases.
     pub fn open(
         database_url: &str,
         clock: Arc<dyn Clock>,
         default_language: LanguageId,
     ) -> anyhow::Result<Self> {
-        let db = Database::connect(database_url)?;
+        Self::open_with(database_url, Pooling::Background, clock, default_language)
+    }
+
+    /// [`Services::open`] with a chosen [`Pooling`]: a command that exits
+    /// when done takes [`Pooling::OnDemand`] and drops the services before
+    /// it exits, so no connection is opened or closed as the process ends.
+    pub fn open_with(
+        database_url: &str,
+        pooling: Pooling,
+        clock: Arc<dyn Clock>,
+        default_language: LanguageId,
+    ) -> anyhow::Result<Self> {
+        let db = Database::connect_with(database_url, pooling)?;
         db.migrate().context("applying migrations")?;
         let db = Arc::new(db);
         Ok(Self {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use kenning::{Application, Services, Settings};
+use kenning::{Application, Pooling, Services, Settings};
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::HttpConfig;
@@ -180,9 +180,18 @@ fn main() -> ExitCode {
     }
 }
 
+/// The services for one command. The pool opens connections only on
+/// demand: a pool thread still connecting when the command returns from
+/// `main` would crash the process in libpq's exit handlers. Each command
+/// drops the services before it returns, which closes the connections.
 fn open(database_url: &str) -> anyhow::Result<Services> {
     let default_language = parse_language("en").map_err(anyhow::Error::msg)?;
-    Services::open(database_url, Arc::new(SystemClock), default_language)
+    Services::open_with(
+        database_url,
+        Pooling::OnDemand,
+        Arc::new(SystemClock),
+        default_language,
+    )
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {

@@ -137,6 +137,43 @@ struct Checkpoint {
 /// learned from its uploads.
 const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners";
 
+/// How a pool may use its background threads.
+///
+/// r2d2 opens every connection on its own threads. A pool that keeps idle
+/// connections ready starts opening one as soon as a caller takes the last,
+/// whether or not anyone will need it. A process that ends meanwhile runs
+/// libpq's and OpenSSL's exit handlers under that thread, which then
+/// crashes the process: a command that did its work exits with a
+/// segmentation fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// For a server: one idle connection is kept ready, and connections
+    /// that idled or lived long are closed in the background.
+    Background,
+    /// For a short-lived command: a connection is opened only while a
+    /// caller waits for it, and closed only when the pool is dropped, by
+    /// the thread that drops it. Once the caller has its connection no
+    /// pool thread is inside the database driver, so the process can exit.
+    OnDemand,
+}
+
+impl Pooling {
+    fn builder<M: diesel::r2d2::ManageConnection>(self, max_size: u32) -> diesel::r2d2::Builder<M> {
+        let builder = Pool::builder()
+            .max_size(max_size)
+            .connection_timeout(POOL_TIMEOUT);
+        match self {
+            Pooling::Background => builder.min_idle(Some(1)),
+            // No idle minimum (r2d2's default is the pool's size) and no
+            // reaper: nothing for the threads to do unless asked.
+            Pooling::OnDemand => builder
+                .min_idle(Some(0))
+                .idle_timeout(None)
+                .max_lifetime(None),
+        }
+    }
+}
+
 /// A pool of connections to one database.
 #[derive(Debug, Clone)]
 pub enum Database {
@@ -145,10 +182,16 @@ pub enum Database {
 }
 
 impl Database {
+    /// Opens a pool on `url` for a server ([`Pooling::Background`]); see
+    /// [`Database::connect_with`].
+    pub fn connect(url: &str) -> Result<Self, OpenError> {
+        Self::connect_with(url, Pooling::Background)
+    }
+
     /// Opens a pool on `url`: `postgres://` or `postgresql://` for
     /// PostgreSQL; `sqlite://PATH`, `sqlite:PATH` or a plain path for a
     /// SQLite file, whose folder is created if needed.
-    pub fn connect(url: &str) -> Result<Self, OpenError> {
+    pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
         match target(url)? {
             Target::Sqlite(path) => {
                 if let Some(parent) = Path::new(&path).parent() {
@@ -162,10 +205,8 @@ impl Database {
                     }
                 }
                 check(SqliteConnection::establish(&path), "SQLite")?;
-                let pool = Pool::builder()
-                    .max_size(8)
-                    .min_idle(Some(1))
-                    .connection_timeout(POOL_TIMEOUT)
+                let pool = pooling
+                    .builder(8)
                     .connection_customizer(Box::new(SqlitePragmas))
                     .build(ConnectionManager::<SqliteConnection>::new(path))
                     .map_err(|e| OpenError::Connect {
@@ -176,10 +217,8 @@ impl Database {
             }
             Target::Postgres(url) => {
                 check(PgConnection::establish(&url), "PostgreSQL")?;
-                let pool = Pool::builder()
-                    .max_size(10)
-                    .min_idle(Some(1))
-                    .connection_timeout(POOL_TIMEOUT)
+                let pool = pooling
+                    .builder(10)
                     .build(ConnectionManager::<PgConnection>::new(url))
                     // r2d2 reports only what libpq said, never the URL, so
                     // a password in it does not reach the logs.

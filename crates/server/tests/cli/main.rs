@@ -8,6 +8,8 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+mod postgres;
+
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
 
