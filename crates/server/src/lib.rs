@@ -119,16 +119,15 @@ impl std::fmt::Debug for Application {
 }
 
 impl Application {
-    /// Opens storage, issues the first admin token on a fresh database and
-    /// binds the listener. Must be called inside an actix system.
+    /// Opens storage, binds the listener and then, on a database without
+    /// any access token, issues the first admin token. Must be called
+    /// inside an actix system.
+    ///
+    /// The token is issued only once the server listens: it can be shown
+    /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
         let expertise = services.expertise(settings.scoring)?;
-        let first_admin_token = services
-            .credentials
-            .issue_first_admin_token()
-            .context("issuing the first admin token")?
-            .map(|issued| issued.secret);
 
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
@@ -151,7 +150,13 @@ impl Application {
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
-        let server = server.listen(listener)?.run();
+        let server = server.listen(listener)?;
+        let first_admin_token = services
+            .credentials
+            .issue_first_admin_token()
+            .context("issuing the first admin token")?
+            .map(|issued| issued.secret);
+        let server = server.run();
         Ok(Self {
             port,
             server,

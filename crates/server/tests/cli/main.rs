@@ -8,6 +8,7 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+mod first_start;
 mod postgres;
 
 /// A temporary folder removed at the end of the test.
@@ -391,54 +392,4 @@ fn http(port: u16, request: &str) -> String {
     let mut reply = String::new();
     stream.read_to_string(&mut reply).unwrap();
     reply
-}
-
-#[test]
-fn serve_prints_a_first_admin_token_once_and_it_works() {
-    let scratch = Scratch::new();
-    let db = scratch.db_url();
-    let (mut served, port) = serve(&db);
-    let mut token = String::new();
-    BufReader::new(served.0.stdout.take().unwrap())
-        .read_line(&mut token)
-        .unwrap();
-    let token = token.trim();
-    assert!(token.starts_with("kn_tok_"), "{token}");
-
-    let ready = http(
-        port,
-        "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    );
-    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
-    let body = r#"{"query":"{ users { globalUserId } }"}"#;
-    let reply = http(
-        port,
-        &format!(
-            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
-    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-    assert!(reply.ends_with(r#"{"data":{"users":[]}}"#), "{reply}");
-    drop(served);
-
-    // The second start finds the token and prints nothing on stdout.
-    let (mut again, _) = serve(&db);
-    let _ = again.0.kill();
-    let mut out = String::new();
-    again
-        .0
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert_eq!(out, "");
-    let list = stdout(&succeeds(kenning(&db, &["token", "list"])));
-    assert_eq!(
-        listed(&list, "admin")[2],
-        "users:read,users:write,expertise:read"
-    );
 }
