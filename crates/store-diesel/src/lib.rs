@@ -57,6 +57,11 @@ pub enum OpenError {
     },
     #[error("cannot apply migrations: {0}")]
     Migrate(String),
+    #[error("cannot resolve the database path {path}: {source}")]
+    Resolve {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 /// Where a database URL points.
@@ -86,6 +91,76 @@ fn target(url: &str) -> Result<Target, OpenError> {
         }
     }
     Ok(Target::Sqlite(path.to_owned()))
+}
+
+/// Where a database URL points, as the operator should see it: a SQLite
+/// path made absolute against the working directory (the file that will be
+/// opened), a PostgreSQL URL without its password or parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// The path given to SQLite: absolute, unless it is a `file:` URI or
+    /// the working directory is not UTF-8, which are kept as given.
+    Sqlite(String),
+    /// The full PostgreSQL URL, credentials included; `Display` leaves them out.
+    Postgres(String),
+}
+
+impl Location {
+    /// Reads a database URL (see [`Database::connect_with`]) and resolves a
+    /// relative SQLite path against the working directory.
+    pub fn parse(url: &str) -> Result<Self, OpenError> {
+        match target(url)? {
+            Target::Postgres(url) => Ok(Location::Postgres(url)),
+            Target::Sqlite(path) if path.starts_with("file:") => Ok(Location::Sqlite(path)),
+            Target::Sqlite(path) => match std::path::absolute(&path) {
+                Ok(absolute) => Ok(Location::Sqlite(
+                    absolute.into_os_string().into_string().unwrap_or(path),
+                )),
+                Err(source) => Err(OpenError::Resolve { path, source }),
+            },
+        }
+    }
+
+    /// Whether there is a database to open: the SQLite file exists.
+    /// Connecting never creates a PostgreSQL database, so that is always
+    /// taken to exist (a missing one fails to connect).
+    pub fn exists(&self) -> bool {
+        match self {
+            Location::Sqlite(path) => Path::new(path).is_file(),
+            Location::Postgres(_) => true,
+        }
+    }
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(path) => f.write_str(path),
+            Location::Postgres(url) => f.write_str(&without_secrets(url)),
+        }
+    }
+}
+
+/// A `postgres://` URL without the password and the parameters after `?`
+/// (which may hold a password too), for messages and logs.
+fn without_secrets(url: &str) -> String {
+    let url = url.split(['?', '#']).next().unwrap_or(url);
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return String::new();
+    };
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{user}@{host}")
+        }
+        None => authority.to_owned(),
+    };
+    if path.is_empty() {
+        format!("{scheme}://{authority}")
+    } else {
+        format!("{scheme}://{authority}/{path}")
+    }
 }
 
 /// Tries one connection first, so that a wrong URL fails at once with the
@@ -190,10 +265,11 @@ impl Database {
 
     /// Opens a pool on `url`: `postgres://` or `postgresql://` for
     /// PostgreSQL; `sqlite://PATH`, `sqlite:PATH` or a plain path for a
-    /// SQLite file, whose folder is created if needed.
+    /// SQLite file at [`Location::parse`]'s path, which is created, with
+    /// its folder, if needed.
     pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
-        match target(url)? {
-            Target::Sqlite(path) => {
+        match Location::parse(url)? {
+            Location::Sqlite(path) => {
                 if let Some(parent) = Path::new(&path).parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).map_err(|source| {
@@ -215,7 +291,7 @@ impl Database {
                     })?;
                 Ok(Self::Sqlite(pool))
             }
-            Target::Postgres(url) => {
+            Location::Postgres(url) => {
                 check(PgConnection::establish(&url), "PostgreSQL")?;
                 let pool = pooling
                     .builder(10)
@@ -454,6 +530,31 @@ mod tests {
             target("sqlite://"),
             Err(OpenError::InMemorySqlite)
         ));
+    }
+
+    #[test]
+    fn a_location_is_absolute_and_keeps_no_secret() {
+        let here = std::env::current_dir().unwrap();
+        let expected = here.join("data/k.db").to_str().unwrap().to_owned();
+        assert_eq!(
+            Location::parse("sqlite://data/k.db").unwrap(),
+            Location::Sqlite(expected.clone())
+        );
+        assert_eq!(Location::parse("data/k.db").unwrap().to_string(), expected);
+        assert_eq!(
+            Location::parse("sqlite:///tmp/k.db").unwrap().to_string(),
+            "/tmp/k.db"
+        );
+        assert_eq!(
+            Location::parse("postgres://kenning:hunter2@db:5432/kenning?password=hunter2")
+                .unwrap()
+                .to_string(),
+            "postgres://kenning@db:5432/kenning"
+        );
+        assert_eq!(
+            Location::parse("postgresql://db").unwrap().to_string(),
+            "postgresql://db"
+        );
     }
 
     #[test]

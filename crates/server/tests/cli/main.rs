@@ -8,6 +8,7 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+mod database;
 mod first_start;
 mod postgres;
 
@@ -19,6 +20,13 @@ impl Scratch {
         let dir = std::env::temp_dir().join(format!("kenning-cli-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).unwrap();
         Self(dir)
+    }
+
+    /// A scratch folder with a migrated database at `db_url`.
+    fn migrated() -> Self {
+        let scratch = Self::new();
+        succeeds(kenning(&scratch.db_url(), &["migrate"]));
+        scratch
     }
 
     fn db_url(&self) -> String {
@@ -62,6 +70,8 @@ fn succeeds(output: Output) -> Output {
     output
 }
 
+/// The command failed with one clear line on stderr, after the line
+/// naming the database when it got that far.
 fn fails_with(output: Output, message: &str) {
     assert!(
         !output.status.success(),
@@ -69,8 +79,15 @@ fn fails_with(output: Output, message: &str) {
         stdout(&output)
     );
     let err = stderr(&output);
-    assert_eq!(err.lines().count(), 1, "one line on stderr: {err}");
-    assert!(err.starts_with("error: ") && err.contains(message), "{err}");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|line| !line.starts_with("database: "))
+        .collect();
+    assert_eq!(lines.len(), 1, "one error line on stderr: {err}");
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].contains(message),
+        "{err}"
+    );
 }
 
 /// The id column of a `list` line naming `name`.
@@ -114,7 +131,7 @@ fn migrate_creates_the_database_and_its_folder() {
 
 #[test]
 fn tokens_are_created_listed_and_revoked() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let out = succeeds(kenning(
         &db,
@@ -154,7 +171,7 @@ fn tokens_are_created_listed_and_revoked() {
 
 #[test]
 fn bad_arguments_are_one_clear_error() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let out = kenning(&db, &["token", "create", "--name", "x", "--scope", "admin"]);
     assert!(!out.status.success());
@@ -311,7 +328,7 @@ fn topics_extract_refuses_what_it_cannot_read() {
 
 #[test]
 fn api_keys_are_created_listed_and_revoked() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let secret = stdout(&succeeds(kenning(
         &db,
@@ -329,7 +346,7 @@ fn api_keys_are_created_listed_and_revoked() {
 
 #[test]
 fn purge_prints_how_many_users_it_anonymized() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let out = succeeds(kenning(&scratch.db_url(), &["purge"]));
     assert_eq!(stdout(&out), "0\n");
 }
@@ -341,15 +358,16 @@ fn unusable_database_urls_are_refused_without_leaking_secrets() {
         "unsupported database URL scheme `mysql`",
     );
     let out = kenning(
-        "postgres://kenning:hunter2@127.0.0.1:1/kenning",
+        "postgres://kenning:hunter2@127.0.0.1:1/kenning?password=hunter2",
         &["migrate"],
     );
-    assert!(!out.status.success());
     let err = stderr(&out);
+    assert!(!err.contains("hunter2"), "{err}");
     assert!(
-        err.starts_with("error: ") && !err.contains("hunter2"),
+        err.starts_with("database: postgres://kenning@127.0.0.1:1/kenning\n"),
         "{err}"
     );
+    fails_with(out, "cannot open the PostgreSQL database");
 }
 
 /// A running `kenning serve`, killed when dropped.
