@@ -1,18 +1,9 @@
 //! The first start: the admin token a fresh database gets, shown once.
 
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::net::TcpListener;
 
-use super::{fails_with, http, kenning, listed, serve, stdout, succeeds, Scratch};
-
-/// The first line `serve` printed on stdout.
-fn first_line(served: &mut super::Served) -> String {
-    let mut line = String::new();
-    BufReader::new(served.0.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    line.trim().to_owned()
-}
+use super::{fails_with, first_line, http, kenning, listed, serve, stdout, succeeds, Scratch};
 
 #[test]
 fn serve_prints_a_first_admin_token_once_and_it_works() {

@@ -11,6 +11,7 @@ use std::process::{Child, Command, Output, Stdio};
 mod database;
 mod first_start;
 mod postgres;
+mod readme;
 
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
@@ -402,6 +403,15 @@ fn serve(db: &str) -> (Served, u16) {
         }
     }
     (served, port.expect("the server never said it was serving"))
+}
+
+/// The first line `serve` printed on stdout: the first admin token.
+fn first_line(served: &mut Served) -> String {
+    let mut line = String::new();
+    BufReader::new(served.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line.trim().to_owned()
 }
 
 fn http(port: u16, request: &str) -> String {
