@@ -355,6 +355,22 @@ pub fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>)
     assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
 }
 
+pub fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
+    // Nothing erased yet: compacting is harmless.
+    store.compact_after_erasure().unwrap();
+    let stays = full_user();
+    let gone = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
+    for user in [&stays, &gone] {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    store.modify(gone.id(), &mut |u| u.delete(now())).unwrap();
+    let at = now() + Duration::days(15);
+    let purged = store.modify(gone.id(), &mut |u| u.anonymize(at)).unwrap();
+    store.compact_after_erasure().unwrap();
+    assert_eq!(store.get(stays.id()).unwrap(), Some(stays));
+    assert_eq!(store.get(gone.id()).unwrap(), Some(purged));
+}
+
 fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential {
     StoredCredential {
         id: Uuid::new_v4(),
@@ -720,10 +736,11 @@ pub fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
 
 /// Declares one test per contract check for a store built by `$make`,
 /// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
+/// Attributes in brackets before `$make` go on every test.
 #[macro_export]
 macro_rules! contract_suite {
-    ($make:expr) => {
-        $crate::contract_suite!(@each $make;
+    ([$(#[$attr:meta])*] $make:expr) => {
+        $crate::contract_suite!(@each [$(#[$attr])*] $make;
             a_user_round_trips_with_every_field,
             email_and_external_id_are_unique_among_live_users,
             concurrent_inserts_of_one_email_leave_one_winner,
@@ -734,6 +751,7 @@ macro_rules! contract_suite {
             pages_are_ordered_disjoint_and_complete,
             only_due_pending_deletions_are_listed_for_purge,
             anonymized_users_free_their_email_and_external_id,
+            compacting_after_an_erasure_keeps_what_is_stored,
             credentials_are_stored_listed_and_revoked,
             only_one_first_credential_is_ever_stored,
             actions_teach_their_user,
@@ -744,14 +762,21 @@ macro_rules! contract_suite {
             the_best_standings_on_a_topic_are_read_first,
         );
     };
-    (@each $make:expr; $($check:ident),* $(,)?) => {
+    ($make:expr) => {
+        $crate::contract_suite!([] $make);
+    };
+    (@each $attrs:tt $make:expr; $($check:ident),* $(,)?) => {
         $(
-            #[test]
-            fn $check() {
-                if let Some((store, _guard)) = $make(stringify!($check)) {
-                    $crate::contract::$check(store);
-                }
-            }
+            $crate::contract_suite!(@test $attrs $make, $check);
         )*
+    };
+    (@test [$(#[$attr:meta])*] $make:expr, $check:ident) => {
+        #[test]
+        $(#[$attr])*
+        fn $check() {
+            if let Some((store, _guard)) = $make(stringify!($check)) {
+                $crate::contract::$check(store);
+            }
+        }
     };
 }

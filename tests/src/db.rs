@@ -31,7 +31,9 @@ enum Cleanup {
 }
 
 /// The PostgreSQL admin URL, or `None` after saying loudly that the
-/// PostgreSQL variant of `test` is skipped.
+/// PostgreSQL variant of `test` is skipped. Under cargo the variants are
+/// ignored when the variable is unset (see `build.rs`); this is for a test
+/// binary run by hand without it.
 pub fn postgres_admin_url(test: &str) -> Option<String> {
     match std::env::var(POSTGRES_ENV) {
         Ok(url) if !url.is_empty() => Some(url),

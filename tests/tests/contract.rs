@@ -29,5 +29,8 @@ mod sqlite {
 mod postgres {
     use super::*;
 
-    contract_suite!(|test: &str| diesel_store(Backend::Postgres, test));
+    contract_suite!(
+        [#[cfg_attr(kenning_no_postgres, ignore = "set KENNING_TEST_POSTGRES_URL to run")]]
+        |test: &str| diesel_store(Backend::Postgres, test)
+    );
 }

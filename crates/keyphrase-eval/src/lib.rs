@@ -109,13 +109,27 @@ pub fn load(path: &Path) -> anyhow::Result<Dataset> {
 }
 
 /// Every dataset zip in `dir`, by name.
+///
+/// The datasets are not part of the repository, so a missing folder, or
+/// one without a zip, is an error that says where they come from.
 pub fn load_all(dir: &Path) -> anyhow::Result<Vec<Dataset>> {
+    let none_found = || {
+        format!(
+            "no keyphrase datasets in {}: put the LIAAD KeywordExtractor-Datasets zips \
+             (Inspec.zip, SemEval2017.zip, WikiNews.zip) there, or set KENNING_KEYPHRASE_DATA \
+             to the folder that holds them",
+            dir.display()
+        )
+    };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
+        .with_context(none_found)?
         .filter_map(Result::ok)
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|e| e == "zip"))
         .collect();
+    if paths.is_empty() {
+        anyhow::bail!(none_found());
+    }
     paths.sort();
     paths.iter().map(|p| load(p)).collect()
 }

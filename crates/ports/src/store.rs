@@ -75,6 +75,15 @@ pub trait UserRepository: Send + Sync {
     /// Up to `max` users pending deletion whose moment is at or before `now`.
     fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError>;
 
+    /// Makes the personal data of the users anonymized so far unreadable
+    /// from the store's own files, as far as the store can: old row
+    /// versions, freed pages and write-ahead logs that still hold what the
+    /// anonymizing [`modify`](UserRepository::modify) replaced. Called once
+    /// after a purge that anonymized anyone, outside any transaction; it
+    /// may take a while on a large store. It cannot reach copies the store
+    /// does not own (backups, replicas, archived logs).
+    fn compact_after_erasure(&self) -> Result<(), StoreError>;
+
     /// Whether the store answers.
     fn ping(&self) -> Result<(), StoreError>;
 }

@@ -99,7 +99,25 @@ impl UserService {
     /// Anonymizes every user whose grace period has passed and returns how
     /// many this call anonymized. Safe to run from several processes at once:
     /// a user another process got to first is not counted here.
+    ///
+    /// When it anonymized anyone, it then has the store compact itself
+    /// ([`UserRepository::compact_after_erasure`]) so the erased values do
+    /// not stay readable in its files. Should that fail, the users stay
+    /// anonymized and the error says how many.
     pub fn purge_due(&self) -> Result<usize, ServiceError> {
+        let purged = self.anonymize_due()?;
+        if purged > 0 {
+            self.users.compact_after_erasure().map_err(|e| {
+                ServiceError::Internal(format!(
+                    "anonymized {purged} user(s), but the store could not be compacted \
+                     afterwards, so their old values may still be in its files: {e}"
+                ))
+            })?;
+        }
+        Ok(purged)
+    }
+
+    fn anonymize_due(&self) -> Result<usize, ServiceError> {
         let now = self.clock.now();
         let mut purged = 0;
         loop {

@@ -15,6 +15,7 @@ use kenning_http::{AppState, HttpConfig, Metrics};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{Clock, CredentialService, ExpertiseService, UserService};
 use kenning_store_diesel::Database;
+pub use kenning_store_diesel::Pooling;
 
 /// The use cases over one database.
 #[derive(Clone)]
@@ -35,14 +36,26 @@ impl std::fmt::Debug for Services {
 }
 
 impl Services {
-    /// Connects to `database_url`, applies pending migrations and builds the
-    /// use cases.
+    /// Connects to `database_url` with a pool for a long-running process,
+    /// applies pending migrations and builds the use cases.
     pub fn open(
         database_url: &str,
         clock: Arc<dyn Clock>,
         default_language: LanguageId,
     ) -> anyhow::Result<Self> {
-        let db = Database::connect(database_url)?;
+        Self::open_with(database_url, Pooling::Background, clock, default_language)
+    }
+
+    /// [`Services::open`] with a chosen [`Pooling`]: a command that exits
+    /// when done takes [`Pooling::OnDemand`] and drops the services before
+    /// it exits, so no connection is opened or closed as the process ends.
+    pub fn open_with(
+        database_url: &str,
+        pooling: Pooling,
+        clock: Arc<dyn Clock>,
+        default_language: LanguageId,
+    ) -> anyhow::Result<Self> {
+        let db = Database::connect_with(database_url, pooling)?;
         db.migrate().context("applying migrations")?;
         let db = Arc::new(db);
         Ok(Self {
@@ -106,16 +119,15 @@ impl std::fmt::Debug for Application {
 }
 
 impl Application {
-    /// Opens storage, issues the first admin token on a fresh database and
-    /// binds the listener. Must be called inside an actix system.
+    /// Opens storage, binds the listener and then, on a database without
+    /// any access token, issues the first admin token. Must be called
+    /// inside an actix system.
+    ///
+    /// The token is issued only once the server listens: it can be shown
+    /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
         let expertise = services.expertise(settings.scoring)?;
-        let first_admin_token = services
-            .credentials
-            .issue_first_admin_token()
-            .context("issuing the first admin token")?
-            .map(|issued| issued.secret);
 
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
@@ -138,7 +150,13 @@ impl Application {
         if let Some(workers) = settings.workers {
             server = server.workers(workers);
         }
-        let server = server.listen(listener)?.run();
+        let server = server.listen(listener)?;
+        let first_admin_token = services
+            .credentials
+            .issue_first_admin_token()
+            .context("issuing the first admin token")?
+            .map(|issued| issued.secret);
+        let server = server.run();
         Ok(Self {
             port,
             server,

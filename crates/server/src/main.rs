@@ -6,11 +6,12 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use kenning::{Application, Services, Settings};
+use kenning::{Application, Pooling, Services, Settings};
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::HttpConfig;
 use kenning_ports::{Credential, ServiceError, SystemClock};
+use kenning_store_diesel::Location;
 use uuid::Uuid;
 
 mod topics;
@@ -180,21 +181,56 @@ fn main() -> ExitCode {
     }
 }
 
-fn open(database_url: &str) -> anyhow::Result<Services> {
+/// Whether a command may create the database it is pointed at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Missing {
+    /// `migrate` (and `serve`) set a database up.
+    Create,
+    /// Every other command: the default path is relative to the working
+    /// directory, so run elsewhere it would silently work on a new, empty
+    /// database (and list no tokens, say).
+    Refuse,
+}
+
+/// Where the database is, on stderr: which file a relative path names
+/// depends on the working directory.
+fn announce(database_url: &str) -> anyhow::Result<Location> {
+    let location = Location::parse(database_url)?;
+    eprintln!("database: {location}");
+    Ok(location)
+}
+
+/// The services for one command. The pool opens connections only on
+/// demand: a pool thread still connecting when the command returns from
+/// `main` would crash the process in libpq's exit handlers. Each command
+/// drops the services before it returns, which closes the connections.
+fn open(database_url: &str, missing: Missing) -> anyhow::Result<Services> {
+    let location = announce(database_url)?;
+    if missing == Missing::Refuse && !location.exists() {
+        anyhow::bail!(
+            "no database at {location}; create it with `kenning migrate` (or `kenning serve`), \
+             or point --database-url at an existing one"
+        );
+    }
     let default_language = parse_language("en").map_err(anyhow::Error::msg)?;
-    Services::open(database_url, Arc::new(SystemClock), default_language)
+    Services::open_with(
+        database_url,
+        Pooling::OnDemand,
+        Arc::new(SystemClock),
+        default_language,
+    )
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve(cli.database_url, args),
         Command::Migrate => {
-            open(&cli.database_url)?;
+            open(&cli.database_url, Missing::Create)?;
             eprintln!("migrations applied");
             Ok(())
         }
         Command::Token(command) => {
-            let services = open(&cli.database_url)?;
+            let services = open(&cli.database_url, Missing::Refuse)?;
             match command {
                 TokenCommand::Create { name, scopes } => {
                     let scopes = if scopes.is_empty() {
@@ -209,7 +245,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Apikey(command) => {
-            let services = open(&cli.database_url)?;
+            let services = open(&cli.database_url, Missing::Refuse)?;
             match command {
                 ApikeyCommand::Create { name } => {
                     create(&services, CredentialKind::ApiKey, &name, &[])
@@ -219,7 +255,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Purge => {
-            let purged = open(&cli.database_url)?.users.purge_due()?;
+            let purged = open(&cli.database_url, Missing::Refuse)?
+                .users
+                .purge_due()?;
             println!("{purged}");
             Ok(())
         }
@@ -294,6 +332,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         workers: args.workers,
         scoring: args.scoring.scoring()?,
     };
+    announce(&settings.database_url)?;
     actix_web::rt::System::new().block_on(async move {
         let app = Application::build(settings, Arc::new(SystemClock))?;
         if let Some(token) = app.first_admin_token() {

@@ -57,6 +57,11 @@ pub enum OpenError {
     },
     #[error("cannot apply migrations: {0}")]
     Migrate(String),
+    #[error("cannot resolve the database path {path}: {source}")]
+    Resolve {
+        path: String,
+        source: std::io::Error,
+    },
 }
 
 /// Where a database URL points.
@@ -88,6 +93,76 @@ fn target(url: &str) -> Result<Target, OpenError> {
     Ok(Target::Sqlite(path.to_owned()))
 }
 
+/// Where a database URL points, as the operator should see it: a SQLite
+/// path made absolute against the working directory (the file that will be
+/// opened), a PostgreSQL URL without its password or parameters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// The path given to SQLite: absolute, unless it is a `file:` URI or
+    /// the working directory is not UTF-8, which are kept as given.
+    Sqlite(String),
+    /// The full PostgreSQL URL, credentials included; `Display` leaves them out.
+    Postgres(String),
+}
+
+impl Location {
+    /// Reads a database URL (see [`Database::connect_with`]) and resolves a
+    /// relative SQLite path against the working directory.
+    pub fn parse(url: &str) -> Result<Self, OpenError> {
+        match target(url)? {
+            Target::Postgres(url) => Ok(Location::Postgres(url)),
+            Target::Sqlite(path) if path.starts_with("file:") => Ok(Location::Sqlite(path)),
+            Target::Sqlite(path) => match std::path::absolute(&path) {
+                Ok(absolute) => Ok(Location::Sqlite(
+                    absolute.into_os_string().into_string().unwrap_or(path),
+                )),
+                Err(source) => Err(OpenError::Resolve { path, source }),
+            },
+        }
+    }
+
+    /// Whether there is a database to open: the SQLite file exists.
+    /// Connecting never creates a PostgreSQL database, so that is always
+    /// taken to exist (a missing one fails to connect).
+    pub fn exists(&self) -> bool {
+        match self {
+            Location::Sqlite(path) => Path::new(path).is_file(),
+            Location::Postgres(_) => true,
+        }
+    }
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Location::Sqlite(path) => f.write_str(path),
+            Location::Postgres(url) => f.write_str(&without_secrets(url)),
+        }
+    }
+}
+
+/// A `postgres://` URL without the password and the parameters after `?`
+/// (which may hold a password too), for messages and logs.
+fn without_secrets(url: &str) -> String {
+    let url = url.split(['?', '#']).next().unwrap_or(url);
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return String::new();
+    };
+    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let authority = match authority.rsplit_once('@') {
+        Some((userinfo, host)) => {
+            let user = userinfo.split(':').next().unwrap_or_default();
+            format!("{user}@{host}")
+        }
+        None => authority.to_owned(),
+    };
+    if path.is_empty() {
+        format!("{scheme}://{authority}")
+    } else {
+        format!("{scheme}://{authority}/{path}")
+    }
+}
+
 /// Tries one connection first, so that a wrong URL fails at once with the
 /// driver's reason (on one line) instead of after the pool's timeout.
 fn check<C>(
@@ -111,13 +186,66 @@ struct SqlitePragmas;
 
 impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqlitePragmas {
     fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
+        // secure_delete: SQLite otherwise leaves a deleted or overwritten
+        // row's bytes in the freed space of its table and index pages, where
+        // a file reader finds an anonymized user's data.
         conn.batch_execute(&format!(
             "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
              PRAGMA journal_mode = WAL;
              PRAGMA synchronous = FULL;
-             PRAGMA foreign_keys = ON;"
+             PRAGMA foreign_keys = ON;
+             PRAGMA secure_delete = ON;"
         ))
         .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+/// The answer of SQLite's `PRAGMA wal_checkpoint`.
+#[derive(Debug, diesel::QueryableByName)]
+struct Checkpoint {
+    /// 1 when a reader or writer kept the checkpoint from completing.
+    #[diesel(sql_type = diesel::sql_types::Integer)]
+    busy: i32,
+}
+
+/// The tables that hold, or held, a user's personal data or what was
+/// learned from its uploads.
+const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners";
+
+/// How a pool may use its background threads.
+///
+/// r2d2 opens every connection on its own threads. A pool that keeps idle
+/// connections ready starts opening one as soon as a caller takes the last,
+/// whether or not anyone will need it. A process that ends meanwhile runs
+/// libpq's and OpenSSL's exit handlers under that thread, which then
+/// crashes the process: a command that did its work exits with a
+/// segmentation fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pooling {
+    /// For a server: one idle connection is kept ready, and connections
+    /// that idled or lived long are closed in the background.
+    Background,
+    /// For a short-lived command: a connection is opened only while a
+    /// caller waits for it, and closed only when the pool is dropped, by
+    /// the thread that drops it. Once the caller has its connection no
+    /// pool thread is inside the database driver, so the process can exit.
+    OnDemand,
+}
+
+impl Pooling {
+    fn builder<M: diesel::r2d2::ManageConnection>(self, max_size: u32) -> diesel::r2d2::Builder<M> {
+        let builder = Pool::builder()
+            .max_size(max_size)
+            .connection_timeout(POOL_TIMEOUT);
+        match self {
+            Pooling::Background => builder.min_idle(Some(1)),
+            // No idle minimum (r2d2's default is the pool's size) and no
+            // reaper: nothing for the threads to do unless asked.
+            Pooling::OnDemand => builder
+                .min_idle(Some(0))
+                .idle_timeout(None)
+                .max_lifetime(None),
+        }
     }
 }
 
@@ -129,12 +257,19 @@ pub enum Database {
 }
 
 impl Database {
+    /// Opens a pool on `url` for a server ([`Pooling::Background`]); see
+    /// [`Database::connect_with`].
+    pub fn connect(url: &str) -> Result<Self, OpenError> {
+        Self::connect_with(url, Pooling::Background)
+    }
+
     /// Opens a pool on `url`: `postgres://` or `postgresql://` for
     /// PostgreSQL; `sqlite://PATH`, `sqlite:PATH` or a plain path for a
-    /// SQLite file, whose folder is created if needed.
-    pub fn connect(url: &str) -> Result<Self, OpenError> {
-        match target(url)? {
-            Target::Sqlite(path) => {
+    /// SQLite file at [`Location::parse`]'s path, which is created, with
+    /// its folder, if needed.
+    pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
+        match Location::parse(url)? {
+            Location::Sqlite(path) => {
                 if let Some(parent) = Path::new(&path).parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).map_err(|source| {
@@ -146,10 +281,8 @@ impl Database {
                     }
                 }
                 check(SqliteConnection::establish(&path), "SQLite")?;
-                let pool = Pool::builder()
-                    .max_size(8)
-                    .min_idle(Some(1))
-                    .connection_timeout(POOL_TIMEOUT)
+                let pool = pooling
+                    .builder(8)
                     .connection_customizer(Box::new(SqlitePragmas))
                     .build(ConnectionManager::<SqliteConnection>::new(path))
                     .map_err(|e| OpenError::Connect {
@@ -158,12 +291,10 @@ impl Database {
                     })?;
                 Ok(Self::Sqlite(pool))
             }
-            Target::Postgres(url) => {
+            Location::Postgres(url) => {
                 check(PgConnection::establish(&url), "PostgreSQL")?;
-                let pool = Pool::builder()
-                    .max_size(10)
-                    .min_idle(Some(1))
-                    .connection_timeout(POOL_TIMEOUT)
+                let pool = pooling
+                    .builder(10)
                     .build(ConnectionManager::<PgConnection>::new(url))
                     // r2d2 reports only what libpq said, never the URL, so
                     // a password in it does not reach the logs.
@@ -213,6 +344,46 @@ impl Database {
                 Ok(ran)
             }
         }
+    }
+
+    /// Removes the old versions of erased rows that the database keeps in
+    /// its files; see [`kenning_ports::UserRepository::compact_after_erasure`].
+    ///
+    /// SQLite: with `secure_delete` the erasing writes zeroed the freed
+    /// space, but the pages as they were before still sit in the WAL until a
+    /// checkpoint; a `TRUNCATE` checkpoint copies the current pages into
+    /// the database file and empties the WAL. It waits (up to the busy
+    /// timeout) for readers of older snapshots; if one still holds on, this
+    /// fails rather than claim the WAL is clean.
+    ///
+    /// PostgreSQL: `VACUUM` on the tables that held personal data frees the
+    /// dead row versions the erasing updates and deletes left behind, and
+    /// their index entries, so no query, and no page that gets reused, gives
+    /// them back. It does not overwrite the bytes at once, nor reach the WAL,
+    /// replicas or backups. It runs outside a transaction, as it must.
+    pub(crate) fn compact_after_erasure(&self) -> Result<(), StoreError> {
+        match self {
+            Database::Sqlite(pool) => {
+                let conn = &mut *Self::sqlite(pool)?;
+                let checkpoint: Checkpoint = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+                    .get_result(conn)
+                    .map_err(store_error)?;
+                if checkpoint.busy != 0 {
+                    return Err(StoreError::Backend(
+                        "the WAL checkpoint after an erasure could not complete: \
+                         a reader held an older snapshot past the busy timeout"
+                            .to_owned(),
+                    ));
+                }
+            }
+            Database::Postgres(pool) => {
+                let conn = &mut *Self::postgres(pool)?;
+                diesel::sql_query(format!("VACUUM {PERSONAL_TABLES}"))
+                    .execute(conn)
+                    .map_err(store_error)?;
+            }
+        }
+        Ok(())
     }
 
     fn sqlite(
@@ -359,6 +530,31 @@ mod tests {
             target("sqlite://"),
             Err(OpenError::InMemorySqlite)
         ));
+    }
+
+    #[test]
+    fn a_location_is_absolute_and_keeps_no_secret() {
+        let here = std::env::current_dir().unwrap();
+        let expected = here.join("data/k.db").to_str().unwrap().to_owned();
+        assert_eq!(
+            Location::parse("sqlite://data/k.db").unwrap(),
+            Location::Sqlite(expected.clone())
+        );
+        assert_eq!(Location::parse("data/k.db").unwrap().to_string(), expected);
+        assert_eq!(
+            Location::parse("sqlite:///tmp/k.db").unwrap().to_string(),
+            "/tmp/k.db"
+        );
+        assert_eq!(
+            Location::parse("postgres://kenning:hunter2@db:5432/kenning?password=hunter2")
+                .unwrap()
+                .to_string(),
+            "postgres://kenning@db:5432/kenning"
+        );
+        assert_eq!(
+            Location::parse("postgresql://db").unwrap().to_string(),
+            "postgresql://db"
+        );
     }
 
     #[test]

@@ -338,6 +338,10 @@ impl UserRepository for Database {
             .collect()
     }
 
+    fn compact_after_erasure(&self) -> Result<(), StoreError> {
+        Database::compact_after_erasure(self)
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         with_conn!(self, |conn| diesel::sql_query("SELECT 1").execute(conn))
             .map(|_| ())

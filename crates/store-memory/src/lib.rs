@@ -169,6 +169,12 @@ impl UserRepository for MemoryStore {
             .collect())
     }
 
+    /// Nothing to do: an anonymized user's old values were dropped with the
+    /// value `modify` replaced, and nothing is kept in files.
+    fn compact_after_erasure(&self) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     fn ping(&self) -> Result<(), StoreError> {
         Ok(())
     }

@@ -3,6 +3,7 @@
 
 mod codes;
 mod connector;
+mod erasure;
 mod expertise;
 mod guards;
 mod published;

@@ -8,6 +8,11 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+mod database;
+mod first_start;
+mod postgres;
+mod readme;
+
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
 
@@ -16,6 +21,13 @@ impl Scratch {
         let dir = std::env::temp_dir().join(format!("kenning-cli-{}", uuid::Uuid::new_v4()));
         std::fs::create_dir_all(&dir).unwrap();
         Self(dir)
+    }
+
+    /// A scratch folder with a migrated database at `db_url`.
+    fn migrated() -> Self {
+        let scratch = Self::new();
+        succeeds(kenning(&scratch.db_url(), &["migrate"]));
+        scratch
     }
 
     fn db_url(&self) -> String {
@@ -59,6 +71,8 @@ fn succeeds(output: Output) -> Output {
     output
 }
 
+/// The command failed with one clear line on stderr, after the line
+/// naming the database when it got that far.
 fn fails_with(output: Output, message: &str) {
     assert!(
         !output.status.success(),
@@ -66,8 +80,15 @@ fn fails_with(output: Output, message: &str) {
         stdout(&output)
     );
     let err = stderr(&output);
-    assert_eq!(err.lines().count(), 1, "one line on stderr: {err}");
-    assert!(err.starts_with("error: ") && err.contains(message), "{err}");
+    let lines: Vec<&str> = err
+        .lines()
+        .filter(|line| !line.starts_with("database: "))
+        .collect();
+    assert_eq!(lines.len(), 1, "one error line on stderr: {err}");
+    assert!(
+        lines[0].starts_with("error: ") && lines[0].contains(message),
+        "{err}"
+    );
 }
 
 /// The id column of a `list` line naming `name`.
@@ -111,7 +132,7 @@ fn migrate_creates_the_database_and_its_folder() {
 
 #[test]
 fn tokens_are_created_listed_and_revoked() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let out = succeeds(kenning(
         &db,
@@ -151,7 +172,7 @@ fn tokens_are_created_listed_and_revoked() {
 
 #[test]
 fn bad_arguments_are_one_clear_error() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let out = kenning(&db, &["token", "create", "--name", "x", "--scope", "admin"]);
     assert!(!out.status.success());
@@ -308,7 +329,7 @@ fn topics_extract_refuses_what_it_cannot_read() {
 
 #[test]
 fn api_keys_are_created_listed_and_revoked() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let db = scratch.db_url();
     let secret = stdout(&succeeds(kenning(
         &db,
@@ -326,7 +347,7 @@ fn api_keys_are_created_listed_and_revoked() {
 
 #[test]
 fn purge_prints_how_many_users_it_anonymized() {
-    let scratch = Scratch::new();
+    let scratch = Scratch::migrated();
     let out = succeeds(kenning(&scratch.db_url(), &["purge"]));
     assert_eq!(stdout(&out), "0\n");
 }
@@ -338,15 +359,16 @@ fn unusable_database_urls_are_refused_without_leaking_secrets() {
         "unsupported database URL scheme `mysql`",
     );
     let out = kenning(
-        "postgres://kenning:hunter2@127.0.0.1:1/kenning",
+        "postgres://kenning:hunter2@127.0.0.1:1/kenning?password=hunter2",
         &["migrate"],
     );
-    assert!(!out.status.success());
     let err = stderr(&out);
+    assert!(!err.contains("hunter2"), "{err}");
     assert!(
-        err.starts_with("error: ") && !err.contains("hunter2"),
+        err.starts_with("database: postgres://kenning@127.0.0.1:1/kenning\n"),
         "{err}"
     );
+    fails_with(out, "cannot open the PostgreSQL database");
 }
 
 /// A running `kenning serve`, killed when dropped.
@@ -383,60 +405,19 @@ fn serve(db: &str) -> (Served, u16) {
     (served, port.expect("the server never said it was serving"))
 }
 
+/// The first line `serve` printed on stdout: the first admin token.
+fn first_line(served: &mut Served) -> String {
+    let mut line = String::new();
+    BufReader::new(served.0.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    line.trim().to_owned()
+}
+
 fn http(port: u16, request: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream.write_all(request.as_bytes()).unwrap();
     let mut reply = String::new();
     stream.read_to_string(&mut reply).unwrap();
     reply
-}
-
-#[test]
-fn serve_prints_a_first_admin_token_once_and_it_works() {
-    let scratch = Scratch::new();
-    let db = scratch.db_url();
-    let (mut served, port) = serve(&db);
-    let mut token = String::new();
-    BufReader::new(served.0.stdout.take().unwrap())
-        .read_line(&mut token)
-        .unwrap();
-    let token = token.trim();
-    assert!(token.starts_with("kn_tok_"), "{token}");
-
-    let ready = http(
-        port,
-        "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
-    );
-    assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
-    let body = r#"{"query":"{ users { globalUserId } }"}"#;
-    let reply = http(
-        port,
-        &format!(
-            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
-    assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
-    assert!(reply.ends_with(r#"{"data":{"users":[]}}"#), "{reply}");
-    drop(served);
-
-    // The second start finds the token and prints nothing on stdout.
-    let (mut again, _) = serve(&db);
-    let _ = again.0.kill();
-    let mut out = String::new();
-    again
-        .0
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .unwrap();
-    assert_eq!(out, "");
-    let list = stdout(&succeeds(kenning(&db, &["token", "list"])));
-    assert_eq!(
-        listed(&list, "admin")[2],
-        "users:read,users:write,expertise:read"
-    );
 }
