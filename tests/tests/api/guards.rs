@@ -4,6 +4,7 @@
 use diesel::{Connection, RunQueryDsl};
 use kenning_domain::{CredentialKind, Scope};
 use kenning_graphql::Limits;
+use kenning_http::HttpConfig;
 use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{CREATE_USER, DELETE_USER, GET_USERS};
@@ -158,7 +159,10 @@ fn batches_are_bounded(backend: Backend) {
 
 fn large_bodies_get_413(backend: Backend) {
     let options = Options {
-        body_limit: 2048,
+        http: HttpConfig {
+            body_limit: 2048,
+            ..HttpConfig::default()
+        },
         ..Options::default()
     };
     let Some(app) = TestApp::spawn_with(backend, "large_bodies_get_413", options) else {
@@ -255,7 +259,7 @@ fn health_readiness_and_metrics(backend: Backend) {
     assert!(metrics
         .header("content-type")
         .unwrap()
-        .starts_with("text/plain"));
+        .starts_with("application/openmetrics-text"));
     assert!(
         metrics.body.contains(
             "kenning_http_requests_total{route=\"/accounts/api/v1/graphql\",method=\"POST\",status=\"200\"} 1"

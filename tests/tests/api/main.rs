@@ -5,5 +5,6 @@ mod codes;
 mod connector;
 mod expertise;
 mod guards;
+mod metrics;
 mod published;
 mod users;

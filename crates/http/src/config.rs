@@ -1,0 +1,82 @@
+//! The settings of the HTTP layer.
+
+use std::str::FromStr;
+
+/// Where `GET /metrics` is served.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum MetricsEndpoint {
+    /// On the API's own address.
+    #[default]
+    Main,
+    /// Nowhere.
+    Off,
+    /// Only on this separate `HOST:PORT`, which the API's address then no
+    /// longer answers for `/metrics`.
+    Separate(String),
+}
+
+impl FromStr for MetricsEndpoint {
+    type Err = String;
+
+    /// `main`, `off`, or a `HOST:PORT` to listen on.
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        match raw.trim() {
+            "main" => Ok(Self::Main),
+            "off" => Ok(Self::Off),
+            address
+                if address.rsplit_once(':').is_some_and(|(host, port)| {
+                    !host.is_empty() && port.parse::<u16>().is_ok()
+                }) =>
+            {
+                Ok(Self::Separate(address.to_owned()))
+            }
+            other => Err(format!("{other:?} is not main, off or HOST:PORT")),
+        }
+    }
+}
+
+/// Limits of the HTTP layer.
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    /// The largest request body accepted, in bytes; larger ones get 413.
+    pub body_limit: usize,
+    /// The most operations one batched GraphQL request may hold.
+    pub max_batch: usize,
+    /// The longest request line (method, target and version), in bytes;
+    /// longer ones get 414.
+    pub max_request_line: usize,
+    /// The most bytes of header fields (names and values) a request may
+    /// send; more gets 431.
+    pub max_header_bytes: usize,
+    /// Where the Prometheus metrics are served.
+    pub metrics: MetricsEndpoint,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self {
+            body_limit: 1024 * 1024,
+            max_batch: 10,
+            max_request_line: 8 * 1024,
+            max_header_bytes: 16 * 1024,
+            metrics: MetricsEndpoint::Main,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn metrics_endpoints_parse() {
+        assert_eq!("main".parse(), Ok(MetricsEndpoint::Main));
+        assert_eq!("off".parse(), Ok(MetricsEndpoint::Off));
+        assert_eq!(
+            "127.0.0.1:9090".parse(),
+            Ok(MetricsEndpoint::Separate("127.0.0.1:9090".to_owned()))
+        );
+        assert!("9090".parse::<MetricsEndpoint>().is_err());
+        assert!("on".parse::<MetricsEndpoint>().is_err());
+    }
+}
