@@ -8,10 +8,14 @@
 //! executed off the async workers.
 
 mod error;
+mod execution;
 mod expertise;
 mod inputs;
 mod schema;
 mod user;
 
 pub use error::ApiError;
+pub use execution::{
+    Answer, Outcome, RequestError, BAD_REQUEST, QUERY_TOO_COMPLEX, VALIDATION_ERROR,
+};
 pub use schema::{schema, Context, Limits, Mutation, Query, Schema};

@@ -185,8 +185,25 @@ impl Mutation {
     }
 }
 
-/// The schema type.
-pub type Schema = RootNode<Query, Mutation, EmptySubscription<Context>>;
+type Root = RootNode<Query, Mutation, EmptySubscription<Context>>;
+
+/// The schema, with the limits its documents are held to; run requests
+/// with [`Schema::execute`].
+pub struct Schema {
+    root: Root,
+}
+
+impl Schema {
+    pub(crate) fn root(&self) -> &Root {
+        &self.root
+    }
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema").finish_non_exhaustive()
+    }
+}
 
 /// Bounds on a document, checked while it is parsed, before anything runs.
 #[derive(Debug, Clone, Copy)]
@@ -213,8 +230,9 @@ impl Default for Limits {
 
 /// Builds the schema with the given document limits.
 pub fn schema(limits: Limits) -> Schema {
-    Schema::new(Query, Mutation, EmptySubscription::new())
+    let root = Root::new(Query, Mutation, EmptySubscription::new())
         .limit_depth(limits.depth)
         .limit_tokens(limits.tokens)
-        .limit_fields(limits.fields)
+        .limit_fields(limits.fields);
+    Schema { root }
 }

@@ -46,8 +46,8 @@ async fn run(
     };
     let schema = state.schema.clone();
     let (ok, json) = web::block(move || {
-        let response = request.execute_sync(&schema, &context);
-        (response.is_ok(), serde_json::to_vec(&response))
+        let answer = schema.execute(&request, &context);
+        (answer.is_ok(), serde_json::to_vec(&answer))
     })
     .await
     .map_err(|e| internal(&e))?;

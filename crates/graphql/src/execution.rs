@@ -1,0 +1,290 @@
+//! Running requests against the schema, so that every error a client sees
+//! carries a stable `extensions.code`: the resolvers' [`ApiError`]s carry
+//! theirs, and the errors juniper raises itself (a document that does not
+//! parse, fails validation or names an unknown operation, variables that
+//! do not coerce) are given one here.
+//!
+//! [`ApiError`]: crate::ApiError
+
+use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
+use juniper::parser::SourcePosition;
+use juniper::{
+    DefaultScalarValue, ExecutionError, GraphQLError, ParseError, RuleError, ValidatedOperation,
+    Value,
+};
+use serde::ser::SerializeMap;
+use serde::{Serialize, Serializer};
+
+use crate::schema::{Context, Schema};
+
+/// The code of a request that cannot be run as sent: a document that does
+/// not parse, an unknown operation name, a subscription.
+pub const BAD_REQUEST: &str = "BadRequest";
+/// The code of a document that fails validation, or of variables that do
+/// not fit their declared types; `extensions.field` names the variable
+/// when there is one.
+pub const VALIDATION_ERROR: &str = "ValidationError";
+/// The code of a document beyond the depth, token or field limit;
+/// `extensions.limit` says which limit.
+pub const QUERY_TOO_COMPLEX: &str = "QueryTooComplex";
+
+/// Where in the document an error is, counted from 1 as GraphQL does.
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Location {
+    line: usize,
+    column: usize,
+}
+
+impl From<&SourcePosition> for Location {
+    fn from(p: &SourcePosition) -> Self {
+        Self {
+            line: p.line() + 1,
+            column: p.column() + 1,
+        }
+    }
+}
+
+#[derive(Debug, Serialize)]
+struct Extensions {
+    code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    field: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    limit: Option<u64>,
+}
+
+/// An error that kept an operation from running, as the client sees it.
+#[derive(Debug, Serialize)]
+pub struct RequestError {
+    message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    locations: Vec<Location>,
+    extensions: Extensions,
+}
+
+impl RequestError {
+    fn new(code: &'static str, message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            locations: Vec::new(),
+            extensions: Extensions {
+                code,
+                field: None,
+                limit: None,
+            },
+        }
+    }
+
+    fn at(mut self, location: Location) -> Self {
+        self.locations.push(location);
+        self
+    }
+
+    fn limit(mut self, limit: u64) -> Self {
+        self.extensions.limit = Some(limit);
+        self
+    }
+
+    /// The stable code.
+    pub fn code(&self) -> &'static str {
+        self.extensions.code
+    }
+}
+
+/// The variable a juniper validation message is about, if any: juniper
+/// words variable errors as `Variable "$name" ...`.
+fn variable_named(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("Variable \"$")?;
+    let (name, _) = rest.split_once('"')?;
+    Some(name.to_owned())
+}
+
+fn rule_error(e: &RuleError) -> RequestError {
+    let mut error = RequestError::new(VALIDATION_ERROR, e.message());
+    error.locations = e.locations().iter().map(Location::from).collect();
+    error.extensions.field = variable_named(e.message());
+    error
+}
+
+/// The errors a client sees for an error juniper raised before or instead
+/// of executing.
+fn request_errors(e: GraphQLError) -> Vec<RequestError> {
+    match e {
+        GraphQLError::ParseError(spanning) => {
+            let at = Location::from(&spanning.start());
+            let error = match spanning.item {
+                ParseError::DepthLimitExceeded(limit)
+                | ParseError::TokenLimitExceeded(limit)
+                | ParseError::FieldLimitExceeded(limit) => {
+                    RequestError::new(QUERY_TOO_COMPLEX, spanning.item.to_string())
+                        .limit(u64::try_from(limit).unwrap_or(u64::MAX))
+                }
+                other => RequestError::new(BAD_REQUEST, other.to_string()),
+            };
+            vec![error.at(at)]
+        }
+        GraphQLError::ValidationError(errors) => errors.iter().map(rule_error).collect(),
+        GraphQLError::NoOperationProvided => {
+            vec![RequestError::new(
+                BAD_REQUEST,
+                "the document holds no operation",
+            )]
+        }
+        GraphQLError::MultipleOperationsProvided => vec![RequestError::new(
+            BAD_REQUEST,
+            "the document holds several operations: name one in operationName",
+        )],
+        GraphQLError::UnknownOperationName => vec![RequestError::new(
+            BAD_REQUEST,
+            "the document holds no operation of that operationName",
+        )],
+        other => vec![RequestError::new(BAD_REQUEST, other.to_string())],
+    }
+}
+
+/// What one operation of a request gave.
+#[derive(Debug)]
+pub enum Outcome {
+    /// It ran: its data and the errors of the fields that failed.
+    Executed {
+        data: Value,
+        errors: Vec<ExecutionError<DefaultScalarValue>>,
+    },
+    /// It did not run.
+    Refused(Vec<RequestError>),
+}
+
+impl Outcome {
+    pub fn is_executed(&self) -> bool {
+        matches!(self, Outcome::Executed { .. })
+    }
+
+    /// The errors of an operation that did not run.
+    pub fn refusals(&self) -> &[RequestError] {
+        match self {
+            Outcome::Executed { .. } => &[],
+            Outcome::Refused(errors) => errors,
+        }
+    }
+}
+
+/// An error of an executed field, with a code even when juniper itself
+/// raised it without one.
+struct FieldErrorOut<'a>(&'a ExecutionError<DefaultScalarValue>);
+
+impl Serialize for FieldErrorOut<'_> {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        let e = self.0;
+        let mut map = ser.serialize_map(Some(4))?;
+        map.serialize_entry("message", e.error().message())?;
+        map.serialize_entry("locations", &[Location::from(e.location())])?;
+        map.serialize_entry("path", e.path())?;
+        if e.error().extensions().is_null() {
+            // Every resolver error carries its code; one without is a
+            // failure of the server, not of the request.
+            map.serialize_entry(
+                "extensions",
+                &Extensions {
+                    code: "Internal",
+                    field: None,
+                    limit: None,
+                },
+            )?;
+        } else {
+            map.serialize_entry("extensions", e.error().extensions())?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for Outcome {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Outcome::Executed { data, errors } => {
+                let mut map = ser.serialize_map(None)?;
+                map.serialize_entry("data", data)?;
+                if !errors.is_empty() {
+                    let errors: Vec<FieldErrorOut<'_>> = errors.iter().map(FieldErrorOut).collect();
+                    map.serialize_entry("errors", &errors)?;
+                }
+                map.end()
+            }
+            Outcome::Refused(errors) => {
+                let mut map = ser.serialize_map(Some(1))?;
+                map.serialize_entry("errors", errors)?;
+                map.end()
+            }
+        }
+    }
+}
+
+/// The answer to a request: one outcome, or one per operation of a batch,
+/// serialized as the GraphQL-over-HTTP response (an array for a batch).
+#[derive(Debug)]
+pub enum Answer {
+    Single(Outcome),
+    Batch(Vec<Outcome>),
+}
+
+impl Answer {
+    /// Whether every operation ran (their fields may still have failed).
+    pub fn is_ok(&self) -> bool {
+        match self {
+            Answer::Single(outcome) => outcome.is_executed(),
+            Answer::Batch(outcomes) => outcomes.iter().all(Outcome::is_executed),
+        }
+    }
+}
+
+impl Serialize for Answer {
+    fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Answer::Single(outcome) => outcome.serialize(ser),
+            Answer::Batch(outcomes) => outcomes.serialize(ser),
+        }
+    }
+}
+
+impl Schema {
+    /// Parses, validates and runs each operation of `request` as the caller
+    /// in `context`. Blocking: the resolvers call the use cases.
+    pub fn execute(&self, request: &GraphQLBatchRequest, context: &Context) -> Answer {
+        match request {
+            GraphQLBatchRequest::Single(op) => Answer::Single(self.run(op, context)),
+            GraphQLBatchRequest::Batch(ops) => {
+                Answer::Batch(ops.iter().map(|op| self.run(op, context)).collect())
+            }
+        }
+    }
+
+    fn run(&self, request: &GraphQLRequest, context: &Context) -> Outcome {
+        let operation = match ValidatedOperation::new(
+            &request.query,
+            request.operation_name.as_deref(),
+            self.root(),
+        ) {
+            Ok(operation) => operation,
+            Err(e) => return Outcome::Refused(request_errors(e)),
+        };
+        match operation.execute_sync(&request.variables(), context) {
+            Ok((data, errors)) => Outcome::Executed { data, errors },
+            Err(e) => Outcome::Refused(request_errors(e)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_errors_name_their_variable() {
+        assert_eq!(
+            variable_named(
+                r#"Variable "$limit" got invalid value. Expected input scalar `Limit`."#
+            ),
+            Some("limit".to_owned())
+        );
+        assert_eq!(variable_named("Unknown field \"nosuchfield\""), None);
+    }
+}
