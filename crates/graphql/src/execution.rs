@@ -15,6 +15,7 @@ use juniper::{
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
+use crate::cost::operation_cost;
 use crate::schema::{Context, Schema};
 
 /// The code of a request that cannot be run as sent: a document that does
@@ -24,8 +25,9 @@ pub const BAD_REQUEST: &str = "BadRequest";
 /// not fit their declared types; `extensions.field` names the variable
 /// when there is one.
 pub const VALIDATION_ERROR: &str = "ValidationError";
-/// The code of a document beyond the depth, token or field limit;
-/// `extensions.limit` says which limit.
+/// The code of a document beyond the depth, token, field or cost limit;
+/// `extensions.limit` says which limit, `extensions.cost` what the
+/// document would cost.
 pub const QUERY_TOO_COMPLEX: &str = "QueryTooComplex";
 
 /// Where in the document an error is, counted from 1 as GraphQL does.
@@ -51,6 +53,8 @@ struct Extensions {
     field: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     limit: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost: Option<u64>,
 }
 
 /// An error that kept an operation from running, as the client sees it.
@@ -71,6 +75,7 @@ impl RequestError {
                 code,
                 field: None,
                 limit: None,
+                cost: None,
             },
         }
     }
@@ -88,6 +93,18 @@ impl RequestError {
     /// The stable code.
     pub fn code(&self) -> &'static str {
         self.extensions.code
+    }
+
+    fn too_costly(what: &str, cost: u64, limit: u64) -> Self {
+        let mut error = Self::new(
+            QUERY_TOO_COMPLEX,
+            format!(
+                "{what} would cost {cost}, above the limit of {limit}: ask for fewer items (a smaller limit) or fewer fields"
+            ),
+        )
+        .limit(limit);
+        error.extensions.cost = Some(cost);
+        error
     }
 }
 
@@ -188,6 +205,7 @@ impl Serialize for FieldErrorOut<'_> {
                     code: "Internal",
                     field: None,
                     limit: None,
+                    cost: None,
                 },
             )?;
         } else {
@@ -219,11 +237,13 @@ impl Serialize for Outcome {
 }
 
 /// The answer to a request: one outcome, or one per operation of a batch,
-/// serialized as the GraphQL-over-HTTP response (an array for a batch).
+/// serialized as the GraphQL-over-HTTP response (an array for a batch);
+/// or, for a batch that costs too much as a whole, one refusal for all.
 #[derive(Debug)]
 pub enum Answer {
     Single(Outcome),
     Batch(Vec<Outcome>),
+    BatchRefused(Outcome),
 }
 
 impl Answer {
@@ -232,6 +252,7 @@ impl Answer {
         match self {
             Answer::Single(outcome) => outcome.is_executed(),
             Answer::Batch(outcomes) => outcomes.iter().all(Outcome::is_executed),
+            Answer::BatchRefused(_) => false,
         }
     }
 }
@@ -239,32 +260,80 @@ impl Answer {
 impl Serialize for Answer {
     fn serialize<S: Serializer>(&self, ser: S) -> Result<S::Ok, S::Error> {
         match self {
-            Answer::Single(outcome) => outcome.serialize(ser),
+            Answer::Single(outcome) | Answer::BatchRefused(outcome) => outcome.serialize(ser),
             Answer::Batch(outcomes) => outcomes.serialize(ser),
         }
     }
 }
 
+/// An operation that passed validation and the cost limit, or why not.
+type Prepared<'a> = Result<(Validated<'a>, u64), Vec<RequestError>>;
+
+type Validated<'a> = ValidatedOperation<
+    'a,
+    crate::schema::Query,
+    crate::schema::Mutation,
+    juniper::EmptySubscription<Context>,
+>;
+
 impl Schema {
-    /// Parses, validates and runs each operation of `request` as the caller
-    /// in `context`. Blocking: the resolvers call the use cases.
+    /// Parses and validates each operation of `request`, checks its cost
+    /// and the batch's, and only then runs them as the caller in
+    /// `context`: an operation or batch beyond the cost limits runs
+    /// nothing. Blocking: the resolvers call the use cases.
     pub fn execute(&self, request: &GraphQLBatchRequest, context: &Context) -> Answer {
         match request {
-            GraphQLBatchRequest::Single(op) => Answer::Single(self.run(op, context)),
+            GraphQLBatchRequest::Single(op) => {
+                Answer::Single(self.run(self.prepare(op), op, context))
+            }
             GraphQLBatchRequest::Batch(ops) => {
-                Answer::Batch(ops.iter().map(|op| self.run(op, context)).collect())
+                let prepared: Vec<Prepared<'_>> = ops.iter().map(|op| self.prepare(op)).collect();
+                let total = prepared
+                    .iter()
+                    .filter_map(|p| p.as_ref().ok())
+                    .fold(0u64, |total, (_, cost)| total.saturating_add(*cost));
+                let limit = self.limits().batch_cost;
+                if total > limit {
+                    return Answer::BatchRefused(Outcome::Refused(vec![RequestError::too_costly(
+                        "the batch",
+                        total,
+                        limit,
+                    )]));
+                }
+                Answer::Batch(
+                    prepared
+                        .into_iter()
+                        .zip(ops)
+                        .map(|(p, op)| self.run(p, op, context))
+                        .collect(),
+                )
             }
         }
     }
 
-    fn run(&self, request: &GraphQLRequest, context: &Context) -> Outcome {
-        let operation = match ValidatedOperation::new(
-            &request.query,
-            request.operation_name.as_deref(),
+    fn prepare<'a>(&'a self, request: &'a GraphQLRequest) -> Prepared<'a> {
+        let name = request.operation_name.as_deref();
+        let operation =
+            ValidatedOperation::new(&request.query, name, self.root()).map_err(request_errors)?;
+        // A document that validated parses and names its operation.
+        let cost = operation_cost(
             self.root(),
-        ) {
-            Ok(operation) => operation,
-            Err(e) => return Outcome::Refused(request_errors(e)),
+            &request.query,
+            name,
+            request.variables.as_ref(),
+        )
+        .unwrap_or(0);
+        let limit = self.limits().cost;
+        if cost > limit {
+            return Err(vec![RequestError::too_costly("the operation", cost, limit)]);
+        }
+        Ok((operation, cost))
+    }
+
+    fn run(&self, prepared: Prepared<'_>, request: &GraphQLRequest, context: &Context) -> Outcome {
+        let (operation, _) = match prepared {
+            Ok(prepared) => prepared,
+            Err(errors) => return Outcome::Refused(errors),
         };
         match operation.execute_sync(&request.variables(), context) {
             Ok((data, errors)) => Outcome::Executed { data, errors },

@@ -48,6 +48,9 @@ pub struct HttpConfig {
     /// The most bytes of header fields (names and values) a request may
     /// send; more gets 431.
     pub max_header_bytes: usize,
+    /// The largest GraphQL answer sent, in bytes; a larger one is refused
+    /// with 400 `ResponseTooLarge` instead.
+    pub max_response_bytes: usize,
     /// Where the Prometheus metrics are served.
     pub metrics: MetricsEndpoint,
 }
@@ -59,6 +62,7 @@ impl Default for HttpConfig {
             max_batch: 10,
             max_request_line: 8 * 1024,
             max_header_bytes: 16 * 1024,
+            max_response_bytes: 32 * 1024 * 1024,
             metrics: MetricsEndpoint::Main,
         }
     }

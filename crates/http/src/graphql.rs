@@ -4,7 +4,7 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
 use kenning_domain::CredentialKind;
-use kenning_graphql::Context;
+use kenning_graphql::{Answer, Context};
 use kenning_ports::Principal;
 use serde_json::Value;
 
@@ -45,13 +45,14 @@ async fn run(
         expertise: state.expertise.clone(),
     };
     let schema = state.schema.clone();
+    let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {
         let answer = schema.execute(&request, &context);
-        (answer.is_ok(), serde_json::to_vec(&answer))
+        (answer.is_ok(), serialize(&answer, max_response))
     })
     .await
     .map_err(|e| internal(&e))?;
-    let json = json.map_err(|e| internal(&e))?;
+    let json = json?;
     let status = if ok {
         StatusCode::OK
     } else {
@@ -60,6 +61,47 @@ async fn run(
     Ok(HttpResponse::build(status)
         .content_type("application/json")
         .body(json))
+}
+
+/// `answer` as JSON, unless it would be longer than `limit` bytes: then
+/// 400 `ResponseTooLarge`, and the writing stops there, so the refused
+/// answer is never held whole.
+fn serialize(answer: &Answer, limit: usize) -> Result<Vec<u8>, Problem> {
+    let mut out = Capped {
+        bytes: Vec::new(),
+        limit,
+    };
+    match serde_json::to_writer(&mut out, answer) {
+        Ok(()) => Ok(out.bytes),
+        Err(e) if e.is_io() => Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "ResponseTooLarge",
+            format!(
+                "the answer would be larger than the limit of {limit} bytes: ask for fewer items (a smaller limit) or fewer fields"
+            ),
+        )),
+        Err(e) => Err(internal(&e)),
+    }
+}
+
+/// A buffer that refuses to grow past `limit` bytes.
+struct Capped {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + data.len() > self.limit {
+            return Err(std::io::Error::other("the answer is too large"));
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 fn internal(e: &dyn std::fmt::Display) -> Problem {

@@ -20,6 +20,18 @@ pub struct HttpArgs {
     #[arg(long, env = "KENNING_MAX_HEADER_BYTES",
           default_value_t = HttpConfig::default().max_header_bytes)]
     max_header_bytes: usize,
+    /// Largest GraphQL answer in bytes; a larger one is refused (400
+    /// ResponseTooLarge).
+    #[arg(long, env = "KENNING_MAX_RESPONSE_BYTES",
+          default_value_t = HttpConfig::default().max_response_bytes)]
+    max_response_bytes: usize,
+    /// Highest cost of one GraphQL operation (fields times the items of
+    /// list fields); costlier ones are refused before they run.
+    #[arg(long, env = "KENNING_MAX_QUERY_COST", default_value_t = Limits::default().cost)]
+    max_query_cost: u64,
+    /// Highest cost of all the operations of one batch together.
+    #[arg(long, env = "KENNING_MAX_BATCH_COST", default_value_t = Limits::default().batch_cost)]
+    max_batch_cost: u64,
     /// Where GET /metrics is served: `main` (the API's address), `off`, or
     /// a separate HOST:PORT.
     #[arg(long, env = "KENNING_METRICS", default_value = "main")]
@@ -33,9 +45,15 @@ impl HttpArgs {
             body_limit: self.body_limit,
             max_request_line: self.max_request_line,
             max_header_bytes: self.max_header_bytes,
+            max_response_bytes: self.max_response_bytes,
             metrics: self.metrics,
             ..HttpConfig::default()
         };
-        (http, Limits::default())
+        let limits = Limits {
+            cost: self.max_query_cost,
+            batch_cost: self.max_batch_cost,
+            ..Limits::default()
+        };
+        (http, limits)
     }
 }

@@ -244,6 +244,7 @@ fn deep_or_wide_documents_are_refused_before_execution(backend: Backend) {
             depth: 4,
             tokens: 200,
             fields: 20,
+            ..Limits::default()
         },
         ..Options::default()
     };

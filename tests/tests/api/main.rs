@@ -3,6 +3,7 @@
 
 mod codes;
 mod connector;
+mod cost;
 mod expertise;
 mod guards;
 mod metrics;
