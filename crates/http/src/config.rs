@@ -1,6 +1,7 @@
 //! The settings of the HTTP layer.
 
 use std::str::FromStr;
+use std::time::Duration;
 
 /// Where `GET /metrics` is served.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -40,6 +41,9 @@ impl FromStr for MetricsEndpoint {
 pub struct HttpConfig {
     /// The largest request body accepted, in bytes; larger ones get 413.
     pub body_limit: usize,
+    /// How long a request body may take to arrive whole; a slower one gets
+    /// 408.
+    pub body_timeout: Duration,
     /// The most operations one batched GraphQL request may hold.
     pub max_batch: usize,
     /// The longest request line (method, target and version), in bytes;
@@ -59,6 +63,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         Self {
             body_limit: 1024 * 1024,
+            body_timeout: Duration::from_secs(10),
             max_batch: 10,
             max_request_line: 8 * 1024,
             max_header_bytes: 16 * 1024,

@@ -49,7 +49,13 @@ async fn run(
     state: &AppState,
 ) -> Result<Accepted, Problem> {
     authenticate(&req, state).await?;
-    let body = read_json(&req, payload, state.config.body_limit).await?;
+    let body = read_json(
+        &req,
+        payload,
+        state.config.body_limit,
+        state.config.body_timeout,
+    )
+    .await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(fields) = value else {

@@ -36,7 +36,13 @@ async fn run(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Problem> {
     let principal = authenticate(&req, &state).await?;
-    let body = read_json(&req, payload, state.config.body_limit).await?;
+    let body = read_json(
+        &req,
+        payload,
+        state.config.body_limit,
+        state.config.body_timeout,
+    )
+    .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
     let context = Context {

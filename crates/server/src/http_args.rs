@@ -2,6 +2,8 @@
 //! environment variables of `kenning serve`. docs/operations.md describes
 //! each one.
 
+use std::time::Duration;
+
 use clap::Args;
 use kenning_graphql::Limits;
 use kenning_http::{HttpConfig, MetricsEndpoint};
@@ -11,6 +13,12 @@ pub struct HttpArgs {
     /// Largest request body in bytes; larger ones get 413.
     #[arg(long, env = "KENNING_BODY_LIMIT", default_value_t = HttpConfig::default().body_limit)]
     body_limit: usize,
+    /// Seconds a request body may take to arrive whole; a slower one gets
+    /// 408.
+    #[arg(long, env = "KENNING_BODY_TIMEOUT_SECS",
+          default_value_t = HttpConfig::default().body_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout_secs: u64,
     /// Longest request line (method, target, version) in bytes; longer
     /// ones get 414.
     #[arg(long, env = "KENNING_MAX_REQUEST_LINE",
@@ -43,6 +51,7 @@ impl HttpArgs {
     pub fn config(self) -> (HttpConfig, Limits) {
         let http = HttpConfig {
             body_limit: self.body_limit,
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
             max_request_line: self.max_request_line,
             max_header_bytes: self.max_header_bytes,
             max_response_bytes: self.max_response_bytes,
