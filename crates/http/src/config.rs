@@ -57,6 +57,13 @@ pub struct HttpConfig {
     pub max_response_bytes: usize,
     /// Where the Prometheus metrics are served.
     pub metrics: MetricsEndpoint,
+    /// Failed authentications a client address may make a minute (as many
+    /// at once); beyond them it gets 429 until its rate allows one more.
+    /// 0: no limit.
+    pub auth_failures_per_minute: u32,
+    /// Requests a credential may send a minute (as many at once); beyond
+    /// them 429. 0: no limit.
+    pub requests_per_minute: u32,
 }
 
 impl Default for HttpConfig {
@@ -69,6 +76,8 @@ impl Default for HttpConfig {
             max_header_bytes: 16 * 1024,
             max_response_bytes: 32 * 1024 * 1024,
             metrics: MetricsEndpoint::Main,
+            auth_failures_per_minute: 30,
+            requests_per_minute: 6_000,
         }
     }
 }

@@ -116,19 +116,22 @@ fn internal(e: &dyn std::fmt::Display) -> Problem {
 
 /// The caller behind `Authorization: Bearer <token>`.
 async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
-    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
-        Problem::unauthenticated("send an access token as Authorization: Bearer <token>")
-    })?;
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim().to_owned())
-        .ok_or_else(|| {
-            Problem::unauthenticated("the Authorization header must read Bearer <token>")
-        })?;
+    let token = match req.headers().get(header::AUTHORIZATION) {
+        None => Err(Problem::unauthenticated(
+            "send an access token as Authorization: Bearer <token>",
+        )),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim().to_owned())
+            .ok_or_else(|| {
+                Problem::unauthenticated("the Authorization header must read Bearer <token>")
+            }),
+    };
     credential::check(
+        req,
         state,
         CredentialKind::AccessToken,
         token,

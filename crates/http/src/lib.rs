@@ -16,6 +16,7 @@ mod listener;
 mod metrics;
 mod problem;
 mod server;
+mod throttle;
 
 use std::sync::Arc;
 
@@ -44,11 +45,13 @@ pub struct AppState {
     pub expertise: ExpertiseService,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
+    throttle: Arc<throttle::Throttle>,
     pub config: HttpConfig,
 }
 
 impl AppState {
-    /// The state of a fresh process: its metrics start at zero.
+    /// The state of a fresh process: its metrics and rate limits start
+    /// from zero.
     pub fn new(
         users: UserService,
         credentials: CredentialService,
@@ -62,6 +65,10 @@ impl AppState {
             expertise,
             schema: Arc::new(schema),
             metrics: Arc::new(Metrics::default()),
+            throttle: Arc::new(throttle::Throttle::new(
+                config.auth_failures_per_minute,
+                config.requests_per_minute,
+            )),
             config,
         }
     }

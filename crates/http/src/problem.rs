@@ -15,6 +15,9 @@ pub struct Problem {
     pub code: &'static str,
     pub message: String,
     pub fields: Vec<(String, String)>,
+    /// Seconds after which a refused request may be repeated
+    /// (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -24,6 +27,7 @@ impl Problem {
             code,
             message: message.into(),
             fields: Vec::new(),
+            retry_after: None,
         }
     }
 
@@ -50,7 +54,7 @@ impl Problem {
     /// execution: `{"errors": [{"message", "extensions": {"code"}}]}`; a
     /// 401 names the Bearer scheme.
     pub fn into_graphql_response(self) -> HttpResponse {
-        let mut builder = HttpResponse::build(self.status);
+        let mut builder = self.builder();
         if self.status == StatusCode::UNAUTHORIZED {
             builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kenning\""));
         }
@@ -63,6 +67,7 @@ impl Problem {
     /// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`,
     /// with `fields` only when the problem is about fields of the body.
     pub fn into_response(self) -> HttpResponse {
+        let mut builder = self.builder();
         let mut error = json!({ "code": self.code, "message": self.message });
         if !self.fields.is_empty() {
             error["fields"] = self
@@ -71,7 +76,15 @@ impl Problem {
                 .map(|(field, problem)| json!({ "field": field, "problem": problem }))
                 .collect();
         }
-        HttpResponse::build(self.status).json(json!({ "error": error }))
+        builder.json(json!({ "error": error }))
+    }
+
+    fn builder(&self) -> actix_web::HttpResponseBuilder {
+        let mut builder = HttpResponse::build(self.status);
+        if let Some(seconds) = self.retry_after {
+            builder.insert_header((header::RETRY_AFTER, seconds));
+        }
+        builder
     }
 }
 

@@ -40,6 +40,16 @@ pub struct HttpArgs {
     /// Highest cost of all the operations of one batch together.
     #[arg(long, env = "KENNING_MAX_BATCH_COST", default_value_t = Limits::default().batch_cost)]
     max_batch_cost: u64,
+    /// Failed authentications a client address may make a minute (as
+    /// many at once), then 429; 0 turns the limit off.
+    #[arg(long, env = "KENNING_AUTH_FAILURES_PER_MINUTE",
+          default_value_t = HttpConfig::default().auth_failures_per_minute)]
+    auth_failures_per_minute: u32,
+    /// Requests one credential may send a minute (as many at once), then
+    /// 429; 0 turns the limit off.
+    #[arg(long, env = "KENNING_REQUESTS_PER_MINUTE",
+          default_value_t = HttpConfig::default().requests_per_minute)]
+    requests_per_minute: u32,
     /// Where GET /metrics is served: `main` (the API's address), `off`, or
     /// a separate HOST:PORT.
     #[arg(long, env = "KENNING_METRICS", default_value = "main")]
@@ -56,6 +66,8 @@ impl HttpArgs {
             max_header_bytes: self.max_header_bytes,
             max_response_bytes: self.max_response_bytes,
             metrics: self.metrics,
+            auth_failures_per_minute: self.auth_failures_per_minute,
+            requests_per_minute: self.requests_per_minute,
             ..HttpConfig::default()
         };
         let limits = Limits {

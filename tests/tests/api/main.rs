@@ -9,4 +9,5 @@ mod expertise;
 mod guards;
 mod metrics;
 mod published;
+mod throttle;
 mod users;
