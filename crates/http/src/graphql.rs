@@ -11,12 +11,7 @@ use serde_json::Value;
 use crate::body::read_json;
 use crate::credential;
 use crate::problem::Problem;
-use crate::{AppState, GRAPHQL_PATH};
-
-/// GraphiQL, to explore the API from a browser.
-pub async fn graphiql() -> actix_web::Result<HttpResponse> {
-    juniper_actix::graphiql_handler(GRAPHQL_PATH, None).await
-}
+use crate::AppState;
 
 /// `POST /accounts/api/v1/graphql`.
 pub async fn execute(

@@ -9,6 +9,7 @@ mod body;
 mod config;
 mod connector;
 mod credential;
+mod graphiql;
 mod graphql;
 mod head;
 mod health;
@@ -90,7 +91,7 @@ fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .service(
             web::resource(GRAPHQL_PATH)
                 .route(web::post().to(graphql::execute))
-                .route(web::get().to(graphql::graphiql))
+                .route(web::get().to(graphiql::page))
                 .default_service(web::to(problem::method_not_allowed)),
         )
         .service(
@@ -98,6 +99,7 @@ fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
                 .route(web::post().to(connector::upload))
                 .default_service(web::to(problem::method_not_allowed)),
         )
+        .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))
         .route("/readyz", web::get().to(health::ready));
     if metrics {

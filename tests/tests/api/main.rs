@@ -6,6 +6,7 @@ mod codes;
 mod connector;
 mod cost;
 mod expertise;
+mod graphiql;
 mod guards;
 mod metrics;
 mod published;
