@@ -36,6 +36,37 @@ impl FromStr for MetricsEndpoint {
     }
 }
 
+/// An origin browsers may call the API from (CORS): `http://` or
+/// `https://`, a host and an optional port, nothing else.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowedOrigin(String);
+
+impl AllowedOrigin {
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for AllowedOrigin {
+    type Err = String;
+
+    fn from_str(raw: &str) -> Result<Self, Self::Err> {
+        let origin = raw.trim().trim_end_matches('/');
+        let wrong = || format!("{raw:?} is not an origin such as https://app.example.com");
+        let uri: actix_web::http::Uri = origin.parse().map_err(|_| wrong())?;
+        let scheme_ok = matches!(uri.scheme_str(), Some("http" | "https"));
+        let bare = uri
+            .path_and_query()
+            .is_none_or(|p| p.as_str().is_empty() || p.as_str() == "/");
+        match uri.authority() {
+            Some(authority) if scheme_ok && bare && !authority.as_str().contains('@') => {
+                Ok(Self(origin.to_ascii_lowercase()))
+            }
+            _ => Err(wrong()),
+        }
+    }
+}
+
 /// Limits of the HTTP layer.
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
@@ -64,6 +95,9 @@ pub struct HttpConfig {
     /// Requests a credential may send a minute (as many at once); beyond
     /// them 429. 0: no limit.
     pub requests_per_minute: u32,
+    /// The origins browsers may call the API from; none (the default)
+    /// turns CORS off, so browsers allow only same-origin calls.
+    pub cors_origins: Vec<AllowedOrigin>,
 }
 
 impl Default for HttpConfig {
@@ -78,6 +112,7 @@ impl Default for HttpConfig {
             metrics: MetricsEndpoint::Main,
             auth_failures_per_minute: 30,
             requests_per_minute: 6_000,
+            cors_origins: Vec::new(),
         }
     }
 }
@@ -96,5 +131,22 @@ mod tests {
         );
         assert!("9090".parse::<MetricsEndpoint>().is_err());
         assert!("on".parse::<MetricsEndpoint>().is_err());
+    }
+
+    #[test]
+    fn origins_are_scheme_host_and_port_only() {
+        let origin: AllowedOrigin = "https://App.example.com/".parse().unwrap();
+        assert_eq!(origin.as_str(), "https://app.example.com");
+        assert!("http://localhost:3000".parse::<AllowedOrigin>().is_ok());
+        for wrong in [
+            "*",
+            "app.example.com",
+            "ftp://x.org",
+            "https://x.org/path",
+            "https://u@x.org",
+            "",
+        ] {
+            assert!(wrong.parse::<AllowedOrigin>().is_err(), "{wrong}");
+        }
     }
 }

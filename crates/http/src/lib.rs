@@ -25,7 +25,7 @@ use actix_web::web;
 use kenning_graphql::Schema;
 use kenning_ports::{CredentialService, ExpertiseService, UserService};
 
-pub use config::{HttpConfig, MetricsEndpoint};
+pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
 pub use server::server;
 

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use kenning_graphql::Limits;
-use kenning_http::{HttpConfig, MetricsEndpoint};
+use kenning_http::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 
 #[derive(Debug, Args)]
 pub struct HttpArgs {
@@ -50,6 +50,15 @@ pub struct HttpArgs {
     #[arg(long, env = "KENNING_REQUESTS_PER_MINUTE",
           default_value_t = HttpConfig::default().requests_per_minute)]
     requests_per_minute: u32,
+    /// An origin browsers may call the API from (CORS), such as
+    /// https://app.example.com; repeat (or separate with commas in the
+    /// environment) for several. None: CORS off.
+    #[arg(
+        long = "cors-origin",
+        env = "KENNING_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    cors_origins: Vec<AllowedOrigin>,
     /// Where GET /metrics is served: `main` (the API's address), `off`, or
     /// a separate HOST:PORT.
     #[arg(long, env = "KENNING_METRICS", default_value = "main")]
@@ -68,6 +77,7 @@ impl HttpArgs {
             metrics: self.metrics,
             auth_failures_per_minute: self.auth_failures_per_minute,
             requests_per_minute: self.requests_per_minute,
+            cors_origins: self.cors_origins,
             ..HttpConfig::default()
         };
         let limits = Limits {

@@ -8,6 +8,7 @@ mod cost;
 mod expertise;
 mod graphiql;
 mod guards;
+mod headers;
 mod metrics;
 mod published;
 mod throttle;
