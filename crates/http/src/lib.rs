@@ -27,6 +27,7 @@ use kenning_ports::{CredentialService, ExpertiseService, UserService};
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
+pub use problem::REQUEST_CODES;
 pub use server::server;
 
 /// The path of the GraphQL endpoint.

@@ -7,6 +7,25 @@ use serde_json::json;
 
 use crate::body::BodyError;
 
+/// Every code this layer answers with besides the use cases' own
+/// (`ServiceError::CODES`): refusals of the request itself, in either
+/// envelope, and the codes GraphQL gives a document it will not run.
+pub const REQUEST_CODES: [&str; 13] = [
+    "BadRequest",
+    "UnsupportedMediaType",
+    "PayloadTooLarge",
+    "RequestTimeout",
+    "NotFound",
+    "MethodNotAllowed",
+    "NotImplemented",
+    "UriTooLong",
+    "HeaderFieldsTooLarge",
+    "TooManyRequests",
+    kenning_graphql::VALIDATION_ERROR,
+    kenning_graphql::QUERY_TOO_COMPLEX,
+    "ResponseTooLarge",
+];
+
 /// A request refused before (or instead of) the use case: a status, a
 /// stable code, a message, and the body fields at fault when there are.
 #[derive(Debug)]
