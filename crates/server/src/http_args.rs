@@ -33,6 +33,19 @@ pub struct HttpArgs {
     #[arg(long, env = "KENNING_MAX_RESPONSE_BYTES",
           default_value_t = HttpConfig::default().max_response_bytes)]
     max_response_bytes: usize,
+    /// Most operations in one batched GraphQL request.
+    #[arg(long, env = "KENNING_MAX_BATCH", default_value_t = HttpConfig::default().max_batch)]
+    max_batch: usize,
+    /// Deepest nesting of a GraphQL document.
+    #[arg(long, env = "KENNING_MAX_QUERY_DEPTH", default_value_t = Limits::default().depth)]
+    max_query_depth: usize,
+    /// Most tokens in a GraphQL document.
+    #[arg(long, env = "KENNING_MAX_QUERY_TOKENS", default_value_t = Limits::default().tokens)]
+    max_query_tokens: usize,
+    /// Most fields in a GraphQL operation, a fragment counted at each
+    /// spread.
+    #[arg(long, env = "KENNING_MAX_QUERY_FIELDS", default_value_t = Limits::default().fields)]
+    max_query_fields: usize,
     /// Highest cost of one GraphQL operation (fields times the items of
     /// list fields); costlier ones are refused before they run.
     #[arg(long, env = "KENNING_MAX_QUERY_COST", default_value_t = Limits::default().cost)]
@@ -71,6 +84,7 @@ impl HttpArgs {
         let http = HttpConfig {
             body_limit: self.body_limit,
             body_timeout: Duration::from_secs(self.body_timeout_secs),
+            max_batch: self.max_batch,
             max_request_line: self.max_request_line,
             max_header_bytes: self.max_header_bytes,
             max_response_bytes: self.max_response_bytes,
@@ -78,12 +92,13 @@ impl HttpArgs {
             auth_failures_per_minute: self.auth_failures_per_minute,
             requests_per_minute: self.requests_per_minute,
             cors_origins: self.cors_origins,
-            ..HttpConfig::default()
         };
         let limits = Limits {
+            depth: self.max_query_depth,
+            tokens: self.max_query_tokens,
+            fields: self.max_query_fields,
             cost: self.max_query_cost,
             batch_cost: self.max_batch_cost,
-            ..Limits::default()
         };
         (http, limits)
     }

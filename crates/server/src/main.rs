@@ -33,6 +33,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at start: the size of `serve`'s settings costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the GraphQL API (and apply pending migrations first).
