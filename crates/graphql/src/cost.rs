@@ -7,6 +7,11 @@
 //! default size. Aliases are fields like any other and a fragment costs
 //! what it holds at every spread, so neither can hide a repetition. The
 //! result is an upper bound: `@skip` and `@include` are not consulted.
+//!
+//! The document is read with juniper's own parser, which juniper exports
+//! (undocumented) for integrations, so the cost is computed on exactly the
+//! document juniper validated and will run; the lockfile pins the version
+//! and the tests below fail if its syntax tree changes.
 
 use std::collections::HashMap;
 
