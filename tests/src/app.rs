@@ -47,6 +47,8 @@ impl Reply {
 /// A running server with its own database and a clock the test moves.
 pub struct TestApp {
     pub base: String,
+    /// The separate metrics listener, when the options ask for one.
+    pub metrics_base: Option<String>,
     pub clock: Arc<ManualClock>,
     /// The use cases over the same database, as the CLI would use them.
     pub services: Services,
@@ -67,7 +69,7 @@ impl std::fmt::Debug for TestApp {
 /// The options a test may change.
 #[derive(Debug, Clone)]
 pub struct Options {
-    pub body_limit: usize,
+    pub http: HttpConfig,
     pub limits: Limits,
     pub purge_interval: Duration,
     pub scoring: Scoring,
@@ -76,7 +78,7 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Self {
-            body_limit: HttpConfig::default().body_limit,
+            http: HttpConfig::default(),
             limits: Limits::default(),
             purge_interval: Duration::from_secs(3600),
             scoring: Scoring::default(),
@@ -99,10 +101,7 @@ impl TestApp {
         let settings = Settings {
             database_url: db.url().to_owned(),
             bind: "127.0.0.1:0".to_owned(),
-            http: HttpConfig {
-                body_limit: options.body_limit,
-                ..HttpConfig::default()
-            },
+            http: options.http,
             limits: options.limits,
             purge_interval: options.purge_interval,
             default_language: LanguageId::parse("en").unwrap(),
@@ -115,11 +114,12 @@ impl TestApp {
             actix_web::rt::System::new().block_on(async move {
                 let app = Application::build(settings, server_clock).expect("build the app");
                 let token = app.first_admin_token().map(str::to_owned);
-                tx.send((app.port(), app.handle(), token)).unwrap();
+                tx.send((app.port(), app.metrics_port(), app.handle(), token))
+                    .unwrap();
                 app.run_until_stopped().await.expect("serve");
             });
         });
-        let (port, handle, token) = rx.recv().expect("the app did not start");
+        let (port, metrics_port, handle, token) = rx.recv().expect("the app did not start");
         let services = Services::open(db.url(), clock.clone(), LanguageId::parse("en").unwrap())
             .expect("open the services");
         let agent = ureq::Agent::config_builder()
@@ -129,6 +129,7 @@ impl TestApp {
             .into();
         Some(Self {
             base: format!("http://127.0.0.1:{port}"),
+            metrics_base: metrics_port.map(|p| format!("http://127.0.0.1:{p}")),
             clock,
             services,
             admin_token: token.expect("a fresh database gets a first admin token"),
@@ -170,9 +171,22 @@ impl TestApp {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> Reply {
+        self.request_to(&self.base, method, path, headers, body)
+    }
+
+    /// Sends any request to the server at `base` (the API's or the
+    /// metrics listener's).
+    pub fn request_to(
+        &self,
+        base: &str,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> Reply {
         let mut builder = ureq::http::Request::builder()
             .method(method)
-            .uri(format!("{}{}", self.base, path));
+            .uri(format!("{base}{path}"));
         for (name, value) in headers {
             builder = builder.header(*name, *value);
         }
@@ -194,6 +208,27 @@ impl TestApp {
             headers,
             body,
         }
+    }
+
+    /// Writes `bytes` to a new connection as they are, then reads what the
+    /// server answers until it closes the connection or `wait` passes
+    /// without a byte; for requests no HTTP client would send.
+    pub fn raw(&self, bytes: &[u8], wait: Duration) -> String {
+        use std::io::{Read, Write};
+        let address = self.base.trim_start_matches("http://");
+        let mut stream = std::net::TcpStream::connect(address).unwrap();
+        stream.set_read_timeout(Some(wait)).unwrap();
+        // The server may answer and close before it has read everything.
+        let _ = stream.write_all(bytes);
+        let mut answer = Vec::new();
+        let mut chunk = [0u8; 8192];
+        loop {
+            match stream.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => answer.extend_from_slice(&chunk[..n]),
+            }
+        }
+        String::from_utf8_lossy(&answer).into_owned()
     }
 
     /// POSTs a GraphQL document with `token`.

@@ -7,11 +7,16 @@
 //! Resolvers are synchronous and call blocking use cases, so the schema is
 //! executed off the async workers.
 
+mod cost;
 mod error;
+mod execution;
 mod expertise;
 mod inputs;
 mod schema;
 mod user;
 
 pub use error::ApiError;
+pub use execution::{
+    Answer, Outcome, RequestError, BAD_REQUEST, QUERY_TOO_COMPLEX, VALIDATION_ERROR,
+};
 pub use schema::{schema, Context, Limits, Mutation, Query, Schema};

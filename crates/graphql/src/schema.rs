@@ -185,10 +185,32 @@ impl Mutation {
     }
 }
 
-/// The schema type.
-pub type Schema = RootNode<Query, Mutation, EmptySubscription<Context>>;
+pub(crate) type Root = RootNode<Query, Mutation, EmptySubscription<Context>>;
 
-/// Bounds on a document, checked while it is parsed, before anything runs.
+/// The schema, with the limits its documents are held to; run requests
+/// with [`Schema::execute`].
+pub struct Schema {
+    root: Root,
+    limits: Limits,
+}
+
+impl Schema {
+    pub(crate) fn root(&self) -> &Root {
+        &self.root
+    }
+
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
+    }
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema").finish_non_exhaustive()
+    }
+}
+
+/// Bounds on a document, checked before anything runs.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// Nesting of selection sets, fragments, input values and list types.
@@ -197,24 +219,35 @@ pub struct Limits {
     pub tokens: usize,
     /// Fields in the operation, counting a fragment once per spread.
     pub fields: usize,
+    /// The highest cost of one operation: each field costs 1 plus its
+    /// selections, times the items a list field may return (see
+    /// `cost.rs`).
+    pub cost: u64,
+    /// The highest cost of all the operations of one batch together.
+    pub batch_cost: u64,
 }
 
 impl Default for Limits {
     /// Room for the deepest legitimate document (GraphiQL's introspection
-    /// query), far below what would make parsing or execution costly.
+    /// query) and for a full page of 1,000 users with every field twice
+    /// over, far below what would make parsing, execution or the answer
+    /// costly.
     fn default() -> Self {
         Self {
             depth: 32,
             tokens: 10_000,
             fields: 1_000,
+            cost: 50_000,
+            batch_cost: 100_000,
         }
     }
 }
 
 /// Builds the schema with the given document limits.
 pub fn schema(limits: Limits) -> Schema {
-    Schema::new(Query, Mutation, EmptySubscription::new())
+    let root = Root::new(Query, Mutation, EmptySubscription::new())
         .limit_depth(limits.depth)
         .limit_tokens(limits.tokens)
-        .limit_fields(limits.fields)
+        .limit_fields(limits.fields);
+    Schema { root, limits }
 }

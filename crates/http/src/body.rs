@@ -1,4 +1,7 @@
-//! Reading request bodies: JSON only, within the configured limit.
+//! Reading request bodies: JSON only, within the configured limit and
+//! timeout.
+
+use std::time::Duration;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest};
@@ -9,8 +12,10 @@ use actix_web::{web, HttpRequest};
 pub enum BodyError {
     /// The content type is not `application/json`: 415.
     NotJson,
-    /// The body grew past the limit (bytes): 413.
+    /// The body grew, or was declared to grow, past the limit (bytes): 413.
     TooLarge(usize),
+    /// The body did not arrive whole within the timeout: 408.
+    TimedOut(Duration),
     /// The transport failed while reading: 400.
     Unreadable(String),
 }
@@ -20,6 +25,7 @@ impl BodyError {
         match self {
             BodyError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             BodyError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
+            BodyError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
             BodyError::Unreadable(_) => StatusCode::BAD_REQUEST,
         }
     }
@@ -28,6 +34,7 @@ impl BodyError {
         match self {
             BodyError::NotJson => "UnsupportedMediaType",
             BodyError::TooLarge(_) => "PayloadTooLarge",
+            BodyError::TimedOut(_) => "RequestTimeout",
             BodyError::Unreadable(_) => "BadRequest",
         }
     }
@@ -40,6 +47,10 @@ impl BodyError {
             BodyError::TooLarge(limit) => {
                 format!("the request body is larger than the limit of {limit} bytes")
             }
+            BodyError::TimedOut(timeout) => format!(
+                "the request body did not arrive within {} seconds",
+                timeout.as_secs_f64()
+            ),
             BodyError::Unreadable(e) => format!("the request body could not be read: {e}"),
         }
     }
@@ -55,20 +66,39 @@ fn is_json(req: &HttpRequest) -> bool {
         .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
 }
 
+/// The body length the request declares in `Content-Length`, if any.
+fn declared_length(req: &HttpRequest) -> Option<u64> {
+    req.headers()
+        .get(header::CONTENT_LENGTH)?
+        .to_str()
+        .ok()?
+        .trim()
+        .parse()
+        .ok()
+}
+
 /// The whole body of a request that declares JSON, or why not: the content
-/// type is checked first, then the size, which stops reading once it
-/// passes `limit` bytes.
+/// type is checked first, then the declared length (refused at once, before
+/// reading, when it passes `limit` bytes), then the body is read, which
+/// stops once it passes `limit` bytes or when it has not arrived whole
+/// within `timeout`, so a client that declares a body and never sends it
+/// holds no connection for long.
 pub async fn read_json(
     req: &HttpRequest,
     payload: web::Payload,
     limit: usize,
+    timeout: Duration,
 ) -> Result<web::Bytes, BodyError> {
     if !is_json(req) {
         return Err(BodyError::NotJson);
     }
-    match payload.to_bytes_limited(limit).await {
-        Ok(Ok(bytes)) => Ok(bytes),
-        Ok(Err(e)) => Err(BodyError::Unreadable(e.to_string())),
-        Err(_) => Err(BodyError::TooLarge(limit)),
+    if declared_length(req).is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {
+        return Err(BodyError::TooLarge(limit));
+    }
+    match actix_web::rt::time::timeout(timeout, payload.to_bytes_limited(limit)).await {
+        Ok(Ok(Ok(bytes))) => Ok(bytes),
+        Ok(Ok(Err(e))) => Err(BodyError::Unreadable(e.to_string())),
+        Ok(Err(_)) => Err(BodyError::TooLarge(limit)),
+        Err(_) => Err(BodyError::TimedOut(timeout)),
     }
 }

@@ -49,7 +49,13 @@ async fn run(
     state: &AppState,
 ) -> Result<Accepted, Problem> {
     authenticate(&req, state).await?;
-    let body = read_json(&req, payload, state.config.body_limit).await?;
+    let body = read_json(
+        &req,
+        payload,
+        state.config.body_limit,
+        state.config.body_timeout,
+    )
+    .await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
     let Value::Object(fields) = value else {
@@ -74,17 +80,16 @@ fn internal(e: &dyn std::fmt::Display) -> Problem {
 /// tokens.
 async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<(), Problem> {
     const REFUSED: &str = "the API key is unknown or revoked";
-    let key = req
-        .headers()
-        .get(API_KEY_HEADER)
-        .ok_or_else(|| {
-            Problem::unauthenticated("send the connector's API key in the APIKEY header")
-        })?
-        .to_str()
-        .map_err(|_| Problem::unauthenticated(REFUSED))?
-        .trim()
-        .to_owned();
-    credential::check(state, CredentialKind::ApiKey, key, REFUSED).await?;
+    let key = match req.headers().get(API_KEY_HEADER) {
+        None => Err(Problem::unauthenticated(
+            "send the connector's API key in the APIKEY header",
+        )),
+        Some(value) => value
+            .to_str()
+            .map(|v| v.trim().to_owned())
+            .map_err(|_| Problem::unauthenticated(REFUSED)),
+    };
+    credential::check(req, state, CredentialKind::ApiKey, key, REFUSED).await?;
     Ok(())
 }
 
@@ -100,18 +105,21 @@ fn problem(e: ServiceError) -> Problem {
                 .iter()
                 .map(|v| (v.field.to_string(), v.rule.to_string()))
                 .collect(),
+            retry_after: None,
         },
         ServiceError::UnknownUser => Problem {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             code: "UnknownUser",
             message: e.to_string(),
             fields: vec![("user_email".to_owned(), e.to_string())],
+            retry_after: None,
         },
         ServiceError::DuplicateAlias => Problem {
             status: StatusCode::CONFLICT,
             code: "DuplicateAlias",
             message: e.to_string(),
             fields: vec![("action_alias".to_owned(), e.to_string())],
+            retry_after: None,
         },
         other => internal(&other),
     }

@@ -4,19 +4,14 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
 use kenning_domain::CredentialKind;
-use kenning_graphql::Context;
+use kenning_graphql::{Answer, Context};
 use kenning_ports::Principal;
 use serde_json::Value;
 
 use crate::body::read_json;
 use crate::credential;
 use crate::problem::Problem;
-use crate::{AppState, GRAPHQL_PATH};
-
-/// GraphiQL, to explore the API from a browser.
-pub async fn graphiql() -> actix_web::Result<HttpResponse> {
-    juniper_actix::graphiql_handler(GRAPHQL_PATH, None).await
-}
+use crate::AppState;
 
 /// `POST /accounts/api/v1/graphql`.
 pub async fn execute(
@@ -36,7 +31,13 @@ async fn run(
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Problem> {
     let principal = authenticate(&req, &state).await?;
-    let body = read_json(&req, payload, state.config.body_limit).await?;
+    let body = read_json(
+        &req,
+        payload,
+        state.config.body_limit,
+        state.config.body_timeout,
+    )
+    .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
     let context = Context {
@@ -45,13 +46,14 @@ async fn run(
         expertise: state.expertise.clone(),
     };
     let schema = state.schema.clone();
+    let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {
-        let response = request.execute_sync(&schema, &context);
-        (response.is_ok(), serde_json::to_vec(&response))
+        let answer = schema.execute(&request, &context);
+        (answer.is_ok(), serialize(&answer, max_response))
     })
     .await
     .map_err(|e| internal(&e))?;
-    let json = json.map_err(|e| internal(&e))?;
+    let json = json?;
     let status = if ok {
         StatusCode::OK
     } else {
@@ -62,25 +64,69 @@ async fn run(
         .body(json))
 }
 
+/// `answer` as JSON, unless it would be longer than `limit` bytes: then
+/// 400 `ResponseTooLarge`, and the writing stops there, so the refused
+/// answer is never held whole.
+fn serialize(answer: &Answer, limit: usize) -> Result<Vec<u8>, Problem> {
+    let mut out = Capped {
+        bytes: Vec::new(),
+        limit,
+    };
+    match serde_json::to_writer(&mut out, answer) {
+        Ok(()) => Ok(out.bytes),
+        Err(e) if e.is_io() => Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            "ResponseTooLarge",
+            format!(
+                "the answer would be larger than the limit of {limit} bytes: ask for fewer items (a smaller limit) or fewer fields"
+            ),
+        )),
+        Err(e) => Err(internal(&e)),
+    }
+}
+
+/// A buffer that refuses to grow past `limit` bytes.
+struct Capped {
+    bytes: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        if self.bytes.len() + data.len() > self.limit {
+            return Err(std::io::Error::other("the answer is too large"));
+        }
+        self.bytes.extend_from_slice(data);
+        Ok(data.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 fn internal(e: &dyn std::fmt::Display) -> Problem {
     Problem::internal("GraphQL execution", e)
 }
 
 /// The caller behind `Authorization: Bearer <token>`.
 async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
-    let value = req.headers().get(header::AUTHORIZATION).ok_or_else(|| {
-        Problem::unauthenticated("send an access token as Authorization: Bearer <token>")
-    })?;
-    let token = value
-        .to_str()
-        .ok()
-        .and_then(|v| v.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim().to_owned())
-        .ok_or_else(|| {
-            Problem::unauthenticated("the Authorization header must read Bearer <token>")
-        })?;
+    let token = match req.headers().get(header::AUTHORIZATION) {
+        None => Err(Problem::unauthenticated(
+            "send an access token as Authorization: Bearer <token>",
+        )),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim().to_owned())
+            .ok_or_else(|| {
+                Problem::unauthenticated("the Authorization header must read Bearer <token>")
+            }),
+    };
     credential::check(
+        req,
         state,
         CredentialKind::AccessToken,
         token,

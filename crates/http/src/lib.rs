@@ -6,12 +6,18 @@
 //! current-thread async workers.
 
 mod body;
+mod config;
 mod connector;
 mod credential;
+mod graphiql;
 mod graphql;
+mod head;
 mod health;
+mod listener;
 mod metrics;
 mod problem;
+mod server;
+mod throttle;
 
 use std::sync::Arc;
 
@@ -19,7 +25,10 @@ use actix_web::web;
 use kenning_graphql::Schema;
 use kenning_ports::{CredentialService, ExpertiseService, UserService};
 
+pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
+pub use problem::REQUEST_CODES;
+pub use server::server;
 
 /// The path of the GraphQL endpoint.
 pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
@@ -27,23 +36,8 @@ pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
 /// The path of the connector upload endpoint.
 pub const CONNECTOR_PATH: &str = "/connectors/api/v1/entities-with-action";
 
-/// Limits of the HTTP layer.
-#[derive(Debug, Clone, Copy)]
-pub struct HttpConfig {
-    /// The largest request body accepted, in bytes; larger ones get 413.
-    pub body_limit: usize,
-    /// The most operations one batched GraphQL request may hold.
-    pub max_batch: usize,
-}
-
-impl Default for HttpConfig {
-    fn default() -> Self {
-        Self {
-            body_limit: 1024 * 1024,
-            max_batch: 10,
-        }
-    }
-}
+/// The path of the Prometheus metrics.
+pub const METRICS_PATH: &str = "/metrics";
 
 /// What the handlers share.
 #[derive(Clone)]
@@ -53,7 +47,33 @@ pub struct AppState {
     pub expertise: ExpertiseService,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
+    throttle: Arc<throttle::Throttle>,
     pub config: HttpConfig,
+}
+
+impl AppState {
+    /// The state of a fresh process: its metrics and rate limits start
+    /// from zero.
+    pub fn new(
+        users: UserService,
+        credentials: CredentialService,
+        expertise: ExpertiseService,
+        schema: Schema,
+        config: HttpConfig,
+    ) -> Self {
+        Self {
+            users,
+            credentials,
+            expertise,
+            schema: Arc::new(schema),
+            metrics: Arc::new(Metrics::default()),
+            throttle: Arc::new(throttle::Throttle::new(
+                config.auth_failures_per_minute,
+                config.requests_per_minute,
+            )),
+            config,
+        }
+    }
 }
 
 impl std::fmt::Debug for AppState {
@@ -64,13 +84,15 @@ impl std::fmt::Debug for AppState {
     }
 }
 
-/// Registers every route of the service.
-pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
+/// Registers every route of the service; `/metrics` only when the
+/// configuration exposes it.
+fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
+    let metrics = state.config.metrics != MetricsEndpoint::Off;
     cfg.app_data(web::Data::new(state))
         .service(
             web::resource(GRAPHQL_PATH)
                 .route(web::post().to(graphql::execute))
-                .route(web::get().to(graphql::graphiql))
+                .route(web::get().to(graphiql::page))
                 .default_service(web::to(problem::method_not_allowed)),
         )
         .service(
@@ -78,11 +100,11 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
                 .route(web::post().to(connector::upload))
                 .default_service(web::to(problem::method_not_allowed)),
         )
+        .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))
-        .route("/readyz", web::get().to(health::ready))
-        .route("/metrics", web::get().to(metrics::render))
-        .default_service(web::to(problem::not_found));
+        .route("/readyz", web::get().to(health::ready));
+    if metrics {
+        cfg.route(METRICS_PATH, web::get().to(metrics::render));
+    }
+    cfg.default_service(web::to(problem::not_found));
 }
-
-/// The middleware that counts requests; wrap the `App` with it.
-pub use metrics::record as metrics_middleware;

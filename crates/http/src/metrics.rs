@@ -1,133 +1,152 @@
-//! Request counts and latencies per route and status, in the Prometheus
-//! text format.
+//! Request counts and latencies per route and status, connector uploads by
+//! outcome and topics learned, exposed in the OpenMetrics text format by
+//! `prometheus-client`.
+//!
+//! Every label value comes from a closed set the server chose, never from
+//! what a client sent: the method is one of the standard methods or
+//! `other`, the route is a registered route pattern or `unmatched`, the
+//! status is a number the server answered, the outcome is a stable code. A
+//! client therefore cannot make the exposition grow.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use actix_web::body::MessageBody;
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::{web, HttpResponse};
+use prometheus_client::encoding::text::encode;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::Histogram;
+use prometheus_client::registry::Registry;
 
+use crate::problem::Problem;
 use crate::AppState;
 
 /// Upper bounds (seconds) of the latency histogram buckets.
 const BUCKETS: [f64; 10] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
 
-#[derive(Debug, Default, Clone)]
-struct Series {
-    count: u64,
-    sum_seconds: f64,
-    /// Observations at or below each bucket bound.
-    buckets: [u64; BUCKETS.len()],
+/// The content type of the OpenMetrics text format, which Prometheus reads.
+const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: String,
+    method: &'static str,
+    status: u16,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UploadLabels {
+    outcome: &'static str,
+}
+
+fn latency_histogram() -> Histogram {
+    Histogram::new(BUCKETS)
 }
 
 /// The counters of one process.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Metrics {
-    /// Keyed by (route pattern, method, status).
-    requests: Mutex<BTreeMap<(String, String, u16), Series>>,
-    /// Connector uploads by outcome: `Accepted` or the error code.
-    uploads: Mutex<BTreeMap<&'static str, u64>>,
-    topics_extracted: AtomicU64,
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latencies: Family<RequestLabels, Histogram, fn() -> Histogram>,
+    uploads: Family<UploadLabels, Counter>,
+    topics_extracted: Counter,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        let mut registry = Registry::with_prefix("kenning");
+        let requests = Family::<RequestLabels, Counter>::default();
+        registry.register(
+            "http_requests",
+            "HTTP requests by route, method and status",
+            requests.clone(),
+        );
+        let latencies = Family::new_with_constructor(latency_histogram as fn() -> Histogram);
+        registry.register(
+            "http_request_duration_seconds",
+            "HTTP request latency by route, method and status",
+            latencies.clone(),
+        );
+        let uploads = Family::<UploadLabels, Counter>::default();
+        registry.register(
+            "uploads",
+            "Connector uploads by outcome (Accepted or the error code)",
+            uploads.clone(),
+        );
+        let topics_extracted = Counter::default();
+        registry.register(
+            "topics_extracted",
+            "Topics learned from accepted uploads",
+            topics_extracted.clone(),
+        );
+        Self {
+            registry,
+            requests,
+            latencies,
+            uploads,
+            topics_extracted,
+        }
+    }
 }
 
 impl Metrics {
-    fn observe(&self, route: String, method: String, status: u16, seconds: f64) {
-        let mut requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
-        let series = requests.entry((route, method, status)).or_default();
-        series.count += 1;
-        series.sum_seconds += seconds;
-        for (bound, bucket) in BUCKETS.iter().zip(series.buckets.iter_mut()) {
-            if seconds <= *bound {
-                *bucket += 1;
-            }
-        }
+    fn observe(&self, route: String, method: &'static str, status: u16, seconds: f64) {
+        let labels = RequestLabels {
+            route,
+            method,
+            status,
+        };
+        self.requests.get_or_create(&labels).inc();
+        self.latencies.get_or_create(&labels).observe(seconds);
     }
 
-    /// Counts one connector upload under its outcome.
+    /// Counts one connector upload under its outcome, a stable code.
     pub fn count_upload(&self, outcome: &'static str) {
-        let mut uploads = self.uploads.lock().unwrap_or_else(|p| p.into_inner());
-        *uploads.entry(outcome).or_default() += 1;
+        self.uploads.get_or_create(&UploadLabels { outcome }).inc();
     }
 
     /// Counts the topics an accepted upload taught.
     pub fn count_topics(&self, n: usize) {
         self.topics_extracted
-            .fetch_add(u64::try_from(n).unwrap_or(u64::MAX), Ordering::Relaxed);
+            .inc_by(u64::try_from(n).unwrap_or(u64::MAX));
     }
 
-    fn render_uploads(&self, out: &mut String) {
-        let uploads = self.uploads.lock().unwrap_or_else(|p| p.into_inner());
-        out.push_str(
-            "# HELP kenning_uploads_total Connector uploads by outcome (Accepted or the error code).\n",
-        );
-        out.push_str("# TYPE kenning_uploads_total counter\n");
-        for (outcome, n) in uploads.iter() {
-            let _ = writeln!(out, "kenning_uploads_total{{outcome=\"{outcome}\"}} {n}");
-        }
-        out.push_str(
-            "# HELP kenning_topics_extracted_total Topics learned from accepted uploads.\n",
-        );
-        out.push_str("# TYPE kenning_topics_extracted_total counter\n");
-        let _ = writeln!(
-            out,
-            "kenning_topics_extracted_total {}",
-            self.topics_extracted.load(Ordering::Relaxed)
-        );
-    }
-
-    /// The Prometheus text exposition of every series.
-    pub fn render(&self) -> String {
+    /// The OpenMetrics text exposition of every series.
+    pub fn render(&self) -> Result<String, std::fmt::Error> {
         let mut out = String::new();
-        self.render_uploads(&mut out);
-        let requests = self.requests.lock().unwrap_or_else(|p| p.into_inner());
-        out.push_str(
-            "# HELP kenning_http_requests_total HTTP requests by route, method and status.\n",
-        );
-        out.push_str("# TYPE kenning_http_requests_total counter\n");
-        for ((route, method, status), s) in requests.iter() {
-            let _ = writeln!(
-                out,
-                "kenning_http_requests_total{{route=\"{route}\",method=\"{method}\",status=\"{status}\"}} {}",
-                s.count
-            );
-        }
-        out.push_str("# HELP kenning_http_request_duration_seconds HTTP request latency.\n");
-        out.push_str("# TYPE kenning_http_request_duration_seconds histogram\n");
-        for ((route, method, status), s) in requests.iter() {
-            let labels = format!("route=\"{route}\",method=\"{method}\",status=\"{status}\"");
-            for (bound, n) in BUCKETS.iter().zip(s.buckets.iter()) {
-                let _ = writeln!(
-                    out,
-                    "kenning_http_request_duration_seconds_bucket{{{labels},le=\"{bound}\"}} {n}"
-                );
-            }
-            let _ = writeln!(
-                out,
-                "kenning_http_request_duration_seconds_bucket{{{labels},le=\"+Inf\"}} {}",
-                s.count
-            );
-            let _ = writeln!(
-                out,
-                "kenning_http_request_duration_seconds_sum{{{labels}}} {}",
-                s.sum_seconds
-            );
-            let _ = writeln!(
-                out,
-                "kenning_http_request_duration_seconds_count{{{labels}}} {}",
-                s.count
-            );
-        }
-        out
+        encode(&mut out, &self.registry)?;
+        Ok(out)
     }
 }
 
+/// The label of a request method: the method itself when it is one of
+/// the standard ones, else `other`, so invented methods share one series.
+fn method_label(method: &Method) -> &'static str {
+    const KNOWN: [(Method, &str); 9] = [
+        (Method::GET, "GET"),
+        (Method::HEAD, "HEAD"),
+        (Method::POST, "POST"),
+        (Method::PUT, "PUT"),
+        (Method::DELETE, "DELETE"),
+        (Method::OPTIONS, "OPTIONS"),
+        (Method::PATCH, "PATCH"),
+        (Method::TRACE, "TRACE"),
+        (Method::CONNECT, "CONNECT"),
+    ];
+    KNOWN
+        .iter()
+        .find(|(known, _)| known == method)
+        .map_or("other", |(_, label)| label)
+}
+
 /// Middleware: times each request and counts it under its route pattern
-/// (never the raw path, so ids do not multiply the series).
+/// (never the raw path, so ids do not multiply the series) and its method
+/// label.
 pub async fn record(
     req: ServiceRequest,
     next: Next<impl MessageBody>,
@@ -136,7 +155,7 @@ pub async fn record(
     let metrics = req
         .app_data::<web::Data<AppState>>()
         .map(|s| s.metrics.clone());
-    let method = req.method().to_string();
+    let method = method_label(req.method());
     let response = next.call(req).await?;
     if let Some(metrics) = metrics {
         let route = response
@@ -155,7 +174,37 @@ pub async fn record(
 
 /// `GET /metrics`.
 pub async fn render(state: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/plain; version=0.0.4")
-        .body(state.metrics.render())
+    match state.metrics.render() {
+        Ok(body) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(body),
+        Err(e) => Problem::internal("rendering the metrics", &e).into_response(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invented_methods_share_one_label() {
+        let invented = Method::from_bytes(b"BREW").unwrap();
+        assert_eq!(method_label(&invented), "other");
+        assert_eq!(method_label(&Method::POST), "POST");
+    }
+
+    #[test]
+    fn the_exposition_keeps_the_documented_names() {
+        let metrics = Metrics::default();
+        metrics.observe("/healthz".to_owned(), "GET", 200, 0.002);
+        metrics.count_upload("Accepted");
+        metrics.count_topics(3);
+        let text = metrics.render().unwrap();
+        for line in [
+            "kenning_http_requests_total{route=\"/healthz\",method=\"GET\",status=\"200\"} 1",
+            "kenning_http_request_duration_seconds_bucket{le=\"0.005\",route=\"/healthz\",method=\"GET\",status=\"200\"} 1",
+            "kenning_uploads_total{outcome=\"Accepted\"} 1",
+            "kenning_topics_extracted_total 3",
+        ] {
+            assert!(text.contains(line), "{line} missing from:\n{text}");
+        }
+    }
 }

@@ -7,6 +7,25 @@ use serde_json::json;
 
 use crate::body::BodyError;
 
+/// Every code this layer answers with besides the use cases' own
+/// (`ServiceError::CODES`): refusals of the request itself, in either
+/// envelope, and the codes GraphQL gives a document it will not run.
+pub const REQUEST_CODES: [&str; 13] = [
+    "BadRequest",
+    "UnsupportedMediaType",
+    "PayloadTooLarge",
+    "RequestTimeout",
+    "NotFound",
+    "MethodNotAllowed",
+    "NotImplemented",
+    "UriTooLong",
+    "HeaderFieldsTooLarge",
+    "TooManyRequests",
+    kenning_graphql::VALIDATION_ERROR,
+    kenning_graphql::QUERY_TOO_COMPLEX,
+    "ResponseTooLarge",
+];
+
 /// A request refused before (or instead of) the use case: a status, a
 /// stable code, a message, and the body fields at fault when there are.
 #[derive(Debug)]
@@ -15,6 +34,9 @@ pub struct Problem {
     pub code: &'static str,
     pub message: String,
     pub fields: Vec<(String, String)>,
+    /// Seconds after which a refused request may be repeated
+    /// (`Retry-After`).
+    pub retry_after: Option<u64>,
 }
 
 impl Problem {
@@ -24,6 +46,7 @@ impl Problem {
             code,
             message: message.into(),
             fields: Vec::new(),
+            retry_after: None,
         }
     }
 
@@ -50,7 +73,7 @@ impl Problem {
     /// execution: `{"errors": [{"message", "extensions": {"code"}}]}`; a
     /// 401 names the Bearer scheme.
     pub fn into_graphql_response(self) -> HttpResponse {
-        let mut builder = HttpResponse::build(self.status);
+        let mut builder = self.builder();
         if self.status == StatusCode::UNAUTHORIZED {
             builder.insert_header((header::WWW_AUTHENTICATE, "Bearer realm=\"kenning\""));
         }
@@ -63,6 +86,7 @@ impl Problem {
     /// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`,
     /// with `fields` only when the problem is about fields of the body.
     pub fn into_response(self) -> HttpResponse {
+        let mut builder = self.builder();
         let mut error = json!({ "code": self.code, "message": self.message });
         if !self.fields.is_empty() {
             error["fields"] = self
@@ -71,7 +95,15 @@ impl Problem {
                 .map(|(field, problem)| json!({ "field": field, "problem": problem }))
                 .collect();
         }
-        HttpResponse::build(self.status).json(json!({ "error": error }))
+        builder.json(json!({ "error": error }))
+    }
+
+    fn builder(&self) -> actix_web::HttpResponseBuilder {
+        let mut builder = HttpResponse::build(self.status);
+        if let Some(seconds) = self.retry_after {
+            builder.insert_header((header::RETRY_AFTER, seconds));
+        }
+        builder
     }
 }
 

@@ -6,12 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::{Server, ServerHandle};
-use actix_web::middleware::{from_fn, Logger};
-use actix_web::{web, App, HttpServer};
+use actix_web::web;
 use anyhow::Context as _;
 use kenning_domain::{LanguageId, Scoring};
 use kenning_graphql::Limits;
-use kenning_http::{AppState, HttpConfig, Metrics};
+use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{Clock, CredentialService, ExpertiseService, UserService};
 use kenning_store_diesel::Database;
@@ -102,6 +101,7 @@ pub struct Settings {
 /// A bound, not yet running server.
 pub struct Application {
     port: u16,
+    metrics_port: Option<u16>,
     server: Server,
     services: Services,
     purge_interval: Duration,
@@ -132,33 +132,33 @@ impl Application {
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
         let port = listener.local_addr()?.port();
-        let state = AppState {
-            users: services.users.clone(),
-            credentials: services.credentials.clone(),
-            expertise,
-            schema: Arc::new(kenning_graphql::schema(settings.limits)),
-            metrics: Arc::new(Metrics::default()),
-            config: settings.http,
+        let metrics_listener = match &settings.http.metrics {
+            MetricsEndpoint::Separate(bind) => Some(
+                TcpListener::bind(bind)
+                    .with_context(|| format!("cannot listen for metrics on {bind}"))?,
+            ),
+            MetricsEndpoint::Main | MetricsEndpoint::Off => None,
         };
-        let mut server = HttpServer::new(move || {
-            let state = state.clone();
-            App::new()
-                .wrap(from_fn(kenning_http::metrics_middleware))
-                .wrap(Logger::new("%a \"%r\" %s %b %Dms"))
-                .configure(move |cfg| kenning_http::configure(cfg, state))
-        });
-        if let Some(workers) = settings.workers {
-            server = server.workers(workers);
-        }
-        let server = server.listen(listener)?;
+        let metrics_port = metrics_listener
+            .as_ref()
+            .map(|l| l.local_addr().map(|a| a.port()))
+            .transpose()?;
+        let state = AppState::new(
+            services.users.clone(),
+            services.credentials.clone(),
+            expertise,
+            kenning_graphql::schema(settings.limits),
+            settings.http,
+        );
+        let server = kenning_http::server(state, listener, metrics_listener, settings.workers)?;
         let first_admin_token = services
             .credentials
             .issue_first_admin_token()
             .context("issuing the first admin token")?
             .map(|issued| issued.secret);
-        let server = server.run();
         Ok(Self {
             port,
+            metrics_port,
             server,
             services,
             purge_interval: settings.purge_interval,
@@ -168,6 +168,11 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// The port of the separate metrics listener, when there is one.
+    pub fn metrics_port(&self) -> Option<u16> {
+        self.metrics_port
     }
 
     /// The admin token issued because the database had none; shown once.

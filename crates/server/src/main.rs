@@ -8,13 +8,14 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Pooling, Services, Settings};
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
-use kenning_graphql::Limits;
-use kenning_http::HttpConfig;
 use kenning_ports::{Credential, ServiceError, SystemClock};
 use kenning_store_diesel::Location;
 use uuid::Uuid;
 
+mod http_args;
 mod topics;
+
+use http_args::HttpArgs;
 
 /// Kenning: manages an organisation's users and learns who knows what.
 #[derive(Debug, Parser)]
@@ -33,6 +34,8 @@ struct Cli {
     command: Command,
 }
 
+// Parsed once at start: the size of `serve`'s settings costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve the GraphQL API (and apply pending migrations first).
@@ -64,9 +67,6 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "KENNING_BIND", default_value = "127.0.0.1:8080")]
     bind: String,
-    /// Largest request body in bytes; larger ones get 413.
-    #[arg(long, env = "KENNING_BODY_LIMIT", default_value_t = 1024 * 1024)]
-    body_limit: usize,
     /// Seconds between two runs of the purge of due users.
     #[arg(long, env = "KENNING_PURGE_INTERVAL_SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -77,6 +77,8 @@ struct ServeArgs {
     /// HTTP worker threads (default: one per core).
     #[arg(long, env = "KENNING_WORKERS")]
     workers: Option<usize>,
+    #[command(flatten)]
+    http: HttpArgs,
     #[command(flatten)]
     scoring: ScoringArgs,
 }
@@ -319,14 +321,12 @@ fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result
 }
 
 fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
+    let (http, limits) = args.http.config();
     let settings = Settings {
         database_url,
         bind: args.bind,
-        http: HttpConfig {
-            body_limit: args.body_limit,
-            ..HttpConfig::default()
-        },
-        limits: Limits::default(),
+        http,
+        limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),
         default_language: args.default_language,
         workers: args.workers,

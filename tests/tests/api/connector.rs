@@ -2,6 +2,7 @@
 //! what is kept of an upload.
 
 use kenning_domain::{CredentialKind, Scope};
+use kenning_http::HttpConfig;
 use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{DEACTIVATE_USER, DELETE_USER};
@@ -110,7 +111,10 @@ fn keys_are_checked(backend: Backend) {
 
 fn malformed_requests_get_their_status(backend: Backend) {
     let options = Options {
-        body_limit: 4096,
+        http: HttpConfig {
+            body_limit: 4096,
+            ..HttpConfig::default()
+        },
         ..Options::default()
     };
     let Some(app) = TestApp::spawn_with(backend, "connector_malformed_requests", options) else {

@@ -4,6 +4,7 @@
 use diesel::{Connection, RunQueryDsl};
 use kenning_domain::{CredentialKind, Scope};
 use kenning_graphql::Limits;
+use kenning_http::HttpConfig;
 use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{CREATE_USER, DELETE_USER, GET_USERS};
@@ -127,6 +128,12 @@ fn malformed_requests_get_400_never_500(backend: Backend) {
         let reply = post(&app, "application/json", body);
         assert_eq!(reply.status, 400, "{}: {}", String::from_utf8_lossy(body), reply.body);
         assert!(reply.json()["errors"][0]["message"].is_string());
+        assert!(
+            reply.error_code().is_some(),
+            "{}: {}",
+            String::from_utf8_lossy(body),
+            reply.body
+        );
     }
     let reply = post(&app, "text/plain", b"{\"query\": \"{ users { email } }\"}");
     assert_eq!(
@@ -139,6 +146,55 @@ fn malformed_requests_get_400_never_500(backend: Backend) {
         b"{\"query\": \"{ users { email } }\", \"variables\": null}",
     );
     assert_eq!(reply.status, 200, "{}", reply.body);
+}
+
+fn errors_juniper_raises_carry_codes(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "errors_juniper_raises_carry_codes") else {
+        return;
+    };
+    let unparsable = app.graphql("{ users { email ", json!({}));
+    assert_eq!(unparsable.status, 400);
+    assert_eq!(code(&unparsable), "BadRequest", "{}", unparsable.body);
+    assert!(unparsable.json()["errors"][0]["locations"][0]["line"].is_number());
+
+    let unknown = app.graphql("{ users { nosuchfield } }", json!({}));
+    assert_eq!(unknown.status, 400);
+    assert_eq!(code(&unknown), "ValidationError", "{}", unknown.body);
+
+    let coerced = app.graphql(
+        "query q($l: Limit, $id: UUID!) { users(limit: $l) { email } user(globalUserId: $id) { email } }",
+        json!({ "l": "x", "id": "not-a-uuid" }),
+    );
+    assert_eq!(coerced.status, 400, "{}", coerced.body);
+    let errors = coerced.json()["errors"].as_array().unwrap().clone();
+    assert!(!errors.is_empty());
+    for error in &errors {
+        assert_eq!(error["extensions"]["code"], "ValidationError", "{error}");
+    }
+    assert_eq!(errors[0]["extensions"]["field"], "l", "{}", coerced.body);
+
+    let unnamed = app.graphql(
+        "query a { users { email } } query b { users { email } }",
+        json!({}),
+    );
+    assert_eq!(code(&unnamed), "BadRequest", "{}", unnamed.body);
+
+    let options = Options {
+        limits: Limits {
+            depth: 2,
+            ..Limits::default()
+        },
+        ..Options::default()
+    };
+    drop(app);
+    let Some(app) = TestApp::spawn_with(backend, "errors_juniper_raises_carry_codes_2", options)
+    else {
+        return;
+    };
+    let deep = app.graphql("{ userTopics(globalUserId: \"00000000-0000-4000-8000-000000000000\") { actions { entityType } } }", json!({}));
+    assert_eq!(deep.status, 400);
+    assert_eq!(code(&deep), "QueryTooComplex", "{}", deep.body);
+    assert_eq!(deep.json()["errors"][0]["extensions"]["limit"], 2);
 }
 
 fn batches_are_bounded(backend: Backend) {
@@ -158,7 +214,10 @@ fn batches_are_bounded(backend: Backend) {
 
 fn large_bodies_get_413(backend: Backend) {
     let options = Options {
-        body_limit: 2048,
+        http: HttpConfig {
+            body_limit: 2048,
+            ..HttpConfig::default()
+        },
         ..Options::default()
     };
     let Some(app) = TestApp::spawn_with(backend, "large_bodies_get_413", options) else {
@@ -185,6 +244,7 @@ fn deep_or_wide_documents_are_refused_before_execution(backend: Backend) {
             depth: 4,
             tokens: 200,
             fields: 20,
+            ..Limits::default()
         },
         ..Options::default()
     };
@@ -255,7 +315,7 @@ fn health_readiness_and_metrics(backend: Backend) {
     assert!(metrics
         .header("content-type")
         .unwrap()
-        .starts_with("text/plain"));
+        .starts_with("application/openmetrics-text"));
     assert!(
         metrics.body.contains(
             "kenning_http_requests_total{route=\"/accounts/api/v1/graphql\",method=\"POST\",status=\"200\"} 1"
@@ -319,6 +379,7 @@ on_every_backend!(
     tokens_are_required_and_checked,
     scopes_limit_what_a_token_may_do,
     malformed_requests_get_400_never_500,
+    errors_juniper_raises_carry_codes,
     batches_are_bounded,
     large_bodies_get_413,
     deep_or_wide_documents_are_refused_before_execution,

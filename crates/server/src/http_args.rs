@@ -1,0 +1,105 @@
+//! The settings of the HTTP layer and the GraphQL limits, as flags and
+//! environment variables of `kenning serve`. docs/operations.md describes
+//! each one.
+
+use std::time::Duration;
+
+use clap::Args;
+use kenning_graphql::Limits;
+use kenning_http::{AllowedOrigin, HttpConfig, MetricsEndpoint};
+
+#[derive(Debug, Args)]
+pub struct HttpArgs {
+    /// Largest request body in bytes; larger ones get 413.
+    #[arg(long, env = "KENNING_BODY_LIMIT", default_value_t = HttpConfig::default().body_limit)]
+    body_limit: usize,
+    /// Seconds a request body may take to arrive whole; a slower one gets
+    /// 408.
+    #[arg(long, env = "KENNING_BODY_TIMEOUT_SECS",
+          default_value_t = HttpConfig::default().body_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    body_timeout_secs: u64,
+    /// Longest request line (method, target, version) in bytes; longer
+    /// ones get 414.
+    #[arg(long, env = "KENNING_MAX_REQUEST_LINE",
+          default_value_t = HttpConfig::default().max_request_line)]
+    max_request_line: usize,
+    /// Most bytes of request headers in all; more gets 431.
+    #[arg(long, env = "KENNING_MAX_HEADER_BYTES",
+          default_value_t = HttpConfig::default().max_header_bytes)]
+    max_header_bytes: usize,
+    /// Largest GraphQL answer in bytes; a larger one is refused (400
+    /// ResponseTooLarge).
+    #[arg(long, env = "KENNING_MAX_RESPONSE_BYTES",
+          default_value_t = HttpConfig::default().max_response_bytes)]
+    max_response_bytes: usize,
+    /// Most operations in one batched GraphQL request.
+    #[arg(long, env = "KENNING_MAX_BATCH", default_value_t = HttpConfig::default().max_batch)]
+    max_batch: usize,
+    /// Deepest nesting of a GraphQL document.
+    #[arg(long, env = "KENNING_MAX_QUERY_DEPTH", default_value_t = Limits::default().depth)]
+    max_query_depth: usize,
+    /// Most tokens in a GraphQL document.
+    #[arg(long, env = "KENNING_MAX_QUERY_TOKENS", default_value_t = Limits::default().tokens)]
+    max_query_tokens: usize,
+    /// Most fields in a GraphQL operation, a fragment counted at each
+    /// spread.
+    #[arg(long, env = "KENNING_MAX_QUERY_FIELDS", default_value_t = Limits::default().fields)]
+    max_query_fields: usize,
+    /// Highest cost of one GraphQL operation (fields times the items of
+    /// list fields); costlier ones are refused before they run.
+    #[arg(long, env = "KENNING_MAX_QUERY_COST", default_value_t = Limits::default().cost)]
+    max_query_cost: u64,
+    /// Highest cost of all the operations of one batch together.
+    #[arg(long, env = "KENNING_MAX_BATCH_COST", default_value_t = Limits::default().batch_cost)]
+    max_batch_cost: u64,
+    /// Failed authentications a client address may make a minute (as
+    /// many at once), then 429; 0 turns the limit off.
+    #[arg(long, env = "KENNING_AUTH_FAILURES_PER_MINUTE",
+          default_value_t = HttpConfig::default().auth_failures_per_minute)]
+    auth_failures_per_minute: u32,
+    /// Requests one credential may send a minute (as many at once), then
+    /// 429; 0 turns the limit off.
+    #[arg(long, env = "KENNING_REQUESTS_PER_MINUTE",
+          default_value_t = HttpConfig::default().requests_per_minute)]
+    requests_per_minute: u32,
+    /// An origin browsers may call the API from (CORS), such as
+    /// https://app.example.com; repeat (or separate with commas in the
+    /// environment) for several. None: CORS off.
+    #[arg(
+        long = "cors-origin",
+        env = "KENNING_CORS_ORIGINS",
+        value_delimiter = ','
+    )]
+    cors_origins: Vec<AllowedOrigin>,
+    /// Where GET /metrics is served: `main` (the API's address), `off`, or
+    /// a separate HOST:PORT.
+    #[arg(long, env = "KENNING_METRICS", default_value = "main")]
+    metrics: MetricsEndpoint,
+}
+
+impl HttpArgs {
+    /// The HTTP settings and the GraphQL document limits.
+    pub fn config(self) -> (HttpConfig, Limits) {
+        let http = HttpConfig {
+            body_limit: self.body_limit,
+            body_timeout: Duration::from_secs(self.body_timeout_secs),
+            max_batch: self.max_batch,
+            max_request_line: self.max_request_line,
+            max_header_bytes: self.max_header_bytes,
+            max_response_bytes: self.max_response_bytes,
+            metrics: self.metrics,
+            auth_failures_per_minute: self.auth_failures_per_minute,
+            requests_per_minute: self.requests_per_minute,
+            cors_origins: self.cors_origins,
+        };
+        let limits = Limits {
+            depth: self.max_query_depth,
+            tokens: self.max_query_tokens,
+            fields: self.max_query_fields,
+            cost: self.max_query_cost,
+            batch_cost: self.max_batch_cost,
+        };
+        (http, limits)
+    }
+}
