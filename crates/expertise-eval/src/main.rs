@@ -10,6 +10,7 @@ mod posts;
 mod rng;
 mod routing;
 mod run;
+mod scale;
 mod systems;
 mod text;
 mod world;
@@ -31,6 +32,7 @@ const SEED: u64 = 20_170_801;
 
 const USAGE: &str = "\
 usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
+       kenning-expertise-eval --scale
 
 Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
 answered with nobody, per evaluation and query form, for Kenning and its
@@ -40,11 +42,14 @@ peers. DATASET is coffee, SemEval2017 or Inspec (default: all).
   --failures N   after the table, up to N queries per evaluation that
                  Kenning answered with nobody where BM25 profile found
                  somebody, and N Kenning ranked wrong first where BM25
-                 profile was right";
+                 profile was right
+  --scale        instead: the latency of experts on a generated SQLite
+                 database of 10,000 people and 1,000,000 actions";
 
 #[derive(Debug)]
 struct Options {
     quick: bool,
+    scale: bool,
     failures: usize,
     /// Lower-case dataset names; empty for all.
     datasets: Vec<String>,
@@ -55,6 +60,7 @@ impl Options {
     fn parse(mut args: impl Iterator<Item = String>) -> anyhow::Result<Option<Self>> {
         let mut options = Self {
             quick: false,
+            scale: false,
             failures: 0,
             datasets: Vec::new(),
         };
@@ -62,6 +68,7 @@ impl Options {
             match arg.as_str() {
                 "-h" | "--help" => return Ok(None),
                 "--quick" => options.quick = true,
+                "--scale" => options.scale = true,
                 "--failures" => {
                     let n = args.next().context("--failures needs a number")?;
                     options.failures = n.parse().with_context(|| format!("--failures {n}"))?;
@@ -202,6 +209,10 @@ fn main() -> anyhow::Result<()> {
         println!("{USAGE}");
         return Ok(());
     };
+    if options.scale {
+        let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target");
+        return scale::bench(&folder);
+    }
     let extractor = Arc::new(KeyphraseExtractor::new());
     let analyzer = Arc::new(Analyzer::english());
     let outcomes = evaluations(&options)?

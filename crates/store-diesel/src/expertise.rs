@@ -21,8 +21,24 @@ const ROWS_PER_INSERT: usize = 500;
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
 
-/// The status of users who are listed as experts.
-const ACTIVE: &str = "ACTIVE";
+/// The best standings on one topic of users who are ACTIVE and not
+/// hidden: the statement walks the topic's range of the rank index from
+/// the top and stops after `LIMIT` visible users, whatever the number of
+/// people who know the topic. SQLite's planner, given statistics, may
+/// prefer scanning `users` and sorting; `CROSS JOIN` fixes the standings
+/// as the outer loop (PostgreSQL plans the inner join on its own).
+const BEST_STANDINGS_SQLITE: &str =
+    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
+     FROM standings s CROSS JOIN users u ON u.id = s.user_id \
+     WHERE s.topic_key = ? AND u.status = 'ACTIVE' AND NOT u.is_hidden \
+     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT ?";
+
+/// [`BEST_STANDINGS_SQLITE`] for PostgreSQL.
+const BEST_STANDINGS_POSTGRES: &str =
+    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
+     FROM standings s JOIN users u ON u.id = s.user_id \
+     WHERE s.topic_key = $1 AND u.status = 'ACTIVE' AND NOT u.is_hidden \
+     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $2";
 
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
@@ -69,7 +85,7 @@ impl ActionTopicRow {
     }
 }
 
-#[derive(Debug, Clone, Insertable, Queryable, Selectable)]
+#[derive(Debug, Clone, Insertable, Queryable, QueryableByName, Selectable)]
 #[diesel(table_name = standings)]
 #[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
 struct StandingRow {
@@ -289,19 +305,26 @@ impl ExpertiseStore for Database {
         keys: &[String],
         per_key: u32,
     ) -> Result<Vec<TopicStanding>, StoreError> {
+        use diesel::sql_types::{BigInt, Text};
+        let limit = i64::from(per_key);
         let mut found = Vec::new();
         for key in keys {
-            // One statement per key walks that key's index range in rank
-            // order and stops after `per_key` visible users.
-            let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
-                .inner_join(users::table.on(users::id.eq(standings::user_id)))
-                .filter(standings::topic_key.eq(key))
-                .filter(users::status.eq(ACTIVE))
-                .filter(users::is_hidden.eq(false))
-                .order((standings::rank_key.desc(), standings::user_id.desc()))
-                .limit(i64::from(per_key))
-                .select(StandingRow::as_select())
-                .load(conn))
+            let rows: Vec<StandingRow> = match self {
+                Database::Sqlite(pool) => {
+                    let conn = &mut *Database::sqlite(pool)?;
+                    diesel::sql_query(BEST_STANDINGS_SQLITE)
+                        .bind::<Text, _>(key)
+                        .bind::<BigInt, _>(limit)
+                        .load(conn)
+                }
+                Database::Postgres(pool) => {
+                    let conn = &mut *Database::postgres(pool)?;
+                    diesel::sql_query(BEST_STANDINGS_POSTGRES)
+                        .bind::<Text, _>(key)
+                        .bind::<BigInt, _>(limit)
+                        .load(conn)
+                }
+            }
             .map_err(store_error)?;
             for row in rows {
                 found.push(row.into_standing()?);
