@@ -83,8 +83,9 @@ fn sub_phrases(key: &str) -> Vec<String> {
 /// every phrase the extractor found in it with the runs of two or more of
 /// its words ("python pandas dataframe" also asks for "pandas
 /// dataframe"). A query is short, so each of its words counts, whatever
-/// the extractor thinks of it. Each key once, words and phrases weighing
-/// one each.
+/// the extractor thinks of it. Each key once: a word weighs as often as
+/// the query uses it (a query that says a word three times is about it),
+/// a phrase one.
 pub fn query_terms(phrases: &[Topic], words: &[TextWord]) -> Vec<QueryTerm> {
     let mut terms: Vec<QueryTerm> = Vec::new();
     let mut add = |key: String, label: &str| {
@@ -111,6 +112,11 @@ pub fn query_terms(phrases: &[Topic], words: &[TextWord]) -> Vec<QueryTerm> {
             }
         } else {
             add(phrase.key.clone(), &phrase.label);
+        }
+    }
+    for word in words {
+        if let Some(t) = terms.iter_mut().find(|t| t.key == word.key) {
+            t.weight = f64::from(word.count);
         }
     }
     terms

@@ -197,12 +197,14 @@ fn a_query_is_matched_on_every_word_and_the_runs_of_its_phrases() {
     let words = [
         word("python", "python", 1),
         word("panda", "pandas", 1),
-        word("datafram", "dataframe", 1),
+        word("datafram", "dataframe", 2),
     ];
-    let keys: Vec<String> = query_terms(&found, &words)
-        .into_iter()
-        .map(|t| t.key)
-        .collect();
+    let terms = query_terms(&found, &words);
+    let weight = |key: &str| terms.iter().find(|t| t.key == key).map(|t| t.weight);
+    assert_eq!(weight("datafram"), Some(2.0), "said twice, weighs twice");
+    assert_eq!(weight("python"), Some(1.0));
+    assert_eq!(weight("panda datafram"), Some(1.0));
+    let keys: Vec<String> = terms.into_iter().map(|t| t.key).collect();
     assert_eq!(
         keys,
         [
