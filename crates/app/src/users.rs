@@ -6,11 +6,10 @@ use kenning_domain::{
     Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserError, UserId,
     UserPatch, UserPatchInput,
 };
+use kenning_ports::{Clock, ModifyError, UserRepository};
 use uuid::Uuid;
 
-use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::store::{ModifyError, UserRepository};
 
 /// How many due users the purge takes from the store at a time.
 const PURGE_BATCH: u32 = 100;

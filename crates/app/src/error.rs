@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use kenning_domain::{UserError, ValidationErrors};
 
-use crate::store::{ModifyError, StoreError};
+use kenning_ports::{ModifyError, StoreError};
 
 /// Why a use case did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
