@@ -23,11 +23,17 @@ const MAX_NAME_CHARS: usize = 100;
 /// What may be shown of a credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Credential {
+    /// The credential's id, the part of its secret that finds it.
     pub id: Uuid,
+    /// Access token or API key.
     pub kind: CredentialKind,
+    /// The name it was issued under, trimmed, 1 to 100 characters.
     pub name: String,
+    /// What it may do, sorted and without repeats; always empty for an API key.
     pub scopes: Vec<Scope>,
+    /// When it was issued.
     pub created: DateTime<Utc>,
+    /// When it was revoked, if it was; a revoked credential never authenticates again.
     pub revoked: Option<DateTime<Utc>>,
 }
 
@@ -47,15 +53,21 @@ impl From<StoredCredential> for Credential {
 /// A credential just issued, with the secret that is shown this once.
 #[derive(Debug)]
 pub struct IssuedCredential {
+    /// The credential as it may be shown from now on.
     pub credential: Credential,
+    /// The whole secret to present (`kn_tok_...` or `kn_key_...`); it is not stored and cannot be
+    /// shown again.
     pub secret: String,
 }
 
 /// Who is calling, once a credential has been checked.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Principal {
+    /// The id of the credential that was presented.
     pub credential_id: Uuid,
+    /// The name the credential was issued under.
     pub name: String,
+    /// The scopes the credential carries.
     pub scopes: Vec<Scope>,
 }
 
@@ -105,6 +117,7 @@ impl std::fmt::Debug for CredentialService {
 }
 
 impl CredentialService {
+    /// The service over `store`, stamping issue and revocation moments with `clock`.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self { store, clock }
     }
@@ -181,6 +194,7 @@ impl CredentialService {
         }
     }
 
+    /// Every credential of `kind`, oldest first, revoked ones included; never a secret.
     pub fn list(&self, kind: CredentialKind) -> Result<Vec<Credential>, ServiceError> {
         Ok(self
             .store

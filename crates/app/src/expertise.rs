@@ -39,15 +39,20 @@ const ACTIONS_PER_TOPIC: u32 = 10;
 /// What an accepted upload taught.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Accepted {
+    /// The id the action was stored under.
     pub action_id: Uuid,
+    /// The user the action was recorded for.
     pub user: UserId,
+    /// The topics the upload taught, with their relevance in it.
     pub topics: Vec<ScoredTopic>,
 }
 
 /// A topic of a user, with the actions that earned it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct UserTopic {
+    /// The topic, with the user's score on it now.
     pub topic: ScoredTopic,
+    /// Up to ten of the user's actions that taught it, newest first.
     pub actions: Vec<ActionRecord>,
 }
 

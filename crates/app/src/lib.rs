@@ -5,6 +5,8 @@
 //! Each service takes its ports as `Arc<dyn Trait>`, so any adapter will
 //! do; every failure is a [`ServiceError`] with a stable machine code.
 
+#![warn(missing_docs)]
+
 pub mod credentials;
 pub mod error;
 pub mod expertise;

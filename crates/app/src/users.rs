@@ -31,6 +31,8 @@ impl std::fmt::Debug for UserService {
 }
 
 impl UserService {
+    /// The service over `users`; `clock` stamps every change, and a user created without a language
+    /// gets `default_language`.
     pub fn new(
         users: Arc<dyn UserRepository>,
         clock: Arc<dyn Clock>,
@@ -51,10 +53,13 @@ impl UserService {
         Ok(user)
     }
 
+    /// The user with this id, whatever its status; `NotFound` when there is none.
     pub fn get(&self, id: UserId) -> Result<User, ServiceError> {
         self.users.get(id)?.ok_or(ServiceError::NotFound)
     }
 
+    /// One page of the users `text` matches, ordered by last name, first name, then id, so growing
+    /// offsets give disjoint pages.
     pub fn search(
         &self,
         text: &SearchText,
@@ -76,10 +81,12 @@ impl UserService {
         self.modify(id, |user| user.change_email(email.clone()))
     }
 
+    /// Deactivates an ACTIVE user; `InvalidTransition` from any other status.
     pub fn deactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.modify(id, User::deactivate)
     }
 
+    /// Makes a DEACTIVATED user ACTIVE again; `InvalidTransition` from any other status.
     pub fn reactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.modify(id, User::reactivate)
     }
@@ -90,6 +97,8 @@ impl UserService {
         self.modify(id, |user| user.delete(now))
     }
 
+    /// Takes back a scheduled deletion within the grace period (the user is DEACTIVATED again);
+    /// `GracePeriodExpired` after it.
     pub fn cancel_delete(&self, id: UserId) -> Result<User, ServiceError> {
         let now = self.clock.now();
         self.modify(id, |user| user.cancel_delete(now))

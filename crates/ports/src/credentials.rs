@@ -13,18 +13,25 @@ use crate::store::StoreError;
 /// A credential as stored: never the secret, only its hash.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoredCredential {
+    /// The credential's id, the part of its secret that finds it.
     pub id: Uuid,
+    /// Access token or API key.
     pub kind: CredentialKind,
+    /// The name it was issued under.
     pub name: String,
+    /// What it may do; empty for an API key.
     pub scopes: Vec<Scope>,
     /// Lower-case hex SHA-256 of the secret part.
     pub secret_hash: String,
+    /// When it was issued.
     pub created: DateTime<Utc>,
+    /// When it was revoked, if it was.
     pub revoked: Option<DateTime<Utc>>,
 }
 
 /// Where credentials live.
 pub trait CredentialStore: Send + Sync {
+    /// Stores a new credential.
     fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError>;
 
     /// Stores `credential` only if no credential of its kind was ever
@@ -32,6 +39,7 @@ pub trait CredentialStore: Send + Sync {
     /// is ever stored this way per kind, even when processes race.
     fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError>;
 
+    /// The credential of `kind` with `id`, revoked or not.
     fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError>;
 
     /// Every credential of the kind, oldest first, revoked ones included.

@@ -11,24 +11,36 @@ use crate::store::StoreError;
 /// An accepted action, ready to be stored.
 #[derive(Debug, Clone, PartialEq)]
 pub struct NewAction {
+    /// A fresh id for the action.
     pub id: Uuid,
     /// The folded e-mail key of the acting user.
     pub user_email_key: String,
+    /// The kind of entity acted on.
     pub entity_type: String,
+    /// What the user did.
     pub action_type: String,
+    /// When the user did it.
     pub action_date: DateTime<Utc>,
+    /// The connector's id of the action; at most one stored action has it.
     pub alias: Option<String>,
+    /// When the upload was accepted.
     pub received: DateTime<Utc>,
+    /// The entity's topics with their relevance per descriptor.
     pub topics: Vec<EntityTopic>,
 }
 
 /// An action as listed among the reasons for a topic.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionRecord {
+    /// The action's id.
     pub id: Uuid,
+    /// The kind of entity acted on.
     pub entity_type: String,
+    /// What the user did.
     pub action_type: String,
+    /// When the user did it.
     pub action_date: DateTime<Utc>,
+    /// The connector's id of the action, if it gave one.
     pub alias: Option<String>,
     /// The topic's relevance in the entity, under the current scoring.
     pub relevance: f64,
@@ -37,10 +49,13 @@ pub struct ActionRecord {
 /// Why an action was not stored.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
+    /// No ACTIVE or DEACTIVATED user has the e-mail key.
     #[error("no active or deactivated user has this e-mail address")]
     UnknownUser,
+    /// An action with the alias is stored already.
     #[error("the action_alias was accepted before")]
     DuplicateAlias,
+    /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
 }

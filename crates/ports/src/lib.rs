@@ -6,6 +6,8 @@
 //! use, and nothing here holds a rule of its own beyond the contracts
 //! written on the traits.
 
+#![warn(missing_docs)]
+
 pub mod clock;
 pub mod credentials;
 pub mod expertise;
