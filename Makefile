@@ -13,11 +13,13 @@ PEERS := crates/keyphrase-eval/peers
 run:
 	$(CARGO) run --release -p kenning -- serve
 
-## Every test: unit, storage contract, HTTP API and CLI. The PostgreSQL
-## variants run when KENNING_TEST_POSTGRES_URL is set; otherwise they are
-## counted as ignored, and the last line says why.
+## Every test: unit, storage contract, HTTP API and CLI, then the embedding
+## example (crates/app/examples/embed.rs), so it keeps working. The
+## PostgreSQL variants run when KENNING_TEST_POSTGRES_URL is set; otherwise
+## they are counted as ignored, and the last line says why.
 test:
 	@status=0; $(CARGO) test --workspace || status=$$?; \
+	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
 	fi; \
