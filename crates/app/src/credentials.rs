@@ -33,7 +33,8 @@ pub struct Credential {
     pub scopes: Vec<Scope>,
     /// When it was issued.
     pub created: DateTime<Utc>,
-    /// When it was revoked, if it was; a revoked credential never authenticates again.
+    /// When it was revoked, if it was; a revoked credential never authenticates
+    /// again.
     pub revoked: Option<DateTime<Utc>>,
 }
 
@@ -55,8 +56,8 @@ impl From<StoredCredential> for Credential {
 pub struct IssuedCredential {
     /// The credential as it may be shown from now on.
     pub credential: Credential,
-    /// The whole secret to present (`kn_tok_...` or `kn_key_...`); it is not stored and cannot be
-    /// shown again.
+    /// The whole secret to present (`kn_tok_...` or `kn_key_...`); it is not
+    /// stored and cannot be shown again.
     pub secret: String,
 }
 
@@ -117,7 +118,8 @@ impl std::fmt::Debug for CredentialService {
 }
 
 impl CredentialService {
-    /// The service over `store`, stamping issue and revocation moments with `clock`.
+    /// The service over `store`, stamping issue and revocation moments with
+    /// `clock`.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self { store, clock }
     }
@@ -194,7 +196,8 @@ impl CredentialService {
         }
     }
 
-    /// Every credential of `kind`, oldest first, revoked ones included; never a secret.
+    /// Every credential of `kind`, oldest first, revoked ones included; never a
+    /// secret.
     pub fn list(&self, kind: CredentialKind) -> Result<Vec<Credential>, ServiceError> {
         Ok(self
             .store

@@ -11,8 +11,8 @@ pub enum ServiceError {
     /// No credential, or one that is unknown, malformed or revoked.
     #[error("a valid credential is required")]
     Unauthenticated,
-    /// The credential lacks a scope, or the domain refuses the change for the user (a system user,
-    /// say); the text says why.
+    /// The credential lacks a scope, or the domain refuses the change for the
+    /// user (a system user, say); the text says why.
     #[error("{0}")]
     Forbidden(String),
     /// No user (or credential) has the id given.

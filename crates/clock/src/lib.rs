@@ -2,6 +2,8 @@
 //! the server runs on, and a manual clock that moves only when told to, which
 //! tests and simulations run on.
 
+#![warn(missing_docs)]
+
 use std::sync::Mutex;
 
 use chrono::{DateTime, Duration, Timelike, Utc};
@@ -26,6 +28,7 @@ impl Clock for SystemClock {
 pub struct ManualClock(Mutex<DateTime<Utc>>);
 
 impl ManualClock {
+    /// A clock that stands at `start` until it is moved.
     pub fn new(start: DateTime<Utc>) -> Self {
         Self(Mutex::new(start))
     }

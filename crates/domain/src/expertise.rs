@@ -27,7 +27,8 @@ pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 /// Why scoring settings were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoringError {
-    /// An action type's (or descriptor's) weight was negative or not finite; names which.
+    /// An action type's (or descriptor's) weight was negative or not finite;
+    /// names which.
     #[error("the weight of {0} must be a finite number >= 0")]
     Weight(String),
     /// The half-life was shorter than a day.
@@ -94,7 +95,8 @@ impl Scoring {
         })
     }
 
-    /// The weight of an action of this type: its configured weight, else the default one.
+    /// The weight of an action of this type: its configured weight, else the
+    /// default one.
     pub fn action_weight(&self, action: &ActionType) -> f64 {
         self.weight_of(action.as_str())
     }
@@ -115,7 +117,8 @@ impl Scoring {
         self.weight_of(action_type) * topic.relevance(self)
     }
 
-    /// The factor a topic's relevance in a text of this descriptor is multiplied by.
+    /// The factor a topic's relevance in a text of this descriptor is
+    /// multiplied by.
     pub fn descriptor_factor(&self, descriptor: Descriptor) -> f64 {
         match descriptor {
             Descriptor::Primary => self.primary,

@@ -105,8 +105,8 @@ impl Email {
     /// The maximum length in characters.
     pub const MAX_CHARS: usize = 191;
 
-    /// Trims `raw` and checks it is a syntactically valid address of at most [`Email::MAX_CHARS`]
-    /// characters.
+    /// Trims `raw` and checks it is a syntactically valid address of at most
+    /// [`Email::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         let value = bounded(Self::FIELD, raw, Self::MAX_CHARS, true)?;
         if !value.validate_email() {

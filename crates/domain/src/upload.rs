@@ -133,7 +133,8 @@ impl EntityType {
     /// The field's public name.
     pub const FIELD: &'static str = "entity_type";
 
-    /// Checks `raw` is a lower-case identifier of at most [`Identifier::MAX_CHARS`] characters.
+    /// Checks `raw` is a lower-case identifier of at most
+    /// [`Identifier::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
@@ -152,7 +153,8 @@ impl ActionType {
     /// The field's public name.
     pub const FIELD: &'static str = "action_type";
 
-    /// Checks `raw` is a lower-case identifier of at most [`Identifier::MAX_CHARS`] characters.
+    /// Checks `raw` is a lower-case identifier of at most
+    /// [`Identifier::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }

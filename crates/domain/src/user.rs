@@ -63,8 +63,8 @@ impl GracePeriod {
 pub enum Status {
     /// In use: counted among the experts unless hidden.
     Active,
-    /// Kept, and its uploads still accepted, but not counted among the experts; can be
-    /// reactivated.
+    /// Kept, and its uploads still accepted, but not counted among the experts;
+    /// can be reactivated.
     Deactivated,
     /// Deactivated, and anonymized once `scheduled_for` has passed.
     PendingDeletion {
@@ -79,7 +79,8 @@ pub enum Status {
 }
 
 impl Status {
-    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`, `DELETED`).
+    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`,
+    /// `DELETED`).
     pub fn name(&self) -> &'static str {
         match self {
             Status::Active => "ACTIVE",
@@ -176,7 +177,8 @@ pub struct UserParts {
     pub id: UserId,
     /// When the user was registered.
     pub created: DateTime<Utc>,
-    /// Whether it is a system user, which can be neither deactivated nor deleted.
+    /// Whether it is a system user, which can be neither deactivated nor
+    /// deleted.
     pub is_system: bool,
     /// Whether it is hidden from expertise answers.
     pub is_hidden: bool,
@@ -239,7 +241,8 @@ impl User {
     pub fn created(&self) -> DateTime<Utc> {
         self.created
     }
-    /// Whether it is a system user, which can be neither deactivated nor deleted.
+    /// Whether it is a system user, which can be neither deactivated nor
+    /// deleted.
     pub fn is_system(&self) -> bool {
         self.is_system
     }
