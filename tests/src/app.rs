@@ -7,10 +7,10 @@ use std::time::Duration;
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
 use kenning::{Application, Services, Settings};
+use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::HttpConfig;
-use kenning_ports::ManualClock;
 use serde_json::{json, Value};
 
 use crate::db::{Backend, TestDatabase};

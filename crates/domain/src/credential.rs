@@ -35,8 +35,10 @@ pub enum Scope {
 }
 
 impl Scope {
+    /// Every scope, the set the first admin token carries.
     pub const ALL: [Scope; 3] = [Scope::UsersRead, Scope::UsersWrite, Scope::ExpertiseRead];
 
+    /// The scope's public name, as tokens list it.
     pub fn as_str(&self) -> &'static str {
         match self {
             Scope::UsersRead => "users:read",

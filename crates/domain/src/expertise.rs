@@ -27,8 +27,11 @@ pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 /// Why scoring settings were refused.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ScoringError {
+    /// An action type's (or descriptor's) weight was negative or not finite;
+    /// names which.
     #[error("the weight of {0} must be a finite number >= 0")]
     Weight(String),
+    /// The half-life was shorter than a day.
     #[error("the half-life must be at least one day")]
     HalfLife,
 }
@@ -92,6 +95,8 @@ impl Scoring {
         })
     }
 
+    /// The weight of an action of this type: its configured weight, else the
+    /// default one.
     pub fn action_weight(&self, action: &ActionType) -> f64 {
         self.weight_of(action.as_str())
     }
@@ -112,6 +117,8 @@ impl Scoring {
         self.weight_of(action_type) * topic.relevance(self)
     }
 
+    /// The factor a topic's relevance in a text of this descriptor is
+    /// multiplied by.
     pub fn descriptor_factor(&self, descriptor: Descriptor) -> f64 {
         match descriptor {
             Descriptor::Primary => self.primary,
@@ -120,6 +127,7 @@ impl Scoring {
         }
     }
 
+    /// The time after which a standing's score has decayed to half.
     pub fn half_life(&self) -> Duration {
         self.half_life
     }
@@ -158,7 +166,9 @@ impl Scoring {
 /// applied, and applied again when the operator changes them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct EntityTopic {
+    /// The topic's key, what standings are kept under.
     pub key: String,
+    /// The topic as people read it.
     pub label: String,
     /// Summed relevance in the primary, default and secondary texts.
     pub by_descriptor: [f64; 3],
@@ -190,7 +200,9 @@ impl EntityTopic {
 /// A user's accumulated score on a topic, as of a moment.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Standing {
+    /// The score at `as_of`; it decays from there by the half-life.
     pub score: f64,
+    /// The moment `score` holds for.
     pub as_of: DateTime<Utc>,
 }
 
@@ -243,17 +255,24 @@ fn rank_epoch() -> DateTime<Utc> {
 /// One stored (user, topic) aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicStanding {
+    /// Whose standing it is.
     pub user: UserId,
+    /// The topic's key.
     pub key: String,
+    /// The topic as people read it.
     pub label: String,
+    /// The accumulated score and the moment it holds for.
     pub standing: Standing,
 }
 
 /// A topic of a user with its current score.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoredTopic {
+    /// The topic's key.
     pub key: String,
+    /// The topic as people read it.
     pub label: String,
+    /// The score, as of the moment it was asked for; greater is better.
     pub score: f64,
 }
 

@@ -4,6 +4,8 @@
 //! The crate is pure: no IO, no clock, no async, no database or HTTP types.
 //! Every moment it needs ("now") comes in as an argument.
 
+#![warn(missing_docs)]
+
 pub mod credential;
 pub mod expertise;
 pub mod paging;

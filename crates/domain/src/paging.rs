@@ -7,8 +7,10 @@ use crate::validation::{FieldViolation, Rule};
 pub struct Offset(u32);
 
 impl Offset {
+    /// The field's public name.
     pub const FIELD: &'static str = "offset";
 
+    /// An offset from 0 to `u32::MAX`; anything else is refused.
     pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
         if raw < 0 {
             return Err(FieldViolation::new(Self::FIELD, Rule::TooSmall { min: 0 }));
@@ -23,6 +25,7 @@ impl Offset {
         })
     }
 
+    /// How many items to skip.
     pub fn get(&self) -> u32 {
         self.0
     }
@@ -36,11 +39,16 @@ impl Offset {
 pub struct Limit(u32);
 
 impl Limit {
+    /// The field's public name.
     pub const FIELD: &'static str = "limit";
+    /// The smallest limit.
     pub const MIN: u32 = 1;
+    /// The largest limit.
     pub const MAX: u32 = 1000;
+    /// The limit when none is given.
     pub const DEFAULT: Limit = Limit(100);
 
+    /// A limit from [`Limit::MIN`] to [`Limit::MAX`]; anything else is refused.
     pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
         if raw < i64::from(Self::MIN) {
             return Err(FieldViolation::new(
@@ -69,6 +77,7 @@ impl Limit {
         })
     }
 
+    /// The most items to return.
     pub fn get(&self) -> u32 {
         self.0
     }
@@ -87,6 +96,7 @@ impl Default for Limit {
 pub struct SearchText(Option<String>);
 
 impl SearchText {
+    /// The field's public name.
     pub const FIELD: &'static str = "searchText";
     /// The longest needle that can match: the longest field a needle is
     /// looked for in (externalId), since it never spans two fields.

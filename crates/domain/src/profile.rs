@@ -44,6 +44,7 @@ macro_rules! bounded_text {
                 bounded($field, raw, $limit, $required).map(Self)
             }
 
+            /// The value, trimmed.
             pub fn as_str(&self) -> &str {
                 &self.0
             }
@@ -99,9 +100,13 @@ bounded_text!(
 pub struct Email(String);
 
 impl Email {
+    /// The field's public name.
     pub const FIELD: &'static str = "email";
+    /// The maximum length in characters.
     pub const MAX_CHARS: usize = 191;
 
+    /// Trims `raw` and checks it is a syntactically valid address of at most
+    /// [`Email::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         let value = bounded(Self::FIELD, raw, Self::MAX_CHARS, true)?;
         if !value.validate_email() {
@@ -110,6 +115,7 @@ impl Email {
         Ok(Self(value))
     }
 
+    /// The address as given, trimmed.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -132,6 +138,7 @@ impl Email {
 pub struct LanguageId(String);
 
 impl LanguageId {
+    /// The field's public name.
     pub const FIELD: &'static str = "languageId";
 
     /// Accepts any letter case and keeps the code in lower case.
@@ -143,6 +150,7 @@ impl LanguageId {
         }
     }
 
+    /// The code, in lower case.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -153,6 +161,7 @@ impl LanguageId {
 pub struct CountryId(String);
 
 impl CountryId {
+    /// The field's public name.
     pub const FIELD: &'static str = "countryId";
 
     /// Accepts any letter case and keeps the code in lower case.
@@ -166,6 +175,7 @@ impl CountryId {
         }
     }
 
+    /// The code, in lower case.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -176,8 +186,10 @@ impl CountryId {
 pub struct EmploymentStart(NaiveDate);
 
 impl EmploymentStart {
+    /// The field's public name.
     pub const FIELD: &'static str = "employmentStart";
 
+    /// Trims `raw` and checks it is a calendar date written `yyyy-mm-dd`.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         let raw = raw.trim();
         // `%Y` alone would also take five-digit and signed years.
@@ -195,6 +207,7 @@ impl EmploymentStart {
         }
     }
 
+    /// The date.
     pub fn date(&self) -> NaiveDate {
         self.0
     }

@@ -5,6 +5,7 @@ use std::fmt;
 /// How an uploaded text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TextFormat {
+    /// Plain text, read as it is.
     #[default]
     Plain,
     /// HTML: only its visible text counts (no tags, scripts or styles).
@@ -12,6 +13,7 @@ pub enum TextFormat {
 }
 
 impl TextFormat {
+    /// The format's public name: `plain` or `html`.
     pub fn as_str(&self) -> &'static str {
         match self {
             TextFormat::Plain => "plain",

@@ -14,11 +14,14 @@ use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
 /// One raw field of an upload, as the transport found it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Raw<T> {
+    /// The field was not sent.
     #[default]
     Missing,
+    /// The field was sent as null.
     Null,
     /// Present, but not of the JSON type the field has.
     WrongType,
+    /// The field was sent with a value of its type.
     Value(T),
 }
 
@@ -32,24 +35,36 @@ impl<T> Raw<T> {
 /// The raw fields of one entry of `texts`.
 #[derive(Debug, Clone, Default)]
 pub struct TextInput {
+    /// `text_format`: `plain` or `html`.
     pub text_format: Raw<String>,
+    /// `descriptor`: `primary`, `default` or `secondary`.
     pub descriptor: Raw<String>,
+    /// `text`: the text itself.
     pub text: Raw<String>,
+    /// The names of the fields sent that a text does not have.
     pub unknown_fields: Vec<String>,
 }
 
 /// The raw fields of an upload.
 #[derive(Debug, Clone, Default)]
 pub struct UploadInput {
+    /// `entity_type`, such as `document`.
     pub entity_type: Raw<String>,
+    /// `action_type`, such as `create`.
     pub action_type: Raw<String>,
+    /// `action_date`: an RFC 3339 timestamp with an offset.
     pub action_date: Raw<String>,
+    /// `user_email`: the acting user's address.
     pub user_email: Raw<String>,
+    /// `text`: a single plain text, the short form of `texts`; exactly one
+    /// of the two is given.
     pub text: Raw<String>,
     /// One object or an array of them; an entry that is not an object is
     /// `Raw::WrongType`.
     pub texts: Raw<Vec<Raw<TextInput>>>,
+    /// `action_alias`: the connector's id of the action, accepted once.
     pub action_alias: Raw<String>,
+    /// The names of the fields sent that an upload does not have.
     pub unknown_fields: Vec<String>,
 }
 
@@ -57,13 +72,19 @@ pub struct UploadInput {
 /// connector's author.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Descriptor {
+    /// An ordinary text of the entity.
     #[default]
     Default,
+    /// A text central to its entity (a title, a summary): its topics count
+    /// more.
     Primary,
+    /// A text at the edge of its entity (a comment, a footer): its topics
+    /// count less.
     Secondary,
 }
 
 impl Descriptor {
+    /// The descriptor's public name.
     pub fn as_str(&self) -> &'static str {
         match self {
             Descriptor::Default => "default",
@@ -100,6 +121,7 @@ fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> 
 pub struct Identifier;
 
 impl Identifier {
+    /// The maximum length in characters.
     pub const MAX_CHARS: usize = 100;
 }
 
@@ -108,12 +130,16 @@ impl Identifier {
 pub struct EntityType(String);
 
 impl EntityType {
+    /// The field's public name.
     pub const FIELD: &'static str = "entity_type";
 
+    /// Checks `raw` is a lower-case identifier of at most
+    /// [`Identifier::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
 
+    /// The type as given.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -124,12 +150,16 @@ impl EntityType {
 pub struct ActionType(String);
 
 impl ActionType {
+    /// The field's public name.
     pub const FIELD: &'static str = "action_type";
 
+    /// Checks `raw` is a lower-case identifier of at most
+    /// [`Identifier::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
 
+    /// The type as given.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -140,7 +170,9 @@ impl ActionType {
 pub struct ActionAlias(String);
 
 impl ActionAlias {
+    /// The field's public name.
     pub const FIELD: &'static str = "action_alias";
+    /// The maximum length in characters.
     pub const MAX_CHARS: usize = 255;
 
     /// Kept exactly as sent (an alias is an identifier, not prose), but a
@@ -161,6 +193,7 @@ impl ActionAlias {
         Ok(Self(raw.to_owned()))
     }
 
+    /// The alias exactly as sent.
     pub fn as_str(&self) -> &str {
         &self.0
     }
@@ -169,21 +202,28 @@ impl ActionAlias {
 /// One text of an upload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UploadText {
+    /// How the text is written.
     pub format: TextFormat,
+    /// How much the text says about its entity.
     pub descriptor: Descriptor,
+    /// The text, free of control characters but tab and line break.
     pub text: String,
 }
 
 /// A checked upload.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Upload {
+    /// The kind of entity acted on.
     pub entity_type: EntityType,
+    /// What the user did to it.
     pub action_type: ActionType,
     /// In UTC.
     pub action_date: DateTime<Utc>,
     /// The acting user's address; users are found by its folded key.
     pub user_email: Email,
+    /// Its texts, at least one.
     pub texts: Vec<UploadText>,
+    /// The connector's id of the action, if it gave one.
     pub alias: Option<ActionAlias>,
 }
 

@@ -27,10 +27,12 @@ use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
 pub struct UserId(Uuid);
 
 impl UserId {
+    /// The id of this UUID.
     pub fn from_uuid(id: Uuid) -> Self {
         Self(id)
     }
 
+    /// The UUID the id is written as.
     pub fn as_uuid(&self) -> Uuid {
         self.0
     }
@@ -47,6 +49,7 @@ impl fmt::Display for UserId {
 pub struct GracePeriod;
 
 impl GracePeriod {
+    /// The length of the grace period in days.
     pub const DAYS: i64 = 14;
 
     /// The moment a user deleted at `requested` is anonymized.
@@ -58,20 +61,26 @@ impl GracePeriod {
 /// Where a user is in its lifecycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
+    /// In use: counted among the experts unless hidden.
     Active,
+    /// Kept, and its uploads still accepted, but not counted among the experts;
+    /// can be reactivated.
     Deactivated,
     /// Deactivated, and anonymized once `scheduled_for` has passed.
     PendingDeletion {
+        /// When the user will be anonymized.
         scheduled_for: DateTime<Utc>,
     },
     /// Anonymized at `at`; nothing can change the user any more.
     Deleted {
+        /// When the user was anonymized.
         at: DateTime<Utc>,
     },
 }
 
 impl Status {
-    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`, `DELETED`).
+    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`,
+    /// `DELETED`).
     pub fn name(&self) -> &'static str {
         match self {
             Status::Active => "ACTIVE",
@@ -85,17 +94,26 @@ impl Status {
 /// Why a change to a user was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum UserError {
+    /// The input broke field rules; every problem is listed.
     #[error("{0}")]
     Validation(ValidationErrors),
+    /// The user's status does not allow the action.
     #[error("cannot {action} a user whose status is {status}")]
     InvalidTransition {
+        /// What was asked, such as `deactivate`.
         action: &'static str,
+        /// The status the user is in.
         status: &'static str,
     },
+    /// The user may not be changed this way at all; the text says why.
     #[error("{0}")]
     Forbidden(&'static str),
+    /// A cancellation came after the grace period ended.
     #[error("the grace period ended at {scheduled_for}; the deletion can no longer be cancelled")]
-    GracePeriodExpired { scheduled_for: DateTime<Utc> },
+    GracePeriodExpired {
+        /// When the grace period ended.
+        scheduled_for: DateTime<Utc>,
+    },
 }
 
 impl From<ValidationErrors> for UserError {
@@ -107,17 +125,29 @@ impl From<ValidationErrors> for UserError {
 /// The personal data of a user that is not deleted.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Profile {
+    /// The e-mail address, unique among live users by its folded key.
     pub email: Email,
+    /// The first name.
     pub firstname: FirstName,
+    /// The last name.
     pub lastname: LastName,
+    /// The id in another system, unique among live users.
     pub external_id: Option<ExternalId>,
+    /// The language the user reads.
     pub language_id: LanguageId,
+    /// Where the user works from.
     pub location: Option<Location>,
+    /// What the user says about themself.
     pub about: Option<About>,
+    /// The country the user works in.
     pub country_id: Option<CountryId>,
+    /// The company the user works for.
     pub company: Option<Company>,
+    /// The department the user works in.
     pub department: Option<Department>,
+    /// The user's position.
     pub position: Option<Position>,
+    /// When the user started.
     pub employment_start: Option<EmploymentStart>,
     /// Kept as the identity source delivered it; no API writes it.
     pub gender: Option<String>,
@@ -143,12 +173,20 @@ pub struct User {
 /// Every part of a stored user, for storage adapters to rebuild one.
 #[derive(Debug, Clone)]
 pub struct UserParts {
+    /// The user's id.
     pub id: UserId,
+    /// When the user was registered.
     pub created: DateTime<Utc>,
+    /// Whether it is a system user, which can be neither deactivated nor
+    /// deleted.
     pub is_system: bool,
+    /// Whether it is hidden from expertise answers.
     pub is_hidden: bool,
+    /// Whether the user signs in through an external identity provider.
     pub is_federated: bool,
+    /// Where it is in its lifecycle.
     pub status: Status,
+    /// Its profile; `None` once anonymized.
     pub profile: Option<Profile>,
 }
 
@@ -195,21 +233,28 @@ impl User {
         self
     }
 
+    /// The user's id, which never changes.
     pub fn id(&self) -> UserId {
         self.id
     }
+    /// When the user was registered.
     pub fn created(&self) -> DateTime<Utc> {
         self.created
     }
+    /// Whether it is a system user, which can be neither deactivated nor
+    /// deleted.
     pub fn is_system(&self) -> bool {
         self.is_system
     }
+    /// Whether it is hidden from expertise answers.
     pub fn is_hidden(&self) -> bool {
         self.is_hidden
     }
+    /// Whether the user signs in through an external identity provider.
     pub fn is_federated(&self) -> bool {
         self.is_federated
     }
+    /// Where the user is in its lifecycle.
     pub fn status(&self) -> Status {
         self.status
     }
@@ -397,17 +442,29 @@ fn required_patch<U>(
 /// The raw attributes of a user to create, as a client sent them.
 #[derive(Debug, Clone, Default)]
 pub struct NewUserInput {
+    /// `email`, required.
     pub email: String,
+    /// `firstname`, required.
     pub firstname: String,
+    /// `lastname`, required.
     pub lastname: String,
+    /// `externalId`.
     pub external_id: Option<String>,
+    /// `languageId`, an ISO 639-1 code; the default language when absent.
     pub language_id: Option<String>,
+    /// `location`.
     pub location: Option<String>,
+    /// `about`.
     pub about: Option<String>,
+    /// `countryId`, an ISO 3166-1 alpha-2 code.
     pub country_id: Option<String>,
+    /// `company`.
     pub company: Option<String>,
+    /// `department`.
     pub department: Option<String>,
+    /// `position`.
     pub position: Option<String>,
+    /// `employmentStart`, written `yyyy-mm-dd`.
     pub employment_start: Option<String>,
 }
 
@@ -467,6 +524,7 @@ impl NewUser {
         }))
     }
 
+    /// The checked attributes.
     pub fn profile(&self) -> &Profile {
         &self.0
     }
@@ -477,16 +535,27 @@ impl NewUser {
 /// [`User::change_email`].
 #[derive(Debug, Clone, Default)]
 pub struct UserPatchInput {
+    /// `firstname`; cannot be cleared.
     pub firstname: Patch<String>,
+    /// `lastname`; cannot be cleared.
     pub lastname: Patch<String>,
+    /// `externalId`.
     pub external_id: Patch<String>,
+    /// `languageId`; cannot be cleared.
     pub language_id: Patch<String>,
+    /// `location`.
     pub location: Patch<String>,
+    /// `about`.
     pub about: Patch<String>,
+    /// `countryId`.
     pub country_id: Patch<String>,
+    /// `company`.
     pub company: Patch<String>,
+    /// `department`.
     pub department: Patch<String>,
+    /// `position`.
     pub position: Patch<String>,
+    /// `employmentStart`.
     pub employment_start: Patch<String>,
 }
 

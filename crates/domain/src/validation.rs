@@ -11,7 +11,10 @@ pub enum Rule {
     /// The field cannot be set to null.
     NotNullable,
     /// The value is longer than `limit` characters.
-    TooLong { limit: usize },
+    TooLong {
+        /// The most characters allowed.
+        limit: usize,
+    },
     /// The value is not a syntactically valid e-mail address.
     InvalidEmail,
     /// The value is not an ISO 639-1 language code.
@@ -21,11 +24,20 @@ pub enum Rule {
     /// The value is not a calendar date written `yyyy-mm-dd`.
     InvalidDate,
     /// The number is below `min`.
-    TooSmall { min: i64 },
+    TooSmall {
+        /// The smallest number allowed.
+        min: i64,
+    },
     /// The number is above `max`.
-    TooLarge { max: i64 },
+    TooLarge {
+        /// The largest number allowed.
+        max: i64,
+    },
     /// The value is not one of the listed words.
-    OneOf { allowed: &'static str },
+    OneOf {
+        /// The words allowed, separated by commas.
+        allowed: &'static str,
+    },
     /// The value is not lower-case letters, digits and underscores.
     NotAnIdentifier,
     /// The value is not an RFC 3339 timestamp with an offset.
@@ -33,13 +45,22 @@ pub enum Rule {
     /// The moment lies further in the future than clocks can disagree.
     InFuture,
     /// The JSON value has the wrong type.
-    WrongType { expected: &'static str },
+    WrongType {
+        /// The JSON type the field has.
+        expected: &'static str,
+    },
     /// The field is not part of the input.
     UnknownField,
     /// Exactly one of two fields must be given.
-    ExactlyOneOf { other: &'static str },
+    ExactlyOneOf {
+        /// The other field's public name.
+        other: &'static str,
+    },
     /// The list holds more than `max` items.
-    TooMany { max: usize },
+    TooMany {
+        /// The most items allowed.
+        max: usize,
+    },
     /// The text holds a control character other than tab or line break.
     ControlCharacter,
 }
@@ -119,6 +140,7 @@ pub struct FieldViolation {
 }
 
 impl FieldViolation {
+    /// The violation of `rule` by `field` (its public name).
     pub fn new(field: impl Into<Cow<'static, str>>, rule: Rule) -> Self {
         Self {
             field: field.into(),

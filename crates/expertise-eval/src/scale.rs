@@ -18,9 +18,11 @@ use anyhow::Context;
 use chrono::{TimeZone, Utc};
 use diesel::connection::SimpleConnection;
 use diesel::{Connection, RunQueryDsl, SqliteConnection};
+use kenning_app::ExpertiseService;
+use kenning_clock::ManualClock;
 use kenning_domain::{Scoring, Standing, TextFormat};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::{ExpertiseService, ManualClock, TopicExtractor};
+use kenning_ports::TopicExtractor;
 use kenning_store_diesel::Database;
 
 use crate::rng::SplitMix64;

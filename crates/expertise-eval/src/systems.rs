@@ -8,12 +8,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chrono::SecondsFormat;
+use kenning_app::expertise::MAX_EXPERTS;
+use kenning_app::{ExpertiseService, UserService};
+use kenning_clock::ManualClock;
 use kenning_domain::{
     Expert, LanguageId, NewUserInput, Raw, Scoring, TextInput, UploadInput, UserId,
 };
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::expertise::MAX_EXPERTS;
-use kenning_ports::{ExpertiseService, ManualClock, UserService};
 use kenning_store_memory::MemoryStore;
 
 use crate::bm25::{Analyzer, Bm25, Parameters};

@@ -1,8 +1,8 @@
 //! Service errors as GraphQL errors.
 
 use juniper::{FieldError, IntoFieldError, Object, ScalarValue, Value};
+use kenning_app::ServiceError;
 use kenning_domain::ValidationErrors;
-use kenning_ports::ServiceError;
 
 /// A [`ServiceError`] on its way into a GraphQL response.
 ///

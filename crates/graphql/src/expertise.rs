@@ -2,8 +2,9 @@
 
 use chrono::{DateTime, Utc};
 use juniper::graphql_object;
+use kenning_app::UserTopic;
 use kenning_domain::{Expert, RelatedTopic, ScoredTopic};
-use kenning_ports::{ActionRecord, UserTopic};
+use kenning_ports::ActionRecord;
 use uuid::Uuid;
 
 use crate::error::ApiError;

@@ -1,8 +1,8 @@
 //! The root types and the schema.
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
+use kenning_app::{ExpertiseService, Principal, UserService};
 use kenning_domain::{self as domain, FieldViolation, Scope, SearchText, UserId};
-use kenning_ports::{ExpertiseService, Principal, UserService};
 use uuid::Uuid;
 
 use crate::error::ApiError;

@@ -10,8 +10,8 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use kenning_app::{Accepted, ServiceError};
 use kenning_domain::{CredentialKind, Raw, TextInput, UploadInput};
-use kenning_ports::{Accepted, ServiceError};
 use serde_json::{json, Map, Value};
 
 use crate::body::read_json;

@@ -4,8 +4,8 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest};
+use kenning_app::{Principal, ServiceError};
 use kenning_domain::CredentialKind;
-use kenning_ports::{Principal, ServiceError};
 
 use crate::problem::Problem;
 use crate::throttle::client_key;

@@ -3,9 +3,9 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
+use kenning_app::Principal;
 use kenning_domain::CredentialKind;
 use kenning_graphql::{Answer, Context};
-use kenning_ports::Principal;
 use serde_json::Value;
 
 use crate::body::read_json;

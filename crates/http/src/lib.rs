@@ -22,8 +22,8 @@ mod throttle;
 use std::sync::Arc;
 
 use actix_web::web;
+use kenning_app::{CredentialService, ExpertiseService, UserService};
 use kenning_graphql::Schema;
-use kenning_ports::{CredentialService, ExpertiseService, UserService};
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;

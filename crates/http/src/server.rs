@@ -18,8 +18,9 @@ use crate::{configure, head, listener, metrics, AppState};
 ///
 /// Every request is counted in the metrics, including those refused for
 /// their head (an unknown method, a request line or headers too long),
-/// and every response carries the security headers of
-/// [`security_headers`]. CORS answers only when origins are configured.
+/// and every response carries the security headers (no content sniffing,
+/// no referrer, no framing, no caching of API answers) unless its handler
+/// set its own. CORS answers only when origins are configured.
 pub fn server(
     state: AppState,
     listener: TcpListener,

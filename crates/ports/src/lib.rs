@@ -1,26 +1,21 @@
-//! The ports Kenning's core needs from the outside world (storage, clock,
-//! credentials) and the use cases that drive them.
+//! The ports Kenning's core needs from the outside world: storage of users,
+//! credentials and expertise, topic extraction and the clock.
 //!
-//! Adapters implement the traits; the HTTP and command-line edges call the
-//! services. Nothing here knows which database or transport is in use.
+//! Adapters implement these traits; the use cases in `kenning-app` drive
+//! them. Nothing here knows which database, extractor or transport is in
+//! use, and nothing here holds a rule of its own beyond the contracts
+//! written on the traits.
+
+#![warn(missing_docs)]
 
 pub mod clock;
 pub mod credentials;
-pub mod error;
 pub mod expertise;
 pub mod store;
 pub mod topics;
-pub mod users;
 
-pub use clock::{Clock, ManualClock, SystemClock};
-pub use credentials::{
-    Credential, CredentialService, CredentialStore, IssuedCredential, Principal, StoredCredential,
-};
-pub use error::ServiceError;
-pub use expertise::{
-    Accepted, ActionRecord, Cooccurring, ExpertiseService, ExpertiseStore, NewAction, RecordError,
-    UserTopic,
-};
+pub use clock::Clock;
+pub use credentials::{CredentialStore, StoredCredential};
+pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};
 pub use store::{ModifyError, StoreError, UserRepository};
 pub use topics::{Extraction, TopicExtractor};
-pub use users::UserService;

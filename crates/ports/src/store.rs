@@ -9,7 +9,10 @@ pub enum StoreError {
     /// A uniqueness rule refused the write; `field` is the public field name
     /// (`email` or `externalId`).
     #[error("{field} is already used by another user")]
-    Conflict { field: &'static str },
+    Conflict {
+        /// The field's public name: `email` or `externalId`.
+        field: &'static str,
+    },
     /// The store could not do the work (unreachable, corrupt, ...).
     #[error("storage failure: {0}")]
     Backend(String),
@@ -18,11 +21,13 @@ pub enum StoreError {
 /// Why [`UserRepository::modify`] did not store a change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModifyError {
+    /// No user has the id.
     #[error("no such user")]
     NotFound,
     /// The change itself refused (a domain rule).
     #[error(transparent)]
     Rejected(UserError),
+    /// The store failed; nothing was written.
     #[error(transparent)]
     Store(StoreError),
 }

@@ -8,11 +8,12 @@ use std::time::Duration;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
+use kenning_app::{CredentialService, ExpertiseService, UserService};
 use kenning_domain::{LanguageId, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::{Clock, CredentialService, ExpertiseService, UserService};
+use kenning_ports::Clock;
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
 

@@ -7,8 +7,9 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Pooling, Services, Settings};
+use kenning_app::{Credential, ServiceError};
+use kenning_clock::SystemClock;
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
-use kenning_ports::{Credential, ServiceError, SystemClock};
 use kenning_store_diesel::Location;
 use uuid::Uuid;
 

@@ -2,10 +2,10 @@
 //! SQLite file for a team, PostgreSQL when several stateless instances share
 //! one database. The backend is chosen from the URL scheme.
 //!
-//! Both backends run the same query code (see [`with_conn!`]); what differs
-//! is the connection setup, the write transaction (SQLite takes the write
-//! lock up front with `BEGIN IMMEDIATE`, so its busy timeout applies) and
-//! the migration set.
+//! Both backends run the same query code (the `with_conn!` macro expands
+//! it per connection type); what differs is the connection setup, the
+//! write transaction (SQLite takes the write lock up front with
+//! `BEGIN IMMEDIATE`, so its busy timeout applies) and the migration set.
 
 mod credentials;
 mod expertise;

@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 
 use chrono::Duration;
+use kenning_app::ServiceError;
 use kenning_domain::Scope;
 use kenning_http::{HttpConfig, REQUEST_CODES};
-use kenning_ports::ServiceError;
 use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{CREATE_USER, DELETE_USER, GET_USERS, REACTIVATE_USER};

@@ -40,21 +40,27 @@ const ACTIVITY_NORMALISATION: f64 = 0.5;
 /// A topic of a query, with its weight in the query.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryTerm {
+    /// The topic's key.
     pub key: String,
+    /// The topic as people read it.
     pub label: String,
+    /// How much the topic counts in the query; greater counts more.
     pub weight: f64,
 }
 
 /// How many people learned anything, and from how many actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Population {
+    /// How many people learned anything.
     pub people: u64,
+    /// How many actions they learned from, together.
     pub actions: u64,
 }
 
 /// A user who knows about a query, with the topics that earned it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Expert {
+    /// Who it is.
     pub user: UserId,
     /// How much of the query the user covers, from 0 to 100.
     pub score: f64,

@@ -8,7 +8,9 @@ use super::ranking::{idf, Population};
 /// A topic learned together with another.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RelatedTopic {
+    /// The related topic's key.
     pub key: String,
+    /// The related topic as people read it.
     pub label: String,
     /// How strongly it goes with the other topic: the share of the other
     /// topic's uploads that taught it, times its specificity (inverse

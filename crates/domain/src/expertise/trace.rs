@@ -36,6 +36,7 @@ const TYPICAL_TEXT_WORDS: f64 = 100.0;
 /// What the extractor found in one text of an upload.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TextTrace {
+    /// How much the text says about its entity.
     pub descriptor: Descriptor,
     /// Key phrases, best first.
     pub phrases: Vec<Topic>,

@@ -3,28 +3,44 @@
 use chrono::{DateTime, Utc};
 use kenning_domain::{UserError, ValidationErrors};
 
-use crate::store::{ModifyError, StoreError};
+use kenning_ports::{ModifyError, StoreError};
 
 /// Why a use case did not succeed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ServiceError {
+    /// No credential, or one that is unknown, malformed or revoked.
     #[error("a valid credential is required")]
     Unauthenticated,
+    /// The credential lacks a scope, or the domain refuses the change for the
+    /// user (a system user, say); the text says why.
     #[error("{0}")]
     Forbidden(String),
+    /// No user (or credential) has the id given.
     #[error("no user has this globalUserId")]
     NotFound,
+    /// The input broke field rules; every problem is listed.
     #[error("{0}")]
     Validation(ValidationErrors),
+    /// Another live user holds the value of a unique field.
     #[error("{field} is already used by another user")]
-    Conflict { field: &'static str },
+    Conflict {
+        /// The field's public name: `email` or `externalId`.
+        field: &'static str,
+    },
+    /// The user's status does not allow the change.
     #[error("{message}")]
     InvalidTransition {
+        /// The status the user is in.
         status: &'static str,
+        /// What was refused, for people.
         message: String,
     },
+    /// A cancellation came after the user's grace period ended.
     #[error("the grace period ended at {scheduled_for}; the deletion can no longer be cancelled")]
-    GracePeriodExpired { scheduled_for: DateTime<Utc> },
+    GracePeriodExpired {
+        /// When the grace period ended.
+        scheduled_for: DateTime<Utc>,
+    },
     /// An upload names a user that does not exist or is being deleted.
     #[error("no active or deactivated user has this e-mail address")]
     UnknownUser,

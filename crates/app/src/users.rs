@@ -6,11 +6,10 @@ use kenning_domain::{
     Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserError, UserId,
     UserPatch, UserPatchInput,
 };
+use kenning_ports::{Clock, ModifyError, UserRepository};
 use uuid::Uuid;
 
-use crate::clock::Clock;
 use crate::error::ServiceError;
-use crate::store::{ModifyError, UserRepository};
 
 /// How many due users the purge takes from the store at a time.
 const PURGE_BATCH: u32 = 100;
@@ -32,6 +31,9 @@ impl std::fmt::Debug for UserService {
 }
 
 impl UserService {
+    /// The service over `users`; `clock` says when users are created,
+    /// deleted and purged, and a user created without a language gets
+    /// `default_language`.
     pub fn new(
         users: Arc<dyn UserRepository>,
         clock: Arc<dyn Clock>,
@@ -52,10 +54,14 @@ impl UserService {
         Ok(user)
     }
 
+    /// The user with this id, whatever its status; `NotFound` when there is
+    /// none.
     pub fn get(&self, id: UserId) -> Result<User, ServiceError> {
         self.users.get(id)?.ok_or(ServiceError::NotFound)
     }
 
+    /// One page of the users `text` matches, ordered by last name, first name,
+    /// then id, so growing offsets give disjoint pages.
     pub fn search(
         &self,
         text: &SearchText,
@@ -77,10 +83,16 @@ impl UserService {
         self.modify(id, |user| user.change_email(email.clone()))
     }
 
+    /// An ACTIVE user becomes DEACTIVATED; one deactivated already or
+    /// pending deletion stays as it is ([`User::deactivate`]). `Forbidden`
+    /// for a system user, `InvalidTransition` for a deleted one.
     pub fn deactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.modify(id, User::deactivate)
     }
 
+    /// A DEACTIVATED user becomes ACTIVE again; an ACTIVE one stays as it is
+    /// ([`User::reactivate`]). `InvalidTransition` while a deletion is
+    /// pending (it must be cancelled first) or after it.
     pub fn reactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.modify(id, User::reactivate)
     }
@@ -91,6 +103,9 @@ impl UserService {
         self.modify(id, |user| user.delete(now))
     }
 
+    /// Takes back a scheduled deletion within the grace period (the user is
+    /// DEACTIVATED again); `GracePeriodExpired` after it, and
+    /// `InvalidTransition` when no deletion is pending.
     pub fn cancel_delete(&self, id: UserId) -> Result<User, ServiceError> {
         let now = self.clock.now();
         self.modify(id, |user| user.cancel_delete(now))

@@ -1,0 +1,248 @@
+//! Access tokens and connector API keys: issued, listed, revoked and checked.
+//!
+//! A secret looks like `kn_tok_<id>_<secret>` (access token) or
+//! `kn_key_<id>_<secret>` (API key). The id finds the stored credential; the
+//! secret part is stored only as its SHA-256 hash and compared in constant
+//! time. The secret is 256 random bits, so a fast hash is enough: there is
+//! nothing to guess.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{CredentialKind, Scope};
+use kenning_ports::{Clock, CredentialStore, StoredCredential};
+use sha2::{Digest, Sha256};
+use subtle::ConstantTimeEq;
+use uuid::Uuid;
+
+use crate::error::ServiceError;
+
+/// The longest name a credential may have.
+const MAX_NAME_CHARS: usize = 100;
+
+/// What may be shown of a credential.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Credential {
+    /// The credential's id, the part of its secret that finds it.
+    pub id: Uuid,
+    /// Access token or API key.
+    pub kind: CredentialKind,
+    /// The name it was issued under, trimmed, 1 to 100 characters.
+    pub name: String,
+    /// What it may do, sorted and without repeats; always empty for an API key.
+    pub scopes: Vec<Scope>,
+    /// When it was issued.
+    pub created: DateTime<Utc>,
+    /// When it was revoked, if it was; a revoked credential never authenticates
+    /// again.
+    pub revoked: Option<DateTime<Utc>>,
+}
+
+impl From<StoredCredential> for Credential {
+    fn from(c: StoredCredential) -> Self {
+        Self {
+            id: c.id,
+            kind: c.kind,
+            name: c.name,
+            scopes: c.scopes,
+            created: c.created,
+            revoked: c.revoked,
+        }
+    }
+}
+
+/// A credential just issued, with the secret that is shown this once.
+#[derive(Debug)]
+pub struct IssuedCredential {
+    /// The credential as it may be shown from now on.
+    pub credential: Credential,
+    /// The whole secret to present (`kn_tok_...` or `kn_key_...`); it is not
+    /// stored and cannot be shown again.
+    pub secret: String,
+}
+
+/// Who is calling, once a credential has been checked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Principal {
+    /// The id of the credential that was presented.
+    pub credential_id: Uuid,
+    /// The name the credential was issued under.
+    pub name: String,
+    /// The scopes the credential carries.
+    pub scopes: Vec<Scope>,
+}
+
+impl Principal {
+    /// `Forbidden` unless the credential carries `scope`.
+    pub fn require(&self, scope: Scope) -> Result<(), ServiceError> {
+        if self.scopes.contains(&scope) {
+            Ok(())
+        } else {
+            Err(ServiceError::Forbidden(format!(
+                "this operation needs the scope {scope}"
+            )))
+        }
+    }
+}
+
+fn prefix(kind: CredentialKind) -> &'static str {
+    match kind {
+        CredentialKind::AccessToken => "kn_tok_",
+        CredentialKind::ApiKey => "kn_key_",
+    }
+}
+
+fn hash(secret: &str) -> String {
+    let digest = Sha256::digest(secret.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn random_secret() -> Result<String, ServiceError> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes)
+        .map_err(|e| ServiceError::Internal(format!("no randomness: {e}")))?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// Issues, lists, revokes and checks credentials.
+#[derive(Clone)]
+pub struct CredentialService {
+    store: Arc<dyn CredentialStore>,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for CredentialService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CredentialService").finish_non_exhaustive()
+    }
+}
+
+impl CredentialService {
+    /// The service over `store`, stamping issue and revocation moments with
+    /// `clock`.
+    pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
+        Self { store, clock }
+    }
+
+    fn prepare(
+        &self,
+        kind: CredentialKind,
+        name: &str,
+        scopes: &[Scope],
+    ) -> Result<(StoredCredential, String), ServiceError> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
+            return Err(ServiceError::Validation(
+                kenning_domain::FieldViolation::new(
+                    "name",
+                    if name.is_empty() {
+                        kenning_domain::Rule::Required
+                    } else {
+                        kenning_domain::Rule::TooLong {
+                            limit: MAX_NAME_CHARS,
+                        }
+                    },
+                )
+                .into(),
+            ));
+        }
+        let mut scopes = match kind {
+            CredentialKind::AccessToken => scopes.to_vec(),
+            CredentialKind::ApiKey => Vec::new(),
+        };
+        scopes.sort();
+        scopes.dedup();
+        let id = Uuid::new_v4();
+        let secret_part = random_secret()?;
+        let secret = format!("{}{}_{}", prefix(kind), id.simple(), secret_part);
+        let stored = StoredCredential {
+            id,
+            kind,
+            name: name.to_owned(),
+            scopes,
+            secret_hash: hash(&secret_part),
+            created: self.clock.now(),
+            revoked: None,
+        };
+        Ok((stored, secret))
+    }
+
+    /// Issues a credential. Access tokens carry `scopes`; API keys carry none.
+    pub fn issue(
+        &self,
+        kind: CredentialKind,
+        name: &str,
+        scopes: &[Scope],
+    ) -> Result<IssuedCredential, ServiceError> {
+        let (stored, secret) = self.prepare(kind, name, scopes)?;
+        self.store.insert(&stored)?;
+        Ok(IssuedCredential {
+            credential: stored.into(),
+            secret,
+        })
+    }
+
+    /// On a store that has never held an access token, issues one with every
+    /// scope and returns it; otherwise `None`.
+    pub fn issue_first_admin_token(&self) -> Result<Option<IssuedCredential>, ServiceError> {
+        let (stored, secret) = self.prepare(CredentialKind::AccessToken, "admin", &Scope::ALL)?;
+        if self.store.insert_first(&stored)? {
+            Ok(Some(IssuedCredential {
+                credential: stored.into(),
+                secret,
+            }))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Every credential of `kind`, oldest first, revoked ones included; never a
+    /// secret.
+    pub fn list(&self, kind: CredentialKind) -> Result<Vec<Credential>, ServiceError> {
+        Ok(self
+            .store
+            .list(kind)?
+            .into_iter()
+            .map(Credential::from)
+            .collect())
+    }
+
+    /// Revokes a credential; `NotFound` if there is no such live credential.
+    pub fn revoke(&self, kind: CredentialKind, id: Uuid) -> Result<(), ServiceError> {
+        if self.store.revoke(kind, id, self.clock.now())? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound)
+        }
+    }
+
+    /// Checks a presented secret; `Unauthenticated` unless it is a live
+    /// credential of `kind`.
+    pub fn authenticate(
+        &self,
+        kind: CredentialKind,
+        presented: &str,
+    ) -> Result<Principal, ServiceError> {
+        let rest = presented
+            .strip_prefix(prefix(kind))
+            .ok_or(ServiceError::Unauthenticated)?;
+        let (id, secret_part) = rest.split_once('_').ok_or(ServiceError::Unauthenticated)?;
+        let id = Uuid::try_parse(id).map_err(|_| ServiceError::Unauthenticated)?;
+        let stored = self
+            .store
+            .find(kind, id)?
+            .ok_or(ServiceError::Unauthenticated)?;
+        let matches: bool = hash(secret_part)
+            .as_bytes()
+            .ct_eq(stored.secret_hash.as_bytes())
+            .into();
+        if !matches || stored.revoked.is_some() {
+            return Err(ServiceError::Unauthenticated);
+        }
+        Ok(Principal {
+            credential_id: stored.id,
+            name: stored.name,
+            scopes: stored.scopes,
+        })
+    }
+}

@@ -1,0 +1,323 @@
+//! Uploads from connectors and what is learned from them.
+
+use std::sync::Arc;
+
+use kenning_domain::{
+    entity_topics, query_terms, rank_experts, related_topics, Evidence, Expert, FieldViolation,
+    QueryTerm, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UserId,
+    PHRASES_PER_TEXT,
+};
+use kenning_ports::{
+    ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
+    UserRepository,
+};
+use uuid::Uuid;
+
+use crate::error::ServiceError;
+
+/// How many topics are read from a free-text query.
+const TOPICS_PER_QUERY: usize = 10;
+/// The language a query is also read in when another is detected.
+const FALLBACK_LANGUAGE: &str = "en";
+/// How many of the best standings on each query topic `experts` reads:
+/// far more than it lists, so that a person ranks on every topic that
+/// matters, and bounded, so that a topic everybody knows costs no more
+/// than one few know.
+const STANDINGS_PER_TOPIC: u32 = 300;
+/// The most topics `relatedTopics` returns.
+pub const MAX_RELATED_TOPICS: usize = 100;
+/// How many of the newest actions that taught a topic are read to find the
+/// topics that go with it.
+const RELATED_SAMPLE: u32 = 200;
+/// The most users `experts` returns.
+pub const MAX_EXPERTS: usize = 100;
+/// The most topics `userTopics` returns.
+pub const MAX_USER_TOPICS: usize = 100;
+/// How many contributing actions are listed per topic.
+const ACTIONS_PER_TOPIC: u32 = 10;
+
+/// What an accepted upload taught.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    /// The id the action was stored under.
+    pub action_id: Uuid,
+    /// The user the action was recorded for.
+    pub user: UserId,
+    /// The topics the upload taught, with their relevance in it.
+    pub topics: Vec<ScoredTopic>,
+}
+
+/// A topic of a user, with the actions that earned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserTopic {
+    /// The topic, with the user's score on it now.
+    pub topic: ScoredTopic,
+    /// Up to ten of the user's actions that taught it, newest first.
+    pub actions: Vec<ActionRecord>,
+}
+
+/// Takes uploads and answers who knows what.
+#[derive(Clone)]
+pub struct ExpertiseService {
+    store: Arc<dyn ExpertiseStore>,
+    users: Arc<dyn UserRepository>,
+    extractor: Arc<dyn TopicExtractor>,
+    clock: Arc<dyn Clock>,
+    scoring: Arc<Scoring>,
+}
+
+impl std::fmt::Debug for ExpertiseService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpertiseService")
+            .field("scoring", &self.scoring)
+            .finish_non_exhaustive()
+    }
+}
+
+fn internal(e: StoreError) -> ServiceError {
+    ServiceError::from(e)
+}
+
+fn bounded_limit(limit: Option<i32>, default: usize, max: usize) -> Result<usize, ServiceError> {
+    match limit {
+        None => Ok(default),
+        Some(n) if n < 1 => Err(FieldViolation::new("limit", Rule::TooSmall { min: 1 }).into()),
+        Some(n) => {
+            let n = usize::try_from(n).unwrap_or(usize::MAX);
+            if n > max {
+                Err(FieldViolation::new(
+                    "limit",
+                    Rule::TooLarge {
+                        max: i64::try_from(max).unwrap_or(i64::MAX),
+                    },
+                )
+                .into())
+            } else {
+                Ok(n)
+            }
+        }
+    }
+}
+
+impl ExpertiseService {
+    /// The service; standings built under other settings are rebuilt now.
+    pub fn new(
+        store: Arc<dyn ExpertiseStore>,
+        users: Arc<dyn UserRepository>,
+        extractor: Arc<dyn TopicExtractor>,
+        clock: Arc<dyn Clock>,
+        scoring: Scoring,
+    ) -> Result<Self, ServiceError> {
+        store.rebuild_if_changed(&scoring).map_err(internal)?;
+        Ok(Self {
+            store,
+            users,
+            extractor,
+            clock,
+            scoring: Arc::new(scoring),
+        })
+    }
+
+    /// Checks an upload, extracts its topics and records what it teaches.
+    pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
+        let now = self.clock.now();
+        let upload = Upload::parse(input, now)?;
+        let texts: Vec<TextTrace> = upload
+            .texts
+            .iter()
+            .map(|t| {
+                let found = self
+                    .extractor
+                    .extract(&t.text, t.format, None, PHRASES_PER_TEXT);
+                TextTrace {
+                    descriptor: t.descriptor,
+                    phrases: found.topics,
+                    words: found.words,
+                }
+            })
+            .collect();
+        let topics = entity_topics(&texts, &self.scoring);
+        let action = NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: upload.user_email.key(),
+            entity_type: upload.entity_type.as_str().to_owned(),
+            action_type: upload.action_type.as_str().to_owned(),
+            action_date: upload.action_date,
+            alias: upload.alias.map(|a| a.as_str().to_owned()),
+            received: now,
+            topics,
+        };
+        let user = match self.store.record(&action, &self.scoring) {
+            Ok(user) => user,
+            Err(RecordError::UnknownUser) => return Err(ServiceError::UnknownUser),
+            Err(RecordError::DuplicateAlias) => return Err(ServiceError::DuplicateAlias),
+            Err(RecordError::Store(e)) => return Err(internal(e)),
+        };
+        Ok(Accepted {
+            action_id: action.id,
+            user,
+            topics: action
+                .topics
+                .iter()
+                .map(|t| ScoredTopic {
+                    key: t.key.clone(),
+                    label: t.label.clone(),
+                    score: t.relevance(&self.scoring),
+                })
+                .collect(),
+        })
+    }
+
+    /// Users who know about `query`, best first.
+    pub fn experts(&self, query: &str, limit: Option<i32>) -> Result<Vec<Expert>, ServiceError> {
+        let limit = bounded_limit(limit, 10, MAX_EXPERTS)?;
+        if query.trim().is_empty() {
+            return Err(FieldViolation::new("query", Rule::Required).into());
+        }
+        let terms = self.query_terms(query);
+        if terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+        let standings = self
+            .store
+            .standings_on(&keys, STANDINGS_PER_TOPIC)
+            .map_err(internal)?;
+        let mut users: Vec<UserId> = standings.iter().map(|s| s.user).collect();
+        users.sort_unstable();
+        users.dedup();
+        let evidence = Evidence {
+            activity: self.store.activity(&users).map_err(internal)?,
+            knowing: self.store.people_on(&keys).map_err(internal)?,
+            population: self.store.population().map_err(internal)?,
+            standings,
+        };
+        Ok(rank_experts(
+            &terms,
+            evidence,
+            self.clock.now(),
+            &self.scoring,
+            limit,
+        ))
+    }
+
+    /// The topics most often learned together with `topic` (a topic key
+    /// or any text that reads as one), the most telling first: those that
+    /// go with it more than with everything else.
+    pub fn related_topics(
+        &self,
+        topic: &str,
+        limit: Option<i32>,
+    ) -> Result<Vec<RelatedTopic>, ServiceError> {
+        let limit = bounded_limit(limit, 10, MAX_RELATED_TOPICS)?;
+        let key = self.topic_key(topic)?;
+        let found = self
+            .store
+            .cooccurring(&key, RELATED_SAMPLE)
+            .map_err(internal)?;
+        let keys: Vec<String> = found.topics.iter().map(|(k, _, _)| k.clone()).collect();
+        let knowing = self.store.people_on(&keys).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
+        Ok(related_topics(
+            &key,
+            &found.topics,
+            found.actions,
+            &knowing,
+            population,
+            limit,
+        ))
+    }
+
+    /// The topics a query is matched on. A query is too short for its
+    /// language to be told reliably ("Gloucestershire man arrested for
+    /// naked gardening" reads as Danish), so a query not read as English
+    /// is also read with English rules, the extractor's fallback, and both
+    /// readings count.
+    fn query_terms(&self, query: &str) -> Vec<QueryTerm> {
+        let read = |language| {
+            self.extractor.extract(
+                query,
+                kenning_domain::TextFormat::Plain,
+                language,
+                TOPICS_PER_QUERY,
+            )
+        };
+        let detected = read(None);
+        let mut terms = query_terms(&detected.topics, &detected.words);
+        if detected.language != FALLBACK_LANGUAGE {
+            let english = read(Some(FALLBACK_LANGUAGE));
+            for term in query_terms(&english.topics, &english.words) {
+                if !terms.iter().any(|t| t.key == term.key) {
+                    terms.push(term);
+                }
+            }
+        }
+        terms
+    }
+
+    /// The key a topic is stored under: the text as given when it is a
+    /// key already, else the best key phrase the extractor reads in it.
+    fn topic_key(&self, topic: &str) -> Result<String, ServiceError> {
+        let topic = topic.trim();
+        if topic.is_empty() {
+            return Err(FieldViolation::new("topic", Rule::Required).into());
+        }
+        let found = self.extractor.extract(
+            topic,
+            kenning_domain::TextFormat::Plain,
+            None,
+            TOPICS_PER_QUERY,
+        );
+        let longest = found
+            .topics
+            .iter()
+            .max_by_key(|t| (t.key.split(' ').count(), std::cmp::Reverse(t.key.clone())))
+            .map(|t| t.key.clone());
+        Ok(longest
+            .or_else(|| found.words.first().map(|w| w.key.clone()))
+            .unwrap_or_else(|| topic.to_lowercase()))
+    }
+
+    /// The topics `user` knows best, with the actions behind each;
+    /// `NotFound` when no user has the id.
+    pub fn user_topics(
+        &self,
+        user: UserId,
+        limit: Option<i32>,
+    ) -> Result<Vec<UserTopic>, ServiceError> {
+        let limit = bounded_limit(limit, 15, MAX_USER_TOPICS)?;
+        if self.users.get(user).map_err(internal)?.is_none() {
+            return Err(ServiceError::NotFound);
+        }
+        let now = self.clock.now();
+        let mut scored: Vec<ScoredTopic> = self
+            .store
+            .standings_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .map(|s| ScoredTopic {
+                score: s.standing.score_at(now, &self.scoring),
+                key: s.key,
+                label: s.label,
+            })
+            .filter(|t| t.score > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+        scored.truncate(limit);
+        scored
+            .into_iter()
+            .map(|topic| {
+                let actions = self
+                    .store
+                    .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
+                    .map_err(internal)?;
+                Ok(UserTopic { topic, actions })
+            })
+            .collect()
+    }
+
+    /// The settings scores are computed with.
+    pub fn scoring(&self) -> &Scoring {
+        &self.scoring
+    }
+}

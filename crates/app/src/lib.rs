@@ -1,0 +1,18 @@
+//! Kenning's use cases: the application layer between the adapters that
+//! call it (GraphQL, HTTP, the command line) and the ports it drives
+//! (storage, topic extraction, the clock).
+//!
+//! Each service takes its ports as `Arc<dyn Trait>`, so any adapter will
+//! do; every failure is a [`ServiceError`] with a stable machine code.
+
+#![warn(missing_docs)]
+
+pub mod credentials;
+pub mod error;
+pub mod expertise;
+pub mod users;
+
+pub use credentials::{Credential, CredentialService, IssuedCredential, Principal};
+pub use error::ServiceError;
+pub use expertise::{Accepted, ExpertiseService, UserTopic};
+pub use users::UserService;
