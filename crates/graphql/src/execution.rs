@@ -15,8 +15,9 @@ use juniper::{
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
+use crate::context::Context;
 use crate::cost::operation_cost;
-use crate::schema::{Context, Schema};
+use crate::schema::Schema;
 
 /// The code of a request that cannot be run as sent: a document that does
 /// not parse, an unknown operation name, a subscription.

@@ -7,8 +7,8 @@ use kenning_domain::{Expert, RelatedTopic, ScoredTopic};
 use kenning_ports::ActionRecord;
 use uuid::Uuid;
 
+use crate::context::Context;
 use crate::error::ApiError;
-use crate::schema::Context;
 use crate::user::UserObject;
 
 /// A topic with a user's score on it.

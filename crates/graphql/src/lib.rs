@@ -7,6 +7,7 @@
 //! Resolvers are synchronous and call blocking use cases, so the schema is
 //! executed off the async workers.
 
+mod context;
 mod cost;
 mod error;
 mod execution;
@@ -15,8 +16,9 @@ mod inputs;
 mod schema;
 mod user;
 
+pub use context::Context;
 pub use error::ApiError;
 pub use execution::{
     Answer, Outcome, RequestError, BAD_REQUEST, QUERY_TOO_COMPLEX, VALIDATION_ERROR,
 };
-pub use schema::{schema, Context, Limits, Mutation, Query, Schema};
+pub use schema::{schema, Limits, Mutation, Query, Schema};

@@ -1,36 +1,14 @@
 //! The root types and the schema.
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
-use kenning_app::{ExpertiseService, Principal, UserService};
 use kenning_domain::{self as domain, FieldViolation, Scope, SearchText, UserId};
 use uuid::Uuid;
 
+use crate::context::Context;
 use crate::error::ApiError;
 use crate::expertise::{ExpertObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::user::UserObject;
-
-/// What a request executes with: who is calling and the use cases.
-#[derive(Debug, Clone)]
-pub struct Context {
-    pub principal: Principal,
-    pub users: UserService,
-    pub expertise: ExpertiseService,
-}
-
-impl juniper::Context for Context {}
-
-impl Context {
-    fn allow(&self, scope: Scope) -> Result<&UserService> {
-        self.principal.require(scope)?;
-        Ok(&self.users)
-    }
-
-    fn expertise(&self) -> Result<&ExpertiseService> {
-        self.principal.require(Scope::ExpertiseRead)?;
-        Ok(&self.expertise)
-    }
-}
 
 type Result<T> = std::result::Result<T, ApiError>;
 

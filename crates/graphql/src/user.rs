@@ -5,7 +5,7 @@ use juniper::{graphql_object, GraphQLEnum};
 use kenning_domain::{Profile, Status, User};
 use uuid::Uuid;
 
-use crate::schema::Context;
+use crate::context::Context;
 
 /// Where a user is in its lifecycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, GraphQLEnum)]
