@@ -6,7 +6,13 @@ use kenning_domain::{UserError, ValidationErrors};
 use kenning_ports::{ModifyError, StoreError};
 
 /// Why a use case did not succeed.
+///
+/// New use cases bring new failures, so the enum is non-exhaustive: a
+/// match outside this crate needs an arm for the errors it does not know
+/// ([`ServiceError::code`] gives every error, known or not, its stable
+/// code).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ServiceError {
     /// No credential, or one that is unknown, malformed or revoked.
     #[error("a valid credential is required")]
@@ -108,6 +114,9 @@ impl From<UserError> for ServiceError {
             UserError::GracePeriodExpired { scheduled_for } => {
                 ServiceError::GracePeriodExpired { scheduled_for }
             }
+            // A refusal this crate does not know yet is still the domain
+            // refusing the change, with the domain's words for why.
+            other => ServiceError::Forbidden(other.to_string()),
         }
     }
 }
@@ -128,5 +137,56 @@ impl From<ModifyError> for ServiceError {
             ModifyError::Rejected(e) => e.into(),
             ModifyError::Store(e) => e.into(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One error of each variant. The match below is exhaustive (this is
+    /// the defining crate), so a new variant does not compile until it is
+    /// added here, and then the test below demands its code in `CODES`.
+    fn one_of_each() -> Vec<ServiceError> {
+        let all = vec![
+            ServiceError::Unauthenticated,
+            ServiceError::Forbidden(String::new()),
+            ServiceError::NotFound,
+            ServiceError::Validation(
+                kenning_domain::FieldViolation::new("email", kenning_domain::Rule::Required).into(),
+            ),
+            ServiceError::Conflict { field: "email" },
+            ServiceError::InvalidTransition {
+                status: "DELETED",
+                message: String::new(),
+            },
+            ServiceError::GracePeriodExpired {
+                scheduled_for: DateTime::<Utc>::UNIX_EPOCH,
+            },
+            ServiceError::UnknownUser,
+            ServiceError::DuplicateAlias,
+            ServiceError::Internal(String::new()),
+        ];
+        for e in &all {
+            match e {
+                ServiceError::Unauthenticated
+                | ServiceError::Forbidden(_)
+                | ServiceError::NotFound
+                | ServiceError::Validation(_)
+                | ServiceError::Conflict { .. }
+                | ServiceError::InvalidTransition { .. }
+                | ServiceError::GracePeriodExpired { .. }
+                | ServiceError::UnknownUser
+                | ServiceError::DuplicateAlias
+                | ServiceError::Internal(_) => {}
+            }
+        }
+        all
+    }
+
+    #[test]
+    fn codes_lists_the_code_of_every_variant() {
+        let codes: Vec<&str> = one_of_each().iter().map(ServiceError::code).collect();
+        assert_eq!(codes, ServiceError::CODES);
     }
 }

@@ -92,7 +92,12 @@ impl Status {
 }
 
 /// Why a change to a user was refused.
+///
+/// New refusals come with new lifecycle rules, so the enum is
+/// non-exhaustive: a match outside this crate needs an arm for the
+/// refusals it does not know.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum UserError {
     /// The input broke field rules; every problem is listed.
     #[error("{0}")]

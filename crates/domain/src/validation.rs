@@ -4,7 +4,11 @@ use std::borrow::Cow;
 use std::fmt;
 
 /// The rule a field value broke.
+///
+/// New rules come with new fields, so the enum is non-exhaustive: a match
+/// outside this crate needs an arm for the rules it does not know.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Rule {
     /// The field is required and was missing or blank.
     Required,
