@@ -15,7 +15,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
-use crate::error::ServiceError;
+use crate::error::{Missing, ServiceError};
 
 /// The longest name a credential may have.
 const MAX_NAME_CHARS: usize = 100;
@@ -207,12 +207,13 @@ impl CredentialService {
             .collect())
     }
 
-    /// Revokes a credential; `NotFound` if there is no such live credential.
+    /// Revokes a credential; `NotFound` ([`Missing::Credential`]) if there is
+    /// no such live credential of `kind`.
     pub fn revoke(&self, kind: CredentialKind, id: Uuid) -> Result<(), ServiceError> {
         if self.store.revoke(kind, id, self.clock.now())? {
             Ok(())
         } else {
-            Err(ServiceError::NotFound)
+            Err(ServiceError::NotFound(Missing::Credential))
         }
     }
 
@@ -244,5 +245,43 @@ impl CredentialService {
             name: stored.name,
             scopes: stored.scopes,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kenning_clock::ManualClock;
+    use kenning_store_memory::MemoryStore;
+
+    use super::*;
+
+    fn service() -> CredentialService {
+        CredentialService::new(
+            Arc::new(MemoryStore::new()),
+            Arc::new(ManualClock::new(DateTime::<Utc>::UNIX_EPOCH)),
+        )
+    }
+
+    #[test]
+    fn revoking_an_unknown_credential_says_no_credential_has_the_id() {
+        let credentials = service();
+        let error = credentials
+            .revoke(CredentialKind::AccessToken, Uuid::nil())
+            .unwrap_err();
+        assert_eq!(error, ServiceError::NotFound(Missing::Credential));
+        assert_eq!(error.code(), "NotFound");
+        assert_eq!(error.to_string(), "no live credential has this id");
+    }
+
+    #[test]
+    fn a_token_id_is_not_found_among_api_keys() {
+        let credentials = service();
+        let token = credentials
+            .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL)
+            .unwrap();
+        assert_eq!(
+            credentials.revoke(CredentialKind::ApiKey, token.credential.id),
+            Err(ServiceError::NotFound(Missing::Credential))
+        );
     }
 }

@@ -21,9 +21,10 @@ pub enum ServiceError {
     /// user (a system user, say); the text says why.
     #[error("{0}")]
     Forbidden(String),
-    /// No user (or credential) has the id given.
-    #[error("no user has this globalUserId")]
-    NotFound,
+    /// Nothing of the kind asked for has the id given; the text names the
+    /// kind.
+    #[error("{0}")]
+    NotFound(Missing),
     /// The input broke field rules; every problem is listed.
     #[error("{0}")]
     Validation(ValidationErrors),
@@ -58,6 +59,25 @@ pub enum ServiceError {
     Internal(String),
 }
 
+/// What a [`ServiceError::NotFound`] did not find.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Missing {
+    /// No user, whatever its status, has the id.
+    User,
+    /// No live credential of the kind asked for has the id.
+    Credential,
+}
+
+impl std::fmt::Display for Missing {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Missing::User => "no user has this globalUserId",
+            Missing::Credential => "no live credential has this id",
+        })
+    }
+}
+
 impl ServiceError {
     /// Every code, for documentation and for the test that each can occur.
     pub const CODES: [&'static str; 10] = [
@@ -78,7 +98,7 @@ impl ServiceError {
         match self {
             ServiceError::Unauthenticated => "Unauthenticated",
             ServiceError::Forbidden(_) => "Forbidden",
-            ServiceError::NotFound => "NotFound",
+            ServiceError::NotFound(_) => "NotFound",
             ServiceError::Validation(_) => "ValidationError",
             ServiceError::Conflict { .. } => "Conflict",
             ServiceError::InvalidTransition { .. } => "InvalidTransition",
@@ -133,7 +153,7 @@ impl From<StoreError> for ServiceError {
 impl From<ModifyError> for ServiceError {
     fn from(error: ModifyError) -> Self {
         match error {
-            ModifyError::NotFound => ServiceError::NotFound,
+            ModifyError::NotFound => ServiceError::NotFound(Missing::User),
             ModifyError::Rejected(e) => e.into(),
             ModifyError::Store(e) => e.into(),
         }
@@ -151,7 +171,7 @@ mod tests {
         let all = vec![
             ServiceError::Unauthenticated,
             ServiceError::Forbidden(String::new()),
-            ServiceError::NotFound,
+            ServiceError::NotFound(Missing::User),
             ServiceError::Validation(
                 kenning_domain::FieldViolation::new("email", kenning_domain::Rule::Required).into(),
             ),
@@ -171,7 +191,7 @@ mod tests {
             match e {
                 ServiceError::Unauthenticated
                 | ServiceError::Forbidden(_)
-                | ServiceError::NotFound
+                | ServiceError::NotFound(_)
                 | ServiceError::Validation(_)
                 | ServiceError::Conflict { .. }
                 | ServiceError::InvalidTransition { .. }

@@ -13,7 +13,7 @@ use kenning_ports::{
 };
 use uuid::Uuid;
 
-use crate::error::ServiceError;
+use crate::error::{Missing, ServiceError};
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
@@ -287,7 +287,7 @@ impl ExpertiseService {
     ) -> Result<Vec<UserTopic>, ServiceError> {
         let limit = bounded_limit(limit, 15, MAX_USER_TOPICS)?;
         if self.users.get(user).map_err(internal)?.is_none() {
-            return Err(ServiceError::NotFound);
+            return Err(ServiceError::NotFound(Missing::User));
         }
         let now = self.clock.now();
         let mut scored: Vec<ScoredTopic> = self

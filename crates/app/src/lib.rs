@@ -13,6 +13,6 @@ pub mod expertise;
 pub mod users;
 
 pub use credentials::{Credential, CredentialService, IssuedCredential, Principal};
-pub use error::ServiceError;
+pub use error::{Missing, ServiceError};
 pub use expertise::{Accepted, ExpertiseService, UserTopic};
 pub use users::UserService;

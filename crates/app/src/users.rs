@@ -9,7 +9,7 @@ use kenning_domain::{
 use kenning_ports::{Clock, ModifyError, UserRepository};
 use uuid::Uuid;
 
-use crate::error::ServiceError;
+use crate::error::{Missing, ServiceError};
 
 /// How many due users the purge takes from the store at a time.
 const PURGE_BATCH: u32 = 100;
@@ -57,7 +57,9 @@ impl UserService {
     /// The user with this id, whatever its status; `NotFound` when there is
     /// none.
     pub fn get(&self, id: UserId) -> Result<User, ServiceError> {
-        self.users.get(id)?.ok_or(ServiceError::NotFound)
+        self.users
+            .get(id)?
+            .ok_or(ServiceError::NotFound(Missing::User))
     }
 
     /// One page of the users `text` matches, ordered by last name, first name,

@@ -314,7 +314,9 @@ fn row(c: &Credential) -> String {
 
 fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result<()> {
     match services.credentials.revoke(kind, id) {
-        Err(ServiceError::NotFound) => anyhow::bail!("no live {} has the id {id}", kind.as_str()),
+        Err(ServiceError::NotFound(_)) => {
+            anyhow::bail!("no live {} has the id {id}", kind.as_str())
+        }
         other => other?,
     }
     eprintln!("revoked {} {id}", kind.as_str());

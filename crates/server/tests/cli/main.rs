@@ -171,6 +171,18 @@ fn tokens_are_created_listed_and_revoked() {
 }
 
 #[test]
+fn revoking_an_id_never_issued_names_a_credential_not_a_user() {
+    let scratch = Scratch::migrated();
+    let db = scratch.db_url();
+    let id = "6f1c1f3e-0000-4000-8000-000000000000";
+    for kind in ["token", "apikey"] {
+        let out = kenning(&db, &[kind, "revoke", id]);
+        assert!(!stderr(&out).contains("user"), "{}", stderr(&out));
+        fails_with(out, &format!("no live {kind} has the id {id}"));
+    }
+}
+
+#[test]
 fn bad_arguments_are_one_clear_error() {
     let scratch = Scratch::migrated();
     let db = scratch.db_url();
