@@ -23,7 +23,9 @@ struct State {
     expertise: expertise::Learned,
 }
 
-/// Users and credentials held in memory.
+/// Users, credentials and what uploads taught (actions, standings, each
+/// user's action count) held in memory behind one lock, implementing
+/// `UserRepository`, `CredentialStore` and `ExpertiseStore`.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     state: Mutex<State>,
