@@ -1,5 +1,8 @@
 //! Kenning's domain: users, their lifecycle, the value types that make up a
-//! user profile, and the rules for reading user lists and credentials.
+//! user profile, and the rules for reading user lists and credentials; the
+//! upload model (what a connector sends, parsed with every problem at
+//! once), topics, and the expertise rules that score, decay and rank what
+//! users know.
 //!
 //! The crate is pure: no IO, no clock, no async, no database or HTTP types.
 //! Every moment it needs ("now") comes in as an argument.
