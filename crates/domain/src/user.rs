@@ -231,8 +231,11 @@ impl User {
         })
     }
 
-    /// Marks the user as a system user, which can never be deactivated or
-    /// deleted. Used by operators' provisioning, not by the public API.
+    /// The same user marked as a system user: from then on [`User::deactivate`]
+    /// and [`User::delete`] refuse it with [`UserError::Forbidden`]; nothing
+    /// else about the user changes. No use case calls it, so the API cannot
+    /// make a system user; a stored user is one when its
+    /// [`UserParts::is_system`] says so.
     pub fn into_system(mut self) -> Self {
         self.is_system = true;
         self
