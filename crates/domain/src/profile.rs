@@ -156,7 +156,12 @@ impl LanguageId {
     }
 }
 
-/// An ISO 3166-1 alpha-2 country code such as `ch`, kept in lower case.
+/// A country as its ISO 3166-1 alpha-2 code, such as `ch`, kept in lower
+/// case.
+///
+/// The specification names ISO 3166-2, but a country is what the field
+/// holds, so subdivision codes such as `ch-zh` are refused (see
+/// `docs/decisions.md`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct CountryId(String);
 
@@ -164,7 +169,9 @@ impl CountryId {
     /// The field's public name.
     pub const FIELD: &'static str = "countryId";
 
-    /// Accepts any letter case and keeps the code in lower case.
+    /// Accepts a code of the ISO 3166-1 alpha-2 list (as the `isocountry`
+    /// crate knows it) in any letter case, surrounding blanks trimmed, and
+    /// keeps it in lower case; anything else is [`Rule::UnknownCountry`].
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         let code = raw.trim();
         let valid = code.len() == 2 && isocountry::CountryCode::for_alpha2_caseless(code).is_ok();
@@ -330,7 +337,7 @@ mod tests {
     fn country_uses_the_iso_3166_1_alpha_2_list() {
         assert_eq!(CountryId::parse("ch").unwrap().as_str(), "ch");
         assert_eq!(CountryId::parse("US").unwrap().as_str(), "us");
-        for bad in ["xx", "che", "", "zz", "c"] {
+        for bad in ["xx", "che", "", "zz", "c", "ch-zh"] {
             assert_eq!(
                 CountryId::parse(bad).unwrap_err(),
                 FieldViolation::new("countryId", Rule::UnknownCountry),
