@@ -28,18 +28,8 @@ fn bodies_that_never_arrive_time_out(backend: Backend) {
     else {
         return;
     };
-    let bearer = format!("Bearer {}", app.admin_token);
-    let key = app.api_key();
-    for (path, auth) in [
-        (
-            "/accounts/api/v1/graphql",
-            ("Authorization", bearer.as_str()),
-        ),
-        (
-            "/connectors/api/v1/entities-with-action",
-            ("APIKEY", key.as_str()),
-        ),
-    ] {
+    for (path, auth) in endpoints(&app) {
+        let auth = (auth.0, auth.1.as_str());
         let started = Instant::now();
         let request = format!("{}{{", head(path, auth, 100_000));
         let answer = app.raw(request.as_bytes(), Duration::from_secs(20));
@@ -53,22 +43,26 @@ fn bodies_that_never_arrive_time_out(backend: Backend) {
     }
 }
 
+/// Both endpoints that read a body, each with a valid credential header.
+fn endpoints(app: &TestApp) -> [(&'static str, (&'static str, String)); 2] {
+    [
+        (
+            "/accounts/api/v1/graphql",
+            ("Authorization", format!("Bearer {}", app.admin_token)),
+        ),
+        (
+            "/connectors/api/v1/entities-with-action",
+            ("APIKEY", app.api_key()),
+        ),
+    ]
+}
+
 fn declared_lengths_beyond_the_limit_are_refused_at_once(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "declared_lengths_beyond_the_limit") else {
         return;
     };
-    let bearer = format!("Bearer {}", app.admin_token);
-    let key = app.api_key();
-    for (path, auth) in [
-        (
-            "/accounts/api/v1/graphql",
-            ("Authorization", bearer.as_str()),
-        ),
-        (
-            "/connectors/api/v1/entities-with-action",
-            ("APIKEY", key.as_str()),
-        ),
-    ] {
+    for (path, auth) in endpoints(&app) {
+        let auth = (auth.0, auth.1.as_str());
         let started = Instant::now();
         // Nothing of the body is sent: the answer must not wait for it.
         let request = head(path, auth, 100 * 1024 * 1024);
