@@ -1,5 +1,6 @@
 //! Kenning's domain: users, their lifecycle, the value types that make up a
-//! user profile, and the rules for reading user lists and credentials; the
+//! user profile, the parameters of a user listing, credential kinds and
+//! scopes, and validation errors that name the field and the rule; the
 //! upload model (what a connector sends, parsed with every problem at
 //! once), topics, and the expertise rules that score, decay and rank what
 //! users know.

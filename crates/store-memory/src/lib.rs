@@ -1,8 +1,9 @@
 //! A complete in-memory implementation of Kenning's storage ports.
 //!
 //! It keeps the same contract as the database adapters (the contract suite
-//! runs against all of them), so domain-level tests can run fast against it.
-//! It is not a way around the database: nothing survives the process.
+//! runs against all of them), so the use cases' own tests, the embedding
+//! example and the expertise evaluation run on it without a database. It
+//! is not a way around the database: nothing survives the process.
 
 mod expertise;
 
@@ -32,6 +33,7 @@ pub struct MemoryStore {
 }
 
 impl MemoryStore {
+    /// An empty store.
     pub fn new() -> Self {
         Self::default()
     }
