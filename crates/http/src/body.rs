@@ -3,11 +3,13 @@
 
 use std::time::Duration;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::header;
 use actix_web::{web, HttpRequest};
 
+use crate::problem::RequestCode;
+
 /// Why a body could not be taken; each endpoint answers it in its own
-/// error envelope, with this status and code.
+/// error envelope, with the status and code of its [`RequestCode`].
 #[derive(Debug)]
 pub enum BodyError {
     /// The content type is not `application/json`: 415.
@@ -21,21 +23,13 @@ pub enum BodyError {
 }
 
 impl BodyError {
-    pub fn status(&self) -> StatusCode {
+    /// The refusal it is answered with, which gives the status and code.
+    pub fn code(&self) -> RequestCode {
         match self {
-            BodyError::NotJson => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            BodyError::TooLarge(_) => StatusCode::PAYLOAD_TOO_LARGE,
-            BodyError::TimedOut(_) => StatusCode::REQUEST_TIMEOUT,
-            BodyError::Unreadable(_) => StatusCode::BAD_REQUEST,
-        }
-    }
-
-    pub fn code(&self) -> &'static str {
-        match self {
-            BodyError::NotJson => "UnsupportedMediaType",
-            BodyError::TooLarge(_) => "PayloadTooLarge",
-            BodyError::TimedOut(_) => "RequestTimeout",
-            BodyError::Unreadable(_) => "BadRequest",
+            BodyError::NotJson => RequestCode::UnsupportedMediaType,
+            BodyError::TooLarge(_) => RequestCode::PayloadTooLarge,
+            BodyError::TimedOut(_) => RequestCode::RequestTimeout,
+            BodyError::Unreadable(_) => RequestCode::BadRequest,
         }
     }
 

@@ -93,36 +93,30 @@ async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<(), Problem
     Ok(())
 }
 
-/// The answer for a use-case error.
+/// The answer for a use-case error, under the error's own code.
 fn problem(e: ServiceError) -> Problem {
-    match e {
-        ServiceError::Validation(errors) => Problem {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "ValidationError",
-            message: errors.to_string(),
-            fields: errors
+    let (status, fields) = match &e {
+        ServiceError::Validation(errors) => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            errors
                 .violations()
                 .iter()
                 .map(|v| (v.field.to_string(), v.rule.to_string()))
                 .collect(),
-            retry_after: None,
-        },
-        ServiceError::UnknownUser => Problem {
-            status: StatusCode::UNPROCESSABLE_ENTITY,
-            code: "UnknownUser",
-            message: e.to_string(),
-            fields: vec![("user_email".to_owned(), e.to_string())],
-            retry_after: None,
-        },
-        ServiceError::DuplicateAlias => Problem {
-            status: StatusCode::CONFLICT,
-            code: "DuplicateAlias",
-            message: e.to_string(),
-            fields: vec![("action_alias".to_owned(), e.to_string())],
-            retry_after: None,
-        },
-        other => internal(&other),
-    }
+        ),
+        ServiceError::UnknownUser => (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            vec![("user_email".to_owned(), e.to_string())],
+        ),
+        ServiceError::DuplicateAlias => (
+            StatusCode::CONFLICT,
+            vec![("action_alias".to_owned(), e.to_string())],
+        ),
+        _ => return internal(&e),
+    };
+    let mut problem = Problem::service(status, &e, e.to_string());
+    problem.fields = fields;
+    problem
 }
 
 fn created(accepted: Accepted) -> HttpResponse {

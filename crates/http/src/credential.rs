@@ -7,7 +7,7 @@ use actix_web::{web, HttpRequest};
 use kenning_app::{Principal, ServiceError};
 use kenning_domain::CredentialKind;
 
-use crate::problem::Problem;
+use crate::problem::{Problem, RequestCode};
 use crate::throttle::client_key;
 use crate::AppState;
 
@@ -77,9 +77,8 @@ async fn verify(
 /// 429, with `Retry-After` in whole seconds (rounded up).
 fn too_many(message: &str, wait: Duration) -> Problem {
     let seconds = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
-    let mut problem = Problem::new(
-        StatusCode::TOO_MANY_REQUESTS,
-        "TooManyRequests",
+    let mut problem = Problem::refusal(
+        RequestCode::TooManyRequests,
         format!("{message}: retry in {seconds} s"),
     );
     problem.retry_after = Some(seconds.max(1));

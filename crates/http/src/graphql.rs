@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::body::read_json;
 use crate::credential;
-use crate::problem::Problem;
+use crate::problem::{Problem, RequestCode};
 use crate::AppState;
 
 /// `POST /accounts/api/v1/graphql`.
@@ -74,9 +74,8 @@ fn serialize(answer: &Answer, limit: usize) -> Result<Vec<u8>, Problem> {
     };
     match serde_json::to_writer(&mut out, answer) {
         Ok(()) => Ok(out.bytes),
-        Err(e) if e.is_io() => Err(Problem::new(
-            StatusCode::BAD_REQUEST,
-            "ResponseTooLarge",
+        Err(e) if e.is_io() => Err(Problem::refusal(
+            RequestCode::ResponseTooLarge,
             format!(
                 "the answer would be larger than the limit of {limit} bytes: ask for fewer items (a smaller limit) or fewer fields"
             ),

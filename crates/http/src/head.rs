@@ -7,11 +7,11 @@
 
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
-use actix_web::http::{Method, StatusCode};
+use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use crate::problem::Problem;
+use crate::problem::{Problem, RequestCode};
 use crate::AppState;
 
 /// The methods this service knows; any other answers 501 (RFC 9110,
@@ -33,9 +33,8 @@ const KNOWN_METHODS: [Method; 9] = [
 /// `max_headers` bytes in all (431).
 fn refusal(req: &ServiceRequest, max_line: usize, max_headers: usize) -> Option<Problem> {
     if !KNOWN_METHODS.contains(req.method()) {
-        return Some(Problem::new(
-            StatusCode::NOT_IMPLEMENTED,
-            "NotImplemented",
+        return Some(Problem::refusal(
+            RequestCode::NotImplemented,
             "this method is not implemented",
         ));
     }
@@ -46,9 +45,8 @@ fn refusal(req: &ServiceRequest, max_line: usize, max_headers: usize) -> Option<
     // "METHOD SP target SP HTTP/1.1"
     let line = req.method().as_str().len() + 1 + target + 9;
     if line > max_line {
-        return Some(Problem::new(
-            StatusCode::URI_TOO_LONG,
-            "UriTooLong",
+        return Some(Problem::refusal(
+            RequestCode::UriTooLong,
             format!("the request line is longer than {max_line} bytes"),
         ));
     }
@@ -59,9 +57,8 @@ fn refusal(req: &ServiceRequest, max_line: usize, max_headers: usize) -> Option<
         .map(|(name, value)| name.as_str().len() + value.len() + 4)
         .sum();
     if headers > max_headers {
-        return Some(Problem::new(
-            StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
-            "HeaderFieldsTooLarge",
+        return Some(Problem::refusal(
+            RequestCode::HeaderFieldsTooLarge,
             format!("the request headers are larger than {max_headers} bytes in all"),
         ));
     }

@@ -27,7 +27,7 @@ use kenning_graphql::Schema;
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
-pub use problem::REQUEST_CODES;
+pub use problem::{request_codes, RequestCode};
 pub use server::server;
 
 /// The path of the GraphQL endpoint.

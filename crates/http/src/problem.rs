@@ -5,29 +5,106 @@ use actix_web::http::{header, StatusCode};
 use actix_web::HttpResponse;
 use serde_json::json;
 
+use kenning_app::ServiceError;
+
 use crate::body::BodyError;
 
-/// Every code this layer answers with besides the use cases' own
-/// (`ServiceError::CODES`): refusals of the request itself, in either
-/// envelope, and the codes GraphQL gives a document it will not run.
-pub const REQUEST_CODES: [&str; 13] = [
-    "BadRequest",
-    "UnsupportedMediaType",
-    "PayloadTooLarge",
-    "RequestTimeout",
-    "NotFound",
-    "MethodNotAllowed",
-    "NotImplemented",
-    "UriTooLong",
-    "HeaderFieldsTooLarge",
-    "TooManyRequests",
-    kenning_graphql::VALIDATION_ERROR,
-    kenning_graphql::QUERY_TOO_COMPLEX,
-    "ResponseTooLarge",
-];
+/// Why this layer refused a request on its own, before (or instead of) a
+/// use case: each refusal has one status and a stable code, answered in the
+/// envelope of the endpoint that gives it. The use cases' errors keep
+/// their own codes (`ServiceError::code`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RequestCode {
+    /// The body or the request is malformed: 400.
+    BadRequest,
+    /// The body is not declared as JSON: 415.
+    UnsupportedMediaType,
+    /// The body is, or is declared to be, larger than the limit: 413.
+    PayloadTooLarge,
+    /// The body did not arrive whole in time: 408.
+    RequestTimeout,
+    /// No route has this path: 404.
+    NotFound,
+    /// The route does not answer this method: 405.
+    MethodNotAllowed,
+    /// The method is unknown to the service: 501.
+    NotImplemented,
+    /// The request line is too long: 414.
+    UriTooLong,
+    /// The request headers are too large: 431.
+    HeaderFieldsTooLarge,
+    /// The address failed too often, or the credential asks too fast: 429.
+    TooManyRequests,
+    /// The GraphQL answer would be larger than the limit: 400.
+    ResponseTooLarge,
+}
 
-/// A request refused before (or instead of) the use case: a status, a
-/// stable code, a message, and the body fields at fault when there are.
+impl RequestCode {
+    /// Every refusal, for documentation and for the test that each can
+    /// occur.
+    pub const ALL: [RequestCode; 11] = [
+        RequestCode::BadRequest,
+        RequestCode::UnsupportedMediaType,
+        RequestCode::PayloadTooLarge,
+        RequestCode::RequestTimeout,
+        RequestCode::NotFound,
+        RequestCode::MethodNotAllowed,
+        RequestCode::NotImplemented,
+        RequestCode::UriTooLong,
+        RequestCode::HeaderFieldsTooLarge,
+        RequestCode::TooManyRequests,
+        RequestCode::ResponseTooLarge,
+    ];
+
+    /// The stable machine code.
+    pub fn code(self) -> &'static str {
+        match self {
+            RequestCode::BadRequest => "BadRequest",
+            RequestCode::UnsupportedMediaType => "UnsupportedMediaType",
+            RequestCode::PayloadTooLarge => "PayloadTooLarge",
+            RequestCode::RequestTimeout => "RequestTimeout",
+            RequestCode::NotFound => "NotFound",
+            RequestCode::MethodNotAllowed => "MethodNotAllowed",
+            RequestCode::NotImplemented => "NotImplemented",
+            RequestCode::UriTooLong => "UriTooLong",
+            RequestCode::HeaderFieldsTooLarge => "HeaderFieldsTooLarge",
+            RequestCode::TooManyRequests => "TooManyRequests",
+            RequestCode::ResponseTooLarge => "ResponseTooLarge",
+        }
+    }
+
+    /// The HTTP status it is answered with.
+    pub fn status(self) -> StatusCode {
+        match self {
+            RequestCode::BadRequest | RequestCode::ResponseTooLarge => StatusCode::BAD_REQUEST,
+            RequestCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            RequestCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            RequestCode::RequestTimeout => StatusCode::REQUEST_TIMEOUT,
+            RequestCode::NotFound => StatusCode::NOT_FOUND,
+            RequestCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+            RequestCode::NotImplemented => StatusCode::NOT_IMPLEMENTED,
+            RequestCode::UriTooLong => StatusCode::URI_TOO_LONG,
+            RequestCode::HeaderFieldsTooLarge => StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE,
+            RequestCode::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+        }
+    }
+}
+
+/// Every code this layer answers with besides the use cases' own: those of
+/// [`RequestCode`], and the codes GraphQL gives a document it will not run
+/// (its `BadRequest` is [`RequestCode::BadRequest`]'s).
+pub fn request_codes() -> Vec<&'static str> {
+    let mut codes: Vec<&'static str> = RequestCode::ALL.iter().map(|c| c.code()).collect();
+    codes.extend([
+        kenning_graphql::VALIDATION_ERROR,
+        kenning_graphql::QUERY_TOO_COMPLEX,
+    ]);
+    codes
+}
+
+/// A request refused before (or instead of) the use case, or a use case's
+/// error: a status, a stable code, a message, and the body fields at fault
+/// when there are.
 #[derive(Debug)]
 pub struct Problem {
     pub status: StatusCode,
@@ -40,7 +117,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+    fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
         Self {
             status,
             code,
@@ -50,23 +127,34 @@ impl Problem {
         }
     }
 
+    /// The request refused on its own, with the status of `code`.
+    pub fn refusal(code: RequestCode, message: impl Into<String>) -> Self {
+        Self::new(code.status(), code.code(), message)
+    }
+
     pub fn bad_request(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::BAD_REQUEST, "BadRequest", message)
+        Self::refusal(RequestCode::BadRequest, message)
+    }
+
+    /// A use case's error answered with `status`, under its own code.
+    pub fn service(status: StatusCode, e: &ServiceError, message: impl Into<String>) -> Self {
+        Self::new(status, e.code(), message)
     }
 
     pub fn unauthenticated(message: impl Into<String>) -> Self {
-        Self::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
+        Self::service(
+            StatusCode::UNAUTHORIZED,
+            &ServiceError::Unauthenticated,
+            message,
+        )
     }
 
     /// A failure that is not the caller's: logged with `what` failed, and
     /// answered without any detail.
     pub fn internal(what: &str, e: &dyn std::fmt::Display) -> Self {
         log::error!("{what} failed: {e}");
-        Self::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "Internal",
-            "internal error",
-        )
+        let error = ServiceError::Internal(String::new());
+        Self::service(StatusCode::INTERNAL_SERVER_ERROR, &error, "internal error")
     }
 
     /// The GraphQL error envelope, for a request that never reached
@@ -109,19 +197,71 @@ impl Problem {
 
 impl From<BodyError> for Problem {
     fn from(e: BodyError) -> Self {
-        Self::new(e.status(), e.code(), e.message())
+        Self::refusal(e.code(), e.message())
     }
 }
 
 pub async fn not_found() -> HttpResponse {
-    Problem::new(StatusCode::NOT_FOUND, "NotFound", "no such route").into_response()
+    Problem::refusal(RequestCode::NotFound, "no such route").into_response()
 }
 
 pub async fn method_not_allowed() -> HttpResponse {
-    Problem::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "MethodNotAllowed",
+    Problem::refusal(
+        RequestCode::MethodNotAllowed,
         "this route does not answer this method",
     )
     .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The match is exhaustive, so a new variant does not compile until it
+    /// is placed here, after its predecessor in `ALL`; the test then
+    /// demands it in `ALL`, and the API test of every code demands that it
+    /// can be produced.
+    fn next(code: Option<RequestCode>) -> Option<RequestCode> {
+        use RequestCode::*;
+        match code {
+            None => Some(BadRequest),
+            Some(BadRequest) => Some(UnsupportedMediaType),
+            Some(UnsupportedMediaType) => Some(PayloadTooLarge),
+            Some(PayloadTooLarge) => Some(RequestTimeout),
+            Some(RequestTimeout) => Some(NotFound),
+            Some(NotFound) => Some(MethodNotAllowed),
+            Some(MethodNotAllowed) => Some(NotImplemented),
+            Some(NotImplemented) => Some(UriTooLong),
+            Some(UriTooLong) => Some(HeaderFieldsTooLarge),
+            Some(HeaderFieldsTooLarge) => Some(TooManyRequests),
+            Some(TooManyRequests) => Some(ResponseTooLarge),
+            Some(ResponseTooLarge) => None,
+        }
+    }
+
+    #[test]
+    fn all_lists_every_variant_once() {
+        let every: Vec<RequestCode> =
+            std::iter::successors(next(None), |c| next(Some(*c))).collect();
+        assert_eq!(every, RequestCode::ALL);
+        let mut codes: Vec<&str> = every.iter().map(|c| c.code()).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), RequestCode::ALL.len(), "codes are distinct");
+    }
+
+    #[test]
+    fn a_body_error_is_answered_with_its_refusal() {
+        let problem = Problem::from(BodyError::TooLarge(10));
+        assert_eq!(problem.status, StatusCode::PAYLOAD_TOO_LARGE);
+        assert_eq!(problem.code, "PayloadTooLarge");
+    }
+
+    #[test]
+    fn use_case_errors_keep_their_own_codes() {
+        assert_eq!(Problem::unauthenticated("no").code, "Unauthenticated");
+        let internal = Problem::internal("a test", &"disk full");
+        assert_eq!(internal.code, "Internal");
+        assert_eq!(internal.message, "internal error");
+    }
 }
