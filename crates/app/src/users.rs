@@ -11,8 +11,9 @@ use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
 
-/// How many due users the purge takes from the store at a time.
-const PURGE_BATCH: u32 = 100;
+/// How many due users the purge takes from the store at a time; it takes
+/// batch after batch until the store has no more due users.
+pub const PURGE_BATCH: u32 = 100;
 
 /// Creates, reads, changes and retires users.
 #[derive(Clone)]

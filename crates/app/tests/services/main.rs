@@ -1,0 +1,32 @@
+//! The use cases on the in-memory store and a manual clock, without a
+//! server, a database or HTTP in between: what each one does, checked
+//! where it is decided.
+
+// Test helpers stop the test with a message when a step fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+mod authentication;
+mod purge;
+mod upload;
+
+use std::sync::Arc;
+
+use chrono::{DateTime, TimeZone, Utc};
+use kenning_clock::ManualClock;
+use kenning_store_memory::MemoryStore;
+
+/// The moment every test starts at.
+fn start() -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
+}
+
+/// A store and the clock the use cases share.
+type World = (Arc<MemoryStore>, Arc<ManualClock>);
+
+/// An empty store and a clock standing at [`start`].
+fn world() -> World {
+    (
+        Arc::new(MemoryStore::new()),
+        Arc::new(ManualClock::new(start())),
+    )
+}
