@@ -1,7 +1,12 @@
 //! The storage contract every adapter keeps (see the docs of
 //! [`UserRepository`] and [`CredentialStore`]). Each check takes a fresh,
-//! empty store; `tests/contract.rs` runs them against the in-memory store,
-//! SQLite and PostgreSQL.
+//! empty store; its `#[contract_check]` runs it against the in-memory
+//! store, SQLite and PostgreSQL (`adapters`) as the tests
+//! `contract::<check>::memory`, `::sqlite` and `::postgres`. A function
+//! here that no test calls is dead code, which this module denies, so a
+//! check cannot be written and never run.
+
+mod adapters;
 
 use std::sync::Arc;
 
@@ -14,6 +19,7 @@ use kenning_ports::{
     CredentialStore, ExpertiseStore, ModifyError, NewAction, RecordError, StoreError,
     StoredCredential, UserRepository,
 };
+use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
 /// A store under test.
@@ -83,7 +89,8 @@ fn set_location(value: String) -> UserPatch {
     .unwrap()
 }
 
-pub fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
+#[contract_check]
+fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
     let user = full_user();
     UserRepository::insert(&*store, &user).unwrap();
     assert_eq!(store.get(user.id()).unwrap(), Some(user));
@@ -91,7 +98,8 @@ pub fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
     store.ping().unwrap();
 }
 
-pub fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
+#[contract_check]
+fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
     UserRepository::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("e-1")),
@@ -113,7 +121,8 @@ pub fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>)
     assert_eq!(page(&*store, None, 0, 100).len(), 1);
 }
 
-pub fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
+#[contract_check]
+fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
     let results: Vec<Result<(), StoreError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..24)
             .map(|i| {
@@ -137,7 +146,8 @@ pub fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) 
     assert_eq!(page(&*store, Some("race@"), 0, 100).len(), 1);
 }
 
-pub fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
+#[contract_check]
+fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     let user = new_user("ada@example.com", "Ada", "Lovelace", None);
     UserRepository::insert(&*store, &user).unwrap();
 
@@ -164,7 +174,8 @@ pub fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     assert_eq!(missing, Err(ModifyError::NotFound));
 }
 
-pub fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
+#[contract_check]
+fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     UserRepository::insert(&*store, &ada).unwrap();
@@ -179,7 +190,8 @@ pub fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
     assert_eq!(store.get(bob.id()).unwrap(), Some(bob));
 }
 
-pub fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
+#[contract_check]
+fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
     let user = new_user("count@example.com", "Count", "Er", None);
     let id = user.id();
     let mut counted = user;
@@ -215,7 +227,8 @@ pub fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
     );
 }
 
-pub fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
+#[contract_check]
+fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
     UserRepository::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("EMP-7")),
@@ -252,7 +265,8 @@ pub fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store
     assert!(found("nobody").is_empty());
 }
 
-pub fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
+#[contract_check]
+fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
     let lasts = ["Zeta", "alpha", "Beta", "Beta", "Émile", "beta"];
     for (i, last) in lasts.iter().enumerate() {
         let first = if i % 2 == 0 { "Bo" } else { "Al" };
@@ -289,7 +303,8 @@ pub fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
     assert!(page(&*store, None, 6, 2).is_empty());
 }
 
-pub fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
+#[contract_check]
+fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
     let early = new_user("early@example.com", "Early", "One", None);
     let later = new_user("later@example.com", "Later", "One", None);
     let active = new_user("active@example.com", "Active", "One", None);
@@ -317,7 +332,8 @@ pub fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
     );
 }
 
-pub fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
+#[contract_check]
+fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     let user = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
     UserRepository::insert(&*store, &user).unwrap();
     store.modify(user.id(), &mut |u| u.delete(now())).unwrap();
@@ -355,7 +371,8 @@ pub fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>)
     assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
 }
 
-pub fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
+#[contract_check]
+fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
     // Nothing erased yet: compacting is harmless.
     store.compact_after_erasure().unwrap();
     let stays = full_user();
@@ -386,7 +403,8 @@ fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential
     }
 }
 
-pub fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
+#[contract_check]
+fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
     let second = credential(CredentialKind::AccessToken, "second", 2);
     let first = credential(CredentialKind::AccessToken, "first", 1);
     let key = credential(CredentialKind::ApiKey, "crm", 3);
@@ -426,7 +444,8 @@ pub fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
     );
 }
 
-pub fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
+#[contract_check]
+fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
     let results: Vec<bool> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..8)
             .map(|i| {
@@ -489,7 +508,8 @@ fn score_of(store: &dyn ExpertiseStore, user: UserId, key: &str) -> Option<f64> 
         .map(|s| s.standing.score_at(now(), &Scoring::default()))
 }
 
-pub fn actions_teach_their_user(store: Arc<impl Store>) {
+#[contract_check]
+fn actions_teach_their_user(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     assert!(store.rebuild_if_changed(&scoring).unwrap());
     assert!(!store.rebuild_if_changed(&scoring).unwrap());
@@ -535,7 +555,8 @@ pub fn actions_teach_their_user(store: Arc<impl Store>) {
     );
 }
 
-pub fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
+#[contract_check]
+fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     UserRepository::insert(&*store, &ada).unwrap();
@@ -575,7 +596,8 @@ pub fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) 
         .unwrap();
 }
 
-pub fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
+#[contract_check]
+fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     UserRepository::insert(&*store, &ada).unwrap();
@@ -603,7 +625,8 @@ pub fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) 
     assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.0).abs() < 1e-9);
 }
 
-pub fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
+#[contract_check]
+fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
@@ -640,7 +663,8 @@ pub fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
         .unwrap();
 }
 
-pub fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
+#[contract_check]
+fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
@@ -667,7 +691,8 @@ pub fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     assert!(!store.rebuild_if_changed(&heavier).unwrap());
 }
 
-pub fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
+#[contract_check]
+fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     // (e-mail, days before now, relevance): an old large standing can be
@@ -732,51 +757,4 @@ pub fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
         together.topics,
         vec![("cargo".to_owned(), "CARGO".to_owned(), 3)]
     );
-}
-
-/// Declares one test per contract check for a store built by `$make`,
-/// which returns `Option<(Arc<store>, guard)>` (`None`: backend skipped).
-/// Attributes in brackets before `$make` go on every test.
-#[macro_export]
-macro_rules! contract_suite {
-    ([$(#[$attr:meta])*] $make:expr) => {
-        $crate::contract_suite!(@each [$(#[$attr])*] $make;
-            a_user_round_trips_with_every_field,
-            email_and_external_id_are_unique_among_live_users,
-            concurrent_inserts_of_one_email_leave_one_winner,
-            modify_stores_accepted_changes_only,
-            modify_refuses_a_taken_email,
-            concurrent_modifications_are_not_lost,
-            search_matches_folded_text_in_the_searchable_fields,
-            pages_are_ordered_disjoint_and_complete,
-            only_due_pending_deletions_are_listed_for_purge,
-            anonymized_users_free_their_email_and_external_id,
-            compacting_after_an_erasure_keeps_what_is_stored,
-            credentials_are_stored_listed_and_revoked,
-            only_one_first_credential_is_ever_stored,
-            actions_teach_their_user,
-            uploads_for_unknown_or_leaving_users_are_refused,
-            an_alias_is_accepted_once_even_when_uploads_race,
-            anonymizing_a_user_erases_what_it_taught,
-            standings_are_rebuilt_under_new_settings,
-            the_best_standings_on_a_topic_are_read_first,
-        );
-    };
-    ($make:expr) => {
-        $crate::contract_suite!([] $make);
-    };
-    (@each $attrs:tt $make:expr; $($check:ident),* $(,)?) => {
-        $(
-            $crate::contract_suite!(@test $attrs $make, $check);
-        )*
-    };
-    (@test [$(#[$attr:meta])*] $make:expr, $check:ident) => {
-        #[test]
-        $(#[$attr])*
-        fn $check() {
-            if let Some((store, _guard)) = $make(stringify!($check)) {
-                $crate::contract::$check(store);
-            }
-        }
-    };
 }

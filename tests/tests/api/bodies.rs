@@ -16,6 +16,7 @@ fn head(path: &str, auth: (&str, &str), length: usize) -> String {
     )
 }
 
+#[on_every_backend]
 fn bodies_that_never_arrive_time_out(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -57,6 +58,7 @@ fn endpoints(app: &TestApp) -> [(&'static str, (&'static str, String)); 2] {
     ]
 }
 
+#[on_every_backend]
 fn declared_lengths_beyond_the_limit_are_refused_at_once(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "declared_lengths_beyond_the_limit") else {
         return;
@@ -76,8 +78,3 @@ fn declared_lengths_beyond_the_limit_are_refused_at_once(backend: Backend) {
         );
     }
 }
-
-on_every_backend!(
-    bodies_that_never_arrive_time_out,
-    declared_lengths_beyond_the_limit_are_refused_at_once,
-);

@@ -23,6 +23,7 @@ fn code(reply: &Reply) -> String {
         .to_owned()
 }
 
+#[on_every_backend]
 fn every_error_code_can_be_produced(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "every_error_code_can_be_produced") else {
         return;
@@ -81,6 +82,7 @@ fn every_error_code_can_be_produced(backend: Backend) {
     assert_eq!(seen, all);
 }
 
+#[on_every_backend]
 fn every_request_code_can_be_produced(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -154,8 +156,3 @@ fn every_request_code_can_be_produced(backend: Backend) {
     let all: BTreeSet<String> = request_codes().iter().map(|c| c.to_string()).collect();
     assert_eq!(seen, all);
 }
-
-on_every_backend!(
-    every_error_code_can_be_produced,
-    every_request_code_can_be_produced
-);

@@ -59,6 +59,7 @@ fn user_topics(app: &TestApp, id: &str) -> Vec<Value> {
         .clone()
 }
 
+#[on_every_backend]
 fn keys_are_checked(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_keys_are_checked") else {
         return;
@@ -109,6 +110,7 @@ fn keys_are_checked(backend: Backend) {
     assert_eq!(reply.status, 201, "{}", reply.body);
 }
 
+#[on_every_backend]
 fn malformed_requests_get_their_status(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -173,6 +175,7 @@ fn malformed_requests_get_their_status(backend: Backend) {
     assert_eq!(reply.status, 201, "{}", reply.body);
 }
 
+#[on_every_backend]
 fn every_bad_field_is_reported_at_once(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_every_bad_field_at_once") else {
         return;
@@ -253,6 +256,7 @@ fn every_bad_field_is_reported_at_once(backend: Backend) {
     assert!(user_topics(&app, &ada).is_empty(), "nothing was learned");
 }
 
+#[on_every_backend]
 fn uploads_teach_known_users_only(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_uploads_teach_known_users_only") else {
         return;
@@ -305,6 +309,7 @@ fn uploads_teach_known_users_only(backend: Backend) {
     assert_eq!(action["actionAlias"], Value::Null);
 }
 
+#[on_every_backend]
 fn an_alias_is_accepted_once(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_an_alias_is_accepted_once") else {
         return;
@@ -331,6 +336,7 @@ fn an_alias_is_accepted_once(backend: Backend) {
     assert!(!keys.iter().any(|k| k.contains("alias")), "{keys:?}");
 }
 
+#[on_every_backend]
 fn simultaneous_uploads_of_one_alias_have_one_winner(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_simultaneous_alias") else {
         return;
@@ -366,6 +372,7 @@ fn simultaneous_uploads_of_one_alias_have_one_winner(backend: Backend) {
     );
 }
 
+#[on_every_backend]
 fn html_counts_only_its_visible_text(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_html_visible_text") else {
         return;
@@ -407,6 +414,7 @@ fn html_counts_only_its_visible_text(backend: Backend) {
     }
 }
 
+#[on_every_backend]
 fn texts_come_as_one_object_or_an_array(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_texts_forms") else {
         return;
@@ -432,6 +440,7 @@ fn texts_come_as_one_object_or_an_array(backend: Backend) {
     assert!(keys.contains("volcan"), "{keys}");
 }
 
+#[on_every_backend]
 fn only_topics_are_kept(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_only_topics_are_kept") else {
         return;
@@ -469,6 +478,7 @@ fn only_topics_are_kept(backend: Backend) {
     assert!(metrics.body.contains("kenning_topics_extracted_total"));
 }
 
+#[on_every_backend]
 fn a_word_too_long_to_be_a_topic_loses_nothing(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "connector_a_word_too_long_to_be_a_topic") else {
         return;
@@ -491,16 +501,3 @@ fn a_word_too_long_to_be_a_topic_loses_nothing(backend: Backend) {
     );
     assert!(!user_topics(&app, &ada).is_empty());
 }
-
-on_every_backend!(
-    a_word_too_long_to_be_a_topic_loses_nothing,
-    keys_are_checked,
-    malformed_requests_get_their_status,
-    every_bad_field_is_reported_at_once,
-    uploads_teach_known_users_only,
-    an_alias_is_accepted_once,
-    simultaneous_uploads_of_one_alias_have_one_winner,
-    html_counts_only_its_visible_text,
-    texts_come_as_one_object_or_an_array,
-    only_topics_are_kept,
-);

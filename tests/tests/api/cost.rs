@@ -33,6 +33,7 @@ fn aliases(n: usize) -> String {
     format!("{{ {} }}", fields.join(" "))
 }
 
+#[on_every_backend]
 fn amplifying_batches_are_refused_before_they_run(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "amplifying_batches_are_refused") else {
         return;
@@ -92,6 +93,7 @@ fn amplifying_batches_are_refused_before_they_run(backend: Backend) {
     assert_eq!(reply.status, 200, "{}", reply.body);
 }
 
+#[on_every_backend]
 fn answers_beyond_the_size_limit_are_refused(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -117,8 +119,3 @@ fn answers_beyond_the_size_limit_are_refused(backend: Backend) {
     assert_eq!(large.error_code().as_deref(), Some("ResponseTooLarge"));
     assert!(large.body.len() < 1024);
 }
-
-on_every_backend!(
-    amplifying_batches_are_refused_before_they_run,
-    answers_beyond_the_size_limit_are_refused,
-);

@@ -104,6 +104,7 @@ fn erased_strings(app: &TestApp) -> Vec<String> {
     strings
 }
 
+#[on_every_backend]
 fn a_purge_leaves_no_personal_data_in_the_files(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "erasure_leaves_no_personal_data_in_the_files") else {
         return;
@@ -129,5 +130,3 @@ fn a_purge_leaves_no_personal_data_in_the_files(backend: Backend) {
         }
     }
 }
-
-on_every_backend!(a_purge_leaves_no_personal_data_in_the_files);

@@ -46,6 +46,7 @@ const KUBERNETES: &str = "Kubernetes clusters schedule containers across nodes. 
 const TAX: &str = "Corporate tax returns are due in March. The finance team prepared the corporate tax returns and the VAT reconciliation for the German subsidiary, and the tax auditors reviewed the returns.";
 const TRANSLATION: &str = "Neural machine translation models translate technical manuals. We evaluated neural machine translation quality with BLEU scores on German and French manuals.";
 
+#[on_every_backend]
 fn experts_rank_the_right_person_first(backend: Backend) {
     let options = Options {
         scoring: Scoring::new(
@@ -147,6 +148,7 @@ fn experts_rank_the_right_person_first(backend: Backend) {
     );
 }
 
+#[on_every_backend]
 fn only_active_visible_users_are_experts(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "only_active_visible_users_are_experts") else {
         return;
@@ -206,6 +208,7 @@ fn only_active_visible_users_are_experts(backend: Backend) {
     assert_eq!(listed, ["active@example.com", "resting@example.com"]);
 }
 
+#[on_every_backend]
 fn expertise_reads_are_checked(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "expertise_reads_are_checked") else {
         return;
@@ -272,6 +275,7 @@ const GARDEN: &str = "The county show awards prizes for roses, dahlias and veget
 const PANDAS: &str = "Reshaping a DataFrame in pandas: pivot tables, melt and groupby. Pandas DataFrame indexes make joins fast, and DataFrame columns hold typed arrays.";
 const PYTHON: &str = "Python packaging with virtual environments: pip installs wheels, and Python scripts import modules from site-packages.";
 
+#[on_every_backend]
 fn every_learned_word_finds_someone(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "every_learned_word_finds_someone") else {
         return;
@@ -292,6 +296,7 @@ fn every_learned_word_finds_someone(backend: Backend) {
     assert_eq!(emails(&found), ["crime@example.com"]);
 }
 
+#[on_every_backend]
 fn keyword_queries_keep_every_word(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "keyword_queries_keep_every_word") else {
         return;
@@ -308,6 +313,7 @@ fn keyword_queries_keep_every_word(backend: Backend) {
     assert_eq!(emails(&found).len(), 2, "{found:?}");
 }
 
+#[on_every_backend]
 fn specific_topics_outweigh_broad_ones(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "specific_topics_outweigh_broad_ones") else {
         return;
@@ -354,6 +360,7 @@ fn specific_topics_outweigh_broad_ones(backend: Backend) {
 const RAW: &str =
     "query experts($query: String!) { experts(query: $query) { score rawScore user { email } } }";
 
+#[on_every_backend]
 fn old_material_keeps_a_readable_score(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "old_material_keeps_a_readable_score") else {
         return;
@@ -412,6 +419,7 @@ fn old_material_keeps_a_readable_score(backend: Backend) {
 
 const RELATED: &str = "query relatedTopics($topic: String!, $limit: Int) { relatedTopics(topic: $topic, limit: $limit) { topic key score uploads } }";
 
+#[on_every_backend]
 fn related_topics_come_from_shared_uploads(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "related_topics_come_from_shared_uploads") else {
         return;
@@ -468,14 +476,3 @@ fn related_topics_come_from_shared_uploads(backend: Backend) {
     let reply = app.graphql_as(&users_only, RELATED, json!({ "topic": "kubernetes" }));
     assert_eq!(reply.error_code().as_deref(), Some("Forbidden"));
 }
-
-on_every_backend!(
-    every_learned_word_finds_someone,
-    keyword_queries_keep_every_word,
-    specific_topics_outweigh_broad_ones,
-    old_material_keeps_a_readable_score,
-    related_topics_come_from_shared_uploads,
-    experts_rank_the_right_person_first,
-    only_active_visible_users_are_experts,
-    expertise_reads_are_checked,
-);

@@ -20,6 +20,7 @@ fn references(html: &str) -> Vec<String> {
     found
 }
 
+#[on_every_backend]
 fn graphiql_is_served_from_the_binary(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "graphiql_is_served_from_the_binary") else {
         return;
@@ -67,5 +68,3 @@ fn graphiql_is_served_from_the_binary(backend: Backend) {
     let missing = app.request("GET", "/accounts/api/v1/graphiql/nothing.js", &[], b"");
     assert_eq!(missing.status, 404);
 }
-
-on_every_backend!(graphiql_is_served_from_the_binary);

@@ -27,6 +27,7 @@ fn code(reply: &Reply) -> String {
     reply.error_code().unwrap_or_default()
 }
 
+#[on_every_backend]
 fn tokens_are_required_and_checked(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "tokens_are_required_and_checked") else {
         return;
@@ -75,6 +76,7 @@ fn tokens_are_required_and_checked(backend: Backend) {
     assert_eq!(send(&[("Authorization", &admin)]).status, 200);
 }
 
+#[on_every_backend]
 fn scopes_limit_what_a_token_may_do(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "scopes_limit_what_a_token_may_do") else {
         return;
@@ -107,6 +109,7 @@ fn scopes_limit_what_a_token_may_do(backend: Backend) {
         .is_none());
 }
 
+#[on_every_backend]
 fn malformed_requests_get_400_never_500(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "malformed_requests_get_400_never_500") else {
         return;
@@ -148,6 +151,7 @@ fn malformed_requests_get_400_never_500(backend: Backend) {
     assert_eq!(reply.status, 200, "{}", reply.body);
 }
 
+#[on_every_backend]
 fn errors_juniper_raises_carry_codes(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "errors_juniper_raises_carry_codes") else {
         return;
@@ -197,6 +201,7 @@ fn errors_juniper_raises_carry_codes(backend: Backend) {
     assert_eq!(deep.json()["errors"][0]["extensions"]["limit"], 2);
 }
 
+#[on_every_backend]
 fn batches_are_bounded(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "batches_are_bounded") else {
         return;
@@ -212,6 +217,7 @@ fn batches_are_bounded(backend: Backend) {
     assert!(reply.body.contains("at most 10"), "{}", reply.body);
 }
 
+#[on_every_backend]
 fn large_bodies_get_413(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -238,6 +244,7 @@ fn large_bodies_get_413(backend: Backend) {
     assert_eq!(small.status, 200);
 }
 
+#[on_every_backend]
 fn deep_or_wide_documents_are_refused_before_execution(backend: Backend) {
     let options = Options {
         limits: Limits {
@@ -263,6 +270,7 @@ fn deep_or_wide_documents_are_refused_before_execution(backend: Backend) {
     assert_eq!(app.graphql(&many_tokens, json!({})).status, 400);
 }
 
+#[on_every_backend]
 fn get_serves_graphiql_and_never_panics(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "get_serves_graphiql_and_never_panics") else {
         return;
@@ -286,6 +294,7 @@ fn get_serves_graphiql_and_never_panics(backend: Backend) {
     assert_eq!(app.request("GET", "/healthz", &[], b"").status, 200);
 }
 
+#[on_every_backend]
 fn unknown_routes_and_methods_answer_json(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "unknown_routes_and_methods_answer_json") else {
         return;
@@ -298,6 +307,7 @@ fn unknown_routes_and_methods_answer_json(backend: Backend) {
     assert_eq!(wrong.json()["error"]["code"], "MethodNotAllowed");
 }
 
+#[on_every_backend]
 fn health_readiness_and_metrics(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "health_readiness_and_metrics") else {
         return;
@@ -330,6 +340,7 @@ fn health_readiness_and_metrics(backend: Backend) {
     assert!(!metrics.body.contains("/no/such/7"));
 }
 
+#[on_every_backend]
 fn storage_failures_are_internal_and_leak_nothing(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "storage_failures_are_internal_and_leak_nothing")
     else {
@@ -374,17 +385,3 @@ fn storage_failures_are_internal_and_leak_nothing(backend: Backend) {
         ready.body
     );
 }
-
-on_every_backend!(
-    tokens_are_required_and_checked,
-    scopes_limit_what_a_token_may_do,
-    malformed_requests_get_400_never_500,
-    errors_juniper_raises_carry_codes,
-    batches_are_bounded,
-    large_bodies_get_413,
-    deep_or_wide_documents_are_refused_before_execution,
-    get_serves_graphiql_and_never_panics,
-    unknown_routes_and_methods_answer_json,
-    health_readiness_and_metrics,
-    storage_failures_are_internal_and_leak_nothing,
-);

@@ -41,6 +41,7 @@ fn preflight(app: &TestApp, origin: &str) -> Reply {
     )
 }
 
+#[on_every_backend]
 fn every_response_carries_the_security_headers(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "every_response_carries_the_security_headers") else {
         return;
@@ -72,6 +73,7 @@ fn every_response_carries_the_security_headers(backend: Backend) {
     assert!(asset.header("Cache-Control").unwrap().starts_with("public"));
 }
 
+#[on_every_backend]
 fn cors_is_off_by_default(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "cors_is_off_by_default") else {
         return;
@@ -96,6 +98,7 @@ fn cors_is_off_by_default(backend: Backend) {
     assert!(post.header("Access-Control-Allow-Origin").is_none());
 }
 
+#[on_every_backend]
 fn cors_answers_the_configured_origins(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -157,9 +160,3 @@ fn cors_answers_the_configured_origins(backend: Backend) {
     );
     assert_eq!(same.status, 200, "{}", same.body);
 }
-
-on_every_backend!(
-    every_response_carries_the_security_headers,
-    cors_is_off_by_default,
-    cors_answers_the_configured_origins,
-);

@@ -1,5 +1,12 @@
 //! The HTTP API, end to end: a real server on port 0 with a fresh database
 //! per test, on SQLite and (when configured) PostgreSQL.
+//!
+//! Each test is a `fn name(backend: Backend)` marked `#[on_every_backend]`,
+//! which defines `name::sqlite` and `name::postgres`. A function no test
+//! calls is dead code, denied here, so a test cannot be written and never
+//! run.
+
+#![deny(dead_code)]
 
 mod bodies;
 mod codes;

@@ -17,6 +17,7 @@ fn with_method(app: &TestApp, method: &str) -> String {
     )
 }
 
+#[on_every_backend]
 fn invented_methods_and_paths_add_no_series(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "invented_methods_and_paths_add_no_series") else {
         return;
@@ -52,6 +53,7 @@ fn invented_methods_and_paths_add_no_series(backend: Backend) {
     );
 }
 
+#[on_every_backend]
 fn a_huge_method_or_target_is_refused(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "a_huge_method_or_target_is_refused") else {
         return;
@@ -69,6 +71,7 @@ fn a_huge_method_or_target_is_refused(backend: Backend) {
     assert!(metrics.len() < 16 * 1024, "{}", metrics.len());
 }
 
+#[on_every_backend]
 fn metrics_can_be_turned_off(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -84,6 +87,7 @@ fn metrics_can_be_turned_off(backend: Backend) {
     assert_eq!(app.request("GET", "/metrics", &[], b"").status, 404);
 }
 
+#[on_every_backend]
 fn metrics_can_have_their_own_address(backend: Backend) {
     let options = Options {
         http: HttpConfig {
@@ -111,10 +115,3 @@ fn metrics_can_have_their_own_address(backend: Backend) {
     let graphql = app.request_to(&metrics_base, "GET", "/accounts/api/v1/graphql", &[], b"");
     assert_eq!(graphql.status, 404);
 }
-
-on_every_backend!(
-    invented_methods_and_paths_add_no_series,
-    a_huge_method_or_target_is_refused,
-    metrics_can_be_turned_off,
-    metrics_can_have_their_own_address,
-);

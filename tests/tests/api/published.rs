@@ -13,6 +13,7 @@ fn data(reply: &kenning_tests::app::Reply, field: &str) -> Value {
     body["data"][field].clone()
 }
 
+#[on_every_backend]
 fn every_published_document_works_verbatim(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "every_published_document_works_verbatim") else {
         return;
@@ -108,5 +109,3 @@ fn every_published_document_works_verbatim(backend: Backend) {
         assert_eq!(result, json!({ "globalUserId": id }), "{field}");
     }
 }
-
-on_every_backend!(every_published_document_works_verbatim);

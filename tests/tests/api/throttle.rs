@@ -28,6 +28,7 @@ fn retry_after(reply: &Reply) -> u64 {
         .unwrap()
 }
 
+#[on_every_backend]
 fn failed_authentications_are_throttled_per_address(backend: Backend) {
     let Some(app) = TestApp::spawn_with(
         backend,
@@ -64,6 +65,7 @@ fn failed_authentications_are_throttled_per_address(backend: Backend) {
     assert_eq!(bare.status, 429);
 }
 
+#[on_every_backend]
 fn each_credential_has_a_request_rate(backend: Backend) {
     let Some(app) =
         TestApp::spawn_with(backend, "each_credential_has_a_request_rate", limited(0, 5))
@@ -83,8 +85,3 @@ fn each_credential_has_a_request_rate(backend: Backend) {
     let other = app.graphql(GET_USERS, json!({}));
     assert_eq!(other.status, 200, "{}", other.body);
 }
-
-on_every_backend!(
-    failed_authentications_are_throttled_per_address,
-    each_credential_has_a_request_rate,
-);

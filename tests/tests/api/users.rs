@@ -26,6 +26,7 @@ fn state(app: &TestApp, id: &str) -> Value {
     app.graphql(STATE, json!({ "globalUserId": id })).json()["data"]["user"].clone()
 }
 
+#[on_every_backend]
 fn every_bounded_field_is_checked_at_its_limit(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "every_bounded_field_is_checked_at_its_limit") else {
         return;
@@ -88,6 +89,7 @@ fn every_bounded_field_is_checked_at_its_limit(backend: Backend) {
     }
 }
 
+#[on_every_backend]
 fn codes_and_dates_are_checked_against_real_lists(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "codes_and_dates_are_checked_against_real_lists")
     else {
@@ -125,6 +127,7 @@ fn codes_and_dates_are_checked_against_real_lists(backend: Backend) {
     }
 }
 
+#[on_every_backend]
 fn all_problems_of_an_input_are_reported_together(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "all_problems_of_an_input_are_reported_together")
     else {
@@ -146,6 +149,7 @@ fn all_problems_of_an_input_are_reported_together(backend: Backend) {
     assert_eq!(users["data"]["users"], json!([]));
 }
 
+#[on_every_backend]
 fn update_tells_absent_from_null(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "update_tells_absent_from_null") else {
         return;
@@ -191,6 +195,7 @@ fn update_tells_absent_from_null(backend: Backend) {
     assert_eq!(missing.error_code().as_deref(), Some("NotFound"));
 }
 
+#[on_every_backend]
 fn email_and_external_id_are_unique(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "email_and_external_id_are_unique") else {
         return;
@@ -219,6 +224,7 @@ fn email_and_external_id_are_unique(backend: Backend) {
     assert_eq!(extensions(&reply)["field"], "externalId");
 }
 
+#[on_every_backend]
 fn concurrent_creates_of_one_email_have_one_winner(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "concurrent_creates_of_one_email_have_one_winner")
     else {
@@ -249,6 +255,7 @@ fn concurrent_creates_of_one_email_have_one_winner(backend: Backend) {
     assert_eq!((won, conflicts), (1, 23));
 }
 
+#[on_every_backend]
 fn the_lifecycle_follows_the_rules(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "the_lifecycle_follows_the_rules") else {
         return;
@@ -312,6 +319,7 @@ fn the_lifecycle_follows_the_rules(backend: Backend) {
     }
 }
 
+#[on_every_backend]
 fn cancelling_after_the_moment_is_too_late(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "cancelling_after_the_moment_is_too_late") else {
         return;
@@ -336,6 +344,7 @@ fn cancelling_after_the_moment_is_too_late(backend: Backend) {
     assert_eq!(state(&app, &id)["status"], "PENDING_DELETION");
 }
 
+#[on_every_backend]
 fn the_purge_anonymizes_exactly_the_due_users(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "the_purge_anonymizes_exactly_the_due_users") else {
         return;
@@ -386,6 +395,7 @@ fn the_purge_anonymizes_exactly_the_due_users(backend: Backend) {
     assert_eq!(found["data"]["users"].as_array().unwrap().len(), 1);
 }
 
+#[on_every_backend]
 fn the_server_purges_on_its_interval(backend: Backend) {
     let options = kenning_tests::app::Options {
         purge_interval: std::time::Duration::from_millis(50),
@@ -410,6 +420,7 @@ fn the_server_purges_on_its_interval(backend: Backend) {
     assert_eq!(state(&app, &id)["email"], "");
 }
 
+#[on_every_backend]
 fn search_matches_and_pages_in_a_stable_order(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "search_matches_and_pages_in_a_stable_order") else {
         return;
@@ -453,6 +464,7 @@ fn search_matches_and_pages_in_a_stable_order(backend: Backend) {
     assert_eq!(paged, names(Value::Null, 0, 1000));
 }
 
+#[on_every_backend]
 fn offset_and_limit_are_range_checked(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "offset_and_limit_are_range_checked") else {
         return;
@@ -478,6 +490,7 @@ fn offset_and_limit_are_range_checked(backend: Backend) {
     assert_eq!(reply.status, 400, "{}", reply.body);
 }
 
+#[on_every_backend]
 fn control_characters_and_endless_searches_are_refused(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "control_characters_and_endless_searches") else {
         return;
@@ -522,19 +535,3 @@ fn control_characters_and_endless_searches_are_refused(backend: Backend) {
         reply.body
     );
 }
-
-on_every_backend!(
-    control_characters_and_endless_searches_are_refused,
-    every_bounded_field_is_checked_at_its_limit,
-    codes_and_dates_are_checked_against_real_lists,
-    all_problems_of_an_input_are_reported_together,
-    update_tells_absent_from_null,
-    email_and_external_id_are_unique,
-    concurrent_creates_of_one_email_have_one_winner,
-    the_lifecycle_follows_the_rules,
-    cancelling_after_the_moment_is_too_late,
-    the_purge_anonymizes_exactly_the_due_users,
-    the_server_purges_on_its_interval,
-    search_matches_and_pages_in_a_stable_order,
-    offset_and_limit_are_range_checked,
-);
