@@ -76,3 +76,34 @@ impl<S: ScalarValue> IntoFieldError<S> for ApiError {
         FieldError::new(message, Value::Object(ext))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use juniper::DefaultScalarValue;
+    use kenning_app::Missing;
+
+    use super::*;
+
+    fn field_error(e: ServiceError) -> FieldError<DefaultScalarValue> {
+        ApiError(e).into_field_error()
+    }
+
+    fn code(error: &FieldError<DefaultScalarValue>) -> Option<&Value<DefaultScalarValue>> {
+        error
+            .extensions()
+            .as_object_value()
+            .and_then(|ext| ext.get_field_value("code"))
+    }
+
+    #[test]
+    fn not_found_names_what_was_not_found() {
+        let user = field_error(ServiceError::NotFound(Missing::User));
+        assert_eq!(code(&user), Some(&string("NotFound")));
+        assert_eq!(user.message(), "no user has this globalUserId");
+
+        let credential = field_error(ServiceError::NotFound(Missing::Credential));
+        assert_eq!(code(&credential), Some(&string("NotFound")));
+        assert_eq!(credential.message(), "no live credential has this id");
+        assert!(!credential.message().contains("user"));
+    }
+}
