@@ -14,9 +14,17 @@ fn service() -> CredentialService {
     CredentialService::new(store, clock)
 }
 
+/// A new access token named `reporting` with `scopes`.
 fn token(credentials: &CredentialService, scopes: &[Scope]) -> IssuedCredential {
     credentials
         .issue(CredentialKind::AccessToken, "reporting", scopes)
+        .unwrap()
+}
+
+/// A new API key named `crawler`, asked for with `scopes`.
+fn api_key(credentials: &CredentialService, scopes: &[Scope]) -> IssuedCredential {
+    credentials
+        .issue(CredentialKind::ApiKey, "crawler", scopes)
         .unwrap()
 }
 
@@ -54,9 +62,7 @@ fn a_scope_the_token_lacks_is_forbidden() {
 #[test]
 fn an_api_key_carries_no_scope() {
     let credentials = service();
-    let key = credentials
-        .issue(CredentialKind::ApiKey, "crawler", &Scope::ALL)
-        .unwrap();
+    let key = api_key(&credentials, &Scope::ALL);
     assert!(key.secret.starts_with("kn_key_"));
     let principal = credentials
         .authenticate(CredentialKind::ApiKey, &key.secret)
@@ -70,9 +76,7 @@ fn an_api_key_carries_no_scope() {
 fn a_secret_of_the_other_kind_is_refused() {
     let credentials = service();
     let issued = token(&credentials, &Scope::ALL);
-    let key = credentials
-        .issue(CredentialKind::ApiKey, "crawler", &[])
-        .unwrap();
+    let key = api_key(&credentials, &[]);
     assert_eq!(
         credentials.authenticate(CredentialKind::ApiKey, &issued.secret),
         Err(ServiceError::Unauthenticated)
