@@ -9,14 +9,14 @@
 
 #![warn(missing_docs)]
 
-pub mod credential;
-pub mod expertise;
-pub mod paging;
-pub mod profile;
-pub mod topic;
-pub mod upload;
-pub mod user;
-pub mod validation;
+mod credential;
+mod expertise;
+mod paging;
+mod profile;
+mod topic;
+mod upload;
+mod user;
+mod validation;
 
 pub use credential::{CredentialKind, Scope, UnknownScope};
 pub use expertise::{

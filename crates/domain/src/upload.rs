@@ -99,11 +99,11 @@ fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> 
     if raw.is_empty() {
         return Err(FieldViolation::new(field, Rule::Required));
     }
-    if raw.chars().count() > Identifier::MAX_CHARS {
+    if raw.chars().count() > IDENTIFIER_MAX_CHARS {
         return Err(FieldViolation::new(
             field,
             Rule::TooLong {
-                limit: Identifier::MAX_CHARS,
+                limit: IDENTIFIER_MAX_CHARS,
             },
         ));
     }
@@ -116,14 +116,8 @@ fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> 
     Ok(raw.to_owned())
 }
 
-/// The limits shared by entity and action types.
-#[derive(Debug, Clone, Copy)]
-pub struct Identifier;
-
-impl Identifier {
-    /// The maximum length in characters.
-    pub const MAX_CHARS: usize = 100;
-}
+/// The longest entity or action type, in characters.
+const IDENTIFIER_MAX_CHARS: usize = 100;
 
 /// The kind of entity: `document`, `chat`, `email`...
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -132,9 +126,11 @@ pub struct EntityType(String);
 impl EntityType {
     /// The field's public name.
     pub const FIELD: &'static str = "entity_type";
+    /// The maximum length in characters.
+    pub const MAX_CHARS: usize = IDENTIFIER_MAX_CHARS;
 
     /// Checks `raw` is a lower-case identifier of at most
-    /// [`Identifier::MAX_CHARS`] characters.
+    /// [`EntityType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
@@ -152,9 +148,11 @@ pub struct ActionType(String);
 impl ActionType {
     /// The field's public name.
     pub const FIELD: &'static str = "action_type";
+    /// The maximum length in characters.
+    pub const MAX_CHARS: usize = IDENTIFIER_MAX_CHARS;
 
     /// Checks `raw` is a lower-case identifier of at most
-    /// [`Identifier::MAX_CHARS`] characters.
+    /// [`ActionType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
