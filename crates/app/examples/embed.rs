@@ -63,7 +63,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             text_format: Raw::Value("plain".into()),
             descriptor: Raw::Value("primary".into()),
             text: Raw::Value(ABSTRACT.into()),
-            unknown_fields: Vec::new(),
+            refused_fields: Vec::new(),
         })]),
         ..UploadInput::default()
     })?;

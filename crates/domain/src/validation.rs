@@ -48,13 +48,14 @@ pub enum Rule {
     InvalidTimestamp,
     /// The moment lies further in the future than clocks can disagree.
     InFuture,
-    /// The JSON value has the wrong type.
-    WrongType {
-        /// The JSON type the field has.
-        expected: &'static str,
+    /// The transport that delivered the input refused the value before it
+    /// was checked here (a value of a kind the field cannot hold, a field
+    /// the input does not have); `problem` is its reason, in its own words.
+    Refused {
+        /// What is wrong, completing a sentence that starts with the
+        /// field's name, such as `must be a string`.
+        problem: &'static str,
     },
-    /// The field is not part of the input.
-    UnknownField,
     /// Exactly one of two fields must be given.
     ExactlyOneOf {
         /// The other field's public name.
@@ -120,8 +121,7 @@ impl fmt::Display for Rule {
                 "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z",
             ),
             Rule::InFuture => f.write_str("must not be more than a day in the future"),
-            Rule::WrongType { expected } => write!(f, "must be {expected}"),
-            Rule::UnknownField => f.write_str("is not a known field"),
+            Rule::Refused { problem } => f.write_str(problem),
             Rule::ExactlyOneOf { other } => {
                 write!(f, "exactly one of this and {other} is required")
             }

@@ -93,7 +93,7 @@ impl Kenning {
                         text_format: Raw::Value(if t.html { "html" } else { "plain" }.into()),
                         descriptor: Raw::Value(t.descriptor.as_str().into()),
                         text: Raw::Value(t.body.clone()),
-                        unknown_fields: Vec::new(),
+                        refused_fields: Vec::new(),
                     })
                 })
                 .collect();
