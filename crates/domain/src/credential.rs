@@ -5,6 +5,9 @@ use std::str::FromStr;
 
 /// The two kinds of credential. A secret of one kind is never accepted as
 /// the other.
+///
+/// A closed set on purpose: each kind has its own secret prefix, storage
+/// name and header, so a new kind must be handled by every match on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CredentialKind {
     /// A GraphQL access token, sent as `Authorization: Bearer ...`.
@@ -24,7 +27,11 @@ impl CredentialKind {
 }
 
 /// A permission an access token carries.
+///
+/// New operations bring new scopes, so the enum is non-exhaustive: a match
+/// outside this crate needs a wildcard arm; [`Scope::ALL`] lists them all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Scope {
     /// Read users.
     UsersRead,
