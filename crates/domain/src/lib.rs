@@ -24,7 +24,7 @@ pub use expertise::{
     Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
     TopicStanding, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
-pub use paging::{Limit, Offset, SearchText};
+pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position,
