@@ -1,7 +1,16 @@
-//! What a credential may do.
+//! What a credential is called and what it may do.
 
 use std::fmt;
 use std::str::FromStr;
+
+use crate::validation::bounded_text;
+
+bounded_text!(
+    /// The name a credential is issued under, so that people can tell
+    /// credentials apart: required, at most 100 characters, no control
+    /// characters but tab and line breaks.
+    CredentialName, "name", 100, required = true
+);
 
 /// The two kinds of credential. A secret of one kind is never accepted as
 /// the other.
@@ -80,6 +89,28 @@ impl FromStr for Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{FieldViolation, Rule};
+
+    #[test]
+    fn a_credential_name_is_trimmed_printable_text_of_1_to_100_characters() {
+        assert_eq!(
+            CredentialName::parse("  reporting ").unwrap().as_str(),
+            "reporting"
+        );
+        assert!(CredentialName::parse(&"n".repeat(100)).is_ok());
+        for (raw, rule) in [
+            ("   ", Rule::Required),
+            ("report\u{0}ing", Rule::ControlCharacter),
+            ("report\u{1b}[31ming", Rule::ControlCharacter),
+            (&*"n".repeat(101), Rule::TooLong { limit: 100 }),
+        ] {
+            assert_eq!(
+                CredentialName::parse(raw),
+                Err(FieldViolation::new("name", rule)),
+                "{raw:?}"
+            );
+        }
+    }
 
     #[test]
     fn scopes_round_trip_through_their_names() {

@@ -18,7 +18,7 @@ mod upload;
 mod user;
 mod validation;
 
-pub use credential::{CredentialKind, Scope, UnknownScope};
+pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use expertise::{
     entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
     Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,

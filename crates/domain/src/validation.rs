@@ -200,6 +200,62 @@ impl fmt::Display for ValidationErrors {
 
 impl std::error::Error for ValidationErrors {}
 
+/// `raw` trimmed, if it is not blank (when `required`), holds no control
+/// characters but tabs and line breaks, and is at most `limit` characters
+/// long; else the first rule it breaks, under `field`.
+pub(crate) fn bounded(
+    field: &'static str,
+    raw: &str,
+    limit: usize,
+    required: bool,
+) -> Result<String, FieldViolation> {
+    let value = raw.trim();
+    if required && value.is_empty() {
+        return Err(FieldViolation::new(field, Rule::Required));
+    }
+    Rule::printable(value).map_err(|rule| FieldViolation::new(field, rule))?;
+    if value.chars().count() > limit {
+        return Err(FieldViolation::new(field, Rule::TooLong { limit }));
+    }
+    Ok(value.to_owned())
+}
+
+/// Declares a text value type with a length limit, checked by [`bounded`].
+macro_rules! bounded_text {
+    ($(#[$doc:meta])* $name:ident, $field:literal, $limit:literal, required = $required:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The field's public name.
+            pub const FIELD: &'static str = $field;
+            /// The maximum length in characters.
+            pub const MAX_CHARS: usize = $limit;
+
+            /// `raw` trimmed; refused when it is blank (if the field is
+            /// required), holds a control character other than tab and line
+            /// break, or is longer than `MAX_CHARS` characters.
+            pub fn parse(raw: &str) -> Result<Self, $crate::FieldViolation> {
+                $crate::validation::bounded($field, raw, $limit, $required).map(Self)
+            }
+
+            /// The value, trimmed.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+pub(crate) use bounded_text;
+
 /// Collects violations while several fields are parsed, so that one answer
 /// lists every bad field at once.
 #[derive(Debug, Default)]
