@@ -205,18 +205,22 @@ mod tests {
         assert_eq!(UserTopicsLimit::default().get(), 15);
         assert_eq!(RelatedTopicsLimit::default().get(), 10);
         assert_eq!(ExpertsLimit::parse(100).unwrap().get(), 100);
-        assert_eq!(
-            UserTopicsLimit::parse(0).unwrap_err(),
-            FieldViolation::new("limit", Rule::TooSmall { min: 1 })
-        );
-        assert_eq!(
-            RelatedTopicsLimit::parse(101).unwrap_err(),
-            FieldViolation::new("limit", Rule::TooLarge { max: 100 })
-        );
-        assert_eq!(
-            ExpertsLimit::parse(i64::MAX).unwrap_err(),
-            FieldViolation::new("limit", Rule::TooLarge { max: 100 })
-        );
+        for (parsed, rule) in [
+            (
+                UserTopicsLimit::parse(0).map(|l| l.get()),
+                Rule::TooSmall { min: 1 },
+            ),
+            (
+                RelatedTopicsLimit::parse(101).map(|l| l.get()),
+                Rule::TooLarge { max: 100 },
+            ),
+            (
+                ExpertsLimit::parse(i64::MAX).map(|l| l.get()),
+                Rule::TooLarge { max: 100 },
+            ),
+        ] {
+            assert_eq!(parsed, Err(FieldViolation::new("limit", rule)));
+        }
     }
 
     #[test]
