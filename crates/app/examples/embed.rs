@@ -14,7 +14,8 @@ use chrono::{Duration, SecondsFormat};
 use kenning_app::{ExpertiseService, UserService};
 use kenning_clock::SystemClock;
 use kenning_domain::{
-    LanguageId, Limit, NewUserInput, Offset, Raw, Scoring, SearchText, TextInput, UploadInput,
+    ExpertsLimit, LanguageId, Limit, NewUserInput, Offset, Raw, Scoring, SearchText, TextInput,
+    UploadInput,
 };
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::Clock;
@@ -63,7 +64,7 @@ fn main() -> Result<(), Box<dyn Error>> {
             text_format: Raw::Value("plain".into()),
             descriptor: Raw::Value("primary".into()),
             text: Raw::Value(ABSTRACT.into()),
-            unknown_fields: Vec::new(),
+            refused_fields: Vec::new(),
         })]),
         ..UploadInput::default()
     })?;
@@ -77,7 +78,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         best.join(", ")
     );
 
-    let experts = expertise.experts("borrow checker", None)?;
+    let experts = expertise.experts("borrow checker", ExpertsLimit::default())?;
     for expert in &experts {
         println!(
             "expert on \"borrow checker\": {} (score {:.1})",

@@ -9,16 +9,13 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{CredentialKind, Scope};
+use kenning_domain::{CredentialKind, CredentialName, Scope};
 use kenning_ports::{Clock, CredentialStore, StoredCredential};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
-
-/// The longest name a credential may have.
-const MAX_NAME_CHARS: usize = 100;
 
 /// What may be shown of a credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +24,7 @@ pub struct Credential {
     pub id: Uuid,
     /// Access token or API key.
     pub kind: CredentialKind,
-    /// The name it was issued under, trimmed, 1 to 100 characters.
+    /// The name it was issued under, as a [`CredentialName`] holds it.
     pub name: String,
     /// What it may do, sorted and without repeats; always empty for an API key.
     pub scopes: Vec<Scope>,
@@ -130,22 +127,7 @@ impl CredentialService {
         name: &str,
         scopes: &[Scope],
     ) -> Result<(StoredCredential, String), ServiceError> {
-        let name = name.trim();
-        if name.is_empty() || name.chars().count() > MAX_NAME_CHARS {
-            return Err(ServiceError::Validation(
-                kenning_domain::FieldViolation::new(
-                    "name",
-                    if name.is_empty() {
-                        kenning_domain::Rule::Required
-                    } else {
-                        kenning_domain::Rule::TooLong {
-                            limit: MAX_NAME_CHARS,
-                        }
-                    },
-                )
-                .into(),
-            ));
-        }
+        let name = CredentialName::parse(name)?;
         let mut scopes = match kind {
             CredentialKind::AccessToken => scopes.to_vec(),
             CredentialKind::ApiKey => Vec::new(),
@@ -158,7 +140,7 @@ impl CredentialService {
         let stored = StoredCredential {
             id,
             kind,
-            name: name.to_owned(),
+            name: name.as_str().to_owned(),
             scopes,
             secret_hash: hash(&secret_part),
             created: self.clock.now(),
@@ -167,7 +149,9 @@ impl CredentialService {
         Ok((stored, secret))
     }
 
-    /// Issues a credential. Access tokens carry `scopes`; API keys carry none.
+    /// Issues a credential under `name` (a [`CredentialName`], else
+    /// `ValidationError` on `name`). Access tokens carry `scopes`; API keys
+    /// carry none.
     pub fn issue(
         &self,
         kind: CredentialKind,
@@ -271,6 +255,23 @@ mod tests {
         assert_eq!(error, ServiceError::NotFound(Missing::Credential));
         assert_eq!(error.code(), "NotFound");
         assert_eq!(error.to_string(), "no live credential has this id");
+    }
+
+    #[test]
+    fn a_name_with_a_control_character_is_refused() {
+        let credentials = service();
+        for kind in [CredentialKind::AccessToken, CredentialKind::ApiKey] {
+            let error = credentials
+                .issue(kind, "report\u{7}ing", &Scope::ALL)
+                .unwrap_err();
+            assert_eq!(error.code(), "ValidationError");
+            let ServiceError::Validation(errors) = error else {
+                panic!("a validation error")
+            };
+            assert_eq!(errors.first().field, "name");
+            assert_eq!(errors.first().rule, kenning_domain::Rule::ControlCharacter);
+            assert!(credentials.list(kind).unwrap().is_empty());
+        }
     }
 
     #[test]

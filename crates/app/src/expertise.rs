@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, related_topics, Evidence, Expert, FieldViolation,
-    QueryTerm, RelatedTopic, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UserId,
-    PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, related_topics, Evidence, Expert, ExpertsLimit,
+    FieldViolation, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring,
+    TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -24,15 +24,9 @@ const FALLBACK_LANGUAGE: &str = "en";
 /// matters, and bounded, so that a topic everybody knows costs no more
 /// than one few know.
 const STANDINGS_PER_TOPIC: u32 = 300;
-/// The most topics `relatedTopics` returns.
-pub const MAX_RELATED_TOPICS: usize = 100;
 /// How many of the newest actions that taught a topic are read to find the
 /// topics that go with it.
 const RELATED_SAMPLE: u32 = 200;
-/// The most users `experts` returns.
-pub const MAX_EXPERTS: usize = 100;
-/// The most topics `userTopics` returns.
-pub const MAX_USER_TOPICS: usize = 100;
 /// How many contributing actions are listed per topic.
 const ACTIONS_PER_TOPIC: u32 = 10;
 
@@ -78,25 +72,9 @@ fn internal(e: StoreError) -> ServiceError {
     ServiceError::from(e)
 }
 
-fn bounded_limit(limit: Option<i32>, default: usize, max: usize) -> Result<usize, ServiceError> {
-    match limit {
-        None => Ok(default),
-        Some(n) if n < 1 => Err(FieldViolation::new("limit", Rule::TooSmall { min: 1 }).into()),
-        Some(n) => {
-            let n = usize::try_from(n).unwrap_or(usize::MAX);
-            if n > max {
-                Err(FieldViolation::new(
-                    "limit",
-                    Rule::TooLarge {
-                        max: i64::try_from(max).unwrap_or(i64::MAX),
-                    },
-                )
-                .into())
-            } else {
-                Ok(n)
-            }
-        }
-    }
+/// A limit's count as a length.
+fn items(limit: u32) -> usize {
+    usize::try_from(limit).unwrap_or(usize::MAX)
 }
 
 impl ExpertiseService {
@@ -168,9 +146,8 @@ impl ExpertiseService {
         })
     }
 
-    /// Users who know about `query`, best first.
-    pub fn experts(&self, query: &str, limit: Option<i32>) -> Result<Vec<Expert>, ServiceError> {
-        let limit = bounded_limit(limit, 10, MAX_EXPERTS)?;
+    /// At most `limit` users who know about `query`, best first.
+    pub fn experts(&self, query: &str, limit: ExpertsLimit) -> Result<Vec<Expert>, ServiceError> {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
@@ -197,19 +174,18 @@ impl ExpertiseService {
             evidence,
             self.clock.now(),
             &self.scoring,
-            limit,
+            items(limit.get()),
         ))
     }
 
-    /// The topics most often learned together with `topic` (a topic key
-    /// or any text that reads as one), the most telling first: those that
-    /// go with it more than with everything else.
+    /// At most `limit` of the topics most often learned together with
+    /// `topic` (a topic key or any text that reads as one), the most telling
+    /// first: those that go with it more than with everything else.
     pub fn related_topics(
         &self,
         topic: &str,
-        limit: Option<i32>,
+        limit: RelatedTopicsLimit,
     ) -> Result<Vec<RelatedTopic>, ServiceError> {
-        let limit = bounded_limit(limit, 10, MAX_RELATED_TOPICS)?;
         let key = self.topic_key(topic)?;
         let found = self
             .store
@@ -224,7 +200,7 @@ impl ExpertiseService {
             found.actions,
             &knowing,
             population,
-            limit,
+            items(limit.get()),
         ))
     }
 
@@ -278,14 +254,14 @@ impl ExpertiseService {
             .unwrap_or_else(|| topic.to_lowercase()))
     }
 
-    /// The topics `user` knows best, with the actions behind each;
+    /// At most `limit` of the topics `user` knows best, with the actions
+    /// behind each;
     /// `NotFound` when no user has the id.
     pub fn user_topics(
         &self,
         user: UserId,
-        limit: Option<i32>,
+        limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
-        let limit = bounded_limit(limit, 15, MAX_USER_TOPICS)?;
         if self.users.get(user).map_err(internal)?.is_none() {
             return Err(ServiceError::NotFound(Missing::User));
         }
@@ -303,7 +279,7 @@ impl ExpertiseService {
             .filter(|t| t.score > 0.0)
             .collect();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
-        scored.truncate(limit);
+        scored.truncate(items(limit.get()));
         scored
             .into_iter()
             .map(|topic| {

@@ -1,10 +1,22 @@
-//! What a credential may do.
+//! What a credential is called and what it may do.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::validation::bounded_text;
+
+bounded_text!(
+    /// The name a credential is issued under, so that people can tell
+    /// credentials apart: required, at most 100 characters, no control
+    /// characters but tab and line breaks.
+    CredentialName, "name", 100, required = true
+);
+
 /// The two kinds of credential. A secret of one kind is never accepted as
 /// the other.
+///
+/// A closed set on purpose: each kind has its own secret prefix, storage
+/// name and header, so a new kind must be handled by every match on it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CredentialKind {
     /// A GraphQL access token, sent as `Authorization: Bearer ...`.
@@ -24,7 +36,11 @@ impl CredentialKind {
 }
 
 /// A permission an access token carries.
+///
+/// New operations bring new scopes, so the enum is non-exhaustive: a match
+/// outside this crate needs a wildcard arm; [`Scope::ALL`] lists them all.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
 pub enum Scope {
     /// Read users.
     UsersRead,
@@ -73,6 +89,28 @@ impl FromStr for Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{FieldViolation, Rule};
+
+    #[test]
+    fn a_credential_name_is_trimmed_printable_text_of_1_to_100_characters() {
+        assert_eq!(
+            CredentialName::parse("  reporting ").unwrap().as_str(),
+            "reporting"
+        );
+        assert!(CredentialName::parse(&"n".repeat(100)).is_ok());
+        for (raw, rule) in [
+            ("   ", Rule::Required),
+            ("report\u{0}ing", Rule::ControlCharacter),
+            ("report\u{1b}[31ming", Rule::ControlCharacter),
+            (&*"n".repeat(101), Rule::TooLong { limit: 100 }),
+        ] {
+            assert_eq!(
+                CredentialName::parse(raw),
+                Err(FieldViolation::new("name", rule)),
+                "{raw:?}"
+            );
+        }
+    }
 
     #[test]
     fn scopes_round_trip_through_their_names() {

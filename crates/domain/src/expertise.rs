@@ -25,7 +25,11 @@ pub use related::{related_topics, RelatedTopic};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
 /// Why scoring settings were refused.
+///
+/// New settings bring new ways to refuse them, so the enum is
+/// non-exhaustive: a match outside this crate needs a wildcard arm.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
 pub enum ScoringError {
     /// An action type's (or descriptor's) weight was negative or not finite;
     /// names which.

@@ -10,22 +10,22 @@
 
 #![warn(missing_docs)]
 
-pub mod credential;
-pub mod expertise;
-pub mod paging;
-pub mod profile;
-pub mod topic;
-pub mod upload;
-pub mod user;
-pub mod validation;
+mod credential;
+mod expertise;
+mod paging;
+mod profile;
+mod topic;
+mod upload;
+mod user;
+mod validation;
 
-pub use credential::{CredentialKind, Scope, UnknownScope};
+pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use expertise::{
     entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
     Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
     TopicStanding, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
-pub use paging::{Limit, Offset, SearchText};
+pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position,

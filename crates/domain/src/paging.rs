@@ -1,4 +1,5 @@
-//! The parameters of a user listing.
+//! The parameters of a listing: where it starts, how many items it
+//! returns, and what it matches.
 
 use crate::validation::{FieldViolation, Rule};
 
@@ -12,17 +13,7 @@ impl Offset {
 
     /// An offset from 0 to `u32::MAX`; anything else is refused.
     pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
-        if raw < 0 {
-            return Err(FieldViolation::new(Self::FIELD, Rule::TooSmall { min: 0 }));
-        }
-        u32::try_from(raw).map(Self).map_err(|_| {
-            FieldViolation::new(
-                Self::FIELD,
-                Rule::TooLarge {
-                    max: i64::from(u32::MAX),
-                },
-            )
-        })
+        count(Self::FIELD, raw, 0, u32::MAX).map(Self)
     }
 
     /// How many items to skip.
@@ -31,63 +22,86 @@ impl Offset {
     }
 }
 
-/// How many users to return at most: 1 to 1000 (default 100).
-///
-/// Out-of-range values are refused, never clamped, so a client never
-/// silently receives less than it asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limit(u32);
-
-impl Limit {
-    /// The field's public name.
-    pub const FIELD: &'static str = "limit";
-    /// The smallest limit.
-    pub const MIN: u32 = 1;
-    /// The largest limit.
-    pub const MAX: u32 = 1000;
-    /// The limit when none is given.
-    pub const DEFAULT: Limit = Limit(100);
-
-    /// A limit from [`Limit::MIN`] to [`Limit::MAX`]; anything else is refused.
-    pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
-        if raw < i64::from(Self::MIN) {
-            return Err(FieldViolation::new(
-                Self::FIELD,
-                Rule::TooSmall {
-                    min: i64::from(Self::MIN),
-                },
-            ));
-        }
-        if raw > i64::from(Self::MAX) {
-            return Err(FieldViolation::new(
-                Self::FIELD,
-                Rule::TooLarge {
-                    max: i64::from(Self::MAX),
-                },
-            ));
-        }
-        // In range 1..=1000, so the conversion cannot fail.
-        u32::try_from(raw).map(Self).map_err(|_| {
+/// A count from `min` to `max`, refused under `field` otherwise.
+fn count(field: &'static str, raw: i64, min: u32, max: u32) -> Result<u32, FieldViolation> {
+    if raw < i64::from(min) {
+        return Err(FieldViolation::new(
+            field,
+            Rule::TooSmall {
+                min: i64::from(min),
+            },
+        ));
+    }
+    u32::try_from(raw)
+        .ok()
+        .filter(|n| *n <= max)
+        .ok_or_else(|| {
             FieldViolation::new(
-                Self::FIELD,
+                field,
                 Rule::TooLarge {
-                    max: i64::from(Self::MAX),
+                    max: i64::from(max),
                 },
             )
         })
-    }
-
-    /// The most items to return.
-    pub fn get(&self) -> u32 {
-        self.0
-    }
 }
 
-impl Default for Limit {
-    fn default() -> Self {
-        Self::DEFAULT
-    }
+/// Declares the limit of a list: how many items to return at most.
+macro_rules! count_limit {
+    ($(#[$doc:meta])* $name:ident, max = $max:literal, default = $default:literal) => {
+        $(#[$doc])*
+        ///
+        /// Out-of-range values are refused, never clamped, so a client never
+        /// silently receives less than it asked for.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct $name(u32);
+
+        impl $name {
+            /// The field's public name.
+            pub const FIELD: &'static str = "limit";
+            /// The smallest limit.
+            pub const MIN: u32 = 1;
+            /// The largest limit.
+            pub const MAX: u32 = $max;
+            /// The limit when none is given.
+            pub const DEFAULT: $name = $name($default);
+
+            #[doc = concat!("A limit from [`", stringify!($name), "::MIN`] to [`",
+                stringify!($name), "::MAX`]; anything else is refused.")]
+            pub fn parse(raw: i64) -> Result<Self, FieldViolation> {
+                count(Self::FIELD, raw, Self::MIN, Self::MAX).map(Self)
+            }
+
+            /// The most items to return.
+            pub fn get(&self) -> u32 {
+                self.0
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::DEFAULT
+            }
+        }
+    };
 }
+
+count_limit!(
+    /// How many users a listing returns at most: 1 to 1000 (default 100).
+    Limit, max = 1000, default = 100
+);
+count_limit!(
+    /// How many experts `experts` returns at most: 1 to 100 (default 10).
+    ExpertsLimit, max = 100, default = 10
+);
+count_limit!(
+    /// How many topics `userTopics` returns at most: 1 to 100 (default 15).
+    UserTopicsLimit, max = 100, default = 15
+);
+count_limit!(
+    /// How many topics `relatedTopics` returns at most: 1 to 100 (default
+    /// 10).
+    RelatedTopicsLimit, max = 100, default = 10
+);
 
 /// What a user listing matches: nothing (all users) or a folded piece of
 /// text looked for inside e-mail, externalId, first name, last name and
@@ -183,6 +197,30 @@ mod tests {
             Limit::parse(1001).unwrap_err(),
             FieldViolation::new("limit", Rule::TooLarge { max: 1000 })
         );
+    }
+
+    #[test]
+    fn expertise_limits_are_between_1_and_100() {
+        assert_eq!(ExpertsLimit::default().get(), 10);
+        assert_eq!(UserTopicsLimit::default().get(), 15);
+        assert_eq!(RelatedTopicsLimit::default().get(), 10);
+        assert_eq!(ExpertsLimit::parse(100).unwrap().get(), 100);
+        for (parsed, rule) in [
+            (
+                UserTopicsLimit::parse(0).map(|l| l.get()),
+                Rule::TooSmall { min: 1 },
+            ),
+            (
+                RelatedTopicsLimit::parse(101).map(|l| l.get()),
+                Rule::TooLarge { max: 100 },
+            ),
+            (
+                ExpertsLimit::parse(i64::MAX).map(|l| l.get()),
+                Rule::TooLarge { max: 100 },
+            ),
+        ] {
+            assert_eq!(parsed, Err(FieldViolation::new("limit", rule)));
+        }
     }
 
     #[test]

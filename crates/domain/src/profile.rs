@@ -7,56 +7,7 @@
 use chrono::NaiveDate;
 use validator::ValidateEmail;
 
-use crate::validation::{FieldViolation, Rule};
-
-fn bounded(
-    field: &'static str,
-    raw: &str,
-    limit: usize,
-    required: bool,
-) -> Result<String, FieldViolation> {
-    let value = raw.trim();
-    if required && value.is_empty() {
-        return Err(FieldViolation::new(field, Rule::Required));
-    }
-    Rule::printable(value).map_err(|rule| FieldViolation::new(field, rule))?;
-    if value.chars().count() > limit {
-        return Err(FieldViolation::new(field, Rule::TooLong { limit }));
-    }
-    Ok(value.to_owned())
-}
-
-/// Declares a text value type with a length limit.
-macro_rules! bounded_text {
-    ($(#[$doc:meta])* $name:ident, $field:literal, $limit:literal, required = $required:literal) => {
-        $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-        pub struct $name(String);
-
-        impl $name {
-            /// The field's public name.
-            pub const FIELD: &'static str = $field;
-            /// The maximum length in characters.
-            pub const MAX_CHARS: usize = $limit;
-
-            /// Trims and checks `raw`.
-            pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
-                bounded($field, raw, $limit, $required).map(Self)
-            }
-
-            /// The value, trimmed.
-            pub fn as_str(&self) -> &str {
-                &self.0
-            }
-        }
-
-        impl AsRef<str> for $name {
-            fn as_ref(&self) -> &str {
-                &self.0
-            }
-        }
-    };
-}
+use crate::validation::{bounded, bounded_text, FieldViolation, Rule};
 
 bounded_text!(
     /// A user's first name: required, at most 50 characters.

@@ -1,9 +1,13 @@
 //! What a connector uploads: an entity (document, chat, e-mail...) with the
 //! action a user took on it, and the texts topics are learned from.
 //!
-//! The raw input arrives field by field ([`Raw`]), so that a missing field,
-//! a null and a value of the wrong type can each be reported, and every bad
-//! field of one upload is reported at once.
+//! The raw input arrives field by field ([`Raw`]), so that every bad field
+//! of one upload is reported at once. Reading the input is the transport's
+//! job: a value it could not read (a number where a string belongs, a field
+//! an upload does not have) it refuses with its own reason, and the domain
+//! reports that reason in its place among the other problems.
+
+use std::borrow::Cow;
 
 use chrono::{DateTime, Duration, Utc};
 
@@ -19,17 +23,13 @@ pub enum Raw<T> {
     Missing,
     /// The field was sent as null.
     Null,
-    /// Present, but not of the JSON type the field has.
-    WrongType,
-    /// The field was sent with a value of its type.
+    /// The field was sent, but the transport could not read it as a value
+    /// of the field's kind; the reason, in the transport's words (such as
+    /// `must be a string`), is reported as [`Rule::Refused`]. A refused
+    /// field counts as sent.
+    Refused(&'static str),
+    /// The field was sent with a value of its kind.
     Value(T),
-}
-
-impl<T> Raw<T> {
-    /// Whether the field was sent with a non-null value.
-    pub fn is_present(&self) -> bool {
-        !matches!(self, Raw::Missing | Raw::Null)
-    }
 }
 
 /// The raw fields of one entry of `texts`.
@@ -41,8 +41,10 @@ pub struct TextInput {
     pub descriptor: Raw<String>,
     /// `text`: the text itself.
     pub text: Raw<String>,
-    /// The names of the fields sent that a text does not have.
-    pub unknown_fields: Vec<String>,
+    /// Fields of the entry the transport refused outright (such as one a
+    /// text does not have), by name with the reason; reported before the
+    /// entry's own fields, in this order, as `texts[i].name`.
+    pub refused_fields: Vec<(String, &'static str)>,
 }
 
 /// The raw fields of an upload.
@@ -59,13 +61,13 @@ pub struct UploadInput {
     /// `text`: a single plain text, the short form of `texts`; exactly one
     /// of the two is given.
     pub text: Raw<String>,
-    /// One object or an array of them; an entry that is not an object is
-    /// `Raw::WrongType`.
+    /// `texts`: the entity's texts, each with its format and descriptor.
     pub texts: Raw<Vec<Raw<TextInput>>>,
     /// `action_alias`: the connector's id of the action, accepted once.
     pub action_alias: Raw<String>,
-    /// The names of the fields sent that an upload does not have.
-    pub unknown_fields: Vec<String>,
+    /// Fields the transport refused outright (such as one an upload does
+    /// not have), by name with the reason; reported first, in this order.
+    pub refused_fields: Vec<(String, &'static str)>,
 }
 
 /// How much a text says about its entity, as the operator advises the
@@ -99,11 +101,11 @@ fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> 
     if raw.is_empty() {
         return Err(FieldViolation::new(field, Rule::Required));
     }
-    if raw.chars().count() > Identifier::MAX_CHARS {
+    if raw.chars().count() > IDENTIFIER_MAX_CHARS {
         return Err(FieldViolation::new(
             field,
             Rule::TooLong {
-                limit: Identifier::MAX_CHARS,
+                limit: IDENTIFIER_MAX_CHARS,
             },
         ));
     }
@@ -116,14 +118,8 @@ fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> 
     Ok(raw.to_owned())
 }
 
-/// The limits shared by entity and action types.
-#[derive(Debug, Clone, Copy)]
-pub struct Identifier;
-
-impl Identifier {
-    /// The maximum length in characters.
-    pub const MAX_CHARS: usize = 100;
-}
+/// The longest entity or action type, in characters.
+const IDENTIFIER_MAX_CHARS: usize = 100;
 
 /// The kind of entity: `document`, `chat`, `email`...
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -132,9 +128,11 @@ pub struct EntityType(String);
 impl EntityType {
     /// The field's public name.
     pub const FIELD: &'static str = "entity_type";
+    /// The maximum length in characters.
+    pub const MAX_CHARS: usize = IDENTIFIER_MAX_CHARS;
 
     /// Checks `raw` is a lower-case identifier of at most
-    /// [`Identifier::MAX_CHARS`] characters.
+    /// [`EntityType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
@@ -152,9 +150,11 @@ pub struct ActionType(String);
 impl ActionType {
     /// The field's public name.
     pub const FIELD: &'static str = "action_type";
+    /// The maximum length in characters.
+    pub const MAX_CHARS: usize = IDENTIFIER_MAX_CHARS;
 
     /// Checks `raw` is a lower-case identifier of at most
-    /// [`Identifier::MAX_CHARS`] characters.
+    /// [`ActionType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
         identifier(Self::FIELD, raw).map(Self)
     }
@@ -236,8 +236,8 @@ impl Upload {
     /// Checks every field at `now` and reports every bad one at once.
     pub fn parse(input: UploadInput, now: DateTime<Utc>) -> Result<Self, ValidationErrors> {
         let mut c = Collector::default();
-        for name in input.unknown_fields {
-            c.take::<()>(Err(FieldViolation::new(name, Rule::UnknownField)));
+        for (name, problem) in input.refused_fields {
+            c.take::<()>(Err(refused(name, problem)));
         }
         let entity_type = c
             .take(required_string(EntityType::FIELD, input.entity_type))
@@ -253,7 +253,9 @@ impl Upload {
             .and_then(|raw| c.take(Email::parse(&raw).map_err(|v| v.renamed("user_email"))));
         let alias = match input.action_alias {
             Raw::Missing | Raw::Null => None,
-            Raw::WrongType => c.take::<ActionAlias>(Err(not_a_string(ActionAlias::FIELD))),
+            Raw::Refused(problem) => {
+                c.take::<ActionAlias>(Err(refused(ActionAlias::FIELD, problem)))
+            }
             Raw::Value(raw) => c.take(ActionAlias::parse(&raw)),
         };
         let texts = texts(&mut c, input.text, input.texts);
@@ -286,19 +288,14 @@ impl FieldViolation {
     }
 }
 
-fn not_a_string(field: impl Into<std::borrow::Cow<'static, str>>) -> FieldViolation {
-    FieldViolation::new(
-        field,
-        Rule::WrongType {
-            expected: "a string",
-        },
-    )
+fn refused(field: impl Into<Cow<'static, str>>, problem: &'static str) -> FieldViolation {
+    FieldViolation::new(field, Rule::Refused { problem })
 }
 
 fn required_string(field: &'static str, raw: Raw<String>) -> Result<String, FieldViolation> {
     match raw {
         Raw::Missing | Raw::Null => Err(FieldViolation::new(field, Rule::Required)),
-        Raw::WrongType => Err(not_a_string(field)),
+        Raw::Refused(problem) => Err(refused(field, problem)),
         Raw::Value(value) => Ok(value),
     }
 }
@@ -318,39 +315,32 @@ fn texts(
     text: Raw<String>,
     texts: Raw<Vec<Raw<TextInput>>>,
 ) -> Option<Vec<UploadText>> {
-    match (text.is_present(), texts.is_present()) {
-        (true, true) | (false, false) => {
+    let entries = match (text, texts) {
+        (Raw::Missing | Raw::Null, Raw::Missing | Raw::Null)
+        | (Raw::Refused(_) | Raw::Value(_), Raw::Refused(_) | Raw::Value(_)) => {
             c.take::<()>(Err(FieldViolation::new(
                 "text",
                 Rule::ExactlyOneOf { other: "texts" },
             )));
             return None;
         }
-        _ => {}
-    }
-    if let Raw::WrongType = text {
-        c.take::<()>(Err(not_a_string("text")));
-        return None;
-    }
-    if let Raw::Value(text) = text {
-        let text = c.take(non_blank("text".into(), text))?;
-        return Some(vec![UploadText {
-            format: TextFormat::Plain,
-            descriptor: Descriptor::Default,
-            text,
-        }]);
-    }
-    let entries = match texts {
-        Raw::Value(entries) => entries,
-        _ => {
-            c.take::<()>(Err(FieldViolation::new(
-                "texts",
-                Rule::WrongType {
-                    expected: "an object or an array of objects",
-                },
-            )));
+        (Raw::Refused(problem), _) => {
+            c.take::<()>(Err(refused("text", problem)));
             return None;
         }
+        (Raw::Value(text), _) => {
+            let text = c.take(non_blank("text".into(), text))?;
+            return Some(vec![UploadText {
+                format: TextFormat::Plain,
+                descriptor: Descriptor::Default,
+                text,
+            }]);
+        }
+        (_, Raw::Refused(problem)) => {
+            c.take::<()>(Err(refused("texts", problem)));
+            return None;
+        }
+        (_, Raw::Value(entries)) => entries,
     };
     if entries.is_empty() {
         c.take::<()>(Err(FieldViolation::new("texts", Rule::Required)));
@@ -380,22 +370,25 @@ fn text_entry(c: &mut Collector, i: usize, entry: Raw<TextInput>) -> Option<Uplo
     let at = |name: &str| format!("texts[{i}].{name}");
     let entry = match entry {
         Raw::Value(entry) => entry,
-        _ => {
+        Raw::Refused(problem) => {
+            c.take::<()>(Err(refused(format!("texts[{i}]"), problem)));
+            return None;
+        }
+        // An array's entries are all sent; an absent one is no text.
+        Raw::Missing | Raw::Null => {
             c.take::<()>(Err(FieldViolation::new(
                 format!("texts[{i}]"),
-                Rule::WrongType {
-                    expected: "an object",
-                },
+                Rule::Required,
             )));
             return None;
         }
     };
-    for name in &entry.unknown_fields {
-        c.take::<()>(Err(FieldViolation::new(at(name), Rule::UnknownField)));
+    for (name, problem) in entry.refused_fields {
+        c.take::<()>(Err(refused(at(&name), problem)));
     }
     let format = match entry.text_format {
         Raw::Missing | Raw::Null => Some(TextFormat::Plain),
-        Raw::WrongType => c.take(Err(not_a_string(at("text_format")))),
+        Raw::Refused(problem) => c.take(Err(refused(at("text_format"), problem))),
         Raw::Value(raw) => c.take(match raw.as_str() {
             "plain" => Ok(TextFormat::Plain),
             "html" => Ok(TextFormat::Html),
@@ -409,7 +402,7 @@ fn text_entry(c: &mut Collector, i: usize, entry: Raw<TextInput>) -> Option<Uplo
     };
     let descriptor = match entry.descriptor {
         Raw::Missing | Raw::Null => Some(Descriptor::Default),
-        Raw::WrongType => c.take(Err(not_a_string(at("descriptor")))),
+        Raw::Refused(problem) => c.take(Err(refused(at("descriptor"), problem))),
         Raw::Value(raw) => c.take(match raw.as_str() {
             "default" => Ok(Descriptor::Default),
             "primary" => Ok(Descriptor::Primary),
@@ -424,7 +417,7 @@ fn text_entry(c: &mut Collector, i: usize, entry: Raw<TextInput>) -> Option<Uplo
     };
     let text = match entry.text {
         Raw::Missing | Raw::Null => c.take(Err(FieldViolation::new(at("text"), Rule::Required))),
-        Raw::WrongType => c.take(Err(not_a_string(at("text")))),
+        Raw::Refused(problem) => c.take(Err(refused(at("text"), problem))),
         Raw::Value(raw) => c.take(non_blank(at("text"), raw)),
     };
     Some(UploadText {

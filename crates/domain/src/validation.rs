@@ -48,13 +48,14 @@ pub enum Rule {
     InvalidTimestamp,
     /// The moment lies further in the future than clocks can disagree.
     InFuture,
-    /// The JSON value has the wrong type.
-    WrongType {
-        /// The JSON type the field has.
-        expected: &'static str,
+    /// The transport that delivered the input refused the value before it
+    /// was checked here (a value of a kind the field cannot hold, a field
+    /// the input does not have); `problem` is its reason, in its own words.
+    Refused {
+        /// What is wrong, completing a sentence that starts with the
+        /// field's name, such as `must be a string`.
+        problem: &'static str,
     },
-    /// The field is not part of the input.
-    UnknownField,
     /// Exactly one of two fields must be given.
     ExactlyOneOf {
         /// The other field's public name.
@@ -120,8 +121,7 @@ impl fmt::Display for Rule {
                 "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z",
             ),
             Rule::InFuture => f.write_str("must not be more than a day in the future"),
-            Rule::WrongType { expected } => write!(f, "must be {expected}"),
-            Rule::UnknownField => f.write_str("is not a known field"),
+            Rule::Refused { problem } => f.write_str(problem),
             Rule::ExactlyOneOf { other } => {
                 write!(f, "exactly one of this and {other} is required")
             }
@@ -199,6 +199,62 @@ impl fmt::Display for ValidationErrors {
 }
 
 impl std::error::Error for ValidationErrors {}
+
+/// `raw` trimmed, if it is not blank (when `required`), holds no control
+/// characters but tabs and line breaks, and is at most `limit` characters
+/// long; else the first rule it breaks, under `field`.
+pub(crate) fn bounded(
+    field: &'static str,
+    raw: &str,
+    limit: usize,
+    required: bool,
+) -> Result<String, FieldViolation> {
+    let value = raw.trim();
+    if required && value.is_empty() {
+        return Err(FieldViolation::new(field, Rule::Required));
+    }
+    Rule::printable(value).map_err(|rule| FieldViolation::new(field, rule))?;
+    if value.chars().count() > limit {
+        return Err(FieldViolation::new(field, Rule::TooLong { limit }));
+    }
+    Ok(value.to_owned())
+}
+
+/// Declares a text value type with a length limit, checked by [`bounded`].
+macro_rules! bounded_text {
+    ($(#[$doc:meta])* $name:ident, $field:literal, $limit:literal, required = $required:literal) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            /// The field's public name.
+            pub const FIELD: &'static str = $field;
+            /// The maximum length in characters.
+            pub const MAX_CHARS: usize = $limit;
+
+            /// `raw` trimmed; refused when it is blank (if the field is
+            /// required), holds a control character other than tab and line
+            /// break, or is longer than `MAX_CHARS` characters.
+            pub fn parse(raw: &str) -> Result<Self, $crate::FieldViolation> {
+                $crate::validation::bounded($field, raw, $limit, $required).map(Self)
+            }
+
+            /// The value, trimmed.
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+    };
+}
+
+pub(crate) use bounded_text;
 
 /// Collects violations while several fields are parsed, so that one answer
 /// lists every bad field at once.

@@ -20,7 +20,7 @@ use diesel::connection::SimpleConnection;
 use diesel::{Connection, RunQueryDsl, SqliteConnection};
 use kenning_app::ExpertiseService;
 use kenning_clock::ManualClock;
-use kenning_domain::{Scoring, Standing, TextFormat};
+use kenning_domain::{ExpertsLimit, Scoring, Standing, TextFormat};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::TopicExtractor;
 use kenning_store_diesel::Database;
@@ -195,6 +195,7 @@ pub fn bench(folder: &std::path::Path) -> anyhow::Result<()> {
         })
         .collect();
     let mut kenning = Vec::with_capacity(QUERIES);
+    let limit = ExpertsLimit::parse(10)?;
     let mut found = 0;
     for query in &queries {
         let text = query
@@ -203,7 +204,7 @@ pub fn bench(folder: &std::path::Path) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join(" ");
         let at = Instant::now();
-        found += expertise.experts(&text, Some(10))?.len();
+        found += expertise.experts(&text, limit)?.len();
         kenning.push(at.elapsed());
     }
     let mut conn = SqliteConnection::establish(&path)?;

@@ -8,11 +8,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use chrono::SecondsFormat;
-use kenning_app::expertise::MAX_EXPERTS;
 use kenning_app::{ExpertiseService, UserService};
 use kenning_clock::ManualClock;
 use kenning_domain::{
-    Expert, LanguageId, NewUserInput, Raw, Scoring, TextInput, UploadInput, UserId,
+    Expert, ExpertsLimit, LanguageId, NewUserInput, Raw, Scoring, TextInput, UploadInput, UserId,
 };
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_store_memory::MemoryStore;
@@ -29,6 +28,9 @@ pub const NAMES: [&str; 5] = [
     "most active",
     "random",
 ];
+
+/// The most people a system lists: as many as `experts` returns at most.
+const MAX_EXPERTS: usize = ExpertsLimit::MAX as usize;
 
 /// How many of the best documents the document model sums per person.
 pub const DOCUMENT_DEPTH: usize = 100;
@@ -93,7 +95,7 @@ impl Kenning {
                         text_format: Raw::Value(if t.html { "html" } else { "plain" }.into()),
                         descriptor: Raw::Value(t.descriptor.as_str().into()),
                         text: Raw::Value(t.body.clone()),
-                        unknown_fields: Vec::new(),
+                        refused_fields: Vec::new(),
                     })
                 })
                 .collect();
@@ -120,9 +122,9 @@ impl Kenning {
     /// Kenning's experts for `query` with the person each one is; the time
     /// the call took is recorded.
     pub fn experts(&mut self, query: &str) -> anyhow::Result<Vec<(usize, Expert)>> {
-        let limit = i32::try_from(MAX_EXPERTS)?;
+        let limit = ExpertsLimit::parse(ExpertsLimit::MAX.into())?;
         let started = Instant::now();
-        let experts = self.service.experts(query, Some(limit));
+        let experts = self.service.experts(query, limit);
         self.latencies.push(started.elapsed());
         Ok(experts
             .with_context(|| format!("experts({query:?})"))?

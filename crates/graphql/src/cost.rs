@@ -163,9 +163,12 @@ impl<'d, 'a> Counter<'d, 'a> {
 /// documents for each field.
 fn default_items(parent: Option<&str>, field: &str) -> Option<u64> {
     match (parent, field) {
-        (None, "users") => Some(u64::from(kenning_domain::Limit::default().get())),
-        (None, "experts" | "relatedTopics") => Some(10),
-        (None, "userTopics") => Some(15),
+        (None, "users") => Some(u64::from(kenning_domain::Limit::DEFAULT.get())),
+        (None, "experts") => Some(u64::from(kenning_domain::ExpertsLimit::DEFAULT.get())),
+        (None, "relatedTopics") => {
+            Some(u64::from(kenning_domain::RelatedTopicsLimit::DEFAULT.get()))
+        }
+        (None, "userTopics") => Some(u64::from(kenning_domain::UserTopicsLimit::DEFAULT.get())),
         // The topics that earned an expert's score: at most the topics
         // read from the query.
         (Some("experts"), "topics") => Some(10),

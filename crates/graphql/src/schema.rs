@@ -1,7 +1,10 @@
 //! The root types and the schema.
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
-use kenning_domain::{self as domain, FieldViolation, Scope, SearchText, UserId};
+use kenning_domain::{
+    self as domain, ExpertsLimit, FieldViolation, RelatedTopicsLimit, Scope, SearchText, UserId,
+    UserTopicsLimit,
+};
 use uuid::Uuid;
 
 use crate::context::Context;
@@ -20,6 +23,18 @@ fn violation(v: FieldViolation) -> ApiError {
     domain::ValidationErrors::from(v).into()
 }
 
+/// A number argument parsed into its domain type, or the type's default
+/// when the argument is absent or null.
+fn parse_or_default<T: Default>(
+    raw: Option<i32>,
+    parse: fn(i64) -> std::result::Result<T, FieldViolation>,
+) -> Result<T> {
+    raw.map(|n| parse(n.into()))
+        .transpose()
+        .map(Option::unwrap_or_default)
+        .map_err(violation)
+}
+
 /// Reads.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query;
@@ -36,14 +51,8 @@ impl Query {
         limit: Option<Limit>,
     ) -> Result<Vec<UserObject>> {
         let users = context.allow(Scope::UsersRead)?;
-        let offset = match offset {
-            Some(o) => domain::Offset::parse(o.0.into()).map_err(violation)?,
-            None => domain::Offset::default(),
-        };
-        let limit = match limit {
-            Some(l) => domain::Limit::parse(l.0.into()).map_err(violation)?,
-            None => domain::Limit::default(),
-        };
+        let offset = parse_or_default(offset.map(|o| o.0), domain::Offset::parse)?;
+        let limit = parse_or_default(limit.map(|l| l.0), domain::Limit::parse)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
         Ok(users
             .search(&text, offset, limit)?
@@ -65,6 +74,7 @@ impl Query {
     /// hidden and deleted users are left out. `limit` 1 to 100, default 10.
     fn experts(context: &Context, query: String, limit: Option<i32>) -> Result<Vec<ExpertObject>> {
         let expertise = context.expertise()?;
+        let limit = parse_or_default(limit, ExpertsLimit::parse)?;
         Ok(expertise
             .experts(&query, limit)?
             .into_iter()
@@ -82,6 +92,7 @@ impl Query {
         limit: Option<i32>,
     ) -> Result<Vec<RelatedTopicObject>> {
         let expertise = context.expertise()?;
+        let limit = parse_or_default(limit, RelatedTopicsLimit::parse)?;
         Ok(expertise
             .related_topics(&topic, limit)?
             .into_iter()
@@ -97,6 +108,7 @@ impl Query {
         #[graphql(default = 15)] limit: Option<i32>,
     ) -> Result<Vec<UserTopicObject>> {
         let expertise = context.expertise()?;
+        let limit = parse_or_default(limit, UserTopicsLimit::parse)?;
         Ok(expertise
             .user_topics(user_id(global_user_id), limit)?
             .into_iter()

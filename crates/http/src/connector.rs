@@ -132,41 +132,53 @@ fn created(accepted: Accepted) -> HttpResponse {
     }))
 }
 
-/// One field as the domain reads it: missing, null, of the wrong JSON type,
-/// or a string.
+/// The reason given for a field that is not a string.
+const NOT_A_STRING: &str = "must be a string";
+/// The reason given for a field the body (or a text) does not have.
+const UNKNOWN_FIELD: &str = "is not a known field";
+
+/// One field as the domain reads it: missing, null, a string, or refused
+/// for being of another JSON type.
 fn string_field(fields: &mut Map<String, Value>, name: &str) -> Raw<String> {
     match fields.remove(name) {
         None => Raw::Missing,
         Some(Value::Null) => Raw::Null,
         Some(Value::String(s)) => Raw::Value(s),
-        Some(_) => Raw::WrongType,
+        Some(_) => Raw::Refused(NOT_A_STRING),
     }
 }
 
-fn unknown(fields: Map<String, Value>) -> Vec<String> {
-    fields.into_iter().map(|(name, _)| name).collect()
+/// The fields left once the known ones are taken: each is refused.
+fn unknown(fields: Map<String, Value>) -> Vec<(String, &'static str)> {
+    fields
+        .into_iter()
+        .map(|(name, _)| (name, UNKNOWN_FIELD))
+        .collect()
 }
 
 fn text_input(entry: Value) -> Raw<TextInput> {
     let Value::Object(mut fields) = entry else {
-        return Raw::WrongType;
+        return Raw::Refused("must be an object");
     };
     Raw::Value(TextInput {
         text_format: string_field(&mut fields, "text_format"),
         descriptor: string_field(&mut fields, "descriptor"),
         text: string_field(&mut fields, "text"),
-        unknown_fields: unknown(fields),
+        refused_fields: unknown(fields),
     })
 }
 
 /// The body's fields, each as sent; `texts` may be one object or an array.
+/// Values of the wrong JSON type and unknown fields are refused here, with
+/// the reason the client is given; the domain checks the rest and reports
+/// every problem in one list.
 fn upload_input(mut fields: Map<String, Value>) -> UploadInput {
     let texts = match fields.remove("texts") {
         None => Raw::Missing,
         Some(Value::Null) => Raw::Null,
         Some(object @ Value::Object(_)) => Raw::Value(vec![text_input(object)]),
         Some(Value::Array(entries)) => Raw::Value(entries.into_iter().map(text_input).collect()),
-        Some(_) => Raw::WrongType,
+        Some(_) => Raw::Refused("must be an object or an array of objects"),
     };
     UploadInput {
         entity_type: string_field(&mut fields, "entity_type"),
@@ -176,12 +188,15 @@ fn upload_input(mut fields: Map<String, Value>) -> UploadInput {
         text: string_field(&mut fields, "text"),
         texts,
         action_alias: string_field(&mut fields, "action_alias"),
-        unknown_fields: unknown(fields),
+        refused_fields: unknown(fields),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use chrono::{TimeZone, Utc};
+    use kenning_domain::Upload;
+
     use super::*;
 
     fn input(value: Value) -> UploadInput {
@@ -189,6 +204,20 @@ mod tests {
             Value::Object(fields) => upload_input(fields),
             _ => unreachable!("tests pass objects"),
         }
+    }
+
+    /// The `fields` of the answer to `body`, as the client reads them.
+    fn problems(body: Value) -> Vec<(String, String)> {
+        let now = Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap();
+        let errors = Upload::parse(input(body), now).unwrap_err();
+        problem(ServiceError::Validation(errors)).fields
+    }
+
+    fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+        expected
+            .iter()
+            .map(|(field, problem)| (field.to_string(), problem.to_string()))
+            .collect()
     }
 
     #[test]
@@ -203,7 +232,7 @@ mod tests {
             panic!("an array is its entries")
         };
         assert!(matches!(entries[0], Raw::Value(_)));
-        assert!(matches!(entries[1], Raw::WrongType));
+        assert!(matches!(entries[1], Raw::Refused("must be an object")));
     }
 
     #[test]
@@ -212,9 +241,86 @@ mod tests {
             json!({ "entity_type": null, "action_type": 3, "user_email": "a@b.c", "extra": 1 }),
         );
         assert_eq!(i.entity_type, Raw::Null);
-        assert_eq!(i.action_type, Raw::WrongType);
+        assert_eq!(i.action_type, Raw::Refused("must be a string"));
         assert_eq!(i.action_date, Raw::Missing);
         assert_eq!(i.user_email, Raw::Value("a@b.c".to_owned()));
-        assert_eq!(i.unknown_fields, vec!["extra".to_owned()]);
+        assert_eq!(
+            i.refused_fields,
+            vec![("extra".to_owned(), "is not a known field")]
+        );
+    }
+
+    #[test]
+    fn wrong_types_and_unknown_fields_are_reported_among_every_problem() {
+        let body = json!({
+            "entity_type": "Document",
+            "action_type": 7,
+            "action_date": "yesterday",
+            "user_email": "not-an-address",
+            "texts": [
+                true,
+                { "text_format": "markdown", "descriptor": "main", "text": "  ", "lang": "en" },
+            ],
+            "action_alias": "a".repeat(256),
+            "user": "ada",
+        });
+        assert_eq!(
+            problems(body),
+            pairs(&[
+                ("user", "is not a known field"),
+                (
+                    "entity_type",
+                    "must be lower-case letters, digits and underscores"
+                ),
+                ("action_type", "must be a string"),
+                (
+                    "action_date",
+                    "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z"
+                ),
+                ("user_email", "must be a valid e-mail address"),
+                ("action_alias", "must be at most 255 characters"),
+                ("texts[0]", "must be an object"),
+                ("texts[1].lang", "is not a known field"),
+                ("texts[1].text_format", "must be one of plain, html"),
+                (
+                    "texts[1].descriptor",
+                    "must be one of default, primary, secondary"
+                ),
+                ("texts[1].text", "is required and cannot be blank"),
+            ])
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_counts_as_sent() {
+        let base = json!({
+            "entity_type": "document",
+            "action_type": "edit",
+            "action_date": "2026-03-01T10:15:00Z",
+            "user_email": "ada@example.com",
+        });
+        let with = |extra: Value| {
+            let mut body = base.clone();
+            for (name, value) in extra.as_object().into_iter().flatten() {
+                body[name] = value.clone();
+            }
+            problems(body)
+        };
+        assert_eq!(
+            with(json!({ "text": 12 })),
+            pairs(&[("text", "must be a string")])
+        );
+        assert_eq!(
+            with(json!({ "text": 12, "texts": [3] })),
+            pairs(&[("text", "exactly one of this and texts is required")])
+        );
+        assert_eq!(
+            with(json!({ "texts": "a text" })),
+            pairs(&[("texts", "must be an object or an array of objects")])
+        );
+        assert_eq!(
+            with(json!({ "text": "a", "action_alias": 5 })),
+            pairs(&[("action_alias", "must be a string")])
+        );
     }
 }

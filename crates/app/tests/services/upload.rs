@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use kenning_app::{ExpertiseService, ServiceError, UserService};
 use kenning_domain::{
-    LanguageId, NewUserInput, Raw, Scoring, TextFormat, TextWord, Topic, UploadInput, UserId,
+    ExpertsLimit, LanguageId, NewUserInput, Raw, Scoring, TextFormat, TextWord, Topic, UploadInput,
+    UserId, UserTopicsLimit,
 };
 use kenning_ports::{Extraction, TopicExtractor};
 
@@ -170,7 +171,7 @@ fn experts_rank_who_taught_a_topic_more_first() {
         s.expertise.upload(upload(email, text, alias)).unwrap();
     }
 
-    let experts = s.expertise.experts(QUERY, None).unwrap();
+    let experts = s.expertise.experts(QUERY, ExpertsLimit::default()).unwrap();
     let order: Vec<UserId> = experts.iter().map(|e| e.user).collect();
     assert_eq!(order, [ada, grace]);
     assert!(experts[0].score > experts[1].score);
@@ -184,13 +185,13 @@ fn experts_rank_who_taught_a_topic_more_first() {
     }
     assert!(s
         .expertise
-        .experts("nothing known", None)
+        .experts("nothing known", ExpertsLimit::default())
         .unwrap()
         .is_empty());
 
     let topics = |user| {
         s.expertise
-            .user_topics(user, None)
+            .user_topics(user, UserTopicsLimit::default())
             .unwrap()
             .into_iter()
             .map(|t| (t.topic.key, t.actions.len()))
@@ -238,7 +239,7 @@ fn uploads_for_unknown_users_and_repeated_aliases_are_refused() {
     );
     let learned: Vec<String> = s
         .expertise
-        .user_topics(ada, None)
+        .user_topics(ada, UserTopicsLimit::default())
         .unwrap()
         .into_iter()
         .map(|t| t.topic.key)

@@ -87,43 +87,33 @@ fn texts_are_parsed_with_their_defaults() {
 fn every_problem_is_reported_at_once() {
     let input = UploadInput {
         entity_type: s("Document"),
-        action_type: Raw::WrongType,
+        action_type: s("Edit"),
         action_date: s("yesterday"),
         user_email: s("not-an-address"),
         text: Raw::Missing,
         texts: Raw::Value(vec![
-            Raw::WrongType,
+            Raw::Value(TextInput {
+                text: s("Fine."),
+                ..TextInput::default()
+            }),
             Raw::Value(TextInput {
                 text_format: s("markdown"),
                 descriptor: s("main"),
                 text: s("  "),
-                unknown_fields: vec!["lang".into()],
+                ..TextInput::default()
             }),
         ]),
         action_alias: s(&"a".repeat(256)),
-        unknown_fields: vec!["user".into()],
+        ..UploadInput::default()
     };
     assert_eq!(
         problems(input),
         vec![
-            ("user".into(), Rule::UnknownField),
             ("entity_type".into(), Rule::NotAnIdentifier),
-            (
-                "action_type".into(),
-                Rule::WrongType {
-                    expected: "a string"
-                }
-            ),
+            ("action_type".into(), Rule::NotAnIdentifier),
             ("action_date".into(), Rule::InvalidTimestamp),
             ("user_email".into(), Rule::InvalidEmail),
             ("action_alias".into(), Rule::TooLong { limit: 255 }),
-            (
-                "texts[0]".into(),
-                Rule::WrongType {
-                    expected: "an object"
-                }
-            ),
-            ("texts[1].lang".into(), Rule::UnknownField),
             (
                 "texts[1].text_format".into(),
                 Rule::OneOf {
@@ -138,6 +128,69 @@ fn every_problem_is_reported_at_once() {
             ),
             ("texts[1].text".into(), Rule::Required),
         ]
+    );
+}
+
+/// What a transport refused is reported in the place of the field, among
+/// the problems found here.
+#[test]
+fn refused_fields_are_reported_in_place() {
+    const WHY: &str = "cannot be read";
+    let refused = Rule::Refused { problem: WHY };
+    let input = UploadInput {
+        action_type: Raw::Refused(WHY),
+        action_date: s("yesterday"),
+        text: Raw::Missing,
+        texts: Raw::Value(vec![
+            Raw::Refused(WHY),
+            Raw::Value(TextInput {
+                descriptor: Raw::Refused(WHY),
+                text: s("  "),
+                refused_fields: vec![("lang".into(), WHY)],
+                ..TextInput::default()
+            }),
+        ]),
+        refused_fields: vec![("user".into(), WHY)],
+        ..valid()
+    };
+    assert_eq!(
+        problems(input),
+        vec![
+            ("user".into(), refused),
+            ("action_type".into(), refused),
+            ("action_date".into(), Rule::InvalidTimestamp),
+            ("texts[0]".into(), refused),
+            ("texts[1].lang".into(), refused),
+            ("texts[1].descriptor".into(), refused),
+            ("texts[1].text".into(), Rule::Required),
+        ]
+    );
+    assert_eq!(refused.to_string(), WHY);
+}
+
+#[test]
+fn a_refused_text_still_counts_as_sent() {
+    let both = UploadInput {
+        text: Raw::Refused("cannot be read"),
+        texts: Raw::Value(vec![Raw::Refused("cannot be read")]),
+        ..valid()
+    };
+    assert_eq!(
+        problems(both),
+        vec![("text".into(), Rule::ExactlyOneOf { other: "texts" })]
+    );
+    let alone = UploadInput {
+        text: Raw::Refused("cannot be read"),
+        ..valid()
+    };
+    assert_eq!(
+        problems(alone),
+        vec![(
+            "text".into(),
+            Rule::Refused {
+                problem: "cannot be read"
+            }
+        )]
     );
 }
 

@@ -196,6 +196,12 @@ fn bad_arguments_are_one_clear_error() {
     let out = kenning(&db, &["token", "revoke", "not-a-uuid"]);
     assert!(!out.status.success());
     fails_with(kenning(&db, &["token", "create", "--name", "   "]), "name");
+    for kind in ["token", "apikey"] {
+        fails_with(
+            kenning(&db, &[kind, "create", "--name", "report\u{1b}[2Jing"]),
+            "name must not contain control characters",
+        );
+    }
 }
 
 #[test]
