@@ -11,8 +11,9 @@ use kenning_ports::{
 };
 use uuid::Uuid;
 
+use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
-use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+use crate::{from_db_time, store_error, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
@@ -140,6 +141,13 @@ impl StandingRow {
 enum Refusal {
     UnknownUser,
     Db(DieselError),
+    Store(StoreError),
+}
+
+impl From<StoreError> for Refusal {
+    fn from(error: StoreError) -> Self {
+        Refusal::Store(error)
+    }
 }
 
 impl From<DieselError> for Refusal {
@@ -201,23 +209,20 @@ fn updated_standings(
         .collect()
 }
 
-/// Removes everything learned about a user; used when it is anonymized.
-macro_rules! erase_expertise {
-    ($conn:expr, $user_id:expr) => {{
-        use $crate::schema::{action_topics, actions, learners, standings};
-        diesel::delete(action_topics::table.filter(action_topics::user_id.eq($user_id)))
-            .execute($conn)?;
-        diesel::delete(learners::table.filter(learners::user_id.eq($user_id))).execute($conn)?;
-        diesel::delete(standings::table.filter(standings::user_id.eq($user_id))).execute($conn)?;
-        diesel::delete(actions::table.filter(actions::user_id.eq($user_id))).execute($conn)?;
-    }};
+/// Removes everything learned about a user; used when it is anonymized,
+/// inside the transaction that anonymizes it.
+pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
+    diesel::delete(action_topics::table.filter(action_topics::user_id.eq(user_id)))
+        .execute(conn)?;
+    diesel::delete(learners::table.filter(learners::user_id.eq(user_id))).execute(conn)?;
+    diesel::delete(standings::table.filter(standings::user_id.eq(user_id))).execute(conn)?;
+    diesel::delete(actions::table.filter(actions::user_id.eq(user_id))).execute(conn)?;
+    Ok(())
 }
-
-pub(crate) use erase_expertise;
 
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
-        let result: Result<String, Refusal> = write_tx!(self, |conn| {
+        let result: Result<String, Refusal> = self.write(|conn| {
             // Locks the user's row, so a purge cannot erase the user between
             // this check and the writes below.
             let locked = diesel::update(
@@ -246,12 +251,14 @@ impl ExpertiseStore for Database {
                     received: to_db_time(action.received),
                 })
                 .execute(conn)?;
-            diesel::insert_into(learners::table)
-                .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
-                .on_conflict(learners::user_id)
-                .do_update()
-                .set(learners::actions.eq(learners::actions + 1))
-                .execute(conn)?;
+            execute_natively(
+                conn,
+                diesel::insert_into(learners::table)
+                    .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
+                    .on_conflict(learners::user_id)
+                    .do_update()
+                    .set(learners::actions.eq(learners::actions + 1)),
+            )?;
             let learned: Vec<ActionTopicRow> = action
                 .topics
                 .iter()
@@ -266,9 +273,7 @@ impl ExpertiseStore for Database {
                 })
                 .collect();
             for rows in learned.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(action_topics::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(action_topics::table).values(rows))?;
             }
             let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
             let mine = || {
@@ -282,9 +287,7 @@ impl ExpertiseStore for Database {
             diesel::delete(mine()).execute(conn)?;
             let after = updated_standings(&user_id, action, before, scoring);
             for rows in after.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(standings::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
             Ok(user_id)
         });
@@ -297,6 +300,7 @@ impl ExpertiseStore for Database {
             Err(Refusal::UnknownUser) => Err(RecordError::UnknownUser),
             Err(Refusal::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
             Err(Refusal::Db(e)) => Err(store_error(e).into()),
+            Err(Refusal::Store(e)) => Err(e.into()),
         }
     }
 
@@ -309,23 +313,16 @@ impl ExpertiseStore for Database {
         let limit = i64::from(per_key);
         let mut found = Vec::new();
         for key in keys {
-            let rows: Vec<StandingRow> = match self {
-                Database::Sqlite(pool) => {
-                    let conn = &mut *Database::sqlite(pool)?;
-                    diesel::sql_query(BEST_STANDINGS_SQLITE)
-                        .bind::<Text, _>(key)
-                        .bind::<BigInt, _>(limit)
-                        .load(conn)
-                }
-                Database::Postgres(pool) => {
-                    let conn = &mut *Database::postgres(pool)?;
-                    diesel::sql_query(BEST_STANDINGS_POSTGRES)
-                        .bind::<Text, _>(key)
-                        .bind::<BigInt, _>(limit)
-                        .load(conn)
-                }
-            }
-            .map_err(store_error)?;
+            let rows: Vec<StandingRow> = self.read(|conn| {
+                let sql = match conn {
+                    DbConnection::Sqlite(_) => BEST_STANDINGS_SQLITE,
+                    DbConnection::Postgres(_) => BEST_STANDINGS_POSTGRES,
+                };
+                diesel::sql_query(sql)
+                    .bind::<Text, _>(key)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+            })?;
             for row in rows {
                 found.push(row.into_standing()?);
             }
@@ -334,13 +331,14 @@ impl ExpertiseStore for Database {
     }
 
     fn population(&self) -> Result<Population, StoreError> {
-        let (people, actions): (i64, Option<i64>) = with_conn!(self, |conn| learners::table
-            .select((
-                diesel::dsl::count_star(),
-                diesel::dsl::sum(learners::actions)
-            ))
-            .first(conn))
-        .map_err(store_error)?;
+        let (people, actions): (i64, Option<i64>) = self.read(|conn| {
+            learners::table
+                .select((
+                    diesel::dsl::count_star(),
+                    diesel::dsl::sum(learners::actions),
+                ))
+                .first(conn)
+        })?;
         Ok(Population {
             people: u64::try_from(people).unwrap_or_default(),
             actions: actions
@@ -353,11 +351,12 @@ impl ExpertiseStore for Database {
         let ids: Vec<String> = users.iter().map(UserId::to_string).collect();
         let mut found = HashMap::with_capacity(ids.len());
         for ids in ids.chunks(ROWS_PER_INSERT) {
-            let rows: Vec<(String, i32)> = with_conn!(self, |conn| learners::table
-                .filter(learners::user_id.eq_any(ids))
-                .select((learners::user_id, learners::actions))
-                .load(conn))
-            .map_err(store_error)?;
+            let rows: Vec<(String, i32)> = self.read(|conn| {
+                learners::table
+                    .filter(learners::user_id.eq_any(ids))
+                    .select((learners::user_id, learners::actions))
+                    .load(conn)
+            })?;
             for (id, actions) in rows {
                 found.insert(parse_user(&id)?, u64::try_from(actions).unwrap_or_default());
             }
@@ -366,12 +365,13 @@ impl ExpertiseStore for Database {
     }
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
-        let rows: Vec<(String, i64)> = with_conn!(self, |conn| standings::table
-            .filter(standings::topic_key.eq_any(keys))
-            .group_by(standings::topic_key)
-            .select((standings::topic_key, diesel::dsl::count_star()))
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<(String, i64)> = self.read(|conn| {
+            standings::table
+                .filter(standings::topic_key.eq_any(keys))
+                .group_by(standings::topic_key)
+                .select((standings::topic_key, diesel::dsl::count_star()))
+                .load(conn)
+        })?;
         Ok(rows
             .into_iter()
             .map(|(key, n)| (key, u64::try_from(n).unwrap_or_default()))
@@ -379,8 +379,7 @@ impl ExpertiseStore for Database {
     }
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
-        // `with_conn!` pastes its body: the closure keeps `?` inside it.
-        with_conn!(self, |conn| (|| {
+        self.read(|conn| {
             let teaching: Vec<String> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
                 .filter(action_topics::topic_key.eq(key))
@@ -398,7 +397,7 @@ impl ExpertiseStore for Database {
                     diesel::dsl::count_star(),
                 ))
                 .load(conn)?;
-            Ok::<_, DieselError>(Cooccurring {
+            Ok(Cooccurring {
                 actions: teaching.len() as u64,
                 topics: rows
                     .into_iter()
@@ -408,16 +407,16 @@ impl ExpertiseStore for Database {
                     })
                     .collect(),
             })
-        })())
-        .map_err(store_error)
+        })
     }
 
     fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
-        let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
-            .filter(standings::user_id.eq(user.to_string()))
-            .select(StandingRow::as_select())
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<StandingRow> = self.read(|conn| {
+            standings::table
+                .filter(standings::user_id.eq(user.to_string()))
+                .select(StandingRow::as_select())
+                .load(conn)
+        })?;
         rows.into_iter().map(StandingRow::into_standing).collect()
     }
 
@@ -432,24 +431,25 @@ impl ExpertiseStore for Database {
             ActionTopicRow,
             (String, String, String, NaiveDateTime, Option<String>),
         );
-        let rows: Vec<Found> = with_conn!(self, |conn| action_topics::table
-            .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
-            .filter(action_topics::user_id.eq(user.to_string()))
-            .filter(action_topics::topic_key.eq(key))
-            .order((actions::action_date.desc(), actions::id.asc()))
-            .limit(i64::from(max))
-            .select((
-                ActionTopicRow::as_select(),
-                (
-                    actions::id,
-                    actions::entity_type,
-                    actions::action_type,
-                    actions::action_date,
-                    actions::alias,
-                ),
-            ))
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<Found> = self.read(|conn| {
+            action_topics::table
+                .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+                .filter(action_topics::user_id.eq(user.to_string()))
+                .filter(action_topics::topic_key.eq(key))
+                .order((actions::action_date.desc(), actions::id.asc()))
+                .limit(i64::from(max))
+                .select((
+                    ActionTopicRow::as_select(),
+                    (
+                        actions::id,
+                        actions::entity_type,
+                        actions::action_type,
+                        actions::action_date,
+                        actions::alias,
+                    ),
+                ))
+                .load(conn)
+        })?;
         rows.into_iter()
             .map(|(topic, (id, entity_type, action_type, date, alias))| {
                 Ok(ActionRecord {
@@ -468,7 +468,7 @@ impl ExpertiseStore for Database {
 
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {
         let fingerprint = scoring.fingerprint();
-        write_tx!(self, |conn| {
+        self.write(|conn| {
             let stored: Option<String> = expertise_settings::table
                 .find(1)
                 .select(expertise_settings::fingerprint)
@@ -507,9 +507,7 @@ impl ExpertiseStore for Database {
                 })
                 .collect();
             for rows in rows.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(standings::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
             diesel::delete(expertise_settings::table).execute(conn)?;
             diesel::insert_into(expertise_settings::table)
@@ -518,8 +516,8 @@ impl ExpertiseStore for Database {
                     expertise_settings::fingerprint.eq(&fingerprint),
                 ))
                 .execute(conn)?;
-            Ok(true)
+            Ok::<_, TxError>(true)
         })
-        .map_err(store_error)
+        .map_err(StoreError::from)
     }
 }

@@ -10,8 +10,9 @@ use kenning_domain::{
 use kenning_ports::{ModifyError, StoreError, UserRepository};
 use uuid::Uuid;
 
+use crate::connection::TxError;
 use crate::schema::users;
-use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+use crate::{from_db_time, to_db_time, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
@@ -193,45 +194,26 @@ enum Attempt {
     Raced,
 }
 
-/// A failure inside a transaction, which rolls it back.
-#[derive(Debug)]
-enum TxError {
-    Db(diesel::result::Error),
-    Store(StoreError),
-}
-
-impl From<diesel::result::Error> for TxError {
-    fn from(error: diesel::result::Error) -> Self {
-        TxError::Db(error)
-    }
-}
-
-impl From<TxError> for StoreError {
-    fn from(error: TxError) -> Self {
-        match error {
-            TxError::Db(e) => store_error(e),
-            TxError::Store(e) => e,
-        }
-    }
-}
-
 impl UserRepository for Database {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
         let row = UserRow::new(user, 1);
-        write_tx!(self, |conn| diesel::insert_into(users::table)
-            .values(&row)
-            .execute(conn)
-            .map(|_| ()))
-        .map_err(store_error)
+        self.write(|conn| {
+            diesel::insert_into(users::table)
+                .values(&row)
+                .execute(conn)
+                .map_err(TxError::from)
+        })?;
+        Ok(())
     }
 
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
-        let row: Option<UserRow> = with_conn!(self, |conn| users::table
-            .find(id.to_string())
-            .select(UserRow::as_select())
-            .first(conn)
-            .optional())
-        .map_err(store_error)?;
+        let row: Option<UserRow> = self.read(|conn| {
+            users::table
+                .find(id.to_string())
+                .select(UserRow::as_select())
+                .first(conn)
+                .optional()
+        })?;
         row.map(UserRow::into_user).transpose()
     }
 
@@ -242,7 +224,7 @@ impl UserRepository for Database {
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
         let pattern = text.needle().map(like_pattern);
-        let rows: Vec<UserRow> = with_conn!(self, |conn| {
+        let rows: Vec<UserRow> = self.read(|conn| {
             let mut query = users::table.select(UserRow::as_select()).into_boxed();
             if let Some(pattern) = &pattern {
                 query = query.filter(users::search_text.like(pattern.clone()).escape('\\'));
@@ -256,8 +238,7 @@ impl UserRepository for Database {
                 .offset(i64::from(offset.get()))
                 .limit(i64::from(limit.get()))
                 .load(conn)
-        })
-        .map_err(store_error)?;
+        })?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -268,7 +249,7 @@ impl UserRepository for Database {
     ) -> Result<User, ModifyError> {
         let key = id.to_string();
         for _ in 0..MODIFY_ATTEMPTS {
-            let attempt: Result<Attempt, TxError> = write_tx!(self, |conn| {
+            let attempt: Result<Attempt, TxError> = self.write(|conn| {
                 // Take the row's write lock before reading it, so concurrent
                 // writers queue up instead of racing (PostgreSQL row lock;
                 // on SQLite the immediate transaction already holds the
@@ -287,7 +268,7 @@ impl UserRepository for Database {
                 };
                 let version = row.version;
                 let was_deleted = row.status == "DELETED";
-                let mut user = row.into_user().map_err(TxError::Store)?;
+                let mut user = row.into_user()?;
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
                 }
@@ -299,7 +280,7 @@ impl UserRepository for Database {
                 .set(&UserRow::new(&user, version + 1))
                 .execute(conn)?;
                 if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
-                    crate::expertise::erase_expertise!(conn, &key);
+                    crate::expertise::erase_expertise(conn, &key)?;
                 }
                 Ok(if written == 1 {
                     Attempt::Done(Box::new(user))
@@ -321,14 +302,15 @@ impl UserRepository for Database {
 
     fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError> {
         let now = to_db_time(now);
-        let ids: Vec<String> = with_conn!(self, |conn| users::table
-            .filter(users::status.eq(PENDING_DELETION))
-            .filter(users::deletion_scheduled_for.le(now))
-            .order((users::deletion_scheduled_for.asc(), users::id.asc()))
-            .limit(i64::from(max))
-            .select(users::id)
-            .load(conn))
-        .map_err(store_error)?;
+        let ids: Vec<String> = self.read(|conn| {
+            users::table
+                .filter(users::status.eq(PENDING_DELETION))
+                .filter(users::deletion_scheduled_for.le(now))
+                .order((users::deletion_scheduled_for.asc(), users::id.asc()))
+                .limit(i64::from(max))
+                .select(users::id)
+                .load(conn)
+        })?;
         ids.iter()
             .map(|id| {
                 Uuid::parse_str(id)
@@ -343,9 +325,8 @@ impl UserRepository for Database {
     }
 
     fn ping(&self) -> Result<(), StoreError> {
-        with_conn!(self, |conn| diesel::sql_query("SELECT 1").execute(conn))
-            .map(|_| ())
-            .map_err(store_error)
+        self.read(|conn| diesel::sql_query("SELECT 1").execute(conn))?;
+        Ok(())
     }
 }
 
