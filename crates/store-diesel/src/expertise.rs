@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use kenning_domain::{EntityTopic, Population, Scoring, Standing, TopicStanding, UserId};
+use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
@@ -20,7 +20,7 @@ use crate::{from_db_time, store_error, to_db_time, Database};
 const ROWS_PER_INSERT: usize = 500;
 
 /// The statuses of users who still learn from uploads.
-const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
+const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 
 /// The best standings on one topic of users who are ACTIVE and not
 /// hidden: the statement walks the topic's range of the rank index from
@@ -31,15 +31,15 @@ const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
 const BEST_STANDINGS_SQLITE: &str =
     "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
      FROM standings s CROSS JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = ? AND u.status = 'ACTIVE' AND NOT u.is_hidden \
+     WHERE s.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
      ORDER BY s.rank_key DESC, s.user_id DESC LIMIT ?";
 
 /// [`BEST_STANDINGS_SQLITE`] for PostgreSQL.
 const BEST_STANDINGS_POSTGRES: &str =
     "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
      FROM standings s JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = $1 AND u.status = 'ACTIVE' AND NOT u.is_hidden \
-     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $2";
+     WHERE s.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
+     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $3";
 
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
@@ -320,6 +320,7 @@ impl ExpertiseStore for Database {
                 };
                 diesel::sql_query(sql)
                     .bind::<Text, _>(key)
+                    .bind::<Text, _>(Status::ACTIVE)
                     .bind::<BigInt, _>(limit)
                     .load(conn)
             })?;

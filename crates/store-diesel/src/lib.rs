@@ -21,6 +21,7 @@ use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use kenning_domain::{Email, ExternalId};
 use kenning_ports::StoreError;
 use r2d2::{Pool, PooledConnection};
 
@@ -401,9 +402,9 @@ fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Opt
         info.message()
     );
     if said.contains("email_key") {
-        Some("email")
+        Some(Email::FIELD)
     } else if said.contains("external_id") {
-        Some("externalId")
+        Some(ExternalId::FIELD)
     } else {
         None
     }

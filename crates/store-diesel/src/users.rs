@@ -18,9 +18,6 @@ use crate::{from_db_time, to_db_time, Database};
 /// changed between its read and its write.
 const MODIFY_ATTEMPTS: usize = 8;
 
-/// The stored name of [`Status::PendingDeletion`].
-const PENDING_DELETION: &str = "PENDING_DELETION";
-
 /// A user as stored.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = users)]
@@ -112,12 +109,12 @@ impl UserRow {
         let moment =
             |m: Option<NaiveDateTime>, what: &str| m.map(from_db_time).ok_or_else(|| corrupt(what));
         let status = match self.status.as_str() {
-            "ACTIVE" => Status::Active,
-            "DEACTIVATED" => Status::Deactivated,
-            PENDING_DELETION => Status::PendingDeletion {
+            Status::ACTIVE => Status::Active,
+            Status::DEACTIVATED => Status::Deactivated,
+            Status::PENDING_DELETION => Status::PendingDeletion {
                 scheduled_for: moment(self.deletion_scheduled_for, "deletion moment")?,
             },
-            "DELETED" => Status::Deleted {
+            Status::DELETED => Status::Deleted {
                 at: moment(self.date_deleted, "deletion date")?,
             },
             _ => return Err(corrupt("status")),
@@ -125,7 +122,7 @@ impl UserRow {
         let profile = match (&status, self.email.as_deref()) {
             (Status::Deleted { .. }, _) => None,
             (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(&field))?),
-            (_, None) => return Err(corrupt("email")),
+            (_, None) => return Err(corrupt(Email::FIELD)),
         };
         User::from_parts(UserParts {
             id,
@@ -267,7 +264,7 @@ impl UserRepository for Database {
                     return Ok(Attempt::NotFound);
                 };
                 let version = row.version;
-                let was_deleted = row.status == "DELETED";
+                let was_deleted = row.status == Status::DELETED;
                 let mut user = row.into_user()?;
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
@@ -304,7 +301,7 @@ impl UserRepository for Database {
         let now = to_db_time(now);
         let ids: Vec<String> = self.read(|conn| {
             users::table
-                .filter(users::status.eq(PENDING_DELETION))
+                .filter(users::status.eq(Status::PENDING_DELETION))
                 .filter(users::deletion_scheduled_for.le(now))
                 .order((users::deletion_scheduled_for.asc(), users::id.asc()))
                 .limit(i64::from(max))
