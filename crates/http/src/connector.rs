@@ -121,7 +121,7 @@ fn problem(e: ServiceError) -> Problem {
             fields: vec![("action_alias".to_owned(), e.to_string())],
             retry_after: None,
         },
-        other => internal(&other),
+        other => internal(&other.log_message()),
     }
 }
 

@@ -58,8 +58,9 @@ impl Problem {
         Self::new(StatusCode::UNAUTHORIZED, "Unauthenticated", message)
     }
 
-    /// A failure that is not the caller's: logged with `what` failed, and
-    /// answered without any detail.
+    /// A failure that is not the caller's: logged with `what` failed and
+    /// `e`, and answered without any detail. A use case's error is logged
+    /// as its `log_message`, with every cause beneath it.
     pub fn internal(what: &str, e: &dyn std::fmt::Display) -> Self {
         log::error!("{what} failed: {e}");
         Self::new(

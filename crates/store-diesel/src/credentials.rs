@@ -46,7 +46,7 @@ impl CredentialRow {
 
     fn into_credential(self) -> Result<StoredCredential, StoreError> {
         let corrupt = |what: &str| {
-            StoreError::Backend(format!(
+            StoreError::backend_message(format!(
                 "stored credential {} has an invalid {what}",
                 self.id
             ))

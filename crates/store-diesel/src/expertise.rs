@@ -44,7 +44,7 @@ const BEST_STANDINGS_POSTGRES: &str =
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
         .map(UserId::from_uuid)
-        .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+        .map_err(|_| StoreError::backend_message(format!("stored user id {id} is invalid")))
 }
 
 #[derive(Debug, Insertable)]
@@ -122,7 +122,7 @@ impl StandingRow {
         let user = Uuid::parse_str(&self.user_id)
             .map(UserId::from_uuid)
             .map_err(|_| {
-                StoreError::Backend(format!("stored user id {} is invalid", self.user_id))
+                StoreError::backend_message(format!("stored user id {} is invalid", self.user_id))
             })?;
         Ok(TopicStanding {
             user,
@@ -295,7 +295,8 @@ impl ExpertiseStore for Database {
             Ok(user_id) => Uuid::parse_str(&user_id)
                 .map(UserId::from_uuid)
                 .map_err(|_| {
-                    StoreError::Backend(format!("stored user id {user_id} is invalid")).into()
+                    StoreError::backend_message(format!("stored user id {user_id} is invalid"))
+                        .into()
                 }),
             Err(Refusal::UnknownUser) => Err(RecordError::UnknownUser),
             Err(Refusal::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
@@ -455,7 +456,7 @@ impl ExpertiseStore for Database {
             .map(|(topic, (id, entity_type, action_type, date, alias))| {
                 Ok(ActionRecord {
                     id: Uuid::parse_str(&id).map_err(|_| {
-                        StoreError::Backend(format!("stored action id {id} is invalid"))
+                        StoreError::backend_message(format!("stored action id {id} is invalid"))
                     })?,
                     entity_type,
                     action_type,

@@ -348,10 +348,9 @@ impl Database {
                     .get_result(conn)
                     .map_err(store_error)?;
                 if checkpoint.busy != 0 {
-                    return Err(StoreError::Backend(
+                    return Err(StoreError::backend_message(
                         "the WAL checkpoint after an erasure could not complete: \
-                         a reader held an older snapshot past the busy timeout"
-                            .to_owned(),
+                         a reader held an older snapshot past the busy timeout",
                     ));
                 }
             }
@@ -365,9 +364,7 @@ impl Database {
     }
 
     fn connection(&self) -> Result<PooledConnection<Manager>, StoreError> {
-        self.pool
-            .get()
-            .map_err(|e| StoreError::Backend(e.to_string()))
+        self.pool.get().map_err(StoreError::backend)
     }
 
     /// Runs `work` on a pooled connection.
@@ -412,14 +409,15 @@ fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Opt
 
 /// A diesel failure as the ports see it.
 pub(crate) fn store_error(error: DieselError) -> StoreError {
-    match &error {
+    let field = match &error {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            match conflicting_field(info.as_ref()) {
-                Some(field) => StoreError::Conflict { field },
-                None => StoreError::Backend(error.to_string()),
-            }
+            conflicting_field(info.as_ref())
         }
-        _ => StoreError::Backend(error.to_string()),
+        _ => None,
+    };
+    match field {
+        Some(field) => StoreError::Conflict { field },
+        None => StoreError::backend(error),
     }
 }
 
@@ -512,6 +510,32 @@ mod tests {
             Location::parse("postgresql://db").unwrap().to_string(),
             "postgresql://db"
         );
+    }
+
+    #[test]
+    fn a_failed_query_keeps_the_database_message_as_its_source() {
+        use kenning_ports::ExpertiseStore;
+        use std::error::Error;
+
+        let folder = std::env::temp_dir().join(format!(
+            "kenning-store-error-{}-{}",
+            std::process::id(),
+            Utc::now().timestamp_nanos_opt().unwrap()
+        ));
+        let path = folder.join("k.db");
+        let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
+        db.migrate().unwrap();
+        db.read(|conn| diesel::sql_query("DROP TABLE learners").execute(conn))
+            .unwrap();
+
+        let error = db.population().unwrap_err();
+        assert!(matches!(error, StoreError::Backend(_)), "{error:?}");
+        assert_eq!(error.to_string(), "storage failure");
+        let source = error.source().unwrap().to_string();
+        assert!(source.contains("no such table: learners"), "{source}");
+
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]

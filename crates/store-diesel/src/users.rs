@@ -101,7 +101,7 @@ impl UserRow {
 
     fn into_user(self) -> Result<User, StoreError> {
         let corrupt = |what: &str| {
-            StoreError::Backend(format!("stored user {} has an invalid {what}", self.id))
+            StoreError::backend_message(format!("stored user {} has an invalid {what}", self.id))
         };
         let id = Uuid::parse_str(&self.id)
             .map(UserId::from_uuid)
@@ -133,7 +133,7 @@ impl UserRow {
             status,
             profile,
         })
-        .map_err(|e| StoreError::Backend(e.to_string()))
+        .map_err(StoreError::backend)
     }
 
     /// The profile of a user that is not deleted; every value went through
@@ -292,7 +292,7 @@ impl UserRepository for Database {
                 Attempt::Raced => continue,
             }
         }
-        Err(ModifyError::Store(StoreError::Backend(format!(
+        Err(ModifyError::Store(StoreError::backend_message(format!(
             "user {id} kept changing under {MODIFY_ATTEMPTS} attempts to modify it"
         ))))
     }
@@ -310,9 +310,9 @@ impl UserRepository for Database {
         })?;
         ids.iter()
             .map(|id| {
-                Uuid::parse_str(id)
-                    .map(UserId::from_uuid)
-                    .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+                Uuid::parse_str(id).map(UserId::from_uuid).map_err(|_| {
+                    StoreError::backend_message(format!("stored user id {id} is invalid"))
+                })
             })
             .collect()
     }
