@@ -13,7 +13,7 @@ use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
-use crate::{from_db_time, store_error, to_db_time, Database};
+use crate::{from_db_time, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
@@ -119,11 +119,7 @@ impl StandingRow {
 
 impl StandingRow {
     fn into_standing(self) -> Result<TopicStanding, StoreError> {
-        let user = Uuid::parse_str(&self.user_id)
-            .map(UserId::from_uuid)
-            .map_err(|_| {
-                StoreError::backend_message(format!("stored user id {} is invalid", self.user_id))
-            })?;
+        let user = parse_user(&self.user_id)?;
         Ok(TopicStanding {
             user,
             key: self.topic_key,
@@ -133,26 +129,6 @@ impl StandingRow {
                 as_of: from_db_time(self.as_of),
             },
         })
-    }
-}
-
-/// A failure inside `record`'s transaction.
-#[derive(Debug)]
-enum Refusal {
-    UnknownUser,
-    Db(DieselError),
-    Store(StoreError),
-}
-
-impl From<StoreError> for Refusal {
-    fn from(error: StoreError) -> Self {
-        Refusal::Store(error)
-    }
-}
-
-impl From<DieselError> for Refusal {
-    fn from(error: DieselError) -> Self {
-        Refusal::Db(error)
     }
 }
 
@@ -222,7 +198,8 @@ pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryRe
 
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
-        let result: Result<String, Refusal> = self.write(|conn| {
+        // `None`: no user to learn, and nothing was written.
+        let result: Result<Option<String>, TxError> = self.write(|conn| {
             // Locks the user's row, so a purge cannot erase the user between
             // this check and the writes below.
             let locked = diesel::update(
@@ -233,7 +210,7 @@ impl ExpertiseStore for Database {
             .set(users::version.eq(users::version))
             .execute(conn)?;
             if locked == 0 {
-                return Err(Refusal::UnknownUser);
+                return Ok(None);
             }
             let user_id: String = users::table
                 .filter(users::email_key.eq(&action.user_email_key))
@@ -289,19 +266,13 @@ impl ExpertiseStore for Database {
             for rows in after.chunks(ROWS_PER_INSERT) {
                 execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
-            Ok(user_id)
+            Ok(Some(user_id))
         });
         match result {
-            Ok(user_id) => Uuid::parse_str(&user_id)
-                .map(UserId::from_uuid)
-                .map_err(|_| {
-                    StoreError::backend_message(format!("stored user id {user_id} is invalid"))
-                        .into()
-                }),
-            Err(Refusal::UnknownUser) => Err(RecordError::UnknownUser),
-            Err(Refusal::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
-            Err(Refusal::Db(e)) => Err(store_error(e).into()),
-            Err(Refusal::Store(e)) => Err(e.into()),
+            Ok(Some(user_id)) => Ok(parse_user(&user_id)?),
+            Ok(None) => Err(RecordError::UnknownUser),
+            Err(TxError::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
+            Err(e) => Err(StoreError::from(e).into()),
         }
     }
 
