@@ -1,5 +1,7 @@
 //! The errors of the use cases, each with a stable machine code.
 
+use std::error::Error;
+
 use chrono::{DateTime, Utc};
 use kenning_domain::{UserError, ValidationErrors};
 
@@ -79,6 +81,17 @@ impl std::fmt::Display for Missing {
 }
 
 impl ServiceError {
+    /// The error as a log line should give it: the message and, for
+    /// [`ServiceError::Internal`], the detail, which holds every cause
+    /// beneath it (a database's own words). For operators only; a caller
+    /// gets the message alone.
+    pub fn log_message(&self) -> String {
+        match self {
+            ServiceError::Internal(detail) => format!("{self}: {detail}"),
+            other => other.to_string(),
+        }
+    }
+
     /// Every code, for documentation and for the test that each can occur.
     pub const CODES: [&'static str; 10] = [
         "Unauthenticated",
@@ -145,9 +158,22 @@ impl From<StoreError> for ServiceError {
     fn from(error: StoreError) -> Self {
         match error {
             StoreError::Conflict { field } => ServiceError::Conflict { field },
-            StoreError::Backend(detail) => ServiceError::Internal(detail),
+            failure @ StoreError::Backend(_) => ServiceError::Internal(chain(&failure)),
         }
     }
+}
+
+/// `error` and every error beneath it ([`Error::source`]), outermost
+/// first, joined by `: `: the whole story for the log.
+pub(crate) fn chain(error: &dyn Error) -> String {
+    let mut text = error.to_string();
+    let mut cause = error.source();
+    while let Some(error) = cause {
+        text.push_str(": ");
+        text.push_str(&error.to_string());
+        cause = error.source();
+    }
+    text
 }
 
 impl From<ModifyError> for ServiceError {
@@ -202,6 +228,22 @@ mod tests {
             }
         }
         all
+    }
+
+    /// A database's failure as a store reports it.
+    #[derive(Debug, thiserror::Error)]
+    #[error("no such table: users")]
+    struct DatabaseFailure;
+
+    #[test]
+    fn an_internal_error_keeps_the_database_message_for_the_log_only() {
+        let error = ServiceError::from(StoreError::backend(DatabaseFailure));
+        assert_eq!(error.code(), "Internal");
+        assert_eq!(error.to_string(), "internal error");
+        assert_eq!(
+            error.log_message(),
+            "internal error: storage failure: no such table: users"
+        );
     }
 
     #[test]

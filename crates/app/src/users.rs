@@ -128,7 +128,8 @@ impl UserService {
             self.users.compact_after_erasure().map_err(|e| {
                 ServiceError::Internal(format!(
                     "anonymized {purged} user(s), but the store could not be compacted \
-                     afterwards, so their old values may still be in its files: {e}"
+                     afterwards, so their old values may still be in its files: {}",
+                    crate::error::chain(&e)
                 ))
             })?;
         }

@@ -79,14 +79,24 @@ pub enum Status {
 }
 
 impl Status {
-    /// The stable name (`ACTIVE`, `DEACTIVATED`, `PENDING_DELETION`,
-    /// `DELETED`).
+    /// The stable name of [`Status::Active`], as the API shows it and a
+    /// store keeps it.
+    pub const ACTIVE: &'static str = "ACTIVE";
+    /// The stable name of [`Status::Deactivated`].
+    pub const DEACTIVATED: &'static str = "DEACTIVATED";
+    /// The stable name of [`Status::PendingDeletion`].
+    pub const PENDING_DELETION: &'static str = "PENDING_DELETION";
+    /// The stable name of [`Status::Deleted`].
+    pub const DELETED: &'static str = "DELETED";
+
+    /// The stable name ([`Status::ACTIVE`], [`Status::DEACTIVATED`],
+    /// [`Status::PENDING_DELETION`], [`Status::DELETED`]).
     pub fn name(&self) -> &'static str {
         match self {
-            Status::Active => "ACTIVE",
-            Status::Deactivated => "DEACTIVATED",
-            Status::PendingDeletion { .. } => "PENDING_DELETION",
-            Status::Deleted { .. } => "DELETED",
+            Status::Active => Self::ACTIVE,
+            Status::Deactivated => Self::DEACTIVATED,
+            Status::PendingDeletion { .. } => Self::PENDING_DELETION,
+            Status::Deleted { .. } => Self::DELETED,
         }
     }
 }

@@ -67,8 +67,8 @@ impl<S: ScalarValue> IntoFieldError<S> for ApiError {
                 ext.add_field("scheduledFor", string(&scheduled_for.to_rfc3339()));
                 self.0.to_string()
             }
-            ServiceError::Internal(detail) => {
-                log::error!("internal error: {detail}");
+            ServiceError::Internal(_) => {
+                log::error!("{}", self.0.log_message());
                 "internal error".to_owned()
             }
             _ => self.0.to_string(),

@@ -112,7 +112,7 @@ fn problem(e: ServiceError) -> Problem {
             StatusCode::CONFLICT,
             vec![("action_alias".to_owned(), e.to_string())],
         ),
-        _ => return internal(&e),
+        _ => return internal(&e.log_message()),
     };
     let mut problem = Problem::service(status, &e, e.to_string());
     problem.fields = fields;

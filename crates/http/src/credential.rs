@@ -69,7 +69,7 @@ async fn verify(
     match web::block(move || credentials.authenticate(kind, &secret)).await {
         Ok(Ok(principal)) => Ok(principal),
         Ok(Err(ServiceError::Unauthenticated)) => Err(Problem::unauthenticated(refused)),
-        Ok(Err(e)) => Err(Problem::internal("checking a credential", &e)),
+        Ok(Err(e)) => Err(Problem::internal("checking a credential", &e.log_message())),
         Err(e) => Err(Problem::internal("checking a credential", &e)),
     }
 }

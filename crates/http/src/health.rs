@@ -16,7 +16,7 @@ pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
     match web::block(move || users.ready()).await {
         Ok(Ok(())) => HttpResponse::Ok().json(json!({ "status": "ready" })),
         Ok(Err(e)) => {
-            log::warn!("not ready: {e:?}");
+            log::warn!("not ready: {}", e.log_message());
             HttpResponse::ServiceUnavailable().json(json!({ "status": "database unavailable" }))
         }
         Err(e) => {

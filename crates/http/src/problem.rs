@@ -149,8 +149,9 @@ impl Problem {
         )
     }
 
-    /// A failure that is not the caller's: logged with `what` failed, and
-    /// answered without any detail.
+    /// A failure that is not the caller's: logged with `what` failed and
+    /// `e`, and answered without any detail. A use case's error is logged
+    /// as its `log_message`, with every cause beneath it.
     pub fn internal(what: &str, e: &dyn std::fmt::Display) -> Self {
         log::error!("{what} failed: {e}");
         let error = ServiceError::Internal(String::new());

@@ -6,10 +6,9 @@ use kenning_domain::{CredentialKind, Scope};
 use kenning_ports::{CredentialStore, StoreError, StoredCredential};
 use uuid::Uuid;
 
+use crate::connection::TxError;
 use crate::schema::credentials;
-use crate::{
-    from_db_time, is_unique_violation, store_error, to_db_time, with_conn, write_tx, Database,
-};
+use crate::{from_db_time, is_unique_violation, to_db_time, Database};
 
 /// A credential as stored; scopes are kept space-separated.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]
@@ -47,7 +46,7 @@ impl CredentialRow {
 
     fn into_credential(self) -> Result<StoredCredential, StoreError> {
         let corrupt = |what: &str| {
-            StoreError::Backend(format!(
+            StoreError::backend_message(format!(
                 "stored credential {} has an invalid {what}",
                 self.id
             ))
@@ -78,16 +77,18 @@ impl CredentialRow {
 impl CredentialStore for Database {
     fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
         let row = CredentialRow::new(credential, false);
-        write_tx!(self, |conn| diesel::insert_into(credentials::table)
-            .values(&row)
-            .execute(conn)
-            .map(|_| ()))
-        .map_err(store_error)
+        self.write(|conn| {
+            diesel::insert_into(credentials::table)
+                .values(&row)
+                .execute(conn)
+                .map_err(TxError::from)
+        })?;
+        Ok(())
     }
 
     fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
         let row = CredentialRow::new(credential, true);
-        let stored: Result<bool, diesel::result::Error> = write_tx!(self, |conn| {
+        let stored: Result<bool, TxError> = self.write(|conn| {
             let existing: i64 = credentials::table
                 .filter(credentials::kind.eq(&row.kind))
                 .count()
@@ -97,35 +98,37 @@ impl CredentialStore for Database {
             }
             diesel::insert_into(credentials::table)
                 .values(&row)
-                .execute(conn)
-                .map(|_| true)
+                .execute(conn)?;
+            Ok(true)
         });
         match stored {
             // Another instance stored its first credential in between; the
             // unique index on first credentials refused this one.
-            Err(error) if is_unique_violation(&error) => Ok(false),
-            other => other.map_err(store_error),
+            Err(TxError::Db(error)) if is_unique_violation(&error) => Ok(false),
+            other => Ok(other?),
         }
     }
 
     fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError> {
-        let row: Option<CredentialRow> = with_conn!(self, |conn| credentials::table
-            .filter(credentials::kind.eq(kind.as_str()))
-            .filter(credentials::id.eq(id.to_string()))
-            .select(CredentialRow::as_select())
-            .first(conn)
-            .optional())
-        .map_err(store_error)?;
+        let row: Option<CredentialRow> = self.read(|conn| {
+            credentials::table
+                .filter(credentials::kind.eq(kind.as_str()))
+                .filter(credentials::id.eq(id.to_string()))
+                .select(CredentialRow::as_select())
+                .first(conn)
+                .optional()
+        })?;
         row.map(CredentialRow::into_credential).transpose()
     }
 
     fn list(&self, kind: CredentialKind) -> Result<Vec<StoredCredential>, StoreError> {
-        let rows: Vec<CredentialRow> = with_conn!(self, |conn| credentials::table
-            .filter(credentials::kind.eq(kind.as_str()))
-            .order((credentials::created.asc(), credentials::id.asc()))
-            .select(CredentialRow::as_select())
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<CredentialRow> = self.read(|conn| {
+            credentials::table
+                .filter(credentials::kind.eq(kind.as_str()))
+                .order((credentials::created.asc(), credentials::id.asc()))
+                .select(CredentialRow::as_select())
+                .load(conn)
+        })?;
         rows.into_iter()
             .map(CredentialRow::into_credential)
             .collect()
@@ -138,15 +141,17 @@ impl CredentialStore for Database {
         now: DateTime<Utc>,
     ) -> Result<bool, StoreError> {
         let now = to_db_time(now);
-        let changed = write_tx!(self, |conn| diesel::update(
-            credentials::table
-                .filter(credentials::kind.eq(kind.as_str()))
-                .filter(credentials::id.eq(id.to_string()))
-                .filter(credentials::revoked.is_null()),
-        )
-        .set(credentials::revoked.eq(now))
-        .execute(conn))
-        .map_err(store_error)?;
+        let changed = self.write(|conn| {
+            diesel::update(
+                credentials::table
+                    .filter(credentials::kind.eq(kind.as_str()))
+                    .filter(credentials::id.eq(id.to_string()))
+                    .filter(credentials::revoked.is_null()),
+            )
+            .set(credentials::revoked.eq(now))
+            .execute(conn)
+            .map_err(TxError::from)
+        })?;
         Ok(changed == 1)
     }
 }

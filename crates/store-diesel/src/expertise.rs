@@ -5,21 +5,22 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use kenning_domain::{EntityTopic, Population, Scoring, Standing, TopicStanding, UserId};
+use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
 use uuid::Uuid;
 
+use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
-use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+use crate::{from_db_time, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
 const ROWS_PER_INSERT: usize = 500;
 
 /// The statuses of users who still learn from uploads.
-const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
+const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 
 /// The best standings on one topic of users who are ACTIVE and not
 /// hidden: the statement walks the topic's range of the rank index from
@@ -30,20 +31,20 @@ const LEARNING: [&str; 2] = ["ACTIVE", "DEACTIVATED"];
 const BEST_STANDINGS_SQLITE: &str =
     "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
      FROM standings s CROSS JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = ? AND u.status = 'ACTIVE' AND NOT u.is_hidden \
+     WHERE s.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
      ORDER BY s.rank_key DESC, s.user_id DESC LIMIT ?";
 
 /// [`BEST_STANDINGS_SQLITE`] for PostgreSQL.
 const BEST_STANDINGS_POSTGRES: &str =
     "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
      FROM standings s JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = $1 AND u.status = 'ACTIVE' AND NOT u.is_hidden \
-     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $2";
+     WHERE s.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
+     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $3";
 
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
         .map(UserId::from_uuid)
-        .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+        .map_err(|_| StoreError::backend_message(format!("stored user id {id} is invalid")))
 }
 
 #[derive(Debug, Insertable)]
@@ -118,11 +119,7 @@ impl StandingRow {
 
 impl StandingRow {
     fn into_standing(self) -> Result<TopicStanding, StoreError> {
-        let user = Uuid::parse_str(&self.user_id)
-            .map(UserId::from_uuid)
-            .map_err(|_| {
-                StoreError::Backend(format!("stored user id {} is invalid", self.user_id))
-            })?;
+        let user = parse_user(&self.user_id)?;
         Ok(TopicStanding {
             user,
             key: self.topic_key,
@@ -132,19 +129,6 @@ impl StandingRow {
                 as_of: from_db_time(self.as_of),
             },
         })
-    }
-}
-
-/// A failure inside `record`'s transaction.
-#[derive(Debug)]
-enum Refusal {
-    UnknownUser,
-    Db(DieselError),
-}
-
-impl From<DieselError> for Refusal {
-    fn from(error: DieselError) -> Self {
-        Refusal::Db(error)
     }
 }
 
@@ -201,23 +185,21 @@ fn updated_standings(
         .collect()
 }
 
-/// Removes everything learned about a user; used when it is anonymized.
-macro_rules! erase_expertise {
-    ($conn:expr, $user_id:expr) => {{
-        use $crate::schema::{action_topics, actions, learners, standings};
-        diesel::delete(action_topics::table.filter(action_topics::user_id.eq($user_id)))
-            .execute($conn)?;
-        diesel::delete(learners::table.filter(learners::user_id.eq($user_id))).execute($conn)?;
-        diesel::delete(standings::table.filter(standings::user_id.eq($user_id))).execute($conn)?;
-        diesel::delete(actions::table.filter(actions::user_id.eq($user_id))).execute($conn)?;
-    }};
+/// Removes everything learned about a user; used when it is anonymized,
+/// inside the transaction that anonymizes it.
+pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
+    diesel::delete(action_topics::table.filter(action_topics::user_id.eq(user_id)))
+        .execute(conn)?;
+    diesel::delete(learners::table.filter(learners::user_id.eq(user_id))).execute(conn)?;
+    diesel::delete(standings::table.filter(standings::user_id.eq(user_id))).execute(conn)?;
+    diesel::delete(actions::table.filter(actions::user_id.eq(user_id))).execute(conn)?;
+    Ok(())
 }
-
-pub(crate) use erase_expertise;
 
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
-        let result: Result<String, Refusal> = write_tx!(self, |conn| {
+        // `None`: no user to learn, and nothing was written.
+        let result: Result<Option<String>, TxError> = self.write(|conn| {
             // Locks the user's row, so a purge cannot erase the user between
             // this check and the writes below.
             let locked = diesel::update(
@@ -228,7 +210,7 @@ impl ExpertiseStore for Database {
             .set(users::version.eq(users::version))
             .execute(conn)?;
             if locked == 0 {
-                return Err(Refusal::UnknownUser);
+                return Ok(None);
             }
             let user_id: String = users::table
                 .filter(users::email_key.eq(&action.user_email_key))
@@ -246,12 +228,14 @@ impl ExpertiseStore for Database {
                     received: to_db_time(action.received),
                 })
                 .execute(conn)?;
-            diesel::insert_into(learners::table)
-                .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
-                .on_conflict(learners::user_id)
-                .do_update()
-                .set(learners::actions.eq(learners::actions + 1))
-                .execute(conn)?;
+            execute_natively(
+                conn,
+                diesel::insert_into(learners::table)
+                    .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
+                    .on_conflict(learners::user_id)
+                    .do_update()
+                    .set(learners::actions.eq(learners::actions + 1)),
+            )?;
             let learned: Vec<ActionTopicRow> = action
                 .topics
                 .iter()
@@ -266,9 +250,7 @@ impl ExpertiseStore for Database {
                 })
                 .collect();
             for rows in learned.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(action_topics::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(action_topics::table).values(rows))?;
             }
             let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
             let mine = || {
@@ -282,21 +264,15 @@ impl ExpertiseStore for Database {
             diesel::delete(mine()).execute(conn)?;
             let after = updated_standings(&user_id, action, before, scoring);
             for rows in after.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(standings::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
-            Ok(user_id)
+            Ok(Some(user_id))
         });
         match result {
-            Ok(user_id) => Uuid::parse_str(&user_id)
-                .map(UserId::from_uuid)
-                .map_err(|_| {
-                    StoreError::Backend(format!("stored user id {user_id} is invalid")).into()
-                }),
-            Err(Refusal::UnknownUser) => Err(RecordError::UnknownUser),
-            Err(Refusal::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
-            Err(Refusal::Db(e)) => Err(store_error(e).into()),
+            Ok(Some(user_id)) => Ok(parse_user(&user_id)?),
+            Ok(None) => Err(RecordError::UnknownUser),
+            Err(TxError::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
+            Err(e) => Err(StoreError::from(e).into()),
         }
     }
 
@@ -309,23 +285,17 @@ impl ExpertiseStore for Database {
         let limit = i64::from(per_key);
         let mut found = Vec::new();
         for key in keys {
-            let rows: Vec<StandingRow> = match self {
-                Database::Sqlite(pool) => {
-                    let conn = &mut *Database::sqlite(pool)?;
-                    diesel::sql_query(BEST_STANDINGS_SQLITE)
-                        .bind::<Text, _>(key)
-                        .bind::<BigInt, _>(limit)
-                        .load(conn)
-                }
-                Database::Postgres(pool) => {
-                    let conn = &mut *Database::postgres(pool)?;
-                    diesel::sql_query(BEST_STANDINGS_POSTGRES)
-                        .bind::<Text, _>(key)
-                        .bind::<BigInt, _>(limit)
-                        .load(conn)
-                }
-            }
-            .map_err(store_error)?;
+            let rows: Vec<StandingRow> = self.read(|conn| {
+                let sql = match conn {
+                    DbConnection::Sqlite(_) => BEST_STANDINGS_SQLITE,
+                    DbConnection::Postgres(_) => BEST_STANDINGS_POSTGRES,
+                };
+                diesel::sql_query(sql)
+                    .bind::<Text, _>(key)
+                    .bind::<Text, _>(Status::ACTIVE)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+            })?;
             for row in rows {
                 found.push(row.into_standing()?);
             }
@@ -334,13 +304,14 @@ impl ExpertiseStore for Database {
     }
 
     fn population(&self) -> Result<Population, StoreError> {
-        let (people, actions): (i64, Option<i64>) = with_conn!(self, |conn| learners::table
-            .select((
-                diesel::dsl::count_star(),
-                diesel::dsl::sum(learners::actions)
-            ))
-            .first(conn))
-        .map_err(store_error)?;
+        let (people, actions): (i64, Option<i64>) = self.read(|conn| {
+            learners::table
+                .select((
+                    diesel::dsl::count_star(),
+                    diesel::dsl::sum(learners::actions),
+                ))
+                .first(conn)
+        })?;
         Ok(Population {
             people: u64::try_from(people).unwrap_or_default(),
             actions: actions
@@ -353,11 +324,12 @@ impl ExpertiseStore for Database {
         let ids: Vec<String> = users.iter().map(UserId::to_string).collect();
         let mut found = HashMap::with_capacity(ids.len());
         for ids in ids.chunks(ROWS_PER_INSERT) {
-            let rows: Vec<(String, i32)> = with_conn!(self, |conn| learners::table
-                .filter(learners::user_id.eq_any(ids))
-                .select((learners::user_id, learners::actions))
-                .load(conn))
-            .map_err(store_error)?;
+            let rows: Vec<(String, i32)> = self.read(|conn| {
+                learners::table
+                    .filter(learners::user_id.eq_any(ids))
+                    .select((learners::user_id, learners::actions))
+                    .load(conn)
+            })?;
             for (id, actions) in rows {
                 found.insert(parse_user(&id)?, u64::try_from(actions).unwrap_or_default());
             }
@@ -366,12 +338,13 @@ impl ExpertiseStore for Database {
     }
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
-        let rows: Vec<(String, i64)> = with_conn!(self, |conn| standings::table
-            .filter(standings::topic_key.eq_any(keys))
-            .group_by(standings::topic_key)
-            .select((standings::topic_key, diesel::dsl::count_star()))
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<(String, i64)> = self.read(|conn| {
+            standings::table
+                .filter(standings::topic_key.eq_any(keys))
+                .group_by(standings::topic_key)
+                .select((standings::topic_key, diesel::dsl::count_star()))
+                .load(conn)
+        })?;
         Ok(rows
             .into_iter()
             .map(|(key, n)| (key, u64::try_from(n).unwrap_or_default()))
@@ -379,8 +352,7 @@ impl ExpertiseStore for Database {
     }
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
-        // `with_conn!` pastes its body: the closure keeps `?` inside it.
-        with_conn!(self, |conn| (|| {
+        self.read(|conn| {
             let teaching: Vec<String> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
                 .filter(action_topics::topic_key.eq(key))
@@ -398,7 +370,7 @@ impl ExpertiseStore for Database {
                     diesel::dsl::count_star(),
                 ))
                 .load(conn)?;
-            Ok::<_, DieselError>(Cooccurring {
+            Ok(Cooccurring {
                 actions: teaching.len() as u64,
                 topics: rows
                     .into_iter()
@@ -408,16 +380,16 @@ impl ExpertiseStore for Database {
                     })
                     .collect(),
             })
-        })())
-        .map_err(store_error)
+        })
     }
 
     fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
-        let rows: Vec<StandingRow> = with_conn!(self, |conn| standings::table
-            .filter(standings::user_id.eq(user.to_string()))
-            .select(StandingRow::as_select())
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<StandingRow> = self.read(|conn| {
+            standings::table
+                .filter(standings::user_id.eq(user.to_string()))
+                .select(StandingRow::as_select())
+                .load(conn)
+        })?;
         rows.into_iter().map(StandingRow::into_standing).collect()
     }
 
@@ -432,29 +404,30 @@ impl ExpertiseStore for Database {
             ActionTopicRow,
             (String, String, String, NaiveDateTime, Option<String>),
         );
-        let rows: Vec<Found> = with_conn!(self, |conn| action_topics::table
-            .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
-            .filter(action_topics::user_id.eq(user.to_string()))
-            .filter(action_topics::topic_key.eq(key))
-            .order((actions::action_date.desc(), actions::id.asc()))
-            .limit(i64::from(max))
-            .select((
-                ActionTopicRow::as_select(),
-                (
-                    actions::id,
-                    actions::entity_type,
-                    actions::action_type,
-                    actions::action_date,
-                    actions::alias,
-                ),
-            ))
-            .load(conn))
-        .map_err(store_error)?;
+        let rows: Vec<Found> = self.read(|conn| {
+            action_topics::table
+                .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+                .filter(action_topics::user_id.eq(user.to_string()))
+                .filter(action_topics::topic_key.eq(key))
+                .order((actions::action_date.desc(), actions::id.asc()))
+                .limit(i64::from(max))
+                .select((
+                    ActionTopicRow::as_select(),
+                    (
+                        actions::id,
+                        actions::entity_type,
+                        actions::action_type,
+                        actions::action_date,
+                        actions::alias,
+                    ),
+                ))
+                .load(conn)
+        })?;
         rows.into_iter()
             .map(|(topic, (id, entity_type, action_type, date, alias))| {
                 Ok(ActionRecord {
                     id: Uuid::parse_str(&id).map_err(|_| {
-                        StoreError::Backend(format!("stored action id {id} is invalid"))
+                        StoreError::backend_message(format!("stored action id {id} is invalid"))
                     })?,
                     entity_type,
                     action_type,
@@ -468,7 +441,7 @@ impl ExpertiseStore for Database {
 
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {
         let fingerprint = scoring.fingerprint();
-        write_tx!(self, |conn| {
+        self.write(|conn| {
             let stored: Option<String> = expertise_settings::table
                 .find(1)
                 .select(expertise_settings::fingerprint)
@@ -507,9 +480,7 @@ impl ExpertiseStore for Database {
                 })
                 .collect();
             for rows in rows.chunks(ROWS_PER_INSERT) {
-                diesel::insert_into(standings::table)
-                    .values(rows)
-                    .execute(conn)?;
+                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
             diesel::delete(expertise_settings::table).execute(conn)?;
             diesel::insert_into(expertise_settings::table)
@@ -518,8 +489,8 @@ impl ExpertiseStore for Database {
                     expertise_settings::fingerprint.eq(&fingerprint),
                 ))
                 .execute(conn)?;
-            Ok(true)
+            Ok::<_, TxError>(true)
         })
-        .map_err(store_error)
+        .map_err(StoreError::from)
     }
 }

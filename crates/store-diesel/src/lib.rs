@@ -2,11 +2,13 @@
 //! SQLite file for a team, PostgreSQL when several stateless instances share
 //! one database. The backend is chosen from the URL scheme.
 //!
-//! Both backends run the same query code (the `with_conn!` macro expands
-//! it per connection type); what differs is the connection setup, the
-//! write transaction (SQLite takes the write lock up front with
-//! `BEGIN IMMEDIATE`, so its busy timeout applies) and the migration set.
+//! Both backends run the same query code on one connection type
+//! (`DbConnection`, diesel's derived `MultiConnection`); what differs
+//! is the connection setup, the write transaction (SQLite takes the write
+//! lock up front with `BEGIN IMMEDIATE`, so its busy timeout applies), the
+//! raw SQL and the migration set.
 
+mod connection;
 mod credentials;
 mod expertise;
 mod schema;
@@ -16,20 +18,18 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
-use diesel::connection::SimpleConnection;
-use diesel::pg::PgConnection;
-use diesel::r2d2::{ConnectionManager, CustomizeConnection, Pool, PooledConnection};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sqlite::SqliteConnection;
-use diesel::{Connection, RunQueryDsl};
+use diesel::{QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
+use kenning_domain::{Email, ExternalId};
 use kenning_ports::StoreError;
+use r2d2::{Pool, PooledConnection};
+
+use crate::connection::{DbConnection, Manager, SqlitePragmas};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
 
-/// How long a SQLite writer waits for the write lock before giving up.
-const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
 /// How long a caller waits for a free pooled connection.
 const POOL_TIMEOUT: Duration = Duration::from_secs(10);
 /// An arbitrary key for the PostgreSQL advisory lock held while migrating,
@@ -121,6 +121,14 @@ impl Location {
         }
     }
 
+    /// The backend's name for people: `SQLite` or `PostgreSQL`.
+    pub(crate) fn backend(&self) -> &'static str {
+        match self {
+            Location::Sqlite(_) => "SQLite",
+            Location::Postgres(_) => "PostgreSQL",
+        }
+    }
+
     /// Whether there is a database to open: the SQLite file exists.
     /// Connecting never creates a PostgreSQL database, so that is always
     /// taken to exist (a missing one fails to connect).
@@ -165,39 +173,17 @@ fn without_secrets(url: &str) -> String {
 
 /// Tries one connection first, so that a wrong URL fails at once with the
 /// driver's reason (on one line) instead of after the pool's timeout.
-fn check<C>(
-    connection: diesel::ConnectionResult<C>,
-    backend: &'static str,
-) -> Result<(), OpenError> {
-    connection.map(drop).map_err(|e| OpenError::Connect {
-        backend,
-        message: e
-            .to_string()
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" "),
-    })
-}
-
-/// Per-connection SQLite settings; pragmas do not carry over between
-/// connections, so each new one gets them.
-#[derive(Debug, Clone, Copy)]
-struct SqlitePragmas;
-
-impl CustomizeConnection<SqliteConnection, diesel::r2d2::Error> for SqlitePragmas {
-    fn on_acquire(&self, conn: &mut SqliteConnection) -> Result<(), diesel::r2d2::Error> {
-        // secure_delete: SQLite otherwise leaves a deleted or overwritten
-        // row's bytes in the freed space of its table and index pages, where
-        // a file reader finds an anonymized user's data.
-        conn.batch_execute(&format!(
-            "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
-             PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = FULL;
-             PRAGMA foreign_keys = ON;
-             PRAGMA secure_delete = ON;"
-        ))
-        .map_err(diesel::r2d2::Error::QueryError)
-    }
+fn check(location: &Location) -> Result<(), OpenError> {
+    connection::establish(location)
+        .map(drop)
+        .map_err(|e| OpenError::Connect {
+            backend: location.backend(),
+            message: e
+                .to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" "),
+        })
 }
 
 /// The answer of SQLite's `PRAGMA wal_checkpoint`.
@@ -233,7 +219,7 @@ pub enum Pooling {
 }
 
 impl Pooling {
-    fn builder<M: diesel::r2d2::ManageConnection>(self, max_size: u32) -> diesel::r2d2::Builder<M> {
+    fn builder(self, max_size: u32) -> r2d2::Builder<Manager> {
         let builder = Pool::builder()
             .max_size(max_size)
             .connection_timeout(POOL_TIMEOUT);
@@ -251,9 +237,9 @@ impl Pooling {
 
 /// A pool of connections to one database.
 #[derive(Debug, Clone)]
-pub enum Database {
-    Sqlite(Pool<ConnectionManager<SqliteConnection>>),
-    Postgres(Pool<ConnectionManager<PgConnection>>),
+pub struct Database {
+    pool: Pool<Manager>,
+    backend_name: &'static str,
 }
 
 impl Database {
@@ -268,9 +254,10 @@ impl Database {
     /// SQLite file at [`Location::parse`]'s path, which is created, with
     /// its folder, if needed.
     pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
-        match Location::parse(url)? {
+        let location = Location::parse(url)?;
+        let builder = match &location {
             Location::Sqlite(path) => {
-                if let Some(parent) = Path::new(&path).parent() {
+                if let Some(parent) = Path::new(path).parent() {
                     if !parent.as_os_str().is_empty() {
                         std::fs::create_dir_all(parent).map_err(|source| {
                             OpenError::CreateFolder {
@@ -280,56 +267,48 @@ impl Database {
                         })?;
                     }
                 }
-                check(SqliteConnection::establish(&path), "SQLite")?;
-                let pool = pooling
+                pooling
                     .builder(8)
                     .connection_customizer(Box::new(SqlitePragmas))
-                    .build(ConnectionManager::<SqliteConnection>::new(path))
-                    .map_err(|e| OpenError::Connect {
-                        backend: "SQLite",
-                        message: e.to_string(),
-                    })?;
-                Ok(Self::Sqlite(pool))
             }
-            Location::Postgres(url) => {
-                check(PgConnection::establish(&url), "PostgreSQL")?;
-                let pool = pooling
-                    .builder(10)
-                    .build(ConnectionManager::<PgConnection>::new(url))
-                    // r2d2 reports only what libpq said, never the URL, so
-                    // a password in it does not reach the logs.
-                    .map_err(|e| OpenError::Connect {
-                        backend: "PostgreSQL",
-                        message: e.to_string(),
-                    })?;
-                Ok(Self::Postgres(pool))
-            }
-        }
+            Location::Postgres(_) => pooling.builder(10),
+        };
+        check(&location)?;
+        let backend = location.backend();
+        let backend_name = match location {
+            Location::Sqlite(_) => "sqlite",
+            Location::Postgres(_) => "postgres",
+        };
+        let pool = builder
+            .build(Manager(location))
+            // r2d2 reports only what the driver said, never the URL, so a
+            // password in it does not reach the logs.
+            .map_err(|e| OpenError::Connect {
+                backend,
+                message: e.to_string(),
+            })?;
+        Ok(Self { pool, backend_name })
     }
 
     /// `sqlite` or `postgres`.
     pub fn backend_name(&self) -> &'static str {
-        match self {
-            Database::Sqlite(_) => "sqlite",
-            Database::Postgres(_) => "postgres",
-        }
+        self.backend_name
     }
 
     /// Applies the migrations that have not run yet; returns how many ran.
     pub fn migrate(&self) -> Result<usize, OpenError> {
         let failed = |e: &dyn std::fmt::Display| OpenError::Migrate(e.to_string());
-        match self {
-            Database::Sqlite(pool) => {
-                let mut conn = pool.get().map_err(|e| failed(&e))?;
+        let mut conn = self.pool.get().map_err(|e| failed(&e))?;
+        match &mut *conn {
+            DbConnection::Sqlite(conn) => {
                 let ran = conn
                     .run_pending_migrations(SQLITE_MIGRATIONS)
                     .map_err(|e| failed(&e))?;
                 Ok(ran.len())
             }
-            Database::Postgres(pool) => {
-                let mut conn = pool.get().map_err(|e| failed(&e))?;
+            DbConnection::Postgres(conn) => {
                 diesel::sql_query(format!("SELECT pg_advisory_lock({MIGRATION_LOCK_KEY})"))
-                    .execute(&mut conn)
+                    .execute(conn)
                     .map_err(|e| failed(&e))?;
                 let ran = conn
                     .run_pending_migrations(POSTGRES_MIGRATIONS)
@@ -337,7 +316,7 @@ impl Database {
                     .map_err(|e| failed(&e));
                 let unlocked =
                     diesel::sql_query(format!("SELECT pg_advisory_unlock({MIGRATION_LOCK_KEY})"))
-                        .execute(&mut conn)
+                        .execute(conn)
                         .map_err(|e| failed(&e));
                 let ran = ran?;
                 unlocked?;
@@ -362,22 +341,20 @@ impl Database {
     /// them back. It does not overwrite the bytes at once, nor reach the WAL,
     /// replicas or backups. It runs outside a transaction, as it must.
     pub(crate) fn compact_after_erasure(&self) -> Result<(), StoreError> {
-        match self {
-            Database::Sqlite(pool) => {
-                let conn = &mut *Self::sqlite(pool)?;
+        let mut conn = self.connection()?;
+        match &mut *conn {
+            DbConnection::Sqlite(conn) => {
                 let checkpoint: Checkpoint = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
                     .get_result(conn)
                     .map_err(store_error)?;
                 if checkpoint.busy != 0 {
-                    return Err(StoreError::Backend(
+                    return Err(StoreError::backend_message(
                         "the WAL checkpoint after an erasure could not complete: \
-                         a reader held an older snapshot past the busy timeout"
-                            .to_owned(),
+                         a reader held an older snapshot past the busy timeout",
                     ));
                 }
             }
-            Database::Postgres(pool) => {
-                let conn = &mut *Self::postgres(pool)?;
+            DbConnection::Postgres(conn) => {
                 diesel::sql_query(format!("VACUUM {PERSONAL_TABLES}"))
                     .execute(conn)
                     .map_err(store_error)?;
@@ -386,55 +363,32 @@ impl Database {
         Ok(())
     }
 
-    fn sqlite(
-        pool: &Pool<ConnectionManager<SqliteConnection>>,
-    ) -> Result<PooledConnection<ConnectionManager<SqliteConnection>>, StoreError> {
-        pool.get().map_err(|e| StoreError::Backend(e.to_string()))
+    fn connection(&self) -> Result<PooledConnection<Manager>, StoreError> {
+        self.pool.get().map_err(StoreError::backend)
     }
 
-    fn postgres(
-        pool: &Pool<ConnectionManager<PgConnection>>,
-    ) -> Result<PooledConnection<ConnectionManager<PgConnection>>, StoreError> {
-        pool.get().map_err(|e| StoreError::Backend(e.to_string()))
+    /// Runs `work` on a pooled connection.
+    pub(crate) fn read<T>(
+        &self,
+        work: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
+    ) -> Result<T, StoreError> {
+        let mut conn = self.connection()?;
+        work(&mut conn).map_err(store_error)
+    }
+
+    /// Runs `work` in a write transaction on a pooled connection; see
+    /// [`connection::write_transaction`]. An `Err` rolls back.
+    pub(crate) fn write<T, E>(
+        &self,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<DieselError> + From<StoreError>,
+    {
+        let mut conn = self.connection()?;
+        connection::write_transaction(&mut conn, work)
     }
 }
-
-/// Runs `$body` with `$conn` bound to a connection of whichever backend the
-/// database has. The body is compiled once per backend.
-macro_rules! with_conn {
-    ($db:expr, |$conn:ident| $body:expr) => {
-        match $db {
-            $crate::Database::Sqlite(pool) => {
-                let $conn = &mut *$crate::Database::sqlite(pool)?;
-                $body
-            }
-            $crate::Database::Postgres(pool) => {
-                let $conn = &mut *$crate::Database::postgres(pool)?;
-                $body
-            }
-        }
-    };
-}
-
-/// Runs `$body` in a write transaction: `BEGIN IMMEDIATE` on SQLite, so the
-/// write lock is taken (waiting up to the busy timeout) before anything is
-/// read; an ordinary transaction on PostgreSQL. An `Err` rolls back.
-macro_rules! write_tx {
-    ($db:expr, |$conn:ident| $body:expr) => {
-        match $db {
-            $crate::Database::Sqlite(pool) => {
-                let conn = &mut *$crate::Database::sqlite(pool)?;
-                diesel::SqliteConnection::immediate_transaction(conn, |$conn| $body)
-            }
-            $crate::Database::Postgres(pool) => {
-                let conn = &mut *$crate::Database::postgres(pool)?;
-                diesel::Connection::transaction(conn, |$conn| $body)
-            }
-        }
-    };
-}
-
-pub(crate) use {with_conn, write_tx};
 
 /// Which public field a unique index guards.
 fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Option<&'static str> {
@@ -445,9 +399,9 @@ fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Opt
         info.message()
     );
     if said.contains("email_key") {
-        Some("email")
+        Some(Email::FIELD)
     } else if said.contains("external_id") {
-        Some("externalId")
+        Some(ExternalId::FIELD)
     } else {
         None
     }
@@ -455,14 +409,15 @@ fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Opt
 
 /// A diesel failure as the ports see it.
 pub(crate) fn store_error(error: DieselError) -> StoreError {
-    match &error {
+    let field = match &error {
         DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            match conflicting_field(info.as_ref()) {
-                Some(field) => StoreError::Conflict { field },
-                None => StoreError::Backend(error.to_string()),
-            }
+            conflicting_field(info.as_ref())
         }
-        _ => StoreError::Backend(error.to_string()),
+        _ => None,
+    };
+    match field {
+        Some(field) => StoreError::Conflict { field },
+        None => StoreError::backend(error),
     }
 }
 
@@ -555,6 +510,32 @@ mod tests {
             Location::parse("postgresql://db").unwrap().to_string(),
             "postgresql://db"
         );
+    }
+
+    #[test]
+    fn a_failed_query_keeps_the_database_message_as_its_source() {
+        use kenning_ports::ExpertiseStore;
+        use std::error::Error;
+
+        let folder = std::env::temp_dir().join(format!(
+            "kenning-store-error-{}-{}",
+            std::process::id(),
+            Utc::now().timestamp_nanos_opt().unwrap()
+        ));
+        let path = folder.join("k.db");
+        let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
+        db.migrate().unwrap();
+        db.read(|conn| diesel::sql_query("DROP TABLE learners").execute(conn))
+            .unwrap();
+
+        let error = db.population().unwrap_err();
+        assert!(matches!(error, StoreError::Backend(_)), "{error:?}");
+        assert_eq!(error.to_string(), "storage failure");
+        let source = error.source().unwrap().to_string();
+        assert!(source.contains("no such table: learners"), "{source}");
+
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
     }
 
     #[test]

@@ -10,15 +10,13 @@ use kenning_domain::{
 use kenning_ports::{ModifyError, StoreError, UserRepository};
 use uuid::Uuid;
 
+use crate::connection::TxError;
 use crate::schema::users;
-use crate::{from_db_time, store_error, to_db_time, with_conn, write_tx, Database};
+use crate::{from_db_time, to_db_time, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
 const MODIFY_ATTEMPTS: usize = 8;
-
-/// The stored name of [`Status::PendingDeletion`].
-const PENDING_DELETION: &str = "PENDING_DELETION";
 
 /// A user as stored.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
@@ -103,7 +101,7 @@ impl UserRow {
 
     fn into_user(self) -> Result<User, StoreError> {
         let corrupt = |what: &str| {
-            StoreError::Backend(format!("stored user {} has an invalid {what}", self.id))
+            StoreError::backend_message(format!("stored user {} has an invalid {what}", self.id))
         };
         let id = Uuid::parse_str(&self.id)
             .map(UserId::from_uuid)
@@ -111,12 +109,12 @@ impl UserRow {
         let moment =
             |m: Option<NaiveDateTime>, what: &str| m.map(from_db_time).ok_or_else(|| corrupt(what));
         let status = match self.status.as_str() {
-            "ACTIVE" => Status::Active,
-            "DEACTIVATED" => Status::Deactivated,
-            PENDING_DELETION => Status::PendingDeletion {
+            Status::ACTIVE => Status::Active,
+            Status::DEACTIVATED => Status::Deactivated,
+            Status::PENDING_DELETION => Status::PendingDeletion {
                 scheduled_for: moment(self.deletion_scheduled_for, "deletion moment")?,
             },
-            "DELETED" => Status::Deleted {
+            Status::DELETED => Status::Deleted {
                 at: moment(self.date_deleted, "deletion date")?,
             },
             _ => return Err(corrupt("status")),
@@ -124,7 +122,7 @@ impl UserRow {
         let profile = match (&status, self.email.as_deref()) {
             (Status::Deleted { .. }, _) => None,
             (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(&field))?),
-            (_, None) => return Err(corrupt("email")),
+            (_, None) => return Err(corrupt(Email::FIELD)),
         };
         User::from_parts(UserParts {
             id,
@@ -135,7 +133,7 @@ impl UserRow {
             status,
             profile,
         })
-        .map_err(|e| StoreError::Backend(e.to_string()))
+        .map_err(StoreError::backend)
     }
 
     /// The profile of a user that is not deleted; every value went through
@@ -193,45 +191,26 @@ enum Attempt {
     Raced,
 }
 
-/// A failure inside a transaction, which rolls it back.
-#[derive(Debug)]
-enum TxError {
-    Db(diesel::result::Error),
-    Store(StoreError),
-}
-
-impl From<diesel::result::Error> for TxError {
-    fn from(error: diesel::result::Error) -> Self {
-        TxError::Db(error)
-    }
-}
-
-impl From<TxError> for StoreError {
-    fn from(error: TxError) -> Self {
-        match error {
-            TxError::Db(e) => store_error(e),
-            TxError::Store(e) => e,
-        }
-    }
-}
-
 impl UserRepository for Database {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
         let row = UserRow::new(user, 1);
-        write_tx!(self, |conn| diesel::insert_into(users::table)
-            .values(&row)
-            .execute(conn)
-            .map(|_| ()))
-        .map_err(store_error)
+        self.write(|conn| {
+            diesel::insert_into(users::table)
+                .values(&row)
+                .execute(conn)
+                .map_err(TxError::from)
+        })?;
+        Ok(())
     }
 
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
-        let row: Option<UserRow> = with_conn!(self, |conn| users::table
-            .find(id.to_string())
-            .select(UserRow::as_select())
-            .first(conn)
-            .optional())
-        .map_err(store_error)?;
+        let row: Option<UserRow> = self.read(|conn| {
+            users::table
+                .find(id.to_string())
+                .select(UserRow::as_select())
+                .first(conn)
+                .optional()
+        })?;
         row.map(UserRow::into_user).transpose()
     }
 
@@ -242,7 +221,7 @@ impl UserRepository for Database {
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
         let pattern = text.needle().map(like_pattern);
-        let rows: Vec<UserRow> = with_conn!(self, |conn| {
+        let rows: Vec<UserRow> = self.read(|conn| {
             let mut query = users::table.select(UserRow::as_select()).into_boxed();
             if let Some(pattern) = &pattern {
                 query = query.filter(users::search_text.like(pattern.clone()).escape('\\'));
@@ -256,8 +235,7 @@ impl UserRepository for Database {
                 .offset(i64::from(offset.get()))
                 .limit(i64::from(limit.get()))
                 .load(conn)
-        })
-        .map_err(store_error)?;
+        })?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -268,7 +246,7 @@ impl UserRepository for Database {
     ) -> Result<User, ModifyError> {
         let key = id.to_string();
         for _ in 0..MODIFY_ATTEMPTS {
-            let attempt: Result<Attempt, TxError> = write_tx!(self, |conn| {
+            let attempt: Result<Attempt, TxError> = self.write(|conn| {
                 // Take the row's write lock before reading it, so concurrent
                 // writers queue up instead of racing (PostgreSQL row lock;
                 // on SQLite the immediate transaction already holds the
@@ -286,8 +264,8 @@ impl UserRepository for Database {
                     return Ok(Attempt::NotFound);
                 };
                 let version = row.version;
-                let was_deleted = row.status == "DELETED";
-                let mut user = row.into_user().map_err(TxError::Store)?;
+                let was_deleted = row.status == Status::DELETED;
+                let mut user = row.into_user()?;
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
                 }
@@ -299,7 +277,7 @@ impl UserRepository for Database {
                 .set(&UserRow::new(&user, version + 1))
                 .execute(conn)?;
                 if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
-                    crate::expertise::erase_expertise!(conn, &key);
+                    crate::expertise::erase_expertise(conn, &key)?;
                 }
                 Ok(if written == 1 {
                     Attempt::Done(Box::new(user))
@@ -314,26 +292,27 @@ impl UserRepository for Database {
                 Attempt::Raced => continue,
             }
         }
-        Err(ModifyError::Store(StoreError::Backend(format!(
+        Err(ModifyError::Store(StoreError::backend_message(format!(
             "user {id} kept changing under {MODIFY_ATTEMPTS} attempts to modify it"
         ))))
     }
 
     fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError> {
         let now = to_db_time(now);
-        let ids: Vec<String> = with_conn!(self, |conn| users::table
-            .filter(users::status.eq(PENDING_DELETION))
-            .filter(users::deletion_scheduled_for.le(now))
-            .order((users::deletion_scheduled_for.asc(), users::id.asc()))
-            .limit(i64::from(max))
-            .select(users::id)
-            .load(conn))
-        .map_err(store_error)?;
+        let ids: Vec<String> = self.read(|conn| {
+            users::table
+                .filter(users::status.eq(Status::PENDING_DELETION))
+                .filter(users::deletion_scheduled_for.le(now))
+                .order((users::deletion_scheduled_for.asc(), users::id.asc()))
+                .limit(i64::from(max))
+                .select(users::id)
+                .load(conn)
+        })?;
         ids.iter()
             .map(|id| {
-                Uuid::parse_str(id)
-                    .map(UserId::from_uuid)
-                    .map_err(|_| StoreError::Backend(format!("stored user id {id} is invalid")))
+                Uuid::parse_str(id).map(UserId::from_uuid).map_err(|_| {
+                    StoreError::backend_message(format!("stored user id {id} is invalid"))
+                })
             })
             .collect()
     }
@@ -343,9 +322,8 @@ impl UserRepository for Database {
     }
 
     fn ping(&self) -> Result<(), StoreError> {
-        with_conn!(self, |conn| diesel::sql_query("SELECT 1").execute(conn))
-            .map(|_| ())
-            .map_err(store_error)
+        self.read(|conn| diesel::sql_query("SELECT 1").execute(conn))?;
+        Ok(())
     }
 }
 

@@ -99,7 +99,10 @@ impl UserRepository for MemoryStore {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
         let mut state = self.lock();
         if state.users.contains_key(&user.id()) {
-            return Err(StoreError::Backend(format!("user {} exists", user.id())));
+            return Err(StoreError::backend_message(format!(
+                "user {} exists",
+                user.id()
+            )));
         }
         state.check_unique(user)?;
         state.users.insert(user.id(), user.clone());

@@ -1,0 +1,165 @@
+//! One connection type for both backends, its pool, and the two ways the
+//! query code runs on it: a plain read and a write transaction.
+
+use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
+use diesel::pg::PgConnection;
+use diesel::query_dsl::methods::ExecuteDsl;
+use diesel::r2d2::{CustomizeConnection, R2D2Connection};
+use diesel::result::Error as DieselError;
+use diesel::sqlite::SqliteConnection;
+use diesel::QueryResult;
+use kenning_ports::StoreError;
+
+use crate::{store_error, Location};
+
+/// How long a SQLite writer waits for the write lock before giving up.
+const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
+
+/// A connection to either backend. The query code is written once against
+/// this type; what only one backend has (`BEGIN IMMEDIATE`, its raw SQL,
+/// its migrations, its pragmas) is reached by matching on the variant.
+#[derive(diesel::MultiConnection)]
+pub(crate) enum DbConnection {
+    Sqlite(SqliteConnection),
+    Postgres(PgConnection),
+}
+
+/// Opens connections of the backend a URL's scheme named. The derived
+/// `establish` would instead try each backend in turn, and SQLite accepts
+/// any text as a file name.
+pub(crate) struct Manager(pub(crate) Location);
+
+impl std::fmt::Debug for Manager {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The location's `Display` leaves a PostgreSQL password out.
+        write!(f, "Manager({})", self.0)
+    }
+}
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = DbConnection;
+    type Error = diesel::r2d2::Error;
+
+    fn connect(&self) -> Result<DbConnection, Self::Error> {
+        establish(&self.0).map_err(diesel::r2d2::Error::ConnectionError)
+    }
+
+    fn is_valid(&self, conn: &mut DbConnection) -> Result<(), Self::Error> {
+        conn.ping().map_err(diesel::r2d2::Error::QueryError)
+    }
+
+    fn has_broken(&self, conn: &mut DbConnection) -> bool {
+        std::thread::panicking() || conn.is_broken()
+    }
+}
+
+/// A new connection to the database at `location`.
+pub(crate) fn establish(location: &Location) -> diesel::ConnectionResult<DbConnection> {
+    use diesel::Connection as _;
+    match location {
+        Location::Sqlite(path) => SqliteConnection::establish(path).map(DbConnection::Sqlite),
+        Location::Postgres(url) => PgConnection::establish(url).map(DbConnection::Postgres),
+    }
+}
+
+/// Per-connection SQLite settings; pragmas do not carry over between
+/// connections, so each new one gets them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SqlitePragmas;
+
+impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SqlitePragmas {
+    fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        let DbConnection::Sqlite(conn) = conn else {
+            return Ok(());
+        };
+        // secure_delete: SQLite otherwise leaves a deleted or overwritten
+        // row's bytes in the freed space of its table and index pages, where
+        // a file reader finds an anonymized user's data.
+        conn.batch_execute(&format!(
+            "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
+             PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = FULL;
+             PRAGMA foreign_keys = ON;
+             PRAGMA secure_delete = ON;"
+        ))
+        .map_err(diesel::r2d2::Error::QueryError)
+    }
+}
+
+/// A failure inside a transaction, which rolls it back: the database's,
+/// or the store's own (a stored row that does not read back).
+#[derive(Debug)]
+pub(crate) enum TxError {
+    Db(DieselError),
+    Store(StoreError),
+}
+
+impl From<DieselError> for TxError {
+    fn from(error: DieselError) -> Self {
+        TxError::Db(error)
+    }
+}
+
+impl From<StoreError> for TxError {
+    fn from(error: StoreError) -> Self {
+        TxError::Store(error)
+    }
+}
+
+impl From<TxError> for StoreError {
+    fn from(error: TxError) -> Self {
+        match error {
+            TxError::Db(e) => store_error(e),
+            TxError::Store(e) => e,
+        }
+    }
+}
+
+/// Runs a statement that both backends accept but diesel's `MultiBackend`
+/// cannot write (an upsert, an insert of many rows) on the inner
+/// connection.
+pub(crate) fn execute_natively<Q>(conn: &mut DbConnection, statement: Q) -> QueryResult<usize>
+where
+    Q: ExecuteDsl<SqliteConnection> + ExecuteDsl<PgConnection>,
+{
+    match conn {
+        DbConnection::Sqlite(conn) => ExecuteDsl::<SqliteConnection>::execute(statement, conn),
+        DbConnection::Postgres(conn) => ExecuteDsl::<PgConnection>::execute(statement, conn),
+    }
+}
+
+/// The transaction manager derived for [`DbConnection`].
+type Tx = <DbConnection as diesel::Connection>::TransactionManager;
+
+/// Runs `work` in a write transaction on `conn`: `BEGIN IMMEDIATE` on
+/// SQLite, so the write lock is taken (waiting up to the busy timeout)
+/// before anything is read, where a deferred `BEGIN` would fail at its
+/// first write without waiting; an ordinary transaction on PostgreSQL. An
+/// `Err` from `work` rolls back.
+pub(crate) fn write_transaction<T, E>(
+    conn: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<DieselError>,
+{
+    match conn {
+        DbConnection::Sqlite(sqlite) => {
+            AnsiTransactionManager::begin_transaction_sql(sqlite, "BEGIN IMMEDIATE")?
+        }
+        DbConnection::Postgres(_) => Tx::begin_transaction(conn)?,
+    }
+    // From here on as diesel's own `transaction`: the derived transaction
+    // manager passes commit and rollback to the inner connection, whose
+    // manager the `BEGIN` above went through.
+    match work(conn) {
+        Ok(value) => {
+            Tx::commit_transaction(conn)?;
+            Ok(value)
+        }
+        Err(failure) => match Tx::rollback_transaction(conn) {
+            Ok(()) | Err(DieselError::BrokenTransactionManager) => Err(failure),
+            Err(rollback) => Err(rollback.into()),
+        },
+    }
+}
