@@ -7,6 +7,7 @@
 //! check cannot be written and never run.
 
 mod adapters;
+mod import;
 
 use std::sync::Arc;
 

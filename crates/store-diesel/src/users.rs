@@ -10,7 +10,7 @@ use kenning_domain::{
 use kenning_ports::{ModifyError, StoreError, UserRepository};
 use uuid::Uuid;
 
-use crate::connection::TxError;
+use crate::connection::{execute_natively, TxError};
 use crate::schema::users;
 use crate::{from_db_time, to_db_time, Database};
 
@@ -189,6 +189,30 @@ enum Attempt {
     Rejected(UserError),
     /// Another writer changed the user since it was read.
     Raced,
+}
+
+/// Most rows one `INSERT` of [`Database::import_users`] carries; both
+/// backends bound the parameters of a statement (SQLite 32,766, PostgreSQL
+/// 65,535) and a user row has 25.
+const IMPORT_ROWS_PER_STATEMENT: usize = 1_000;
+
+impl Database {
+    /// Stores many new users at once, in one write transaction: all or
+    /// none. For loading a directory in bulk (a migration from another
+    /// system, a benchmark), where [`UserRepository::insert`] would pay a
+    /// durable commit per user. The uniqueness rules are those of
+    /// `insert`: a taken e-mail or externalId fails the whole import with
+    /// [`StoreError::Conflict`].
+    pub fn import_users(&self, batch: &[User]) -> Result<(), StoreError> {
+        let rows: Vec<UserRow> = batch.iter().map(|user| UserRow::new(user, 1)).collect();
+        self.write(|conn| {
+            for chunk in rows.chunks(IMPORT_ROWS_PER_STATEMENT) {
+                execute_natively(conn, diesel::insert_into(users::table).values(chunk))?;
+            }
+            Ok::<(), TxError>(())
+        })?;
+        Ok(())
+    }
 }
 
 impl UserRepository for Database {
