@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PEERS := crates/keyphrase-eval/peers
 
-.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts
+.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -67,6 +67,20 @@ eval-experts:
 ## and 1,000,000 actions, against the unbounded read it replaced.
 bench-experts:
 	$(CARGO) run --release -p kenning-expertise-eval -- --scale
+
+# Directory sizes of bench-api, smallest first; add 10000000 to measure ten
+# million users (about an hour more).
+BENCH_API_SIZES ?= 10000,100000,1000000
+
+## The HTTP API under load: the release binary on a generated directory
+## (BENCH_API_SIZES users; 10,000 people x 200 topics of expertise) on SQLite
+## and, when KENNING_BENCH_POSTGRES_URL or KENNING_TEST_POSTGRES_URL names a
+## server, PostgreSQL, against a bare actix-web handler in the same run.
+## See docs/performance.md.
+bench-api:
+	$(CARGO) build --release -p kenning -p kenning-bench-api
+	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
+		target/release/kenning-bench-api --sizes $(BENCH_API_SIZES)
 
 ## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
 bench:

@@ -1,0 +1,276 @@
+//! The generated directory: people with plausible, searchable names, and
+//! the expertise of the first [`EXPERTS`] of them.
+//!
+//! Everything is a function of the person's number, so the load generator
+//! can name any stored person (her id, e-mail, externalId) without asking
+//! the server.
+
+use anyhow::Context;
+use chrono::{DateTime, TimeZone, Utc};
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, PgConnection, SqliteConnection};
+use kenning_domain::{LanguageId, NewUser, NewUserInput, Scoring, Standing, User, UserId};
+use kenning_store_diesel::Database;
+use uuid::Uuid;
+
+/// People who learned anything; the first of the directory.
+pub const EXPERTS: u64 = 10_000;
+/// Standings per expert.
+const TOPICS_PER_EXPERT: usize = 200;
+/// Distinct topics.
+pub const VOCABULARY: usize = 50_000;
+/// Users stored per call of [`Database::import_users`].
+const IMPORT_BATCH: u64 = 10_000;
+
+/// Common surnames, most common first; one person in ten has one of them.
+const COMMON: [&str; 24] = [
+    "smith",
+    "johnson",
+    "williams",
+    "brown",
+    "jones",
+    "garcia",
+    "miller",
+    "davis",
+    "rodriguez",
+    "martinez",
+    "hernandez",
+    "lopez",
+    "gonzalez",
+    "wilson",
+    "anderson",
+    "thomas",
+    "taylor",
+    "moore",
+    "jackson",
+    "martin",
+    "lee",
+    "perez",
+    "thompson",
+    "white",
+];
+
+const FIRST: [&str; 32] = [
+    "ada",
+    "alan",
+    "barbara",
+    "claude",
+    "donald",
+    "edsger",
+    "frances",
+    "grace",
+    "hedy",
+    "ivan",
+    "john",
+    "karen",
+    "leslie",
+    "margaret",
+    "niklaus",
+    "ole",
+    "peter",
+    "radia",
+    "shafi",
+    "tim",
+    "ursula",
+    "vint",
+    "whitfield",
+    "xavier",
+    "yukihiro",
+    "zoe",
+    "anita",
+    "bjarne",
+    "carol",
+    "dennis",
+    "edith",
+    "fran",
+];
+
+const SYLLABLES: [&str; 16] = [
+    "ka", "lo", "mi", "ne", "ru", "sa", "te", "vo", "zu", "pa", "ri", "do", "fe", "gu", "ho", "ja",
+];
+
+/// A deterministic mix of `n` (SplitMix64's finaliser).
+pub fn mix(n: u64) -> u64 {
+    let mut z = n.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A draw in `0..n` from `seed`, about Zipf-distributed (rank r with
+/// probability about 1/r).
+pub fn zipf(seed: u64, n: usize) -> usize {
+    let u = (mix(seed) >> 11) as f64 / (1u64 << 53) as f64;
+    let r = ((n as f64 + 1.0).powf(u) - 1.0).floor() as usize;
+    r.min(n - 1)
+}
+
+fn syllables(mut n: usize, count: usize) -> String {
+    let mut out = String::new();
+    for _ in 0..count {
+        out.push_str(SYLLABLES[n % 16]);
+        n /= 16;
+    }
+    out
+}
+
+/// Person `n`'s id.
+pub fn id(n: u64) -> Uuid {
+    Uuid::from_u128(0x0000_0000_0000_4000_8000_0000_0000_0000 | u128::from(n))
+}
+
+/// Person `n`'s last name.
+fn lastname(n: u64) -> String {
+    let draw = mix(n ^ 0x1a57);
+    if draw.is_multiple_of(10) {
+        COMMON[zipf(draw, COMMON.len())].to_owned()
+    } else {
+        syllables((draw >> 8) as usize, 3)
+    }
+}
+
+fn firstname(n: u64) -> &'static str {
+    FIRST[(mix(n ^ 0xf125) % FIRST.len() as u64) as usize]
+}
+
+/// Person `n`'s e-mail address.
+pub fn email(n: u64) -> String {
+    format!("{}.{}.{n}@example.com", firstname(n), lastname(n))
+}
+
+/// Person `n`'s externalId.
+pub fn external_id(n: u64) -> String {
+    format!("E{n:09}")
+}
+
+fn user(n: u64, language: &LanguageId, now: DateTime<Utc>) -> anyhow::Result<User> {
+    let input = NewUserInput {
+        email: email(n),
+        firstname: firstname(n).to_owned(),
+        lastname: lastname(n),
+        external_id: Some(external_id(n)),
+        department: Some(format!("department {}", n % 40)),
+        ..NewUserInput::default()
+    };
+    let new = NewUser::parse(input, language).map_err(|e| anyhow::anyhow!("person {n}: {e}"))?;
+    Ok(User::register(UserId::from_uuid(id(n)), new, now))
+}
+
+/// When the directory was generated, as far as its rows say.
+pub fn epoch() -> anyhow::Result<DateTime<Utc>> {
+    Utc.with_ymd_and_hms(2026, 3, 1, 0, 0, 0)
+        .single()
+        .context("the epoch is a valid date")
+}
+
+/// Stores people `from..to` through the storage crate's bulk import.
+pub fn add_people(db: &Database, from: u64, to: u64) -> anyhow::Result<()> {
+    let language = LanguageId::parse("en").map_err(|e| anyhow::anyhow!("{e}"))?;
+    let now = epoch()?;
+    let mut start = from;
+    while start < to {
+        let end = (start + IMPORT_BATCH).min(to);
+        let batch = (start..end)
+            .map(|n| user(n, &language, now))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        db.import_users(&batch)
+            .with_context(|| format!("import people {start}..{end}"))?;
+        start = end;
+    }
+    Ok(())
+}
+
+/// A pronounceable word for topic `i`, letters only, so the extractor
+/// reads it as one content word.
+pub fn topic_word(i: usize) -> String {
+    format!("q{}x", syllables(i, 4))
+}
+
+/// Writes the standings of the first [`EXPERTS`] people straight into the
+/// storage tables, as a million uploads would have left them (`experts`
+/// reads only standings, learners and users), built under `scoring`, so
+/// the server starts without rebuilding them. `keys[i]` is the stored key
+/// of [`topic_word`]`(i)`.
+pub fn add_expertise(url: &str, keys: &[String], scoring: &Scoring) -> anyhow::Result<()> {
+    let now = epoch()?;
+    let mut script = String::new();
+    let mut batches = Vec::new();
+    for person in 0..EXPERTS {
+        let id = id(person);
+        let actions = 1 + mix(person ^ 0xac7) % 200;
+        script.push_str(&format!(
+            "INSERT INTO learners (user_id, actions) VALUES ('{id}', {actions});\n"
+        ));
+        let mut mine: Vec<usize> = (0..TOPICS_PER_EXPERT as u64)
+            .map(|t| zipf(person * 1_000 + t, VOCABULARY))
+            .collect();
+        mine.sort_unstable();
+        mine.dedup();
+        let values: Vec<String> = mine
+            .iter()
+            .map(|&topic| {
+                let draw = mix(person * 7_919 + topic as u64);
+                let days = i64::try_from(draw % 1_000).unwrap_or_default();
+                let standing = Standing {
+                    score: 0.2 + (draw >> 16) as f64 % 500.0 / 100.0,
+                    as_of: now - chrono::Duration::days(days),
+                };
+                format!(
+                    "('{id}', '{key}', '{key}', {score}, '{as_of}', {rank})",
+                    key = keys[topic],
+                    score = standing.score,
+                    as_of = standing.as_of.naive_utc().format("%Y-%m-%d %H:%M:%S"),
+                    rank = standing.rank_key(scoring),
+                )
+            })
+            .collect();
+        script.push_str(&format!(
+            "INSERT INTO standings (user_id, topic_key, label, score, as_of, rank_key) VALUES {};\n",
+            values.join(", ")
+        ));
+        if person % 500 == 499 {
+            batches.push(std::mem::take(&mut script));
+        }
+    }
+    if !script.is_empty() {
+        batches.push(script);
+    }
+    batches.push(format!(
+        "DELETE FROM expertise_settings; \
+         INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}');",
+        scoring.fingerprint()
+    ));
+    run_scripts(url, &batches)
+}
+
+/// Runs SQL scripts in one transaction on the database at `url`, then
+/// refreshes the planner's statistics.
+fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
+    if url.starts_with("postgres") {
+        let mut conn = PgConnection::establish(url)?;
+        conn.transaction(|conn| {
+            for script in scripts {
+                conn.batch_execute(script)?;
+            }
+            diesel::QueryResult::Ok(())
+        })?;
+        conn.batch_execute("ANALYZE")?;
+    } else {
+        let path = url.trim_start_matches("sqlite://");
+        let mut conn = SqliteConnection::establish(path)?;
+        conn.immediate_transaction(|conn| {
+            for script in scripts {
+                conn.batch_execute(script)?;
+            }
+            diesel::QueryResult::Ok(())
+        })?;
+        conn.batch_execute("ANALYZE")?;
+    }
+    Ok(())
+}
+
+/// Refreshes the planner's statistics after the directory grew, as an
+/// operator's maintenance would.
+pub fn analyze(url: &str) -> anyhow::Result<()> {
+    run_scripts(url, &[])
+}

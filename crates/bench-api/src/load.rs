@@ -1,0 +1,168 @@
+//! A closed-loop load generator: `connections` threads, each with its own
+//! keep-alive connection, send one request after another for a while and
+//! record every latency.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// One request to send.
+#[derive(Debug, Clone)]
+pub struct Request {
+    /// `GET` or `POST`.
+    pub method: &'static str,
+    /// The whole URL.
+    pub url: String,
+    /// (name, value) pairs.
+    pub headers: Vec<(&'static str, String)>,
+    /// The body; empty for a `GET`.
+    pub body: Vec<u8>,
+}
+
+/// Builds the `n`-th request of a connection (`connection`, counted from 0).
+pub type Make = dyn Fn(usize, u64) -> Request + Send + Sync;
+
+/// Decides whether an answer (status, body) is a success.
+pub type Check = dyn Fn(u16, &str) -> bool + Send + Sync;
+
+/// What one run measured.
+#[derive(Debug, Clone)]
+pub struct Stats {
+    /// Requests answered with success, per second of the measured time.
+    pub per_second: f64,
+    /// Median latency, milliseconds.
+    pub p50: f64,
+    /// 99th percentile latency, milliseconds.
+    pub p99: f64,
+    /// Answers that were not a success, or requests that failed.
+    pub errors: u64,
+    /// The first failure seen, for the report.
+    pub first_error: Option<String>,
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let rank = ((sorted.len() as f64) * p).ceil() as usize;
+    let at = rank.clamp(1, sorted.len()) - 1;
+    sorted[at].as_secs_f64() * 1e3
+}
+
+/// What one connection saw.
+#[derive(Default)]
+struct Tally {
+    latencies: Vec<Duration>,
+    errors: u64,
+    first_error: Option<String>,
+}
+
+fn send(agent: &ureq::Agent, request: &Request) -> Result<(u16, String), String> {
+    let mut builder = ureq::http::Request::builder()
+        .method(request.method)
+        .uri(&request.url);
+    for (name, value) in &request.headers {
+        builder = builder.header(*name, value);
+    }
+    let built = builder
+        .body(request.body.clone())
+        .map_err(|e| e.to_string())?;
+    let mut response = agent.run(built).map_err(|e| e.to_string())?;
+    let status = response.status().as_u16();
+    let body = response
+        .body_mut()
+        .with_config()
+        .limit(16 * 1024 * 1024)
+        .read_to_string()
+        .map_err(|e| e.to_string())?;
+    Ok((status, body))
+}
+
+fn connection(
+    id: usize,
+    make: &Make,
+    check: &Check,
+    warm_up: Duration,
+    stop: &AtomicBool,
+) -> Tally {
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut tally = Tally::default();
+    let started = Instant::now();
+    let mut n = 0u64;
+    while !stop.load(Ordering::Relaxed) {
+        let request = make(id, n);
+        n += 1;
+        let sent = Instant::now();
+        let outcome = send(&agent, &request);
+        let took = sent.elapsed();
+        if sent.duration_since(started) < warm_up {
+            continue;
+        }
+        match outcome {
+            Ok((status, body)) if check(status, &body) => tally.latencies.push(took),
+            Ok((status, body)) => {
+                tally.errors += 1;
+                tally.first_error.get_or_insert_with(|| {
+                    format!(
+                        "HTTP {status}: {}",
+                        body.chars().take(300).collect::<String>()
+                    )
+                });
+            }
+            Err(e) => {
+                tally.errors += 1;
+                tally.first_error.get_or_insert(e);
+            }
+        }
+    }
+    tally
+}
+
+/// Runs `connections` connections for `warm_up` (not measured) plus
+/// `measure`, and returns what they measured.
+pub fn run(
+    make: Arc<Make>,
+    check: Arc<Check>,
+    connections: usize,
+    warm_up: Duration,
+    measure: Duration,
+) -> Stats {
+    let stop = Arc::new(AtomicBool::new(false));
+    let threads: Vec<_> = (0..connections)
+        .map(|id| {
+            let (make, check, stop) = (make.clone(), check.clone(), stop.clone());
+            thread::spawn(move || connection(id, make.as_ref(), check.as_ref(), warm_up, &stop))
+        })
+        .collect();
+    thread::sleep(warm_up + measure);
+    stop.store(true, Ordering::Relaxed);
+    let mut latencies = Vec::new();
+    let mut errors = 0;
+    let mut first_error = None;
+    for thread in threads {
+        match thread.join() {
+            Ok(tally) => {
+                latencies.extend(tally.latencies);
+                errors += tally.errors;
+                first_error = first_error.or(tally.first_error);
+            }
+            Err(_) => {
+                errors += 1;
+                first_error.get_or_insert_with(|| "a load thread panicked".to_owned());
+            }
+        }
+    }
+    latencies.sort_unstable();
+    Stats {
+        per_second: latencies.len() as f64 / measure.as_secs_f64(),
+        p50: percentile(&latencies, 0.50),
+        p99: percentile(&latencies, 0.99),
+        errors,
+        first_error,
+    }
+}

@@ -1,0 +1,179 @@
+//! `make bench-api`: Kenning's HTTP API under load, on a generated
+//! directory of growing size, on SQLite and PostgreSQL, against a bare
+//! actix-web handler that serves the same JSON from the same database in
+//! the same run. Prints one table; docs/performance.md records it with the
+//! machine and the method.
+
+mod directory;
+mod load;
+mod ops;
+mod server;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Parser;
+use diesel::connection::SimpleConnection;
+use diesel::{Connection, PgConnection};
+use kenning_domain::Scoring;
+use kenning_store_diesel::Database;
+
+use crate::ops::{Row, Target};
+use crate::server::Kenning;
+
+/// Load benchmark of Kenning's HTTP API.
+#[derive(Debug, Parser)]
+struct Args {
+    /// Directory sizes, smallest first; the directory grows between them.
+    #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
+    sizes: Vec<u64>,
+    /// Backends to measure: sqlite, postgres.
+    #[arg(long, value_delimiter = ',', default_value = "sqlite,postgres")]
+    backends: Vec<String>,
+    /// A PostgreSQL server the benchmark may create the database
+    /// `kenning_bench` on.
+    #[arg(long, env = "KENNING_BENCH_POSTGRES_URL")]
+    postgres_url: Option<String>,
+    /// Concurrent client connections for the operations with a throughput
+    /// target.
+    #[arg(long, default_value_t = 16)]
+    connections: usize,
+    /// Concurrent client connections for the operations with a latency
+    /// target alone: one per core of this machine, so a request's latency
+    /// is its own and not the time it queued behind the others.
+    #[arg(long, default_value_t = 2)]
+    latency_connections: usize,
+    /// Seconds measured per operation.
+    #[arg(long, default_value_t = 5)]
+    seconds: u64,
+    /// Seconds of load before measuring, per operation.
+    #[arg(long, default_value_t = 1)]
+    warm_up: u64,
+    /// Folder for the SQLite database.
+    #[arg(long, default_value = "target/bench-api")]
+    folder: PathBuf,
+}
+
+/// The database URL of `backend`, created empty.
+fn fresh_database(args: &Args, backend: &str) -> anyhow::Result<Option<String>> {
+    match backend {
+        "sqlite" => {
+            std::fs::create_dir_all(&args.folder)?;
+            let path = args.folder.join("kenning-bench.db");
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", path.display()));
+            }
+            let path = std::path::absolute(&path)?;
+            Ok(Some(format!("sqlite://{}", path.display())))
+        }
+        "postgres" => {
+            let Some(admin) = &args.postgres_url else {
+                eprintln!(
+                    "PostgreSQL NOT MEASURED: set KENNING_BENCH_POSTGRES_URL (or --postgres-url)"
+                );
+                return Ok(None);
+            };
+            let mut conn = PgConnection::establish(admin).context("connect to PostgreSQL")?;
+            // Each on its own: neither may run inside a transaction block.
+            conn.batch_execute("DROP DATABASE IF EXISTS kenning_bench WITH (FORCE)")?;
+            conn.batch_execute("CREATE DATABASE kenning_bench")?;
+            let server = admin
+                .rsplit_once('/')
+                .map_or(admin.as_str(), |(server, _)| server);
+            Ok(Some(format!("{server}/kenning_bench")))
+        }
+        other => anyhow::bail!("unknown backend `{other}`: use sqlite or postgres"),
+    }
+}
+
+/// Measures every operation on one backend at every size.
+fn measure_backend(
+    args: &Args,
+    backend: &str,
+    url: &str,
+    keys: &[String],
+    rows: &mut Vec<Row>,
+) -> anyhow::Result<()> {
+    let binary = server::release_binary()?;
+    Kenning::migrate(&binary, url)?;
+    let db = Database::connect(url)?;
+    let baseline = server::start_baseline(url)?;
+    let scoring = Scoring::default();
+    let mut stored = 0;
+    for &size in &args.sizes {
+        let started = Instant::now();
+        directory::add_people(&db, stored, size)?;
+        eprintln!(
+            "{backend}: people {stored}..{size} stored in {:.0} s",
+            started.elapsed().as_secs_f64()
+        );
+        if stored == 0 {
+            let started = Instant::now();
+            directory::add_expertise(url, keys, &scoring)?;
+            eprintln!(
+                "{backend}: expertise stored in {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+        }
+        directory::analyze(url)?;
+        stored = size;
+        let kenning = Kenning::start(&binary, url)?;
+        let operations = ops::operations(&kenning, &baseline, size);
+        let mut baseline_rate = None;
+        for operation in &operations {
+            let connections = match operation.target {
+                Target::P99Below(_) => args.latency_connections,
+                _ => args.connections,
+            };
+            let stats = load::run(
+                operation.make.clone(),
+                operation.check.clone(),
+                connections,
+                Duration::from_secs(args.warm_up),
+                Duration::from_secs(args.seconds),
+            );
+            if let Some(e) = &stats.first_error {
+                eprintln!(
+                    "{backend} {size} {}: {} errors, first: {e}",
+                    operation.name, stats.errors
+                );
+            }
+            if operation.target == Target::Baseline {
+                baseline_rate = Some(stats.per_second);
+            }
+            rows.push(Row::new(
+                operation,
+                size,
+                backend,
+                connections,
+                stats,
+                baseline_rate,
+            ));
+        }
+        let (_, peak) = kenning.memory()?;
+        rows.push(Row::memory(size, backend, peak));
+    }
+    Ok(())
+}
+
+fn run(args: &Args) -> anyhow::Result<()> {
+    let mut rows = Vec::new();
+    let keys = ops::topic_keys();
+    for backend in &args.backends {
+        let measured = fresh_database(args, backend).and_then(|url| match url {
+            Some(url) => measure_backend(args, backend, &url, &keys, &mut rows),
+            None => Ok(()),
+        });
+        // One backend failing leaves the other's numbers worth printing.
+        if let Err(e) = measured {
+            eprintln!("{backend} NOT MEASURED: {e:#}");
+        }
+    }
+    ops::print_table(&rows);
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    run(&Args::parse())
+}

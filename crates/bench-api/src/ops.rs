@@ -1,0 +1,372 @@
+//! The operations measured, their targets, and the table.
+
+use std::sync::Arc;
+
+use kenning_domain::TextFormat;
+use kenning_keyphrase::KeyphraseExtractor;
+use kenning_ports::TopicExtractor;
+use serde_json::{json, Value};
+
+use crate::directory::{self, VOCABULARY};
+use crate::load::{Check, Make, Request, Stats};
+use crate::server::Kenning;
+
+/// What an operation must reach.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Target {
+    /// The bare handler the API is compared with.
+    Baseline,
+    /// At least this share of the baseline's requests per second.
+    OfBaseline(f64),
+    /// A p99 latency below this many milliseconds.
+    P99Below(f64),
+    /// At least this many requests per second.
+    PerSecondAtLeast(f64),
+    /// A p99 below the milliseconds and at least the requests per second.
+    Both(f64, f64),
+    /// No slower than at the smallest size (requests per second).
+    AsAtSmallest,
+}
+
+/// One operation under load.
+pub struct Operation {
+    /// Its name in the table.
+    pub name: &'static str,
+    /// The request each connection sends next.
+    pub make: Arc<Make>,
+    /// Whether an answer is a success.
+    pub check: Arc<Check>,
+    /// What it must reach.
+    pub target: Target,
+}
+
+fn graphql(kenning: &KenningView, query: &str, variables: Value) -> Request {
+    Request {
+        method: "POST",
+        url: format!("{}/accounts/api/v1/graphql", kenning.base),
+        headers: vec![
+            ("Authorization", format!("Bearer {}", kenning.token)),
+            ("Content-Type", "application/json".to_owned()),
+        ],
+        body: json!({ "query": query, "variables": variables })
+            .to_string()
+            .into_bytes(),
+    }
+}
+
+fn graphql_ok(status: u16, body: &str) -> bool {
+    status == 200 && body.starts_with("{\"data\"") && !body.contains("\"errors\"")
+}
+
+/// A person of the directory, drawn from the connection and request
+/// numbers.
+fn someone(connection: usize, n: u64, size: u64) -> u64 {
+    directory::mix((connection as u64) << 40 | n) % size
+}
+
+const USER: &str = "query user($id: UUID!) { user(globalUserId: $id) { globalUserId firstname lastname email status created } }";
+const USERS: &str = "query users($text: String, $offset: Offset, $limit: Limit) { users(searchText: $text, offset: $offset, limit: $limit) { globalUserId firstname lastname email } }";
+const CREATE: &str = "mutation create($input: CreateUserInput!) { createUser(createUserInput: $input) { globalUserId } }";
+const EXPERTS_QUERY: &str = "query experts($query: String!) { experts(query: $query, limit: 10) { score user { globalUserId } } }";
+
+/// About a kilobyte of English each, as a connector would send from a
+/// wiki or a mailbox.
+const TEXTS: [&str; 4] = [
+    "The release pipeline builds every service in a container, runs the integration suite against a disposable PostgreSQL database, and promotes the image to staging only when the smoke tests pass. Last quarter the pipeline took forty minutes on average; caching the dependency layers and splitting the test suite across four runners brought it down to eleven. The remaining time is mostly spent compiling, so the next step is a shared build cache keyed by the lock file. Rollbacks stay manual on purpose: an operator reads the error budget dashboard before deciding, because an automatic rollback once masked a schema migration that had already run. Deployment windows are announced in the operations channel a day ahead.",
+    "Our churn model predicts which customers will cancel within ninety days. It is a gradient boosted tree over usage features: weekly active seats, support tickets opened, invoices paid late and the share of features used. Calibration matters more than accuracy here, since account managers act on the probability, not on the label; we check it with reliability diagrams every month. The strongest signal is a drop in weekly active seats over three consecutive weeks. Seasonality confused the first version, because schools pause in summer, so the features are now compared with the same weeks of the previous year. The model is retrained on the first of each month and its drift report goes to the analytics team.",
+    "The new office lease starts in April. Facilities negotiated a five year term with an option to leave after three, a rent-free fit-out period of four months and a cap on service charge increases. The floor plan keeps open desks near the windows and puts meeting rooms along the core, with two quiet rooms per wing. Procurement is tendering the furniture in two lots; the acoustic panels are specified separately because the last supplier's panels failed the fire rating. Moving day is planned for a weekend so that the network cut-over does not interrupt customer support. Staff parking stays at the old site until the bicycle storage and showers are finished.",
+    "Payroll runs on the twenty-fifth. This month the pension contribution rates change, so payroll must update the employer and employee percentages before the cut-off and check the salary sacrifice arrangements of everyone who joined the scheme this year. Overtime claims approved after the twentieth roll into next month. The auditors asked for evidence that every change of bank details was confirmed by a phone call to the employee, so the confirmation is now recorded in the ticket with the caller's name and time. Expense reimbursements above the card limit need the budget holder's approval, and mileage is paid at the rate published by the tax office.",
+];
+
+/// The stored key of every topic word, as the extractor folds it.
+pub fn topic_keys() -> Vec<String> {
+    let extractor = KeyphraseExtractor::new();
+    (0..VOCABULARY)
+        .map(|i| {
+            let word = directory::topic_word(i);
+            extractor
+                .extract(&word, TextFormat::Plain, Some("en"), 1)
+                .words
+                .first()
+                .map_or_else(|| word.clone(), |t| t.key.clone())
+        })
+        .collect()
+}
+
+/// Every operation, on a directory of `size` people.
+pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation> {
+    let k = Arc::new(kenning_view(kenning));
+    let ok: Arc<Check> = Arc::new(graphql_ok);
+    let nonce = std::process::id();
+    let mut out = Vec::new();
+    let base = baseline.to_owned();
+    out.push(Operation {
+        name: "bare actix-web: the same user's JSON",
+        make: Arc::new(move |c, n| Request {
+            method: "GET",
+            url: format!("{base}/user/{}", directory::id(someone(c, n, size))),
+            headers: Vec::new(),
+            body: Vec::new(),
+        }),
+        check: Arc::new(|status, _| status == 200),
+        target: Target::Baseline,
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "user(globalUserId)",
+        make: Arc::new(move |c, n| {
+            graphql(
+                &kk,
+                USER,
+                json!({ "id": directory::id(someone(c, n, size)) }),
+            )
+        }),
+        check: ok.clone(),
+        target: Target::OfBaseline(0.4),
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "users: exact e-mail",
+        make: Arc::new(move |c, n| {
+            let text = directory::email(someone(c, n, size));
+            graphql(&kk, USERS, json!({ "text": text, "limit": 10 }))
+        }),
+        check: ok.clone(),
+        target: Target::P99Below(5.0),
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "users: exact externalId",
+        make: Arc::new(move |c, n| {
+            let text = directory::external_id(someone(c, n, size));
+            graphql(&kk, USERS, json!({ "text": text, "limit": 10 }))
+        }),
+        check: ok.clone(),
+        target: Target::P99Below(5.0),
+    });
+    let search_target = Target::P99Below(if size > 1_000_000 { 100.0 } else { 50.0 });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "users: \"smith\", first page",
+        make: Arc::new(move |_, _| graphql(&kk, USERS, json!({ "text": "smith", "limit": 20 }))),
+        check: ok.clone(),
+        target: search_target,
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "users: text matching nobody",
+        make: Arc::new(move |c, n| {
+            let text = format!("zq{}", directory::mix((c as u64) << 40 | n) % 100_000);
+            graphql(&kk, USERS, json!({ "text": text, "limit": 20 }))
+        }),
+        check: ok.clone(),
+        target: search_target,
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "users: page at 90% by offset",
+        make: Arc::new(move |_, _| {
+            let offset = size * 9 / 10;
+            graphql(&kk, USERS, json!({ "offset": offset, "limit": 20 }))
+        }),
+        check: ok.clone(),
+        target: Target::P99Below(10.0),
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "createUser, durable",
+        make: Arc::new(move |c, n| {
+            let input = json!({
+                "firstname": "Bench",
+                "lastname": format!("New {c} {n}"),
+                "email": format!("new.{nonce}.{size}.{c}.{n}@example.com"),
+            });
+            graphql(&kk, CREATE, json!({ "input": input }))
+        }),
+        check: ok.clone(),
+        target: Target::PerSecondAtLeast(2_000.0),
+    });
+    let kk = k.clone();
+    out.push(Operation {
+        name: "connector upload, 1 KB text",
+        make: Arc::new(move |c, n| Request {
+            method: "POST",
+            url: format!("{}/connectors/api/v1/entities-with-action", kk.base),
+            headers: vec![
+                ("APIKEY", kk.api_key.clone()),
+                ("Content-Type", "application/json".to_owned()),
+            ],
+            body: json!({
+                "entity_type": "document",
+                "action_type": "create",
+                "action_date": "2026-02-20T10:00:00.000Z",
+                "user_email": directory::email(someone(c, n, size)),
+                "text": TEXTS[(n as usize + c) % TEXTS.len()],
+            })
+            .to_string()
+            .into_bytes(),
+        }),
+        check: Arc::new(|status, _| status == 201),
+        target: Target::AsAtSmallest,
+    });
+    let kk = k;
+    out.push(Operation {
+        name: "experts (10,000 people x 200 topics)",
+        make: Arc::new(move |c, n| {
+            let seed = directory::mix((c as u64) << 40 | n);
+            let words: Vec<String> = (0..1 + seed % 3)
+                .map(|i| directory::topic_word(directory::zipf(seed ^ i, VOCABULARY)))
+                .collect();
+            graphql(&kk, EXPERTS_QUERY, json!({ "query": words.join(" ") }))
+        }),
+        check: ok,
+        target: Target::Both(20.0, 500.0),
+    });
+    out
+}
+
+/// What the request builders need of the server, shareable across
+/// threads.
+#[derive(Debug)]
+struct KenningView {
+    base: String,
+    token: String,
+    api_key: String,
+}
+
+fn kenning_view(kenning: &Kenning) -> KenningView {
+    KenningView {
+        base: kenning.base.clone(),
+        token: kenning.token.clone(),
+        api_key: kenning.api_key.clone(),
+    }
+}
+
+/// One line of the table.
+#[derive(Debug, Clone)]
+pub struct Row {
+    name: String,
+    size: u64,
+    backend: String,
+    /// Concurrent client connections.
+    connections: usize,
+    /// `None` for the memory line.
+    stats: Option<Stats>,
+    target: Option<Target>,
+    /// The baseline's requests per second in the same round.
+    baseline: Option<f64>,
+    /// Peak resident memory, MiB, for the memory line.
+    memory: Option<f64>,
+}
+
+impl Row {
+    /// The line of `operation` measured at `size` on `backend`.
+    pub fn new(
+        operation: &Operation,
+        size: u64,
+        backend: &str,
+        connections: usize,
+        stats: Stats,
+        baseline: Option<f64>,
+    ) -> Self {
+        Self {
+            name: operation.name.to_owned(),
+            size,
+            backend: backend.to_owned(),
+            connections,
+            stats: Some(stats),
+            target: Some(operation.target),
+            baseline,
+            memory: None,
+        }
+    }
+
+    /// The server's peak resident memory over the round.
+    pub fn memory(size: u64, backend: &str, peak_mib: f64) -> Self {
+        Self {
+            name: "peak resident memory of kenning".to_owned(),
+            size,
+            backend: backend.to_owned(),
+            connections: 0,
+            stats: None,
+            target: None,
+            baseline: None,
+            memory: Some(peak_mib),
+        }
+    }
+}
+
+fn target_text(target: Target) -> String {
+    match target {
+        Target::Baseline => "baseline".to_owned(),
+        Target::OfBaseline(share) => format!(">= {share} x baseline"),
+        Target::P99Below(ms) => format!("p99 < {ms} ms"),
+        Target::PerSecondAtLeast(rate) => format!(">= {rate}/s"),
+        Target::Both(ms, rate) => format!("p99 < {ms} ms, >= {rate}/s"),
+        Target::AsAtSmallest => "as fast as at the smallest size".to_owned(),
+    }
+}
+
+/// Whether `row` met its target; `smallest` is the same operation's rate
+/// at the smallest size.
+fn verdict(row: &Row, stats: &Stats, smallest: Option<f64>) -> &'static str {
+    let failed = stats.errors > 0;
+    let met = match row.target {
+        None | Some(Target::Baseline) => return "",
+        Some(Target::OfBaseline(share)) => {
+            row.baseline.is_some_and(|b| stats.per_second >= share * b)
+        }
+        Some(Target::P99Below(ms)) => stats.p99 < ms,
+        Some(Target::PerSecondAtLeast(rate)) => stats.per_second >= rate,
+        Some(Target::Both(ms, rate)) => stats.p99 < ms && stats.per_second >= rate,
+        // Within the noise of one short run.
+        Some(Target::AsAtSmallest) => smallest.is_none_or(|s| stats.per_second >= 0.9 * s),
+    };
+    match (met, failed) {
+        (true, false) => "met",
+        (true, true) => "met, with errors",
+        (false, _) => "NOT MET",
+    }
+}
+
+/// Prints the table of every row.
+pub fn print_table(rows: &[Row]) {
+    println!();
+    println!("Kenning's HTTP API under load, release build; conns: concurrent client connections");
+    println!();
+    println!("| operation | users | backend | conns | req/s | p50 ms | p99 ms | x baseline | errors | target | |");
+    println!("|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|");
+    for row in rows {
+        if let Some(peak) = row.memory {
+            let verdict = if peak <= 100.0 { "met" } else { "NOT MET" };
+            println!(
+                "| {} | {} | {} | | | | | | | <= 100 MiB | {peak:.0} MiB, {verdict} |",
+                row.name, row.size, row.backend
+            );
+            continue;
+        }
+        let Some(stats) = &row.stats else { continue };
+        let smallest = rows
+            .iter()
+            .filter(|r| r.name == row.name && r.backend == row.backend)
+            .find_map(|r| r.stats.as_ref().map(|s| s.per_second));
+        let ratio = row
+            .baseline
+            .filter(|_| row.target != Some(Target::Baseline))
+            .map_or(String::new(), |b| format!("{:.2}", stats.per_second / b));
+        println!(
+            "| {} | {} | {} | {} | {:.0} | {:.2} | {:.2} | {} | {} | {} | {} |",
+            row.name,
+            row.size,
+            row.backend,
+            row.connections,
+            stats.per_second,
+            stats.p50,
+            stats.p99,
+            ratio,
+            stats.errors,
+            row.target.map(target_text).unwrap_or_default(),
+            verdict(row, stats, smallest),
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! The two servers under load: the release `kenning` binary, run as an
+//! operator would, and the bare actix-web baseline.
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use actix_web::{web, App, HttpResponse, HttpServer};
+use anyhow::{bail, Context};
+use kenning_domain::UserId;
+use kenning_ports::UserRepository;
+use kenning_store_diesel::Database;
+use serde_json::json;
+use uuid::Uuid;
+
+/// A free port on the loopback interface.
+fn free_port() -> anyhow::Result<u16> {
+    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+/// A running `kenning serve`.
+#[derive(Debug)]
+pub struct Kenning {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub base: String,
+    /// An access token with every scope.
+    pub token: String,
+    /// A connector API key.
+    pub api_key: String,
+}
+
+impl Kenning {
+    /// Runs `kenning` once with `args` and returns what it printed on
+    /// stdout, trimmed.
+    fn command(binary: &Path, url: &str, args: &[&str]) -> anyhow::Result<String> {
+        let out = Command::new(binary)
+            .args(args)
+            .env("DATABASE_URL", url)
+            .stderr(Stdio::inherit())
+            .output()
+            .with_context(|| format!("run {}", binary.display()))?;
+        if !out.status.success() {
+            bail!("`kenning {}` failed: {}", args.join(" "), out.status);
+        }
+        Ok(String::from_utf8(out.stdout)?.trim().to_owned())
+    }
+
+    /// Applies the migrations to the database at `url`.
+    pub fn migrate(binary: &Path, url: &str) -> anyhow::Result<()> {
+        Self::command(binary, url, &["migrate"]).map(|_| ())
+    }
+
+    /// Starts `binary` on the database at `url` and waits until it is
+    /// ready.
+    pub fn start(binary: &Path, url: &str) -> anyhow::Result<Self> {
+        let token = Self::command(binary, url, &["token", "create", "--name", "bench"])?;
+        let api_key = Self::command(binary, url, &["apikey", "create", "--name", "bench"])?;
+        let port = free_port()?;
+        let child = Command::new(binary)
+            .arg("serve")
+            .env("DATABASE_URL", url)
+            .env("KENNING_BIND", format!("127.0.0.1:{port}"))
+            // The benchmark is one client sending as fast as it can.
+            .env("KENNING_REQUESTS_PER_MINUTE", "100000000")
+            .env("KENNING_PURGE_INTERVAL_SECS", "86400")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .with_context(|| format!("start {}", binary.display()))?;
+        let server = Self {
+            child,
+            base: format!("http://127.0.0.1:{port}"),
+            token,
+            api_key,
+        };
+        wait_ready(&format!("{}/readyz", server.base), Duration::from_secs(600))?;
+        Ok(server)
+    }
+
+    /// The server's resident memory now and at its peak, in MiB.
+    pub fn memory(&self) -> anyhow::Result<(f64, f64)> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        let field = |name: &str| -> anyhow::Result<f64> {
+            let line = status
+                .lines()
+                .find(|l| l.starts_with(name))
+                .with_context(|| format!("{name} in /proc/PID/status"))?;
+            let kib: f64 = line
+                .split_whitespace()
+                .nth(1)
+                .with_context(|| format!("a number in {line}"))?
+                .parse()?;
+            Ok(kib / 1024.0)
+        };
+        Ok((field("VmRSS:")?, field("VmHWM:")?))
+    }
+}
+
+impl Drop for Kenning {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn wait_ready(url: &str, patience: Duration) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(5)))
+        .build()
+        .into();
+    while started.elapsed() < patience {
+        if let Ok(response) = agent.get(url).call() {
+            if response.status().is_success() {
+                return Ok(());
+            }
+        }
+        thread::sleep(Duration::from_millis(200));
+    }
+    bail!("{url} was not ready within {} s", patience.as_secs())
+}
+
+/// The path of the release binary next to this one.
+pub fn release_binary() -> anyhow::Result<PathBuf> {
+    let me = std::env::current_exe()?;
+    let folder = me.parent().context("the benchmark binary has a folder")?;
+    Ok(folder.join("kenning"))
+}
+
+/// `GET /user/{id}`: the user as `user(globalUserId)` answers it, read
+/// through the same storage crate, with nothing else around it.
+async fn bare_user(db: web::Data<Arc<Database>>, id: web::Path<Uuid>) -> HttpResponse {
+    let id = UserId::from_uuid(id.into_inner());
+    let db = db.get_ref().clone();
+    match web::block(move || db.get(id)).await {
+        Ok(Ok(Some(user))) => {
+            let profile = user.profile();
+            HttpResponse::Ok().json(json!({ "data": { "user": {
+                "globalUserId": user.id().as_uuid(),
+                "firstname": profile.map(|p| p.firstname.as_str()),
+                "lastname": profile.map(|p| p.lastname.as_str()),
+                "email": profile.map(|p| p.email.as_str()),
+                "status": user.status().name(),
+                "created": user.created(),
+            }}}))
+        }
+        Ok(Ok(None)) => HttpResponse::NotFound().finish(),
+        _ => HttpResponse::InternalServerError().finish(),
+    }
+}
+
+/// Starts the baseline on the database at `url` in a thread of its own;
+/// answers its base URL. It runs until the process ends.
+pub fn start_baseline(url: &str) -> anyhow::Result<String> {
+    let db = Arc::new(Database::connect(url)?);
+    // Bound now, so requests queue until the workers run.
+    let listener = TcpListener::bind("127.0.0.1:0")?;
+    let base = format!("http://127.0.0.1:{}", listener.local_addr()?.port());
+    thread::spawn(move || {
+        actix_web::rt::System::new().block_on(async move {
+            let server = HttpServer::new(move || {
+                App::new()
+                    .app_data(web::Data::new(db.clone()))
+                    .route("/user/{id}", web::get().to(bare_user))
+            })
+            .listen(listener)?
+            .run();
+            server.await
+        })
+    });
+    Ok(base)
+}
