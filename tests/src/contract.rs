@@ -266,6 +266,83 @@ fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
     assert!(found("nobody").is_empty());
 }
 
+/// A directory larger than the head of the list a search tests first (see
+/// store-diesel's `search` module), so that every way a store may answer
+/// a search (the head of the list, an index, a scan) is taken by one of
+/// the texts below; each answer must be what the matching rule gives.
+#[contract_check]
+fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
+    const FIRST: [&str; 7] = ["Ada", "Zoë", "Bob", "Eve", "Kai", "Mia", "Noor"];
+    let users: Vec<User> = (0..1_200)
+        .map(|n| {
+            let first = FIRST[n % FIRST.len()];
+            let external = if n % 97 == 0 {
+                format!("x_%{n}")
+            } else {
+                format!("e{n}")
+            };
+            let email = format!("{}.{n}@example.com", first.replace('ë', "e"));
+            new_user(&email, first, &format!("l{n:04}"), Some(&external))
+        })
+        .collect();
+    for user in &users {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    let mut listed = users.clone();
+    listed.sort_by_key(|u| {
+        let p = u.profile().unwrap();
+        (
+            p.lastname.as_str().to_owned(),
+            p.firstname.as_str().to_owned(),
+            u.id(),
+        )
+    });
+    let expected = |text: &str, offset: usize, limit: usize| -> Vec<UserId> {
+        let search = SearchText::parse(Some(text)).unwrap();
+        listed
+            .iter()
+            .filter(|u| {
+                let p = u.profile().unwrap();
+                search.matches(&SearchText::haystack(
+                    p.email.as_str(),
+                    p.external_id.as_ref().map(|e| e.as_str()),
+                    p.firstname.as_str(),
+                    p.lastname.as_str(),
+                ))
+            })
+            .skip(offset)
+            .take(limit)
+            .map(User::id)
+            .collect()
+    };
+    let ids = |users: Vec<User>| users.iter().map(User::id).collect::<Vec<_>>();
+    let cases: [(&str, i64, i64); 12] = [
+        ("ada", 0, 20),   // common: the head of the list holds the page
+        ("ada", 160, 20), // a later page of it
+        ("ZOË", 40, 20),  // folded, accented
+        ("l1150", 0, 20), // one user, past the head of the list
+        ("e11", 0, 100),  // some in the head, the rest past it
+        ("x_%", 0, 100),  // wildcards match only themselves
+        ("x_%1", 0, 100),
+        ("xa%", 0, 100), // ... so this matches nobody
+        ("l1", 0, 50),   // two characters, all past the head
+        ("l1", 150, 100),
+        ("zq", 0, 20),   // two characters, nobody
+        ("a", 0, 1_000), // one character, nearly everyone
+    ];
+    for (text, offset, limit) in cases {
+        let want = expected(text, offset as usize, limit as usize);
+        assert_eq!(
+            ids(page(&*store, Some(text), offset, limit)),
+            want,
+            "search {text:?} at offset {offset}, limit {limit}"
+        );
+    }
+    assert_eq!(expected("l1150", 0, 20).len(), 1, "the cases find someone");
+    assert_eq!(expected("x_%1", 0, 100).len(), 3);
+    assert!(expected("xa%", 0, 100).is_empty());
+}
+
 #[contract_check]
 fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
     let lasts = ["Zeta", "alpha", "Beta", "Beta", "Émile", "beta"];

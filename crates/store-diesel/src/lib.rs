@@ -12,6 +12,7 @@ mod connection;
 mod credentials;
 mod expertise;
 mod schema;
+mod search;
 mod users;
 
 use std::path::{Path, PathBuf};
@@ -25,7 +26,7 @@ use kenning_domain::{Email, ExternalId};
 use kenning_ports::StoreError;
 use r2d2::{Pool, PooledConnection};
 
-use crate::connection::{DbConnection, Manager, SqlitePragmas};
+use crate::connection::{DbConnection, Manager, SessionSettings};
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -267,9 +268,7 @@ impl Database {
                         })?;
                     }
                 }
-                pooling
-                    .builder(8)
-                    .connection_customizer(Box::new(SqlitePragmas))
+                pooling.builder(8)
             }
             Location::Postgres(_) => pooling.builder(10),
         };
@@ -280,6 +279,7 @@ impl Database {
             Location::Postgres(_) => "postgres",
         };
         let pool = builder
+            .connection_customizer(Box::new(SessionSettings))
             .build(Manager(location))
             // r2d2 reports only what the driver said, never the URL, so a
             // password in it does not reach the logs.

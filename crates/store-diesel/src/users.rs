@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::connection::{execute_natively, TxError};
 use crate::schema::users;
+use crate::search;
 use crate::{from_db_time, to_db_time, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
@@ -19,11 +20,11 @@ use crate::{from_db_time, to_db_time, Database};
 const MODIFY_ATTEMPTS: usize = 8;
 
 /// A user as stored.
-#[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
+#[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = users)]
 #[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
 #[diesel(treat_none_as_null = true)]
-struct UserRow {
+pub(crate) struct UserRow {
     id: String,
     status: String,
     deletion_scheduled_for: Option<NaiveDateTime>,
@@ -99,7 +100,7 @@ impl UserRow {
         }
     }
 
-    fn into_user(self) -> Result<User, StoreError> {
+    pub(crate) fn into_user(self) -> Result<User, StoreError> {
         let corrupt = |what: &str| {
             StoreError::backend_message(format!("stored user {} has an invalid {what}", self.id))
         };
@@ -167,21 +168,6 @@ impl UserRow {
     }
 }
 
-/// `%`, `_` and the escape character itself match literally in a LIKE
-/// pattern once escaped.
-fn like_pattern(needle: &str) -> String {
-    let mut pattern = String::with_capacity(needle.len() + 2);
-    pattern.push('%');
-    for c in needle.chars() {
-        if matches!(c, '%' | '_' | '\\') {
-            pattern.push('\\');
-        }
-        pattern.push(c);
-    }
-    pattern.push('%');
-    pattern
-}
-
 /// What one attempt of [`UserRepository::modify`] came to.
 enum Attempt {
     Done(Box<User>),
@@ -244,22 +230,7 @@ impl UserRepository for Database {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let pattern = text.needle().map(like_pattern);
-        let rows: Vec<UserRow> = self.read(|conn| {
-            let mut query = users::table.select(UserRow::as_select()).into_boxed();
-            if let Some(pattern) = &pattern {
-                query = query.filter(users::search_text.like(pattern.clone()).escape('\\'));
-            }
-            query
-                .order((
-                    users::lastname.asc(),
-                    users::firstname.asc(),
-                    users::id.asc(),
-                ))
-                .offset(i64::from(offset.get()))
-                .limit(i64::from(limit.get()))
-                .load(conn)
-        })?;
+        let rows = self.read(|conn| search::page(conn, text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -348,15 +319,5 @@ impl UserRepository for Database {
     fn ping(&self) -> Result<(), StoreError> {
         self.read(|conn| diesel::sql_query("SELECT 1").execute(conn))?;
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::like_pattern;
-
-    #[test]
-    fn like_patterns_escape_wildcards() {
-        assert_eq!(like_pattern("a%b_c\\d"), "%a\\%b\\_c\\\\d%");
     }
 }
