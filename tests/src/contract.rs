@@ -8,6 +8,7 @@
 
 mod adapters;
 mod import;
+mod plans;
 
 use std::sync::Arc;
 

@@ -94,6 +94,7 @@ fn measure_backend(
     url: &str,
     keys: &[String],
     rows: &mut Vec<Row>,
+    plans: &mut Vec<String>,
 ) -> anyhow::Result<()> {
     let binary = server::release_binary()?;
     Kenning::migrate(&binary, url)?;
@@ -154,15 +155,24 @@ fn measure_backend(
         let (_, peak) = kenning.memory()?;
         rows.push(Row::memory(size, backend, peak));
     }
+    // The plans at the largest size, statistics refreshed after the load.
+    directory::analyze(url)?;
+    let size = args.sizes.last().copied().unwrap_or_default();
+    let mut report = format!("\nQuery plans on {backend} at {size} users:\n");
+    for plan in db.query_plans()? {
+        report.push_str(&format!("\n{}:\n```\n{}\n```\n", plan.statement, plan.plan));
+    }
+    plans.push(report);
     Ok(())
 }
 
 fn run(args: &Args) -> anyhow::Result<()> {
     let mut rows = Vec::new();
+    let mut plans = Vec::new();
     let keys = ops::topic_keys();
     for backend in &args.backends {
         let measured = fresh_database(args, backend).and_then(|url| match url {
-            Some(url) => measure_backend(args, backend, &url, &keys, &mut rows),
+            Some(url) => measure_backend(args, backend, &url, &keys, &mut rows, &mut plans),
             None => Ok(()),
         });
         // One backend failing leaves the other's numbers worth printing.
@@ -171,6 +181,9 @@ fn run(args: &Args) -> anyhow::Result<()> {
         }
     }
     ops::print_table(&rows);
+    for report in plans {
+        println!("{report}");
+    }
     Ok(())
 }
 

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
+use diesel::sql_types::Text;
 use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -12,7 +13,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
-use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
+use crate::schema::{action_topics, actions, expertise_settings, learners, standings};
 use crate::{from_db_time, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
@@ -196,27 +197,46 @@ pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryRe
     Ok(())
 }
 
+/// A user's id, as a raw statement returns it.
+#[derive(QueryableByName)]
+struct IdRow {
+    #[diesel(sql_type = Text)]
+    id: String,
+}
+
+/// Locks the ACTIVE or DEACTIVATED user with an e-mail key and returns her
+/// id: the look-up every upload makes, through the unique index
+/// `users_email_key_live`. That index covers users `WHERE status <>
+/// 'DELETED'`, and SQLite uses a partial index only for a statement that
+/// states the index's condition as the index does (a bound parameter does
+/// not count), so the statement spells it out beside the statuses it wants.
+pub(crate) fn learning_user_sql(conn: &DbConnection) -> String {
+    let key = match conn {
+        DbConnection::Sqlite(_) => "?",
+        DbConnection::Postgres(_) => "$1",
+    };
+    format!(
+        "UPDATE users SET version = version \
+         WHERE email_key = {key} AND status <> '{deleted}' AND status IN ('{}', '{}') \
+         RETURNING id",
+        LEARNING[0],
+        LEARNING[1],
+        deleted = Status::DELETED,
+    )
+}
+
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
         // `None`: no user to learn, and nothing was written.
         let result: Result<Option<String>, TxError> = self.write(|conn| {
             // Locks the user's row, so a purge cannot erase the user between
             // this check and the writes below.
-            let locked = diesel::update(
-                users::table
-                    .filter(users::email_key.eq(&action.user_email_key))
-                    .filter(users::status.eq_any(LEARNING)),
-            )
-            .set(users::version.eq(users::version))
-            .execute(conn)?;
-            if locked == 0 {
+            let found: Vec<IdRow> = diesel::sql_query(learning_user_sql(conn))
+                .bind::<Text, _>(&action.user_email_key)
+                .load(conn)?;
+            let Some(IdRow { id: user_id }) = found.into_iter().next() else {
                 return Ok(None);
-            }
-            let user_id: String = users::table
-                .filter(users::email_key.eq(&action.user_email_key))
-                .filter(users::status.eq_any(LEARNING))
-                .select(users::id)
-                .first(conn)?;
+            };
             diesel::insert_into(actions::table)
                 .values(ActionRow {
                     id: action.id.to_string(),
@@ -281,7 +301,7 @@ impl ExpertiseStore for Database {
         keys: &[String],
         per_key: u32,
     ) -> Result<Vec<TopicStanding>, StoreError> {
-        use diesel::sql_types::{BigInt, Text};
+        use diesel::sql_types::BigInt;
         let limit = i64::from(per_key);
         let mut found = Vec::new();
         for key in keys {

@@ -11,9 +11,12 @@
 mod connection;
 mod credentials;
 mod expertise;
+mod plans;
 mod schema;
 mod search;
 mod users;
+
+pub use plans::QueryPlan;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

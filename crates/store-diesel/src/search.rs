@@ -25,8 +25,12 @@
 //! The trigram index and the `LIKE` test agree: both match the folded
 //! text as it is, `%` and `_` included (escaped in the pattern).
 
+use diesel::pg::Pg;
+use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
+use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Text};
-use diesel::RunQueryDsl;
+use diesel::sqlite::Sqlite;
+use diesel::{QueryableByName, RunQueryDsl};
 use kenning_domain::{Limit, Offset, SearchText};
 
 use crate::connection::DbConnection;
@@ -107,6 +111,95 @@ fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'
     }
 }
 
+/// A value bound to a raw statement.
+#[derive(Debug, Clone)]
+pub(crate) enum Bind {
+    Text(String),
+    Int(i64),
+}
+
+/// A raw statement with its values, runnable on either backend.
+#[derive(Debug, Clone)]
+pub(crate) struct Statement {
+    pub(crate) sql: String,
+    pub(crate) binds: Vec<Bind>,
+}
+
+impl Statement {
+    fn new(sql: &str, binds: Vec<Bind>) -> Self {
+        Self {
+            sql: sql.to_owned(),
+            binds,
+        }
+    }
+
+    /// Runs the statement and reads its rows by column name.
+    pub(crate) fn load<T>(&self, conn: &mut DbConnection) -> diesel::QueryResult<Vec<T>>
+    where
+        T: QueryableByName<Sqlite> + QueryableByName<Pg> + 'static,
+    {
+        fn bound<'a, DB>(statement: &'a Statement) -> BoxedSqlQuery<'a, DB, SqlQuery>
+        where
+            DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
+            DB: diesel::sql_types::HasSqlType<BigInt>,
+            String: ToSql<Text, DB>,
+            i64: ToSql<BigInt, DB>,
+        {
+            let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
+            for bind in &statement.binds {
+                query = match bind {
+                    Bind::Text(value) => query.bind::<Text, _>(value.clone()),
+                    Bind::Int(value) => query.bind::<BigInt, _>(*value),
+                };
+            }
+            query
+        }
+        match conn {
+            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).load(conn),
+            DbConnection::Postgres(conn) => bound::<Pg>(self).load(conn),
+        }
+    }
+}
+
+/// The statements a search runs, in order, on the backend of `conn`; it
+/// stops at the first that fills the page. `None` as the needle lists
+/// everyone.
+pub(crate) fn steps(
+    conn: &DbConnection,
+    needle: Option<&str>,
+    offset: i64,
+    limit: i64,
+) -> Vec<Statement> {
+    let page = [Bind::Int(limit), Bind::Int(offset)];
+    let Some(needle) = needle else {
+        return vec![Statement::new(
+            pick(conn, ALL_SQLITE, ALL_POSTGRES),
+            page.to_vec(),
+        )];
+    };
+    let pattern = Bind::Text(like_pattern(needle));
+    let with = |first: &[Bind]| [first, &page[..]].concat();
+    let mut steps = vec![Statement::new(
+        pick(conn, HEAD_SQLITE, HEAD_POSTGRES),
+        with(&[Bind::Int(scan_window(offset, limit)), pattern.clone()]),
+    )];
+    if needle.chars().count() >= TRIGRAM {
+        steps.push(match conn {
+            DbConnection::Sqlite(_) => Statement::new(
+                TRIGRAMS_SQLITE,
+                with(&[Bind::Text(fts_phrase(needle)), pattern]),
+            ),
+            DbConnection::Postgres(_) => Statement::new(TRIGRAMS_POSTGRES, with(&[pattern])),
+        });
+    } else {
+        steps.push(Statement::new(
+            pick(conn, SCAN_SQLITE, SCAN_POSTGRES),
+            with(&[pattern]),
+        ));
+    }
+    steps
+}
+
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
@@ -114,43 +207,15 @@ pub(crate) fn page(
     offset: Offset,
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
-    let (offset, limit_n) = (i64::from(offset.get()), i64::from(limit.get()));
-    let Some(needle) = text.needle() else {
-        return diesel::sql_query(pick(conn, ALL_SQLITE, ALL_POSTGRES))
-            .bind::<BigInt, _>(limit_n)
-            .bind::<BigInt, _>(offset)
-            .load(conn);
-    };
-    let pattern = like_pattern(needle);
-    let head: Vec<UserRow> = diesel::sql_query(pick(conn, HEAD_SQLITE, HEAD_POSTGRES))
-        .bind::<BigInt, _>(scan_window(offset, limit_n))
-        .bind::<Text, _>(&pattern)
-        .bind::<BigInt, _>(limit_n)
-        .bind::<BigInt, _>(offset)
-        .load(conn)?;
-    if head.len() as i64 == limit_n {
-        return Ok(head);
+    let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
+    let mut found = Vec::new();
+    for step in steps(conn, text.needle(), offset, limit) {
+        found = step.load::<UserRow>(conn)?;
+        if found.len() as i64 == limit {
+            break;
+        }
     }
-    if needle.chars().count() >= TRIGRAM {
-        return match conn {
-            DbConnection::Sqlite(_) => diesel::sql_query(TRIGRAMS_SQLITE)
-                .bind::<Text, _>(fts_phrase(needle))
-                .bind::<Text, _>(&pattern)
-                .bind::<BigInt, _>(limit_n)
-                .bind::<BigInt, _>(offset)
-                .load(conn),
-            DbConnection::Postgres(_) => diesel::sql_query(TRIGRAMS_POSTGRES)
-                .bind::<Text, _>(&pattern)
-                .bind::<BigInt, _>(limit_n)
-                .bind::<BigInt, _>(offset)
-                .load(conn),
-        };
-    }
-    diesel::sql_query(pick(conn, SCAN_SQLITE, SCAN_POSTGRES))
-        .bind::<Text, _>(&pattern)
-        .bind::<BigInt, _>(limit_n)
-        .bind::<BigInt, _>(offset)
-        .load(conn)
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -1,0 +1,96 @@
+//! The plans the database chooses for the statements whose cost could
+//! grow with the directory, so that a test and an operator can check that
+//! they read indexes.
+
+use diesel::sql_types::Text;
+use diesel::QueryableByName;
+use kenning_ports::StoreError;
+
+use crate::connection::DbConnection;
+use crate::expertise::learning_user_sql;
+use crate::search::{steps, Bind, Statement};
+use crate::Database;
+
+/// How the database runs one statement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QueryPlan {
+    /// What the statement is for.
+    pub statement: &'static str,
+    /// The plan, one step a line, as the database prints it (SQLite's
+    /// `EXPLAIN QUERY PLAN`, PostgreSQL's `EXPLAIN`).
+    pub plan: String,
+}
+
+/// A line of SQLite's `EXPLAIN QUERY PLAN`.
+#[derive(QueryableByName)]
+struct SqliteStep {
+    #[diesel(sql_type = Text)]
+    detail: String,
+}
+
+/// A line of PostgreSQL's `EXPLAIN`.
+#[derive(QueryableByName)]
+struct PostgresStep {
+    #[diesel(sql_type = Text, column_name = "QUERY PLAN")]
+    line: String,
+}
+
+fn explain(conn: &mut DbConnection, statement: &Statement) -> diesel::QueryResult<String> {
+    let lines = match conn {
+        DbConnection::Sqlite(_) => Statement {
+            sql: format!("EXPLAIN QUERY PLAN {}", statement.sql),
+            binds: statement.binds.clone(),
+        }
+        .load::<SqliteStep>(conn)?
+        .into_iter()
+        .map(|s| s.detail)
+        .collect::<Vec<_>>(),
+        DbConnection::Postgres(_) => Statement {
+            sql: format!("EXPLAIN {}", statement.sql),
+            binds: statement.binds.clone(),
+        }
+        .load::<PostgresStep>(conn)?
+        .into_iter()
+        .map(|s| s.line)
+        .collect(),
+    };
+    Ok(lines.join("\n"))
+}
+
+impl Database {
+    /// The plans the database chooses now, with sample values, for the
+    /// look-up every upload makes (its user by e-mail) and for each step of
+    /// a search (see the search module's design): a common text's first
+    /// page ("smith"), a two-character text ("zq") and the listing without
+    /// a text. The plans depend on the statistics the database holds
+    /// (SQLite's `ANALYZE`, PostgreSQL's autovacuum).
+    pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
+        let plans = self.read(|conn| {
+            let lookup = Statement {
+                sql: learning_user_sql(conn),
+                binds: vec![Bind::Text("someone@example.com".to_owned())],
+            };
+            let smith = steps(conn, Some("smith"), 0, 20);
+            let short = steps(conn, Some("zq"), 0, 20);
+            let all = steps(conn, None, 0, 20);
+            let named = [
+                ("upload: the user named by e-mail", Some(&lookup)),
+                ("search, step 1: the head of the list", smith.first()),
+                ("search, step 2: the trigram index", smith.get(1)),
+                ("search, step 3: a one- or two-character text", short.get(1)),
+                ("listing without a search text", all.first()),
+            ];
+            let mut plans = Vec::new();
+            for (statement, sql) in named {
+                if let Some(sql) = sql {
+                    plans.push(QueryPlan {
+                        statement,
+                        plan: explain(conn, sql)?,
+                    });
+                }
+            }
+            diesel::QueryResult::Ok(plans)
+        })?;
+        Ok(plans)
+    }
+}
