@@ -317,7 +317,7 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
             .collect()
     };
     let ids = |users: Vec<User>| users.iter().map(User::id).collect::<Vec<_>>();
-    let cases: [(&str, i64, i64); 12] = [
+    let cases: [(&str, i64, i64); 13] = [
         ("ada", 0, 20),   // common: the head of the list holds the page
         ("ada", 160, 20), // a later page of it
         ("ZOË", 40, 20),  // folded, accented
@@ -328,8 +328,9 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
         ("xa%", 0, 100), // ... so this matches nobody
         ("l1", 0, 50),   // two characters, all past the head
         ("l1", 150, 100),
-        ("zq", 0, 20),   // two characters, nobody
-        ("a", 0, 1_000), // one character, nearly everyone
+        ("zq", 0, 20),               // two characters, nobody
+        ("a", 0, 1_000),             // one character, nearly everyone
+        ("example.com", 500, 1_000), // past the head, every trigram common
     ];
     for (text, offset, limit) in cases {
         let want = expected(text, offset as usize, limit as usize);

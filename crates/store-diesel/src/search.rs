@@ -88,10 +88,32 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
 /// reach users through the index of the trigram table's rowids, so that
 /// its planner cannot walk the listing index and probe every row instead;
 /// the CTE keeps PostgreSQL's planner from doing the same.
-const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_search_row \
+///
+/// On SQLite the text is first narrowed ([`narrow`]): when some of its
+/// trigrams are rare, the index is asked for the users holding those
+/// (a superset, tested with `LIKE`), which skips the lists of trigrams
+/// everyone has (an address's shared domain); when all are common, the
+/// index is asked for the whole text as a phrase, which is exact, and the
+/// users found are sorted from the index `users_search_row`, which holds
+/// the listing order's columns, before any row is read.
+const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM users INDEXED BY users_search_row \
+          WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
+          ORDER BY lastname, firstname, id LIMIT ? OFFSET ?) \
+     ORDER BY lastname, firstname, id";
+const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_search_row \
      WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
        AND search_text LIKE ? ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
+/// How many users hold a trigram, counted up to [`COMMON`].
+const TRIGRAM_USERS_SQLITE: &str = "SELECT count(*) AS users FROM \
+     (SELECT rowid FROM users_search WHERE users_search MATCH ? LIMIT ?)";
+/// Users from which a trigram counts as common.
+const COMMON: i64 = 1_000;
+/// The most trigrams of a text [`narrow`] counts.
+const TRIGRAMS_COUNTED: usize = 24;
+/// The most rare trigrams a narrowed look-up asks for.
+const TRIGRAMS_ASKED: usize = 3;
 const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
      SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
@@ -185,10 +207,9 @@ pub(crate) fn steps(
     )];
     if needle.chars().count() >= TRIGRAM {
         steps.push(match conn {
-            DbConnection::Sqlite(_) => Statement::new(
-                TRIGRAMS_SQLITE,
-                with(&[Bind::Text(fts_phrase(needle)), pattern]),
-            ),
+            DbConnection::Sqlite(_) => {
+                Statement::new(TRIGRAMS_SQLITE, with(&[Bind::Text(fts_phrase(needle))]))
+            }
             DbConnection::Postgres(_) => Statement::new(TRIGRAMS_POSTGRES, with(&[pattern])),
         });
     } else {
@@ -198,6 +219,68 @@ pub(crate) fn steps(
         ));
     }
     steps
+}
+
+/// The trigrams of `needle`, each once, in order.
+fn trigrams(needle: &str) -> Vec<String> {
+    let chars: Vec<char> = needle.chars().collect();
+    let mut seen = Vec::new();
+    for window in chars.windows(TRIGRAM) {
+        let trigram: String = window.iter().collect();
+        if !seen.contains(&trigram) {
+            seen.push(trigram);
+        }
+    }
+    seen
+}
+
+/// How [`narrow`] reads a text's trigrams.
+enum Narrowed {
+    /// One of them no user has: neither has anyone the text.
+    Nobody,
+    /// The FTS5 query of the rarest few: the users holding them all.
+    Rare(String),
+    /// All are common: ask for the whole text.
+    Common,
+}
+
+/// Counts, up to [`COMMON`], the users holding each trigram of `needle`
+/// (at most [`TRIGRAMS_COUNTED`] of them, spread over the text): reading
+/// a trigram's list stops there, so a common one costs little.
+fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed> {
+    #[derive(QueryableByName)]
+    struct Count {
+        #[diesel(sql_type = BigInt)]
+        users: i64,
+    }
+    let all = trigrams(needle);
+    let step = all.len().div_ceil(TRIGRAMS_COUNTED).max(1);
+    let mut counted = Vec::new();
+    for trigram in all.into_iter().step_by(step) {
+        let count = Statement::new(
+            TRIGRAM_USERS_SQLITE,
+            vec![Bind::Text(fts_phrase(&trigram)), Bind::Int(COMMON)],
+        )
+        .load::<Count>(conn)?
+        .first()
+        .map_or(0, |c| c.users);
+        if count == 0 {
+            return Ok(Narrowed::Nobody);
+        }
+        if count < COMMON {
+            counted.push((count, trigram));
+        }
+    }
+    if counted.is_empty() {
+        return Ok(Narrowed::Common);
+    }
+    counted.sort();
+    let asked: Vec<String> = counted
+        .iter()
+        .take(TRIGRAMS_ASKED)
+        .map(|(_, trigram)| fts_phrase(trigram))
+        .collect();
+    Ok(Narrowed::Rare(asked.join(" AND ")))
 }
 
 /// The page of users matching `text`, in listing order.
@@ -210,6 +293,22 @@ pub(crate) fn page(
     let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
     let mut found = Vec::new();
     for step in steps(conn, text.needle(), offset, limit) {
+        let step = match (text.needle(), step.sql.as_str()) {
+            (Some(needle), TRIGRAMS_SQLITE) => match narrow(conn, needle)? {
+                Narrowed::Nobody => return Ok(Vec::new()),
+                Narrowed::Rare(query) => Statement::new(
+                    RARE_TRIGRAMS_SQLITE,
+                    vec![
+                        Bind::Text(query),
+                        Bind::Text(like_pattern(needle)),
+                        Bind::Int(limit),
+                        Bind::Int(offset),
+                    ],
+                ),
+                Narrowed::Common => step,
+            },
+            _ => step,
+        };
         found = step.load::<UserRow>(conn)?;
         if found.len() as i64 == limit {
             break;
@@ -220,7 +319,15 @@ pub(crate) fn page(
 
 #[cfg(test)]
 mod tests {
-    use super::{fts_phrase, like_pattern};
+    use super::{fts_phrase, like_pattern, trigrams};
+
+    #[test]
+    fn a_text_has_each_trigram_once() {
+        assert_eq!(trigrams("ab"), Vec::<String>::new());
+        assert_eq!(trigrams("zoë"), vec!["zoë"]);
+        assert_eq!(trigrams("aaaa"), vec!["aaa"]);
+        assert_eq!(trigrams("abcab"), vec!["abc", "bca", "cab"]);
+    }
 
     #[test]
     fn like_patterns_escape_wildcards() {

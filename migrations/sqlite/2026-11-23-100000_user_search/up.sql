@@ -13,7 +13,9 @@
 -- other users.
 ALTER TABLE users ADD COLUMN search_row INTEGER;
 UPDATE users SET search_row = rowid;
-CREATE UNIQUE INDEX users_search_row ON users (search_row);
+-- Also the listing order's columns, so that sorting the users a search
+-- found reads this index alone, not their rows.
+CREATE INDEX users_search_row ON users (search_row, lastname, firstname, id);
 
 CREATE VIRTUAL TABLE users_search USING fts5(
     search_text,
