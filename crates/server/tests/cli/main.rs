@@ -12,6 +12,7 @@ mod database;
 mod first_start;
 mod postgres;
 mod readme;
+mod revocation;
 
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
