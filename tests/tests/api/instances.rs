@@ -25,24 +25,20 @@ fn a_revoked_token_is_refused_by_every_instance_within_the_delay(backend: Backen
         return;
     };
     let second = first.spawn_beside();
-    let token = first.token(&Scope::ALL);
+    let issued = first
+        .services
+        .credentials
+        .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL)
+        .unwrap();
+    let token = issued.secret;
     assert_eq!(status(&first, &token), 200);
     assert_eq!(status(&second, &token), 200);
 
     // As `kenning token revoke` does: another process writes the database.
-    let id = first
-        .services
-        .credentials
-        .list(CredentialKind::AccessToken)
-        .unwrap()
-        .into_iter()
-        .find(|c| c.name == "test")
-        .unwrap()
-        .id;
     first
         .services
         .credentials
-        .revoke(CredentialKind::AccessToken, id)
+        .revoke(CredentialKind::AccessToken, issued.credential.id)
         .unwrap();
 
     // Each server's clock stands still until the test moves it, so the

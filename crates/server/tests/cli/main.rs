@@ -433,6 +433,21 @@ fn first_line(served: &mut Served) -> String {
     line.trim().to_owned()
 }
 
+/// The whole answer of the server on `port` to a GraphQL request listing
+/// users, sent with `token`.
+fn list_users(port: u16, token: &str) -> String {
+    let body = r#"{"query":"{ users { globalUserId } }"}"#;
+    http(
+        port,
+        &format!(
+            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
+}
+
 fn http(port: u16, request: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
     stream.write_all(request.as_bytes()).unwrap();

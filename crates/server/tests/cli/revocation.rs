@@ -5,20 +5,11 @@
 
 use std::time::{Duration, Instant};
 
-use super::{first_line, http, kenning, listed, serve, stdout, succeeds, Scratch};
+use super::{first_line, kenning, list_users, listed, serve, stdout, succeeds, Scratch};
 
-/// The status of a GraphQL request with `token` to the server on `port`.
+/// The status the server on `port` answers a request with `token`.
 fn status(port: u16, token: &str) -> u16 {
-    let body = r#"{"query":"{ users { globalUserId } }"}"#;
-    let reply = http(
-        port,
-        &format!(
-            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
+    let reply = list_users(port, token);
     reply
         .get(9..12)
         .and_then(|code| code.parse().ok())
