@@ -11,6 +11,7 @@ use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::HttpConfig;
+use kenning_ports::Clock;
 use serde_json::{json, Value};
 
 use crate::db::{Backend, TestDatabase};
@@ -57,7 +58,8 @@ pub struct TestApp {
     agent: ureq::Agent,
     handle: ServerHandle,
     thread: Option<JoinHandle<()>>,
-    _db: TestDatabase,
+    /// Shared by the instances [`TestApp::spawn_beside`] starts on it.
+    db: Arc<TestDatabase>,
 }
 
 impl std::fmt::Debug for TestApp {
@@ -95,6 +97,26 @@ impl TestApp {
 
     pub fn spawn_with(backend: Backend, test: &str, options: Options) -> Option<Self> {
         let db = TestDatabase::fresh(backend, test)?;
+        Some(Self::launch(Arc::new(db), options, None))
+    }
+
+    /// Another instance of the app on this one's database, as a second
+    /// server of a deployment would run: its own process state and its own
+    /// clock (standing where this one's stands now), sharing the data.
+    /// Its `admin_token` is this one's.
+    pub fn spawn_beside(&self) -> Self {
+        let beside = Self::launch(
+            self.db.clone(),
+            Options::default(),
+            Some(self.admin_token.clone()),
+        );
+        beside.clock.advance(self.clock.now() - beside.clock.now());
+        beside
+    }
+
+    /// Serves on `db`; `admin_token` is the first admin token of a database
+    /// that already has one.
+    fn launch(db: Arc<TestDatabase>, options: Options, admin_token: Option<String>) -> Self {
         let clock = Arc::new(ManualClock::new(
             Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap(),
         ));
@@ -119,7 +141,7 @@ impl TestApp {
                 app.run_until_stopped().await.expect("serve");
             });
         });
-        let (port, metrics_port, handle, token) = rx.recv().expect("the app did not start");
+        let (port, metrics_port, handle, first_token) = rx.recv().expect("the app did not start");
         let services = Services::open(db.url(), clock.clone(), LanguageId::parse("en").unwrap())
             .expect("open the services");
         let agent = ureq::Agent::config_builder()
@@ -127,22 +149,24 @@ impl TestApp {
             .timeout_global(Some(Duration::from_secs(60)))
             .build()
             .into();
-        Some(Self {
+        Self {
             base: format!("http://127.0.0.1:{port}"),
             metrics_base: metrics_port.map(|p| format!("http://127.0.0.1:{p}")),
             clock,
             services,
-            admin_token: token.expect("a fresh database gets a first admin token"),
+            admin_token: first_token
+                .or(admin_token)
+                .expect("a fresh database gets a first admin token"),
             agent,
             handle,
             thread: Some(thread),
-            _db: db,
-        })
+            db,
+        }
     }
 
     /// The URL of the app's database.
     pub fn database_url(&self) -> &str {
-        self._db.url()
+        self.db.url()
     }
 
     /// A new access token with `scopes`.

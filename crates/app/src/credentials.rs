@@ -5,6 +5,14 @@
 //! secret part is stored only as its SHA-256 hash and compared in constant
 //! time. The secret is 256 random bits, so a fast hash is enough: there is
 //! nothing to guess.
+//!
+//! A successful check is remembered (by the credential's id, with the
+//! secret's hash) for less than [`REVOCATION_DELAY`], so most requests are
+//! authenticated without reading the store; a revocation made elsewhere is
+//! therefore honoured at most that long after it was written, and one made
+//! through the same service at once.
+
+mod verified;
 
 use std::sync::Arc;
 
@@ -16,6 +24,8 @@ use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
+use verified::Verified;
+pub use verified::{DEFAULT_CAPACITY, REVOCATION_DELAY};
 
 /// What may be shown of a credential.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,10 +112,14 @@ fn random_secret() -> Result<String, ServiceError> {
 }
 
 /// Issues, lists, revokes and checks credentials.
+///
+/// Clones share one memory of recent checks, so a revocation through any
+/// clone takes effect at once on all of them.
 #[derive(Clone)]
 pub struct CredentialService {
     store: Arc<dyn CredentialStore>,
     clock: Arc<dyn Clock>,
+    verified: Arc<Verified>,
 }
 
 impl std::fmt::Debug for CredentialService {
@@ -116,9 +130,24 @@ impl std::fmt::Debug for CredentialService {
 
 impl CredentialService {
     /// The service over `store`, stamping issue and revocation moments with
-    /// `clock`.
+    /// `clock` and timing its memory of recent checks by it; that memory
+    /// holds at most [`DEFAULT_CAPACITY`] credentials.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
-        Self { store, clock }
+        Self {
+            store,
+            clock,
+            verified: Arc::new(Verified::new(DEFAULT_CAPACITY)),
+        }
+    }
+
+    /// The same service with a new, empty memory of recent checks holding
+    /// at most `capacity` credentials; 0 reads the store on every check.
+    #[must_use]
+    pub fn with_cache_capacity(self, capacity: usize) -> Self {
+        Self {
+            verified: Arc::new(Verified::new(capacity)),
+            ..self
+        }
     }
 
     fn prepare(
@@ -192,9 +221,12 @@ impl CredentialService {
     }
 
     /// Revokes a credential; `NotFound` ([`Missing::Credential`]) if there is
-    /// no such live credential of `kind`.
+    /// no such live credential of `kind`. This service (and its clones)
+    /// refuses it from now on; other services on the same store within
+    /// [`REVOCATION_DELAY`].
     pub fn revoke(&self, kind: CredentialKind, id: Uuid) -> Result<(), ServiceError> {
         if self.store.revoke(kind, id, self.clock.now())? {
+            self.verified.forget(kind, id);
             Ok(())
         } else {
             Err(ServiceError::NotFound(Missing::Credential))
@@ -203,6 +235,12 @@ impl CredentialService {
 
     /// Checks a presented secret; `Unauthenticated` unless it is a live
     /// credential of `kind`.
+    ///
+    /// A credential that passed this check less than [`REVOCATION_DELAY`]
+    /// ago (by the clock) with the same secret passes again without a read
+    /// of the store, so a revocation another service wrote in the meantime
+    /// takes effect only when that time is up. A refusal is never
+    /// remembered: a new credential works at once.
     pub fn authenticate(
         &self,
         kind: CredentialKind,
@@ -213,22 +251,33 @@ impl CredentialService {
             .ok_or(ServiceError::Unauthenticated)?;
         let (id, secret_part) = rest.split_once('_').ok_or(ServiceError::Unauthenticated)?;
         let id = Uuid::try_parse(id).map_err(|_| ServiceError::Unauthenticated)?;
+        let secret_hash = hash(secret_part);
+        let now = self.clock.now();
+        if let Some(principal) = self.verified.recall(kind, id, &secret_hash, now) {
+            return Ok(principal);
+        }
+        // Taken before the read, so the memory's time runs from a moment
+        // no later than the state the store answers with.
+        let ticket = self.verified.ticket(now);
         let stored = self
             .store
             .find(kind, id)?
             .ok_or(ServiceError::Unauthenticated)?;
-        let matches: bool = hash(secret_part)
+        let matches: bool = secret_hash
             .as_bytes()
             .ct_eq(stored.secret_hash.as_bytes())
             .into();
         if !matches || stored.revoked.is_some() {
             return Err(ServiceError::Unauthenticated);
         }
-        Ok(Principal {
+        let principal = Principal {
             credential_id: stored.id,
             name: stored.name,
             scopes: stored.scopes,
-        })
+        };
+        self.verified
+            .remember(kind, id, secret_hash, principal.clone(), ticket);
+        Ok(principal)
     }
 }
 

@@ -12,7 +12,9 @@ pub mod error;
 pub mod expertise;
 pub mod users;
 
-pub use credentials::{Credential, CredentialService, IssuedCredential, Principal};
+pub use credentials::{
+    Credential, CredentialService, IssuedCredential, Principal, REVOCATION_DELAY,
+};
 pub use error::{Missing, ServiceError};
 pub use expertise::{Accepted, ExpertiseService, UserTopic};
 pub use users::UserService;

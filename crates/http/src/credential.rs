@@ -18,8 +18,8 @@ use crate::AppState;
 /// Every 401 counts against the client's address; an address that failed
 /// too often gets 429 without its credential being looked at, so secrets
 /// cannot be guessed at speed. A known credential that sends requests
-/// faster than its rate gets 429 too. The check reads storage, so it runs
-/// on the blocking pool.
+/// faster than its rate gets 429 too. The check reads storage unless the
+/// credential passed it lately, so it runs on the blocking pool.
 pub async fn check(
     req: &HttpRequest,
     state: &AppState,

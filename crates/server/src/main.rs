@@ -151,7 +151,7 @@ enum TokenCommand {
     },
     /// List tokens (never their secrets).
     List,
-    /// Revoke a token by id.
+    /// Revoke a token by id; running servers refuse it within a second.
     Revoke { id: Uuid },
 }
 
@@ -164,7 +164,7 @@ enum ApikeyCommand {
     },
     /// List API keys (never their secrets).
     List,
-    /// Revoke an API key by id.
+    /// Revoke an API key by id; running servers refuse it within a second.
     Revoke { id: Uuid },
 }
 

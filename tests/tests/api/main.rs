@@ -17,6 +17,7 @@ mod expertise;
 mod graphiql;
 mod guards;
 mod headers;
+mod instances;
 mod metrics;
 mod published;
 mod throttle;

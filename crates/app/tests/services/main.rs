@@ -7,6 +7,7 @@
 
 mod authentication;
 mod purge;
+mod remembered;
 mod upload;
 
 use std::sync::Arc;

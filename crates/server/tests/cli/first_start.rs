@@ -3,7 +3,9 @@
 use std::io::Read;
 use std::net::TcpListener;
 
-use super::{fails_with, first_line, http, kenning, listed, serve, stdout, succeeds, Scratch};
+use super::{
+    fails_with, first_line, http, kenning, list_users, listed, serve, stdout, succeeds, Scratch,
+};
 
 #[test]
 fn serve_prints_a_first_admin_token_once_and_it_works() {
@@ -19,16 +21,7 @@ fn serve_prints_a_first_admin_token_once_and_it_works() {
         "GET /readyz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
     );
     assert!(ready.starts_with("HTTP/1.1 200"), "{ready}");
-    let body = r#"{"query":"{ users { globalUserId } }"}"#;
-    let reply = http(
-        port,
-        &format!(
-            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
+    let reply = list_users(port, token);
     assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
     assert!(reply.ends_with(r#"{"data":{"users":[]}}"#), "{reply}");
     drop(served);

@@ -12,6 +12,7 @@ mod database;
 mod first_start;
 mod postgres;
 mod readme;
+mod revocation;
 
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
@@ -430,6 +431,21 @@ fn first_line(served: &mut Served) -> String {
         .read_line(&mut line)
         .unwrap();
     line.trim().to_owned()
+}
+
+/// The whole answer of the server on `port` to a GraphQL request listing
+/// users, sent with `token`.
+fn list_users(port: u16, token: &str) -> String {
+    let body = r#"{"query":"{ users { globalUserId } }"}"#;
+    http(
+        port,
+        &format!(
+            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
+             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
+             Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+    )
 }
 
 fn http(port: u16, request: &str) -> String {
