@@ -317,7 +317,7 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
             .collect()
     };
     let ids = |users: Vec<User>| users.iter().map(User::id).collect::<Vec<_>>();
-    let cases: [(&str, i64, i64); 13] = [
+    let cases: [(&str, i64, i64); 14] = [
         ("ada", 0, 20),   // common: the head of the list holds the page
         ("ada", 160, 20), // a later page of it
         ("ZOË", 40, 20),  // folded, accented
@@ -331,6 +331,7 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
         ("zq", 0, 20),               // two characters, nobody
         ("a", 0, 1_000),             // one character, nearly everyone
         ("example.com", 500, 1_000), // past the head, every trigram common
+        ("l11", 20, 1_000),          // past the head, one trigram
     ];
     for (text, offset, limit) in cases {
         let want = expected(text, offset as usize, limit as usize);

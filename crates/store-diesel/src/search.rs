@@ -89,13 +89,13 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
 /// its planner cannot walk the listing index and probe every row instead;
 /// the CTE keeps PostgreSQL's planner from doing the same.
 ///
-/// On SQLite the text is first narrowed ([`narrow`]): when some of its
-/// trigrams are rare, the index is asked for the users holding those
-/// (a superset, tested with `LIKE`), which skips the lists of trigrams
-/// everyone has (an address's shared domain); when all are common, the
-/// index is asked for the whole text as a phrase, which is exact, and the
-/// users found are sorted from the index `users_search_row`, which holds
-/// the listing order's columns, before any row is read.
+/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is first
+/// narrowed ([`narrow`]): the index is asked for the users holding its
+/// rarest few trigrams (a superset, tested with `LIKE`), which skips the
+/// lists of trigrams everyone has (an address's shared domain). A shorter
+/// text is asked for whole, as a phrase, which is exact, and the users
+/// found are sorted from the index `users_search_row`, which holds the
+/// listing order's columns, before any row is read.
 const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
           WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
@@ -105,11 +105,16 @@ const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_s
      WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
        AND search_text LIKE ? ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
-/// How many users hold a trigram, counted up to [`COMMON`].
-const TRIGRAM_USERS_SQLITE: &str = "SELECT count(*) AS users FROM \
-     (SELECT rowid FROM users_search WHERE users_search MATCH ? LIMIT ?)";
-/// Users from which a trigram counts as common.
-const COMMON: i64 = 1_000;
+/// The first users (at most [`SAMPLE`]) holding a trigram, in the order
+/// of their `search_row`: how many, and the last one's number. A trigram
+/// that few hold is counted exactly; for a common one, how far the sample
+/// reached into the numbering tells how common it is.
+const TRIGRAM_SAMPLE_SQLITE: &str = "SELECT count(*) AS users, coalesce(max(rowid), 0) AS reach \
+     FROM (SELECT rowid FROM users_search WHERE users_search MATCH ? ORDER BY rowid LIMIT ?)";
+/// The highest `search_row` given.
+const NUMBERED_SQLITE: &str = "SELECT coalesce(max(search_row), 0) AS users FROM users";
+/// The most users a trigram's sample reads.
+const SAMPLE: i64 = 1_000;
 /// The most trigrams of a text [`narrow`] counts.
 const TRIGRAMS_COUNTED: usize = 24;
 /// The most rare trigrams a narrowed look-up asks for.
@@ -238,44 +243,60 @@ fn trigrams(needle: &str) -> Vec<String> {
 enum Narrowed {
     /// One of them no user has: neither has anyone the text.
     Nobody,
-    /// The FTS5 query of the rarest few: the users holding them all.
+    /// The FTS5 query of the rarest few, fewer than the text has: the
+    /// users holding them all, a superset of the text's.
     Rare(String),
-    /// All are common: ask for the whole text.
-    Common,
+    /// The text has no more trigrams than a look-up asks for: ask for the
+    /// whole text.
+    Whole,
 }
 
-/// Counts, up to [`COMMON`], the users holding each trigram of `needle`
-/// (at most [`TRIGRAMS_COUNTED`] of them, spread over the text): reading
-/// a trigram's list stops there, so a common one costs little.
+/// Estimates, from a sample of at most [`SAMPLE`] users each, how many
+/// users hold each trigram of `needle` (at most [`TRIGRAMS_COUNTED`] of
+/// them, spread over the text): reading a trigram's list stops at the
+/// sample, so a common one costs little.
 fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed> {
     #[derive(QueryableByName)]
-    struct Count {
+    struct Sample {
+        #[diesel(sql_type = BigInt)]
+        users: i64,
+        #[diesel(sql_type = BigInt)]
+        reach: i64,
+    }
+    #[derive(QueryableByName)]
+    struct Numbered {
         #[diesel(sql_type = BigInt)]
         users: i64,
     }
     let all = trigrams(needle);
-    let step = all.len().div_ceil(TRIGRAMS_COUNTED).max(1);
-    let mut counted = Vec::new();
-    for trigram in all.into_iter().step_by(step) {
-        let count = Statement::new(
-            TRIGRAM_USERS_SQLITE,
-            vec![Bind::Text(fts_phrase(&trigram)), Bind::Int(COMMON)],
-        )
-        .load::<Count>(conn)?
+    if all.len() <= TRIGRAMS_ASKED {
+        return Ok(Narrowed::Whole);
+    }
+    let numbered = Statement::new(NUMBERED_SQLITE, Vec::new())
+        .load::<Numbered>(conn)?
         .first()
-        .map_or(0, |c| c.users);
-        if count == 0 {
+        .map_or(0, |n| n.users);
+    let step = all.len().div_ceil(TRIGRAMS_COUNTED).max(1);
+    let mut estimated = Vec::new();
+    for trigram in all.into_iter().step_by(step) {
+        let sample = Statement::new(
+            TRIGRAM_SAMPLE_SQLITE,
+            vec![Bind::Text(fts_phrase(&trigram)), Bind::Int(SAMPLE)],
+        )
+        .load::<Sample>(conn)?;
+        let Some(sample) = sample.first().filter(|s| s.users > 0) else {
             return Ok(Narrowed::Nobody);
-        }
-        if count < COMMON {
-            counted.push((count, trigram));
-        }
+        };
+        let users = if sample.users < SAMPLE {
+            sample.users
+        } else {
+            // SAMPLE holders among the first `reach` numbers.
+            SAMPLE.saturating_mul(numbered) / sample.reach.max(1)
+        };
+        estimated.push((users, trigram));
     }
-    if counted.is_empty() {
-        return Ok(Narrowed::Common);
-    }
-    counted.sort();
-    let asked: Vec<String> = counted
+    estimated.sort();
+    let asked: Vec<String> = estimated
         .iter()
         .take(TRIGRAMS_ASKED)
         .map(|(_, trigram)| fts_phrase(trigram))
@@ -305,7 +326,7 @@ pub(crate) fn page(
                         Bind::Int(offset),
                     ],
                 ),
-                Narrowed::Common => step,
+                Narrowed::Whole => step,
             },
             _ => step,
         };
