@@ -238,6 +238,61 @@ impl Statement {
     }
 }
 
+/// The statements of one form of a search (by offset or by cursor), each
+/// as SQLite's and PostgreSQL's.
+struct Form {
+    all: (&'static str, &'static str),
+    head: (&'static str, &'static str),
+    trigrams: (&'static str, &'static str),
+    scan: (&'static str, &'static str),
+}
+
+const BY_OFFSET: Form = Form {
+    all: (ALL_SQLITE, ALL_POSTGRES),
+    head: (HEAD_SQLITE, HEAD_POSTGRES),
+    trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
+    scan: (SCAN_SQLITE, SCAN_POSTGRES),
+};
+
+const BY_CURSOR: Form = Form {
+    all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
+    head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
+    trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
+    scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
+};
+
+impl Form {
+    /// The steps of this form for `needle` on the backend of `conn`, the
+    /// head of the list `window` rows long; `with` puts the values that
+    /// place the page (offset and limit, or position and rows) around each
+    /// statement's own.
+    fn steps(
+        &self,
+        conn: &DbConnection,
+        needle: Option<&str>,
+        window: i64,
+        with: impl Fn(&[Bind]) -> Vec<Bind>,
+    ) -> Vec<Statement> {
+        let on = |(sqlite, postgres)| pick(conn, sqlite, postgres);
+        let Some(needle) = needle else {
+            return vec![Statement::new(on(self.all), with(&[]))];
+        };
+        let pattern = Bind::Text(like_pattern(needle));
+        let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
+        let rest = if needle.chars().count() < TRIGRAM {
+            Statement::new(on(self.scan), with(&[pattern]))
+        } else {
+            match conn {
+                DbConnection::Sqlite(_) => {
+                    Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
+                }
+                DbConnection::Postgres(_) => Statement::new(self.trigrams.1, with(&[pattern])),
+            }
+        };
+        vec![head, rest]
+    }
+}
+
 /// The statements a search runs, in order, on the backend of `conn`; it
 /// stops at the first that fills the page. `None` as the needle lists
 /// everyone.
@@ -248,32 +303,9 @@ pub(crate) fn steps(
     limit: i64,
 ) -> Vec<Statement> {
     let page = [Bind::Int(limit), Bind::Int(offset)];
-    let Some(needle) = needle else {
-        return vec![Statement::new(
-            pick(conn, ALL_SQLITE, ALL_POSTGRES),
-            page.to_vec(),
-        )];
-    };
-    let pattern = Bind::Text(like_pattern(needle));
-    let with = |first: &[Bind]| [first, &page[..]].concat();
-    let mut steps = vec![Statement::new(
-        pick(conn, HEAD_SQLITE, HEAD_POSTGRES),
-        with(&[Bind::Int(scan_window(offset, limit)), pattern.clone()]),
-    )];
-    if needle.chars().count() >= TRIGRAM {
-        steps.push(match conn {
-            DbConnection::Sqlite(_) => {
-                Statement::new(TRIGRAMS_SQLITE, with(&[Bind::Text(fts_phrase(needle))]))
-            }
-            DbConnection::Postgres(_) => Statement::new(TRIGRAMS_POSTGRES, with(&[pattern])),
-        });
-    } else {
-        steps.push(Statement::new(
-            pick(conn, SCAN_SQLITE, SCAN_POSTGRES),
-            with(&[pattern]),
-        ));
-    }
-    steps
+    BY_OFFSET.steps(conn, needle, scan_window(offset, limit), |first| {
+        [first, &page[..]].concat()
+    })
 }
 
 /// The position `after` as the first three values of a cursor statement:
@@ -299,33 +331,9 @@ pub(crate) fn steps_after(
     rows: i64,
 ) -> Vec<Statement> {
     let from = position(after);
-    let with = |middle: &[Bind]| [&from[..], middle, &[Bind::Int(rows)]].concat();
-    let Some(needle) = needle else {
-        return vec![Statement::new(
-            pick(conn, AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
-            with(&[]),
-        )];
-    };
-    let pattern = Bind::Text(like_pattern(needle));
-    let mut steps = vec![Statement::new(
-        pick(conn, AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
-        with(&[Bind::Int(scan_window(0, rows)), pattern.clone()]),
-    )];
-    if needle.chars().count() >= TRIGRAM {
-        steps.push(match conn {
-            DbConnection::Sqlite(_) => Statement::new(
-                AFTER_TRIGRAMS_SQLITE,
-                with(&[Bind::Text(fts_phrase(needle))]),
-            ),
-            DbConnection::Postgres(_) => Statement::new(AFTER_TRIGRAMS_POSTGRES, with(&[pattern])),
-        });
-    } else {
-        steps.push(Statement::new(
-            pick(conn, AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
-            with(&[pattern]),
-        ));
-    }
-    steps
+    BY_CURSOR.steps(conn, needle, scan_window(0, rows), |middle| {
+        [&from[..], middle, &[Bind::Int(rows)]].concat()
+    })
 }
 
 /// The trigrams of `needle`, each once, in order.
