@@ -7,6 +7,7 @@
 //! check cannot be written and never run.
 
 mod adapters;
+mod cursor;
 mod import;
 mod plans;
 
@@ -15,7 +16,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use kenning_domain::{
     CredentialKind, Email, EntityTopic, LanguageId, Limit, Location, NewUser, NewUserInput, Offset,
-    Patch, Scope, Scoring, SearchText, Status, User, UserError, UserId, UserPatch, UserPatchInput,
+    Patch, Scope, Scoring, SearchText, Status, User, UserCursor, UserError, UserId, UserPatch,
+    UserPatchInput,
 };
 use kenning_ports::{
     CredentialStore, ExpertiseStore, ModifyError, NewAction, RecordError, StoreError,
@@ -268,13 +270,11 @@ fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
 }
 
 /// A directory larger than the head of the list a search tests first (see
-/// store-diesel's `search` module), so that every way a store may answer
-/// a search (the head of the list, an index, a scan) is taken by one of
-/// the texts below; each answer must be what the matching rule gives.
-#[contract_check]
-fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
+/// store-diesel's `search` module), stored in `store`; the users in
+/// listing order.
+fn directory(store: &dyn UserRepository) -> Vec<User> {
     const FIRST: [&str; 7] = ["Ada", "Zoë", "Bob", "Eve", "Kai", "Mia", "Noor"];
-    let users: Vec<User> = (0..1_200)
+    let mut users: Vec<User> = (0..1_200)
         .map(|n| {
             let first = FIRST[n % FIRST.len()];
             let external = if n % 97 == 0 {
@@ -287,53 +287,65 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
         })
         .collect();
     for user in &users {
-        UserRepository::insert(&*store, user).unwrap();
+        store.insert(user).unwrap();
     }
-    let mut listed = users.clone();
-    listed.sort_by_key(|u| {
-        let p = u.profile().unwrap();
-        (
-            p.lastname.as_str().to_owned(),
-            p.firstname.as_str().to_owned(),
-            u.id(),
-        )
-    });
+    users.sort_by_key(UserCursor::of);
+    users
+}
+
+/// The ids of the users of `listed` (in listing order) that `text`
+/// matches by the rule itself.
+fn matching(listed: &[User], text: Option<&str>) -> Vec<UserId> {
+    let search = SearchText::parse(text).unwrap();
+    listed
+        .iter()
+        .filter(|u| {
+            let p = u.profile().unwrap();
+            search.matches(&SearchText::haystack(
+                p.email.as_str(),
+                p.external_id.as_ref().map(|e| e.as_str()),
+                p.firstname.as_str(),
+                p.lastname.as_str(),
+            ))
+        })
+        .map(User::id)
+        .collect()
+}
+
+/// Texts that take every way a store may answer a search (the head of
+/// the list, an index, a scan) on the [`directory`].
+const SEARCHES_OF_EVERY_KIND: [(&str, i64, i64); 14] = [
+    ("ada", 0, 20),   // common: the head of the list holds the page
+    ("ada", 160, 20), // a later page of it
+    ("ZOË", 40, 20),  // folded, accented
+    ("l1150", 0, 20), // one user, past the head of the list
+    ("e11", 0, 100),  // some in the head, the rest past it
+    ("x_%", 0, 100),  // wildcards match only themselves
+    ("x_%1", 0, 100),
+    ("xa%", 0, 100), // ... so this matches nobody
+    ("l1", 0, 50),   // two characters, all past the head
+    ("l1", 150, 100),
+    ("zq", 0, 20),               // two characters, nobody
+    ("a", 0, 1_000),             // one character, nearly everyone
+    ("example.com", 500, 1_000), // past the head, every trigram common
+    ("l11", 20, 1_000),          // past the head, one trigram
+];
+
+/// Every way a store may answer a search is taken by one of
+/// [`SEARCHES_OF_EVERY_KIND`]; each answer must be what the matching rule
+/// gives.
+#[contract_check]
+fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
+    let listed = directory(&*store);
     let expected = |text: &str, offset: usize, limit: usize| -> Vec<UserId> {
-        let search = SearchText::parse(Some(text)).unwrap();
-        listed
-            .iter()
-            .filter(|u| {
-                let p = u.profile().unwrap();
-                search.matches(&SearchText::haystack(
-                    p.email.as_str(),
-                    p.external_id.as_ref().map(|e| e.as_str()),
-                    p.firstname.as_str(),
-                    p.lastname.as_str(),
-                ))
-            })
+        matching(&listed, Some(text))
+            .into_iter()
             .skip(offset)
             .take(limit)
-            .map(User::id)
             .collect()
     };
     let ids = |users: Vec<User>| users.iter().map(User::id).collect::<Vec<_>>();
-    let cases: [(&str, i64, i64); 14] = [
-        ("ada", 0, 20),   // common: the head of the list holds the page
-        ("ada", 160, 20), // a later page of it
-        ("ZOË", 40, 20),  // folded, accented
-        ("l1150", 0, 20), // one user, past the head of the list
-        ("e11", 0, 100),  // some in the head, the rest past it
-        ("x_%", 0, 100),  // wildcards match only themselves
-        ("x_%1", 0, 100),
-        ("xa%", 0, 100), // ... so this matches nobody
-        ("l1", 0, 50),   // two characters, all past the head
-        ("l1", 150, 100),
-        ("zq", 0, 20),               // two characters, nobody
-        ("a", 0, 1_000),             // one character, nearly everyone
-        ("example.com", 500, 1_000), // past the head, every trigram common
-        ("l11", 20, 1_000),          // past the head, one trigram
-    ];
-    for (text, offset, limit) in cases {
+    for (text, offset, limit) in SEARCHES_OF_EVERY_KIND {
         let want = expected(text, offset as usize, limit as usize);
         assert_eq!(
             ids(page(&*store, Some(text), offset, limit)),

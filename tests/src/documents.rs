@@ -17,3 +17,5 @@ pub const REACTIVATE_USER: &str = "mutation reactivateUser($globalUserId: UUID!)
 pub const DELETE_USER: &str = "mutation deleteUser($globalUserId: UUID!) { deleteUser(globalUserId: $globalUserId) { globalUserId } }";
 
 pub const CANCEL_DELETE: &str = "mutation cancelDelete($globalUserId: UUID!) { cancelDelete(globalUserId: $globalUserId) { globalUserId } }";
+
+pub const USERS_CONNECTION: &str = "query usersConnection($searchText: String, $first: Int, $after: String) { usersConnection(searchText: $searchText, first: $first, after: $after) { edges { cursor node { globalUserId firstname lastname } } pageInfo { hasNextPage endCursor } } }";

@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use kenning_domain::{
-    Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserError, UserId,
-    UserPatch, UserPatchInput,
+    Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserCursor,
+    UserError, UserId, UserPatch, UserPatchInput,
 };
-use kenning_ports::{Clock, ModifyError, UserRepository};
+use kenning_ports::{Clock, ModifyError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
@@ -72,6 +72,20 @@ impl UserService {
         limit: Limit,
     ) -> Result<Vec<User>, ServiceError> {
         Ok(self.users.search(text, offset, limit)?)
+    }
+
+    /// The page of at most `limit` users `text` matches that follow the
+    /// position `after` in the order of [`search`](Self::search) (from the
+    /// first user when `None`), and whether more follow. A page costs about
+    /// what it returns, however deep in the listing it lies; the position
+    /// of its last user ([`UserCursor::of`]) is where the next one starts.
+    pub fn search_after(
+        &self,
+        text: &SearchText,
+        after: Option<&UserCursor>,
+        limit: Limit,
+    ) -> Result<UserPage, ServiceError> {
+        Ok(self.users.search_after(text, after, limit)?)
     }
 
     /// Changes the attributes the input lists.

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 mod credential;
+mod cursor;
 mod expertise;
 mod paging;
 mod profile;
@@ -20,6 +21,7 @@ mod user;
 mod validation;
 
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
+pub use cursor::UserCursor;
 pub use expertise::{
     entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
     Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,

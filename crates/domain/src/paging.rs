@@ -20,6 +20,22 @@ impl Offset {
     pub fn get(&self) -> u32 {
         self.0
     }
+
+    /// The offset if it is at most `max`; a larger one is refused, since
+    /// skipping costs as many rows as it skips: a listing that far in is
+    /// paged by cursor ([`crate::UserCursor`]) instead.
+    pub fn at_most(self, max: u32) -> Result<Self, FieldViolation> {
+        if self.0 <= max {
+            Ok(self)
+        } else {
+            Err(FieldViolation::new(
+                Self::FIELD,
+                Rule::BeyondOffsetPaging {
+                    max: i64::from(max),
+                },
+            ))
+        }
+    }
 }
 
 /// A count from `min` to `max`, refused under `field` otherwise.
@@ -182,6 +198,16 @@ mod tests {
             Offset::parse(-1).unwrap_err(),
             FieldViolation::new("offset", Rule::TooSmall { min: 0 })
         );
+    }
+
+    #[test]
+    fn offsets_past_the_maximum_are_refused() {
+        let offset = Offset::parse(10_001).unwrap();
+        assert_eq!(offset.at_most(10_001), Ok(offset));
+        let refused = offset.at_most(10_000).unwrap_err();
+        assert_eq!(refused.field, "offset");
+        assert_eq!(refused.rule, Rule::BeyondOffsetPaging { max: 10_000 });
+        assert!(refused.to_string().contains("usersConnection"), "{refused}");
     }
 
     #[test]

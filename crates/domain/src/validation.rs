@@ -68,6 +68,15 @@ pub enum Rule {
     },
     /// The text holds a control character other than tab or line break.
     ControlCharacter,
+    /// The value is not a cursor the listing handed out (an edge's
+    /// `cursor` or a page's `endCursor`).
+    InvalidCursor,
+    /// The offset lies beyond `max`, past which a listing is paged by
+    /// cursor (`usersConnection`) instead.
+    BeyondOffsetPaging {
+        /// The largest offset allowed.
+        max: i64,
+    },
 }
 
 impl Rule {
@@ -94,6 +103,7 @@ impl Rule {
             Rule::TooSmall { min } => Some(*min),
             Rule::TooLarge { max } => Some(*max),
             Rule::TooMany { max } => i64::try_from(*max).ok(),
+            Rule::BeyondOffsetPaging { max } => Some(*max),
             _ => None,
         }
     }
@@ -129,6 +139,14 @@ impl fmt::Display for Rule {
             Rule::ControlCharacter => {
                 f.write_str("must not contain control characters other than tabs and line breaks")
             }
+            Rule::InvalidCursor => f.write_str(
+                "must be a cursor a listing returned (an edge's cursor or endCursor), unchanged",
+            ),
+            Rule::BeyondOffsetPaging { max } => write!(
+                f,
+                "must be at most {max}; page further with usersConnection (first, after), \
+                 which reads any page as fast as the first"
+            ),
         }
     }
 }

@@ -5,12 +5,14 @@ use kenning_domain::Scope;
 
 use crate::error::ApiError;
 
-/// What a request executes with: who is calling and the use cases.
+/// What a request executes with: who is calling, the use cases, and the
+/// largest offset `users` accepts (the schema's [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
     pub principal: Principal,
     pub users: UserService,
     pub expertise: ExpertiseService,
+    pub max_offset: u32,
 }
 
 impl juniper::Context for Context {}

@@ -4,7 +4,9 @@
 //! A field costs 1 plus the cost of its selections; a list field costs
 //! that times the number of items it may return: its `limit` argument (a
 //! literal, a variable, or the variable's default), else the list's
-//! default size. Aliases are fields like any other and a fragment costs
+//! default size. A connection (`usersConnection`) is priced as the list of
+//! its edges, by its `first` argument: what it holds is counted once per
+//! edge, its `pageInfo` included, an upper bound. Aliases are fields like any other and a fragment costs
 //! what it holds at every spread, so neither can hide a repetition. The
 //! result is an upper bound: `@skip` and `@include` are not consulted.
 //!
@@ -97,7 +99,7 @@ impl<'d, 'a> Counter<'d, 'a> {
                     args.item
                         .items
                         .iter()
-                        .find(|(arg, _)| arg.item == "limit")
+                        .find(|(arg, _)| COUNTS.contains(&arg.item))
                         .and_then(|(_, value)| self.integer(&value.item))
                 });
                 1u64.saturating_add(children)
@@ -158,12 +160,18 @@ impl<'d, 'a> Counter<'d, 'a> {
     }
 }
 
+/// The arguments that say how many items a list field returns: `limit` of
+/// a list, `first` of a connection.
+const COUNTS: [&str; 2] = ["limit", "first"];
+
 /// How many items `field` under `parent` (`None`: a root field) returns
 /// when no `limit` is given, if it is a list: the defaults the schema
 /// documents for each field.
 fn default_items(parent: Option<&str>, field: &str) -> Option<u64> {
     match (parent, field) {
-        (None, "users") => Some(u64::from(kenning_domain::Limit::DEFAULT.get())),
+        (None, "users" | "usersConnection") => {
+            Some(u64::from(kenning_domain::Limit::DEFAULT.get()))
+        }
         (None, "experts") => Some(u64::from(kenning_domain::ExpertsLimit::DEFAULT.get())),
         (None, "relatedTopics") => {
             Some(u64::from(kenning_domain::RelatedTopicsLimit::DEFAULT.get()))
@@ -218,6 +226,28 @@ mod tests {
         assert_eq!(
             cost("{ experts(query: \"x\") { score topics { topic } } }", None),
             Some(10 * (1 + 1 + 10 * 2))
+        );
+    }
+
+    #[test]
+    fn a_connection_costs_what_it_holds_times_first() {
+        let page = "edges { cursor node { email } } pageInfo { endCursor }";
+        let per_edge = 1 + (1 + 1 + (1 + 1)) + (1 + 1);
+        assert_eq!(
+            cost(&format!("{{ usersConnection {{ {page} }} }}"), None),
+            Some(100 * per_edge)
+        );
+        assert_eq!(
+            cost(
+                &format!("{{ usersConnection(first: 5) {{ {page} }} }}"),
+                None
+            ),
+            Some(5 * per_edge)
+        );
+        let document = format!("query q($n: Int) {{ usersConnection(first: $n) {{ {page} }} }}");
+        assert_eq!(
+            cost(&document, Some(vars("n", 1000))),
+            Some(1000 * per_edge)
         );
     }
 

@@ -2,11 +2,12 @@
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
 use kenning_domain::{
-    self as domain, ExpertsLimit, FieldViolation, RelatedTopicsLimit, Scope, SearchText, UserId,
-    UserTopicsLimit,
+    self as domain, ExpertsLimit, FieldViolation, RelatedTopicsLimit, Scope, SearchText,
+    UserCursor, UserId, UserTopicsLimit,
 };
 use uuid::Uuid;
 
+use crate::connection::UserConnection;
 use crate::context::Context;
 use crate::error::ApiError;
 use crate::expertise::{ExpertObject, RelatedTopicObject, UserTopicObject};
@@ -44,6 +45,8 @@ impl Query {
     /// Users whose e-mail, externalId, first name, last name or "first last"
     /// contains `searchText` (case-insensitive); null or "" lists all users.
     /// Ordered by last name, first name and id, so offset pages are stable.
+    /// `offset` goes up to a maximum (10,000 unless configured); further
+    /// pages are read by cursor with `usersConnection`.
     fn users(
         context: &Context,
         search_text: Option<String>,
@@ -51,7 +54,9 @@ impl Query {
         limit: Option<Limit>,
     ) -> Result<Vec<UserObject>> {
         let users = context.allow(Scope::UsersRead)?;
-        let offset = parse_or_default(offset.map(|o| o.0), domain::Offset::parse)?;
+        let offset = parse_or_default(offset.map(|o| o.0), domain::Offset::parse)?
+            .at_most(context.max_offset)
+            .map_err(violation)?;
         let limit = parse_or_default(limit.map(|l| l.0), domain::Limit::parse)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
         Ok(users
@@ -59,6 +64,34 @@ impl Query {
             .into_iter()
             .map(UserObject)
             .collect())
+    }
+
+    /// The users `users` lists for `searchText`, in the same order, a page
+    /// at a time: the `first` users (1 to 1000, default 100) after the
+    /// cursor `after` (an edge's `cursor` or a page's `pageInfo.endCursor`,
+    /// as returned; null starts at the first user). Every page costs about
+    /// what the first does, however deep in the listing it lies.
+    fn users_connection(
+        context: &Context,
+        search_text: Option<String>,
+        first: Option<i32>,
+        after: Option<String>,
+    ) -> Result<UserConnection> {
+        let users = context.allow(Scope::UsersRead)?;
+        let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
+        let first = parse_or_default(first, |n| {
+            domain::Limit::parse(n).map_err(|v| FieldViolation::new(UserConnection::FIRST, v.rule))
+        })?;
+        let after = after
+            .as_deref()
+            .map(UserCursor::parse)
+            .transpose()
+            .map_err(violation)?;
+        Ok(UserConnection(users.search_after(
+            &text,
+            after.as_ref(),
+            first,
+        )?))
     }
 
     /// One user, whatever its status.
@@ -189,7 +222,8 @@ impl Schema {
         &self.root
     }
 
-    pub(crate) fn limits(&self) -> Limits {
+    /// The limits the schema holds documents and arguments to.
+    pub fn limits(&self) -> Limits {
         self.limits
     }
 }
@@ -215,6 +249,10 @@ pub struct Limits {
     pub cost: u64,
     /// The highest cost of all the operations of one batch together.
     pub batch_cost: u64,
+    /// The largest `offset` of `users`: skipping costs as many rows as it
+    /// skips, so a listing read further than this is read by cursor
+    /// (`usersConnection`), whose pages cost the same at any depth.
+    pub max_offset: u32,
 }
 
 impl Default for Limits {
@@ -229,6 +267,7 @@ impl Default for Limits {
             fields: 1_000,
             cost: 50_000,
             batch_cost: 100_000,
+            max_offset: 10_000,
         }
     }
 }

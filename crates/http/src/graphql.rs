@@ -44,6 +44,7 @@ async fn run(
         principal,
         users: state.users.clone(),
         expertise: state.expertise.clone(),
+        max_offset: state.schema.limits().max_offset,
     };
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;

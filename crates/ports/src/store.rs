@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{Limit, Offset, SearchText, User, UserError, UserId};
+use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserError, UserId};
 
 /// A storage failure.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -91,6 +91,28 @@ impl From<StoreError> for ModifyError {
     }
 }
 
+/// One page of a listing read by cursor: the users, and whether any
+/// follow them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserPage {
+    /// The users of the page, in listing order.
+    pub users: Vec<User>,
+    /// Whether more users follow the last one.
+    pub more: bool,
+}
+
+impl UserPage {
+    /// The page of `limit` users out of `users`, read in listing order with
+    /// one more than `limit` asked for: that one only tells that more
+    /// follow.
+    pub fn of_one_more(mut users: Vec<User>, limit: Limit) -> Self {
+        let limit = limit.get() as usize;
+        let more = users.len() > limit;
+        users.truncate(limit);
+        Self { users, more }
+    }
+}
+
 /// Where users live.
 ///
 /// Contract (checked by the contract suite for every adapter):
@@ -120,6 +142,18 @@ pub trait UserRepository: Send + Sync {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError>;
+
+    /// The users [`search`](UserRepository::search) would list for `text`
+    /// that come after the position `after` in listing order (from the
+    /// first when `None`), at most `limit` of them, and whether more follow.
+    /// The position need not be a user that exists (any longer). Each page
+    /// costs about what it returns, wherever it lies in the listing.
+    fn search_after(
+        &self,
+        text: &SearchText,
+        after: Option<&UserCursor>,
+        limit: Limit,
+    ) -> Result<UserPage, StoreError>;
 
     /// Loads the user, lets `change` alter it and stores the result, as one
     /// atomic step. When `change` refuses, nothing is written. `change` may

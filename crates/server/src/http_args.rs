@@ -53,6 +53,11 @@ pub struct HttpArgs {
     /// Highest cost of all the operations of one batch together.
     #[arg(long, env = "KENNING_MAX_BATCH_COST", default_value_t = Limits::default().batch_cost)]
     max_batch_cost: u64,
+    /// Largest `offset` of the GraphQL `users` query; a larger one is a
+    /// ValidationError pointing to `usersConnection`, which pages by
+    /// cursor at the same cost however deep.
+    #[arg(long, env = "KENNING_MAX_OFFSET", default_value_t = Limits::default().max_offset)]
+    max_offset: u32,
     /// Failed authentications a client address may make a minute (as
     /// many at once), then 429; 0 turns the limit off.
     #[arg(long, env = "KENNING_AUTH_FAILURES_PER_MINUTE",
@@ -99,6 +104,7 @@ impl HttpArgs {
             fields: self.max_query_fields,
             cost: self.max_query_cost,
             batch_cost: self.max_batch_cost,
+            max_offset: self.max_offset,
         };
         (http, limits)
     }

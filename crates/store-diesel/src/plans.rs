@@ -8,7 +8,7 @@ use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
 use crate::expertise::learning_user_sql;
-use crate::search::{steps, Bind, Statement};
+use crate::search::{steps, steps_after, Bind, Statement};
 use crate::Database;
 
 /// How the database runs one statement.
@@ -62,7 +62,8 @@ impl Database {
     /// look-up every upload makes (its user by e-mail) and for each step of
     /// a search (see the search module's design): a common text's first
     /// page ("smith"), a two-character text ("zq") and the listing without
-    /// a text. The plans depend on the statistics the database holds
+    /// a text; and the same read by cursor (from the start of the listing,
+    /// where the position excludes nothing). The plans depend on the statistics the database holds
     /// (SQLite's `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
         let plans = self.read(|conn| {
@@ -73,12 +74,26 @@ impl Database {
             let smith = steps(conn, Some("smith"), 0, 20);
             let short = steps(conn, Some("zq"), 0, 20);
             let all = steps(conn, None, 0, 20);
+            let smith_after = steps_after(conn, Some("smith"), None, 21);
+            let all_after = steps_after(conn, None, None, 21);
             let named = [
                 ("upload: the user named by e-mail", Some(&lookup)),
                 ("search, step 1: the head of the list", smith.first()),
                 ("search, step 2: the trigram index", smith.get(1)),
                 ("search, step 3: a one- or two-character text", short.get(1)),
                 ("listing without a search text", all.first()),
+                (
+                    "by cursor, search step 1: the head of the list",
+                    smith_after.first(),
+                ),
+                (
+                    "by cursor, search step 2: the trigram index",
+                    smith_after.get(1),
+                ),
+                (
+                    "by cursor, listing without a search text",
+                    all_after.first(),
+                ),
             ];
             let mut plans = Vec::new();
             for (statement, sql) in named {

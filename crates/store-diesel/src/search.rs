@@ -24,6 +24,13 @@
 //!
 //! The trigram index and the `LIKE` test agree: both match the folded
 //! text as it is, `%` and `_` included (escaped in the pattern).
+//!
+//! A page read by cursor ([`after`]) takes the same steps, each bounded by
+//! the cursor: only rows after the cursor's position, compared as row
+//! values `(lastname, firstname, id) > (?, ?, ?)` in the order of the
+//! listing index, so step 1 and the unfiltered listing are a range scan of
+//! that index starting at the cursor, whatever page it points to. A page
+//! asks for one row more than it shows, which tells whether more follow.
 
 use diesel::pg::Pg;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
@@ -31,7 +38,7 @@ use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Text};
 use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
-use kenning_domain::{Limit, Offset, SearchText};
+use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
 use crate::users::UserRow;
@@ -131,6 +138,54 @@ const SCAN_POSTGRES: &str = "SELECT users.* FROM users \
      WHERE search_text LIKE $1 ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
 
+/// The cursor forms of the statements above: the same steps, each reading
+/// only rows after the position bound first. SQLite's placeholders are
+/// numbered so that the position comes first in every statement too.
+const AFTER_ALL_SQLITE: &str = "SELECT users.* FROM users \
+     WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
+     ORDER BY lastname, firstname, id LIMIT ?4";
+const AFTER_ALL_POSTGRES: &str = "SELECT users.* FROM users \
+     WHERE (lastname, firstname, id) > ($1, $2, $3) \
+     ORDER BY lastname, firstname, id LIMIT $4";
+
+const AFTER_HEAD_SQLITE: &str = "SELECT * FROM (SELECT users.* FROM users \
+         WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
+         ORDER BY lastname, firstname, id LIMIT ?4) AS head \
+     WHERE search_text LIKE ?5 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT ?6";
+const AFTER_HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
+         WHERE (lastname, firstname, id) > ($1, $2, $3) \
+         ORDER BY lastname, firstname, id LIMIT $4) AS head \
+     WHERE search_text LIKE $5 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT $6";
+
+/// The position is tested on the users the trigram index found, never
+/// used to reach them: a rare text is found through the index alone. On
+/// SQLite, `users_search_row` holds the listing order's columns, so the
+/// position is tested there before any row is read.
+const AFTER_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM users INDEXED BY users_search_row \
+          WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?4) \
+            AND (lastname, firstname, id) > (?1, ?2, ?3) \
+          ORDER BY lastname, firstname, id LIMIT ?5) \
+     ORDER BY lastname, firstname, id";
+const AFTER_RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_search_row \
+     WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?4) \
+       AND (lastname, firstname, id) > (?1, ?2, ?3) \
+       AND search_text LIKE ?5 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT ?6";
+const AFTER_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT users.* FROM users WHERE search_text LIKE $4 ESCAPE '\\') \
+     SELECT * FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \
+     ORDER BY lastname, firstname, id LIMIT $5";
+
+const AFTER_SCAN_SQLITE: &str = "SELECT users.* FROM users \
+     WHERE (lastname, firstname, id) > (?1, ?2, ?3) AND search_text LIKE ?4 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT ?5";
+const AFTER_SCAN_POSTGRES: &str = "SELECT users.* FROM users \
+     WHERE (lastname, firstname, id) > ($1, $2, $3) AND search_text LIKE $4 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT $5";
+
 fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'static str {
     match conn {
         DbConnection::Sqlite(_) => sqlite,
@@ -188,6 +243,61 @@ impl Statement {
     }
 }
 
+/// The statements of one form of a search (by offset or by cursor), each
+/// as SQLite's and PostgreSQL's.
+struct Form {
+    all: (&'static str, &'static str),
+    head: (&'static str, &'static str),
+    trigrams: (&'static str, &'static str),
+    scan: (&'static str, &'static str),
+}
+
+const BY_OFFSET: Form = Form {
+    all: (ALL_SQLITE, ALL_POSTGRES),
+    head: (HEAD_SQLITE, HEAD_POSTGRES),
+    trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
+    scan: (SCAN_SQLITE, SCAN_POSTGRES),
+};
+
+const BY_CURSOR: Form = Form {
+    all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
+    head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
+    trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
+    scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
+};
+
+impl Form {
+    /// The steps of this form for `needle` on the backend of `conn`, the
+    /// head of the list `window` rows long; `with` puts the values that
+    /// place the page (offset and limit, or position and rows) around each
+    /// statement's own.
+    fn steps(
+        &self,
+        conn: &DbConnection,
+        needle: Option<&str>,
+        window: i64,
+        with: impl Fn(&[Bind]) -> Vec<Bind>,
+    ) -> Vec<Statement> {
+        let on = |(sqlite, postgres)| pick(conn, sqlite, postgres);
+        let Some(needle) = needle else {
+            return vec![Statement::new(on(self.all), with(&[]))];
+        };
+        let pattern = Bind::Text(like_pattern(needle));
+        let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
+        let rest = if needle.chars().count() < TRIGRAM {
+            Statement::new(on(self.scan), with(&[pattern]))
+        } else {
+            match conn {
+                DbConnection::Sqlite(_) => {
+                    Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
+                }
+                DbConnection::Postgres(_) => Statement::new(self.trigrams.1, with(&[pattern])),
+            }
+        };
+        vec![head, rest]
+    }
+}
+
 /// The statements a search runs, in order, on the backend of `conn`; it
 /// stops at the first that fills the page. `None` as the needle lists
 /// everyone.
@@ -198,32 +308,37 @@ pub(crate) fn steps(
     limit: i64,
 ) -> Vec<Statement> {
     let page = [Bind::Int(limit), Bind::Int(offset)];
-    let Some(needle) = needle else {
-        return vec![Statement::new(
-            pick(conn, ALL_SQLITE, ALL_POSTGRES),
-            page.to_vec(),
-        )];
-    };
-    let pattern = Bind::Text(like_pattern(needle));
-    let with = |first: &[Bind]| [first, &page[..]].concat();
-    let mut steps = vec![Statement::new(
-        pick(conn, HEAD_SQLITE, HEAD_POSTGRES),
-        with(&[Bind::Int(scan_window(offset, limit)), pattern.clone()]),
-    )];
-    if needle.chars().count() >= TRIGRAM {
-        steps.push(match conn {
-            DbConnection::Sqlite(_) => {
-                Statement::new(TRIGRAMS_SQLITE, with(&[Bind::Text(fts_phrase(needle))]))
-            }
-            DbConnection::Postgres(_) => Statement::new(TRIGRAMS_POSTGRES, with(&[pattern])),
-        });
-    } else {
-        steps.push(Statement::new(
-            pick(conn, SCAN_SQLITE, SCAN_POSTGRES),
-            with(&[pattern]),
-        ));
-    }
-    steps
+    BY_OFFSET.steps(conn, needle, scan_window(offset, limit), |first| {
+        [first, &page[..]].concat()
+    })
+}
+
+/// The position `after` as the first three values of a cursor statement:
+/// from the start of the listing when `None`, as every row comes after the
+/// empty names and the empty id.
+fn position(after: Option<&UserCursor>) -> [Bind; 3] {
+    let (last, first, id) = after.map_or_else(Default::default, |c| {
+        (
+            c.lastname().to_owned(),
+            c.firstname().to_owned(),
+            c.id().to_string(),
+        )
+    });
+    [Bind::Text(last), Bind::Text(first), Bind::Text(id)]
+}
+
+/// The statements a search by cursor runs, in order, on the backend of
+/// `conn`: [`steps`] for the `rows` after the position `after`.
+pub(crate) fn steps_after(
+    conn: &DbConnection,
+    needle: Option<&str>,
+    after: Option<&UserCursor>,
+    rows: i64,
+) -> Vec<Statement> {
+    let from = position(after);
+    BY_CURSOR.steps(conn, needle, scan_window(0, rows), |middle| {
+        [&from[..], middle, &[Bind::Int(rows)]].concat()
+    })
 }
 
 /// The trigrams of `needle`, each once, in order.
@@ -304,6 +419,39 @@ fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed
     Ok(Narrowed::Rare(asked.join(" AND ")))
 }
 
+/// Runs the `steps` of a search for `needle` in order until one fills all
+/// `rows` of the page. SQLite's trigram step is narrowed first
+/// ([`narrow`]); `rare` gives the statement that asks the index for the
+/// rare trigrams found (their FTS5 query) and tests the `LIKE` pattern.
+fn run(
+    conn: &mut DbConnection,
+    needle: Option<&str>,
+    steps: Vec<Statement>,
+    rows: i64,
+    rare: impl Fn(String, String) -> Statement,
+) -> diesel::QueryResult<Vec<UserRow>> {
+    let mut found = Vec::new();
+    for step in steps {
+        let step = match needle {
+            Some(needle)
+                if [TRIGRAMS_SQLITE, AFTER_TRIGRAMS_SQLITE].contains(&step.sql.as_str()) =>
+            {
+                match narrow(conn, needle)? {
+                    Narrowed::Nobody => return Ok(Vec::new()),
+                    Narrowed::Rare(query) => rare(query, like_pattern(needle)),
+                    Narrowed::Whole => step,
+                }
+            }
+            _ => step,
+        };
+        found = step.load::<UserRow>(conn)?;
+        if found.len() as i64 == rows {
+            break;
+        }
+    }
+    Ok(found)
+}
+
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
@@ -312,30 +460,38 @@ pub(crate) fn page(
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
-    let mut found = Vec::new();
-    for step in steps(conn, text.needle(), offset, limit) {
-        let step = match (text.needle(), step.sql.as_str()) {
-            (Some(needle), TRIGRAMS_SQLITE) => match narrow(conn, needle)? {
-                Narrowed::Nobody => return Ok(Vec::new()),
-                Narrowed::Rare(query) => Statement::new(
-                    RARE_TRIGRAMS_SQLITE,
-                    vec![
-                        Bind::Text(query),
-                        Bind::Text(like_pattern(needle)),
-                        Bind::Int(limit),
-                        Bind::Int(offset),
-                    ],
-                ),
-                Narrowed::Whole => step,
-            },
-            _ => step,
-        };
-        found = step.load::<UserRow>(conn)?;
-        if found.len() as i64 == limit {
-            break;
-        }
-    }
-    Ok(found)
+    let steps = steps(conn, text.needle(), offset, limit);
+    run(conn, text.needle(), steps, limit, |query, pattern| {
+        Statement::new(
+            RARE_TRIGRAMS_SQLITE,
+            vec![
+                Bind::Text(query),
+                Bind::Text(pattern),
+                Bind::Int(limit),
+                Bind::Int(offset),
+            ],
+        )
+    })
+}
+
+/// Up to `limit` users matching `text` after the position `after` (from
+/// the start when `None`), in listing order, and one more when more
+/// follow.
+pub(crate) fn after(
+    conn: &mut DbConnection,
+    text: &SearchText,
+    after: Option<&UserCursor>,
+    limit: Limit,
+) -> diesel::QueryResult<Vec<UserRow>> {
+    let rows = i64::from(limit.get()) + 1;
+    let steps = steps_after(conn, text.needle(), after, rows);
+    run(conn, text.needle(), steps, rows, |query, pattern| {
+        let asked = [Bind::Text(query), Bind::Text(pattern), Bind::Int(rows)];
+        Statement::new(
+            AFTER_RARE_TRIGRAMS_SQLITE,
+            [&position(after)[..], &asked[..]].concat(),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@ use diesel::prelude::*;
 use kenning_domain::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
-    UserError, UserId, UserParts,
+    UserCursor, UserError, UserId, UserParts,
 };
-use kenning_ports::{ModifyError, StoreError, UserRepository};
+use kenning_ports::{ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, TxError};
@@ -232,6 +232,20 @@ impl UserRepository for Database {
     ) -> Result<Vec<User>, StoreError> {
         let rows = self.read(|conn| search::page(conn, text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
+    }
+
+    fn search_after(
+        &self,
+        text: &SearchText,
+        after: Option<&UserCursor>,
+        limit: Limit,
+    ) -> Result<UserPage, StoreError> {
+        let rows = self.read(|conn| search::after(conn, text, after, limit))?;
+        let users = rows
+            .into_iter()
+            .map(UserRow::into_user)
+            .collect::<Result<_, _>>()?;
+        Ok(UserPage::of_one_more(users, limit))
     }
 
     fn modify(

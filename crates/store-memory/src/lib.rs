@@ -12,9 +12,12 @@ use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserError, UserId,
+    CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserCursor,
+    UserError, UserId,
 };
-use kenning_ports::{CredentialStore, ModifyError, StoreError, StoredCredential, UserRepository};
+use kenning_ports::{
+    CredentialStore, ModifyError, StoreError, StoredCredential, UserPage, UserRepository,
+};
 use uuid::Uuid;
 
 #[derive(Debug, Default)]
@@ -45,17 +48,6 @@ impl MemoryStore {
     }
 }
 
-fn sort_key(user: &User) -> (String, String, UserId) {
-    match user.profile() {
-        Some(p) => (
-            p.lastname.as_str().to_owned(),
-            p.firstname.as_str().to_owned(),
-            user.id(),
-        ),
-        None => (String::new(), String::new(), user.id()),
-    }
-}
-
 fn haystack(user: &User) -> Option<String> {
     user.profile().map(|p| {
         SearchText::haystack(
@@ -68,6 +60,22 @@ fn haystack(user: &User) -> Option<String> {
 }
 
 impl State {
+    /// The users `text` matches, in listing order.
+    fn matching(&self, text: &SearchText) -> Vec<(UserCursor, &User)> {
+        let mut found: Vec<(UserCursor, &User)> = self
+            .users
+            .values()
+            .filter(|u| match (text.needle(), haystack(u)) {
+                (None, _) => true,
+                (Some(_), Some(hay)) => text.matches(&hay),
+                (Some(_), None) => false,
+            })
+            .map(|u| (UserCursor::of(u), u))
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        found
+    }
+
     /// `Conflict` if `user` would share a unique key with another live user.
     fn check_unique(&self, user: &User) -> Result<(), StoreError> {
         let Some(profile) = user.profile() else {
@@ -119,23 +127,31 @@ impl UserRepository for MemoryStore {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let state = self.lock();
-        let mut found: Vec<&User> = state
-            .users
-            .values()
-            .filter(|u| match (text.needle(), haystack(u)) {
-                (None, _) => true,
-                (Some(_), Some(hay)) => text.matches(&hay),
-                (Some(_), None) => false,
-            })
-            .collect();
-        found.sort_by_key(|u| sort_key(u));
-        Ok(found
+        Ok(self
+            .lock()
+            .matching(text)
             .into_iter()
             .skip(offset.get() as usize)
             .take(limit.get() as usize)
-            .cloned()
+            .map(|(_, u)| u.clone())
             .collect())
+    }
+
+    fn search_after(
+        &self,
+        text: &SearchText,
+        after: Option<&UserCursor>,
+        limit: Limit,
+    ) -> Result<UserPage, StoreError> {
+        let users = self
+            .lock()
+            .matching(text)
+            .into_iter()
+            .filter(|(key, _)| after.is_none_or(|after| key > after))
+            .take(limit.get() as usize + 1)
+            .map(|(_, u)| u.clone())
+            .collect();
+        Ok(UserPage::of_one_more(users, limit))
     }
 
     fn modify(

@@ -46,12 +46,17 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
         plan_of(&plans, "search, step 1").contains("users_listing"),
         "{all}"
     );
-    let trigrams = plan_of(&plans, "search, step 2");
-    if url.starts_with("sqlite") {
-        assert!(trigrams.contains("VIRTUAL TABLE INDEX"), "{all}");
-        assert!(trigrams.contains("users_search_row"), "{all}");
-    } else {
-        assert!(trigrams.contains("users_search_trigrams"), "{all}");
+    for listing in ["by cursor, search step 1", "by cursor, listing without"] {
+        assert!(plan_of(&plans, listing).contains("users_listing"), "{all}");
+    }
+    for step in ["search, step 2", "by cursor, search step 2"] {
+        let trigrams = plan_of(&plans, step);
+        if url.starts_with("sqlite") {
+            assert!(trigrams.contains("VIRTUAL TABLE INDEX"), "{all}");
+            assert!(trigrams.contains("users_search_row"), "{all}");
+        } else {
+            assert!(trigrams.contains("users_search_trigrams"), "{all}");
+        }
     }
 }
 

@@ -19,6 +19,7 @@ mod guards;
 mod headers;
 mod instances;
 mod metrics;
+mod paging;
 mod published;
 mod throttle;
 mod users;

@@ -1,0 +1,141 @@
+//! Listings read by cursor ([`UserRepository::search_after`]): page after
+//! page, each starting right after the last user of the one before.
+
+use std::sync::Arc;
+
+use chrono::Duration;
+use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserId};
+use kenning_ports::{UserPage, UserRepository};
+use kenning_test_macros::contract_check;
+
+use super::{adapters, directory, matching, names, new_user, now, Store, SEARCHES_OF_EVERY_KIND};
+
+fn page_after(
+    store: &dyn UserRepository,
+    text: Option<&str>,
+    after: Option<&UserCursor>,
+    limit: i64,
+) -> UserPage {
+    store
+        .search_after(
+            &SearchText::parse(text).unwrap(),
+            after,
+            Limit::parse(limit).unwrap(),
+        )
+        .unwrap()
+}
+
+/// Every page of the listing of `text`, read by cursor from the start
+/// until a page says nothing follows; every page but the last is full.
+fn walk(store: &dyn UserRepository, text: Option<&str>, limit: i64) -> Vec<UserId> {
+    let mut after = None;
+    let mut walked = Vec::new();
+    loop {
+        let page = page_after(store, text, after.as_ref(), limit);
+        walked.extend(page.users.iter().map(User::id));
+        if !page.more {
+            return walked;
+        }
+        assert_eq!(page.users.len() as i64, limit, "{text:?}: a page short");
+        after = page.users.last().map(UserCursor::of);
+    }
+}
+
+/// The listing of `text` read by offset, page after page.
+fn by_offset(store: &dyn UserRepository, text: Option<&str>) -> Vec<UserId> {
+    let search = SearchText::parse(text).unwrap();
+    let mut listed = Vec::new();
+    loop {
+        let offset = Offset::parse(listed.len() as i64).unwrap();
+        let page = store.search(&search, offset, Limit::DEFAULT).unwrap();
+        if page.is_empty() {
+            return listed;
+        }
+        listed.extend(page.iter().map(User::id));
+    }
+}
+
+/// Walking by cursor lists exactly what the offset listing does, for every
+/// way a store may answer a search, and the page after the last user is
+/// empty.
+#[contract_check]
+fn cursor_pages_walk_the_whole_listing(store: Arc<impl Store>) {
+    let listed = directory(&*store);
+    let cases = SEARCHES_OF_EVERY_KIND
+        .iter()
+        .map(|(text, _, limit)| (Some(*text), *limit))
+        .chain([(None, 7), (None, 1_000)]);
+    for (text, limit) in cases {
+        let want = matching(&listed, text);
+        assert_eq!(walk(&*store, text, limit), want, "{text:?} by {limit}");
+        assert_eq!(by_offset(&*store, text), want, "{text:?} by offset");
+        let last = want
+            .last()
+            .and_then(|id| listed.iter().find(|u| u.id() == *id))
+            .map(UserCursor::of);
+        if let Some(last) = last {
+            let end = page_after(&*store, text, Some(&last), limit);
+            assert_eq!(
+                (end.users.len(), end.more),
+                (0, false),
+                "{text:?} at the end"
+            );
+        }
+    }
+    assert!(matching(&listed, Some("zq")).is_empty());
+    assert!(page_after(&*store, Some("zq"), None, 20).users.is_empty());
+}
+
+/// A page that ends exactly at the last user says that nothing follows.
+#[contract_check]
+fn a_full_last_page_says_nothing_follows(store: Arc<impl Store>) {
+    for (i, last) in ["Alpha", "Beta", "Gamma", "Delta"].iter().enumerate() {
+        let user = new_user(&format!("u{i}@example.com"), "Al", last, None);
+        UserRepository::insert(&*store, &user).unwrap();
+    }
+    let first = page_after(&*store, None, None, 2);
+    assert_eq!(names(&first.users), ["Al Alpha", "Al Beta"]);
+    assert!(first.more);
+    let cursor = first.users.last().map(UserCursor::of);
+    let second = page_after(&*store, None, cursor.as_ref(), 2);
+    assert_eq!(names(&second.users), ["Al Delta", "Al Gamma"]);
+    assert!(!second.more);
+    let all = page_after(&*store, None, None, 4);
+    assert_eq!((all.users.len(), all.more), (4, false));
+}
+
+/// A cursor is a position, not a user: it still works once the user it
+/// was taken from is gone from its place, and for a user never stored.
+#[contract_check]
+fn a_cursor_between_rows_still_works(store: Arc<impl Store>) {
+    let users: Vec<User> = ["Adams", "Baker", "Clark", "Davis", "Evans"]
+        .iter()
+        .enumerate()
+        .map(|(i, last)| new_user(&format!("u{i}@example.com"), "Jo", last, None))
+        .collect();
+    for user in &users {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    let first = page_after(&*store, Some("jo"), None, 2);
+    assert_eq!(names(&first.users), ["Jo Adams", "Jo Baker"]);
+    let cursor = UserCursor::of(&first.users[1]);
+
+    // Baker is deleted and anonymized: the row moves to the front of the
+    // listing (its names are empty) and out of every search.
+    let baker = first.users[1].id();
+    store.modify(baker, &mut |u| u.delete(now())).unwrap();
+    let at = now() + Duration::days(15);
+    store.modify(baker, &mut |u| u.anonymize(at)).unwrap();
+    let next = page_after(&*store, Some("jo"), Some(&cursor), 2);
+    assert_eq!(names(&next.users), ["Jo Clark", "Jo Davis"]);
+    assert!(next.more);
+    let unfiltered = page_after(&*store, None, Some(&cursor), 10);
+    assert_eq!(
+        names(&unfiltered.users),
+        ["Jo Clark", "Jo Davis", "Jo Evans"]
+    );
+
+    let never_stored = UserCursor::of(&new_user("x@example.com", "Zed", "Clark", None));
+    let after_it = page_after(&*store, None, Some(&never_stored), 10);
+    assert_eq!(names(&after_it.users), ["Jo Davis", "Jo Evans"]);
+}
