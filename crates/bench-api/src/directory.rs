@@ -143,7 +143,8 @@ pub fn external_id(n: u64) -> String {
     format!("E{n:09}")
 }
 
-fn user(n: u64, language: &LanguageId, now: DateTime<Utc>) -> anyhow::Result<User> {
+/// Person `n` as stored.
+pub fn user(n: u64, language: &LanguageId, now: DateTime<Utc>) -> anyhow::Result<User> {
     let input = NewUserInput {
         email: email(n),
         firstname: firstname(n).to_owned(),

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use kenning_domain::TextFormat;
+use kenning_domain::{TextFormat, UserCursor};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::TopicExtractor;
 use serde_json::{json, Value};
@@ -66,6 +66,7 @@ fn someone(connection: usize, n: u64, size: u64) -> u64 {
 
 const USER: &str = "query user($id: UUID!) { user(globalUserId: $id) { globalUserId firstname lastname email status created } }";
 const USERS: &str = "query users($text: String, $offset: Offset, $limit: Limit) { users(searchText: $text, offset: $offset, limit: $limit) { globalUserId firstname lastname email } }";
+const CONNECTION: &str = "query page($after: String) { usersConnection(first: 20, after: $after) { edges { node { globalUserId firstname lastname email } } pageInfo { hasNextPage endCursor } } }";
 const CREATE: &str = "mutation create($input: CreateUserInput!) { createUser(createUserInput: $input) { globalUserId } }";
 const EXPERTS_QUERY: &str = "query experts($query: String!) { experts(query: $query, limit: 10) { score user { globalUserId } } }";
 
@@ -168,6 +169,30 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
         make: Arc::new(move |_, _| {
             let offset = size * 9 / 10;
             graphql(&kk, USERS, json!({ "offset": offset, "limit": 20 }))
+        }),
+        check: ok.clone(),
+        target: Target::P99Below(10.0),
+    });
+    // Cursors of people spread over the directory, as a client walking it
+    // would hold them.
+    let language = kenning_domain::LanguageId::parse("en").ok();
+    let cursors: Arc<Vec<String>> = Arc::new(
+        (0..1_000u64)
+            .filter_map(|i| {
+                let at = directory::mix(i ^ 0xc0c0) % size;
+                let user =
+                    directory::user(at, language.as_ref()?, directory::epoch().ok()?).ok()?;
+                Some(UserCursor::of(&user).to_string())
+            })
+            .collect(),
+    );
+    let kk = k.clone();
+    out.push(Operation {
+        name: "usersConnection: any page by cursor",
+        make: Arc::new(move |c, n| {
+            let at = directory::mix((c as u64) << 40 | n) % (cursors.len() as u64).max(1);
+            let after = usize::try_from(at).ok().and_then(|i| cursors.get(i));
+            graphql(&kk, CONNECTION, json!({ "after": after }))
         }),
         check: ok.clone(),
         target: Target::P99Below(10.0),
