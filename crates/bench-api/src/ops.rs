@@ -112,67 +112,62 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
         check: Arc::new(|status, _| status == 200),
         target: Target::Baseline,
     });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "user(globalUserId)",
-        make: Arc::new(move |c, n| {
-            graphql(
-                &kk,
-                USER,
-                json!({ "id": directory::id(someone(c, n, size)) }),
-            )
-        }),
-        check: ok.clone(),
-        target: Target::OfBaseline(0.4),
-    });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "users: exact e-mail",
-        make: Arc::new(move |c, n| {
-            let text = directory::email(someone(c, n, size));
-            graphql(&kk, USERS, json!({ "text": text, "limit": 10 }))
-        }),
-        check: ok.clone(),
-        target: Target::P99Below(5.0),
-    });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "users: exact externalId",
-        make: Arc::new(move |c, n| {
-            let text = directory::external_id(someone(c, n, size));
-            graphql(&kk, USERS, json!({ "text": text, "limit": 10 }))
-        }),
-        check: ok.clone(),
-        target: Target::P99Below(5.0),
-    });
+    // A GraphQL operation whose variables come from the connection and
+    // request numbers; the answer must hold data and no error.
+    let query = |name: &'static str,
+                 document: &'static str,
+                 target: Target,
+                 variables: Box<dyn Fn(usize, u64) -> Value + Send + Sync>| {
+        let kk = k.clone();
+        Operation {
+            name,
+            make: Arc::new(move |c, n| graphql(&kk, document, variables(c, n))),
+            check: ok.clone(),
+            target,
+        }
+    };
+    out.push(query(
+        "user(globalUserId)",
+        USER,
+        Target::OfBaseline(0.4),
+        Box::new(move |c, n| json!({ "id": directory::id(someone(c, n, size)) })),
+    ));
+    out.push(query(
+        "users: exact e-mail",
+        USERS,
+        Target::P99Below(5.0),
+        Box::new(move |c, n| json!({ "text": directory::email(someone(c, n, size)), "limit": 10 })),
+    ));
+    out.push(query(
+        "users: exact externalId",
+        USERS,
+        Target::P99Below(5.0),
+        Box::new(
+            move |c, n| json!({ "text": directory::external_id(someone(c, n, size)), "limit": 10 }),
+        ),
+    ));
     let search_target = Target::P99Below(if size > 1_000_000 { 100.0 } else { 50.0 });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "users: \"smith\", first page",
-        make: Arc::new(move |_, _| graphql(&kk, USERS, json!({ "text": "smith", "limit": 20 }))),
-        check: ok.clone(),
-        target: search_target,
-    });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "users: text matching nobody",
-        make: Arc::new(move |c, n| {
+    out.push(query(
+        "users: \"smith\", first page",
+        USERS,
+        search_target,
+        Box::new(|_, _| json!({ "text": "smith", "limit": 20 })),
+    ));
+    out.push(query(
+        "users: text matching nobody",
+        USERS,
+        search_target,
+        Box::new(|c, n| {
             let text = format!("zq{}", directory::mix((c as u64) << 40 | n) % 100_000);
-            graphql(&kk, USERS, json!({ "text": text, "limit": 20 }))
+            json!({ "text": text, "limit": 20 })
         }),
-        check: ok.clone(),
-        target: search_target,
-    });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "users: page at 90% by offset",
-        make: Arc::new(move |_, _| {
-            let offset = size * 9 / 10;
-            graphql(&kk, USERS, json!({ "offset": offset, "limit": 20 }))
-        }),
-        check: ok.clone(),
-        target: Target::P99Below(10.0),
-    });
+    ));
+    out.push(query(
+        "users: page at 90% by offset",
+        USERS,
+        Target::P99Below(10.0),
+        Box::new(move |_, _| json!({ "offset": size * 9 / 10, "limit": 20 })),
+    ));
     // Cursors of people spread over the directory, as a client walking it
     // would hold them.
     let language = kenning_domain::LanguageId::parse("en").ok();
@@ -186,31 +181,40 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
             })
             .collect(),
     );
-    let kk = k.clone();
-    out.push(Operation {
-        name: "usersConnection: any page by cursor",
-        make: Arc::new(move |c, n| {
+    out.push(query(
+        "usersConnection: any page by cursor",
+        CONNECTION,
+        Target::P99Below(10.0),
+        Box::new(move |c, n| {
             let at = directory::mix((c as u64) << 40 | n) % (cursors.len() as u64).max(1);
             let after = usize::try_from(at).ok().and_then(|i| cursors.get(i));
-            graphql(&kk, CONNECTION, json!({ "after": after }))
+            json!({ "after": after })
         }),
-        check: ok.clone(),
-        target: Target::P99Below(10.0),
-    });
-    let kk = k.clone();
-    out.push(Operation {
-        name: "createUser, durable",
-        make: Arc::new(move |c, n| {
-            let input = json!({
+    ));
+    out.push(query(
+        "createUser, durable",
+        CREATE,
+        Target::PerSecondAtLeast(2_000.0),
+        Box::new(move |c, n| {
+            json!({ "input": {
                 "firstname": "Bench",
                 "lastname": format!("New {c} {n}"),
                 "email": format!("new.{nonce}.{size}.{c}.{n}@example.com"),
-            });
-            graphql(&kk, CREATE, json!({ "input": input }))
+            }})
         }),
-        check: ok.clone(),
-        target: Target::PerSecondAtLeast(2_000.0),
-    });
+    ));
+    out.push(query(
+        "experts (10,000 people x 200 topics)",
+        EXPERTS_QUERY,
+        Target::Both(20.0, 500.0),
+        Box::new(|c, n| {
+            let seed = directory::mix((c as u64) << 40 | n);
+            let words: Vec<String> = (0..1 + seed % 3)
+                .map(|i| directory::topic_word(directory::zipf(seed ^ i, VOCABULARY)))
+                .collect();
+            json!({ "query": words.join(" ") })
+        }),
+    ));
     let kk = k.clone();
     out.push(Operation {
         name: "connector upload, 1 KB text",
@@ -233,19 +237,6 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
         }),
         check: Arc::new(|status, _| status == 201),
         target: Target::AsAtSmallest,
-    });
-    let kk = k;
-    out.push(Operation {
-        name: "experts (10,000 people x 200 topics)",
-        make: Arc::new(move |c, n| {
-            let seed = directory::mix((c as u64) << 40 | n);
-            let words: Vec<String> = (0..1 + seed % 3)
-                .map(|i| directory::topic_word(directory::zipf(seed ^ i, VOCABULARY)))
-                .collect();
-            graphql(&kk, EXPERTS_QUERY, json!({ "query": words.join(" ") }))
-        }),
-        check: ok,
-        target: Target::Both(20.0, 500.0),
     });
     out
 }
