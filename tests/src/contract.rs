@@ -784,6 +784,42 @@ fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     assert!(!store.rebuild_if_changed(&heavier).unwrap());
 }
 
+/// More actions than one transaction of a rebuild reads (store-diesel
+/// rebuilds about a thousand at a time): every learner is rebuilt, each
+/// once.
+#[contract_check]
+fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let people: Vec<User> = (0..30)
+        .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
+        .collect();
+    for (p, person) in people.iter().enumerate() {
+        UserRepository::insert(&*store, person).unwrap();
+        let key = format!("topic{}", p % 5);
+        for _ in 0..(30 + p) {
+            store
+                .record(
+                    &action(&format!("p{p}@example.com"), None, 0, &[(&key, 1.0)]),
+                    &scoring,
+                )
+                .unwrap();
+        }
+    }
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let doubled = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&doubled).unwrap());
+    for (p, person) in people.iter().enumerate() {
+        let standings = store.standings_of(person.id()).unwrap();
+        assert_eq!(standings.len(), 1, "person {p}");
+        let score = standings[0].standing.score_at(now(), &doubled);
+        assert!(
+            (score - 2.0 * (30 + p) as f64).abs() < 1e-9,
+            "person {p}: {score}"
+        );
+    }
+}
+
 #[contract_check]
 fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let scoring = Scoring::default();

@@ -461,17 +461,92 @@ impl ExpertiseStore for Database {
 
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {
         let fingerprint = scoring.fingerprint();
-        self.write(|conn| {
-            let stored: Option<String> = expertise_settings::table
+        let stored: Option<String> = self.read(|conn| {
+            expertise_settings::table
                 .find(1)
                 .select(expertise_settings::fingerprint)
                 .first(conn)
-                .optional()?;
-            if stored.as_deref() == Some(fingerprint.as_str()) {
-                return Ok(false);
+                .optional()
+        })?;
+        if stored.as_deref() == Some(fingerprint.as_str()) {
+            return Ok(false);
+        }
+        // Learners in batches of about REBUILD_ACTIONS actions, each batch
+        // rebuilt in a transaction of its own: memory holds one batch's
+        // topics, not the whole history, and other writers get the lock
+        // between batches. The settings are recorded last, so a rebuild
+        // cut short starts again at the next start; rebuilding a learner
+        // twice gives the same standings.
+        let mut after = String::new();
+        loop {
+            let learners: Vec<(String, i32)> = self.read(|conn| {
+                learners::table
+                    .filter(learners::user_id.gt(&after))
+                    .order(learners::user_id)
+                    .select((learners::user_id, learners::actions))
+                    .limit(REBUILD_LEARNERS_READ)
+                    .load(conn)
+            })?;
+            let Some((last, _)) = learners.last() else {
+                break;
+            };
+            after = last.clone();
+            let mut batch = Vec::new();
+            let mut actions = 0i64;
+            for (user, count) in learners {
+                batch.push(user);
+                actions += i64::from(count);
+                if actions >= REBUILD_ACTIONS {
+                    self.rebuild_learners(&std::mem::take(&mut batch), scoring)?;
+                    actions = 0;
+                }
             }
+            if !batch.is_empty() {
+                self.rebuild_learners(&batch, scoring)?;
+            }
+        }
+        self.write(|conn| {
+            // Standings of users who have no action left (none should
+            // exist) are not rebuilt by any batch.
+            // NOT EXISTS, which both backends run as an anti-join
+            // (PostgreSQL runs `<> ALL (subquery)` once per standing).
+            diesel::sql_query(
+                "DELETE FROM standings WHERE NOT EXISTS \
+                 (SELECT 1 FROM learners WHERE learners.user_id = standings.user_id)",
+            )
+            .execute(conn)?;
+            diesel::delete(expertise_settings::table).execute(conn)?;
+            diesel::insert_into(expertise_settings::table)
+                .values((
+                    expertise_settings::id.eq(1),
+                    expertise_settings::fingerprint.eq(&fingerprint),
+                ))
+                .execute(conn)?;
+            Ok::<_, TxError>(())
+        })
+        .map_err(StoreError::from)?;
+        Ok(true)
+    }
+}
+
+/// About how many actions one transaction of a standings rebuild reads
+/// (a learner with more is a batch alone): at some 190 topics an action,
+/// a batch holds a few tens of megabytes.
+const REBUILD_ACTIONS: i64 = 1_000;
+/// Learners read at a time to form rebuild batches.
+const REBUILD_LEARNERS_READ: i64 = 1_000;
+
+impl Database {
+    /// Recomputes the standings of `users` from their actions under
+    /// `scoring`, replacing theirs, in one transaction.
+    fn rebuild_learners(&self, users: &[String], scoring: &Scoring) -> Result<(), StoreError> {
+        self.write(|conn| {
             let learned: Vec<(ActionTopicRow, (String, NaiveDateTime))> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+                .filter(action_topics::user_id.eq_any(users))
+                // Redundant, but it lets both tables be read by user
+                // (PostgreSQL otherwise hashes every action).
+                .filter(actions::user_id.eq_any(users))
                 .select((
                     ActionTopicRow::as_select(),
                     (actions::action_type, actions::action_date),
@@ -492,7 +567,8 @@ impl ExpertiseStore for Database {
                     ));
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
-            diesel::delete(standings::table).execute(conn)?;
+            diesel::delete(standings::table.filter(standings::user_id.eq_any(users)))
+                .execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt
                 .into_iter()
                 .map(|((user_id, topic_key), (label, standing))| {
@@ -502,14 +578,7 @@ impl ExpertiseStore for Database {
             for rows in rows.chunks(ROWS_PER_INSERT) {
                 execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
-            diesel::delete(expertise_settings::table).execute(conn)?;
-            diesel::insert_into(expertise_settings::table)
-                .values((
-                    expertise_settings::id.eq(1),
-                    expertise_settings::fingerprint.eq(&fingerprint),
-                ))
-                .execute(conn)?;
-            Ok::<_, TxError>(true)
+            Ok::<_, TxError>(())
         })
         .map_err(StoreError::from)
     }
