@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV := .venv
 PEERS := crates/keyphrase-eval/peers
 
-.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api
+.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-rebuild
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -81,6 +81,14 @@ bench-api:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
 		target/release/kenning-bench-api --sizes $(BENCH_API_SIZES)
+
+## How long a start after a change of scoring settings takes to rebuild
+## the standings of 1,000,000 actions, and its peak memory, on SQLite and
+## (as for bench-api) PostgreSQL. See docs/performance.md.
+bench-rebuild:
+	$(CARGO) build --release -p kenning -p kenning-bench-api
+	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
+		target/release/kenning-bench-api --rebuild 1000000
 
 ## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
 bench:

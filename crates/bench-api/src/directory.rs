@@ -244,6 +244,69 @@ pub fn add_expertise(url: &str, keys: &[String], scoring: &Scoring) -> anyhow::R
     run_scripts(url, &batches)
 }
 
+/// Writes `per_person` actions of two topics each for each of the first
+/// [`EXPERTS`] people straight into the storage tables, as uploads under
+/// `scoring` would have left them (their standings too, as far as a
+/// rebuild is concerned: it reads only actions and their topics).
+pub fn add_actions(url: &str, per_person: u64, scoring: &Scoring) -> anyhow::Result<u64> {
+    let now = epoch()?;
+    let mut batches = vec!["DELETE FROM standings; DELETE FROM learners;".to_owned()];
+    let mut script = String::new();
+    for person in 0..EXPERTS {
+        let user = id(person);
+        let mut actions = Vec::new();
+        let mut topics = Vec::new();
+        for a in 0..per_person {
+            let action = Uuid::from_u128((u128::from(person) << 32) | u128::from(a) | (1 << 100));
+            let days = i64::try_from(mix(person * 31 + a) % 1_000).unwrap_or_default();
+            let date = (now - chrono::Duration::days(days)).format("%Y-%m-%d %H:%M:%S");
+            actions.push(format!(
+                "('{action}', '{user}', 'document', 'create', '{date}', NULL, '2026-03-01 00:00:00')"
+            ));
+            let first = zipf(person * 1_000 + a * 2, VOCABULARY);
+            let second = zipf(person * 1_000 + a * 2 + 1, VOCABULARY);
+            // Two different topics.
+            let second = if second == first {
+                (first + 1) % VOCABULARY
+            } else {
+                second
+            };
+            for (t, topic) in [first, second].into_iter().enumerate() {
+                let t = t as u64;
+                let key = topic_word(topic);
+                topics.push(format!(
+                    "('{action}', '{user}', '{key}', '{key}', 0, {relevance}, 0)",
+                    relevance = 0.5 + (mix(a + t) % 100) as f64 / 100.0,
+                ));
+            }
+        }
+        script.push_str(&format!(
+            "INSERT INTO actions (id, user_id, entity_type, action_type, action_date, alias, received) VALUES {};\n",
+            actions.join(", ")
+        ));
+        script.push_str(&format!(
+            "INSERT INTO action_topics (action_id, user_id, topic_key, label, primary_relevance, default_relevance, secondary_relevance) VALUES {};\n",
+            topics.join(", ")
+        ));
+        script.push_str(&format!(
+            "INSERT INTO learners (user_id, actions) VALUES ('{user}', {per_person});\n"
+        ));
+        if person % 200 == 199 {
+            batches.push(std::mem::take(&mut script));
+        }
+    }
+    if !script.is_empty() {
+        batches.push(script);
+    }
+    batches.push(format!(
+        "DELETE FROM expertise_settings; \
+         INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}');",
+        scoring.fingerprint()
+    ));
+    run_scripts(url, &batches)?;
+    Ok(EXPERTS * per_person)
+}
+
 /// Runs SQL scripts in one transaction on the database at `url`, then
 /// refreshes the planner's statistics.
 fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {

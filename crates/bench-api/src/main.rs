@@ -50,6 +50,11 @@ struct Args {
     /// Seconds of load before measuring, per operation.
     #[arg(long, default_value_t = 1)]
     warm_up: u64,
+    /// Measure instead how long a start with changed scoring settings
+    /// takes to rebuild the standings of this many actions (two topics
+    /// each, by 10,000 people), and its peak memory.
+    #[arg(long)]
+    rebuild: Option<u64>,
     /// Folder for the SQLite database.
     #[arg(long, default_value = "target/bench-api")]
     folder: PathBuf,
@@ -166,7 +171,44 @@ fn measure_backend(
     Ok(())
 }
 
+/// The start after a change of scoring settings on one backend: seconds
+/// until ready, and peak resident memory in MiB.
+fn measure_rebuild(url: &str, actions: u64) -> anyhow::Result<(f64, f64)> {
+    let binary = server::release_binary()?;
+    Kenning::migrate(&binary, url)?;
+    let db = Database::connect(url)?;
+    directory::add_people(&db, 0, directory::EXPERTS)?;
+    let per_person = actions.div_ceil(directory::EXPERTS).max(1);
+    directory::add_actions(url, per_person, &Scoring::default())?;
+    directory::analyze(url)?;
+    let started = Instant::now();
+    let kenning = Kenning::start_with(&binary, url, &[("KENNING_HALF_LIFE_DAYS", "200")])?;
+    let seconds = started.elapsed().as_secs_f64();
+    let (_, peak) = kenning.memory()?;
+    Ok((seconds, peak))
+}
+
 fn run(args: &Args) -> anyhow::Result<()> {
+    if let Some(actions) = args.rebuild {
+        println!(
+            "| standings rebuild at start | backend | actions | seconds to ready | peak MiB |"
+        );
+        println!("|---|---|---:|---:|---:|");
+        for backend in &args.backends {
+            let measured = fresh_database(args, backend).and_then(|url| match url {
+                Some(url) => measure_rebuild(&url, actions).map(Some),
+                None => Ok(None),
+            });
+            match measured {
+                Ok(Some((seconds, peak))) => println!(
+                    "| half-life 365 -> 200 days | {backend} | {actions} | {seconds:.1} | {peak:.0} |"
+                ),
+                Ok(None) => {}
+                Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
+            }
+        }
+        return Ok(());
+    }
     let mut rows = Vec::new();
     let mut plans = Vec::new();
     let keys = ops::topic_keys();

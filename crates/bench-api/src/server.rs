@@ -57,6 +57,11 @@ impl Kenning {
     /// Starts `binary` on the database at `url` and waits until it is
     /// ready.
     pub fn start(binary: &Path, url: &str) -> anyhow::Result<Self> {
+        Self::start_with(binary, url, &[])
+    }
+
+    /// [`Kenning::start`] with more settings in the environment.
+    pub fn start_with(binary: &Path, url: &str, settings: &[(&str, &str)]) -> anyhow::Result<Self> {
         let token = Self::command(binary, url, &["token", "create", "--name", "bench"])?;
         let api_key = Self::command(binary, url, &["apikey", "create", "--name", "bench"])?;
         let port = free_port()?;
@@ -71,6 +76,7 @@ impl Kenning {
             // far past the maximum offset a server allows by default.
             .env("KENNING_MAX_OFFSET", u32::MAX.to_string())
             .env("RUST_LOG", "warn")
+            .envs(settings.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
