@@ -233,15 +233,7 @@ pub fn add_expertise(url: &str, keys: &[String], scoring: &Scoring) -> anyhow::R
             batches.push(std::mem::take(&mut script));
         }
     }
-    if !script.is_empty() {
-        batches.push(script);
-    }
-    batches.push(format!(
-        "DELETE FROM expertise_settings; \
-         INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}');",
-        scoring.fingerprint()
-    ));
-    run_scripts(url, &batches)
+    run_learned(url, batches, script, scoring)
 }
 
 /// Writes `per_person` actions of two topics each for each of the first
@@ -295,16 +287,28 @@ pub fn add_actions(url: &str, per_person: u64, scoring: &Scoring) -> anyhow::Res
             batches.push(std::mem::take(&mut script));
         }
     }
-    if !script.is_empty() {
-        batches.push(script);
+    run_learned(url, batches, script, scoring)?;
+    Ok(EXPERTS * per_person)
+}
+
+/// Runs the scripts that wrote what uploads would have left, the last
+/// unfinished one included, then records that it was learned under
+/// `scoring`, all in one transaction.
+fn run_learned(
+    url: &str,
+    mut batches: Vec<String>,
+    last: String,
+    scoring: &Scoring,
+) -> anyhow::Result<()> {
+    if !last.is_empty() {
+        batches.push(last);
     }
     batches.push(format!(
         "DELETE FROM expertise_settings; \
          INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}');",
         scoring.fingerprint()
     ));
-    run_scripts(url, &batches)?;
-    Ok(EXPERTS * per_person)
+    run_scripts(url, &batches)
 }
 
 /// Runs SQL scripts in one transaction on the database at `url`, then
