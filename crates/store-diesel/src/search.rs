@@ -112,6 +112,10 @@ const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_s
      WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
        AND search_text LIKE ? ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
+const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
+     SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
+
 /// The first users (at most [`SAMPLE`]) holding a trigram, in the order
 /// of their `search_row`: how many, and the last one's number. A trigram
 /// that few hold is counted exactly; for a common one, how far the sample
@@ -126,9 +130,6 @@ const SAMPLE: i64 = 1_000;
 const TRIGRAMS_COUNTED: usize = 24;
 /// The most rare trigrams a narrowed look-up asks for.
 const TRIGRAMS_ASKED: usize = 3;
-const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
-         (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
-     SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
 
 /// Step 3: every row tested, in listing order.
 const SCAN_SQLITE: &str = "SELECT users.* FROM users \
@@ -249,6 +250,8 @@ struct Form {
     all: (&'static str, &'static str),
     head: (&'static str, &'static str),
     trigrams: (&'static str, &'static str),
+    /// SQLite's trigram step once [`narrow`] found rare trigrams.
+    rare_trigrams: &'static str,
     scan: (&'static str, &'static str),
 }
 
@@ -256,6 +259,7 @@ const BY_OFFSET: Form = Form {
     all: (ALL_SQLITE, ALL_POSTGRES),
     head: (HEAD_SQLITE, HEAD_POSTGRES),
     trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
+    rare_trigrams: RARE_TRIGRAMS_SQLITE,
     scan: (SCAN_SQLITE, SCAN_POSTGRES),
 };
 
@@ -263,6 +267,7 @@ const BY_CURSOR: Form = Form {
     all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
     head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
     trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
+    rare_trigrams: AFTER_RARE_TRIGRAMS_SQLITE,
     scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
 };
 
@@ -276,7 +281,7 @@ impl Form {
         conn: &DbConnection,
         needle: Option<&str>,
         window: i64,
-        with: impl Fn(&[Bind]) -> Vec<Bind>,
+        with: &dyn Fn(&[Bind]) -> Vec<Bind>,
     ) -> Vec<Statement> {
         let on = |(sqlite, postgres)| pick(conn, sqlite, postgres);
         let Some(needle) = needle else {
@@ -296,6 +301,48 @@ impl Form {
         };
         vec![head, rest]
     }
+
+    /// Runs the steps in order until one fills all `rows` of the page.
+    /// SQLite's trigram step, reached only when the head of the list did
+    /// not fill the page, is narrowed first ([`narrow`]).
+    fn search(
+        &self,
+        conn: &mut DbConnection,
+        needle: Option<&str>,
+        window: i64,
+        rows: i64,
+        with: &dyn Fn(&[Bind]) -> Vec<Bind>,
+    ) -> diesel::QueryResult<Vec<UserRow>> {
+        let narrowed = match (needle, &*conn) {
+            (Some(needle), DbConnection::Sqlite(_)) if needle.chars().count() >= TRIGRAM => {
+                Some(needle)
+            }
+            _ => None,
+        };
+        let mut found = Vec::new();
+        for (i, step) in self
+            .steps(conn, needle, window, with)
+            .into_iter()
+            .enumerate()
+        {
+            let step = match narrowed.filter(|_| i == 1) {
+                Some(needle) => match narrow(conn, needle)? {
+                    Narrowed::Nobody => return Ok(Vec::new()),
+                    Narrowed::Rare(query) => Statement::new(
+                        self.rare_trigrams,
+                        with(&[Bind::Text(query), Bind::Text(like_pattern(needle))]),
+                    ),
+                    Narrowed::Whole => step,
+                },
+                None => step,
+            };
+            found = step.load::<UserRow>(conn)?;
+            if found.len() as i64 == rows {
+                break;
+            }
+        }
+        Ok(found)
+    }
 }
 
 /// The statements a search runs, in order, on the backend of `conn`; it
@@ -307,10 +354,17 @@ pub(crate) fn steps(
     offset: i64,
     limit: i64,
 ) -> Vec<Statement> {
-    let page = [Bind::Int(limit), Bind::Int(offset)];
-    BY_OFFSET.steps(conn, needle, scan_window(offset, limit), |first| {
-        [first, &page[..]].concat()
-    })
+    BY_OFFSET.steps(
+        conn,
+        needle,
+        scan_window(offset, limit),
+        &by_offset(offset, limit),
+    )
+}
+
+/// Puts a statement's own values before the page's, offset and limit.
+fn by_offset(offset: i64, limit: i64) -> impl Fn(&[Bind]) -> Vec<Bind> {
+    move |own| [own, &[Bind::Int(limit), Bind::Int(offset)][..]].concat()
 }
 
 /// The position `after` as the first three values of a cursor statement:
@@ -335,10 +389,13 @@ pub(crate) fn steps_after(
     after: Option<&UserCursor>,
     rows: i64,
 ) -> Vec<Statement> {
+    BY_CURSOR.steps(conn, needle, scan_window(0, rows), &by_cursor(after, rows))
+}
+
+/// Puts a statement's own values between the position and the rows.
+fn by_cursor(after: Option<&UserCursor>, rows: i64) -> impl Fn(&[Bind]) -> Vec<Bind> {
     let from = position(after);
-    BY_CURSOR.steps(conn, needle, scan_window(0, rows), |middle| {
-        [&from[..], middle, &[Bind::Int(rows)]].concat()
-    })
+    move |own| [&from[..], own, &[Bind::Int(rows)]].concat()
 }
 
 /// The trigrams of `needle`, each once, in order.
@@ -419,39 +476,6 @@ fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed
     Ok(Narrowed::Rare(asked.join(" AND ")))
 }
 
-/// Runs the `steps` of a search for `needle` in order until one fills all
-/// `rows` of the page. SQLite's trigram step is narrowed first
-/// ([`narrow`]); `rare` gives the statement that asks the index for the
-/// rare trigrams found (their FTS5 query) and tests the `LIKE` pattern.
-fn run(
-    conn: &mut DbConnection,
-    needle: Option<&str>,
-    steps: Vec<Statement>,
-    rows: i64,
-    rare: impl Fn(String, String) -> Statement,
-) -> diesel::QueryResult<Vec<UserRow>> {
-    let mut found = Vec::new();
-    for step in steps {
-        let step = match needle {
-            Some(needle)
-                if [TRIGRAMS_SQLITE, AFTER_TRIGRAMS_SQLITE].contains(&step.sql.as_str()) =>
-            {
-                match narrow(conn, needle)? {
-                    Narrowed::Nobody => return Ok(Vec::new()),
-                    Narrowed::Rare(query) => rare(query, like_pattern(needle)),
-                    Narrowed::Whole => step,
-                }
-            }
-            _ => step,
-        };
-        found = step.load::<UserRow>(conn)?;
-        if found.len() as i64 == rows {
-            break;
-        }
-    }
-    Ok(found)
-}
-
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
@@ -460,18 +484,14 @@ pub(crate) fn page(
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
-    let steps = steps(conn, text.needle(), offset, limit);
-    run(conn, text.needle(), steps, limit, |query, pattern| {
-        Statement::new(
-            RARE_TRIGRAMS_SQLITE,
-            vec![
-                Bind::Text(query),
-                Bind::Text(pattern),
-                Bind::Int(limit),
-                Bind::Int(offset),
-            ],
-        )
-    })
+    let window = scan_window(offset, limit);
+    BY_OFFSET.search(
+        conn,
+        text.needle(),
+        window,
+        limit,
+        &by_offset(offset, limit),
+    )
 }
 
 /// Up to `limit` users matching `text` after the position `after` (from
@@ -484,14 +504,8 @@ pub(crate) fn after(
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let rows = i64::from(limit.get()) + 1;
-    let steps = steps_after(conn, text.needle(), after, rows);
-    run(conn, text.needle(), steps, rows, |query, pattern| {
-        let asked = [Bind::Text(query), Bind::Text(pattern), Bind::Int(rows)];
-        Statement::new(
-            AFTER_RARE_TRIGRAMS_SQLITE,
-            [&position(after)[..], &asked[..]].concat(),
-        )
-    })
+    let window = scan_window(0, rows);
+    BY_CURSOR.search(conn, text.needle(), window, rows, &by_cursor(after, rows))
 }
 
 #[cfg(test)]
