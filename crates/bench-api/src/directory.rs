@@ -7,7 +7,6 @@
 
 use anyhow::Context;
 use chrono::{DateTime, TimeZone, Utc};
-use diesel::connection::SimpleConnection;
 use diesel::{Connection, PgConnection, SqliteConnection};
 use kenning_domain::{LanguageId, NewUser, NewUserInput, Scoring, Standing, User, UserId};
 use kenning_store_diesel::Database;
@@ -312,10 +311,10 @@ fn run_learned(
 }
 
 /// Runs SQL scripts in one transaction on the database at `url`, then
-/// refreshes the planner's statistics.
+/// refreshes the planner's statistics. No server runs meanwhile, so an
+/// ordinary transaction takes SQLite's write lock at once.
 fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
-    if url.starts_with("postgres") {
-        let mut conn = PgConnection::establish(url)?;
+    fn on<C: Connection>(mut conn: C, scripts: &[String]) -> anyhow::Result<()> {
         conn.transaction(|conn| {
             for script in scripts {
                 conn.batch_execute(script)?;
@@ -323,18 +322,12 @@ fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
             diesel::QueryResult::Ok(())
         })?;
         conn.batch_execute("ANALYZE")?;
-    } else {
-        let path = url.trim_start_matches("sqlite://");
-        let mut conn = SqliteConnection::establish(path)?;
-        conn.immediate_transaction(|conn| {
-            for script in scripts {
-                conn.batch_execute(script)?;
-            }
-            diesel::QueryResult::Ok(())
-        })?;
-        conn.batch_execute("ANALYZE")?;
+        Ok(())
     }
-    Ok(())
+    match url.strip_prefix("sqlite://") {
+        Some(path) => on(SqliteConnection::establish(path)?, scripts),
+        None => on(PgConnection::establish(url)?, scripts),
+    }
 }
 
 /// Refreshes the planner's statistics after the directory grew, as an
