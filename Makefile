@@ -71,6 +71,8 @@ bench-experts:
 # Directory sizes of bench-api, smallest first; add 10000000 to measure ten
 # million users (about an hour more).
 BENCH_API_SIZES ?= 10000,100000,1000000
+# More options for bench-api, e.g. --only experts,smith --backends sqlite.
+BENCH_API_ARGS ?=
 
 ## The HTTP API under load: the release binary on a generated directory
 ## (BENCH_API_SIZES users; 10,000 people x 200 topics of expertise) on SQLite
@@ -80,7 +82,7 @@ BENCH_API_SIZES ?= 10000,100000,1000000
 bench-api:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
-		target/release/kenning-bench-api --sizes $(BENCH_API_SIZES)
+		target/release/kenning-bench-api --sizes $(BENCH_API_SIZES) $(BENCH_API_ARGS)
 
 ## How long a start after a change of scoring settings takes to rebuild
 ## the standings of 1,000,000 actions, and its peak memory, on SQLite and

@@ -31,10 +31,12 @@ struct Args {
     /// Backends to measure: sqlite, postgres.
     #[arg(long, value_delimiter = ',', default_value = "sqlite,postgres")]
     backends: Vec<String>,
-    /// A PostgreSQL server the benchmark may create the database
-    /// `kenning_bench` on.
+    /// A PostgreSQL server the benchmark may create its database on.
     #[arg(long, env = "KENNING_BENCH_POSTGRES_URL")]
     postgres_url: Option<String>,
+    /// The PostgreSQL database the benchmark drops and creates.
+    #[arg(long, default_value = "kenning_bench")]
+    postgres_database: String,
     /// Concurrent client connections for the operations with a throughput
     /// target.
     #[arg(long, default_value_t = 16)]
@@ -58,6 +60,10 @@ struct Args {
     /// Folder for the SQLite database.
     #[arg(long, default_value = "target/bench-api")]
     folder: PathBuf,
+    /// Measure only the operations whose name contains one of these
+    /// texts (the baseline always runs): a quicker look at a few rows.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 /// The database URL of `backend`, created empty.
@@ -81,12 +87,17 @@ fn fresh_database(args: &Args, backend: &str) -> anyhow::Result<Option<String>> 
             };
             let mut conn = PgConnection::establish(admin).context("connect to PostgreSQL")?;
             // Each on its own: neither may run inside a transaction block.
-            conn.batch_execute("DROP DATABASE IF EXISTS kenning_bench WITH (FORCE)")?;
-            conn.batch_execute("CREATE DATABASE kenning_bench")?;
+            let name = &args.postgres_database;
+            anyhow::ensure!(
+                !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'),
+                "--postgres-database: lower-case letters and `_` only"
+            );
+            conn.batch_execute(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))?;
+            conn.batch_execute(&format!("CREATE DATABASE {name}"))?;
             let server = admin
                 .rsplit_once('/')
                 .map_or(admin.as_str(), |(server, _)| server);
-            Ok(Some(format!("{server}/kenning_bench")))
+            Ok(Some(format!("{server}/{name}")))
         }
         other => anyhow::bail!("unknown backend `{other}`: use sqlite or postgres"),
     }
@@ -127,7 +138,12 @@ fn measure_backend(
         let kenning = Kenning::start(&binary, url)?;
         let operations = ops::operations(&kenning, &baseline, size);
         let mut baseline_rate = None;
-        for operation in &operations {
+        let chosen = operations.iter().filter(|o| {
+            o.target == Target::Baseline
+                || args.only.is_empty()
+                || args.only.iter().any(|text| o.name.contains(text.as_str()))
+        });
+        for operation in chosen {
             let connections = match operation.target {
                 Target::P99Below(_) => args.latency_connections,
                 _ => args.connections,
