@@ -820,6 +820,58 @@ fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
     }
 }
 
+/// A rebuild may run while uploads are recorded (the server serves during
+/// it): no upload is lost, whether its learner was rebuilt before it,
+/// after it or while it was written, and every standing ends as the new
+/// settings make it.
+#[contract_check]
+fn uploads_during_a_rebuild_are_not_lost(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let people: Vec<User> = (0..30)
+        .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
+        .collect();
+    for (p, person) in people.iter().enumerate() {
+        UserRepository::insert(&*store, person).unwrap();
+        for _ in 0..(30 + p) {
+            store
+                .record(
+                    &action(&format!("p{p}@example.com"), None, 0, &[("rust", 1.0)]),
+                    &scoring,
+                )
+                .unwrap();
+        }
+    }
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let doubled = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    const DURING: usize = 4;
+    std::thread::scope(|s| {
+        let rebuild = {
+            let store = store.clone();
+            let doubled = doubled.clone();
+            s.spawn(move || store.rebuild_if_changed(&doubled))
+        };
+        // Round after round over everyone, so that uploads fall before,
+        // during and after each learner's batch.
+        for _ in 0..DURING {
+            for p in 0..people.len() {
+                store
+                    .record(
+                        &action(&format!("p{p}@example.com"), None, 0, &[("rust", 1.0)]),
+                        &doubled,
+                    )
+                    .unwrap();
+            }
+        }
+        assert!(rebuild.join().unwrap().unwrap());
+    });
+    for (p, person) in people.iter().enumerate() {
+        let score = score_of(&*store, person.id(), "rust").unwrap();
+        let expected = 2.0 * (30 + p + DURING) as f64;
+        assert!((score - expected).abs() < 1e-9, "person {p}: {score}");
+    }
+}
+
 #[contract_check]
 fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let scoring = Scoring::default();

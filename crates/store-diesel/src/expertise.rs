@@ -13,7 +13,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
-use crate::schema::{action_topics, actions, expertise_settings, learners, standings};
+use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
 use crate::{from_db_time, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
@@ -537,16 +537,30 @@ const REBUILD_ACTIONS: i64 = 1_000;
 const REBUILD_LEARNERS_READ: i64 = 1_000;
 
 impl Database {
-    /// Recomputes the standings of `users` from their actions under
-    /// `scoring`, replacing theirs, in one transaction.
-    fn rebuild_learners(&self, users: &[String], scoring: &Scoring) -> Result<(), StoreError> {
+    /// Recomputes the standings of the users `ids` from their actions under
+    /// `scoring`, replacing theirs, in one transaction, which may run
+    /// while uploads are recorded: an upload locks its user's row first,
+    /// and so does this, before it reads their actions (PostgreSQL; SQLite
+    /// runs one writer at a time), so no upload falls between the actions
+    /// read and the standings replaced.
+    fn rebuild_learners(&self, ids: &[String], scoring: &Scoring) -> Result<(), StoreError> {
         self.write(|conn| {
+            if let DbConnection::Postgres(pg) = conn {
+                // In the order of the ids: batches never wait on each other
+                // in a cycle.
+                users::table
+                    .filter(users::id.eq_any(ids))
+                    .order(users::id)
+                    .select(users::id)
+                    .for_update()
+                    .load::<String>(pg)?;
+            }
             let learned: Vec<(ActionTopicRow, (String, NaiveDateTime))> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
-                .filter(action_topics::user_id.eq_any(users))
+                .filter(action_topics::user_id.eq_any(ids))
                 // Redundant, but it lets both tables be read by user
                 // (PostgreSQL otherwise hashes every action).
-                .filter(actions::user_id.eq_any(users))
+                .filter(actions::user_id.eq_any(ids))
                 .select((
                     ActionTopicRow::as_select(),
                     (actions::action_type, actions::action_date),
@@ -567,7 +581,7 @@ impl Database {
                     ));
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
-            diesel::delete(standings::table.filter(standings::user_id.eq_any(users)))
+            diesel::delete(standings::table.filter(standings::user_id.eq_any(ids)))
                 .execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt
                 .into_iter()
