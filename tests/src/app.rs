@@ -105,11 +105,13 @@ impl TestApp {
     /// clock (standing where this one's stands now), sharing the data.
     /// Its `admin_token` is this one's.
     pub fn spawn_beside(&self) -> Self {
-        let beside = Self::launch(
-            self.db.clone(),
-            Options::default(),
-            Some(self.admin_token.clone()),
-        );
+        self.spawn_beside_with(Options::default())
+    }
+
+    /// [`TestApp::spawn_beside`] with other options, as a restart with
+    /// other settings would run.
+    pub fn spawn_beside_with(&self, options: Options) -> Self {
+        let beside = Self::launch(self.db.clone(), options, Some(self.admin_token.clone()));
         beside.clock.advance(self.clock.now() - beside.clock.now());
         beside
     }
@@ -295,10 +297,23 @@ impl TestApp {
             let mut conn = diesel::PgConnection::establish(url).unwrap();
             diesel::sql_query(sql).execute(&mut conn).unwrap();
         } else {
-            let mut conn =
-                diesel::SqliteConnection::establish(url.trim_start_matches("sqlite://")).unwrap();
-            diesel::sql_query(sql).execute(&mut conn).unwrap();
+            diesel::sql_query(sql)
+                .execute(&mut self.sqlite_connection())
+                .unwrap();
         }
+    }
+
+    /// A connection of its own to the app's SQLite database that waits
+    /// for the write lock as the app's connections do, since the app may
+    /// be writing (at start it records its scoring settings).
+    pub fn sqlite_connection(&self) -> diesel::SqliteConnection {
+        use diesel::{Connection, RunQueryDsl};
+        let path = self.database_url().trim_start_matches("sqlite://");
+        let mut conn = diesel::SqliteConnection::establish(path).unwrap();
+        diesel::sql_query("PRAGMA busy_timeout = 5000")
+            .execute(&mut conn)
+            .unwrap();
+        conn
     }
 
     /// POSTs an upload to the connector endpoint with `key`.

@@ -37,7 +37,7 @@ fn main() -> Result<(), Box<dyn Error>> {
         Arc::new(KeyphraseExtractor::new()),
         clock.clone(),
         Scoring::default(),
-    )?;
+    );
 
     let ada = users.create(NewUserInput {
         email: "ada@lovelace.example".into(),

@@ -78,22 +78,36 @@ fn items(limit: u32) -> usize {
 }
 
 impl ExpertiseService {
-    /// The service; standings built under other settings are rebuilt now.
+    /// The service under `scoring`. Standings the store built under other
+    /// settings stay as they are until [`ExpertiseService::rebuild_standings`].
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
         users: Arc<dyn UserRepository>,
         extractor: Arc<dyn TopicExtractor>,
         clock: Arc<dyn Clock>,
         scoring: Scoring,
-    ) -> Result<Self, ServiceError> {
-        store.rebuild_if_changed(&scoring).map_err(internal)?;
-        Ok(Self {
+    ) -> Self {
+        Self {
             store,
             users,
             extractor,
             clock,
             scoring: Arc::new(scoring),
-        })
+        }
+    }
+
+    /// Recomputes the stored standings from the stored actions when they
+    /// were built under other settings than this service's; returns
+    /// whether it did. It may run while the service serves: the store
+    /// rebuilds a few learners at a time, each batch replacing theirs at
+    /// once, so until it ends `experts` ranks people partly on the old
+    /// standings, and uploads meanwhile count under the new settings. The
+    /// settings are recorded last: a rebuild cut short starts again at the
+    /// next call.
+    pub fn rebuild_standings(&self) -> Result<bool, ServiceError> {
+        self.store
+            .rebuild_if_changed(&self.scoring)
+            .map_err(internal)
     }
 
     /// Checks an upload, extracts its topics and records what it teaches.

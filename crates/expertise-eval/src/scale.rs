@@ -185,7 +185,7 @@ pub fn bench(folder: &std::path::Path) -> anyhow::Result<()> {
         Arc::new(KeyphraseExtractor::new()),
         clock,
         scoring,
-    )?;
+    );
     let mut rng = SplitMix64::new(11);
     let queries: Vec<Vec<usize>> = (0..QUERIES)
         .map(|_| {

@@ -85,7 +85,7 @@ impl Kenning {
             person_of.insert(user.id(), person);
         }
         let service =
-            ExpertiseService::new(store.clone(), store, extractor, clock, Scoring::default())?;
+            ExpertiseService::new(store.clone(), store, extractor, clock, Scoring::default());
         for (i, upload) in world.uploads.iter().enumerate() {
             let texts = upload
                 .texts

@@ -67,10 +67,10 @@ impl Services {
     }
 
     /// The expertise use cases under `scoring`, reading topics with the
-    /// key-phrase extractor. Standings built under other settings are
-    /// rebuilt first, so only the server, which owns the settings, builds
-    /// this.
-    pub fn expertise(&self, scoring: Scoring) -> anyhow::Result<ExpertiseService> {
+    /// key-phrase extractor. Only the server, which owns the settings,
+    /// builds this, and rebuilds standings built under other settings
+    /// ([`Application::run_until_stopped`]).
+    pub fn expertise(&self, scoring: Scoring) -> ExpertiseService {
         ExpertiseService::new(
             self.db.clone(),
             self.db.clone(),
@@ -78,7 +78,6 @@ impl Services {
             self.clock.clone(),
             scoring,
         )
-        .context("preparing the expertise standings")
     }
 }
 
@@ -105,6 +104,7 @@ pub struct Application {
     metrics_port: Option<u16>,
     server: Server,
     services: Services,
+    expertise: ExpertiseService,
     purge_interval: Duration,
     first_admin_token: Option<String>,
 }
@@ -128,7 +128,7 @@ impl Application {
     /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
-        let expertise = services.expertise(settings.scoring)?;
+        let expertise = services.expertise(settings.scoring);
 
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
@@ -147,7 +147,7 @@ impl Application {
         let state = AppState::new(
             services.users.clone(),
             services.credentials.clone(),
-            expertise,
+            expertise.clone(),
             kenning_graphql::schema(settings.limits),
             settings.http,
         );
@@ -162,6 +162,7 @@ impl Application {
             metrics_port,
             server,
             services,
+            expertise,
             purge_interval: settings.purge_interval,
             first_admin_token,
         })
@@ -186,8 +187,12 @@ impl Application {
         self.server.handle()
     }
 
-    /// Serves until the server is stopped, purging due users on the interval.
+    /// Serves until the server is stopped, purging due users on the
+    /// interval. Standings built under other scoring settings are rebuilt
+    /// meanwhile, on a thread of their own: the server serves from the
+    /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        rebuild_in_background(self.expertise.clone())?;
         let users = self.services.users.clone();
         let interval = self.purge_interval;
         let purger = actix_web::rt::spawn(async move {
@@ -207,4 +212,27 @@ impl Application {
         purger.abort();
         result
     }
+}
+
+/// Rebuilds the standings on a thread of its own, logging its start (when
+/// the settings changed) and its end. A failure is logged, and the next
+/// start tries again, as the settings are recorded only at the end.
+fn rebuild_in_background(expertise: ExpertiseService) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("standings-rebuild".to_owned())
+        .spawn(move || {
+            let started = std::time::Instant::now();
+            match expertise.rebuild_standings() {
+                Ok(false) => {}
+                Ok(true) => log::info!(
+                    "standings rebuilt under the scoring settings in {:.1} s",
+                    started.elapsed().as_secs_f64()
+                ),
+                Err(e) => log::error!(
+                    "standings rebuild failed (it starts again at the next start): {}",
+                    e.log_message()
+                ),
+            }
+        })
+        .map(|_| ())
 }

@@ -476,3 +476,74 @@ fn related_topics_come_from_shared_uploads(backend: Backend) {
     let reply = app.graphql_as(&users_only, RELATED, json!({ "topic": "kubernetes" }));
     assert_eq!(reply.error_code().as_deref(), Some("Forbidden"));
 }
+
+/// The scores of the topics of the user `id`, by key, as `app` reads them.
+fn topic_scores(app: &TestApp, id: &str) -> Vec<(String, f64)> {
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": id }));
+    let topics = reply.json()["data"]["userTopics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("userTopics failed: {}", reply.body))
+        .clone();
+    let mut scores: Vec<(String, f64)> = topics
+        .iter()
+        .map(|t| {
+            (
+                t["key"].as_str().unwrap().to_owned(),
+                t["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    scores.sort_by(|a, b| a.0.cmp(&b.0));
+    scores
+}
+
+/// A server started with other scoring settings serves at once and
+/// rebuilds the standings behind it: they end as the new settings make
+/// them.
+#[on_every_backend]
+fn a_start_with_new_settings_rebuilds_while_serving(backend: Backend) {
+    let factors = [1.5, 1.0, 0.5];
+    let single = Scoring::new([], 1.0, factors, Duration::days(365)).unwrap();
+    let options = Options {
+        scoring: single,
+        ..Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "a_start_with_new_settings_rebuilds", options)
+    else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "alice@example.com", "view", TAX);
+    let before = topic_scores(&app, &alice);
+    assert!(!before.is_empty());
+
+    let double = Scoring::new([], 2.0, factors, Duration::days(365)).unwrap();
+    let restarted = app.spawn_beside_with(Options {
+        scoring: double,
+        ..Options::default()
+    });
+    // It answers while (or after) it rebuilds.
+    let reply = restarted.graphql(USER_TOPICS, json!({ "globalUserId": alice }));
+    assert!(
+        reply.json()["data"]["userTopics"].is_array(),
+        "{}",
+        reply.body
+    );
+    let expected: Vec<(String, f64)> = before.iter().map(|(k, s)| (k.clone(), 2.0 * s)).collect();
+    let rebuilt = |scores: &[(String, f64)]| {
+        scores.len() == expected.len()
+            && scores
+                .iter()
+                .zip(&expected)
+                .all(|(a, b)| a.0 == b.0 && (a.1 - b.1).abs() < 1e-6 * b.1.max(1.0))
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut now = topic_scores(&restarted, &alice);
+    while !rebuilt(&now) && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        now = topic_scores(&restarted, &alice);
+    }
+    assert!(rebuilt(&now), "{now:?} after 30 s, expected {expected:?}");
+}

@@ -350,8 +350,7 @@ fn storage_failures_are_internal_and_leak_nothing(backend: Backend) {
     let drop_users = "DROP TABLE users CASCADE";
     match backend {
         Backend::Sqlite => {
-            let mut conn =
-                diesel::SqliteConnection::establish(url.trim_start_matches("sqlite://")).unwrap();
+            let mut conn = app.sqlite_connection();
             diesel::sql_query("PRAGMA foreign_keys = OFF")
                 .execute(&mut conn)
                 .unwrap();

@@ -92,8 +92,7 @@ fn setup() -> Setup {
         std::sync::Arc::new(extractor()),
         clock,
         Scoring::default(),
-    )
-    .unwrap();
+    );
     Setup { users, expertise }
 }
 
