@@ -7,7 +7,7 @@
 
 use anyhow::Context;
 use chrono::{DateTime, TimeZone, Utc};
-use diesel::{Connection, PgConnection, SqliteConnection};
+use diesel::{Connection, PgConnection, RunQueryDsl, SqliteConnection};
 use kenning_domain::{LanguageId, NewUser, NewUserInput, Scoring, Standing, User, UserId};
 use kenning_store_diesel::Database;
 use uuid::Uuid;
@@ -334,4 +334,20 @@ fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
 /// operator's maintenance would.
 pub fn analyze(url: &str) -> anyhow::Result<()> {
     run_scripts(url, &[])
+}
+
+/// The fingerprint of the scoring settings the stored standings were
+/// built under, as the database at `url` records it.
+pub fn standings_fingerprint(url: &str) -> anyhow::Result<Option<String>> {
+    #[derive(diesel::QueryableByName)]
+    struct Recorded {
+        #[diesel(sql_type = diesel::sql_types::Text)]
+        fingerprint: String,
+    }
+    const RECORDED: &str = "SELECT fingerprint FROM expertise_settings";
+    let found: Vec<Recorded> = match url.strip_prefix("sqlite://") {
+        Some(path) => diesel::sql_query(RECORDED).load(&mut SqliteConnection::establish(path)?)?,
+        None => diesel::sql_query(RECORDED).load(&mut PgConnection::establish(url)?)?,
+    };
+    Ok(found.into_iter().next().map(|r| r.fingerprint))
 }
