@@ -872,6 +872,94 @@ fn uploads_during_a_rebuild_are_not_lost(store: Arc<impl Store>) {
     }
 }
 
+/// The relevances of the actions `best_actions_on` reads for `key`, in
+/// the order read.
+fn best_relevances(
+    store: &dyn ExpertiseStore,
+    key: &str,
+    per_key: u32,
+    scoring: &Scoring,
+) -> Vec<f64> {
+    store
+        .best_actions_on(&[key.into()], per_key, scoring)
+        .unwrap()
+        .into_iter()
+        .map(|a| {
+            assert_eq!(a.key, key);
+            a.relevance
+        })
+        .collect()
+}
+
+#[contract_check]
+fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    let cy = new_user("cy@example.com", "Cy", "Twombly", None);
+    for user in [&ada, &bob, &cy] {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    let mut titled = action("ada@example.com", None, 0, &[]);
+    // A title (primary, factor 1.5): 0.6 counts as 0.9.
+    titled.topics.push(EntityTopic {
+        key: "rust".into(),
+        label: "Rust".into(),
+        by_descriptor: [0.6, 0.0, 0.0],
+    });
+    store.record(&titled, &scoring).unwrap();
+    let mut read = vec![(titled.id, ada.id())];
+    for (email, user, topics) in [
+        ("ada@example.com", ada.id(), vec![("rust", 0.2)]),
+        (
+            "ada@example.com",
+            ada.id(),
+            vec![("rust", 0.5), ("go", 0.4)],
+        ),
+        ("bob@example.com", bob.id(), vec![("rust", 0.8)]),
+        ("cy@example.com", cy.id(), vec![("rust", 2.0)]),
+    ] {
+        let done = action(email, None, 0, &topics);
+        store.record(&done, &scoring).unwrap();
+        read.push((done.id, user));
+    }
+    // Deactivated users are not read.
+    store.modify(cy.id(), &mut |u| u.deactivate()).unwrap();
+
+    let found = store
+        .best_actions_on(&["rust".into(), "go".into(), "none".into()], 2, &scoring)
+        .unwrap();
+    let rust: Vec<(Uuid, UserId)> = found
+        .iter()
+        .filter(|a| a.key == "rust")
+        .map(|a| (a.action, a.user))
+        .collect();
+    assert_eq!(rust, vec![read[0], read[3]]);
+    let go: Vec<(Uuid, UserId)> = found
+        .iter()
+        .filter(|a| a.key == "go")
+        .map(|a| (a.action, a.user))
+        .collect();
+    assert_eq!(go, vec![read[2]]);
+    assert_eq!(found.len(), 3);
+    let relevances = best_relevances(&*store, "rust", 10, &scoring);
+    assert_eq!(relevances.len(), 4);
+    for (got, want) in relevances.iter().zip([0.9, 0.8, 0.5, 0.2]) {
+        assert!((got - want).abs() < 1e-9, "{relevances:?}");
+    }
+
+    // Under settings that weigh titles less the order is rebuilt.
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let plainer = Scoring::new([(edit, 1.0)], 1.0, [0.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&plainer).unwrap());
+    let relevances = best_relevances(&*store, "rust", 10, &plainer);
+    assert_eq!(relevances.len(), 4);
+    for (got, want) in relevances.iter().zip([0.8, 0.5, 0.3, 0.2]) {
+        assert!((got - want).abs() < 1e-9, "{relevances:?}");
+    }
+}
+
 #[contract_check]
 fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let scoring = Scoring::default();

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use kenning_domain::{
     entity_topics, query_terms, rank_experts, related_topics, Evidence, Expert, ExpertsLimit,
     FieldViolation, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring,
-    TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, PHRASES_PER_TEXT,
+    TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -24,6 +24,10 @@ const FALLBACK_LANGUAGE: &str = "en";
 /// matters, and bounded, so that a topic everybody knows costs no more
 /// than one few know.
 const STANDINGS_PER_TOPIC: u32 = 300;
+/// How many of the actions in which a query topic is most relevant
+/// `experts` reads for the documents' evidence: as many as it counts in
+/// all, so that the best actions of a query of one topic are all read.
+const ACTIONS_PER_TOPIC_READ: u32 = ACTIONS_COUNTED;
 /// How many of the newest actions that taught a topic are read to find the
 /// topics that go with it.
 const RELATED_SAMPLE: u32 = 200;
@@ -181,6 +185,10 @@ impl ExpertiseService {
             activity: self.store.activity(&users).map_err(internal)?,
             knowing: self.store.people_on(&keys).map_err(internal)?,
             population: self.store.population().map_err(internal)?,
+            actions: self
+                .store
+                .best_actions_on(&keys, ACTIONS_PER_TOPIC_READ, &self.scoring)
+                .map_err(internal)?,
             standings,
         };
         Ok(rank_experts(

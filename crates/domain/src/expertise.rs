@@ -20,7 +20,10 @@ mod ranking;
 mod related;
 mod trace;
 
-pub use ranking::{query_terms, rank_experts, Evidence, Expert, Population, QueryTerm};
+pub use ranking::{
+    query_terms, rank_experts, ActionTopic, Evidence, Expert, Population, QueryTerm,
+    ACTIONS_COUNTED,
+};
 pub use related::{related_topics, RelatedTopic};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
@@ -152,9 +155,11 @@ impl Scoring {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         // `ranked` names the standings' layout: one with a rank key
-        // (Standing::rank_key) that standings stored before lack.
+        // (Standing::rank_key) that standings stored before lack;
+        // `relevant` the actions' topics', with their relevance under
+        // these settings stored beside them, which rows stored before lack.
         format!(
-            "ranked weights[{}] default={} factors={},{},{} half_life_s={}",
+            "ranked relevant weights[{}] default={} factors={},{},{} half_life_s={}",
             weights.join(","),
             self.default_weight,
             self.primary,

@@ -23,9 +23,9 @@ mod validation;
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
-    entity_topics, query_terms, rank_experts, related_topics, EntityTopic, Evidence, Expert,
-    Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
-    TopicStanding, PHRASES_PER_TEXT, WORDS_PER_TEXT,
+    entity_topics, query_terms, rank_experts, related_topics, ActionTopic, EntityTopic, Evidence,
+    Expert, Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
+    TextTrace, TopicStanding, ACTIONS_COUNTED, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
 pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{

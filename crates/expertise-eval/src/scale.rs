@@ -3,9 +3,14 @@
 //! against the unbounded read it replaced, in one run.
 //!
 //! The database is generated straight into the storage tables (users,
-//! standings, learners), as a million uploads would have left them:
-//! `experts` reads only those tables, so the action rows themselves are
-//! not written. Each person holds [`TOPICS_PER_PERSON`] standings drawn
+//! standings, learners, action topics), as a million uploads would have
+//! left them, except for the actions: `experts` reads only the best
+//! hundred action topics per query topic, so instead of a million actions
+//! of some 190 topics each, each standing gets one action with that one
+//! topic (a topic is taught by as many actions as people know it, where
+//! real uploads would leave about a hundred times more; the read walks an
+//! index from the top, so the rows beyond the hundred it reads matter
+//! little). Each person holds [`TOPICS_PER_PERSON`] standings drawn
 //! from a Zipf-distributed vocabulary (a few words nearly everyone has,
 //! a long tail few have) and a number of actions around 100. Queries are
 //! one to three words drawn from the same distribution, so common words
@@ -98,6 +103,17 @@ fn populate(path: &str, keys: &[String], scoring: &Scoring) -> anyhow::Result<()
         mine.sort_unstable();
         mine.dedup();
         for topic in mine {
+            let relevance = 0.1 + rng.below(200) as f64 / 100.0;
+            sql.push_str(&format!(
+                "INSERT INTO actions (id, user_id, entity_type, action_type, action_date, \
+                 received) VALUES ('00000000-0000-4000-9000-{person:06}{topic:06}', '{id}', \
+                 'document', 'edit', '2026-01-01 00:00:00', '2026-01-01 00:00:00');\n\
+                 INSERT INTO action_topics (action_id, user_id, topic_key, label, \
+                 primary_relevance, default_relevance, secondary_relevance, relevance) VALUES \
+                 ('00000000-0000-4000-9000-{person:06}{topic:06}', '{id}', '{key}', '{key}', \
+                 0, {relevance}, 0, {relevance});\n",
+                key = keys[topic],
+            ));
             let days = i64::try_from(rng.below(1000)).unwrap_or_default();
             let standing = Standing {
                 score: 0.2 + rng.below(500) as f64 / 100.0,

@@ -50,12 +50,13 @@ impl ExpertObject {
         Ok(UserObject(context.users.get(self.0.user)?))
     }
 
-    /// How much of the query the user covers, from 0 to 100: each query
-    /// topic counts by its specificity (topics few people know count
-    /// more), and is covered the more, the higher the user's standing on
-    /// it, saturating as BM25's term frequencies do. Comparable across
-    /// queries; old material lowers it gradually, never to a vanishing
-    /// number.
+    /// How well the user answers the query, from 0 to 100: the mean of
+    /// how much of the query the user covers (each query topic counts by
+    /// its specificity, topics few people know counting more, and is
+    /// covered the more, the higher the user's standing on it, saturating
+    /// as BM25's term frequencies do) and how well the user's actions
+    /// that match the query best match it, relative to the best user's.
+    /// Old material lowers it gradually, never to a vanishing number.
     fn score(&self) -> f64 {
         self.0.score
     }

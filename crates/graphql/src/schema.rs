@@ -103,7 +103,8 @@ impl Query {
     /// Who knows about `query`, best first: the query is read for its
     /// words and key phrases, and each active, visible user is ranked by
     /// their expertise on them, rarer topics counting more and each
-    /// standing saturating as BM25's term frequencies do. Deactivated,
+    /// standing saturating as BM25's term frequencies do, and by their
+    /// actions that match the query best. Deactivated,
     /// hidden and deleted users are left out. `limit` 1 to 100, default 10.
     fn experts(context: &Context, query: String, limit: Option<i32>) -> Result<Vec<ExpertObject>> {
         let expertise = context.expertise()?;

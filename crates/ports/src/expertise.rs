@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, Population, Scoring, TopicStanding, UserId};
+use kenning_domain::{ActionTopic, EntityTopic, Population, Scoring, TopicStanding, UserId};
 use uuid::Uuid;
 
 use crate::store::StoreError;
@@ -78,6 +78,18 @@ pub trait ExpertiseStore: Send + Sync {
     /// people who know a topic.
     fn standings_on(&self, keys: &[String], per_key: u32)
         -> Result<Vec<TopicStanding>, StoreError>;
+
+    /// The `per_key` actions of users who are ACTIVE and not hidden in
+    /// which each of `keys` is most relevant (by relevance under the
+    /// settings the store was last built with, `rebuild_if_changed`), each
+    /// with the topic's relevance in it under `scoring`. Its cost does not
+    /// grow with the number of actions that taught a topic.
+    fn best_actions_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Vec<ActionTopic>, StoreError>;
 
     /// How many users learned anything, and their number of actions.
     fn population(&self) -> Result<Population, StoreError>;

@@ -6,7 +6,10 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::sql_types::Text;
-use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
+use kenning_domain::{
+    ActionTopic, Descriptor, EntityTopic, Population, Scoring, Standing, Status, TopicStanding,
+    UserId,
+};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
@@ -42,6 +45,26 @@ const BEST_STANDINGS_POSTGRES: &str =
      WHERE s.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
      ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $3";
 
+/// The actions of users who are ACTIVE and not hidden in which one topic
+/// is most relevant: the statement walks the topic's range of the index
+/// `(topic_key, relevance, action_id)` from the top and stops after
+/// `LIMIT` rows, whatever the number of actions that taught the topic
+/// (`CROSS JOIN` as in [`BEST_STANDINGS_SQLITE`]).
+const BEST_ACTIONS_SQLITE: &str =
+    "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
+     t.default_relevance, t.secondary_relevance, t.relevance \
+     FROM action_topics t CROSS JOIN users u ON u.id = t.user_id \
+     WHERE t.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
+     ORDER BY t.relevance DESC, t.action_id DESC LIMIT ?";
+
+/// [`BEST_ACTIONS_SQLITE`] for PostgreSQL.
+const BEST_ACTIONS_POSTGRES: &str =
+    "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
+     t.default_relevance, t.secondary_relevance, t.relevance \
+     FROM action_topics t JOIN users u ON u.id = t.user_id \
+     WHERE t.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
+     ORDER BY t.relevance DESC, t.action_id DESC LIMIT $3";
+
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
         .map(UserId::from_uuid)
@@ -60,7 +83,7 @@ struct ActionRow<'a> {
     received: NaiveDateTime,
 }
 
-#[derive(Debug, Insertable, Queryable, Selectable)]
+#[derive(Debug, Insertable, Queryable, QueryableByName, Selectable)]
 #[diesel(table_name = action_topics)]
 #[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
 struct ActionTopicRow {
@@ -71,6 +94,9 @@ struct ActionTopicRow {
     primary_relevance: f64,
     default_relevance: f64,
     secondary_relevance: f64,
+    /// The relevance under the settings the store was built with, which
+    /// the index of the best actions on a topic is ordered by.
+    relevance: f64,
 }
 
 impl ActionTopicRow {
@@ -267,6 +293,7 @@ impl ExpertiseStore for Database {
                     primary_relevance: topic.by_descriptor[0],
                     default_relevance: topic.by_descriptor[1],
                     secondary_relevance: topic.by_descriptor[2],
+                    relevance: topic.relevance(scoring),
                 })
                 .collect();
             for rows in learned.chunks(ROWS_PER_INSERT) {
@@ -318,6 +345,44 @@ impl ExpertiseStore for Database {
             })?;
             for row in rows {
                 found.push(row.into_standing()?);
+            }
+        }
+        Ok(found)
+    }
+
+    fn best_actions_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Vec<ActionTopic>, StoreError> {
+        use diesel::sql_types::BigInt;
+        let limit = i64::from(per_key);
+        let mut found = Vec::new();
+        for key in keys {
+            let rows: Vec<ActionTopicRow> = self.read(|conn| {
+                let sql = match conn {
+                    DbConnection::Sqlite(_) => BEST_ACTIONS_SQLITE,
+                    DbConnection::Postgres(_) => BEST_ACTIONS_POSTGRES,
+                };
+                diesel::sql_query(sql)
+                    .bind::<Text, _>(key)
+                    .bind::<Text, _>(Status::ACTIVE)
+                    .bind::<BigInt, _>(limit)
+                    .load(conn)
+            })?;
+            for row in rows {
+                found.push(ActionTopic {
+                    action: Uuid::parse_str(&row.action_id).map_err(|_| {
+                        StoreError::backend_message(format!(
+                            "stored action id {} is invalid",
+                            row.action_id
+                        ))
+                    })?,
+                    user: parse_user(&row.user_id)?,
+                    relevance: row.entity_topic().relevance(scoring),
+                    key: row.topic_key,
+                });
             }
         }
         Ok(found)
@@ -538,11 +603,11 @@ const REBUILD_LEARNERS_READ: i64 = 1_000;
 
 impl Database {
     /// Recomputes the standings of the users `ids` from their actions under
-    /// `scoring`, replacing theirs, in one transaction, which may run
-    /// while uploads are recorded: an upload locks its user's row first,
-    /// and so does this, before it reads their actions (PostgreSQL; SQLite
-    /// runs one writer at a time), so no upload falls between the actions
-    /// read and the standings replaced.
+    /// `scoring`, replacing theirs, and their actions' relevance, in one
+    /// transaction, which may run while uploads are recorded: an upload
+    /// locks its user's row first, and so does this, before it reads their
+    /// actions (PostgreSQL; SQLite runs one writer at a time), so no upload
+    /// falls between the actions read and the standings replaced.
     fn rebuild_learners(&self, ids: &[String], scoring: &Scoring) -> Result<(), StoreError> {
         self.write(|conn| {
             if let DbConnection::Postgres(pg) = conn {
@@ -581,6 +646,14 @@ impl Database {
                     ));
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
+            diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))
+                .set(action_topics::relevance.eq(action_topics::primary_relevance
+                    * scoring.descriptor_factor(Descriptor::Primary)
+                    + action_topics::default_relevance
+                        * scoring.descriptor_factor(Descriptor::Default)
+                    + action_topics::secondary_relevance
+                        * scoring.descriptor_factor(Descriptor::Secondary)))
+                .execute(conn)?;
             diesel::delete(standings::table.filter(standings::user_id.eq_any(ids)))
                 .execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt

@@ -66,6 +66,7 @@ diesel::table! {
         primary_relevance -> Double,
         default_relevance -> Double,
         secondary_relevance -> Double,
+        relevance -> Double,
     }
 }
 

@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
+use kenning_domain::{
+    ActionTopic, EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId,
+};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
@@ -30,6 +32,9 @@ pub(crate) struct Learned {
     standings: HashMap<String, HashMap<UserId, (String, Standing, f64)>>,
     /// Each user's number of actions.
     activity: HashMap<UserId, u64>,
+    /// Per topic key, the actions that taught it: id, user and the topic's
+    /// relevance per descriptor.
+    teaching: HashMap<String, Vec<(Uuid, UserId, [f64; 3])>>,
     fingerprint: Option<String>,
 }
 
@@ -37,6 +42,10 @@ impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
         self.activity.remove(&user);
+        self.teaching.retain(|_, actions| {
+            actions.retain(|(_, u, _)| *u != user);
+            !actions.is_empty()
+        });
         self.standings.retain(|_, users| {
             users.remove(&user);
             !users.is_empty()
@@ -121,6 +130,14 @@ impl ExpertiseStore for MemoryStore {
             topics: action.topics.clone(),
         };
         state.expertise.learn(user, &stored, scoring);
+        for topic in &stored.topics {
+            state
+                .expertise
+                .teaching
+                .entry(topic.key.clone())
+                .or_default()
+                .push((stored.id, user, topic.by_descriptor));
+        }
         state.expertise.actions.push(stored);
         *state.expertise.activity.entry(user).or_default() += 1;
         Ok(user)
@@ -147,6 +164,44 @@ impl ExpertiseStore for MemoryStore {
                 best.into_iter()
                     .map(|(user, held)| topic_standing(key, *user, held)),
             );
+        }
+        Ok(found)
+    }
+
+    fn best_actions_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Vec<ActionTopic>, StoreError> {
+        let state = self.lock();
+        let mut found = Vec::new();
+        for key in keys {
+            let Some(teaching) = state.expertise.teaching.get(key) else {
+                continue;
+            };
+            let mut best: Vec<ActionTopic> = teaching
+                .iter()
+                .filter(|(_, user, _)| visible(&state, user))
+                .map(|(action, user, by_descriptor)| ActionTopic {
+                    action: *action,
+                    user: *user,
+                    key: key.clone(),
+                    relevance: EntityTopic {
+                        key: key.clone(),
+                        label: String::new(),
+                        by_descriptor: *by_descriptor,
+                    }
+                    .relevance(scoring),
+                })
+                .collect();
+            best.sort_by(|a, b| {
+                b.relevance
+                    .total_cmp(&a.relevance)
+                    .then(b.action.cmp(&a.action))
+            });
+            best.truncate(per_key as usize);
+            found.extend(best);
         }
         Ok(found)
     }

@@ -13,14 +13,25 @@
 //!   average, so that someone with two thousand uploads does not win every
 //!   query by volume.
 //!
-//! The score a reader sees is on a fixed scale: the share (0 to 100) of the
-//! query's weight the person covers, a topic fully covered when the
-//! person's standing on it is far above that of the others who know it.
-//! The plain weighted sum of standings stays available as the raw score.
+//! That is the person's evidence (Balog et al.'s profile model). The
+//! documents' evidence (their document model) is fused with it: the
+//! actions in which the query's topics are most relevant are scored as
+//! BM25 scores documents, and a person earns the scores of their actions
+//! among the best [`ACTIONS_COUNTED`]. Unlike a standing, this evidence
+//! does not saturate: several actions that each match the query well count
+//! for more than one, as far as they are among the best.
+//!
+//! The score a reader sees is on a fixed scale (0 to 100): the mean of the
+//! share of the query's weight the person covers (a topic fully covered
+//! when the person's standing on it is far above that of the others who
+//! know it) and the person's documents' score relative to the best
+//! person's, scaled to the best covered share. The plain weighted sum of
+//! standings stays available as the raw score.
 
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
+use uuid::Uuid;
 
 use super::{ScoredTopic, Scoring, TopicStanding};
 use crate::topic::{is_topic_key, TextWord, Topic};
@@ -36,6 +47,11 @@ const PERSON_SATURATION: f64 = 1.2;
 /// How much the saturation follows a person's activity (BM25's b): 0
 /// ignores it, 1 divides by it fully.
 const ACTIVITY_NORMALISATION: f64 = 0.5;
+
+/// How many of the actions that match a query best earn their users
+/// document evidence (as in the BM25 document model, which sums a person's
+/// documents among the 100 best).
+pub const ACTIONS_COUNTED: u32 = 100;
 
 /// A topic of a query, with its weight in the query.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,7 +78,10 @@ pub struct Population {
 pub struct Expert {
     /// Who it is.
     pub user: UserId,
-    /// How much of the query the user covers, from 0 to 100.
+    /// How well the user answers the query, from 0 to 100: the mean of the
+    /// share of the query's weight the user covers and the user's
+    /// documents' evidence relative to the best user's, scaled to the best
+    /// covered share.
     pub score: f64,
     /// The sum over the query's topics of their weight in the query times
     /// the user's standing on them.
@@ -147,13 +166,61 @@ pub struct Evidence {
     pub activity: HashMap<UserId, u64>,
     /// The people who learned anything, and their actions.
     pub population: Population,
+    /// The actions in which each query topic is most relevant (the best
+    /// few hundred of a topic), for the documents' evidence.
+    pub actions: Vec<ActionTopic>,
+}
+
+/// A topic of one action, with its relevance in the action's entity.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ActionTopic {
+    /// The action.
+    pub action: Uuid,
+    /// Whose action it is.
+    pub user: UserId,
+    /// The topic's key.
+    pub key: String,
+    /// The topic's relevance in the entity (descriptor factors applied).
+    pub relevance: f64,
+}
+
+/// Each user's documents' evidence: the actions scored as BM25 scores
+/// documents (the stored relevance of a word is already its saturated
+/// count), query weight times idf times relevance summed over the query's
+/// topics, and each user's scores summed over their actions among the
+/// best [`ACTIONS_COUNTED`].
+fn documents_evidence(
+    weight: &HashMap<&str, f64>,
+    topics: &HashMap<String, (f64, f64)>,
+    actions: Vec<ActionTopic>,
+) -> HashMap<UserId, f64> {
+    let mut scored: HashMap<Uuid, (UserId, f64)> = HashMap::new();
+    for a in actions {
+        let (Some(w), Some((idf, _))) = (weight.get(a.key.as_str()), topics.get(&a.key)) else {
+            continue;
+        };
+        scored.entry(a.action).or_insert((a.user, 0.0)).1 += w * idf * a.relevance;
+    }
+    let mut best: Vec<(Uuid, UserId, f64)> = scored
+        .into_iter()
+        .map(|(action, (user, score))| (action, user, score))
+        .filter(|(_, _, score)| *score > 0.0)
+        .collect();
+    best.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+    best.truncate(usize::try_from(ACTIONS_COUNTED).unwrap_or(usize::MAX));
+    let mut by_user: HashMap<UserId, f64> = HashMap::new();
+    for (_, user, score) in best {
+        *by_user.entry(user).or_default() += score;
+    }
+    by_user
 }
 
 /// Ranks the users of the evidence's standings for `query`, best first, at
-/// most `limit`. Users with no positive standing on any query topic are
-/// not listed. The mean standing a topic saturates against is the mean of
-/// the standings given, so of the best few hundred for a common topic:
-/// its words weigh little anyway.
+/// most `limit`, by their own and their documents' evidence. Users with no
+/// positive standing on any query topic are not listed. The mean standing
+/// a topic saturates against is the mean of the standings given, so of
+/// the best few hundred for a common topic: its words weigh little
+/// anyway.
 pub fn rank_experts(
     query: &[QueryTerm],
     evidence: Evidence,
@@ -167,6 +234,7 @@ pub fn rank_experts(
         knowing: people_on,
         activity,
         population,
+        actions,
     } = evidence;
     let mut known: Vec<(TopicStanding, f64)> = standings
         .into_iter()
@@ -250,6 +318,15 @@ pub fn rank_experts(
             expert
         })
         .collect();
+    let documents = documents_evidence(&weight, &topics, actions);
+    let best_documents = documents.values().copied().fold(0.0, f64::max);
+    if best_documents > 0.0 {
+        let best_share = ranked.iter().map(|e| e.score).fold(0.0, f64::max);
+        for expert in &mut ranked {
+            let own = documents.get(&expert.user).copied().unwrap_or_default();
+            expert.score = (expert.score + best_share * own / best_documents) / 2.0;
+        }
+    }
     ranked.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)

@@ -257,6 +257,7 @@ fn evidence(
         knowing,
         activity,
         population,
+        actions: Vec::new(),
     }
 }
 
@@ -442,4 +443,86 @@ fn rank_keys_order_standings_as_their_scores_do_at_any_moment() {
         assert_eq!(by_score, by_key);
     }
     assert!(standings[4].rank_key(&s) < -1e299);
+}
+
+fn action_topic(action: u128, user: UserId, key: &str, relevance: f64) -> ActionTopic {
+    ActionTopic {
+        action: Uuid::from_u128(action),
+        user,
+        key: key.into(),
+        relevance,
+    }
+}
+
+#[test]
+fn the_documents_evidence_separates_people_of_equal_standings() {
+    let s = Scoring::default();
+    let (whole, parts, other) = (user(1), user(2), user(3));
+    // Both stand equally on both words (the standings given), but one
+    // person's actions match the query better.
+    let rows = vec![
+        standing(whole, "quantum", 1.0, 0),
+        standing(whole, "error", 1.0, 0),
+        standing(parts, "quantum", 1.0, 0),
+        standing(parts, "error", 1.0, 0),
+        standing(other, "cook", 1.0, 0),
+    ];
+    let population = Population {
+        people: 10,
+        actions: 30,
+    };
+    let query = [term("quantum"), term("error")];
+    let alike = rank_experts(
+        &query,
+        evidence(&rows, activity(&rows, 3), population),
+        t(0),
+        &s,
+        10,
+    );
+    assert_eq!(alike.len(), 2);
+    assert!((alike[0].score - alike[1].score).abs() < 1e-9, "{alike:?}");
+
+    let mut with_actions = evidence(&rows, activity(&rows, 3), population);
+    with_actions.actions = vec![
+        action_topic(1, whole, "quantum", 1.0),
+        action_topic(1, whole, "error", 1.0),
+        action_topic(2, parts, "quantum", 0.5),
+        action_topic(3, parts, "error", 0.5),
+        action_topic(4, other, "cook", 1.0),
+    ];
+    let ranked = rank_experts(&query, with_actions, t(0), &s, 10);
+    assert_eq!(ranked.len(), 2, "only people who know a query topic");
+    assert_eq!(ranked[0].user, whole, "{ranked:?}");
+    assert!(ranked[0].score > ranked[1].score);
+    // The best covers all of the query by both measures.
+    assert!((ranked[0].score - alike[0].score).abs() < 1e-9);
+}
+
+#[test]
+fn only_the_best_actions_earn_document_evidence() {
+    let s = Scoring::default();
+    let (prolific, precise) = (user(1), user(2));
+    let rows = vec![
+        standing(prolific, "rust", 1.0, 0),
+        standing(precise, "rust", 1.0, 0),
+    ];
+    let population = Population {
+        people: 10,
+        actions: 500,
+    };
+    let mut evidence = evidence(&rows, activity(&rows, 1), population);
+    let counted = usize::try_from(ACTIONS_COUNTED).unwrap();
+    // The precise person's actions are the best `ACTIONS_COUNTED`; the
+    // prolific person's many weak ones come after them and count for
+    // nothing.
+    evidence.actions = (0..counted as u128)
+        .map(|a| action_topic(a, precise, "rust", 1.0))
+        .chain((0..400).map(|a| action_topic(1000 + a, prolific, "rust", 0.5)))
+        .collect();
+    let ranked = rank_experts(&[term("rust")], evidence, t(0), &s, 10);
+    assert_eq!(ranked[0].user, precise, "{ranked:?}");
+    assert!(
+        (ranked[1].score - ranked[0].score / 2.0).abs() < 1e-9,
+        "{ranked:?}"
+    );
 }
