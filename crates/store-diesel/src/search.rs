@@ -32,19 +32,23 @@
 //! that index starting at the cursor, whatever page it points to. A page
 //! asks for one row more than it shows, which tells whether more follow.
 
+use std::sync::Arc;
+
 use diesel::pg::Pg;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Text};
 use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
+
 use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
+use crate::rarity::{Estimates, Rarity};
 use crate::users::UserRow;
 
 /// The fewest characters the trigram index can look up.
-const TRIGRAM: usize = 3;
+pub(crate) const TRIGRAM: usize = 3;
 
 /// The head of the list step 1 tests: enough rows that a text matching
 /// one user in a few dozen fills its page there, and few enough that a
@@ -115,19 +119,22 @@ const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_s
 const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
      SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
+/// PostgreSQL's trigram step for a text with rarer trigrams than others
+/// (see [`Lookup::Rare`]): the index is asked only for the users holding
+/// the rarest few (up to [`TRIGRAMS_ASKED`] patterns of one trigram each;
+/// a repeated one is read once), and the whole text is tested with
+/// `strpos`, which the index cannot answer, so the planner does not read
+/// the lists of the common trigrams. Search texts and needles are folded
+/// alike, so `strpos` is the matching rule. Only the listing order's
+/// columns are kept until the page is known, then its rows are read.
+const RARE_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT id, lastname, firstname FROM users \
+          WHERE search_text LIKE $1 AND search_text LIKE $2 AND search_text LIKE $3 \
+            AND strpos(search_text, $4) > 0) \
+     SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM found ORDER BY lastname, firstname, id LIMIT $5 OFFSET $6) \
+     ORDER BY lastname, firstname, id";
 
-/// The first users (at most [`SAMPLE`]) holding a trigram, in the order
-/// of their `search_row`: how many, and the last one's number. A trigram
-/// that few hold is counted exactly; for a common one, how far the sample
-/// reached into the numbering tells how common it is.
-const TRIGRAM_SAMPLE_SQLITE: &str = "SELECT count(*) AS users, coalesce(max(rowid), 0) AS reach \
-     FROM (SELECT rowid FROM users_search WHERE users_search MATCH ? ORDER BY rowid LIMIT ?)";
-/// The highest `search_row` given.
-const NUMBERED_SQLITE: &str = "SELECT coalesce(max(search_row), 0) AS users FROM users";
-/// The most users a trigram's sample reads.
-const SAMPLE: i64 = 1_000;
-/// The most trigrams of a text [`narrow`] counts.
-const TRIGRAMS_COUNTED: usize = 24;
 /// The most rare trigrams a narrowed look-up asks for.
 const TRIGRAMS_ASKED: usize = 3;
 
@@ -179,6 +186,14 @@ const AFTER_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $4 ESCAPE '\\') \
      SELECT * FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \
      ORDER BY lastname, firstname, id LIMIT $5";
+const AFTER_RARE_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT id, lastname, firstname FROM users \
+          WHERE search_text LIKE $4 AND search_text LIKE $5 AND search_text LIKE $6 \
+            AND strpos(search_text, $7) > 0) \
+     SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \
+          ORDER BY lastname, firstname, id LIMIT $8) \
+     ORDER BY lastname, firstname, id";
 
 const AFTER_SCAN_SQLITE: &str = "SELECT users.* FROM users \
      WHERE (lastname, firstname, id) > (?1, ?2, ?3) AND search_text LIKE ?4 ESCAPE '\\' \
@@ -209,7 +224,7 @@ pub(crate) struct Statement {
 }
 
 impl Statement {
-    fn new(sql: &str, binds: Vec<Bind>) -> Self {
+    pub(crate) fn new(sql: &str, binds: Vec<Bind>) -> Self {
         Self {
             sql: sql.to_owned(),
             binds,
@@ -250,8 +265,8 @@ struct Form {
     all: (&'static str, &'static str),
     head: (&'static str, &'static str),
     trigrams: (&'static str, &'static str),
-    /// SQLite's trigram step once [`narrow`] found rare trigrams.
-    rare_trigrams: &'static str,
+    /// The trigram step asking for the rarest trigrams ([`Lookup::Rare`]).
+    rare_trigrams: (&'static str, &'static str),
     scan: (&'static str, &'static str),
 }
 
@@ -259,7 +274,7 @@ const BY_OFFSET: Form = Form {
     all: (ALL_SQLITE, ALL_POSTGRES),
     head: (HEAD_SQLITE, HEAD_POSTGRES),
     trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
-    rare_trigrams: RARE_TRIGRAMS_SQLITE,
+    rare_trigrams: (RARE_TRIGRAMS_SQLITE, RARE_TRIGRAMS_POSTGRES),
     scan: (SCAN_SQLITE, SCAN_POSTGRES),
 };
 
@@ -267,19 +282,82 @@ const BY_CURSOR: Form = Form {
     all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
     head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
     trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
-    rare_trigrams: AFTER_RARE_TRIGRAMS_SQLITE,
+    rare_trigrams: (AFTER_RARE_TRIGRAMS_SQLITE, AFTER_RARE_TRIGRAMS_POSTGRES),
     scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
 };
+
+/// A text whose rarest trigram is held by a smaller share of the users
+/// than this is not looked for in the head of the list: the head is
+/// [`scan_window`], 20 times the rows a page needs, so it would be
+/// expected to hold fewer matches than the page, and the trigram index
+/// finds so rare a text cheaply.
+const HEAD_SHARE: f64 = 1.0 / 20.0;
+
+/// How the trigram step looks a text up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Lookup {
+    /// The whole text: SQLite's phrase of its trigrams, when it has no
+    /// more than [`TRIGRAMS_ASKED`]; PostgreSQL's `LIKE`, when no trigram
+    /// of it is one the `pg_trgm` index holds as it is.
+    Whole,
+    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first: the
+    /// users holding them all, a superset, are tested against the whole
+    /// text.
+    Rare(Vec<String>),
+}
+
+/// A text's trigrams by estimated rarity, and how to look it up.
+struct Plan {
+    /// Whether the head of the list is worth testing first.
+    head: bool,
+    lookup: Lookup,
+}
+
+/// Whether `pg_trgm` indexes `trigram` as it is: it splits texts into
+/// words of letters and digits (of the database's locale; ASCII ones are
+/// such in every locale) and indexes the trigrams of each word.
+fn indexed_by_pg_trgm(trigram: &str) -> bool {
+    trigram.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// How `needle` (three characters or more) is best read on the backend
+/// of `conn`, given how common each of its trigrams is.
+fn plan(conn: &DbConnection, needle: &str, estimates: &Estimates) -> Plan {
+    let mut ranked: Vec<(f64, String)> = trigrams(needle)
+        .into_iter()
+        .map(|t| (estimates.share(&t), t))
+        .collect();
+    let whole = ranked.len();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let head = ranked.first().is_none_or(|(share, _)| *share >= HEAD_SHARE);
+    let askable: Vec<String> = ranked
+        .into_iter()
+        .map(|(_, t)| t)
+        .filter(|t| match conn {
+            DbConnection::Sqlite(_) => true,
+            DbConnection::Postgres(_) => indexed_by_pg_trgm(t),
+        })
+        .take(TRIGRAMS_ASKED)
+        .collect();
+    let lookup = match conn {
+        DbConnection::Sqlite(_) if whole <= TRIGRAMS_ASKED => Lookup::Whole,
+        _ if askable.is_empty() => Lookup::Whole,
+        _ => Lookup::Rare(askable),
+    };
+    Plan { head, lookup }
+}
 
 impl Form {
     /// The steps of this form for `needle` on the backend of `conn`, the
     /// head of the list `window` rows long; `with` puts the values that
     /// place the page (offset and limit, or position and rows) around each
-    /// statement's own.
+    /// statement's own. A text of three characters or more is planned with
+    /// `estimates` ([`plan`]).
     fn steps(
         &self,
         conn: &DbConnection,
         needle: Option<&str>,
+        estimates: &Estimates,
         window: i64,
         with: &dyn Fn(&[Bind]) -> Vec<Bind>,
     ) -> Vec<Statement> {
@@ -288,54 +366,62 @@ impl Form {
             return vec![Statement::new(on(self.all), with(&[]))];
         };
         let pattern = Bind::Text(like_pattern(needle));
-        let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
-        let rest = if needle.chars().count() < TRIGRAM {
-            Statement::new(on(self.scan), with(&[pattern]))
-        } else {
-            match conn {
-                DbConnection::Sqlite(_) => {
-                    Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
-                }
-                DbConnection::Postgres(_) => Statement::new(self.trigrams.1, with(&[pattern])),
+        let head = Statement::new(
+            on(self.head),
+            with(&[Bind::Int(window), pattern.clone()]),
+        );
+        if needle.chars().count() < TRIGRAM {
+            return vec![head, Statement::new(on(self.scan), with(&[pattern]))];
+        }
+        let plan = plan(conn, needle, estimates);
+        let trigrams = match (&plan.lookup, conn) {
+            (Lookup::Whole, DbConnection::Sqlite(_)) => {
+                Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
+            }
+            (Lookup::Whole, DbConnection::Postgres(_)) => {
+                Statement::new(self.trigrams.1, with(&[pattern]))
+            }
+            (Lookup::Rare(rare), DbConnection::Sqlite(_)) => {
+                let asked: Vec<String> = rare.iter().map(|t| fts_phrase(t)).collect();
+                Statement::new(
+                    self.rare_trigrams.0,
+                    with(&[Bind::Text(asked.join(" AND ")), pattern]),
+                )
+            }
+            (Lookup::Rare(rare), DbConnection::Postgres(_)) => {
+                let mut own: Vec<Bind> = (0..TRIGRAMS_ASKED)
+                    .map(|i| {
+                        let trigram = rare.get(i).or(rare.last()).map_or("", String::as_str);
+                        Bind::Text(like_pattern(trigram))
+                    })
+                    .collect();
+                own.push(Bind::Text(needle.to_owned()));
+                Statement::new(self.rare_trigrams.1, with(&own))
             }
         };
-        vec![head, rest]
+        if plan.head {
+            vec![head, trigrams]
+        } else {
+            vec![trigrams]
+        }
     }
 
     /// Runs the steps in order until one fills all `rows` of the page.
-    /// SQLite's trigram step, reached only when the head of the list did
-    /// not fill the page, is narrowed first ([`narrow`]).
     fn search(
         &self,
         conn: &mut DbConnection,
+        rarity: &Rarity,
         needle: Option<&str>,
         window: i64,
         rows: i64,
         with: &dyn Fn(&[Bind]) -> Vec<Bind>,
     ) -> diesel::QueryResult<Vec<UserRow>> {
-        let narrowed = match (needle, &*conn) {
-            (Some(needle), DbConnection::Sqlite(_)) if needle.chars().count() >= TRIGRAM => {
-                Some(needle)
-            }
-            _ => None,
+        let estimates = match needle {
+            Some(needle) if needle.chars().count() >= TRIGRAM => rarity.estimates(conn)?,
+            _ => Arc::default(),
         };
         let mut found = Vec::new();
-        for (i, step) in self
-            .steps(conn, needle, window, with)
-            .into_iter()
-            .enumerate()
-        {
-            let step = match narrowed.filter(|_| i == 1) {
-                Some(needle) => match narrow(conn, needle)? {
-                    Narrowed::Nobody => return Ok(Vec::new()),
-                    Narrowed::Rare(query) => Statement::new(
-                        self.rare_trigrams,
-                        with(&[Bind::Text(query), Bind::Text(like_pattern(needle))]),
-                    ),
-                    Narrowed::Whole => step,
-                },
-                None => step,
-            };
+        for step in self.steps(conn, needle, &estimates, window, with) {
             found = step.load::<UserRow>(conn)?;
             if found.len() as i64 == rows {
                 break;
@@ -345,18 +431,20 @@ impl Form {
     }
 }
 
-/// The statements a search runs, in order, on the backend of `conn`; it
-/// stops at the first that fills the page. `None` as the needle lists
-/// everyone.
+/// The statements a search runs, in order, on the backend of `conn`,
+/// planned with `estimates`; it stops at the first that fills the page.
+/// `None` as the needle lists everyone.
 pub(crate) fn steps(
     conn: &DbConnection,
     needle: Option<&str>,
+    estimates: &Estimates,
     offset: i64,
     limit: i64,
 ) -> Vec<Statement> {
     BY_OFFSET.steps(
         conn,
         needle,
+        estimates,
         scan_window(offset, limit),
         &by_offset(offset, limit),
     )
@@ -386,10 +474,17 @@ fn position(after: Option<&UserCursor>) -> [Bind; 3] {
 pub(crate) fn steps_after(
     conn: &DbConnection,
     needle: Option<&str>,
+    estimates: &Estimates,
     after: Option<&UserCursor>,
     rows: i64,
 ) -> Vec<Statement> {
-    BY_CURSOR.steps(conn, needle, scan_window(0, rows), &by_cursor(after, rows))
+    BY_CURSOR.steps(
+        conn,
+        needle,
+        estimates,
+        scan_window(0, rows),
+        &by_cursor(after, rows),
+    )
 }
 
 /// Puts a statement's own values between the position and the rows.
@@ -411,74 +506,10 @@ fn trigrams(needle: &str) -> Vec<String> {
     seen
 }
 
-/// How [`narrow`] reads a text's trigrams.
-enum Narrowed {
-    /// One of them no user has: neither has anyone the text.
-    Nobody,
-    /// The FTS5 query of the rarest few, fewer than the text has: the
-    /// users holding them all, a superset of the text's.
-    Rare(String),
-    /// The text has no more trigrams than a look-up asks for: ask for the
-    /// whole text.
-    Whole,
-}
-
-/// Estimates, from a sample of at most [`SAMPLE`] users each, how many
-/// users hold each trigram of `needle` (at most [`TRIGRAMS_COUNTED`] of
-/// them, spread over the text): reading a trigram's list stops at the
-/// sample, so a common one costs little.
-fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed> {
-    #[derive(QueryableByName)]
-    struct Sample {
-        #[diesel(sql_type = BigInt)]
-        users: i64,
-        #[diesel(sql_type = BigInt)]
-        reach: i64,
-    }
-    #[derive(QueryableByName)]
-    struct Numbered {
-        #[diesel(sql_type = BigInt)]
-        users: i64,
-    }
-    let all = trigrams(needle);
-    if all.len() <= TRIGRAMS_ASKED {
-        return Ok(Narrowed::Whole);
-    }
-    let numbered = Statement::new(NUMBERED_SQLITE, Vec::new())
-        .load::<Numbered>(conn)?
-        .first()
-        .map_or(0, |n| n.users);
-    let step = all.len().div_ceil(TRIGRAMS_COUNTED).max(1);
-    let mut estimated = Vec::new();
-    for trigram in all.into_iter().step_by(step) {
-        let sample = Statement::new(
-            TRIGRAM_SAMPLE_SQLITE,
-            vec![Bind::Text(fts_phrase(&trigram)), Bind::Int(SAMPLE)],
-        )
-        .load::<Sample>(conn)?;
-        let Some(sample) = sample.first().filter(|s| s.users > 0) else {
-            return Ok(Narrowed::Nobody);
-        };
-        let users = if sample.users < SAMPLE {
-            sample.users
-        } else {
-            // SAMPLE holders among the first `reach` numbers.
-            SAMPLE.saturating_mul(numbered) / sample.reach.max(1)
-        };
-        estimated.push((users, trigram));
-    }
-    estimated.sort();
-    let asked: Vec<String> = estimated
-        .iter()
-        .take(TRIGRAMS_ASKED)
-        .map(|(_, trigram)| fts_phrase(trigram))
-        .collect();
-    Ok(Narrowed::Rare(asked.join(" AND ")))
-}
-
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
+    rarity: &Rarity,
     text: &SearchText,
     offset: Offset,
     limit: Limit,
@@ -487,6 +518,7 @@ pub(crate) fn page(
     let window = scan_window(offset, limit);
     BY_OFFSET.search(
         conn,
+        rarity,
         text.needle(),
         window,
         limit,
@@ -499,13 +531,21 @@ pub(crate) fn page(
 /// follow.
 pub(crate) fn after(
     conn: &mut DbConnection,
+    rarity: &Rarity,
     text: &SearchText,
     after: Option<&UserCursor>,
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let rows = i64::from(limit.get()) + 1;
     let window = scan_window(0, rows);
-    BY_CURSOR.search(conn, text.needle(), window, rows, &by_cursor(after, rows))
+    BY_CURSOR.search(
+        conn,
+        rarity,
+        text.needle(),
+        window,
+        rows,
+        &by_cursor(after, rows),
+    )
 }
 
 #[cfg(test)]
