@@ -10,13 +10,19 @@
 //!
 //! 1. **The head of the list.** The first rows in listing order, as many
 //!    as [`scan_window`] allows, are tested. A common text ("an", "son")
-//!    fills its page here, within a bounded number of rows.
+//!    fills its page here, within a bounded number of rows. A text of
+//!    three characters or more whose rarest trigram too few users hold
+//!    ([`HEAD_SHARE`], by the estimates of [`crate::rarity`]) skips it.
 //! 2. **The trigram index.** A text of three characters or more is looked
 //!    up in the trigram index (SQLite: the FTS5 table `users_search`;
 //!    PostgreSQL: the `pg_trgm` GIN index `users_search_trigrams`), which
-//!    finds exactly the matching users; they are then sorted. When the
-//!    head of the list did not fill the page, the text is rare enough for
-//!    this to be cheap.
+//!    finds exactly the matching users; they are then sorted. The index is
+//!    asked for the text's rarest trigrams ([`Lookup::Rare`]) and the
+//!    users it gives are tested against the whole text, so a whole e-mail
+//!    address costs its rare trigrams' lists (its digits, its name), not
+//!    the shared domain's, which every user holds. When the head of the
+//!    list did not fill the page, the text is rare enough for this to be
+//!    cheap.
 //! 3. **The whole list.** A text of one or two characters has no trigram;
 //!    it is tested against every row in order until the page is full. Such
 //!    a text nearly always fills its page in step 1; one that matches few
@@ -100,13 +106,14 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
 /// its planner cannot walk the listing index and probe every row instead;
 /// the CTE keeps PostgreSQL's planner from doing the same.
 ///
-/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is first
-/// narrowed ([`narrow`]): the index is asked for the users holding its
-/// rarest few trigrams (a superset, tested with `LIKE`), which skips the
-/// lists of trigrams everyone has (an address's shared domain). A shorter
-/// text is asked for whole, as a phrase, which is exact, and the users
-/// found are sorted from the index `users_search_row`, which holds the
-/// listing order's columns, before any row is read.
+/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is looked
+/// up by its rarest few ([`Lookup::Rare`], by the estimates of
+/// [`crate::rarity`]): the index is asked for the users holding them all
+/// (a superset, tested with `LIKE`), which skips the lists of trigrams
+/// everyone has (an address's shared domain). A shorter text is asked for
+/// whole, as a phrase, which is exact, and the users found are sorted from
+/// the index `users_search_row`, which holds the listing order's columns,
+/// before any row is read.
 const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
           WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
@@ -135,7 +142,7 @@ const RARE_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT id FROM found ORDER BY lastname, firstname, id LIMIT $5 OFFSET $6) \
      ORDER BY lastname, firstname, id";
 
-/// The most rare trigrams a narrowed look-up asks for.
+/// The most rare trigrams a look-up by rare trigrams asks for.
 const TRIGRAMS_ASKED: usize = 3;
 
 /// Step 3: every row tested, in listing order.
@@ -293,6 +300,12 @@ const BY_CURSOR: Form = Form {
 /// finds so rare a text cheaply.
 const HEAD_SHARE: f64 = 1.0 / 20.0;
 
+/// A trigram beyond a text's rarest is asked for only when a smaller
+/// share of the users than this holds it: reading the list of one that
+/// nearly everyone holds (the mail domain's) costs more than testing the
+/// few users the rarer ones leave.
+const ASKED_SHARE: f64 = 1.0 / 20.0;
+
 /// How the trigram step looks a text up.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Lookup {
@@ -300,9 +313,9 @@ enum Lookup {
     /// more than [`TRIGRAMS_ASKED`]; PostgreSQL's `LIKE`, when no trigram
     /// of it is one the `pg_trgm` index holds as it is.
     Whole,
-    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first: the
-    /// users holding them all, a superset, are tested against the whole
-    /// text.
+    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first, and
+    /// beyond the first only those rarer than [`ASKED_SHARE`]: the users
+    /// holding them all, a superset, are tested against the whole text.
     Rare(Vec<String>),
 }
 
@@ -320,9 +333,27 @@ fn indexed_by_pg_trgm(trigram: &str) -> bool {
     trigram.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
-/// How `needle` (three characters or more) is best read on the backend
-/// of `conn`, given how common each of its trigrams is.
-fn plan(conn: &DbConnection, needle: &str, estimates: &Estimates) -> Plan {
+/// The trigram index of a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TrigramIndex {
+    /// SQLite's FTS5 table: any trigram, and a phrase of them.
+    Fts5,
+    /// PostgreSQL's `pg_trgm`: only trigrams of letters and digits.
+    PgTrgm,
+}
+
+impl TrigramIndex {
+    fn of(conn: &DbConnection) -> Self {
+        match conn {
+            DbConnection::Sqlite(_) => Self::Fts5,
+            DbConnection::Postgres(_) => Self::PgTrgm,
+        }
+    }
+}
+
+/// How `needle` (three characters or more) is best read through `index`,
+/// given how common each of its trigrams is.
+fn plan(index: TrigramIndex, needle: &str, estimates: &Estimates) -> Plan {
     let mut ranked: Vec<(f64, String)> = trigrams(needle)
         .into_iter()
         .map(|t| (estimates.share(&t), t))
@@ -332,15 +363,14 @@ fn plan(conn: &DbConnection, needle: &str, estimates: &Estimates) -> Plan {
     let head = ranked.first().is_none_or(|(share, _)| *share >= HEAD_SHARE);
     let askable: Vec<String> = ranked
         .into_iter()
-        .map(|(_, t)| t)
-        .filter(|t| match conn {
-            DbConnection::Sqlite(_) => true,
-            DbConnection::Postgres(_) => indexed_by_pg_trgm(t),
-        })
+        .filter(|(_, t)| index == TrigramIndex::Fts5 || indexed_by_pg_trgm(t))
+        .enumerate()
+        .take_while(|(i, (share, _))| *i == 0 || *share < ASKED_SHARE)
         .take(TRIGRAMS_ASKED)
+        .map(|(_, (_, t))| t)
         .collect();
-    let lookup = match conn {
-        DbConnection::Sqlite(_) if whole <= TRIGRAMS_ASKED => Lookup::Whole,
+    let lookup = match index {
+        TrigramIndex::Fts5 if whole <= TRIGRAMS_ASKED => Lookup::Whole,
         _ if askable.is_empty() => Lookup::Whole,
         _ => Lookup::Rare(askable),
     };
@@ -366,14 +396,11 @@ impl Form {
             return vec![Statement::new(on(self.all), with(&[]))];
         };
         let pattern = Bind::Text(like_pattern(needle));
-        let head = Statement::new(
-            on(self.head),
-            with(&[Bind::Int(window), pattern.clone()]),
-        );
+        let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
         if needle.chars().count() < TRIGRAM {
             return vec![head, Statement::new(on(self.scan), with(&[pattern]))];
         }
-        let plan = plan(conn, needle, estimates);
+        let plan = plan(TrigramIndex::of(conn), needle, estimates);
         let trigrams = match (&plan.lookup, conn) {
             (Lookup::Whole, DbConnection::Sqlite(_)) => {
                 Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
@@ -550,7 +577,49 @@ pub(crate) fn after(
 
 #[cfg(test)]
 mod tests {
-    use super::{fts_phrase, like_pattern, trigrams};
+    use super::{fts_phrase, like_pattern, plan, trigrams, Lookup, TrigramIndex};
+    use crate::rarity::Estimates;
+
+    /// Users at one mail domain, with numbered addresses.
+    fn directory() -> Estimates {
+        let texts: Vec<String> = (0..1_000)
+            .map(|n| format!("ada.{n}@example.com\ne{n}\nada l{n}"))
+            .collect();
+        Estimates::of(texts.iter().map(String::as_str))
+    }
+
+    #[test]
+    fn an_address_is_looked_up_by_its_rarest_trigrams() {
+        let estimates = directory();
+        for index in [TrigramIndex::Fts5, TrigramIndex::PgTrgm] {
+            let plan = plan(index, "ada.417@example.com", &estimates);
+            assert!(!plan.head, "too rare to fill a page at the head");
+            let Lookup::Rare(asked) = plan.lookup else {
+                panic!("looked up whole");
+            };
+            if index == TrigramIndex::Fts5 {
+                assert_eq!(asked, ["417", "17@", ".41"]);
+            } else {
+                assert_eq!(asked, ["417"], "pg_trgm holds no trigram with . or @");
+            }
+        }
+    }
+
+    #[test]
+    fn a_common_text_is_looked_for_at_the_head_first() {
+        let estimates = directory();
+        assert!(plan(TrigramIndex::Fts5, "example.com", &estimates).head);
+        assert!(plan(TrigramIndex::PgTrgm, "ada", &Estimates::default()).head);
+    }
+
+    #[test]
+    fn a_short_or_unindexed_text_is_looked_up_whole() {
+        let estimates = directory();
+        let whole = |index, text| plan(index, text, &estimates).lookup == Lookup::Whole;
+        assert!(whole(TrigramIndex::Fts5, "l417"));
+        assert!(!whole(TrigramIndex::PgTrgm, "l417"));
+        assert!(whole(TrigramIndex::PgTrgm, "x_%1"));
+    }
 
     #[test]
     fn a_text_has_each_trigram_once() {
