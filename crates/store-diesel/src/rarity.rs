@@ -48,7 +48,7 @@ const FIRST_POSTGRES: &str = "SELECT search_text FROM users \
      WHERE search_text IS NOT NULL LIMIT $1";
 
 /// How many of the sampled users hold each trigram.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Estimates {
     /// The users sampled.
     sampled: u32,
@@ -84,6 +84,17 @@ impl Estimates {
         }
         let holders = self.holders.get(trigram).copied().unwrap_or_default();
         f64::from(holders) / f64::from(self.sampled)
+    }
+}
+
+/// The counts themselves are not shown: tens of thousands of them would
+/// drown whatever prints a [`crate::Database`].
+impl std::fmt::Debug for Estimates {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Estimates")
+            .field("sampled", &self.sampled)
+            .field("trigrams", &self.holders.len())
+            .finish()
     }
 }
 
