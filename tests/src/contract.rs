@@ -358,6 +358,72 @@ fn search_answers_exactly_whichever_way_it_reads(store: Arc<impl Store>) {
     assert!(expected("xa%", 0, 100).is_empty());
 }
 
+/// A whole e-mail address, externalId or id as the text is still a
+/// substring: every user whose text holds it is found with the one it
+/// names, in listing order, by offset and by cursor, whichever steps read
+/// them (a text of rare digits and a common domain is looked up by its
+/// rarest trigrams).
+#[contract_check]
+fn a_whole_address_finds_every_user_holding_it(store: Arc<impl Store>) {
+    let mut listed = directory(&*store);
+    let holders = [
+        // At the head of the list, past it, and at its very end.
+        new_user("x.noor.1000@example.com", "Ann", "Aa", None),
+        new_user("y@example.org", "Ben", "l1150", Some("e1150-b")),
+        new_user("z@example.org", "Cy", "Zz", Some("NOOR.1000@example.com")),
+    ];
+    for user in &holders {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    listed.extend(holders);
+    listed.sort_by_key(UserCursor::of);
+    let someone = listed[1_100].id().to_string();
+    let texts = [
+        "noor.1000@example.com",
+        "NOOR.1000@EXAMPLE.COM",
+        "x.noor.1000@example.com",
+        "ada.7@example.com",
+        "e1150",
+        "e1150-b",
+        someone.as_str(),
+    ];
+    let ids = |users: &[User]| users.iter().map(User::id).collect::<Vec<_>>();
+    for text in texts {
+        let want = matching(&listed, Some(text));
+        for (offset, limit) in [(0, 20), (0, 1), (1, 1), (2, 20)] {
+            let got = ids(&page(&*store, Some(text), offset, limit));
+            let expected: Vec<_> = want
+                .iter()
+                .copied()
+                .skip(offset as usize)
+                .take(limit as usize)
+                .collect();
+            assert_eq!(got, expected, "{text:?} at offset {offset}, limit {limit}");
+        }
+        let mut after = None;
+        let mut walked = Vec::new();
+        loop {
+            let page = store
+                .search_after(
+                    &SearchText::parse(Some(text)).unwrap(),
+                    after.as_ref(),
+                    Limit::parse(1).unwrap(),
+                )
+                .unwrap();
+            walked.extend(ids(&page.users));
+            after = page.users.last().map(UserCursor::of);
+            if !page.more {
+                break;
+            }
+        }
+        assert_eq!(walked, want, "{text:?} by cursor");
+    }
+    let found = |text: &str| matching(&listed, Some(text)).len();
+    assert_eq!(found("noor.1000@example.com"), 3, "the cases find several");
+    assert_eq!(found("e1150"), 2);
+    assert_eq!(found(&someone), 0);
+}
+
 #[contract_check]
 fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
     let lasts = ["Zeta", "alpha", "Beta", "Beta", "Émile", "beta"];

@@ -12,6 +12,7 @@ mod connection;
 mod credentials;
 mod expertise;
 mod plans;
+mod rarity;
 mod schema;
 mod search;
 mod users;
@@ -19,6 +20,7 @@ mod users;
 pub use plans::QueryPlan;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -30,6 +32,7 @@ use kenning_ports::StoreError;
 use r2d2::{Pool, PooledConnection};
 
 use crate::connection::{DbConnection, Manager, SessionSettings};
+use crate::rarity::Rarity;
 
 const SQLITE_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/sqlite");
 const POSTGRES_MIGRATIONS: EmbeddedMigrations = embed_migrations!("../../migrations/postgres");
@@ -244,6 +247,8 @@ impl Pooling {
 pub struct Database {
     pool: Pool<Manager>,
     backend_name: &'static str,
+    /// How common each trigram of the users' texts is, for search.
+    rarity: Arc<Rarity>,
 }
 
 impl Database {
@@ -290,7 +295,11 @@ impl Database {
                 backend,
                 message: e.to_string(),
             })?;
-        Ok(Self { pool, backend_name })
+        Ok(Self {
+            pool,
+            backend_name,
+            rarity: Arc::default(),
+        })
     }
 
     /// `sqlite` or `postgres`.

@@ -8,8 +8,13 @@ use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
 use crate::expertise::learning_user_sql;
+use crate::rarity::Estimates;
 use crate::search::{steps, steps_after, Bind, Statement};
 use crate::Database;
+
+/// A whole e-mail address, as a search text in the plans: a text with
+/// rare trigrams (its digits) and common ones (its domain).
+const ADDRESS: &str = "someone.12345@example.com";
 
 /// How the database runs one statement.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,29 +71,46 @@ impl Database {
     /// where the position excludes nothing). The plans depend on the statistics the database holds
     /// (SQLite's `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
+        let rarity = &self.rarity;
         let plans = self.read(|conn| {
             let lookup = Statement {
                 sql: learning_user_sql(conn),
                 binds: vec![Bind::Text("someone@example.com".to_owned())],
             };
-            let smith = steps(conn, Some("smith"), 0, 20);
-            let short = steps(conn, Some("zq"), 0, 20);
-            let all = steps(conn, None, 0, 20);
-            let smith_after = steps_after(conn, Some("smith"), None, 21);
-            let all_after = steps_after(conn, None, None, 21);
+            // Unknown rarity keeps the head of the list in the plan;
+            // the trigram step is always a search's last.
+            let unknown = Estimates::default();
+            let estimates = rarity.estimates(conn)?;
+            let head = steps(conn, Some("smith"), &unknown, 0, 20);
+            let smith = steps(conn, Some("smith"), &estimates, 0, 20);
+            let address = steps(conn, Some(ADDRESS), &estimates, 0, 20);
+            let short = steps(conn, Some("zq"), &estimates, 0, 20);
+            let all = steps(conn, None, &estimates, 0, 20);
+            let head_after = steps_after(conn, Some("smith"), &unknown, None, 21);
+            let smith_after = steps_after(conn, Some("smith"), &estimates, None, 21);
+            let address_after = steps_after(conn, Some(ADDRESS), &estimates, None, 21);
+            let all_after = steps_after(conn, None, &estimates, None, 21);
             let named = [
                 ("upload: the user named by e-mail", Some(&lookup)),
-                ("search, step 1: the head of the list", smith.first()),
-                ("search, step 2: the trigram index", smith.get(1)),
+                ("search, step 1: the head of the list", head.first()),
+                ("search, step 2: the trigram index", smith.last()),
+                (
+                    "search, step 2 for a whole e-mail address: its rarest trigrams",
+                    address.last(),
+                ),
                 ("search, step 3: a one- or two-character text", short.get(1)),
                 ("listing without a search text", all.first()),
                 (
                     "by cursor, search step 1: the head of the list",
-                    smith_after.first(),
+                    head_after.first(),
                 ),
                 (
                     "by cursor, search step 2: the trigram index",
-                    smith_after.get(1),
+                    smith_after.last(),
+                ),
+                (
+                    "by cursor, search step 2 for a whole e-mail address: its rarest trigrams",
+                    address_after.last(),
                 ),
                 (
                     "by cursor, listing without a search text",

@@ -10,13 +10,19 @@
 //!
 //! 1. **The head of the list.** The first rows in listing order, as many
 //!    as [`scan_window`] allows, are tested. A common text ("an", "son")
-//!    fills its page here, within a bounded number of rows.
+//!    fills its page here, within a bounded number of rows. A text of
+//!    three characters or more whose rarest trigram too few users hold
+//!    ([`HEAD_SHARE`], by the estimates of [`crate::rarity`]) skips it.
 //! 2. **The trigram index.** A text of three characters or more is looked
 //!    up in the trigram index (SQLite: the FTS5 table `users_search`;
 //!    PostgreSQL: the `pg_trgm` GIN index `users_search_trigrams`), which
-//!    finds exactly the matching users; they are then sorted. When the
-//!    head of the list did not fill the page, the text is rare enough for
-//!    this to be cheap.
+//!    finds exactly the matching users; they are then sorted. The index is
+//!    asked for the text's rarest trigrams ([`Lookup::Rare`]) and the
+//!    users it gives are tested against the whole text, so a whole e-mail
+//!    address costs its rare trigrams' lists (its digits, its name), not
+//!    the shared domain's, which every user holds. When the head of the
+//!    list did not fill the page, the text is rare enough for this to be
+//!    cheap.
 //! 3. **The whole list.** A text of one or two characters has no trigram;
 //!    it is tested against every row in order until the page is full. Such
 //!    a text nearly always fills its page in step 1; one that matches few
@@ -32,19 +38,23 @@
 //! that index starting at the cursor, whatever page it points to. A page
 //! asks for one row more than it shows, which tells whether more follow.
 
+use std::sync::Arc;
+
 use diesel::pg::Pg;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::serialize::ToSql;
 use diesel::sql_types::{BigInt, Text};
 use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
+
 use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
+use crate::rarity::{Estimates, Rarity};
 use crate::users::UserRow;
 
 /// The fewest characters the trigram index can look up.
-const TRIGRAM: usize = 3;
+pub(crate) const TRIGRAM: usize = 3;
 
 /// The head of the list step 1 tests: enough rows that a text matching
 /// one user in a few dozen fills its page there, and few enough that a
@@ -96,13 +106,14 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
 /// its planner cannot walk the listing index and probe every row instead;
 /// the CTE keeps PostgreSQL's planner from doing the same.
 ///
-/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is first
-/// narrowed ([`narrow`]): the index is asked for the users holding its
-/// rarest few trigrams (a superset, tested with `LIKE`), which skips the
-/// lists of trigrams everyone has (an address's shared domain). A shorter
-/// text is asked for whole, as a phrase, which is exact, and the users
-/// found are sorted from the index `users_search_row`, which holds the
-/// listing order's columns, before any row is read.
+/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is looked
+/// up by its rarest few ([`Lookup::Rare`], by the estimates of
+/// [`crate::rarity`]): the index is asked for the users holding them all
+/// (a superset, tested with `LIKE`), which skips the lists of trigrams
+/// everyone has (an address's shared domain). A shorter text is asked for
+/// whole, as a phrase, which is exact, and the users found are sorted from
+/// the index `users_search_row`, which holds the listing order's columns,
+/// before any row is read.
 const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
           WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
@@ -115,20 +126,23 @@ const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_s
 const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
      SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
+/// PostgreSQL's trigram step for a text with rarer trigrams than others
+/// (see [`Lookup::Rare`]): the index is asked only for the users holding
+/// the rarest few (up to [`TRIGRAMS_ASKED`] patterns of one trigram each;
+/// a repeated one is read once), and the whole text is tested with
+/// `strpos`, which the index cannot answer, so the planner does not read
+/// the lists of the common trigrams. Search texts and needles are folded
+/// alike, so `strpos` is the matching rule. Only the listing order's
+/// columns are kept until the page is known, then its rows are read.
+const RARE_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT id, lastname, firstname FROM users \
+          WHERE search_text LIKE $1 AND search_text LIKE $2 AND search_text LIKE $3 \
+            AND strpos(search_text, $4) > 0) \
+     SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM found ORDER BY lastname, firstname, id LIMIT $5 OFFSET $6) \
+     ORDER BY lastname, firstname, id";
 
-/// The first users (at most [`SAMPLE`]) holding a trigram, in the order
-/// of their `search_row`: how many, and the last one's number. A trigram
-/// that few hold is counted exactly; for a common one, how far the sample
-/// reached into the numbering tells how common it is.
-const TRIGRAM_SAMPLE_SQLITE: &str = "SELECT count(*) AS users, coalesce(max(rowid), 0) AS reach \
-     FROM (SELECT rowid FROM users_search WHERE users_search MATCH ? ORDER BY rowid LIMIT ?)";
-/// The highest `search_row` given.
-const NUMBERED_SQLITE: &str = "SELECT coalesce(max(search_row), 0) AS users FROM users";
-/// The most users a trigram's sample reads.
-const SAMPLE: i64 = 1_000;
-/// The most trigrams of a text [`narrow`] counts.
-const TRIGRAMS_COUNTED: usize = 24;
-/// The most rare trigrams a narrowed look-up asks for.
+/// The most rare trigrams a look-up by rare trigrams asks for.
 const TRIGRAMS_ASKED: usize = 3;
 
 /// Step 3: every row tested, in listing order.
@@ -179,6 +193,14 @@ const AFTER_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $4 ESCAPE '\\') \
      SELECT * FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \
      ORDER BY lastname, firstname, id LIMIT $5";
+const AFTER_RARE_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
+         (SELECT id, lastname, firstname FROM users \
+          WHERE search_text LIKE $4 AND search_text LIKE $5 AND search_text LIKE $6 \
+            AND strpos(search_text, $7) > 0) \
+     SELECT users.* FROM users WHERE id IN \
+         (SELECT id FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \
+          ORDER BY lastname, firstname, id LIMIT $8) \
+     ORDER BY lastname, firstname, id";
 
 const AFTER_SCAN_SQLITE: &str = "SELECT users.* FROM users \
      WHERE (lastname, firstname, id) > (?1, ?2, ?3) AND search_text LIKE ?4 ESCAPE '\\' \
@@ -209,7 +231,7 @@ pub(crate) struct Statement {
 }
 
 impl Statement {
-    fn new(sql: &str, binds: Vec<Bind>) -> Self {
+    pub(crate) fn new(sql: &str, binds: Vec<Bind>) -> Self {
         Self {
             sql: sql.to_owned(),
             binds,
@@ -250,8 +272,8 @@ struct Form {
     all: (&'static str, &'static str),
     head: (&'static str, &'static str),
     trigrams: (&'static str, &'static str),
-    /// SQLite's trigram step once [`narrow`] found rare trigrams.
-    rare_trigrams: &'static str,
+    /// The trigram step asking for the rarest trigrams ([`Lookup::Rare`]).
+    rare_trigrams: (&'static str, &'static str),
     scan: (&'static str, &'static str),
 }
 
@@ -259,7 +281,7 @@ const BY_OFFSET: Form = Form {
     all: (ALL_SQLITE, ALL_POSTGRES),
     head: (HEAD_SQLITE, HEAD_POSTGRES),
     trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
-    rare_trigrams: RARE_TRIGRAMS_SQLITE,
+    rare_trigrams: (RARE_TRIGRAMS_SQLITE, RARE_TRIGRAMS_POSTGRES),
     scan: (SCAN_SQLITE, SCAN_POSTGRES),
 };
 
@@ -267,19 +289,105 @@ const BY_CURSOR: Form = Form {
     all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
     head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
     trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
-    rare_trigrams: AFTER_RARE_TRIGRAMS_SQLITE,
+    rare_trigrams: (AFTER_RARE_TRIGRAMS_SQLITE, AFTER_RARE_TRIGRAMS_POSTGRES),
     scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
 };
+
+/// A text whose rarest trigram is held by a smaller share of the users
+/// than this is not looked for in the head of the list: the head is
+/// [`scan_window`], 20 times the rows a page needs, so it would be
+/// expected to hold fewer matches than the page, and the trigram index
+/// finds so rare a text cheaply.
+const HEAD_SHARE: f64 = 1.0 / 20.0;
+
+/// A trigram beyond a text's rarest is asked for only when a smaller
+/// share of the users than this holds it: reading the list of one that
+/// nearly everyone holds (the mail domain's) costs more than testing the
+/// few users the rarer ones leave.
+const ASKED_SHARE: f64 = 1.0 / 20.0;
+
+/// How the trigram step looks a text up.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Lookup {
+    /// The whole text: SQLite's phrase of its trigrams, when it has no
+    /// more than [`TRIGRAMS_ASKED`]; PostgreSQL's `LIKE`, when no trigram
+    /// of it is one the `pg_trgm` index holds as it is.
+    Whole,
+    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first, and
+    /// beyond the first only those rarer than [`ASKED_SHARE`]: the users
+    /// holding them all, a superset, are tested against the whole text.
+    Rare(Vec<String>),
+}
+
+/// A text's trigrams by estimated rarity, and how to look it up.
+struct Plan {
+    /// Whether the head of the list is worth testing first.
+    head: bool,
+    lookup: Lookup,
+}
+
+/// Whether `pg_trgm` indexes `trigram` as it is: it splits texts into
+/// words of letters and digits (of the database's locale; ASCII ones are
+/// such in every locale) and indexes the trigrams of each word.
+fn indexed_by_pg_trgm(trigram: &str) -> bool {
+    trigram.chars().all(|c| c.is_ascii_alphanumeric())
+}
+
+/// The trigram index of a backend.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TrigramIndex {
+    /// SQLite's FTS5 table: any trigram, and a phrase of them.
+    Fts5,
+    /// PostgreSQL's `pg_trgm`: only trigrams of letters and digits.
+    PgTrgm,
+}
+
+impl TrigramIndex {
+    fn of(conn: &DbConnection) -> Self {
+        match conn {
+            DbConnection::Sqlite(_) => Self::Fts5,
+            DbConnection::Postgres(_) => Self::PgTrgm,
+        }
+    }
+}
+
+/// How `needle` (three characters or more) is best read through `index`,
+/// given how common each of its trigrams is.
+fn plan(index: TrigramIndex, needle: &str, estimates: &Estimates) -> Plan {
+    let mut ranked: Vec<(f64, String)> = trigrams(needle)
+        .into_iter()
+        .map(|t| (estimates.share(&t), t))
+        .collect();
+    let whole = ranked.len();
+    ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let head = ranked.first().is_none_or(|(share, _)| *share >= HEAD_SHARE);
+    let askable: Vec<String> = ranked
+        .into_iter()
+        .filter(|(_, t)| index == TrigramIndex::Fts5 || indexed_by_pg_trgm(t))
+        .enumerate()
+        .take_while(|(i, (share, _))| *i == 0 || *share < ASKED_SHARE)
+        .take(TRIGRAMS_ASKED)
+        .map(|(_, (_, t))| t)
+        .collect();
+    let lookup = match index {
+        TrigramIndex::Fts5 if whole <= TRIGRAMS_ASKED => Lookup::Whole,
+        _ if askable.is_empty() => Lookup::Whole,
+        _ => Lookup::Rare(askable),
+    };
+    Plan { head, lookup }
+}
 
 impl Form {
     /// The steps of this form for `needle` on the backend of `conn`, the
     /// head of the list `window` rows long; `with` puts the values that
     /// place the page (offset and limit, or position and rows) around each
-    /// statement's own.
+    /// statement's own. A text of three characters or more is planned with
+    /// `estimates` ([`plan`]).
     fn steps(
         &self,
         conn: &DbConnection,
         needle: Option<&str>,
+        estimates: &Estimates,
         window: i64,
         with: &dyn Fn(&[Bind]) -> Vec<Bind>,
     ) -> Vec<Statement> {
@@ -289,53 +397,58 @@ impl Form {
         };
         let pattern = Bind::Text(like_pattern(needle));
         let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
-        let rest = if needle.chars().count() < TRIGRAM {
-            Statement::new(on(self.scan), with(&[pattern]))
-        } else {
-            match conn {
-                DbConnection::Sqlite(_) => {
-                    Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
-                }
-                DbConnection::Postgres(_) => Statement::new(self.trigrams.1, with(&[pattern])),
+        if needle.chars().count() < TRIGRAM {
+            return vec![head, Statement::new(on(self.scan), with(&[pattern]))];
+        }
+        let plan = plan(TrigramIndex::of(conn), needle, estimates);
+        let trigrams = match (&plan.lookup, conn) {
+            (Lookup::Whole, DbConnection::Sqlite(_)) => {
+                Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
+            }
+            (Lookup::Whole, DbConnection::Postgres(_)) => {
+                Statement::new(self.trigrams.1, with(&[pattern]))
+            }
+            (Lookup::Rare(rare), DbConnection::Sqlite(_)) => {
+                let asked: Vec<String> = rare.iter().map(|t| fts_phrase(t)).collect();
+                Statement::new(
+                    self.rare_trigrams.0,
+                    with(&[Bind::Text(asked.join(" AND ")), pattern]),
+                )
+            }
+            (Lookup::Rare(rare), DbConnection::Postgres(_)) => {
+                let mut own: Vec<Bind> = (0..TRIGRAMS_ASKED)
+                    .map(|i| {
+                        let trigram = rare.get(i).or(rare.last()).map_or("", String::as_str);
+                        Bind::Text(like_pattern(trigram))
+                    })
+                    .collect();
+                own.push(Bind::Text(needle.to_owned()));
+                Statement::new(self.rare_trigrams.1, with(&own))
             }
         };
-        vec![head, rest]
+        if plan.head {
+            vec![head, trigrams]
+        } else {
+            vec![trigrams]
+        }
     }
 
     /// Runs the steps in order until one fills all `rows` of the page.
-    /// SQLite's trigram step, reached only when the head of the list did
-    /// not fill the page, is narrowed first ([`narrow`]).
     fn search(
         &self,
         conn: &mut DbConnection,
+        rarity: &Rarity,
         needle: Option<&str>,
         window: i64,
         rows: i64,
         with: &dyn Fn(&[Bind]) -> Vec<Bind>,
     ) -> diesel::QueryResult<Vec<UserRow>> {
-        let narrowed = match (needle, &*conn) {
-            (Some(needle), DbConnection::Sqlite(_)) if needle.chars().count() >= TRIGRAM => {
-                Some(needle)
-            }
-            _ => None,
+        let estimates = match needle {
+            Some(needle) if needle.chars().count() >= TRIGRAM => rarity.estimates(conn)?,
+            _ => Arc::default(),
         };
         let mut found = Vec::new();
-        for (i, step) in self
-            .steps(conn, needle, window, with)
-            .into_iter()
-            .enumerate()
-        {
-            let step = match narrowed.filter(|_| i == 1) {
-                Some(needle) => match narrow(conn, needle)? {
-                    Narrowed::Nobody => return Ok(Vec::new()),
-                    Narrowed::Rare(query) => Statement::new(
-                        self.rare_trigrams,
-                        with(&[Bind::Text(query), Bind::Text(like_pattern(needle))]),
-                    ),
-                    Narrowed::Whole => step,
-                },
-                None => step,
-            };
+        for step in self.steps(conn, needle, &estimates, window, with) {
             found = step.load::<UserRow>(conn)?;
             if found.len() as i64 == rows {
                 break;
@@ -345,18 +458,20 @@ impl Form {
     }
 }
 
-/// The statements a search runs, in order, on the backend of `conn`; it
-/// stops at the first that fills the page. `None` as the needle lists
-/// everyone.
+/// The statements a search runs, in order, on the backend of `conn`,
+/// planned with `estimates`; it stops at the first that fills the page.
+/// `None` as the needle lists everyone.
 pub(crate) fn steps(
     conn: &DbConnection,
     needle: Option<&str>,
+    estimates: &Estimates,
     offset: i64,
     limit: i64,
 ) -> Vec<Statement> {
     BY_OFFSET.steps(
         conn,
         needle,
+        estimates,
         scan_window(offset, limit),
         &by_offset(offset, limit),
     )
@@ -386,10 +501,17 @@ fn position(after: Option<&UserCursor>) -> [Bind; 3] {
 pub(crate) fn steps_after(
     conn: &DbConnection,
     needle: Option<&str>,
+    estimates: &Estimates,
     after: Option<&UserCursor>,
     rows: i64,
 ) -> Vec<Statement> {
-    BY_CURSOR.steps(conn, needle, scan_window(0, rows), &by_cursor(after, rows))
+    BY_CURSOR.steps(
+        conn,
+        needle,
+        estimates,
+        scan_window(0, rows),
+        &by_cursor(after, rows),
+    )
 }
 
 /// Puts a statement's own values between the position and the rows.
@@ -411,74 +533,10 @@ fn trigrams(needle: &str) -> Vec<String> {
     seen
 }
 
-/// How [`narrow`] reads a text's trigrams.
-enum Narrowed {
-    /// One of them no user has: neither has anyone the text.
-    Nobody,
-    /// The FTS5 query of the rarest few, fewer than the text has: the
-    /// users holding them all, a superset of the text's.
-    Rare(String),
-    /// The text has no more trigrams than a look-up asks for: ask for the
-    /// whole text.
-    Whole,
-}
-
-/// Estimates, from a sample of at most [`SAMPLE`] users each, how many
-/// users hold each trigram of `needle` (at most [`TRIGRAMS_COUNTED`] of
-/// them, spread over the text): reading a trigram's list stops at the
-/// sample, so a common one costs little.
-fn narrow(conn: &mut DbConnection, needle: &str) -> diesel::QueryResult<Narrowed> {
-    #[derive(QueryableByName)]
-    struct Sample {
-        #[diesel(sql_type = BigInt)]
-        users: i64,
-        #[diesel(sql_type = BigInt)]
-        reach: i64,
-    }
-    #[derive(QueryableByName)]
-    struct Numbered {
-        #[diesel(sql_type = BigInt)]
-        users: i64,
-    }
-    let all = trigrams(needle);
-    if all.len() <= TRIGRAMS_ASKED {
-        return Ok(Narrowed::Whole);
-    }
-    let numbered = Statement::new(NUMBERED_SQLITE, Vec::new())
-        .load::<Numbered>(conn)?
-        .first()
-        .map_or(0, |n| n.users);
-    let step = all.len().div_ceil(TRIGRAMS_COUNTED).max(1);
-    let mut estimated = Vec::new();
-    for trigram in all.into_iter().step_by(step) {
-        let sample = Statement::new(
-            TRIGRAM_SAMPLE_SQLITE,
-            vec![Bind::Text(fts_phrase(&trigram)), Bind::Int(SAMPLE)],
-        )
-        .load::<Sample>(conn)?;
-        let Some(sample) = sample.first().filter(|s| s.users > 0) else {
-            return Ok(Narrowed::Nobody);
-        };
-        let users = if sample.users < SAMPLE {
-            sample.users
-        } else {
-            // SAMPLE holders among the first `reach` numbers.
-            SAMPLE.saturating_mul(numbered) / sample.reach.max(1)
-        };
-        estimated.push((users, trigram));
-    }
-    estimated.sort();
-    let asked: Vec<String> = estimated
-        .iter()
-        .take(TRIGRAMS_ASKED)
-        .map(|(_, trigram)| fts_phrase(trigram))
-        .collect();
-    Ok(Narrowed::Rare(asked.join(" AND ")))
-}
-
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
+    rarity: &Rarity,
     text: &SearchText,
     offset: Offset,
     limit: Limit,
@@ -487,6 +545,7 @@ pub(crate) fn page(
     let window = scan_window(offset, limit);
     BY_OFFSET.search(
         conn,
+        rarity,
         text.needle(),
         window,
         limit,
@@ -499,18 +558,68 @@ pub(crate) fn page(
 /// follow.
 pub(crate) fn after(
     conn: &mut DbConnection,
+    rarity: &Rarity,
     text: &SearchText,
     after: Option<&UserCursor>,
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let rows = i64::from(limit.get()) + 1;
     let window = scan_window(0, rows);
-    BY_CURSOR.search(conn, text.needle(), window, rows, &by_cursor(after, rows))
+    BY_CURSOR.search(
+        conn,
+        rarity,
+        text.needle(),
+        window,
+        rows,
+        &by_cursor(after, rows),
+    )
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{fts_phrase, like_pattern, trigrams};
+    use super::{fts_phrase, like_pattern, plan, trigrams, Lookup, TrigramIndex};
+    use crate::rarity::Estimates;
+
+    /// Users at one mail domain, with numbered addresses.
+    fn directory() -> Estimates {
+        let texts: Vec<String> = (0..1_000)
+            .map(|n| format!("ada.{n}@example.com\ne{n}\nada l{n}"))
+            .collect();
+        Estimates::of(texts.iter().map(String::as_str))
+    }
+
+    #[test]
+    fn an_address_is_looked_up_by_its_rarest_trigrams() {
+        let estimates = directory();
+        for index in [TrigramIndex::Fts5, TrigramIndex::PgTrgm] {
+            let plan = plan(index, "ada.417@example.com", &estimates);
+            assert!(!plan.head, "too rare to fill a page at the head");
+            let Lookup::Rare(asked) = plan.lookup else {
+                panic!("looked up whole");
+            };
+            if index == TrigramIndex::Fts5 {
+                assert_eq!(asked, ["417", "17@", ".41"]);
+            } else {
+                assert_eq!(asked, ["417"], "pg_trgm holds no trigram with . or @");
+            }
+        }
+    }
+
+    #[test]
+    fn a_common_text_is_looked_for_at_the_head_first() {
+        let estimates = directory();
+        assert!(plan(TrigramIndex::Fts5, "example.com", &estimates).head);
+        assert!(plan(TrigramIndex::PgTrgm, "ada", &Estimates::default()).head);
+    }
+
+    #[test]
+    fn a_short_or_unindexed_text_is_looked_up_whole() {
+        let estimates = directory();
+        let whole = |index, text| plan(index, text, &estimates).lookup == Lookup::Whole;
+        assert!(whole(TrigramIndex::Fts5, "l417"));
+        assert!(!whole(TrigramIndex::PgTrgm, "l417"));
+        assert!(whole(TrigramIndex::PgTrgm, "x_%1"));
+    }
 
     #[test]
     fn a_text_has_each_trigram_once() {

@@ -230,7 +230,7 @@ impl UserRepository for Database {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let rows = self.read(|conn| search::page(conn, text, offset, limit))?;
+        let rows = self.read(|conn| search::page(conn, &self.rarity, text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -240,7 +240,7 @@ impl UserRepository for Database {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, StoreError> {
-        let rows = self.read(|conn| search::after(conn, text, after, limit))?;
+        let rows = self.read(|conn| search::after(conn, &self.rarity, text, after, limit))?;
         let users = rows
             .into_iter()
             .map(UserRow::into_user)
