@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId};
+use kenning_domain::{
+    EntityTopic, Evidence, Population, Scoring, Standing, Status, TopicStanding, UserId,
+};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
@@ -30,13 +32,17 @@ pub(crate) struct Learned {
     standings: HashMap<String, HashMap<UserId, (String, Standing, f64)>>,
     /// Each user's number of actions.
     activity: HashMap<UserId, u64>,
+    /// The sum of `activity`, kept with it.
+    actions_total: u64,
     fingerprint: Option<String>,
 }
 
 impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
-        self.activity.remove(&user);
+        if let Some(actions) = self.activity.remove(&user) {
+            self.actions_total -= actions;
+        }
         self.standings.retain(|_, users| {
             users.remove(&user);
             !users.is_empty()
@@ -78,6 +84,13 @@ fn topic_standing(
         key: key.to_owned(),
         label: label.clone(),
         standing: *standing,
+    }
+}
+
+fn population(learned: &Learned) -> Population {
+    Population {
+        people: learned.activity.len() as u64,
+        actions: learned.actions_total,
     }
 }
 
@@ -123,48 +136,45 @@ impl ExpertiseStore for MemoryStore {
         state.expertise.learn(user, &stored, scoring);
         state.expertise.actions.push(stored);
         *state.expertise.activity.entry(user).or_default() += 1;
+        state.expertise.actions_total += 1;
         Ok(user)
     }
 
-    fn standings_on(
-        &self,
-        keys: &[String],
-        per_key: u32,
-    ) -> Result<Vec<TopicStanding>, StoreError> {
+    fn evidence(&self, keys: &[String], per_key: u32) -> Result<Evidence, StoreError> {
         let state = self.lock();
-        let mut found = Vec::new();
+        let learned = &state.expertise;
+        let mut standings = Vec::new();
+        let mut knowing = HashMap::new();
         for key in keys {
-            let Some(users) = state.expertise.standings.get(key) else {
+            let Some(users) = learned.standings.get(key) else {
                 continue;
             };
+            knowing.insert(key.clone(), users.len() as u64);
             let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
                 .iter()
                 .filter(|(user, _)| visible(&state, user))
                 .collect();
             best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
             best.truncate(per_key as usize);
-            found.extend(
+            standings.extend(
                 best.into_iter()
                     .map(|(user, held)| topic_standing(key, *user, held)),
             );
         }
-        Ok(found)
-    }
-
-    fn population(&self) -> Result<Population, StoreError> {
-        let state = self.lock();
-        Ok(Population {
-            people: state.expertise.activity.len() as u64,
-            actions: state.expertise.activity.values().sum(),
+        let activity = standings
+            .iter()
+            .filter_map(|s| learned.activity.get(&s.user).map(|n| (s.user, *n)))
+            .collect();
+        Ok(Evidence {
+            standings,
+            knowing,
+            activity,
+            population: population(learned),
         })
     }
 
-    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
-        let state = self.lock();
-        Ok(users
-            .iter()
-            .filter_map(|u| state.expertise.activity.get(u).map(|n| (*u, *n)))
-            .collect())
+    fn population(&self) -> Result<Population, StoreError> {
+        Ok(population(&self.lock().expertise))
     }
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
