@@ -705,8 +705,14 @@ fn actions_teach_their_user(store: Arc<impl Store>) {
     );
 
     let found = store
-        .standings_on(&["cargo".into(), "python".into()], 10)
-        .unwrap();
+        .evidence(
+            &["cargo".into(), "python".into()],
+            10,
+            0,
+            &Scoring::default(),
+        )
+        .unwrap()
+        .standings;
     assert_eq!(found.len(), 1);
     assert_eq!(
         (found[0].user, found[0].label.as_str()),
@@ -731,7 +737,11 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
     store
         .record(&action("ada@example.com", None, 0, &[("x", 1.0)]), &scoring)
         .unwrap();
-    assert!(store.standings_on(&["x".into()], 10).unwrap().is_empty());
+    assert!(store
+        .evidence(&["x".into()], 10, 0, &Scoring::default())
+        .unwrap()
+        .standings
+        .is_empty());
     store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
     assert_eq!(
         store.record(
@@ -805,7 +815,10 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
         .actions_on(ada.id(), "rust", &scoring, 10)
         .unwrap()
         .is_empty());
-    let left = store.standings_on(&["rust".into()], 10).unwrap();
+    let left = store
+        .evidence(&["rust".into()], 10, 0, &Scoring::default())
+        .unwrap()
+        .standings;
     assert_eq!(left.len(), 1);
     assert_eq!(left[0].user, bob.id());
     // The erased action's alias may be used again.
@@ -1009,6 +1022,16 @@ fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
         .collect();
     assert_eq!(go, vec![read[2]]);
     assert_eq!(found.len(), 3);
+    // Ranking reads the same actions with the rest of its evidence.
+    let evidence = store
+        .evidence(&["rust".into(), "go".into()], 10, 2, &scoring)
+        .unwrap();
+    assert_eq!(
+        evidence.actions,
+        store
+            .best_actions_on(&["rust".into(), "go".into()], 2, &scoring)
+            .unwrap()
+    );
     let relevances = best_relevances(&*store, "rust", 10, &scoring);
     assert_eq!(relevances.len(), 4);
     for (got, want) in relevances.iter().zip([0.9, 0.8, 0.5, 0.2]) {
@@ -1061,14 +1084,29 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
             .unwrap();
         ids.push(user.id());
     }
-    let best = store.standings_on(&["rust".into()], 2).unwrap();
+    let best = store
+        .evidence(&["rust".into()], 2, 0, &Scoring::default())
+        .unwrap()
+        .standings;
     let order: Vec<UserId> = best.iter().map(|s| s.user).collect();
     // Now: mid 1.5, young 1.0, old 0.5, least 0.1.
     assert_eq!(order, [ids[2], ids[1]]);
     let both = store
-        .standings_on(&["rust".into(), "cargo".into()], 10)
+        .evidence(
+            &["rust".into(), "cargo".into(), "go".into()],
+            10,
+            0,
+            &Scoring::default(),
+        )
         .unwrap();
-    assert_eq!(both.len(), 8, "four visible users on each topic");
+    assert_eq!(both.standings.len(), 8, "four visible users on each topic");
+    assert_eq!(
+        both.knowing,
+        std::collections::HashMap::from([("rust".to_owned(), 5), ("cargo".to_owned(), 5)])
+    );
+    assert_eq!((both.population.people, both.population.actions), (5, 5));
+    assert_eq!(both.activity.len(), 4, "the visible users read");
+    assert!(both.activity.values().all(|n| *n == 1));
 
     assert_eq!(
         store.people_on(&["rust".into(), "go".into()]).unwrap(),
@@ -1076,15 +1114,18 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     );
     let population = store.population().unwrap();
     assert_eq!((population.people, population.actions), (5, 5));
-    let activity = store.activity(&[ids[0], ids[1]]).unwrap();
-    assert_eq!(activity.get(&ids[0]), Some(&1));
     store
         .record(
             &action("young@example.com", None, 0, &[("go", 1.0)]),
             &scoring,
         )
         .unwrap();
-    assert_eq!(store.activity(&[ids[1]]).unwrap().get(&ids[1]), Some(&2));
+    let after = store
+        .evidence(&["go".into()], 10, 0, &Scoring::default())
+        .unwrap();
+    assert_eq!(after.activity.get(&ids[1]), Some(&2));
+    assert_eq!(after.knowing.get("go"), Some(&1));
+    assert_eq!((after.population.people, after.population.actions), (5, 6));
 
     let together = store.cooccurring("rust", 3).unwrap();
     assert_eq!(together.actions, 3);
@@ -1092,4 +1133,141 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
         together.topics,
         vec![("cargo".to_owned(), "CARGO".to_owned(), 3)]
     );
+}
+
+/// The number of people per topic and the population, as `people_on`,
+/// `population` and `evidence` report them.
+fn counts(
+    store: &dyn ExpertiseStore,
+    keys: &[&str],
+) -> (std::collections::HashMap<String, u64>, (u64, u64)) {
+    let keys: Vec<String> = keys.iter().map(|k| (*k).to_owned()).collect();
+    let knowing = store.people_on(&keys).unwrap();
+    let population = store.population().unwrap();
+    let evidence = store.evidence(&keys, 10, 0, &Scoring::default()).unwrap();
+    assert_eq!(evidence.knowing, knowing);
+    assert_eq!(evidence.population, population);
+    (knowing, (population.people, population.actions))
+}
+
+#[contract_check]
+fn counts_follow_uploads_erasures_and_rebuilds(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let keys = ["rust", "cargo", "go"];
+    assert_eq!(counts(&*store, &keys), (Default::default(), (0, 0)));
+    let people: Vec<User> = ["ada", "bob", "cy"]
+        .iter()
+        .map(|name| new_user(&format!("{name}@example.com"), "Some", name, None))
+        .collect();
+    for person in &people {
+        UserRepository::insert(&*store, person).unwrap();
+    }
+    let upload = |email: &str, topics: &[(&str, f64)]| {
+        store
+            .record(&action(email, None, 0, topics), &scoring)
+            .unwrap();
+    };
+    upload("ada@example.com", &[("rust", 1.0), ("cargo", 0.5)]);
+    upload("ada@example.com", &[("rust", 1.0)]);
+    upload("bob@example.com", &[("rust", 1.0), ("go", 1.0)]);
+    upload("cy@example.com", &[("go", 1.0)]);
+    let map = |pairs: &[(&str, u64)]| {
+        pairs
+            .iter()
+            .map(|(k, n)| ((*k).to_owned(), *n))
+            .collect::<std::collections::HashMap<_, _>>()
+    };
+    assert_eq!(
+        counts(&*store, &keys),
+        (map(&[("rust", 2), ("cargo", 1), ("go", 2)]), (3, 4))
+    );
+    // A deactivated user still counts: she is not listed, but what she
+    // learned is known.
+    store
+        .modify(people[2].id(), &mut |u| u.deactivate())
+        .unwrap();
+    assert_eq!(
+        counts(&*store, &keys),
+        (map(&[("rust", 2), ("cargo", 1), ("go", 2)]), (3, 4))
+    );
+
+    // Erasing a user takes her out of every count.
+    store
+        .modify(people[0].id(), &mut |u| u.delete(now()))
+        .unwrap();
+    store
+        .modify(people[0].id(), &mut |u| {
+            u.anonymize(now() + Duration::days(14))
+        })
+        .unwrap();
+    assert_eq!(
+        counts(&*store, &keys),
+        (map(&[("rust", 1), ("go", 2)]), (2, 2))
+    );
+
+    // A rebuild under other settings leaves the counts as they were, and
+    // uploads after it count on top of them.
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let heavier = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&heavier).unwrap());
+    assert_eq!(
+        counts(&*store, &keys),
+        (map(&[("rust", 1), ("go", 2)]), (2, 2))
+    );
+    store
+        .record(
+            &action("bob@example.com", None, 0, &[("cargo", 1.0), ("go", 1.0)]),
+            &heavier,
+        )
+        .unwrap();
+    assert_eq!(
+        counts(&*store, &keys),
+        (map(&[("rust", 1), ("cargo", 1), ("go", 2)]), (2, 3))
+    );
+}
+
+/// Uploads of many people at once, some of them the first of their
+/// uploader and many teaching the same topics for the first time: every
+/// count ends exact.
+#[contract_check]
+fn counts_are_exact_when_uploads_race(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let people: Vec<User> = (0..12)
+        .map(|p| new_user(&format!("r{p}@example.com"), "R", &format!("n{p}"), None))
+        .collect();
+    for person in &people {
+        UserRepository::insert(&*store, person).unwrap();
+    }
+    std::thread::scope(|s| {
+        for p in 0..people.len() {
+            let store = store.clone();
+            let scoring = scoring.clone();
+            s.spawn(move || {
+                for n in 0..4 {
+                    let topics: Vec<(String, f64)> = (0..6)
+                        .map(|t| (format!("t{}", (t + n + p) % 9), 1.0))
+                        .collect();
+                    let topics: Vec<(&str, f64)> =
+                        topics.iter().map(|(k, r)| (k.as_str(), *r)).collect();
+                    store
+                        .record(
+                            &action(&format!("r{p}@example.com"), None, 0, &topics),
+                            &scoring,
+                        )
+                        .unwrap();
+                }
+            });
+        }
+    });
+    let keys: Vec<String> = (0..9).map(|t| format!("t{t}")).collect();
+    let mut expected = std::collections::HashMap::new();
+    for person in &people {
+        for standing in store.standings_of(person.id()).unwrap() {
+            *expected.entry(standing.key).or_insert(0u64) += 1;
+        }
+    }
+    assert_eq!(store.people_on(&keys).unwrap(), expected);
+    let population = store.population().unwrap();
+    assert_eq!((population.people, population.actions), (12, 48));
 }

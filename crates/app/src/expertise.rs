@@ -3,9 +3,9 @@
 use std::sync::Arc;
 
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, related_topics, Evidence, Expert, ExpertsLimit,
-    FieldViolation, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring,
-    TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, related_topics, Expert, ExpertsLimit, FieldViolation,
+    QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload,
+    UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -174,23 +174,15 @@ impl ExpertiseService {
             return Ok(Vec::new());
         }
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
-        let standings = self
+        let evidence = self
             .store
-            .standings_on(&keys, STANDINGS_PER_TOPIC)
+            .evidence(
+                &keys,
+                STANDINGS_PER_TOPIC,
+                ACTIONS_PER_TOPIC_READ,
+                &self.scoring,
+            )
             .map_err(internal)?;
-        let mut users: Vec<UserId> = standings.iter().map(|s| s.user).collect();
-        users.sort_unstable();
-        users.dedup();
-        let evidence = Evidence {
-            activity: self.store.activity(&users).map_err(internal)?,
-            knowing: self.store.people_on(&keys).map_err(internal)?,
-            population: self.store.population().map_err(internal)?,
-            actions: self
-                .store
-                .best_actions_on(&keys, ACTIONS_PER_TOPIC_READ, &self.scoring)
-                .map_err(internal)?,
-            standings,
-        };
         Ok(rank_experts(
             &terms,
             evidence,

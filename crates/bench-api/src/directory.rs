@@ -292,7 +292,8 @@ pub fn add_actions(url: &str, per_person: u64, scoring: &Scoring) -> anyhow::Res
 
 /// Runs the scripts that wrote what uploads would have left, the last
 /// unfinished one included, then records that it was learned under
-/// `scoring`, all in one transaction.
+/// `scoring`, all in one transaction; then counts, as uploads would have,
+/// the people per topic and the population.
 fn run_learned(
     url: &str,
     mut batches: Vec<String>,
@@ -307,7 +308,9 @@ fn run_learned(
          INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}');",
         scoring.fingerprint()
     ));
-    run_scripts(url, &batches)
+    run_scripts(url, &batches)?;
+    Database::connect(url)?.recount_learning()?;
+    Ok(())
 }
 
 /// Runs SQL scripts in one transaction on the database at `url`, then
@@ -331,9 +334,18 @@ fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
 }
 
 /// Refreshes the planner's statistics after the directory grew, as an
-/// operator's maintenance would.
+/// operator's maintenance would; on PostgreSQL also the visibility map, as
+/// autovacuum would after the inserts, so that index-only scans read no
+/// table rows.
 pub fn analyze(url: &str) -> anyhow::Result<()> {
-    run_scripts(url, &[])
+    run_scripts(url, &[])?;
+    if !url.starts_with("sqlite://") {
+        diesel::connection::SimpleConnection::batch_execute(
+            &mut PgConnection::establish(url)?,
+            "VACUUM",
+        )?;
+    }
+    Ok(())
 }
 
 /// The fingerprint of the scoring settings the stored standings were

@@ -139,6 +139,9 @@ fn populate(path: &str, keys: &[String], scoring: &Scoring) -> anyhow::Result<()
         "INSERT INTO expertise_settings (id, fingerprint) VALUES (1, '{}'); COMMIT; ANALYZE;",
         scoring.fingerprint()
     ))?;
+    drop(conn);
+    // Counted as uploads would have counted them.
+    Database::connect(&format!("sqlite://{path}"))?.recount_learning()?;
     Ok(())
 }
 

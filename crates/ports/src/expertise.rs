@@ -3,7 +3,9 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{ActionTopic, EntityTopic, Population, Scoring, TopicStanding, UserId};
+use kenning_domain::{
+    ActionTopic, EntityTopic, Evidence, Population, Scoring, TopicStanding, UserId,
+};
 use uuid::Uuid;
 
 use crate::store::StoreError;
@@ -65,19 +67,31 @@ pub enum RecordError {
 /// Contract (checked by the contract suite): `record` is atomic (the
 /// action, its topics and the standings all, or nothing); an alias is
 /// accepted once, also when uploads race; a user's actions and standings
-/// disappear when the user is anonymized.
+/// disappear when the user is anonymized; the counts of `people_on` and
+/// `population` are those of the standings and actions stored, after every
+/// upload, erasure and rebuild.
 pub trait ExpertiseStore: Send + Sync {
     /// Stores `action` for the ACTIVE or DEACTIVATED user with its e-mail
     /// key and adds each topic's contribution (weight × relevance) to the
     /// user's standings; returns the user.
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError>;
 
-    /// The best `per_key` standings on each of `keys` (by score now, as
+    /// Everything ranking `keys` reads: the best `per_key` standings on
+    /// each of `keys` (by score now, as
     /// [`kenning_domain::Standing::rank_key`] orders them) of users who are
-    /// ACTIVE and not hidden. Its cost does not grow with the number of
-    /// people who know a topic.
-    fn standings_on(&self, keys: &[String], per_key: u32)
-        -> Result<Vec<TopicStanding>, StoreError>;
+    /// ACTIVE and not hidden, the number of actions of each user among
+    /// them, how many users have a standing on each key, the population,
+    /// and the `actions_per_key` actions in which each key is most relevant
+    /// ([`ExpertiseStore::best_actions_on`] under `scoring`). Its cost does
+    /// not grow with the number of people who know a topic, nor with the
+    /// number of people who learned anything.
+    fn evidence(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Evidence, StoreError>;
 
     /// The `per_key` actions of users who are ACTIVE and not hidden in
     /// which each of `keys` is most relevant (by relevance under the
@@ -91,15 +105,12 @@ pub trait ExpertiseStore: Send + Sync {
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError>;
 
-    /// How many users learned anything, and their number of actions.
+    /// How many users learned anything, and their number of actions; a
+    /// count kept up to date by every write, not a scan.
     fn population(&self) -> Result<Population, StoreError>;
 
-    /// The number of actions of each of `users` (users without any are
-    /// left out).
-    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError>;
-
     /// How many users have a standing on each of `keys` (keys nobody has
-    /// are left out).
+    /// are left out); counts kept up to date by every write, not a scan.
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError>;
 
     /// The topics taught together with `key` by the newest `sample`

@@ -5,10 +5,11 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sql_types::Text;
+use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+use diesel::upsert::excluded;
 use kenning_domain::{
-    ActionTopic, Descriptor, EntityTopic, Population, Scoring, Standing, Status, TopicStanding,
-    UserId,
+    ActionTopic, Descriptor, EntityTopic, Evidence, Population, Scoring, Standing, Status,
+    TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -16,7 +17,11 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
-use crate::schema::{action_topics, actions, expertise_settings, learners, standings, users};
+use crate::schema::{
+    action_topics, actions, expertise_settings, learner_totals, learners, standings,
+    topic_learners, users,
+};
+use crate::search::{Bind, Statement};
 use crate::{from_db_time, to_db_time, Database};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
@@ -26,21 +31,30 @@ const ROWS_PER_INSERT: usize = 500;
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 
+/// Keys looked up by one statement: far below the bound-parameter limits.
+const KEYS_PER_READ: usize = 1_000;
+
 /// The best standings on one topic of users who are ACTIVE and not
-/// hidden: the statement walks the topic's range of the rank index from
-/// the top and stops after `LIMIT` visible users, whatever the number of
-/// people who know the topic. SQLite's planner, given statistics, may
-/// prefer scanning `users` and sorting; `CROSS JOIN` fixes the standings
-/// as the outer loop (PostgreSQL plans the inner join on its own).
+/// hidden, each with its user's number of actions: the statement walks
+/// the topic's range of the rank index from the top and stops after
+/// `LIMIT` visible users, whatever the number of people who know the
+/// topic, reading the index alone (it holds every column read). SQLite's
+/// planner, given statistics, may prefer scanning `users` and sorting;
+/// `CROSS JOIN` fixes the standings as the outer loop (PostgreSQL plans
+/// the inner join on its own). The number of actions is a subquery, not a
+/// join, so that it is looked up for the rows read only (joined,
+/// PostgreSQL hashed every learner).
 const BEST_STANDINGS_SQLITE: &str =
-    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
+    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
+     (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
      FROM standings s CROSS JOIN users u ON u.id = s.user_id \
      WHERE s.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
      ORDER BY s.rank_key DESC, s.user_id DESC LIMIT ?";
 
 /// [`BEST_STANDINGS_SQLITE`] for PostgreSQL.
 const BEST_STANDINGS_POSTGRES: &str =
-    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key \
+    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
+     (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
      FROM standings s JOIN users u ON u.id = s.user_id \
      WHERE s.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
      ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $3";
@@ -64,6 +78,72 @@ const BEST_ACTIONS_POSTGRES: &str =
      FROM action_topics t JOIN users u ON u.id = t.user_id \
      WHERE t.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
      ORDER BY t.relevance DESC, t.action_id DESC LIMIT $3";
+
+/// The best standings on one topic, on `conn`'s backend: binds the topic
+/// key, `ACTIVE` and the limit.
+pub(crate) fn best_standings_sql(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Sqlite(_) => BEST_STANDINGS_SQLITE,
+        DbConnection::Postgres(_) => BEST_STANDINGS_POSTGRES,
+    }
+}
+
+/// Recounts `topic_learners` and `learner_totals` from the standings and
+/// the learners, as the migration that made them counted them first.
+const RECOUNT: &str = "DELETE FROM topic_learners; \
+     INSERT INTO topic_learners (topic_key, people) \
+     SELECT topic_key, COUNT(*) FROM standings GROUP BY topic_key; \
+     DELETE FROM learner_totals; \
+     INSERT INTO learner_totals (shard, people, actions) \
+     SELECT substr(user_id, 1, 1), COUNT(*), SUM(actions) \
+     FROM learners GROUP BY substr(user_id, 1, 1);";
+
+/// The `per_key` actions of visible users in which each of `keys` is most
+/// relevant, one bounded statement per key.
+fn best_action_rows(
+    conn: &mut DbConnection,
+    keys: &[String],
+    per_key: u32,
+) -> QueryResult<Vec<ActionTopicRow>> {
+    let sql = match conn {
+        DbConnection::Sqlite(_) => BEST_ACTIONS_SQLITE,
+        DbConnection::Postgres(_) => BEST_ACTIONS_POSTGRES,
+    };
+    let mut found = Vec::new();
+    for key in keys {
+        found.extend(
+            diesel::sql_query(sql)
+                .bind::<Text, _>(key)
+                .bind::<Text, _>(Status::ACTIVE)
+                .bind::<BigInt, _>(i64::from(per_key))
+                .load::<ActionTopicRow>(conn)?,
+        );
+    }
+    Ok(found)
+}
+
+/// `rows` as the domain's action topics, each topic's relevance under
+/// `scoring`.
+fn action_topics_of(
+    rows: Vec<ActionTopicRow>,
+    scoring: &Scoring,
+) -> Result<Vec<ActionTopic>, StoreError> {
+    rows.into_iter()
+        .map(|row| {
+            Ok(ActionTopic {
+                action: Uuid::parse_str(&row.action_id).map_err(|_| {
+                    StoreError::backend_message(format!(
+                        "stored action id {} is invalid",
+                        row.action_id
+                    ))
+                })?,
+                user: parse_user(&row.user_id)?,
+                relevance: row.entity_topic().relevance(scoring),
+                key: row.topic_key,
+            })
+        })
+        .collect()
+}
 
 fn parse_user(id: &str) -> Result<UserId, StoreError> {
     Uuid::parse_str(id)
@@ -144,6 +224,28 @@ impl StandingRow {
     }
 }
 
+/// A standing as the best-standings statement reads it, with the number
+/// of actions of its user.
+#[derive(Debug, QueryableByName)]
+struct RankedRow {
+    #[diesel(embed)]
+    standing: StandingRow,
+    #[diesel(sql_type = Nullable<Integer>)]
+    actions: Option<i32>,
+}
+
+/// A learner's number of actions, as the upsert that counts one returns it.
+#[derive(QueryableByName)]
+struct CountRow {
+    #[diesel(sql_type = Integer)]
+    actions: i32,
+}
+
+/// The row of `learner_totals` that counts a user.
+fn shard(user_id: &str) -> &str {
+    user_id.get(..1).unwrap_or_default()
+}
+
 impl StandingRow {
     fn into_standing(self) -> Result<TopicStanding, StoreError> {
         let user = parse_user(&self.user_id)?;
@@ -212,9 +314,45 @@ fn updated_standings(
         .collect()
 }
 
-/// Removes everything learned about a user; used when it is anonymized,
-/// inside the transaction that anonymizes it.
+/// Removes everything learned about a user, and the user from the counts;
+/// used when it is anonymized, inside the transaction that anonymizes it.
 pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
+    let mut known: Vec<String> = standings::table
+        .filter(standings::user_id.eq(user_id))
+        .select(standings::topic_key)
+        .load(conn)?;
+    known.sort_unstable();
+    for keys in known.chunks(KEYS_PER_READ) {
+        if let DbConnection::Postgres(pg) = conn {
+            // Row locks in key order, as uploads take them, so that an
+            // erasure and an upload never wait for each other in a cycle.
+            topic_learners::table
+                .filter(topic_learners::topic_key.eq_any(keys))
+                .order(topic_learners::topic_key)
+                .select(topic_learners::topic_key)
+                .for_update()
+                .load::<String>(pg)?;
+        }
+        let counted = || topic_learners::table.filter(topic_learners::topic_key.eq_any(keys));
+        diesel::update(counted())
+            .set(topic_learners::people.eq(topic_learners::people - 1))
+            .execute(conn)?;
+        // A topic nobody knows any more leaves no trace.
+        diesel::delete(counted().filter(topic_learners::people.le(0))).execute(conn)?;
+    }
+    let learned: Option<i32> = learners::table
+        .find(user_id)
+        .select(learners::actions)
+        .first(conn)
+        .optional()?;
+    if let Some(actions) = learned {
+        diesel::update(learner_totals::table.find(shard(user_id)))
+            .set((
+                learner_totals::people.eq(learner_totals::people - 1),
+                learner_totals::actions.eq(learner_totals::actions - i64::from(actions)),
+            ))
+            .execute(conn)?;
+    }
     diesel::delete(action_topics::table.filter(action_topics::user_id.eq(user_id)))
         .execute(conn)?;
     diesel::delete(learners::table.filter(learners::user_id.eq(user_id))).execute(conn)?;
@@ -251,6 +389,97 @@ pub(crate) fn learning_user_sql(conn: &DbConnection) -> String {
     )
 }
 
+/// Counts one more action of a learner (the first makes her a learner)
+/// and returns her number of actions.
+fn count_action_sql(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Sqlite(_) => {
+            "INSERT INTO learners (user_id, actions) VALUES (?, 1) \
+             ON CONFLICT (user_id) DO UPDATE SET actions = learners.actions + 1 \
+             RETURNING actions"
+        }
+        DbConnection::Postgres(_) => {
+            "INSERT INTO learners (user_id, actions) VALUES ($1, 1) \
+             ON CONFLICT (user_id) DO UPDATE SET actions = learners.actions + 1 \
+             RETURNING actions"
+        }
+    }
+}
+
+/// Counts one more person who knows each of `keys` (diesel writes no
+/// upsert of many rows for SQLite).
+fn count_learners_sql(conn: &DbConnection, keys: &[&str]) -> Statement {
+    let values: Vec<String> = (1..=keys.len())
+        .map(|n| match conn {
+            DbConnection::Sqlite(_) => "(?, 1)".to_owned(),
+            DbConnection::Postgres(_) => format!("(${n}, 1)"),
+        })
+        .collect();
+    Statement {
+        sql: format!(
+            "INSERT INTO topic_learners (topic_key, people) VALUES {} \
+             ON CONFLICT (topic_key) DO UPDATE SET people = topic_learners.people + 1",
+            values.join(", ")
+        ),
+        binds: keys.iter().map(|k| Bind::Text((*k).to_owned())).collect(),
+    }
+}
+
+/// Recounts the people per topic and the population from the standings
+/// and the learners. On PostgreSQL the counts are locked first: an upload
+/// that has counted already is waited for, and one that has not counts
+/// after the recount, on top of it.
+fn recount(conn: &mut DbConnection) -> QueryResult<()> {
+    use diesel::connection::SimpleConnection;
+    if let DbConnection::Postgres(_) = conn {
+        conn.batch_execute("LOCK TABLE topic_learners, learner_totals IN EXCLUSIVE MODE")?;
+    }
+    conn.batch_execute(RECOUNT)
+}
+
+/// The population, from its few rows of totals.
+fn count_population(conn: &mut DbConnection) -> QueryResult<Population> {
+    let totals: Vec<(i64, i64)> = learner_totals::table
+        .select((learner_totals::people, learner_totals::actions))
+        .load(conn)?;
+    let (people, actions) = totals
+        .into_iter()
+        .fold((0i64, 0i64), |(p, a), (people, actions)| {
+            (p + people, a + actions)
+        });
+    Ok(Population {
+        people: u64::try_from(people).unwrap_or_default(),
+        actions: u64::try_from(actions).unwrap_or_default(),
+    })
+}
+
+/// How many people know each of `keys`, from their counts.
+fn count_people_on(conn: &mut DbConnection, keys: &[String]) -> QueryResult<HashMap<String, u64>> {
+    let mut found = HashMap::with_capacity(keys.len());
+    for keys in keys.chunks(KEYS_PER_READ) {
+        let rows: Vec<(String, i64)> = topic_learners::table
+            .filter(topic_learners::topic_key.eq_any(keys))
+            .filter(topic_learners::people.gt(0))
+            .select((topic_learners::topic_key, topic_learners::people))
+            .load(conn)?;
+        found.extend(
+            rows.into_iter()
+                .map(|(key, n)| (key, u64::try_from(n).unwrap_or_default())),
+        );
+    }
+    Ok(found)
+}
+
+impl Database {
+    /// Recounts the people per topic and the population from the stored
+    /// standings and learners, for a tool that wrote those tables
+    /// directly; every write of the store keeps the counts itself.
+    pub fn recount_learning(&self) -> Result<(), StoreError> {
+        self.write(|conn| recount(conn).map_err(TxError::from))
+            .map_err(StoreError::from)
+    }
+}
+
 impl ExpertiseStore for Database {
     fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
         // `None`: no user to learn, and nothing was written.
@@ -274,14 +503,10 @@ impl ExpertiseStore for Database {
                     received: to_db_time(action.received),
                 })
                 .execute(conn)?;
-            execute_natively(
-                conn,
-                diesel::insert_into(learners::table)
-                    .values((learners::user_id.eq(&user_id), learners::actions.eq(1)))
-                    .on_conflict(learners::user_id)
-                    .do_update()
-                    .set(learners::actions.eq(learners::actions + 1)),
-            )?;
+            let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
+                .bind::<Text, _>(&user_id)
+                .load(conn)?;
+            let first_action = counted.first().is_some_and(|c| c.actions == 1);
             let learned: Vec<ActionTopicRow> = action
                 .topics
                 .iter()
@@ -309,10 +534,39 @@ impl ExpertiseStore for Database {
             // The user's row is locked until commit, so nobody else writes
             // these standings meanwhile: replacing them is an update.
             diesel::delete(mine()).execute(conn)?;
+            let mut new_keys: Vec<&str> = keys
+                .iter()
+                .copied()
+                .filter(|k| !before.iter().any(|r| r.topic_key == *k))
+                .collect();
             let after = updated_standings(&user_id, action, before, scoring);
             for rows in after.chunks(ROWS_PER_INSERT) {
                 execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
             }
+            // The counts last, so their rows stay locked for the shortest
+            // time; in key order, so that uploads never wait for each
+            // other in a cycle.
+            new_keys.sort_unstable();
+            new_keys.dedup();
+            for keys in new_keys.chunks(ROWS_PER_INSERT) {
+                count_learners_sql(conn, keys).execute(conn)?;
+            }
+            execute_natively(
+                conn,
+                diesel::insert_into(learner_totals::table)
+                    .values((
+                        learner_totals::shard.eq(shard(&user_id)),
+                        learner_totals::people.eq(i64::from(first_action)),
+                        learner_totals::actions.eq(1i64),
+                    ))
+                    .on_conflict(learner_totals::shard)
+                    .do_update()
+                    .set((
+                        learner_totals::people
+                            .eq(learner_totals::people + excluded(learner_totals::people)),
+                        learner_totals::actions.eq(learner_totals::actions + 1),
+                    )),
+            )?;
             Ok(Some(user_id))
         });
         match result {
@@ -323,117 +577,69 @@ impl ExpertiseStore for Database {
         }
     }
 
-    fn standings_on(
-        &self,
-        keys: &[String],
-        per_key: u32,
-    ) -> Result<Vec<TopicStanding>, StoreError> {
-        use diesel::sql_types::BigInt;
-        let limit = i64::from(per_key);
-        let mut found = Vec::new();
-        for key in keys {
-            let rows: Vec<StandingRow> = self.read(|conn| {
-                let sql = match conn {
-                    DbConnection::Sqlite(_) => BEST_STANDINGS_SQLITE,
-                    DbConnection::Postgres(_) => BEST_STANDINGS_POSTGRES,
-                };
-                diesel::sql_query(sql)
-                    .bind::<Text, _>(key)
-                    .bind::<Text, _>(Status::ACTIVE)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-            })?;
-            for row in rows {
-                found.push(row.into_standing()?);
-            }
-        }
-        Ok(found)
-    }
-
     fn best_actions_on(
         &self,
         keys: &[String],
         per_key: u32,
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError> {
-        use diesel::sql_types::BigInt;
-        let limit = i64::from(per_key);
-        let mut found = Vec::new();
-        for key in keys {
-            let rows: Vec<ActionTopicRow> = self.read(|conn| {
-                let sql = match conn {
-                    DbConnection::Sqlite(_) => BEST_ACTIONS_SQLITE,
-                    DbConnection::Postgres(_) => BEST_ACTIONS_POSTGRES,
-                };
-                diesel::sql_query(sql)
-                    .bind::<Text, _>(key)
-                    .bind::<Text, _>(Status::ACTIVE)
-                    .bind::<BigInt, _>(limit)
-                    .load(conn)
-            })?;
-            for row in rows {
-                found.push(ActionTopic {
-                    action: Uuid::parse_str(&row.action_id).map_err(|_| {
-                        StoreError::backend_message(format!(
-                            "stored action id {} is invalid",
-                            row.action_id
-                        ))
-                    })?,
-                    user: parse_user(&row.user_id)?,
-                    relevance: row.entity_topic().relevance(scoring),
-                    key: row.topic_key,
-                });
-            }
-        }
-        Ok(found)
+        let rows = self.read(|conn| best_action_rows(conn, keys, per_key))?;
+        action_topics_of(rows, scoring)
     }
 
-    fn population(&self) -> Result<Population, StoreError> {
-        let (people, actions): (i64, Option<i64>) = self.read(|conn| {
-            learners::table
-                .select((
-                    diesel::dsl::count_star(),
-                    diesel::dsl::sum(learners::actions),
-                ))
-                .first(conn)
+    fn evidence(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Evidence, StoreError> {
+        let limit = i64::from(per_key);
+        // One connection for every read; one statement per key, so that
+        // each stays bounded by its own `LIMIT`.
+        let (rows, knowing, population, actions) = self.read(|conn| {
+            let sql = best_standings_sql(conn);
+            let mut rows: Vec<RankedRow> = Vec::new();
+            for key in keys {
+                rows.extend(
+                    diesel::sql_query(sql)
+                        .bind::<Text, _>(key)
+                        .bind::<Text, _>(Status::ACTIVE)
+                        .bind::<BigInt, _>(limit)
+                        .load::<RankedRow>(conn)?,
+                );
+            }
+            Ok((
+                rows,
+                count_people_on(conn, keys)?,
+                count_population(conn)?,
+                best_action_rows(conn, keys, actions_per_key)?,
+            ))
         })?;
-        Ok(Population {
-            people: u64::try_from(people).unwrap_or_default(),
-            actions: actions
-                .and_then(|n| u64::try_from(n).ok())
-                .unwrap_or_default(),
+        let mut standings = Vec::with_capacity(rows.len());
+        let mut activity = HashMap::new();
+        for row in rows {
+            let standing = row.standing.into_standing()?;
+            if let Some(actions) = row.actions {
+                activity.insert(standing.user, u64::try_from(actions).unwrap_or_default());
+            }
+            standings.push(standing);
+        }
+        Ok(Evidence {
+            standings,
+            knowing,
+            activity,
+            population,
+            actions: action_topics_of(actions, scoring)?,
         })
     }
 
-    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
-        let ids: Vec<String> = users.iter().map(UserId::to_string).collect();
-        let mut found = HashMap::with_capacity(ids.len());
-        for ids in ids.chunks(ROWS_PER_INSERT) {
-            let rows: Vec<(String, i32)> = self.read(|conn| {
-                learners::table
-                    .filter(learners::user_id.eq_any(ids))
-                    .select((learners::user_id, learners::actions))
-                    .load(conn)
-            })?;
-            for (id, actions) in rows {
-                found.insert(parse_user(&id)?, u64::try_from(actions).unwrap_or_default());
-            }
-        }
-        Ok(found)
+    fn population(&self) -> Result<Population, StoreError> {
+        self.read(count_population)
     }
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {
-        let rows: Vec<(String, i64)> = self.read(|conn| {
-            standings::table
-                .filter(standings::topic_key.eq_any(keys))
-                .group_by(standings::topic_key)
-                .select((standings::topic_key, diesel::dsl::count_star()))
-                .load(conn)
-        })?;
-        Ok(rows
-            .into_iter()
-            .map(|(key, n)| (key, u64::try_from(n).unwrap_or_default()))
-            .collect())
+        self.read(|conn| count_people_on(conn, keys))
     }
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
@@ -580,6 +786,7 @@ impl ExpertiseStore for Database {
                  (SELECT 1 FROM learners WHERE learners.user_id = standings.user_id)",
             )
             .execute(conn)?;
+            recount(conn)?;
             diesel::delete(expertise_settings::table).execute(conn)?;
             diesel::insert_into(expertise_settings::table)
                 .values((

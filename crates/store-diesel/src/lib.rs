@@ -203,7 +203,7 @@ struct Checkpoint {
 
 /// The tables that hold, or held, a user's personal data or what was
 /// learned from its uploads.
-const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners";
+const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners, topic_learners";
 
 /// How a pool may use its background threads.
 ///
@@ -537,14 +537,14 @@ mod tests {
         let path = folder.join("k.db");
         let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
         db.migrate().unwrap();
-        db.read(|conn| diesel::sql_query("DROP TABLE learners").execute(conn))
+        db.read(|conn| diesel::sql_query("DROP TABLE learner_totals").execute(conn))
             .unwrap();
 
         let error = db.population().unwrap_err();
         assert!(matches!(error, StoreError::Backend(_)), "{error:?}");
         assert_eq!(error.to_string(), "storage failure");
         let source = error.source().unwrap().to_string();
-        assert!(source.contains("no such table: learners"), "{source}");
+        assert!(source.contains("no such table: learner_totals"), "{source}");
 
         drop(db);
         std::fs::remove_dir_all(folder).unwrap();

@@ -7,7 +7,7 @@ use diesel::QueryableByName;
 use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
-use crate::expertise::learning_user_sql;
+use crate::expertise::{best_standings_sql, learning_user_sql};
 use crate::rarity::Estimates;
 use crate::search::{steps, steps_after, Bind, Statement};
 use crate::Database;
@@ -64,18 +64,28 @@ fn explain(conn: &mut DbConnection, statement: &Statement) -> diesel::QueryResul
 
 impl Database {
     /// The plans the database chooses now, with sample values, for the
-    /// look-up every upload makes (its user by e-mail) and for each step of
-    /// a search (see the search module's design): a common text's first
-    /// page ("smith"), a two-character text ("zq") and the listing without
-    /// a text; and the same read by cursor (from the start of the listing,
-    /// where the position excludes nothing). The plans depend on the statistics the database holds
-    /// (SQLite's `ANALYZE`, PostgreSQL's autovacuum).
+    /// look-up every upload makes (its user by e-mail), the read of the
+    /// best standings on a topic that `experts` makes per query topic, and
+    /// for each step of a search (see the search module's design): a
+    /// common text's first page ("smith"), a two-character text ("zq") and
+    /// the listing without a text; and the same read by cursor (from the
+    /// start of the listing, where the position excludes nothing). The
+    /// plans depend on the statistics the database holds (SQLite's
+    /// `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
         let rarity = &self.rarity;
         let plans = self.read(|conn| {
             let lookup = Statement {
                 sql: learning_user_sql(conn),
                 binds: vec![Bind::Text("someone@example.com".to_owned())],
+            };
+            let best = Statement {
+                sql: best_standings_sql(conn).to_owned(),
+                binds: vec![
+                    Bind::Text("rust".to_owned()),
+                    Bind::Text(kenning_domain::Status::ACTIVE.to_owned()),
+                    Bind::Int(300),
+                ],
             };
             // Unknown rarity keeps the head of the list in the plan;
             // the trigram step is always a search's last.
@@ -92,6 +102,7 @@ impl Database {
             let all_after = steps_after(conn, None, &estimates, None, 21);
             let named = [
                 ("upload: the user named by e-mail", Some(&lookup)),
+                ("experts: the best standings on a topic", Some(&best)),
                 ("search, step 1: the head of the list", head.first()),
                 ("search, step 2: the trigram index", smith.last()),
                 (

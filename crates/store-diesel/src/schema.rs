@@ -95,4 +95,27 @@ diesel::table! {
     }
 }
 
-diesel::allow_tables_to_appear_in_same_query!(users, actions, action_topics, standings, learners);
+diesel::table! {
+    topic_learners (topic_key) {
+        topic_key -> Text,
+        people -> BigInt,
+    }
+}
+
+diesel::table! {
+    learner_totals (shard) {
+        shard -> Text,
+        people -> BigInt,
+        actions -> BigInt,
+    }
+}
+
+diesel::allow_tables_to_appear_in_same_query!(
+    users,
+    actions,
+    action_topics,
+    standings,
+    learners,
+    topic_learners,
+    learner_totals
+);

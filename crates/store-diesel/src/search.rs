@@ -243,27 +243,37 @@ impl Statement {
     where
         T: QueryableByName<Sqlite> + QueryableByName<Pg> + 'static,
     {
-        fn bound<'a, DB>(statement: &'a Statement) -> BoxedSqlQuery<'a, DB, SqlQuery>
-        where
-            DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
-            DB: diesel::sql_types::HasSqlType<BigInt>,
-            String: ToSql<Text, DB>,
-            i64: ToSql<BigInt, DB>,
-        {
-            let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
-            for bind in &statement.binds {
-                query = match bind {
-                    Bind::Text(value) => query.bind::<Text, _>(value.clone()),
-                    Bind::Int(value) => query.bind::<BigInt, _>(*value),
-                };
-            }
-            query
-        }
         match conn {
             DbConnection::Sqlite(conn) => bound::<Sqlite>(self).load(conn),
             DbConnection::Postgres(conn) => bound::<Pg>(self).load(conn),
         }
     }
+
+    /// Runs the statement; returns the number of rows it changed.
+    pub(crate) fn execute(&self, conn: &mut DbConnection) -> diesel::QueryResult<usize> {
+        match conn {
+            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).execute(conn),
+            DbConnection::Postgres(conn) => bound::<Pg>(self).execute(conn),
+        }
+    }
+}
+
+/// `statement` with its values bound, for backend `DB`.
+fn bound<DB>(statement: &Statement) -> BoxedSqlQuery<'_, DB, SqlQuery>
+where
+    DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
+    DB: diesel::sql_types::HasSqlType<BigInt>,
+    String: ToSql<Text, DB>,
+    i64: ToSql<BigInt, DB>,
+{
+    let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
+    for bind in &statement.binds {
+        query = match bind {
+            Bind::Text(value) => query.bind::<Text, _>(value.clone()),
+            Bind::Int(value) => query.bind::<BigInt, _>(*value),
+        };
+    }
+    query
 }
 
 /// The statements of one form of a search (by offset or by cursor), each

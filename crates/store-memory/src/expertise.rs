@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Population, Scoring, Standing, Status, TopicStanding, UserId,
+    ActionTopic, EntityTopic, Evidence, Population, Scoring, Standing, Status, TopicStanding,
+    UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -35,13 +36,17 @@ pub(crate) struct Learned {
     /// Per topic key, the actions that taught it: id, user and the topic's
     /// relevance per descriptor.
     teaching: HashMap<String, Vec<(Uuid, UserId, [f64; 3])>>,
+    /// The sum of `activity`, kept with it.
+    actions_total: u64,
     fingerprint: Option<String>,
 }
 
 impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
-        self.activity.remove(&user);
+        if let Some(actions) = self.activity.remove(&user) {
+            self.actions_total -= actions;
+        }
         self.teaching.retain(|_, actions| {
             actions.retain(|(_, u, _)| *u != user);
             !actions.is_empty()
@@ -90,7 +95,53 @@ fn topic_standing(
     }
 }
 
+fn population(learned: &Learned) -> Population {
+    Population {
+        people: learned.activity.len() as u64,
+        actions: learned.actions_total,
+    }
+}
+
 /// Whether `user` is ACTIVE and not hidden.
+/// The `per_key` actions of visible users in which each of `keys` is most
+/// relevant under `scoring`.
+fn best_actions(
+    state: &State,
+    keys: &[String],
+    per_key: u32,
+    scoring: &Scoring,
+) -> Vec<ActionTopic> {
+    let mut found = Vec::new();
+    for key in keys {
+        let Some(teaching) = state.expertise.teaching.get(key) else {
+            continue;
+        };
+        let mut best: Vec<ActionTopic> = teaching
+            .iter()
+            .filter(|(_, user, _)| visible(state, user))
+            .map(|(action, user, by_descriptor)| ActionTopic {
+                action: *action,
+                user: *user,
+                key: key.clone(),
+                relevance: EntityTopic {
+                    key: key.clone(),
+                    label: String::new(),
+                    by_descriptor: *by_descriptor,
+                }
+                .relevance(scoring),
+            })
+            .collect();
+        best.sort_by(|a, b| {
+            b.relevance
+                .total_cmp(&a.relevance)
+                .then(b.action.cmp(&a.action))
+        });
+        best.truncate(per_key as usize);
+        found.extend(best);
+    }
+    found
+}
+
 fn visible(state: &State, user: &UserId) -> bool {
     state
         .users
@@ -140,32 +191,8 @@ impl ExpertiseStore for MemoryStore {
         }
         state.expertise.actions.push(stored);
         *state.expertise.activity.entry(user).or_default() += 1;
+        state.expertise.actions_total += 1;
         Ok(user)
-    }
-
-    fn standings_on(
-        &self,
-        keys: &[String],
-        per_key: u32,
-    ) -> Result<Vec<TopicStanding>, StoreError> {
-        let state = self.lock();
-        let mut found = Vec::new();
-        for key in keys {
-            let Some(users) = state.expertise.standings.get(key) else {
-                continue;
-            };
-            let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
-                .iter()
-                .filter(|(user, _)| visible(&state, user))
-                .collect();
-            best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
-            best.truncate(per_key as usize);
-            found.extend(
-                best.into_iter()
-                    .map(|(user, held)| topic_standing(key, *user, held)),
-            );
-        }
-        Ok(found)
     }
 
     fn best_actions_on(
@@ -174,52 +201,51 @@ impl ExpertiseStore for MemoryStore {
         per_key: u32,
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError> {
-        let state = self.lock();
-        let mut found = Vec::new();
-        for key in keys {
-            let Some(teaching) = state.expertise.teaching.get(key) else {
-                continue;
-            };
-            let mut best: Vec<ActionTopic> = teaching
-                .iter()
-                .filter(|(_, user, _)| visible(&state, user))
-                .map(|(action, user, by_descriptor)| ActionTopic {
-                    action: *action,
-                    user: *user,
-                    key: key.clone(),
-                    relevance: EntityTopic {
-                        key: key.clone(),
-                        label: String::new(),
-                        by_descriptor: *by_descriptor,
-                    }
-                    .relevance(scoring),
-                })
-                .collect();
-            best.sort_by(|a, b| {
-                b.relevance
-                    .total_cmp(&a.relevance)
-                    .then(b.action.cmp(&a.action))
-            });
-            best.truncate(per_key as usize);
-            found.extend(best);
-        }
-        Ok(found)
+        Ok(best_actions(&self.lock(), keys, per_key, scoring))
     }
 
-    fn population(&self) -> Result<Population, StoreError> {
+    fn evidence(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+    ) -> Result<Evidence, StoreError> {
         let state = self.lock();
-        Ok(Population {
-            people: state.expertise.activity.len() as u64,
-            actions: state.expertise.activity.values().sum(),
+        let learned = &state.expertise;
+        let mut standings = Vec::new();
+        let mut knowing = HashMap::new();
+        for key in keys {
+            let Some(users) = learned.standings.get(key) else {
+                continue;
+            };
+            knowing.insert(key.clone(), users.len() as u64);
+            let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
+                .iter()
+                .filter(|(user, _)| visible(&state, user))
+                .collect();
+            best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
+            best.truncate(per_key as usize);
+            standings.extend(
+                best.into_iter()
+                    .map(|(user, held)| topic_standing(key, *user, held)),
+            );
+        }
+        let activity = standings
+            .iter()
+            .filter_map(|s| learned.activity.get(&s.user).map(|n| (s.user, *n)))
+            .collect();
+        Ok(Evidence {
+            standings,
+            knowing,
+            activity,
+            population: population(learned),
+            actions: best_actions(&state, keys, actions_per_key, scoring),
         })
     }
 
-    fn activity(&self, users: &[UserId]) -> Result<HashMap<UserId, u64>, StoreError> {
-        let state = self.lock();
-        Ok(users
-            .iter()
-            .filter_map(|u| state.expertise.activity.get(u).map(|n| (*u, *n)))
-            .collect())
+    fn population(&self) -> Result<Population, StoreError> {
+        Ok(population(&self.lock().expertise))
     }
 
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError> {

@@ -125,7 +125,14 @@ fn a_purge_leaves_no_personal_data_in_the_files(backend: Backend) {
             // tables that held them must have been vacuumed.
             assert_eq!(
                 vacuumed(&app),
-                ["action_topics", "actions", "learners", "standings", "users"]
+                [
+                    "action_topics",
+                    "actions",
+                    "learners",
+                    "standings",
+                    "topic_learners",
+                    "users"
+                ]
             );
         }
     }

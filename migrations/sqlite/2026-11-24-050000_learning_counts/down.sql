@@ -1,0 +1,2 @@
+DROP TABLE learner_totals;
+DROP TABLE topic_learners;
