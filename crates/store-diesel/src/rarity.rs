@@ -11,7 +11,7 @@
 //! after [`REFRESH_AFTER`] by the search that finds them old, while other
 //! searches go on with the old ones.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -20,7 +20,7 @@ use diesel::sql_types::{BigInt, Nullable, Text};
 use diesel::QueryableByName;
 
 use crate::connection::DbConnection;
-use crate::search::{Bind, Statement, TRIGRAM};
+use crate::search::{trigrams, Bind, Statement};
 
 /// The most users a sample draws.
 pub(crate) const SAMPLE: i64 = 5_000;
@@ -60,17 +60,11 @@ impl Estimates {
     /// Counts the trigrams of each sampled text, once per text.
     pub(crate) fn of<'a>(texts: impl IntoIterator<Item = &'a str>) -> Self {
         let mut estimates = Self::default();
-        let mut held = HashSet::new();
         for text in texts {
             estimates.sampled = estimates.sampled.saturating_add(1);
-            held.clear();
-            let chars: Vec<char> = text.chars().collect();
-            for window in chars.windows(TRIGRAM) {
-                let trigram: String = window.iter().collect();
-                if held.insert(trigram.clone()) {
-                    let count = estimates.holders.entry(trigram).or_default();
-                    *count = count.saturating_add(1);
-                }
+            for trigram in trigrams(text) {
+                let count = estimates.holders.entry(trigram).or_default();
+                *count = count.saturating_add(1);
             }
         }
         estimates

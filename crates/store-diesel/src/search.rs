@@ -54,7 +54,7 @@ use crate::rarity::{Estimates, Rarity};
 use crate::users::UserRow;
 
 /// The fewest characters the trigram index can look up.
-pub(crate) const TRIGRAM: usize = 3;
+const TRIGRAM: usize = 3;
 
 /// The head of the list step 1 tests: enough rows that a text matching
 /// one user in a few dozen fills its page there, and few enough that a
@@ -531,7 +531,7 @@ fn by_cursor(after: Option<&UserCursor>, rows: i64) -> impl Fn(&[Bind]) -> Vec<B
 }
 
 /// The trigrams of `needle`, each once, in order.
-fn trigrams(needle: &str) -> Vec<String> {
+pub(crate) fn trigrams(needle: &str) -> Vec<String> {
     let chars: Vec<char> = needle.chars().collect();
     let mut seen = Vec::new();
     for window in chars.windows(TRIGRAM) {
