@@ -214,8 +214,8 @@ impl Application {
     }
 }
 
-/// Rebuilds the standings on a thread of its own, logging its start (when
-/// the settings changed) and its end. A failure is logged, and the next
+/// Rebuilds the standings on a thread of its own, logging how long it
+/// took when the settings had changed. A failure is logged, and the next
 /// start tries again, as the settings are recorded only at the end.
 fn rebuild_in_background(expertise: ExpertiseService) -> std::io::Result<()> {
     std::thread::Builder::new()
