@@ -4,6 +4,7 @@
 //! `docs/expertise.md`.
 
 mod bm25;
+mod ceiling;
 mod coffee;
 mod metrics;
 mod posts;
@@ -32,6 +33,7 @@ const SEED: u64 = 20_170_801;
 
 const USAGE: &str = "\
 usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
+       kenning-expertise-eval --ceiling [--quick]
        kenning-expertise-eval --scale
 
 Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
@@ -43,12 +45,16 @@ peers. DATASET is coffee, SemEval2017 or Inspec (default: all).
                  Kenning answered with nobody where BM25 profile found
                  somebody, and N Kenning ranked wrong first where BM25
                  profile was right
+  --ceiling      instead: SemEval2017 held-out routing by Kenning, BM25
+                 profile, three refinements of it and two rankers told
+                 each person's field (the ceiling of ranking by words)
   --scale        instead: the latency of experts on a generated SQLite
                  database of 10,000 people and 1,000,000 actions";
 
 #[derive(Debug)]
 struct Options {
     quick: bool,
+    ceiling: bool,
     scale: bool,
     failures: usize,
     /// Lower-case dataset names; empty for all.
@@ -60,6 +66,7 @@ impl Options {
     fn parse(mut args: impl Iterator<Item = String>) -> anyhow::Result<Option<Self>> {
         let mut options = Self {
             quick: false,
+            ceiling: false,
             scale: false,
             failures: 0,
             datasets: Vec::new(),
@@ -68,6 +75,7 @@ impl Options {
             match arg.as_str() {
                 "-h" | "--help" => return Ok(None),
                 "--quick" => options.quick = true,
+                "--ceiling" => options.ceiling = true,
                 "--scale" => options.scale = true,
                 "--failures" => {
                     let n = args.next().context("--failures needs a number")?;
@@ -215,6 +223,17 @@ fn main() -> anyhow::Result<()> {
     }
     let extractor = Arc::new(KeyphraseExtractor::new());
     let analyzer = Arc::new(Analyzer::english());
+    if options.ceiling {
+        let dataset = kenning_keyphrase_eval::load(
+            &kenning_keyphrase_eval::data_dir().join("SemEval2017.zip"),
+        )?;
+        let splits = if options.quick { 1 } else { 5 };
+        let evaluation = routing::category_routing(&dataset, splits, SEED)?;
+        let table = ceiling::ceiling(&evaluation, &extractor, &analyzer, SEED)?;
+        let report = format!("{table}\nran in {:.1} s\n", started.elapsed().as_secs_f64());
+        std::io::stdout().write_all(report.as_bytes())?;
+        return Ok(());
+    }
     let outcomes = evaluations(&options)?
         .iter()
         .map(|e| run(e, &extractor, &analyzer, SEED, options.failures))
@@ -273,6 +292,7 @@ mod tests {
         assert!(o.wants("inspec") && !o.wants("coffee"));
         assert!(parse(&[]).unwrap().unwrap().wants("coffee"));
         assert!(parse(&["--help"]).unwrap().is_none());
+        assert!(parse(&["--ceiling"]).unwrap().unwrap().ceiling);
         assert!(parse(&["nonsense"]).is_err());
         assert!(parse(&["--failures"]).is_err());
     }

@@ -34,6 +34,12 @@ use crate::world::{Evaluation, Query, Text, Upload, World};
 /// The fewest documents that make a journal a category.
 pub const MIN_CATEGORY_DOCUMENTS: usize = 12;
 pub const PEOPLE_PER_CATEGORY: usize = 3;
+/// The field of a person of [`category_routing`]'s worlds: the people are
+/// listed category by category, [`PEOPLE_PER_CATEGORY`] each.
+pub fn field_of(person: usize) -> usize {
+    person / PEOPLE_PER_CATEGORY
+}
+
 /// The share of each category's documents that is uploaded.
 pub const UPLOADED_SHARE: f64 = 0.6;
 /// The share of uploads made by a person of another category.
@@ -261,6 +267,11 @@ mod tests {
         assert_eq!(world.queries.len(), 2 * (8 + 5));
         let q = &world.queries[0];
         assert_eq!(q.relevant, [0, 1, 2]);
+        assert!(world.queries.iter().all(|q| q
+            .relevant
+            .iter()
+            .all(|&p| field_of(p) == field_of(q.relevant[0]))));
+        assert_eq!(field_of(3), 1);
         assert!(q.text.ends_with("on its topic."));
         assert_eq!(world.queries[1].text, "alpha, beta, gamma");
         assert!(world.uploads.iter().all(|u| u.date < world.now));
