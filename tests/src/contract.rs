@@ -179,6 +179,37 @@ fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
 }
 
 #[contract_check]
+fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<impl Store>) {
+    let user = new_user("ver@example.com", "Ver", "Sion", None);
+    UserRepository::insert(&*store, &user).unwrap();
+    assert_eq!(store.get(user.id()).unwrap().unwrap().version(), 1);
+    let later = now() + Duration::seconds(90);
+    let changed = store
+        .modify(user.id(), &mut |u| {
+            u.update(set_location("Leeds".into()))?;
+            u.touch(later);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!((changed.version(), changed.modified()), (2, later));
+    assert_eq!(store.get(user.id()).unwrap(), Some(changed.clone()));
+    let stale = store.modify(user.id(), &mut |u| u.expect_version(1));
+    assert_eq!(
+        stale,
+        Err(ModifyError::Rejected(UserError::StaleVersion {
+            expected: 1,
+            current: 2
+        }))
+    );
+    store
+        .modify(user.id(), &mut |u| u.expect_version(2))
+        .unwrap();
+    let stored = store.get(user.id()).unwrap().unwrap();
+    assert_eq!(stored.version(), 3);
+    assert_eq!(stored.modified(), later);
+}
+
+#[contract_check]
 fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
@@ -1068,6 +1099,8 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
         let user = kenning_domain::User::from_parts(kenning_domain::UserParts {
             id: user.id(),
             created: now(),
+            modified: now(),
+            version: 1,
             is_system: false,
             is_hidden: email.starts_with("hidden"),
             is_federated: false,

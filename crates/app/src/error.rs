@@ -30,10 +30,12 @@ pub enum ServiceError {
     /// The input broke field rules; every problem is listed.
     #[error("{0}")]
     Validation(ValidationErrors),
-    /// Another live user holds the value of a unique field.
-    #[error("{field} is already used by another user")]
+    /// Another live user holds the value of a unique field, or (`field`
+    /// `version`) the user changed since the version the change was asked
+    /// for.
+    #[error("{}", conflict_message(.field))]
     Conflict {
-        /// The field's public name: `email` or `externalId`.
+        /// The field's public name: `email`, `externalId` or `version`.
         field: &'static str,
     },
     /// The user's status does not allow the change.
@@ -59,6 +61,15 @@ pub enum ServiceError {
     /// Something that is not the caller's fault; the text is for the log only.
     #[error("internal error")]
     Internal(String),
+}
+
+/// The message of a [`ServiceError::Conflict`] on `field`.
+fn conflict_message(field: &str) -> String {
+    if field == "version" {
+        "the user changed since the version given; read it again".to_owned()
+    } else {
+        format!("{field} is already used by another user")
+    }
 }
 
 /// What a [`ServiceError::NotFound`] did not find.
@@ -147,6 +158,7 @@ impl From<UserError> for ServiceError {
             UserError::GracePeriodExpired { scheduled_for } => {
                 ServiceError::GracePeriodExpired { scheduled_for }
             }
+            UserError::StaleVersion { .. } => ServiceError::Conflict { field: "version" },
             // A refusal this crate does not know yet is still the domain
             // refusing the change, with the domain's words for why.
             other => ServiceError::Forbidden(other.to_string()),

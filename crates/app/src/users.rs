@@ -88,16 +88,51 @@ impl UserService {
         Ok(self.users.search_after(text, after, limit)?)
     }
 
-    /// Changes the attributes the input lists.
-    pub fn update(&self, id: UserId, input: UserPatchInput) -> Result<User, ServiceError> {
+    /// Changes the attributes the input lists. With `expected`, only if
+    /// the user is still at that version ([`User::version`]); `Conflict`
+    /// on `version` when someone changed it since.
+    pub fn update(
+        &self,
+        id: UserId,
+        input: UserPatchInput,
+        expected: Option<u64>,
+    ) -> Result<User, ServiceError> {
         let patch = UserPatch::parse(input)?;
-        self.modify(id, |user| user.update(patch.clone()))
+        self.modify(id, |user| {
+            expect(user, expected)?;
+            user.update(patch.clone())
+        })
     }
 
-    /// Changes the e-mail address, the only way to do so.
-    pub fn update_email(&self, id: UserId, email: &str) -> Result<User, ServiceError> {
+    /// Changes the e-mail address, the only way to do so; `expected` as for
+    /// [`update`](Self::update).
+    pub fn update_email(
+        &self,
+        id: UserId,
+        email: &str,
+        expected: Option<u64>,
+    ) -> Result<User, ServiceError> {
         let email = Email::parse(email).map_err(kenning_domain::ValidationErrors::from)?;
-        self.modify(id, |user| user.change_email(email.clone()))
+        self.modify(id, |user| {
+            expect(user, expected)?;
+            user.change_email(email.clone())
+        })
+    }
+
+    /// Applies `change` to the user only if it is still at version
+    /// `expected` (when given), in one atomic step: a SCIM `PUT` or
+    /// `PATCH` with `If-Match`, or several attribute and status changes
+    /// that must land together.
+    pub fn change(
+        &self,
+        id: UserId,
+        expected: Option<u64>,
+        mut change: impl FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ServiceError> {
+        self.modify(id, |user| {
+            expect(user, expected)?;
+            change(user)
+        })
     }
 
     /// An ACTIVE user becomes DEACTIVATED; one deactivated already or
@@ -157,7 +192,12 @@ impl UserService {
             let due = self.users.due_for_purge(now, PURGE_BATCH)?;
             let mut progressed = false;
             for id in &due {
-                match self.users.modify(*id, &mut |user| user.anonymize(now)) {
+                let anonymize = &mut |user: &mut User| {
+                    user.anonymize(now)?;
+                    user.touch(now);
+                    Ok(())
+                };
+                match self.users.modify(*id, anonymize) {
                     Ok(_) => {
                         purged += 1;
                         progressed = true;
@@ -178,11 +218,22 @@ impl UserService {
         Ok(self.users.ping()?)
     }
 
+    /// Applies `change` atomically and records the moment of the change.
     fn modify(
         &self,
         id: UserId,
         mut change: impl FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ServiceError> {
-        Ok(self.users.modify(id, &mut change)?)
+        let now = self.clock.now();
+        Ok(self.users.modify(id, &mut |user| {
+            change(user)?;
+            user.touch(now);
+            Ok(())
+        })?)
     }
+}
+
+/// Refuses a change asked for another version than the user's.
+fn expect(user: &User, expected: Option<u64>) -> Result<(), UserError> {
+    expected.map_or(Ok(()), |version| user.expect_version(version))
 }

@@ -129,6 +129,15 @@ pub enum UserError {
         /// When the grace period ended.
         scheduled_for: DateTime<Utc>,
     },
+    /// The change was asked for a version of the user that is no longer
+    /// the current one: someone changed the user since.
+    #[error("the user is at version {current}, not {expected}: it changed since it was read")]
+    StaleVersion {
+        /// The version the change was asked for.
+        expected: u64,
+        /// The user's version.
+        current: u64,
+    },
 }
 
 impl From<ValidationErrors> for UserError {
@@ -178,6 +187,8 @@ pub struct Profile {
 pub struct User {
     id: UserId,
     created: DateTime<Utc>,
+    modified: DateTime<Utc>,
+    version: u64,
     is_system: bool,
     is_hidden: bool,
     is_federated: bool,
@@ -192,6 +203,10 @@ pub struct UserParts {
     pub id: UserId,
     /// When the user was registered.
     pub created: DateTime<Utc>,
+    /// When the user last changed ([`User::modified`]).
+    pub modified: DateTime<Utc>,
+    /// How many times the stored user was written ([`User::version`]).
+    pub version: u64,
     /// Whether it is a system user, which can be neither deactivated nor
     /// deleted.
     pub is_system: bool,
@@ -216,6 +231,8 @@ impl User {
         Self {
             id,
             created: now,
+            modified: now,
+            version: 1,
             is_system: false,
             is_hidden: false,
             is_federated: false,
@@ -233,6 +250,8 @@ impl User {
         Ok(Self {
             id: parts.id,
             created: parts.created,
+            modified: parts.modified,
+            version: parts.version,
             is_system: parts.is_system,
             is_hidden: parts.is_hidden,
             is_federated: parts.is_federated,
@@ -255,6 +274,45 @@ impl User {
     pub fn id(&self) -> UserId {
         self.id
     }
+    /// When the user last changed: registered, updated, moved in its
+    /// lifecycle or anonymized ([`User::touch`]).
+    pub fn modified(&self) -> DateTime<Utc> {
+        self.modified
+    }
+
+    /// The version of the stored user: 1 when registered, one more on each
+    /// write. Clients compare it to detect that someone else changed the
+    /// user since they read it (optimistic concurrency, SCIM's ETags).
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Whether `expected` is still the user's version; refused with
+    /// [`UserError::StaleVersion`] when someone changed the user since.
+    pub fn expect_version(&self, expected: u64) -> Result<(), UserError> {
+        if self.version == expected {
+            Ok(())
+        } else {
+            Err(UserError::StaleVersion {
+                expected,
+                current: self.version,
+            })
+        }
+    }
+
+    /// Records that the user changed at `now`; the use cases call it on
+    /// every change they make.
+    pub fn touch(&mut self, now: DateTime<Utc>) {
+        self.modified = now;
+    }
+
+    /// The same user as its store holds it at `version`; storage adapters
+    /// call it on every write.
+    pub fn stored_at(mut self, version: u64) -> Self {
+        self.version = version;
+        self
+    }
+
     /// When the user was registered.
     pub fn created(&self) -> DateTime<Utc> {
         self.created

@@ -70,6 +70,9 @@ pub struct UpdateUserInput {
     pub position: Nullable<String>,
     /// `yyyy-mm-dd`.
     pub employment_start: Nullable<String>,
+    /// Change only if the user is still at this version (`User.version`);
+    /// `Conflict` on `version` when someone changed it since.
+    pub expected_version: Option<i32>,
 }
 
 fn patch(value: Nullable<String>) -> Patch<String> {
@@ -81,8 +84,9 @@ fn patch(value: Nullable<String>) -> Patch<String> {
 }
 
 impl UpdateUserInput {
-    /// The user to change and the raw changes.
-    pub fn split(self) -> (Uuid, UserPatchInput) {
+    /// The user to change, the raw changes and the version they were
+    /// asked for.
+    pub fn split(self) -> (Uuid, UserPatchInput, Option<i32>) {
         let changes = UserPatchInput {
             firstname: patch(self.firstname),
             lastname: patch(self.lastname),
@@ -96,7 +100,7 @@ impl UpdateUserInput {
             position: patch(self.position),
             employment_start: patch(self.employment_start),
         };
-        (self.global_user_id, changes)
+        (self.global_user_id, changes, self.expected_version)
     }
 }
 
@@ -105,4 +109,6 @@ impl UpdateUserInput {
 pub struct UpdateUserEmailInput {
     pub global_user_id: Uuid,
     pub email: String,
+    /// As in `UpdateUserInput`.
+    pub expected_version: Option<i32>,
 }

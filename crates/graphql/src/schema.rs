@@ -36,6 +36,19 @@ fn parse_or_default<T: Default>(
         .map_err(violation)
 }
 
+/// The `expectedVersion` of a change: versions start at 1.
+fn expected_version(raw: Option<i32>) -> Result<Option<u64>> {
+    raw.map(|n| {
+        u64::try_from(n).ok().filter(|v| *v >= 1).ok_or_else(|| {
+            violation(FieldViolation::new(
+                "expectedVersion",
+                domain::Rule::TooSmall { min: 1 },
+            ))
+        })
+    })
+    .transpose()
+}
+
 /// Reads.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query;
@@ -166,8 +179,9 @@ impl Mutation {
     /// Changes the attributes sent; the others stay.
     fn update_user(context: &Context, update_user_input: UpdateUserInput) -> Result<UserObject> {
         let users = context.allow(Scope::UsersWrite)?;
-        let (id, changes) = update_user_input.split();
-        Ok(UserObject(users.update(user_id(id), changes)?))
+        let (id, changes, expected) = update_user_input.split();
+        let expected = expected_version(expected)?;
+        Ok(UserObject(users.update(user_id(id), changes, expected)?))
     }
 
     /// Changes a user's e-mail address; the only way to do so.
@@ -177,9 +191,11 @@ impl Mutation {
     ) -> Result<UserObject> {
         let users = context.allow(Scope::UsersWrite)?;
         let input = update_user_email_input;
+        let expected = expected_version(input.expected_version)?;
         Ok(UserObject(users.update_email(
             user_id(input.global_user_id),
             &input.email,
+            expected,
         )?))
     }
 

@@ -117,6 +117,15 @@ impl UserObject {
     fn created(&self) -> DateTime<Utc> {
         self.0.created()
     }
+    /// When the user last changed.
+    fn last_modified(&self) -> DateTime<Utc> {
+        self.0.modified()
+    }
+    /// 1 when created, one more on every change: give it as
+    /// `expectedVersion` to change the user only if nobody did since.
+    fn version(&self) -> i32 {
+        i32::try_from(self.0.version()).unwrap_or(i32::MAX)
+    }
     fn status(&self) -> UserStatus {
         self.0.status().into()
     }

@@ -29,6 +29,7 @@ diesel::table! {
         gender -> Nullable<Text>,
         avatar_url -> Nullable<Text>,
         search_text -> Nullable<Text>,
+        modified -> Nullable<Timestamp>,
     }
 }
 

@@ -19,6 +19,17 @@ use crate::{from_db_time, to_db_time, Database};
 /// changed between its read and its write.
 const MODIFY_ATTEMPTS: usize = 8;
 
+/// A user's version as a column value.
+fn stored_version(user: &User) -> i64 {
+    i64::try_from(user.version()).unwrap_or(i64::MAX)
+}
+
+/// The version after the stored `version`.
+fn next_version(version: i64) -> Result<u64, StoreError> {
+    u64::try_from(version.saturating_add(1))
+        .map_err(|_| StoreError::backend_message(format!("a stored user has version {version}")))
+}
+
 /// A user as stored.
 #[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = users)]
@@ -50,6 +61,7 @@ pub(crate) struct UserRow {
     gender: Option<String>,
     avatar_url: Option<String>,
     search_text: Option<String>,
+    modified: Option<NaiveDateTime>,
 }
 
 fn text<T: AsRef<str>>(value: &Option<T>) -> Option<String> {
@@ -97,6 +109,7 @@ impl UserRow {
                     p.lastname.as_str(),
                 )
             }),
+            modified: Some(to_db_time(user.modified())),
         }
     }
 
@@ -128,6 +141,8 @@ impl UserRow {
         User::from_parts(UserParts {
             id,
             created: from_db_time(self.created),
+            modified: from_db_time(self.modified.unwrap_or(self.created)),
+            version: u64::try_from(self.version).map_err(|_| corrupt("version"))?,
             is_system: self.is_system,
             is_hidden: self.is_hidden,
             is_federated: self.is_federated,
@@ -190,7 +205,10 @@ impl Database {
     /// `insert`: a taken e-mail or externalId fails the whole import with
     /// [`StoreError::Conflict`].
     pub fn import_users(&self, batch: &[User]) -> Result<(), StoreError> {
-        let rows: Vec<UserRow> = batch.iter().map(|user| UserRow::new(user, 1)).collect();
+        let rows: Vec<UserRow> = batch
+            .iter()
+            .map(|user| UserRow::new(user, stored_version(user)))
+            .collect();
         self.write(|conn| {
             for chunk in rows.chunks(IMPORT_ROWS_PER_STATEMENT) {
                 execute_natively(conn, diesel::insert_into(users::table).values(chunk))?;
@@ -203,7 +221,7 @@ impl Database {
 
 impl UserRepository for Database {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
-        let row = UserRow::new(user, 1);
+        let row = UserRow::new(user, stored_version(user));
         self.write(|conn| {
             diesel::insert_into(users::table)
                 .values(&row)
@@ -289,7 +307,7 @@ impl UserRepository for Database {
                     crate::expertise::erase_expertise(conn, &key)?;
                 }
                 Ok(if written == 1 {
-                    Attempt::Done(Box::new(user))
+                    Attempt::Done(Box::new(user.stored_at(next_version(version)?)))
                 } else {
                     Attempt::Raced
                 })

@@ -161,7 +161,9 @@ impl UserRepository for MemoryStore {
     ) -> Result<User, ModifyError> {
         let mut state = self.lock();
         let mut user = state.users.get(&id).cloned().ok_or(ModifyError::NotFound)?;
+        let version = user.version();
         change(&mut user).map_err(ModifyError::Rejected)?;
+        let user = user.stored_at(version + 1);
         state.check_unique(&user)?;
         let erased = matches!(user.status(), Status::Deleted { .. });
         if let Some(old) = state.users.insert(id, user.clone()) {

@@ -535,3 +535,59 @@ fn control_characters_and_endless_searches_are_refused(backend: Backend) {
         reply.body
     );
 }
+
+#[on_every_backend]
+fn a_change_asked_for_an_old_version_is_a_conflict(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_change_asked_for_an_old_version_is_a_conflict")
+    else {
+        return;
+    };
+    let id = app.create_user("ver@example.com", "Ver", "Sion");
+    let read = |app: &TestApp| {
+        app.graphql(
+            "query v($id: UUID!) { user(globalUserId: $id) { version lastModified created } }",
+            json!({ "id": id }),
+        )
+        .json()["data"]["user"]
+            .clone()
+    };
+    let first = read(&app);
+    assert_eq!(first["version"], 1);
+    assert_eq!(first["lastModified"], first["created"]);
+
+    let update = |expected: Value, location: &str| {
+        app.graphql(
+            UPDATE_USER,
+            json!({ "updateUserInput": { "globalUserId": id, "location": location, "expectedVersion": expected } }),
+        )
+    };
+    assert!(update(json!(1), "Leeds").error_code().is_none());
+    let stale = update(json!(1), "York");
+    assert_eq!(stale.error_code().as_deref(), Some("Conflict"));
+    assert_eq!(extensions(&stale)["field"], "version");
+    let email = app.graphql(
+        UPDATE_USER_EMAIL,
+        json!({ "updateUserEmailInput": { "globalUserId": id, "email": "v2@example.com", "expectedVersion": 1 } }),
+    );
+    assert_eq!(extensions(&email)["field"], "version");
+    assert_eq!(
+        state(&app, &id)["location"],
+        "Leeds",
+        "nothing half-written"
+    );
+
+    let bad = update(json!(0), "York");
+    assert_eq!(bad.error_code().as_deref(), Some("ValidationError"));
+    assert_eq!(extensions(&bad)["fields"][0]["field"], "expectedVersion");
+
+    assert!(update(json!(2), "York").error_code().is_none());
+    app.advance(Duration::minutes(3));
+    assert!(update(Value::Null, "Hull").error_code().is_none());
+    let last = read(&app);
+    assert_eq!(last["version"], 4);
+    let moment = |v: &Value| chrono::DateTime::parse_from_rfc3339(v.as_str().unwrap()).unwrap();
+    assert_eq!(
+        moment(&last["lastModified"]) - moment(&first["lastModified"]),
+        Duration::minutes(3)
+    );
+}

@@ -303,6 +303,8 @@ fn a_stored_user_must_have_a_profile_exactly_while_not_deleted() {
     let parts = |status, profile| UserParts {
         id: u.id(),
         created: u.created(),
+        modified: u.modified(),
+        version: u.version(),
         is_system: false,
         is_hidden: false,
         is_federated: false,
@@ -312,4 +314,24 @@ fn a_stored_user_must_have_a_profile_exactly_while_not_deleted() {
     assert!(User::from_parts(parts(Status::Active, None)).is_err());
     assert!(User::from_parts(parts(u.status(), Some(new_user().0))).is_err());
     assert_eq!(User::from_parts(parts(u.status(), None)).unwrap(), u);
+}
+
+#[test]
+fn a_user_changes_version_only_as_stored_and_refuses_a_stale_one() {
+    let mut u = in_state(State::Active);
+    assert_eq!(u.version(), 1);
+    assert_eq!(u.modified(), u.created());
+    assert!(u.expect_version(1).is_ok());
+    let later = u.created() + chrono::Duration::seconds(5);
+    u.touch(later);
+    assert_eq!(u.modified(), later);
+    let u = u.stored_at(2);
+    assert_eq!(
+        u.expect_version(1),
+        Err(UserError::StaleVersion {
+            expected: 1,
+            current: 2
+        })
+    );
+    assert!(u.expect_version(2).is_ok());
 }
