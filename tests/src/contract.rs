@@ -15,9 +15,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use kenning_domain::{
-    CredentialKind, Email, EntityTopic, LanguageId, Limit, Location, NewUser, NewUserInput, Offset,
-    Patch, Scope, Scoring, SearchText, Status, User, UserCursor, UserError, UserId, UserPatch,
-    UserPatchInput,
+    Comparison, CredentialKind, Email, EntityTopic, FilterAttribute, FilterOperator, FilterValue,
+    LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch, Scope, Scoring, SearchText,
+    Status, User, UserCursor, UserError, UserFilter, UserId, UserPatch, UserPatchInput,
 };
 use kenning_ports::{
     CredentialStore, ExpertiseStore, ModifyError, NewAction, RecordError, StoreError,
@@ -1303,4 +1303,126 @@ fn counts_are_exact_when_uploads_race(store: Arc<impl Store>) {
     assert_eq!(store.people_on(&keys).unwrap(), expected);
     let population = store.population().unwrap();
     assert_eq!((population.people, population.actions), (12, 48));
+}
+
+/// The filters of the filter contract check: every attribute and
+/// operator, absent values, logic, `%` and `_`, case.
+fn filters(at: DateTime<Utc>) -> Vec<UserFilter> {
+    use FilterAttribute::*;
+    use FilterOperator::*;
+    let text = |a, op, v: &str| {
+        UserFilter::Compare(Comparison::new(a, op, FilterValue::Text(v.into())).unwrap())
+    };
+    let moment = |op, m| {
+        UserFilter::Compare(Comparison::new(LastModified, op, FilterValue::Moment(m)).unwrap())
+    };
+    let active =
+        |op, b| UserFilter::Compare(Comparison::new(Active, op, FilterValue::Bool(b)).unwrap());
+    let not = |f| UserFilter::Not(Box::new(f));
+    let and = |a, b| UserFilter::And(Box::new(a), Box::new(b));
+    let or = |a, b| UserFilter::Or(Box::new(a), Box::new(b));
+    vec![
+        text(Email, Equal, "ADA@example.com"),
+        text(Email, NotEqual, "ada@example.com"),
+        text(Email, Contains, "_"),
+        text(Email, StartsWith, "B"),
+        text(Email, EndsWith, "EXAMPLE.org"),
+        text(ExternalId, Equal, "E-1"),
+        text(ExternalId, Equal, "e-1"),
+        text(ExternalId, NotEqual, "E-1"),
+        text(ExternalId, Contains, "%"),
+        text(ExternalId, EndsWith, ""),
+        text(FamilyName, Equal, "lovelace"),
+        text(FamilyName, StartsWith, "LO"),
+        text(FamilyName, EndsWith, "ACE"),
+        text(FamilyName, EndsWith, "much longer than any name"),
+        text(GivenName, Contains, "o"),
+        text(GivenName, StartsWith, ""),
+        UserFilter::Present(ExternalId),
+        UserFilter::Present(GivenName),
+        not(UserFilter::Present(ExternalId)),
+        active(Equal, true),
+        active(Equal, false),
+        active(NotEqual, true),
+        moment(GreaterThan, at),
+        moment(GreaterOrEqual, at),
+        moment(LessThan, at),
+        moment(LessOrEqual, at),
+        moment(Equal, at),
+        moment(NotEqual, at),
+        and(text(Email, EndsWith, ".com"), active(Equal, true)),
+        or(
+            text(FamilyName, Equal, "Byron"),
+            not(text(ExternalId, Equal, "E-1")),
+        ),
+        not(and(
+            UserFilter::Present(ExternalId),
+            or(text(GivenName, Equal, "ada"), moment(LessThan, at)),
+        )),
+    ]
+}
+
+#[contract_check]
+fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Store>) {
+    let at = now() + Duration::hours(1);
+    let people = [
+        ("ada@example.com", "Ada", "Lovelace", Some("E-1")),
+        ("bob_b@example.org", "Bob", "Byron", Some("x%y")),
+        ("carl@example.com", "Carl", "Lovelace", None),
+        ("dora@example.com", "Dora", "Loveless", Some("E-2")),
+        ("erin@example.com", "Erin", "Zed", None),
+        ("gone@example.com", "Gone", "Lovelace", Some("E-9")),
+    ];
+    let mut users = Vec::new();
+    for (email, first, last, external) in people {
+        let user = new_user(email, first, last, external);
+        UserRepository::insert(&*store, &user).unwrap();
+        users.push(user.id());
+    }
+    // Bob deactivated an hour later, Carl changed at the hour, Gone
+    // pending deletion.
+    store
+        .modify(users[1], &mut |u| {
+            u.deactivate()?;
+            u.touch(at + Duration::hours(1));
+            Ok(())
+        })
+        .unwrap();
+    store
+        .modify(users[2], &mut |u| {
+            u.touch(at);
+            Ok(())
+        })
+        .unwrap();
+    store.modify(users[5], &mut |u| u.delete(now())).unwrap();
+
+    let mut everyone: Vec<User> = users
+        .iter()
+        .map(|id| store.get(*id).unwrap().unwrap())
+        .collect();
+    everyone.sort_by_key(UserCursor::of);
+    for filter in filters(at) {
+        let expected: Vec<UserId> = everyone
+            .iter()
+            .filter(|u| filter.matches(u))
+            .map(User::id)
+            .collect();
+        let found = store.filter(Some(&filter), 0, 100).unwrap();
+        let ids: Vec<UserId> = found.users.iter().map(User::id).collect();
+        assert_eq!(ids, expected, "{filter:?}");
+        assert_eq!(found.total, expected.len() as u64, "{filter:?}");
+    }
+
+    let ada = store.filter(Some(&filters(at)[0]), 0, 100).unwrap();
+    assert_eq!(
+        ada.users.iter().map(User::id).collect::<Vec<_>>(),
+        [users[0]]
+    );
+    let all = store.filter(None, 0, 100).unwrap();
+    assert_eq!(all.total, 5, "the user pending deletion is not listed");
+    let page = store.filter(None, 1, 2).unwrap();
+    assert_eq!(page.total, 5);
+    assert_eq!(page.users, all.users[1..3]);
+    assert!(store.filter(None, 5, 2).unwrap().users.is_empty());
+    assert!(store.filter(None, 0, 0).unwrap().users.is_empty());
 }

@@ -13,6 +13,7 @@
 mod credential;
 mod cursor;
 mod expertise;
+mod filter;
 mod paging;
 mod profile;
 mod topic;
@@ -26,6 +27,9 @@ pub use expertise::{
     entity_topics, query_terms, rank_experts, related_topics, ActionTopic, EntityTopic, Evidence,
     Expert, Population, QueryTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
     TextTrace, TopicStanding, ACTIONS_COUNTED, PHRASES_PER_TEXT, WORDS_PER_TEXT,
+};
+pub use filter::{
+    Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,
 };
 pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{

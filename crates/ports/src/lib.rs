@@ -17,5 +17,5 @@ pub mod topics;
 pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};
-pub use store::{Failure, ModifyError, StoreError, UserPage, UserRepository};
+pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 pub use topics::{Extraction, TopicExtractor};

@@ -5,7 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserError, UserId};
+use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserError, UserFilter, UserId};
 
 /// A storage failure.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -113,6 +113,15 @@ impl UserPage {
     }
 }
 
+/// A page of the users a [`UserFilter`] asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FilteredUsers {
+    /// How many users match in all.
+    pub total: u64,
+    /// The page, in listing order.
+    pub users: Vec<User>,
+}
+
 /// Where users live.
 ///
 /// Contract (checked by the contract suite for every adapter):
@@ -154,6 +163,18 @@ pub trait UserRepository: Send + Sync {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, StoreError>;
+
+    /// The ACTIVE and DEACTIVATED users `filter` asks for (all of them
+    /// when `None`), in listing order, the first `skip` left out, at most
+    /// `count`; with how many match in all. The filter runs in the store:
+    /// an equality on the e-mail address or the externalId reads its
+    /// unique index.
+    fn filter(
+        &self,
+        filter: Option<&UserFilter>,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredUsers, StoreError>;
 
     /// Loads the user, lets `change` alter it and stores the result, as one
     /// atomic step. When `change` refuses, nothing is written. `change` may

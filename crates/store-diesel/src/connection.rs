@@ -53,11 +53,26 @@ impl r2d2::ManageConnection for Manager {
     }
 }
 
-/// A new connection to the database at `location`.
+diesel::define_sql_function! {
+    /// Text folded as the domain folds what it compares without regard to
+    /// case (`Email::fold`), for user filters on SQLite, whose own `lower`
+    /// folds ASCII letters only.
+    fn kenning_fold(text: diesel::sql_types::Text) -> diesel::sql_types::Text;
+}
+
+/// A new connection to the database at `location`; on SQLite with
+/// `kenning_fold` registered.
 pub(crate) fn establish(location: &Location) -> diesel::ConnectionResult<DbConnection> {
     use diesel::Connection as _;
     match location {
-        Location::Sqlite(path) => SqliteConnection::establish(path).map(DbConnection::Sqlite),
+        Location::Sqlite(path) => {
+            let mut conn = SqliteConnection::establish(path)?;
+            kenning_fold_utils::register_impl(&mut conn, |text: String| {
+                kenning_domain::Email::fold(&text)
+            })
+            .map_err(|e| diesel::ConnectionError::BadConnection(e.to_string()))?;
+            Ok(DbConnection::Sqlite(conn))
+        }
         Location::Postgres(url) => PgConnection::establish(url).map(DbConnection::Postgres),
     }
 }

@@ -11,6 +11,7 @@
 mod connection;
 mod credentials;
 mod expertise;
+mod filter;
 mod plans;
 mod rarity;
 mod schema;

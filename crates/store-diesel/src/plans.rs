@@ -100,6 +100,19 @@ impl Database {
             let smith_after = steps_after(conn, Some("smith"), &estimates, None, 21);
             let address_after = steps_after(conn, Some(ADDRESS), &estimates, None, 21);
             let all_after = steps_after(conn, None, &estimates, None, 21);
+            let equal = |attribute, value: &str| {
+                kenning_domain::Comparison::new(
+                    attribute,
+                    kenning_domain::FilterOperator::Equal,
+                    kenning_domain::FilterValue::Text(value.to_owned()),
+                )
+                .map(kenning_domain::UserFilter::Compare)
+                .ok()
+            };
+            let by_email = equal(kenning_domain::FilterAttribute::Email, ADDRESS)
+                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
+            let by_external_id = equal(kenning_domain::FilterAttribute::ExternalId, "emp-1")
+                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
             let named = [
                 ("upload: the user named by e-mail", Some(&lookup)),
                 ("experts: the best standings on a topic", Some(&best)),
@@ -127,6 +140,8 @@ impl Database {
                     "by cursor, listing without a search text",
                     all_after.first(),
                 ),
+                ("filter: userName eq", by_email.as_ref()),
+                ("filter: externalId eq", by_external_id.as_ref()),
             ];
             let mut plans = Vec::new();
             for (statement, sql) in named {

@@ -43,7 +43,7 @@ use std::sync::Arc;
 use diesel::pg::Pg;
 use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
 use diesel::serialize::ToSql;
-use diesel::sql_types::{BigInt, Text};
+use diesel::sql_types::{BigInt, Text, Timestamp};
 use diesel::sqlite::Sqlite;
 use diesel::{QueryableByName, RunQueryDsl};
 
@@ -221,6 +221,7 @@ fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'
 pub(crate) enum Bind {
     Text(String),
     Int(i64),
+    Moment(chrono::NaiveDateTime),
 }
 
 /// A raw statement with its values, runnable on either backend.
@@ -263,14 +264,17 @@ fn bound<DB>(statement: &Statement) -> BoxedSqlQuery<'_, DB, SqlQuery>
 where
     DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
     DB: diesel::sql_types::HasSqlType<BigInt>,
+    DB: diesel::sql_types::HasSqlType<Timestamp>,
     String: ToSql<Text, DB>,
     i64: ToSql<BigInt, DB>,
+    chrono::NaiveDateTime: ToSql<Timestamp, DB>,
 {
     let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
     for bind in &statement.binds {
         query = match bind {
             Bind::Text(value) => query.bind::<Text, _>(value.clone()),
             Bind::Int(value) => query.bind::<BigInt, _>(*value),
+            Bind::Moment(value) => query.bind::<Timestamp, _>(*value),
         };
     }
     query

@@ -5,9 +5,9 @@ use diesel::prelude::*;
 use kenning_domain::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
-    UserCursor, UserError, UserId, UserParts,
+    UserCursor, UserError, UserFilter, UserId, UserParts,
 };
-use kenning_ports::{ModifyError, StoreError, UserPage, UserRepository};
+use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, TxError};
@@ -264,6 +264,22 @@ impl UserRepository for Database {
             .map(UserRow::into_user)
             .collect::<Result<_, _>>()?;
         Ok(UserPage::of_one_more(users, limit))
+    }
+
+    fn filter(
+        &self,
+        filter: Option<&UserFilter>,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredUsers, StoreError> {
+        let (total, rows) = self.read(|conn| crate::filter::filtered(conn, filter, skip, count))?;
+        Ok(FilteredUsers {
+            total: u64::try_from(total).unwrap_or_default(),
+            users: rows
+                .into_iter()
+                .map(UserRow::into_user)
+                .collect::<Result<_, _>>()?,
+        })
     }
 
     fn modify(

@@ -13,10 +13,11 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserCursor,
-    UserError, UserId,
+    UserError, UserFilter, UserId,
 };
 use kenning_ports::{
-    CredentialStore, ModifyError, StoreError, StoredCredential, UserPage, UserRepository,
+    CredentialStore, FilteredUsers, ModifyError, StoreError, StoredCredential, UserPage,
+    UserRepository,
 };
 use uuid::Uuid;
 
@@ -152,6 +153,35 @@ impl UserRepository for MemoryStore {
             .map(|(_, u)| u.clone())
             .collect();
         Ok(UserPage::of_one_more(users, limit))
+    }
+
+    fn filter(
+        &self,
+        filter: Option<&UserFilter>,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredUsers, StoreError> {
+        let state = self.lock();
+        let mut found: Vec<(UserCursor, &User)> = state
+            .users
+            .values()
+            .filter(|u| match filter {
+                Some(filter) => filter.matches(u),
+                None => matches!(u.status(), Status::Active | Status::Deactivated),
+            })
+            .map(|u| (UserCursor::of(u), u))
+            .collect();
+        found.sort_by(|a, b| a.0.cmp(&b.0));
+        let found: Vec<&User> = found.into_iter().map(|(_, u)| u).collect();
+        Ok(FilteredUsers {
+            total: found.len() as u64,
+            users: found
+                .into_iter()
+                .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+                .take(count as usize)
+                .cloned()
+                .collect(),
+        })
     }
 
     fn modify(

@@ -46,6 +46,14 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
         plan_of(&plans, "search, step 1").contains("users_listing"),
         "{all}"
     );
+    assert!(
+        plan_of(&plans, "filter: userName eq").contains("users_email_key_live"),
+        "{all}"
+    );
+    assert!(
+        plan_of(&plans, "filter: externalId eq").contains("users_external_id_live"),
+        "{all}"
+    );
     if url.starts_with("sqlite") {
         // Read from the index alone: no look-up of a table row.
         let best = plan_of(&plans, "experts");

@@ -1,0 +1,213 @@
+//! A [`UserFilter`] as SQL, the same rule as [`UserFilter::matches`] on
+//! either backend.
+//!
+//! Every comparison is written so that it is true or false, never NULL (a
+//! missing externalId is unequal to any value and contains nothing), so
+//! `NOT` means what the filter says. Text that ignores case is compared
+//! folded as the domain folds it: the e-mail address through its stored
+//! key (`email_key`, so an equality reads the unique index), names through
+//! `kenning_fold` on SQLite (the domain's own folding, registered on every
+//! connection) and `lower` on PostgreSQL (the same for the letters of the
+//! database's locale). Substrings are found with `instr`/`strpos`, not
+//! `LIKE`, so `%` and `_` are plain characters and case counts where it
+//! should.
+
+use diesel::sql_types::BigInt;
+use diesel::QueryableByName;
+use kenning_domain::{
+    Comparison, Email, FilterAttribute, FilterOperator, FilterValue, Status, UserFilter,
+};
+
+use crate::connection::DbConnection;
+use crate::search::{Bind, Statement};
+use crate::to_db_time;
+use crate::users::UserRow;
+
+/// The SQL of one backend, with the values it binds in order.
+struct Sql<'a> {
+    conn: &'a DbConnection,
+    binds: Vec<Bind>,
+}
+
+impl Sql<'_> {
+    fn sqlite(&self) -> bool {
+        matches!(self.conn, DbConnection::Sqlite(_))
+    }
+
+    /// A placeholder for `value`.
+    fn param(&mut self, value: Bind) -> String {
+        self.binds.push(value);
+        if self.sqlite() {
+            "?".to_owned()
+        } else {
+            format!("${}", self.binds.len())
+        }
+    }
+
+    /// A placeholder for a text value.
+    fn text(&mut self, value: &str) -> String {
+        self.param(Bind::Text(value.to_owned()))
+    }
+
+    fn condition(&mut self, filter: &UserFilter) -> String {
+        match filter {
+            UserFilter::Compare(c) => self.comparison(c),
+            UserFilter::Present(FilterAttribute::ExternalId) => {
+                "(external_id IS NOT NULL)".to_owned()
+            }
+            UserFilter::Present(_) => "(1 = 1)".to_owned(),
+            UserFilter::And(a, b) => format!("({} AND {})", self.condition(a), self.condition(b)),
+            UserFilter::Or(a, b) => format!("({} OR {})", self.condition(a), self.condition(b)),
+            UserFilter::Not(a) => format!("(NOT {})", self.condition(a)),
+        }
+    }
+
+    fn comparison(&mut self, c: &Comparison) -> String {
+        use FilterOperator as Op;
+        let negated = c.operator() == Op::NotEqual;
+        match c.value() {
+            FilterValue::Bool(active) => {
+                let wanted = if *active == negated {
+                    Status::DEACTIVATED
+                } else {
+                    Status::ACTIVE
+                };
+                format!("(status = '{wanted}')")
+            }
+            FilterValue::Moment(moment) => {
+                let op = match c.operator() {
+                    Op::Equal => "=",
+                    Op::NotEqual => "<>",
+                    Op::GreaterThan => ">",
+                    Op::GreaterOrEqual => ">=",
+                    Op::LessThan => "<",
+                    _ => "<=",
+                };
+                let at = self.param(Bind::Moment(to_db_time(*moment)));
+                format!("(COALESCE(modified, created) {op} {at})")
+            }
+            FilterValue::Text(wanted) => {
+                let (column, wanted) = match c.attribute() {
+                    FilterAttribute::Email => ("email_key".to_owned(), Email::fold(wanted)),
+                    FilterAttribute::ExternalId => ("external_id".to_owned(), wanted.clone()),
+                    attribute => {
+                        let name = if attribute == FilterAttribute::FamilyName {
+                            "lastname"
+                        } else {
+                            "firstname"
+                        };
+                        let fold = if self.sqlite() {
+                            "kenning_fold"
+                        } else {
+                            "lower"
+                        };
+                        (format!("{fold}({name})"), Email::fold(wanted))
+                    }
+                };
+                let test = self.text_test(&column, c.operator(), &wanted);
+                if negated {
+                    format!("({column} IS NULL OR NOT {test})")
+                } else {
+                    format!("({column} IS NOT NULL AND {test})")
+                }
+            }
+        }
+    }
+
+    /// `column` (not NULL) against `wanted` by `operator`; `ne` is the
+    /// negation of this `eq`.
+    fn text_test(&mut self, column: &str, operator: FilterOperator, wanted: &str) -> String {
+        use FilterOperator as Op;
+        let find = if self.sqlite() { "instr" } else { "strpos" };
+        match operator {
+            Op::Contains => format!("{find}({column}, {}) > 0", self.text(wanted)),
+            Op::StartsWith => format!(
+                "substr({column}, 1, length({})) = {}",
+                self.text(wanted),
+                self.text(wanted)
+            ),
+            Op::EndsWith if wanted.is_empty() => "1 = 1".to_owned(),
+            Op::EndsWith => format!(
+                "substr({column}, length({column}) - length({}) + 1) = {}",
+                self.text(wanted),
+                self.text(wanted)
+            ),
+            _ => format!("{column} = {}", self.text(wanted)),
+        }
+    }
+}
+
+/// The users a filter asks for: ACTIVE or DEACTIVATED (the first term
+/// states the unique indexes' own condition, so SQLite can read them) and
+/// the filter's condition.
+fn base(sql: &mut Sql<'_>, filter: Option<&UserFilter>) -> String {
+    let condition = filter.map_or_else(|| "(1 = 1)".to_owned(), |f| sql.condition(f));
+    format!(
+        "status <> '{}' AND status IN ('{}', '{}') AND {condition}",
+        Status::DELETED,
+        Status::ACTIVE,
+        Status::DEACTIVATED
+    )
+}
+
+#[derive(QueryableByName)]
+struct Count {
+    #[diesel(sql_type = BigInt)]
+    count: i64,
+}
+
+/// The statement counting the users `filter` asks for.
+pub(crate) fn count_statement(conn: &DbConnection, filter: Option<&UserFilter>) -> Statement {
+    let mut sql = Sql {
+        conn,
+        binds: Vec::new(),
+    };
+    let condition = base(&mut sql, filter);
+    Statement {
+        sql: format!("SELECT COUNT(*) AS count FROM users WHERE {condition}"),
+        binds: sql.binds,
+    }
+}
+
+/// The statement reading one page of the users `filter` asks for, in
+/// listing order.
+pub(crate) fn page_statement(
+    conn: &DbConnection,
+    filter: Option<&UserFilter>,
+    skip: u64,
+    count: u32,
+) -> Statement {
+    let mut sql = Sql {
+        conn,
+        binds: Vec::new(),
+    };
+    let condition = base(&mut sql, filter);
+    let limit = sql.param(Bind::Int(i64::from(count)));
+    let offset = sql.param(Bind::Int(i64::try_from(skip).unwrap_or(i64::MAX)));
+    Statement {
+        sql: format!(
+            "SELECT users.* FROM users WHERE {condition} \
+             ORDER BY lastname, firstname, id LIMIT {limit} OFFSET {offset}"
+        ),
+        binds: sql.binds,
+    }
+}
+
+/// How many users `filter` asks for, and the page.
+pub(crate) fn filtered(
+    conn: &mut DbConnection,
+    filter: Option<&UserFilter>,
+    skip: u64,
+    count: u32,
+) -> diesel::QueryResult<(i64, Vec<UserRow>)> {
+    let total = count_statement(conn, filter)
+        .load::<Count>(conn)?
+        .first()
+        .map_or(0, |c| c.count);
+    let rows = if count == 0 || skip >= u64::try_from(total).unwrap_or(0) {
+        Vec::new()
+    } else {
+        page_statement(conn, filter, skip, count).load::<UserRow>(conn)?
+    };
+    Ok((total, rows))
+}
