@@ -4,9 +4,9 @@ use std::sync::Arc;
 
 use kenning_domain::{
     Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserCursor,
-    UserError, UserId, UserPatch, UserPatchInput,
+    UserError, UserFilter, UserId, UserPatch, UserPatchInput, ValidationErrors,
 };
-use kenning_ports::{Clock, ModifyError, UserPage, UserRepository};
+use kenning_ports::{Clock, FilteredUsers, ModifyError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
@@ -49,10 +49,32 @@ impl UserService {
 
     /// A new ACTIVE user.
     pub fn create(&self, input: NewUserInput) -> Result<User, ServiceError> {
+        self.create_as(input, true)
+    }
+
+    /// A new user, ACTIVE or (`active` false) DEACTIVATED from the start,
+    /// as an identity provider may provision someone who cannot sign in
+    /// yet.
+    pub fn create_as(&self, input: NewUserInput, active: bool) -> Result<User, ServiceError> {
         let new = NewUser::parse(input, &self.default_language)?;
-        let user = User::register(UserId::from_uuid(Uuid::new_v4()), new, self.clock.now());
+        let mut user = User::register(UserId::from_uuid(Uuid::new_v4()), new, self.clock.now());
+        if !active {
+            user.deactivate()?;
+        }
         self.users.insert(&user)?;
         Ok(user)
+    }
+
+    /// The ACTIVE and DEACTIVATED users `filter` asks for (all of them
+    /// when `None`), in listing order, the first `skip` left out, at most
+    /// `count`; with how many match in all.
+    pub fn filter(
+        &self,
+        filter: Option<&UserFilter>,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredUsers, ServiceError> {
+        Ok(self.users.filter(filter, skip, count)?)
     }
 
     /// The user with this id, whatever its status; `NotFound` when there is
@@ -112,26 +134,42 @@ impl UserService {
         email: &str,
         expected: Option<u64>,
     ) -> Result<User, ServiceError> {
-        let email = Email::parse(email).map_err(kenning_domain::ValidationErrors::from)?;
+        let email = Email::parse(email).map_err(ValidationErrors::from)?;
         self.modify(id, |user| {
             expect(user, expected)?;
             user.change_email(email.clone())
         })
     }
 
-    /// Applies `change` to the user only if it is still at version
-    /// `expected` (when given), in one atomic step: a SCIM `PUT` or
-    /// `PATCH` with `If-Match`, or several attribute and status changes
-    /// that must land together.
-    pub fn change(
+    /// Makes the user's e-mail address, the attributes `changes` lists
+    /// and, when given, whether it is ACTIVE (or DEACTIVATED) what they
+    /// say, in one atomic step and only if the user is still at version
+    /// `expected` (when given): a replacement of the whole user, as SCIM's
+    /// `PUT` and `PATCH` ask. Every bad field is reported at once, and
+    /// nothing is written unless everything applies.
+    pub fn replace(
         &self,
         id: UserId,
         expected: Option<u64>,
-        mut change: impl FnMut(&mut User) -> Result<(), UserError>,
+        email: &str,
+        changes: UserPatchInput,
+        active: Option<bool>,
     ) -> Result<User, ServiceError> {
+        let email = Email::parse(email).map_err(ValidationErrors::from);
+        let (email, patch) = match (email, UserPatch::parse(changes)) {
+            (Ok(email), Ok(patch)) => (email, patch),
+            (Err(first), Err(then)) => return Err(first.and(then).into()),
+            (Err(errors), _) | (_, Err(errors)) => return Err(errors.into()),
+        };
         self.modify(id, |user| {
             expect(user, expected)?;
-            change(user)
+            user.update(patch.clone())?;
+            user.change_email(email.clone())?;
+            match active {
+                Some(true) => user.reactivate(),
+                Some(false) => user.deactivate(),
+                None => Ok(()),
+            }
         })
     }
 
@@ -151,8 +189,21 @@ impl UserService {
 
     /// Schedules the user's anonymization a grace period from now.
     pub fn delete(&self, id: UserId) -> Result<User, ServiceError> {
+        self.delete_expecting(id, None)
+    }
+
+    /// [`delete`](Self::delete), only if the user is still at version
+    /// `expected` (when given); `Conflict` on `version` otherwise.
+    pub fn delete_expecting(
+        &self,
+        id: UserId,
+        expected: Option<u64>,
+    ) -> Result<User, ServiceError> {
         let now = self.clock.now();
-        self.modify(id, |user| user.delete(now))
+        self.modify(id, |user| {
+            expect(user, expected)?;
+            user.delete(now)
+        })
     }
 
     /// Takes back a scheduled deletion within the grace period (the user is

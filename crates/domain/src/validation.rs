@@ -196,6 +196,13 @@ impl ValidationErrors {
         // The constructor guarantees at least one element.
         &self.0[0]
     }
+
+    /// These violations, then `later`'s: the problems of two inputs
+    /// checked one after the other, reported at once.
+    pub fn and(mut self, later: ValidationErrors) -> Self {
+        self.0.extend(later.0);
+        self
+    }
 }
 
 impl From<FieldViolation> for ValidationErrors {

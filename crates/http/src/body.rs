@@ -50,14 +50,14 @@ impl BodyError {
     }
 }
 
-/// Whether the request declares a JSON body (`application/json`, any
+/// Whether the request declares a body of one of `types` (any
 /// parameters).
-fn is_json(req: &HttpRequest) -> bool {
+fn is_one_of(req: &HttpRequest, types: &[&str]) -> bool {
     req.headers()
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.split(';').next())
-        .is_some_and(|mime| mime.trim().eq_ignore_ascii_case("application/json"))
+        .is_some_and(|mime| types.iter().any(|t| mime.trim().eq_ignore_ascii_case(t)))
 }
 
 /// The body length the request declares in `Content-Length`, if any.
@@ -83,7 +83,19 @@ pub async fn read_json(
     limit: usize,
     timeout: Duration,
 ) -> Result<web::Bytes, BodyError> {
-    if !is_json(req) {
+    read_json_of(req, payload, limit, timeout, &["application/json"]).await
+}
+
+/// [`read_json`] for a body declared as one of `types` (JSON media types,
+/// such as SCIM's `application/scim+json`).
+pub async fn read_json_of(
+    req: &HttpRequest,
+    payload: web::Payload,
+    limit: usize,
+    timeout: Duration,
+    types: &[&str],
+) -> Result<web::Bytes, BodyError> {
+    if !is_one_of(req, types) {
         return Err(BodyError::NotJson);
     }
     if declared_length(req).is_some_and(|n| n > u64::try_from(limit).unwrap_or(u64::MAX)) {

@@ -110,7 +110,10 @@ fn internal(e: &dyn std::fmt::Display) -> Problem {
 }
 
 /// The caller behind `Authorization: Bearer <token>`.
-async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
+pub(crate) async fn authenticate(
+    req: &HttpRequest,
+    state: &AppState,
+) -> Result<Principal, Problem> {
     let token = match req.headers().get(header::AUTHORIZATION) {
         None => Err(Problem::unauthenticated(
             "send an access token as Authorization: Bearer <token>",

@@ -16,6 +16,7 @@ mod health;
 mod listener;
 mod metrics;
 mod problem;
+mod scim;
 mod server;
 mod throttle;
 
@@ -28,6 +29,7 @@ use kenning_graphql::Schema;
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
 pub use problem::{request_codes, RequestCode};
+pub use scim::SCIM_PATH;
 pub use server::server;
 
 /// The path of the GraphQL endpoint.
@@ -100,6 +102,7 @@ fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
                 .route(web::post().to(connector::upload))
                 .default_service(web::to(problem::method_not_allowed)),
         )
+        .configure(scim::configure)
         .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))
         .route("/readyz", web::get().to(health::ready));

@@ -1,0 +1,179 @@
+//! What the SCIM endpoint supports, as identity providers ask it (RFC 7644
+//! §4, RFC 7643 §5-7): `ServiceProviderConfig`, `ResourceTypes` and
+//! `Schemas`, each telling only what is built.
+
+use serde_json::{json, Value};
+
+use super::filter::USER_SCHEMA;
+use super::resource::ENTERPRISE_SCHEMA;
+use super::{LIST_SCHEMA, MAX_RESULTS};
+
+const CONFIG_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
+const RESOURCE_TYPE_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
+const SCHEMA_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:Schema";
+
+/// `GET /ServiceProviderConfig`.
+pub fn service_provider_config(base: &str) -> Value {
+    json!({
+        "schemas": [CONFIG_SCHEMA],
+        "patch": { "supported": true },
+        "bulk": { "supported": false, "maxOperations": 0, "maxPayloadSize": 0 },
+        "filter": { "supported": true, "maxResults": MAX_RESULTS },
+        "changePassword": { "supported": false },
+        "sort": { "supported": false },
+        "etag": { "supported": true },
+        "authenticationSchemes": [{
+            "type": "oauthbearertoken",
+            "name": "Bearer token",
+            "description": "An access token issued by `kenning token create`, with the users:read scope for reads and users:write for changes, sent as Authorization: Bearer <token>.",
+            "primary": true
+        }],
+        "meta": {
+            "resourceType": "ServiceProviderConfig",
+            "location": format!("{base}/ServiceProviderConfig")
+        }
+    })
+}
+
+/// The User resource type.
+pub fn user_resource_type(base: &str) -> Value {
+    json!({
+        "schemas": [RESOURCE_TYPE_SCHEMA],
+        "id": "User",
+        "name": "User",
+        "endpoint": "/Users",
+        "description": "A person of the organisation",
+        "schema": USER_SCHEMA,
+        "schemaExtensions": [{ "schema": ENTERPRISE_SCHEMA, "required": false }],
+        "meta": { "resourceType": "ResourceType", "location": format!("{base}/ResourceTypes/User") }
+    })
+}
+
+/// One attribute's definition.
+fn attribute(name: &str, kind: &str, required: bool, mutability: &str, description: &str) -> Value {
+    json!({
+        "name": name,
+        "type": kind,
+        "multiValued": false,
+        "description": description,
+        "required": required,
+        "caseExact": false,
+        "mutability": mutability,
+        "returned": "default",
+        "uniqueness": "none"
+    })
+}
+
+fn string(name: &str, description: &str) -> Value {
+    attribute(name, "string", false, "readWrite", description)
+}
+
+fn multi(name: &str, description: &str, sub: Vec<Value>) -> Value {
+    let mut a = attribute(name, "complex", false, "readWrite", description);
+    a["multiValued"] = json!(true);
+    a["subAttributes"] = json!(sub);
+    a
+}
+
+/// The User schema, as far as Kenning keeps it.
+pub fn user_schema(base: &str) -> Value {
+    let mut user_name = attribute(
+        "userName",
+        "string",
+        true,
+        "readWrite",
+        "The e-mail address: Kenning's users are known by it. Unique.",
+    );
+    user_name["uniqueness"] = json!("server");
+    let mut external_id = string(
+        "externalId",
+        "The identity provider's id for the user. Unique.",
+    );
+    external_id["caseExact"] = json!(true);
+    external_id["uniqueness"] = json!("server");
+    let mut name = attribute("name", "complex", true, "readWrite", "The user's name.");
+    name["subAttributes"] = json!([
+        attribute(
+            "givenName",
+            "string",
+            true,
+            "readWrite",
+            "The first name, at most 50 characters."
+        ),
+        attribute(
+            "familyName",
+            "string",
+            true,
+            "readWrite",
+            "The last name, at most 50 characters."
+        ),
+        attribute(
+            "formatted",
+            "string",
+            false,
+            "readOnly",
+            "Given and family name."
+        ),
+    ]);
+    let type_sub = |values: &[&str]| {
+        let mut t = string("type", "The kind of the value.");
+        t["canonicalValues"] = json!(values);
+        t
+    };
+    let primary = attribute(
+        "primary",
+        "boolean",
+        false,
+        "readWrite",
+        "Whether this is the one that counts.",
+    );
+    json!({
+        "schemas": [SCHEMA_SCHEMA],
+        "id": USER_SCHEMA,
+        "name": "User",
+        "description": "A user of Kenning",
+        "attributes": [
+            user_name,
+            external_id,
+            name,
+            attribute("displayName", "string", false, "readOnly", "Given and family name."),
+            multi("emails", "One e-mail address, the same as userName.", vec![
+                string("value", "The address."), type_sub(&["work"]), primary.clone(),
+            ]),
+            string("preferredLanguage", "An ISO 639-1 language; a tag such as en-US is kept as its language, en."),
+            string("locale", "Read as preferredLanguage when that is absent."),
+            string("title", "The position, at most 255 characters."),
+            multi("addresses", "The work address's country alone.", vec![
+                string("country", "An ISO 3166-1 alpha-2 country code."), type_sub(&["work"]), primary,
+            ]),
+            attribute("active", "boolean", false, "readWrite", "ACTIVE (true) or DEACTIVATED (false)."),
+        ],
+        "meta": { "resourceType": "Schema", "location": format!("{base}/Schemas/{USER_SCHEMA}") }
+    })
+}
+
+/// The enterprise extension, as far as Kenning keeps it.
+pub fn enterprise_schema(base: &str) -> Value {
+    json!({
+        "schemas": [SCHEMA_SCHEMA],
+        "id": ENTERPRISE_SCHEMA,
+        "name": "EnterpriseUser",
+        "description": "Enterprise user",
+        "attributes": [
+            string("organization", "The company, at most 255 characters."),
+            string("department", "The department, at most 255 characters."),
+        ],
+        "meta": { "resourceType": "Schema", "location": format!("{base}/Schemas/{ENTERPRISE_SCHEMA}") }
+    })
+}
+
+/// A list of resources in a ListResponse.
+pub fn list(resources: Vec<Value>) -> Value {
+    json!({
+        "schemas": [LIST_SCHEMA],
+        "totalResults": resources.len(),
+        "startIndex": 1,
+        "itemsPerPage": resources.len(),
+        "Resources": resources
+    })
+}

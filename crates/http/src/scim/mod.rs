@@ -1,0 +1,590 @@
+//! SCIM 2.0 (RFC 7643, RFC 7644) at [`SCIM_PATH`]: identity providers
+//! provision users through the same use cases, with the same rules, as
+//! the GraphQL API. `docs/scim.md` says what is supported and how a user
+//! maps to a SCIM User.
+//!
+//! Access tokens authenticate (`Authorization: Bearer`): `users:read` for
+//! reads and discovery, `users:write` for changes. Bodies are JSON
+//! (`application/scim+json` or `application/json`) within the body limit;
+//! every refusal is a SCIM error ([`error::ScimError`]).
+
+mod discovery;
+mod error;
+mod filter;
+mod patch;
+mod resource;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use kenning_app::{ServiceError, UserService};
+use kenning_domain::{Scope, Status, User, UserId};
+use serde_json::{json, Map, Value};
+use uuid::Uuid;
+
+use self::error::ScimError;
+use crate::body::read_json_of;
+use crate::AppState;
+
+/// The base path of the SCIM endpoint.
+pub const SCIM_PATH: &str = "/accounts/api/v1/scim/v2";
+
+/// The media type of SCIM bodies.
+pub const SCIM_CONTENT_TYPE: &str = "application/scim+json";
+
+/// The schema of a list answer.
+const LIST_SCHEMA: &str = "urn:ietf:params:scim:api:messages:2.0:ListResponse";
+
+/// The most users one list answer holds (`filter.maxResults`), and how
+/// many it holds when `count` is not given.
+pub const MAX_RESULTS: u32 = 200;
+
+/// How often a PATCH without `If-Match` is re-applied when the user
+/// changed between its read and its write.
+const PATCH_ATTEMPTS: usize = 3;
+
+/// Registers the SCIM routes.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.service(
+        web::scope(SCIM_PATH)
+            .route(
+                "/ServiceProviderConfig",
+                web::get().to(service_provider_config),
+            )
+            .route("/ResourceTypes", web::get().to(resource_types))
+            .route("/ResourceTypes/{name}", web::get().to(resource_type))
+            .route("/Schemas", web::get().to(schemas))
+            .route("/Schemas/{id}", web::get().to(schema))
+            .service(
+                web::resource("/Users")
+                    .route(web::get().to(list))
+                    .route(web::post().to(create))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .service(
+                web::resource("/Users/{id}")
+                    .route(web::get().to(get))
+                    .route(web::put().to(replace))
+                    .route(web::patch().to(patch))
+                    .route(web::delete().to(delete))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .default_service(web::to(not_found)),
+    );
+}
+
+async fn not_found() -> HttpResponse {
+    ScimError::new(StatusCode::NOT_FOUND, None, "no such SCIM resource").into_response()
+}
+
+async fn method_not_allowed() -> HttpResponse {
+    ScimError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        None,
+        "this resource does not answer this method",
+    )
+    .into_response()
+}
+
+/// The absolute URL of the SCIM endpoint as the client reached it.
+fn base(req: &HttpRequest) -> String {
+    let info = req.connection_info();
+    format!("{}://{}{SCIM_PATH}", info.scheme(), info.host())
+}
+
+/// The use cases, if the request's access token carries `scope`.
+async fn allow(
+    req: &HttpRequest,
+    state: &AppState,
+    scope: Scope,
+) -> Result<UserService, ScimError> {
+    let principal = crate::graphql::authenticate(req, state).await?;
+    principal
+        .require(scope)
+        .map_err(|e| ScimError::service(&e))?;
+    Ok(state.users.clone())
+}
+
+/// Runs a blocking use case on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
+) -> Result<T, ScimError> {
+    match web::block(work).await {
+        Ok(result) => result.map_err(|e| ScimError::service(&e)),
+        Err(e) => Err(ScimError::service(&ServiceError::Internal(e.to_string()))),
+    }
+}
+
+/// A SCIM answer.
+fn answer(status: StatusCode, body: &Value) -> HttpResponse {
+    HttpResponse::build(status)
+        .insert_header((header::CONTENT_TYPE, SCIM_CONTENT_TYPE))
+        .body(body.to_string())
+}
+
+/// A user's resource, with its ETag (and `Location` when created).
+fn user_answer(status: StatusCode, user: &User, req: &HttpRequest, shown: &Shown) -> HttpResponse {
+    let base = base(req);
+    let mut builder = HttpResponse::build(status);
+    builder
+        .insert_header((header::CONTENT_TYPE, SCIM_CONTENT_TYPE))
+        .insert_header((header::ETAG, resource::etag(user)));
+    if status == StatusCode::CREATED {
+        builder.insert_header((header::LOCATION, format!("{base}/Users/{}", user.id())));
+    }
+    builder.body(shown.apply(resource::render(user, &base)).to_string())
+}
+
+fn outcome(result: Result<HttpResponse, ScimError>) -> HttpResponse {
+    result.unwrap_or_else(ScimError::into_response)
+}
+
+async fn service_provider_config(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            Ok(answer(
+                StatusCode::OK,
+                &discovery::service_provider_config(&base(&req)),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn resource_types(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            let types = vec![discovery::user_resource_type(&base(&req))];
+            Ok(answer(StatusCode::OK, &discovery::list(types)))
+        }
+        .await,
+    )
+}
+
+async fn resource_type(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    name: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            if name.as_str() != "User" {
+                return Err(ScimError::new(
+                    StatusCode::NOT_FOUND,
+                    None,
+                    "no such resource type",
+                ));
+            }
+            Ok(answer(
+                StatusCode::OK,
+                &discovery::user_resource_type(&base(&req)),
+            ))
+        }
+        .await,
+    )
+}
+
+fn all_schemas(base: &str) -> Vec<Value> {
+    vec![
+        discovery::user_schema(base),
+        discovery::enterprise_schema(base),
+    ]
+}
+
+async fn schemas(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            Ok(answer(
+                StatusCode::OK,
+                &discovery::list(all_schemas(&base(&req))),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn schema(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            all_schemas(&base(&req))
+                .into_iter()
+                .find(|s| s["id"] == id.as_str())
+                .map(|s| answer(StatusCode::OK, &s))
+                .ok_or_else(|| ScimError::new(StatusCode::NOT_FOUND, None, "no such schema"))
+        }
+        .await,
+    )
+}
+
+/// The query parameters of a request, `None` for a malformed query.
+fn query(req: &HttpRequest) -> Result<Vec<(String, String)>, ScimError> {
+    web::Query::<Vec<(String, String)>>::from_query(req.query_string())
+        .map(web::Query::into_inner)
+        .map_err(|e| ScimError::invalid_syntax(format!("the query string is malformed: {e}")))
+}
+
+fn parameter<'a>(params: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    params
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case(name))
+        .map(|(_, v)| v.as_str())
+}
+
+/// Which attributes an answer shows (`attributes`, `excludedAttributes`).
+#[derive(Debug, Default)]
+struct Shown {
+    only: Option<Vec<String>>,
+    excluded: Vec<String>,
+}
+
+fn attribute_list(raw: Option<&str>) -> Option<Vec<String>> {
+    raw.map(|list| {
+        list.split(',')
+            .map(|a| filter::plain_path(a.trim()))
+            .filter(|a| !a.is_empty())
+            .collect()
+    })
+}
+
+impl Shown {
+    fn of(params: &[(String, String)]) -> Self {
+        Self {
+            only: attribute_list(parameter(params, "attributes")),
+            excluded: attribute_list(parameter(params, "excludedAttributes")).unwrap_or_default(),
+        }
+    }
+
+    /// `resource` with only the attributes asked for; `id` and `schemas`
+    /// always stay.
+    fn apply(&self, resource: Value) -> Value {
+        let Value::Object(fields) = resource else {
+            return resource;
+        };
+        let enterprise = resource::ENTERPRISE_SCHEMA.to_ascii_lowercase();
+        let mut out = Map::new();
+        for (key, value) in fields {
+            let lower = key.to_ascii_lowercase();
+            if lower == "id" || lower == "schemas" {
+                out.insert(key, value);
+                continue;
+            }
+            let named = |list: &[String]| -> Vec<Option<String>> {
+                list.iter()
+                    .filter_map(|a| {
+                        if *a == lower {
+                            Some(None)
+                        } else {
+                            a.strip_prefix(&format!("{lower}."))
+                                .or_else(|| {
+                                    (lower == enterprise)
+                                        .then(|| a.strip_prefix(&format!("{enterprise}:")))
+                                        .flatten()
+                                })
+                                .map(|sub| Some(sub.to_owned()))
+                        }
+                    })
+                    .collect()
+            };
+            let keep = |value: Value, subs: &[Option<String>], wanted: bool| -> Option<Value> {
+                if subs.iter().any(Option::is_none) {
+                    return wanted.then_some(value);
+                }
+                let Value::Object(inner) = value else {
+                    return (!wanted).then_some(value);
+                };
+                let listed: Map<String, Value> = inner
+                    .into_iter()
+                    .filter(|(k, _)| {
+                        let hit = subs.iter().flatten().any(|s| s.eq_ignore_ascii_case(k));
+                        hit == wanted
+                    })
+                    .collect();
+                (!listed.is_empty()).then_some(Value::Object(listed))
+            };
+            let value = match &self.only {
+                Some(only) => {
+                    let subs = named(only);
+                    if subs.is_empty() {
+                        continue;
+                    }
+                    keep(value, &subs, true)
+                }
+                None => Some(value),
+            };
+            let excluded = named(&self.excluded);
+            let value = match value {
+                Some(v) if !excluded.is_empty() => keep(v, &excluded, false),
+                other => other,
+            };
+            if let Some(value) = value {
+                out.insert(key, value);
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// A user id from the path; an id that is no UUID names nobody.
+fn user_id(raw: &str) -> Result<UserId, ScimError> {
+    Uuid::parse_str(raw)
+        .map(UserId::from_uuid)
+        .map_err(|_| ScimError::not_found())
+}
+
+/// The user as SCIM sees it: ACTIVE or DEACTIVATED; one pending deletion
+/// or deleted is gone.
+async fn visible(users: &UserService, id: UserId) -> Result<User, ScimError> {
+    let users = users.clone();
+    let user = blocking(move || users.get(id)).await?;
+    match user.status() {
+        Status::Active | Status::Deactivated => Ok(user),
+        _ => Err(ScimError::not_found()),
+    }
+}
+
+/// The version an `If-Match` header asks for: `None` without one or for
+/// `*`; a tag that cannot be a version of Kenning's fails at once (412).
+fn if_match(req: &HttpRequest) -> Result<Option<u64>, ScimError> {
+    let Some(value) = req.headers().get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let stale = || {
+        ScimError::new(
+            StatusCode::PRECONDITION_FAILED,
+            None,
+            "If-Match does not name the user's current version",
+        )
+    };
+    let text = value.to_str().map_err(|_| stale())?.trim();
+    if text == "*" {
+        return Ok(None);
+    }
+    version_of(text).map(Some).ok_or_else(stale)
+}
+
+/// The version of an entity tag `W/"3"` or `"3"`.
+fn version_of(tag: &str) -> Option<u64> {
+    let tag = tag.trim();
+    let tag = tag.strip_prefix("W/").unwrap_or(tag);
+    tag.strip_prefix('"')?.strip_suffix('"')?.parse().ok()
+}
+
+/// The JSON body of a write.
+async fn body(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+) -> Result<Value, ScimError> {
+    let bytes = read_json_of(
+        req,
+        payload,
+        state.config.body_limit,
+        state.config.body_timeout,
+        &["application/scim+json", "application/json"],
+    )
+    .await?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ScimError::invalid_syntax(format!("the body is not valid JSON: {e}")))
+}
+
+async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersRead).await?;
+            let shown = Shown::of(&query(&req)?);
+            let user = visible(&users, user_id(&id)?).await?;
+            let current = resource::etag(&user);
+            let unchanged = req
+                .headers()
+                .get(header::IF_NONE_MATCH)
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(|tags| {
+                    tags.split(',')
+                        .any(|t| t.trim() == "*" || version_of(t) == Some(user.version()))
+                });
+            if unchanged {
+                return Ok(HttpResponse::NotModified()
+                    .insert_header((header::ETAG, current))
+                    .finish());
+            }
+            Ok(user_answer(StatusCode::OK, &user, &req, &shown))
+        }
+        .await,
+    )
+}
+
+async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersRead).await?;
+            let params = query(&req)?;
+            let number = |name: &str, default: i64| -> Result<i64, ScimError> {
+                parameter(&params, name).map_or(Ok(default), |raw| {
+                    raw.trim().parse::<i64>().map_err(|_| {
+                        ScimError::invalid_value(format!(
+                            "{name} must be a whole number, not {raw:?}"
+                        ))
+                    })
+                })
+            };
+            let start = number("startIndex", 1)?.max(1);
+            let count = number("count", i64::from(MAX_RESULTS))?.clamp(0, i64::from(MAX_RESULTS));
+            let filter = match parameter(&params, "filter") {
+                Some(text) => Some(
+                    filter::parse(text)
+                        .and_then(|expr| filter::user_filter(&expr))
+                        .map_err(ScimError::invalid_filter)?,
+                ),
+                None => None,
+            };
+            let skip = u64::try_from(start - 1).unwrap_or_default();
+            let take = u32::try_from(count).unwrap_or(MAX_RESULTS);
+            let page = blocking(move || users.filter(filter.as_ref(), skip, take)).await?;
+            let shown = Shown::of(&params);
+            let base = base(&req);
+            let resources: Vec<Value> = page
+                .users
+                .iter()
+                .map(|u| shown.apply(resource::render(u, &base)))
+                .collect();
+            Ok(answer(
+                StatusCode::OK,
+                &json!({
+                    "schemas": [LIST_SCHEMA],
+                    "totalResults": page.total,
+                    "startIndex": start,
+                    "itemsPerPage": resources.len(),
+                    "Resources": resources,
+                }),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn create(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            let resource = body(&req, payload, &state).await?;
+            let (input, active) = resource::parse(&resource, None)?.into_new();
+            let user = blocking(move || users.create_as(input, active)).await?;
+            Ok(user_answer(
+                StatusCode::CREATED,
+                &user,
+                &req,
+                &Shown::of(&query(&req)?),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn replace(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            let expected = if_match(&req)?;
+            let id_text = id.into_inner();
+            let user_id = user_id(&id_text)?;
+            let resource = body(&req, payload, &state).await?;
+            visible(&users, user_id).await?;
+            let (email, changes, active) = resource::parse(&resource, Some(&id_text))?.into_patch();
+            let user =
+                blocking(move || users.replace(user_id, expected, &email, changes, active)).await?;
+            Ok(user_answer(
+                StatusCode::OK,
+                &user,
+                &req,
+                &Shown::of(&query(&req)?),
+            ))
+        }
+        .await,
+    )
+}
+
+async fn patch(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            let expected = if_match(&req)?;
+            let id_text = id.into_inner();
+            let user_id = user_id(&id_text)?;
+            let request = body(&req, payload, &state).await?;
+            let base = base(&req);
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let current = visible(&users, user_id).await?;
+                let mut resource = resource::render(&current, &base);
+                patch::apply(&mut resource, &request)?;
+                let (email, changes, active) =
+                    resource::parse(&resource, Some(&id_text))?.into_patch();
+                // Applied to the version read, so a change made meanwhile is
+                // never overwritten with what was read before it.
+                let version = expected.unwrap_or(current.version());
+                let service = users.clone();
+                let result = blocking(move || {
+                    service.replace(user_id, Some(version), &email, changes, active)
+                })
+                .await;
+                match result {
+                    Err(e)
+                        if e.status == StatusCode::PRECONDITION_FAILED
+                            && expected.is_none()
+                            && attempt < PATCH_ATTEMPTS => {}
+                    Err(e) => return Err(e),
+                    Ok(user) => {
+                        return Ok(user_answer(
+                            StatusCode::OK,
+                            &user,
+                            &req,
+                            &Shown::of(&query(&req)?),
+                        ))
+                    }
+                }
+            }
+        }
+        .await,
+    )
+}
+
+async fn delete(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            let expected = if_match(&req)?;
+            let user_id = user_id(&id)?;
+            visible(&users, user_id).await?;
+            blocking(move || users.delete_expecting(user_id, expected)).await?;
+            Ok(HttpResponse::NoContent().finish())
+        }
+        .await,
+    )
+}
