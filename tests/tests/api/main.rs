@@ -21,5 +21,6 @@ mod instances;
 mod metrics;
 mod paging;
 mod published;
+mod scim;
 mod throttle;
 mod users;
