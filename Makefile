@@ -4,9 +4,12 @@ CARGO ?= cargo
 # The interpreter that creates .venv, the Python peers' environment.
 PYTHON ?= python3
 VENV := .venv
+# The SCIM conformance checker's own environment.
+SCIM_VENV := .venv-scim
+SCIM_CHECK := tests/scim-conformance
 PEERS := crates/keyphrase-eval/peers
 
-.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-rebuild
+.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -95,3 +98,15 @@ bench-rebuild:
 ## Topic extraction speed: Kenning and yake-rust on the Inspec abstracts.
 bench:
 	$(CARGO) bench -p kenning-keyphrase-eval
+
+## SCIM conformance: scim2-tester (installed in .venv-scim from PyPI) runs
+## its checks against the release binary serving a fresh SQLite database,
+## and the run fails when any check fails. See docs/scim.md.
+scim-conformance: $(SCIM_VENV)/.installed
+	$(CARGO) build --release -p kenning
+	bash $(SCIM_CHECK)/run.sh $(SCIM_VENV)/bin/python
+
+$(SCIM_VENV)/.installed: $(SCIM_CHECK)/requirements.txt
+	$(PYTHON) -m venv $(SCIM_VENV)
+	$(SCIM_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(SCIM_CHECK)/requirements.txt
+	touch $@

@@ -52,6 +52,7 @@ fn full_user() -> User {
         firstname: "Grace".into(),
         lastname: "Hopper".into(),
         external_id: Some("emp-1906".into()),
+        user_name: Some("GHopper@Navy".into()),
         language_id: Some("de".into()),
         location: Some("Arlington".into()),
         about: Some("COBOL".into()),
@@ -122,7 +123,20 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
             field: "externalId"
         })
     );
-    assert_eq!(page(&*store, None, 0, 100).len(), 1);
+    let hopper = full_user();
+    UserRepository::insert(&*store, &hopper).unwrap();
+    let mut same_name = new_user("g2@example.com", "G", "H", None);
+    let name = UserPatch::parse(UserPatchInput {
+        user_name: Patch::Set("ghopper@NAVY".into()),
+        ..UserPatchInput::default()
+    })
+    .unwrap();
+    same_name.update(name).unwrap();
+    assert_eq!(
+        UserRepository::insert(&*store, &same_name),
+        Err(StoreError::Conflict { field: "userName" })
+    );
+    assert_eq!(page(&*store, None, 0, 100).len(), 2);
 }
 
 #[contract_check]
@@ -1323,6 +1337,13 @@ fn filters(at: DateTime<Utc>) -> Vec<UserFilter> {
     let or = |a, b| UserFilter::Or(Box::new(a), Box::new(b));
     vec![
         text(Email, Equal, "ADA@example.com"),
+        text(UserName, Equal, "ADA@example.com"),
+        text(UserName, Equal, "dora\\sso"),
+        text(UserName, Equal, "dora@example.com"),
+        text(UserName, NotEqual, "DORA\\SSO"),
+        text(UserName, StartsWith, "dora"),
+        text(UserName, EndsWith, ".org"),
+        text(UserName, Contains, "\\"),
         text(Email, NotEqual, "ada@example.com"),
         text(Email, Contains, "_"),
         text(Email, StartsWith, "B"),
@@ -1395,6 +1416,17 @@ fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Sto
         })
         .unwrap();
     store.modify(users[5], &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(users[3], &mut |u| {
+            u.update(
+                UserPatch::parse(UserPatchInput {
+                    user_name: Patch::Set("Dora\\SSO".into()),
+                    ..UserPatchInput::default()
+                })
+                .unwrap(),
+            )
+        })
+        .unwrap();
 
     let mut everyone: Vec<User> = users
         .iter()

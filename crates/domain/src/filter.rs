@@ -16,6 +16,9 @@ use crate::user::{Status, User};
 /// An attribute a filter can compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FilterAttribute {
+    /// The name an identity provider knows the user by, or the e-mail
+    /// address of a user that has none; compared without regard to case.
+    UserName,
     /// The e-mail address, compared without regard to case.
     Email,
     /// The externalId, compared exactly (case counts).
@@ -33,7 +36,10 @@ pub enum FilterAttribute {
 impl FilterAttribute {
     /// Whether text comparisons of this attribute ignore case.
     pub fn ignores_case(self) -> bool {
-        matches!(self, Self::Email | Self::FamilyName | Self::GivenName)
+        matches!(
+            self,
+            Self::UserName | Self::Email | Self::FamilyName | Self::GivenName
+        )
     }
 }
 
@@ -166,6 +172,12 @@ impl Comparison {
             }
             (FilterValue::Text(wanted), attribute) => {
                 let held = match attribute {
+                    FilterAttribute::UserName => Some(
+                        profile
+                            .user_name
+                            .as_ref()
+                            .map_or(profile.email.as_str(), |n| n.as_str()),
+                    ),
                     FilterAttribute::Email => Some(profile.email.as_str()),
                     FilterAttribute::ExternalId => profile.external_id.as_ref().map(|e| e.as_str()),
                     FilterAttribute::FamilyName => Some(profile.lastname.as_str()),

@@ -23,6 +23,22 @@ bounded_text!(
     ExternalId, "externalId", 250, required = true
 );
 bounded_text!(
+    /// The name an identity provider knows the user by (SCIM's `userName`,
+    /// often a sign-in name such as a user principal name): at most 255
+    /// characters, unique among users that are not deleted, compared
+    /// without regard to case ([`UserName::key`]).
+    UserName, "userName", 255, required = true
+);
+
+impl UserName {
+    /// The name folded as e-mail addresses are ([`Email::fold`]), under
+    /// which uniqueness is checked.
+    pub fn key(&self) -> String {
+        Email::fold(self.as_str())
+    }
+}
+
+bounded_text!(
     /// Location-specific information such as an office: at most 100 characters.
     Location, "location", 100, required = false
 );

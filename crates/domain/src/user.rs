@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
-    LanguageId, LastName, Location, Position,
+    LanguageId, LastName, Location, Position, UserName,
 };
 use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
 
@@ -157,6 +157,8 @@ pub struct Profile {
     pub lastname: LastName,
     /// The id in another system, unique among live users.
     pub external_id: Option<ExternalId>,
+    /// The name an identity provider knows the user by, when one set it.
+    pub user_name: Option<UserName>,
     /// The language the user reads.
     pub language_id: LanguageId,
     /// Where the user works from.
@@ -526,6 +528,8 @@ pub struct NewUserInput {
     pub lastname: String,
     /// `externalId`.
     pub external_id: Option<String>,
+    /// The identity provider's name for the user (SCIM's `userName`).
+    pub user_name: Option<String>,
     /// `languageId`, an ISO 639-1 code; the default language when absent.
     pub language_id: Option<String>,
     /// `location`.
@@ -567,6 +571,7 @@ impl NewUser {
         let firstname = c.take(FirstName::parse(&input.firstname));
         let lastname = c.take(LastName::parse(&input.lastname));
         let external_id = optional(&mut c, input.external_id, ExternalId::parse);
+        let user_name = optional(&mut c, input.user_name, UserName::parse);
         let language_id = optional(&mut c, input.language_id, LanguageId::parse);
         let location = optional(&mut c, input.location, Location::parse);
         let about = optional(&mut c, input.about, About::parse);
@@ -587,6 +592,7 @@ impl NewUser {
             firstname,
             lastname,
             external_id,
+            user_name,
             language_id: language_id.unwrap_or_else(|| default_language.clone()),
             location,
             about,
@@ -617,6 +623,8 @@ pub struct UserPatchInput {
     pub lastname: Patch<String>,
     /// `externalId`.
     pub external_id: Patch<String>,
+    /// The identity provider's name for the user (SCIM's `userName`).
+    pub user_name: Patch<String>,
     /// `languageId`; cannot be cleared.
     pub language_id: Patch<String>,
     /// `location`.
@@ -641,6 +649,7 @@ pub struct UserPatch {
     firstname: Option<FirstName>,
     lastname: Option<LastName>,
     external_id: Patch<ExternalId>,
+    user_name: Patch<UserName>,
     language_id: Option<LanguageId>,
     location: Patch<Location>,
     about: Patch<About>,
@@ -688,6 +697,7 @@ impl UserPatch {
             firstname,
             lastname,
             external_id: nullable(&mut c, input.external_id, ExternalId::parse),
+            user_name: nullable(&mut c, input.user_name, UserName::parse),
             language_id,
             location: nullable(&mut c, input.location, Location::parse),
             about: nullable(&mut c, input.about, About::parse),
@@ -720,6 +730,7 @@ impl UserPatch {
             profile.language_id = v;
         }
         self.external_id.apply_to(&mut profile.external_id);
+        self.user_name.apply_to(&mut profile.user_name);
         self.location.apply_to(&mut profile.location);
         self.about.apply_to(&mut profile.about);
         self.country_id.apply_to(&mut profile.country_id);

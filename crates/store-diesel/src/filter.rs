@@ -4,8 +4,10 @@
 //! Every comparison is written so that it is true or false, never NULL (a
 //! missing externalId is unequal to any value and contains nothing), so
 //! `NOT` means what the filter says. Text that ignores case is compared
-//! folded as the domain folds it: the e-mail address through its stored
-//! key (`email_key`, so an equality reads the unique index), names through
+//! folded as the domain folds it: the e-mail address and the user name
+//! through their stored keys (`email_key`, `user_name_key`, so an equality
+//! reads the unique indexes; a user without a user name shows its e-mail
+//! address as one), first and last names through
 //! `kenning_fold` on SQLite (the domain's own folding, registered on every
 //! connection) and `lower` on PostgreSQL (the same for the letters of the
 //! database's locale). Substrings are found with `instr`/`strpos`, not
@@ -86,9 +88,34 @@ impl Sql<'_> {
                 let at = self.param(Bind::Moment(to_db_time(*moment)));
                 format!("(COALESCE(modified, created) {op} {at})")
             }
+            FilterValue::Text(wanted) if c.attribute() == FilterAttribute::UserName => {
+                // Equality reads the two unique indexes; the rest compares
+                // the name a user shows.
+                let key = Email::fold(wanted);
+                let test = if matches!(c.operator(), Op::Equal | Op::NotEqual) {
+                    // One look-up in each unique index (their own
+                    // condition stated), whatever the planner makes of OR.
+                    let (name, email) = (self.text(&key), self.text(&key));
+                    let live = format!("status <> '{}'", Status::DELETED);
+                    format!(
+                        "id IN (SELECT id FROM users WHERE {live} AND user_name_key = {name} \
+                         UNION ALL SELECT id FROM users WHERE {live} AND user_name_key IS NULL \
+                         AND email_key = {email})"
+                    )
+                } else {
+                    self.text_test("COALESCE(user_name_key, email_key)", c.operator(), &key)
+                };
+                if negated {
+                    format!("(NOT {test})")
+                } else {
+                    format!("({test})")
+                }
+            }
             FilterValue::Text(wanted) => {
                 let (column, wanted) = match c.attribute() {
-                    FilterAttribute::Email => ("email_key".to_owned(), Email::fold(wanted)),
+                    FilterAttribute::Email | FilterAttribute::UserName => {
+                        ("email_key".to_owned(), Email::fold(wanted))
+                    }
                     FilterAttribute::ExternalId => ("external_id".to_owned(), wanted.clone()),
                     attribute => {
                         let name = if attribute == FilterAttribute::FamilyName {

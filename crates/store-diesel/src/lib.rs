@@ -411,7 +411,9 @@ fn conflicting_field(info: &dyn diesel::result::DatabaseErrorInformation) -> Opt
         info.constraint_name().unwrap_or_default(),
         info.message()
     );
-    if said.contains("email_key") {
+    if said.contains("user_name_key") {
+        Some(kenning_domain::UserName::FIELD)
+    } else if said.contains("email_key") {
         Some(Email::FIELD)
     } else if said.contains("external_id") {
         Some(ExternalId::FIELD)

@@ -109,6 +109,8 @@ impl Database {
                 .map(kenning_domain::UserFilter::Compare)
                 .ok()
             };
+            let by_name = equal(kenning_domain::FilterAttribute::UserName, ADDRESS)
+                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
             let by_email = equal(kenning_domain::FilterAttribute::Email, ADDRESS)
                 .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
             let by_external_id = equal(kenning_domain::FilterAttribute::ExternalId, "emp-1")
@@ -140,7 +142,8 @@ impl Database {
                     "by cursor, listing without a search text",
                     all_after.first(),
                 ),
-                ("filter: userName eq", by_email.as_ref()),
+                ("filter: userName eq", by_name.as_ref()),
+                ("filter: emails.value eq", by_email.as_ref()),
                 ("filter: externalId eq", by_external_id.as_ref()),
             ];
             let mut plans = Vec::new();

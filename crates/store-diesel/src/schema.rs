@@ -30,6 +30,8 @@ diesel::table! {
         avatar_url -> Nullable<Text>,
         search_text -> Nullable<Text>,
         modified -> Nullable<Timestamp>,
+        user_name -> Nullable<Text>,
+        user_name_key -> Nullable<Text>,
     }
 }
 

@@ -5,7 +5,7 @@ use diesel::prelude::*;
 use kenning_domain::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
-    UserCursor, UserError, UserFilter, UserId, UserParts,
+    UserCursor, UserError, UserFilter, UserId, UserName, UserParts,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
@@ -62,6 +62,8 @@ pub(crate) struct UserRow {
     avatar_url: Option<String>,
     search_text: Option<String>,
     modified: Option<NaiveDateTime>,
+    user_name: Option<String>,
+    user_name_key: Option<String>,
 }
 
 fn text<T: AsRef<str>>(value: &Option<T>) -> Option<String> {
@@ -110,6 +112,8 @@ impl UserRow {
                 )
             }),
             modified: Some(to_db_time(user.modified())),
+            user_name: profile.and_then(|p| text(&p.user_name)),
+            user_name_key: profile.and_then(|p| p.user_name.as_ref().map(UserName::key)),
         }
     }
 
@@ -168,6 +172,7 @@ impl UserRow {
             firstname: FirstName::parse(&self.firstname).map_err(field)?,
             lastname: LastName::parse(&self.lastname).map_err(field)?,
             external_id: optional(&self.external_id, ExternalId::parse).map_err(field)?,
+            user_name: optional(&self.user_name, UserName::parse).map_err(field)?,
             language_id: LanguageId::parse(self.language_id.as_deref().unwrap_or_default())
                 .map_err(field)?,
             location: optional(&self.location, Location::parse).map_err(field)?,

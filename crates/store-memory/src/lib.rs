@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserCursor,
-    UserError, UserFilter, UserId,
+    UserError, UserFilter, UserId, UserName,
 };
 use kenning_ports::{
     CredentialStore, FilteredUsers, ModifyError, StoreError, StoredCredential, UserPage,
@@ -84,6 +84,7 @@ impl State {
         };
         let email = profile.email.key();
         let external = profile.external_id.as_ref().map(ExternalId::as_str);
+        let name = profile.user_name.as_ref().map(UserName::key);
         for other in self.users.values() {
             if other.id() == user.id() {
                 continue;
@@ -97,6 +98,11 @@ impl State {
             if external.is_some() && p.external_id.as_ref().map(ExternalId::as_str) == external {
                 return Err(StoreError::Conflict {
                     field: ExternalId::FIELD,
+                });
+            }
+            if name.is_some() && p.user_name.as_ref().map(UserName::key) == name {
+                return Err(StoreError::Conflict {
+                    field: UserName::FIELD,
                 });
             }
         }

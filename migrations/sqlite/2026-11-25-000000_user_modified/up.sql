@@ -2,3 +2,10 @@
 -- before this column existed have none: their last change is read as
 -- their creation, so the migration rewrites no row.
 ALTER TABLE users ADD COLUMN modified TIMESTAMP;
+
+-- The name an identity provider knows a user by (SCIM's userName), unique
+-- among users that are not deleted, compared folded to lower case as
+-- e-mail addresses are.
+ALTER TABLE users ADD COLUMN user_name TEXT;
+ALTER TABLE users ADD COLUMN user_name_key TEXT;
+CREATE UNIQUE INDEX users_user_name_key_live ON users (user_name_key) WHERE status <> 'DELETED';

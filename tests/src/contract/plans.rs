@@ -46,8 +46,11 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
         plan_of(&plans, "search, step 1").contains("users_listing"),
         "{all}"
     );
+    let by_name = plan_of(&plans, "filter: userName eq");
+    assert!(by_name.contains("users_user_name_key_live"), "{all}");
+    assert!(by_name.contains("users_email_key_live"), "{all}");
     assert!(
-        plan_of(&plans, "filter: userName eq").contains("users_email_key_live"),
+        plan_of(&plans, "filter: emails.value eq").contains("users_email_key_live"),
         "{all}"
     );
     assert!(

@@ -214,6 +214,32 @@ fn entra_id_provisions_a_user_through_its_lifecycle(backend: Backend) {
     assert_eq!(user["active"], true);
     assert_eq!(user[ENTERPRISE]["department"], "Sales");
 
+    // The sign-in name and the mail address may differ: userName keeps the
+    // one, the e-mail the other.
+    let upn = scim(
+        &app,
+        "POST",
+        "/Users",
+        Some(&json!({
+            "userName": "second@contoso.onmicrosoft.com",
+            "emails": [{ "primary": true, "type": "work", "value": "second.person@contoso.com" }],
+            "name": { "familyName": "Person", "givenName": "Second" }
+        })),
+    );
+    assert_eq!(upn.status, 201, "{}", upn.body);
+    assert_eq!(upn.json()["userName"], "second@contoso.onmicrosoft.com");
+    assert_eq!(
+        upn.json()["emails"][0]["value"],
+        "second.person@contoso.com"
+    );
+    assert_eq!(
+        filtered(&app, "emails.value eq \"second.person@contoso.com\"")["totalResults"],
+        1
+    );
+    assert_eq!(
+        filtered(&app, "userName eq \"SECOND@contoso.onmicrosoft.com\"")["totalResults"],
+        1
+    );
     let found = filtered(&app, "userName eq \"test_user_AB6490EE@testuser.com\"");
     assert_eq!(found["totalResults"], 1);
     assert_eq!(found["Resources"][0]["id"], id.as_str());
@@ -453,12 +479,21 @@ fn every_refusal_is_a_scim_error_naming_the_problem(backend: Backend) {
         .to_owned();
     let mut same_email = ada.clone();
     same_email["externalId"] = json!("e-2");
+    same_email["userName"] = json!("another name");
+    same_email["emails"] = json!([{ "value": "ADA@example.com" }]);
     let again = refused(
         &scim(&app, "POST", "/Users", Some(&same_email)),
         409,
         Some("uniqueness"),
     );
-    assert!(again.contains("userName"), "{again}");
+    assert!(again.contains("emails"), "{again}");
+    let same_name = json!({ "userName": "ADA@example.com", "emails": [{ "value": "ada2@example.com" }], "externalId": "e-3", "name": { "givenName": "A", "familyName": "L" } });
+    let taken_name = refused(
+        &scim(&app, "POST", "/Users", Some(&same_name)),
+        409,
+        Some("uniqueness"),
+    );
+    assert!(taken_name.contains("userName"), "{taken_name}");
     let same_external = json!({ "userName": "bob@example.com", "externalId": "e-1", "name": { "givenName": "B", "familyName": "B" } });
     let taken = refused(
         &scim(&app, "POST", "/Users", Some(&same_external)),
@@ -479,12 +514,13 @@ fn every_refusal_is_a_scim_error_naming_the_problem(backend: Backend) {
         400,
         Some("invalidValue"),
     );
-    for named in ["userName", "name.givenName", "name.familyName"] {
+    for named in ["emails", "name.givenName", "name.familyName"] {
         assert!(invalid.contains(named), "{named} in {invalid}");
     }
-    let contradiction = json!({ "userName": "c@example.com", "emails": [{ "value": "d@example.com", "primary": true }], "name": { "givenName": "C", "familyName": "D" } });
+    let no_address =
+        json!({ "userName": "c\\corp", "name": { "givenName": "C", "familyName": "D" } });
     refused(
-        &scim(&app, "POST", "/Users", Some(&contradiction)),
+        &scim(&app, "POST", "/Users", Some(&no_address)),
         400,
         Some("invalidValue"),
     );

@@ -75,6 +75,29 @@ fn multi(name: &str, description: &str, sub: Vec<Value>) -> Value {
     a
 }
 
+/// Languages offered as canonical values: any ISO 639-1 code is taken.
+const LANGUAGES: [&str; 16] = [
+    "en", "de", "fr", "es", "it", "nl", "pt", "sv", "da", "fi", "nb", "pl", "cs", "ja", "zh", "ko",
+];
+
+/// Countries offered as canonical values: any ISO 3166-1 alpha-2 code is
+/// taken.
+const COUNTRIES: [&str; 16] = [
+    "US", "GB", "DE", "FR", "CH", "AT", "NL", "SE", "ES", "IT", "CA", "AU", "JP", "IN", "BR", "IE",
+];
+
+/// `attribute` marked required: Kenning always holds a value for it.
+fn required(mut attribute: Value) -> Value {
+    attribute["required"] = json!(true);
+    attribute
+}
+
+/// `attribute` with suggested values (RFC 7643 §7 `canonicalValues`).
+fn suggested(mut attribute: Value, values: &[&str]) -> Value {
+    attribute["canonicalValues"] = json!(values);
+    attribute
+}
+
 /// The User schema, as far as Kenning keeps it.
 pub fn user_schema(base: &str) -> Value {
     let mut user_name = attribute(
@@ -82,7 +105,7 @@ pub fn user_schema(base: &str) -> Value {
         "string",
         true,
         "readWrite",
-        "The e-mail address: Kenning's users are known by it. Unique.",
+        "The identity provider's name for the user, as given. Unique, without regard to case. Shown as the e-mail address for a user that has none.",
     );
     user_name["uniqueness"] = json!("server");
     let mut external_id = string(
@@ -107,26 +130,12 @@ pub fn user_schema(base: &str) -> Value {
             "readWrite",
             "The last name, at most 50 characters."
         ),
-        attribute(
-            "formatted",
-            "string",
-            false,
-            "readOnly",
-            "Given and family name."
-        ),
     ]);
     let type_sub = |values: &[&str]| {
         let mut t = string("type", "The kind of the value.");
         t["canonicalValues"] = json!(values);
         t
     };
-    let primary = attribute(
-        "primary",
-        "boolean",
-        false,
-        "readWrite",
-        "Whether this is the one that counts.",
-    );
     json!({
         "schemas": [SCHEMA_SCHEMA],
         "id": USER_SCHEMA,
@@ -137,16 +146,19 @@ pub fn user_schema(base: &str) -> Value {
             external_id,
             name,
             attribute("displayName", "string", false, "readOnly", "Given and family name."),
-            multi("emails", "One e-mail address, the same as userName.", vec![
-                string("value", "The address."), type_sub(&["work"]), primary.clone(),
-            ]),
-            string("preferredLanguage", "An ISO 639-1 language; a tag such as en-US is kept as its language, en."),
-            string("locale", "Read as preferredLanguage when that is absent."),
+            required(multi("emails", "One e-mail address, unique: the one marked primary, else the work one, else the first (primary is read, not kept); a userName that is an address stands in for it when none is sent.", vec![
+                required(string("value", "The address, at most 191 characters.")), type_sub(&["work"]),
+            ])),
+            required(suggested(
+                string("preferredLanguage", "An ISO 639-1 language; a tag such as en-US is kept as its language, en. Without it, locale is read the same way; without either, a new user gets the server's default language, and a user always has one."),
+                &LANGUAGES,
+            )),
             string("title", "The position, at most 255 characters."),
-            multi("addresses", "The work address's country alone.", vec![
-                string("country", "An ISO 3166-1 alpha-2 country code."), type_sub(&["work"]), primary,
+            multi("addresses", "The country of one address (the one marked primary, else the work one, else the first) alone.", vec![
+                suggested(string("country", "An ISO 3166-1 alpha-2 country code."), &COUNTRIES),
+                type_sub(&["work"]),
             ]),
-            attribute("active", "boolean", false, "readWrite", "ACTIVE (true) or DEACTIVATED (false)."),
+            attribute("active", "boolean", true, "readWrite", "ACTIVE (true) or DEACTIVATED (false); a user is always one of them, ACTIVE when created without it."),
         ],
         "meta": { "resourceType": "Schema", "location": format!("{base}/Schemas/{USER_SCHEMA}") }
     })

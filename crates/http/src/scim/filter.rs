@@ -220,7 +220,8 @@ pub fn plain_path(path: &str) -> String {
 
 fn attribute(path: &str) -> Result<FilterAttribute, String> {
     Ok(match plain_path(path).as_str() {
-        "username" | "emails" | "emails.value" => FilterAttribute::Email,
+        "username" => FilterAttribute::UserName,
+        "emails" | "emails.value" => FilterAttribute::Email,
         "externalid" => FilterAttribute::ExternalId,
         "name.familyname" => FilterAttribute::FamilyName,
         "name.givenname" => FilterAttribute::GivenName,
@@ -382,7 +383,7 @@ mod tests {
         )
         .unwrap();
         let UserFilter::Compare(c) = f else { panic!() };
-        assert_eq!(c.attribute(), FilterAttribute::Email);
+        assert_eq!(c.attribute(), FilterAttribute::UserName);
         assert!(
             user_filter(&parse("meta.lastModified gt \"2026-01-01T00:00:00Z\"").unwrap()).is_ok()
         );

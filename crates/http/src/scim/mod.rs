@@ -46,18 +46,20 @@ const PATCH_ATTEMPTS: usize = 3;
 pub fn configure(cfg: &mut web::ServiceConfig) {
     cfg.service(
         web::scope(SCIM_PATH)
-            .route(
-                "/ServiceProviderConfig",
-                web::get().to(service_provider_config),
-            )
-            .route("/ResourceTypes", web::get().to(resource_types))
-            .route("/ResourceTypes/{name}", web::get().to(resource_type))
-            .route("/Schemas", web::get().to(schemas))
-            .route("/Schemas/{id}", web::get().to(schema))
+            .service(read_only("/ServiceProviderConfig", service_provider_config))
+            .service(read_only("/ResourceTypes", resource_types))
+            .service(read_only("/ResourceTypes/{name}", resource_type))
+            .service(read_only("/Schemas", schemas))
+            .service(read_only("/Schemas/{id}", schema))
             .service(
                 web::resource("/Users")
                     .route(web::get().to(list))
                     .route(web::post().to(create))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .service(
+                web::resource("/Users/.search")
+                    .route(web::post().to(search))
                     .default_service(web::to(method_not_allowed)),
             )
             .service(
@@ -68,8 +70,25 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .route(web::delete().to(delete))
                     .default_service(web::to(method_not_allowed)),
             )
+            .service(
+                web::resource("/.search")
+                    .route(web::post().to(search))
+                    .default_service(web::to(method_not_allowed)),
+            )
             .default_service(web::to(not_found)),
     );
+}
+
+/// A discovery resource: `GET` only, 405 for any other method.
+fn read_only<F, Args>(path: &str, handler: F) -> actix_web::Resource
+where
+    F: actix_web::Handler<Args>,
+    Args: actix_web::FromRequest + 'static,
+    F::Output: actix_web::Responder + 'static,
+{
+    web::resource(path)
+        .route(web::get().to(handler))
+        .default_service(web::to(method_not_allowed))
 }
 
 async fn not_found() -> HttpResponse {
@@ -426,8 +445,74 @@ async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
         async {
             let users = allow(&req, &state, Scope::UsersRead).await?;
             let params = query(&req)?;
+            list_page(&req, users, &params).await
+        }
+        .await,
+    )
+}
+
+/// `POST /Users/.search` (RFC 7644 §3.4.3): the parameters of a list in a
+/// SearchRequest body.
+async fn search(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let users = allow(&req, &state, Scope::UsersRead).await?;
+            let request = body(&req, payload, &state).await?;
+            if !request.is_object() {
+                return Err(ScimError::invalid_syntax(
+                    "a SearchRequest is a JSON object",
+                ));
+            }
+            let mut params = Vec::new();
+            for name in [
+                "filter",
+                "startIndex",
+                "count",
+                "attributes",
+                "excludedAttributes",
+            ] {
+                let value = match filter::field(&request, name) {
+                    None | Some(Value::Null) => continue,
+                    Some(Value::String(s)) => s.clone(),
+                    Some(Value::Number(n)) => n.to_string(),
+                    Some(Value::Array(items)) => {
+                        let names: Option<Vec<&str>> = items.iter().map(Value::as_str).collect();
+                        names
+                            .ok_or_else(|| {
+                                ScimError::invalid_value(format!(
+                                    "{name} must list attribute names"
+                                ))
+                            })?
+                            .join(",")
+                    }
+                    Some(_) => {
+                        return Err(ScimError::invalid_value(format!(
+                            "{name} has the wrong type"
+                        )))
+                    }
+                };
+                params.push((name.to_owned(), value));
+            }
+            list_page(&req, users, &params).await
+        }
+        .await,
+    )
+}
+
+/// A page of the users a list's parameters ask for.
+async fn list_page(
+    req: &HttpRequest,
+    users: UserService,
+    params: &[(String, String)],
+) -> Result<HttpResponse, ScimError> {
+    {
+        {
             let number = |name: &str, default: i64| -> Result<i64, ScimError> {
-                parameter(&params, name).map_or(Ok(default), |raw| {
+                parameter(params, name).map_or(Ok(default), |raw| {
                     raw.trim().parse::<i64>().map_err(|_| {
                         ScimError::invalid_value(format!(
                             "{name} must be a whole number, not {raw:?}"
@@ -437,7 +522,7 @@ async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
             };
             let start = number("startIndex", 1)?.max(1);
             let count = number("count", i64::from(MAX_RESULTS))?.clamp(0, i64::from(MAX_RESULTS));
-            let filter = match parameter(&params, "filter") {
+            let filter = match parameter(params, "filter") {
                 Some(text) => Some(
                     filter::parse(text)
                         .and_then(|expr| filter::user_filter(&expr))
@@ -448,8 +533,8 @@ async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
             let skip = u64::try_from(start - 1).unwrap_or_default();
             let take = u32::try_from(count).unwrap_or(MAX_RESULTS);
             let page = blocking(move || users.filter(filter.as_ref(), skip, take)).await?;
-            let shown = Shown::of(&params);
-            let base = base(&req);
+            let shown = Shown::of(params);
+            let base = base(req);
             let resources: Vec<Value> = page
                 .users
                 .iter()
@@ -466,8 +551,7 @@ async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
                 }),
             ))
         }
-        .await,
-    )
+    }
 }
 
 async fn create(

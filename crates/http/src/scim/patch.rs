@@ -321,6 +321,25 @@ pub fn apply(resource: &mut Value, body: &Value) -> Result<(), ScimError> {
         };
         let value = filter::field(operation, "value").cloned();
         match filter::field(operation, "path") {
+            Some(Value::String(path)) if path.trim().eq_ignore_ascii_case(ENTERPRISE_SCHEMA) => {
+                match (op, value) {
+                    (Op::Remove, _) => remove_key(target, ENTERPRISE_SCHEMA),
+                    (_, Some(Value::Object(extension))) => {
+                        if op == Op::Replace {
+                            remove_key(target, ENTERPRISE_SCHEMA);
+                        }
+                        for (k, v) in extension {
+                            let path = parse_path(&format!("{ENTERPRISE_SCHEMA}:{k}"))?;
+                            apply_at(target, &path, op, Some(v))?;
+                        }
+                    }
+                    _ => {
+                        return Err(ScimError::invalid_value(
+                            "the enterprise extension's value must be an object",
+                        ))
+                    }
+                }
+            }
             Some(Value::String(path)) => apply_at(target, &parse_path(path)?, op, value)?,
             Some(_) => return Err(ScimError::invalid_path("path must be a string")),
             None if op == Op::Remove => {

@@ -27,21 +27,25 @@ pub fn render(user: &User, base: &str) -> Value {
             resource.insert("externalId".into(), json!(external.as_str()));
         }
         let (first, last) = (p.firstname.as_str(), p.lastname.as_str());
-        resource.insert("userName".into(), json!(p.email.as_str()));
+        let user_name = p
+            .user_name
+            .as_ref()
+            .map_or(p.email.as_str(), |n| n.as_str());
+        resource.insert("userName".into(), json!(user_name));
         resource.insert(
             "name".into(),
-            json!({ "givenName": first, "familyName": last, "formatted": format!("{first} {last}") }),
+            json!({ "givenName": first, "familyName": last }),
         );
         resource.insert("displayName".into(), json!(format!("{first} {last}")));
         resource.insert(
             "emails".into(),
-            json!([{ "value": p.email.as_str(), "type": "work", "primary": true }]),
+            json!([{ "value": p.email.as_str(), "type": "work" }]),
         );
         resource.insert("preferredLanguage".into(), json!(p.language_id.as_str()));
         if let Some(country) = &p.country_id {
             resource.insert(
                 "addresses".into(),
-                json!([{ "type": "work", "country": country.as_str().to_uppercase(), "primary": true }]),
+                json!([{ "type": "work", "country": country.as_str().to_uppercase() }]),
             );
         }
         if let Some(position) = &p.position {
@@ -77,6 +81,7 @@ pub fn render(user: &User, base: &str) -> Value {
 #[derive(Debug, Clone, Default)]
 pub struct Attributes {
     pub email: String,
+    pub user_name: Option<String>,
     pub firstname: String,
     pub lastname: String,
     pub external_id: Option<String>,
@@ -96,6 +101,7 @@ impl Attributes {
         (
             NewUserInput {
                 email: self.email,
+                user_name: self.user_name,
                 firstname: self.firstname,
                 lastname: self.lastname,
                 external_id: self.external_id,
@@ -123,6 +129,7 @@ impl Attributes {
                 firstname: Patch::Set(self.firstname),
                 lastname: Patch::Set(self.lastname),
                 external_id: set(self.external_id),
+                user_name: set(self.user_name),
                 language_id: self.language_id.map_or(Patch::Keep, Patch::Set),
                 country_id: set(self.country_id),
                 company: set(self.company),
@@ -187,11 +194,11 @@ fn language(tag: String) -> String {
 }
 
 /// The attributes a User resource (POST, PUT, or a user after a PATCH)
-/// gives. `userName` is the e-mail address; an e-mail in `emails` (the
-/// primary, else the work one, else the first) must be the same address
-/// (compared without regard to case), and stands in for a missing
-/// `userName`. Unknown attributes are ignored; `id` may only repeat
-/// `id_in_path`, and `meta` is ignored (read-only).
+/// gives. `userName` is kept as the identity provider's name for the user;
+/// the e-mail address is the one in `emails` (the primary, else the work
+/// one, else the first), or `userName` when `emails` has none. Unknown
+/// attributes are ignored; `id` may only repeat `id_in_path`, and `meta`
+/// is ignored (read-only).
 pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, ScimError> {
     if !resource.is_object() {
         return Err(ScimError::invalid_syntax(
@@ -211,17 +218,12 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
         .map(|e| text(field(&e, "value"), "emails.value"))
         .transpose()?
         .flatten();
-    let email = match (user_name, email) {
-        (Some(user), Some(email)) if user.trim().to_lowercase() != email.trim().to_lowercase() => {
-            return Err(ScimError::invalid_value(format!(
-                "userName ({user}) and the primary e-mail ({email}) must be the same address: Kenning's user name is the e-mail address"
-            )));
-        }
-        (Some(user), _) => user,
-        (None, Some(email)) => email,
+    let email = match (email, &user_name) {
+        (Some(email), _) => email,
+        (None, Some(user_name)) => user_name.clone(),
         (None, None) => {
             return Err(ScimError::invalid_value(
-                "userName (the e-mail address) is required",
+                "userName is required, with the e-mail address in emails or as the userName",
             ))
         }
     };
@@ -249,6 +251,7 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
         .transpose()?;
     Ok(Attributes {
         email,
+        user_name,
         firstname: name_part("givenName")?.unwrap_or_default(),
         lastname: name_part("familyName")?.unwrap_or_default(),
         external_id: text(field(resource, "externalId"), "externalId")?,
@@ -264,7 +267,7 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
 /// The SCIM attribute a domain field is shown as, for error details.
 pub fn scim_name(field: &str) -> &str {
     match field {
-        "email" => "userName",
+        "email" => "emails[primary eq true].value",
         "firstname" => "name.givenName",
         "lastname" => "name.familyName",
         "languageId" => "preferredLanguage",
@@ -281,17 +284,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn user_name_and_the_primary_email_must_agree() {
-        let both = json!({"userName": "A@x.org", "emails": [{"value": "b@x.org", "type": "home"}, {"value": "a@X.org", "primary": "True"}], "name": {"givenName": "A", "familyName": "B"}});
-        assert_eq!(parse(&both, None).unwrap().email, "A@x.org");
-        let other =
-            json!({"userName": "a@x.org", "emails": [{"value": "c@x.org", "primary": true}]});
+    fn the_email_comes_from_emails_and_else_from_the_user_name() {
+        let both = json!({"userName": "ada\\corp", "emails": [{"value": "b@x.org", "type": "home"}, {"value": "a@X.org", "primary": "True"}], "name": {"givenName": "A", "familyName": "B"}});
+        let a = parse(&both, None).unwrap();
         assert_eq!(
-            parse(&other, None).unwrap_err().scim_type,
-            Some("invalidValue")
+            (a.email.as_str(), a.user_name.as_deref()),
+            ("a@X.org", Some("ada\\corp"))
         );
+        let work = json!({"userName": "u", "emails": [{"value": "h@x.org", "type": "home"}, {"value": "w@x.org", "type": "work"}]});
+        assert_eq!(parse(&work, None).unwrap().email, "w@x.org");
+        let only_name = json!({"userName": "c@x.org"});
+        assert_eq!(parse(&only_name, None).unwrap().email, "c@x.org");
         let only_email = json!({"emails": [{"value": "c@x.org"}]});
-        assert_eq!(parse(&only_email, None).unwrap().email, "c@x.org");
+        let a = parse(&only_email, None).unwrap();
+        assert_eq!((a.email.as_str(), a.user_name), ("c@x.org", None));
         assert!(parse(&json!({"name": {}}), None).is_err());
     }
 
