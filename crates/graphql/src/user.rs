@@ -117,6 +117,11 @@ impl UserObject {
     fn created(&self) -> DateTime<Utc> {
         self.0.created()
     }
+    /// The name an identity provider knows the user by (SCIM's
+    /// `userName`), when one set it.
+    fn user_name(&self) -> Option<&str> {
+        self.optional(|p| p.user_name.as_ref())
+    }
     /// When the user last changed.
     fn last_modified(&self) -> DateTime<Utc> {
         self.0.modified()
