@@ -576,6 +576,36 @@ async fn create(
     )
 }
 
+/// What a `PUT` or `PATCH` of one user brings: the use cases (if the token
+/// may write), the version `If-Match` asks for, the id as written and as
+/// a user id, and the JSON body.
+struct UserWrite {
+    users: UserService,
+    expected: Option<u64>,
+    id_text: String,
+    user_id: UserId,
+    body: Value,
+}
+
+async fn user_write(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+    id: String,
+) -> Result<UserWrite, ScimError> {
+    let users = allow(req, state, Scope::UsersWrite).await?;
+    let expected = if_match(req)?;
+    let user_id = user_id(&id)?;
+    let body = body(req, payload, state).await?;
+    Ok(UserWrite {
+        users,
+        expected,
+        id_text: id,
+        user_id,
+        body,
+    })
+}
+
 async fn replace(
     req: HttpRequest,
     payload: web::Payload,
@@ -584,11 +614,13 @@ async fn replace(
 ) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersWrite).await?;
-            let expected = if_match(&req)?;
-            let id_text = id.into_inner();
-            let user_id = user_id(&id_text)?;
-            let resource = body(&req, payload, &state).await?;
+            let UserWrite {
+                users,
+                expected,
+                id_text,
+                user_id,
+                body: resource,
+            } = user_write(&req, payload, &state, id.into_inner()).await?;
             visible(&users, user_id).await?;
             let (email, changes, active) = resource::parse(&resource, Some(&id_text))?.into_patch();
             let user =
@@ -612,11 +644,13 @@ async fn patch(
 ) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersWrite).await?;
-            let expected = if_match(&req)?;
-            let id_text = id.into_inner();
-            let user_id = user_id(&id_text)?;
-            let request = body(&req, payload, &state).await?;
+            let UserWrite {
+                users,
+                expected,
+                id_text,
+                user_id,
+                body: request,
+            } = user_write(&req, payload, &state, id.into_inner()).await?;
             let base = base(&req);
             let mut attempt = 0;
             loop {
