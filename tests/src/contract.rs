@@ -20,15 +20,18 @@ use kenning_domain::{
     Status, User, UserCursor, UserError, UserFilter, UserId, UserPatch, UserPatchInput,
 };
 use kenning_ports::{
-    CredentialStore, ExpertiseStore, ModifyError, NewAction, RecordError, StoreError,
-    StoredCredential, UserRepository,
+    CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError, NewAction,
+    RecordError, StoreError, StoredCredential, UserRepository,
 };
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
 /// A store under test.
-pub trait Store: UserRepository + CredentialStore + ExpertiseStore + 'static {}
-impl<T: UserRepository + CredentialStore + ExpertiseStore + 'static> Store for T {}
+pub trait Store:
+    UserRepository + CredentialStore + ExpertiseStore + GroupRepository + 'static
+{
+}
+impl<T: UserRepository + CredentialStore + ExpertiseStore + GroupRepository + 'static> Store for T {}
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
@@ -1457,4 +1460,132 @@ fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Sto
     assert_eq!(page.users, all.users[1..3]);
     assert!(store.filter(None, 5, 2).unwrap().users.is_empty());
     assert!(store.filter(None, 0, 0).unwrap().users.is_empty());
+}
+
+fn group_of(name: &str, external: Option<&str>, members: &[&User]) -> kenning_domain::Group {
+    let attributes = kenning_domain::GroupAttributes::parse(kenning_domain::GroupInput {
+        display_name: name.into(),
+        external_id: external.map(Into::into),
+        members: members.iter().map(|u| u.id().to_string()).collect(),
+    })
+    .unwrap();
+    kenning_domain::Group::create(
+        kenning_domain::GroupId::from_uuid(Uuid::new_v4()),
+        attributes,
+        now(),
+    )
+}
+
+#[contract_check]
+fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    for u in [&ada, &bob] {
+        UserRepository::insert(&*store, u).unwrap();
+    }
+    let sales = group_of("Sales", Some("g-1"), &[&ada, &bob]);
+    store.insert_group(&sales).unwrap();
+    assert_eq!(store.group(sales.id()).unwrap(), Some(sales.clone()));
+    assert_eq!(
+        store.insert_group(&group_of("Other", Some("g-1"), &[])),
+        Err(StoreError::Conflict {
+            field: "externalId"
+        })
+    );
+    let rnd = group_of("R&D", None, &[&ada]);
+    store.insert_group(&rnd).unwrap();
+    store.insert_group(&group_of("r&d", None, &[])).unwrap();
+
+    let later = now() + Duration::minutes(5);
+    let renamed = store
+        .modify_group(sales.id(), &mut |g| {
+            g.expect_version(1)?;
+            let mut a = g.attributes().clone();
+            a.members.remove(&bob.id());
+            g.replace(a, later);
+            Ok(())
+        })
+        .unwrap();
+    assert_eq!((renamed.version(), renamed.modified()), (2, later));
+    assert_eq!(store.group(sales.id()).unwrap(), Some(renamed.clone()));
+    assert_eq!(
+        store.modify_group(sales.id(), &mut |g| g.expect_version(1)),
+        Err(ModifyGroupError::Rejected(
+            kenning_domain::GroupError::StaleVersion {
+                expected: 1,
+                current: 2
+            }
+        ))
+    );
+    let missing = kenning_domain::GroupId::from_uuid(Uuid::new_v4());
+    assert_eq!(
+        store.modify_group(missing, &mut |_| Ok(())),
+        Err(ModifyGroupError::NotFound)
+    );
+
+    let by_name = |name: &str| kenning_domain::GroupFilter {
+        display_name: Some(name.into()),
+        external_id: None,
+    };
+    let named = store.groups(&by_name("R&D"), 0, 10).unwrap();
+    assert_eq!(named.total, 2);
+    assert_eq!(
+        named.groups[0].id().min(named.groups[1].id()),
+        named.groups[0].id()
+    );
+    let by_external = kenning_domain::GroupFilter {
+        display_name: None,
+        external_id: Some("g-1".into()),
+    };
+    assert_eq!(store.groups(&by_external, 0, 10).unwrap().groups, [renamed]);
+    let all = store
+        .groups(&kenning_domain::GroupFilter::default(), 1, 1)
+        .unwrap();
+    assert_eq!(all.total, 3);
+    assert_eq!(all.groups.len(), 1);
+
+    assert!(store.delete_group(rnd.id()).unwrap());
+    assert!(!store.delete_group(rnd.id()).unwrap());
+    assert_eq!(store.group(rnd.id()).unwrap(), None);
+
+    let stranger = UserId::from_uuid(Uuid::new_v4());
+    let mut live = store.live_users(&[ada.id(), stranger, bob.id()]).unwrap();
+    live.sort();
+    let mut expected = vec![ada.id(), bob.id()];
+    expected.sort();
+    assert_eq!(live, expected);
+}
+
+#[contract_check]
+fn an_anonymized_user_leaves_every_group(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    for u in [&ada, &bob] {
+        UserRepository::insert(&*store, u).unwrap();
+    }
+    let team = group_of("Team", None, &[&ada, &bob]);
+    let solo = group_of("Solo", None, &[&bob]);
+    store.insert_group(&team).unwrap();
+    store.insert_group(&solo).unwrap();
+    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    let due = now() + Duration::days(30);
+    store
+        .modify(ada.id(), &mut |u| {
+            u.anonymize(due)?;
+            u.touch(due);
+            Ok(())
+        })
+        .unwrap();
+    let team = store.group(team.id()).unwrap().unwrap();
+    assert_eq!(
+        team.attributes()
+            .members
+            .iter()
+            .copied()
+            .collect::<Vec<_>>(),
+        [bob.id()]
+    );
+    assert_eq!((team.version(), team.modified()), (2, due));
+    assert_eq!(store.group(solo.id()).unwrap().unwrap().version(), 1);
+    assert_eq!(store.live_users(&[ada.id()]).unwrap(), []);
 }

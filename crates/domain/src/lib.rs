@@ -14,6 +14,7 @@ mod credential;
 mod cursor;
 mod expertise;
 mod filter;
+mod group;
 mod paging;
 mod profile;
 mod topic;
@@ -30,6 +31,10 @@ pub use expertise::{
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,
+};
+pub use group::{
+    DisplayName, Group, GroupAttributes, GroupError, GroupFilter, GroupId, GroupInput, GroupParts,
+    MAX_MEMBERS,
 };
 pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{

@@ -44,6 +44,8 @@ pub enum Rule {
     },
     /// The value is not lower-case letters, digits and underscores.
     NotAnIdentifier,
+    /// The value is not the id of a user that is not deleted.
+    NotAUser,
     /// The value is not an RFC 3339 timestamp with an offset.
     InvalidTimestamp,
     /// The moment lies further in the future than clocks can disagree.
@@ -127,6 +129,7 @@ impl fmt::Display for Rule {
             Rule::NotAnIdentifier => {
                 f.write_str("must be lower-case letters, digits and underscores")
             }
+            Rule::NotAUser => f.write_str("must be the id of a user that is not deleted"),
             Rule::InvalidTimestamp => f.write_str(
                 "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z",
             ),

@@ -11,11 +11,13 @@
 pub mod clock;
 pub mod credentials;
 pub mod expertise;
+pub mod groups;
 pub mod store;
 pub mod topics;
 
 pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};
+pub use groups::{FilteredGroups, GroupRepository, ModifyGroupError};
 pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 pub use topics::{Extraction, TopicExtractor};

@@ -12,6 +12,7 @@ mod connection;
 mod credentials;
 mod expertise;
 mod filter;
+mod groups;
 mod plans;
 mod rarity;
 mod schema;

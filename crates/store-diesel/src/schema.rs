@@ -113,8 +113,29 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    user_groups (id) {
+        id -> Text,
+        display_name -> Text,
+        display_name_key -> Text,
+        external_id -> Nullable<Text>,
+        created -> Timestamp,
+        modified -> Timestamp,
+        version -> BigInt,
+    }
+}
+
+diesel::table! {
+    user_group_members (group_id, user_id) {
+        group_id -> Text,
+        user_id -> Text,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
+    user_groups,
+    user_group_members,
     actions,
     action_topics,
     standings,

@@ -326,6 +326,7 @@ impl UserRepository for Database {
                 .execute(conn)?;
                 if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
                     crate::expertise::erase_expertise(conn, &key)?;
+                    crate::groups::leave_groups(conn, &key, to_db_time(user.modified()))?;
                 }
                 Ok(if written == 1 {
                     Attempt::Done(Box::new(user.stored_at(next_version(version)?)))

@@ -12,18 +12,19 @@ use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    CredentialKind, Email, ExternalId, Limit, Offset, SearchText, Status, User, UserCursor,
-    UserError, UserFilter, UserId, UserName,
+    CredentialKind, Email, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit, Offset,
+    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserName,
 };
 use kenning_ports::{
-    CredentialStore, FilteredUsers, ModifyError, StoreError, StoredCredential, UserPage,
-    UserRepository,
+    CredentialStore, FilteredGroups, FilteredUsers, GroupRepository, ModifyError, ModifyGroupError,
+    StoreError, StoredCredential, UserPage, UserRepository,
 };
 use uuid::Uuid;
 
 #[derive(Debug, Default)]
 struct State {
     users: HashMap<UserId, User>,
+    groups: HashMap<GroupId, Group>,
     credentials: Vec<StoredCredential>,
     expertise: expertise::Learned,
 }
@@ -75,6 +76,22 @@ impl State {
             .collect();
         found.sort_by(|a, b| a.0.cmp(&b.0));
         found
+    }
+
+    /// `Conflict` if `group` would share its externalId with another group.
+    fn check_unique_group(&self, group: &Group) -> Result<(), StoreError> {
+        let Some(external) = &group.attributes().external_id else {
+            return Ok(());
+        };
+        let taken = self.groups.values().any(|other| {
+            other.id() != group.id() && other.attributes().external_id.as_ref() == Some(external)
+        });
+        if taken {
+            return Err(StoreError::Conflict {
+                field: ExternalId::FIELD,
+            });
+        }
+        Ok(())
     }
 
     /// `Conflict` if `user` would share a unique key with another live user.
@@ -205,6 +222,12 @@ impl UserRepository for MemoryStore {
         if let Some(old) = state.users.insert(id, user.clone()) {
             if erased && !matches!(old.status(), Status::Deleted { .. }) {
                 state.expertise.erase(id);
+                for group in state.groups.values_mut() {
+                    if group.remove_member(id, user.modified()) {
+                        let version = group.version() + 1;
+                        *group = group.clone().stored_at(version);
+                    }
+                }
             }
         }
         Ok(user)
@@ -295,5 +318,79 @@ impl CredentialStore for MemoryStore {
             }
             None => Ok(false),
         }
+    }
+}
+
+impl GroupRepository for MemoryStore {
+    fn insert_group(&self, group: &Group) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        state.check_unique_group(group)?;
+        state.groups.insert(group.id(), group.clone());
+        Ok(())
+    }
+
+    fn group(&self, id: GroupId) -> Result<Option<Group>, StoreError> {
+        Ok(self.lock().groups.get(&id).cloned())
+    }
+
+    fn modify_group(
+        &self,
+        id: GroupId,
+        change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
+    ) -> Result<Group, ModifyGroupError> {
+        let mut state = self.lock();
+        let mut group = state
+            .groups
+            .get(&id)
+            .cloned()
+            .ok_or(ModifyGroupError::NotFound)?;
+        let version = group.version();
+        change(&mut group).map_err(ModifyGroupError::Rejected)?;
+        let group = group.stored_at(version + 1);
+        state.check_unique_group(&group)?;
+        state.groups.insert(id, group.clone());
+        Ok(group)
+    }
+
+    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError> {
+        Ok(self.lock().groups.remove(&id).is_some())
+    }
+
+    fn groups(
+        &self,
+        filter: &GroupFilter,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredGroups, StoreError> {
+        let state = self.lock();
+        let mut found: Vec<&Group> = state
+            .groups
+            .values()
+            .filter(|g| filter.matches(g))
+            .collect();
+        found.sort_by_key(|g| (Email::fold(g.attributes().display_name.as_str()), g.id()));
+        Ok(FilteredGroups {
+            total: found.len() as u64,
+            groups: found
+                .into_iter()
+                .skip(usize::try_from(skip).unwrap_or(usize::MAX))
+                .take(count as usize)
+                .cloned()
+                .collect(),
+        })
+    }
+
+    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError> {
+        let state = self.lock();
+        Ok(users
+            .iter()
+            .filter(|id| {
+                state
+                    .users
+                    .get(id)
+                    .is_some_and(|u| !matches!(u.status(), Status::Deleted { .. }))
+            })
+            .copied()
+            .collect())
     }
 }

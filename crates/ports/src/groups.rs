@@ -1,0 +1,63 @@
+//! Where groups live.
+
+use kenning_domain::{Group, GroupError, GroupFilter, GroupId, UserId};
+
+use crate::store::StoreError;
+
+/// A page of the groups a [`GroupFilter`] asks for.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FilteredGroups {
+    /// How many groups match in all.
+    pub total: u64,
+    /// The page, by name (without regard to case), then id.
+    pub groups: Vec<Group>,
+}
+
+/// Why [`GroupRepository::modify_group`] did not store a change.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ModifyGroupError {
+    /// No group has the id.
+    #[error("no group has this id")]
+    NotFound,
+    /// The change refused itself; nothing was written.
+    #[error("{0}")]
+    Rejected(GroupError),
+    /// The store failed, or the change broke a unique key.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Where groups live.
+///
+/// Contract (checked by the contract suite for every adapter):
+/// - a group's externalId is unique among groups ([`StoreError::Conflict`]
+///   on `externalId`, also when two writes race);
+/// - [`modify_group`](GroupRepository::modify_group) is atomic per group;
+/// - a user that is anonymized leaves every group in the same atomic step
+///   (each group it left counts one version more).
+pub trait GroupRepository: Send + Sync {
+    /// Stores a new group with its members.
+    fn insert_group(&self, group: &Group) -> Result<(), StoreError>;
+    /// The group with this id.
+    fn group(&self, id: GroupId) -> Result<Option<Group>, StoreError>;
+    /// Loads the group, lets `change` alter it and stores the result with
+    /// one version more, as one atomic step; nothing is written when
+    /// `change` refuses.
+    fn modify_group(
+        &self,
+        id: GroupId,
+        change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
+    ) -> Result<Group, ModifyGroupError>;
+    /// Deletes the group (not its members); whether there was one.
+    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError>;
+    /// The groups `filter` asks for, by name then id, the first `skip` left
+    /// out, at most `count`; with how many match in all.
+    fn groups(
+        &self,
+        filter: &GroupFilter,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredGroups, StoreError>;
+    /// Which of `users` exist and are not deleted.
+    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError>;
+}

@@ -1,0 +1,286 @@
+//! The group repository.
+
+use std::collections::BTreeSet;
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use kenning_domain::{
+    DisplayName, Email, ExternalId, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
+    GroupParts, Status, UserId,
+};
+use kenning_ports::{FilteredGroups, GroupRepository, ModifyGroupError, StoreError};
+use uuid::Uuid;
+
+use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::schema::{user_group_members as members, user_groups as groups, users};
+use crate::{from_db_time, to_db_time, Database};
+
+/// Most member rows one `INSERT` carries (both backends bound the
+/// parameters of a statement).
+const MEMBER_BATCH: usize = 5_000;
+
+#[derive(Debug, Clone, Queryable, Selectable, Insertable, AsChangeset)]
+#[diesel(table_name = groups)]
+#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
+#[diesel(treat_none_as_null = true)]
+struct GroupRow {
+    id: String,
+    display_name: String,
+    display_name_key: String,
+    external_id: Option<String>,
+    created: NaiveDateTime,
+    modified: NaiveDateTime,
+    version: i64,
+}
+
+impl GroupRow {
+    fn new(group: &Group, version: i64) -> Self {
+        let a = group.attributes();
+        Self {
+            id: group.id().to_string(),
+            display_name: a.display_name.as_str().to_owned(),
+            display_name_key: Email::fold(a.display_name.as_str()),
+            external_id: a.external_id.as_ref().map(|e| e.as_str().to_owned()),
+            created: to_db_time(group.created()),
+            modified: to_db_time(group.modified()),
+            version,
+        }
+    }
+
+    fn into_group(self, member_ids: Vec<String>) -> Result<Group, StoreError> {
+        let corrupt = |what: &str| {
+            StoreError::backend_message(format!("stored group {} has an invalid {what}", self.id))
+        };
+        let id = Uuid::parse_str(&self.id).map_err(|_| corrupt("id"))?;
+        let members = member_ids
+            .iter()
+            .map(|m| Uuid::parse_str(m).map(UserId::from_uuid))
+            .collect::<Result<BTreeSet<_>, _>>()
+            .map_err(|_| corrupt("member"))?;
+        Ok(Group::from_parts(GroupParts {
+            id: GroupId::from_uuid(id),
+            attributes: GroupAttributes {
+                display_name: DisplayName::parse(&self.display_name)
+                    .map_err(|_| corrupt("name"))?,
+                external_id: self
+                    .external_id
+                    .as_deref()
+                    .map(ExternalId::parse)
+                    .transpose()
+                    .map_err(|_| corrupt("externalId"))?,
+                members,
+            },
+            created: from_db_time(self.created),
+            modified: from_db_time(self.modified),
+            version: u64::try_from(self.version).map_err(|_| corrupt("version"))?,
+        }))
+    }
+}
+
+/// The members of the groups `ids`, by group.
+fn members_of(
+    conn: &mut DbConnection,
+    ids: &[String],
+) -> QueryResult<std::collections::HashMap<String, Vec<String>>> {
+    let rows: Vec<(String, String)> = members::table
+        .filter(members::group_id.eq_any(ids))
+        .select((members::group_id, members::user_id))
+        .load(conn)?;
+    let mut by_group: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for (group, user) in rows {
+        by_group.entry(group).or_default().push(user);
+    }
+    Ok(by_group)
+}
+
+/// Replaces the stored members of `group` with its members.
+fn write_members(conn: &mut DbConnection, group: &Group) -> QueryResult<()> {
+    let id = group.id().to_string();
+    diesel::delete(members::table.filter(members::group_id.eq(&id))).execute(conn)?;
+    let rows: Vec<(String, String)> = group
+        .attributes()
+        .members
+        .iter()
+        .map(|m| (id.clone(), m.to_string()))
+        .collect();
+    for batch in rows.chunks(MEMBER_BATCH) {
+        let values: Vec<_> = batch
+            .iter()
+            .map(|(g, u)| (members::group_id.eq(g), members::user_id.eq(u)))
+            .collect();
+        execute_natively(conn, diesel::insert_into(members::table).values(values))?;
+    }
+    Ok(())
+}
+
+/// Takes the user `user` out of every group, each group one version more
+/// and changed at `at`; in the transaction that anonymizes the user.
+pub(crate) fn leave_groups(
+    conn: &mut DbConnection,
+    user: &str,
+    at: NaiveDateTime,
+) -> QueryResult<()> {
+    let of_user = members::table
+        .filter(members::user_id.eq(user))
+        .select(members::group_id);
+    diesel::update(groups::table.filter(groups::id.eq_any(of_user)))
+        .set((
+            groups::version.eq(groups::version + 1),
+            groups::modified.eq(at),
+        ))
+        .execute(conn)?;
+    diesel::delete(members::table.filter(members::user_id.eq(user))).execute(conn)?;
+    Ok(())
+}
+
+/// What one attempt of `modify_group` came to.
+enum Attempt {
+    Done(Box<Group>),
+    NotFound,
+    Rejected(GroupError),
+}
+
+impl GroupRepository for Database {
+    fn insert_group(&self, group: &Group) -> Result<(), StoreError> {
+        let row = GroupRow::new(group, i64::try_from(group.version()).unwrap_or(1));
+        self.write(|conn| {
+            diesel::insert_into(groups::table)
+                .values(&row)
+                .execute(conn)?;
+            write_members(conn, group).map_err(TxError::from)
+        })?;
+        Ok(())
+    }
+
+    fn group(&self, id: GroupId) -> Result<Option<Group>, StoreError> {
+        let key = id.to_string();
+        let found = self.read(|conn| {
+            let Some(row) = groups::table
+                .find(&key)
+                .select(GroupRow::as_select())
+                .first(conn)
+                .optional()?
+            else {
+                return Ok(None);
+            };
+            let mut by_group = members_of(conn, std::slice::from_ref(&key))?;
+            Ok(Some((row, by_group.remove(&key).unwrap_or_default())))
+        })?;
+        found.map(|(row, ids)| row.into_group(ids)).transpose()
+    }
+
+    fn modify_group(
+        &self,
+        id: GroupId,
+        change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
+    ) -> Result<Group, ModifyGroupError> {
+        let key = id.to_string();
+        let attempt: Result<Attempt, TxError> = self.write(|conn| {
+            // The row's write lock first, so concurrent writers queue.
+            let locked = diesel::update(groups::table.find(&key))
+                .set(groups::version.eq(groups::version))
+                .execute(conn)?;
+            if locked == 0 {
+                return Ok(Attempt::NotFound);
+            }
+            let row = groups::table
+                .find(&key)
+                .select(GroupRow::as_select())
+                .first(conn)?;
+            let version = row.version;
+            let mut by_group = members_of(conn, std::slice::from_ref(&key))?;
+            let mut group = row.into_group(by_group.remove(&key).unwrap_or_default())?;
+            if let Err(refusal) = change(&mut group) {
+                return Ok(Attempt::Rejected(refusal));
+            }
+            let next = version.saturating_add(1);
+            diesel::update(groups::table.find(&key))
+                .set(&GroupRow::new(&group, next))
+                .execute(conn)?;
+            write_members(conn, &group)?;
+            let stored = u64::try_from(next).unwrap_or(u64::MAX);
+            Ok(Attempt::Done(Box::new(group.stored_at(stored))))
+        });
+        match attempt.map_err(StoreError::from)? {
+            Attempt::Done(group) => Ok(*group),
+            Attempt::NotFound => Err(ModifyGroupError::NotFound),
+            Attempt::Rejected(refusal) => Err(ModifyGroupError::Rejected(refusal)),
+        }
+    }
+
+    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError> {
+        let key = id.to_string();
+        let deleted = self.write(|conn| {
+            diesel::delete(members::table.filter(members::group_id.eq(&key))).execute(conn)?;
+            diesel::delete(groups::table.find(&key))
+                .execute(conn)
+                .map_err(TxError::from)
+        })?;
+        Ok(deleted > 0)
+    }
+
+    fn groups(
+        &self,
+        filter: &GroupFilter,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredGroups, StoreError> {
+        let name = filter.display_name.as_deref().map(Email::fold);
+        let external = filter.external_id.clone();
+        let query = || {
+            let mut q = groups::table.into_boxed();
+            if let Some(name) = &name {
+                q = q.filter(groups::display_name_key.eq(name.clone()));
+            }
+            if let Some(external) = &external {
+                q = q.filter(groups::external_id.eq(external.clone()));
+            }
+            q
+        };
+        let (total, rows, mut by_group) = self.read(|conn| {
+            let total: i64 = query().count().get_result(conn)?;
+            let rows: Vec<GroupRow> = query()
+                .order((groups::display_name_key, groups::id))
+                .limit(i64::from(count))
+                .offset(i64::try_from(skip).unwrap_or(i64::MAX))
+                .select(GroupRow::as_select())
+                .load(conn)?;
+            let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
+            let by_group = members_of(conn, &ids)?;
+            Ok((total, rows, by_group))
+        })?;
+        let groups = rows
+            .into_iter()
+            .map(|row| {
+                let ids = by_group.remove(&row.id).unwrap_or_default();
+                row.into_group(ids)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(FilteredGroups {
+            total: u64::try_from(total).unwrap_or_default(),
+            groups,
+        })
+    }
+
+    fn live_users(&self, ids: &[UserId]) -> Result<Vec<UserId>, StoreError> {
+        let keys: Vec<String> = ids.iter().map(UserId::to_string).collect();
+        let mut live = Vec::new();
+        for batch in keys.chunks(MEMBER_BATCH) {
+            let found: Vec<String> = self.read(|conn| {
+                users::table
+                    .filter(users::id.eq_any(batch))
+                    .filter(users::status.ne(Status::DELETED))
+                    .select(users::id)
+                    .load(conn)
+            })?;
+            live.extend(found);
+        }
+        live.iter()
+            .map(|k| {
+                Uuid::parse_str(k)
+                    .map(UserId::from_uuid)
+                    .map_err(|_| StoreError::backend_message(format!("stored user id {k}")))
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,2 @@
+DROP TABLE user_group_members;
+DROP TABLE user_groups;
