@@ -80,6 +80,8 @@ pub enum Missing {
     User,
     /// No live credential of the kind asked for has the id.
     Credential,
+    /// No group has the id.
+    Group,
 }
 
 impl std::fmt::Display for Missing {
@@ -87,6 +89,7 @@ impl std::fmt::Display for Missing {
         f.write_str(match self {
             Missing::User => "no user has this globalUserId",
             Missing::Credential => "no live credential has this id",
+            Missing::Group => "no group has this id",
         })
     }
 }

@@ -10,6 +10,7 @@
 pub mod credentials;
 pub mod error;
 pub mod expertise;
+pub mod groups;
 pub mod users;
 
 pub use credentials::{
@@ -17,4 +18,5 @@ pub use credentials::{
 };
 pub use error::{Missing, ServiceError};
 pub use expertise::{Accepted, ExpertiseService, UserTopic};
+pub use groups::GroupService;
 pub use users::UserService;

@@ -23,7 +23,7 @@ mod throttle;
 use std::sync::Arc;
 
 use actix_web::web;
-use kenning_app::{CredentialService, ExpertiseService, UserService};
+use kenning_app::{CredentialService, ExpertiseService, GroupService, UserService};
 use kenning_graphql::Schema;
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
@@ -46,6 +46,7 @@ pub const METRICS_PATH: &str = "/metrics";
 pub struct AppState {
     pub users: UserService,
     pub credentials: CredentialService,
+    pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
@@ -59,6 +60,7 @@ impl AppState {
     pub fn new(
         users: UserService,
         credentials: CredentialService,
+        groups: GroupService,
         expertise: ExpertiseService,
         schema: Schema,
         config: HttpConfig,
@@ -66,6 +68,7 @@ impl AppState {
         Self {
             users,
             credentials,
+            groups,
             expertise,
             schema: Arc::new(schema),
             metrics: Arc::new(Metrics::default()),

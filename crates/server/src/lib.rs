@@ -8,7 +8,7 @@ use std::time::Duration;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
-use kenning_app::{CredentialService, ExpertiseService, UserService};
+use kenning_app::{CredentialService, ExpertiseService, GroupService, UserService};
 use kenning_domain::{LanguageId, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
@@ -22,6 +22,7 @@ pub use kenning_store_diesel::Pooling;
 pub struct Services {
     pub users: UserService,
     pub credentials: CredentialService,
+    pub groups: GroupService,
     db: Arc<Database>,
     clock: Arc<dyn Clock>,
 }
@@ -61,6 +62,7 @@ impl Services {
         Ok(Self {
             users: UserService::new(db.clone(), clock.clone(), default_language),
             credentials: CredentialService::new(db.clone(), clock.clone()),
+            groups: GroupService::new(db.clone(), clock.clone()),
             db,
             clock,
         })
@@ -147,6 +149,7 @@ impl Application {
         let state = AppState::new(
             services.users.clone(),
             services.credentials.clone(),
+            services.groups.clone(),
             expertise.clone(),
             kenning_graphql::schema(settings.limits),
             settings.http,

@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::filter::USER_SCHEMA;
+use super::group::GROUP_SCHEMA;
 use super::resource::ENTERPRISE_SCHEMA;
 use super::{LIST_SCHEMA, MAX_RESULTS};
 
@@ -46,6 +47,68 @@ pub fn user_resource_type(base: &str) -> Value {
         "schema": USER_SCHEMA,
         "schemaExtensions": [{ "schema": ENTERPRISE_SCHEMA, "required": false }],
         "meta": { "resourceType": "ResourceType", "location": format!("{base}/ResourceTypes/User") }
+    })
+}
+
+/// The Group resource type.
+pub fn group_resource_type(base: &str) -> Value {
+    json!({
+        "schemas": [RESOURCE_TYPE_SCHEMA],
+        "id": "Group",
+        "name": "Group",
+        "endpoint": "/Groups",
+        "description": "A group of users",
+        "schema": GROUP_SCHEMA,
+        "meta": { "resourceType": "ResourceType", "location": format!("{base}/ResourceTypes/Group") }
+    })
+}
+
+/// The Group schema: a name, an external id, users as members.
+pub fn group_schema(base: &str) -> Value {
+    let mut display_name = attribute(
+        "displayName",
+        "string",
+        true,
+        "readWrite",
+        "The group's name, at most 255 characters.",
+    );
+    display_name["uniqueness"] = json!("none");
+    let mut value = attribute(
+        "value",
+        "string",
+        true,
+        "immutable",
+        "The member's user id.",
+    );
+    value["caseExact"] = json!(true);
+    let mut reference = attribute(
+        "$ref",
+        "reference",
+        false,
+        "immutable",
+        "The member's User resource.",
+    );
+    reference["referenceTypes"] = json!(["User"]);
+    let mut kind = attribute(
+        "type",
+        "string",
+        false,
+        "immutable",
+        "Always User: groups hold users.",
+    );
+    kind["canonicalValues"] = json!(["User"]);
+    let members = multi(
+        "members",
+        "The users in the group, at most 100,000.",
+        vec![value, reference, kind],
+    );
+    json!({
+        "schemas": [SCHEMA_SCHEMA],
+        "id": GROUP_SCHEMA,
+        "name": "Group",
+        "description": "A group of users",
+        "attributes": [display_name, members],
+        "meta": { "resourceType": "Schema", "location": format!("{base}/Schemas/{GROUP_SCHEMA}") }
     })
 }
 

@@ -91,7 +91,9 @@ impl ScimError {
                 Some("uniqueness"),
                 format!("{} is already used by another user", scim_name(field)),
             ),
-            ServiceError::NotFound(_) => Self::not_found(),
+            ServiceError::NotFound(missing) => {
+                Self::new(StatusCode::NOT_FOUND, None, missing.to_string())
+            }
             ServiceError::Forbidden(reason) => {
                 Self::new(StatusCode::FORBIDDEN, None, reason.clone())
             }

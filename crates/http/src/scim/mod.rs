@@ -11,13 +11,14 @@
 mod discovery;
 mod error;
 mod filter;
+mod group;
 mod patch;
 mod resource;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{ServiceError, UserService};
-use kenning_domain::{Scope, Status, User, UserId};
+use kenning_app::{Missing, ServiceError, UserService};
+use kenning_domain::{Group, GroupId, Scope, Status, User, UserId};
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
@@ -53,13 +54,13 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
             .service(read_only("/Schemas/{id}", schema))
             .service(
                 web::resource("/Users")
-                    .route(web::get().to(list))
+                    .route(web::get().to(list_users))
                     .route(web::post().to(create))
                     .default_service(web::to(method_not_allowed)),
             )
             .service(
                 web::resource("/Users/.search")
-                    .route(web::post().to(search))
+                    .route(web::post().to(search_users))
                     .default_service(web::to(method_not_allowed)),
             )
             .service(
@@ -71,8 +72,27 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .default_service(web::to(method_not_allowed)),
             )
             .service(
+                web::resource("/Groups")
+                    .route(web::get().to(list_groups))
+                    .route(web::post().to(create_group))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .service(
+                web::resource("/Groups/.search")
+                    .route(web::post().to(search_groups))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .service(
+                web::resource("/Groups/{id}")
+                    .route(web::get().to(get_group))
+                    .route(web::put().to(replace_group))
+                    .route(web::patch().to(patch_group))
+                    .route(web::delete().to(delete_group))
+                    .default_service(web::to(method_not_allowed)),
+            )
+            .service(
                 web::resource("/.search")
-                    .route(web::post().to(search))
+                    .route(web::post().to(search_all))
                     .default_service(web::to(method_not_allowed)),
             )
             .default_service(web::to(not_found)),
@@ -174,7 +194,11 @@ async fn resource_types(req: HttpRequest, state: web::Data<AppState>) -> HttpRes
     outcome(
         async {
             allow(&req, &state, Scope::UsersRead).await?;
-            let types = vec![discovery::user_resource_type(&base(&req))];
+            let base = base(&req);
+            let types = vec![
+                discovery::user_resource_type(&base),
+                discovery::group_resource_type(&base),
+            ];
             Ok(answer(StatusCode::OK, &discovery::list(types)))
         }
         .await,
@@ -189,17 +213,18 @@ async fn resource_type(
     outcome(
         async {
             allow(&req, &state, Scope::UsersRead).await?;
-            if name.as_str() != "User" {
-                return Err(ScimError::new(
-                    StatusCode::NOT_FOUND,
-                    None,
-                    "no such resource type",
-                ));
-            }
-            Ok(answer(
-                StatusCode::OK,
-                &discovery::user_resource_type(&base(&req)),
-            ))
+            let found = match name.as_str() {
+                "User" => discovery::user_resource_type(&base(&req)),
+                "Group" => discovery::group_resource_type(&base(&req)),
+                _ => {
+                    return Err(ScimError::new(
+                        StatusCode::NOT_FOUND,
+                        None,
+                        "no such resource type",
+                    ))
+                }
+            };
+            Ok(answer(StatusCode::OK, &found))
         }
         .await,
     )
@@ -209,6 +234,7 @@ fn all_schemas(base: &str) -> Vec<Value> {
     vec![
         discovery::user_schema(base),
         discovery::enterprise_schema(base),
+        discovery::group_schema(base),
     ]
 }
 
@@ -389,6 +415,18 @@ fn if_match(req: &HttpRequest) -> Result<Option<u64>, ScimError> {
     version_of(text).map(Some).ok_or_else(stale)
 }
 
+/// Whether `If-None-Match` names `version` (or is `*`): a read answered
+/// 304.
+fn unchanged(req: &HttpRequest, version: u64) -> bool {
+    req.headers()
+        .get(header::IF_NONE_MATCH)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|tags| {
+            tags.split(',')
+                .any(|t| t.trim() == "*" || version_of(t) == Some(version))
+        })
+}
+
 /// The version of an entity tag `W/"3"` or `"3"`.
 fn version_of(tag: &str) -> Option<u64> {
     let tag = tag.trim();
@@ -420,18 +458,9 @@ async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>
             let users = allow(&req, &state, Scope::UsersRead).await?;
             let shown = Shown::of(&query(&req)?);
             let user = visible(&users, user_id(&id)?).await?;
-            let current = resource::etag(&user);
-            let unchanged = req
-                .headers()
-                .get(header::IF_NONE_MATCH)
-                .and_then(|v| v.to_str().ok())
-                .is_some_and(|tags| {
-                    tags.split(',')
-                        .any(|t| t.trim() == "*" || version_of(t) == Some(user.version()))
-                });
-            if unchanged {
+            if unchanged(&req, user.version()) {
                 return Ok(HttpResponse::NotModified()
-                    .insert_header((header::ETAG, current))
+                    .insert_header((header::ETAG, resource::etag(&user)))
                     .finish());
             }
             Ok(user_answer(StatusCode::OK, &user, &req, &shown))
@@ -440,27 +469,58 @@ async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>
     )
 }
 
-async fn list(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    outcome(
-        async {
-            let users = allow(&req, &state, Scope::UsersRead).await?;
-            let params = query(&req)?;
-            list_page(&req, users, &params).await
-        }
-        .await,
-    )
+/// Which resources a list or search is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Users,
+    Groups,
+    /// Users, then groups (a search at the root, RFC 7644 §3.4.3).
+    All,
 }
 
-/// `POST /Users/.search` (RFC 7644 §3.4.3): the parameters of a list in a
+async fn list_users(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(async { list_page(&req, &state, Kind::Users, &query(&req)?).await }.await)
+}
+
+async fn list_groups(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
+    outcome(async { list_page(&req, &state, Kind::Groups, &query(&req)?).await }.await)
+}
+
+async fn search_users(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    search(req, payload, state, Kind::Users).await
+}
+
+async fn search_all(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    search(req, payload, state, Kind::All).await
+}
+
+async fn search_groups(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    search(req, payload, state, Kind::Groups).await
+}
+
+/// `POST .search` (RFC 7644 §3.4.3): the parameters of a list in a
 /// SearchRequest body.
 async fn search(
     req: HttpRequest,
     payload: web::Payload,
     state: web::Data<AppState>,
+    kind: Kind,
 ) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Scope::UsersRead).await?;
             let request = body(&req, payload, &state).await?;
             if !request.is_object() {
                 return Err(ScimError::invalid_syntax(
@@ -497,61 +557,82 @@ async fn search(
                 };
                 params.push((name.to_owned(), value));
             }
-            list_page(&req, users, &params).await
+            list_page(&req, &state, kind, &params).await
         }
         .await,
     )
 }
 
-/// A page of the users a list's parameters ask for.
+/// A page of the resources a list's parameters ask for.
 async fn list_page(
     req: &HttpRequest,
-    users: UserService,
+    state: &AppState,
+    kind: Kind,
     params: &[(String, String)],
 ) -> Result<HttpResponse, ScimError> {
-    {
-        {
-            let number = |name: &str, default: i64| -> Result<i64, ScimError> {
-                parameter(params, name).map_or(Ok(default), |raw| {
-                    raw.trim().parse::<i64>().map_err(|_| {
-                        ScimError::invalid_value(format!(
-                            "{name} must be a whole number, not {raw:?}"
-                        ))
-                    })
-                })
-            };
-            let start = number("startIndex", 1)?.max(1);
-            let count = number("count", i64::from(MAX_RESULTS))?.clamp(0, i64::from(MAX_RESULTS));
-            let filter = match parameter(params, "filter") {
-                Some(text) => Some(
-                    filter::parse(text)
-                        .and_then(|expr| filter::user_filter(&expr))
-                        .map_err(ScimError::invalid_filter)?,
-                ),
-                None => None,
-            };
-            let skip = u64::try_from(start - 1).unwrap_or_default();
-            let take = u32::try_from(count).unwrap_or(MAX_RESULTS);
-            let page = blocking(move || users.filter(filter.as_ref(), skip, take)).await?;
-            let shown = Shown::of(params);
-            let base = base(req);
-            let resources: Vec<Value> = page
-                .users
-                .iter()
-                .map(|u| shown.apply(resource::render(u, &base)))
-                .collect();
-            Ok(answer(
-                StatusCode::OK,
-                &json!({
-                    "schemas": [LIST_SCHEMA],
-                    "totalResults": page.total,
-                    "startIndex": start,
-                    "itemsPerPage": resources.len(),
-                    "Resources": resources,
-                }),
-            ))
+    allow(req, state, Scope::UsersRead).await?;
+    let number = |name: &str, default: i64| -> Result<i64, ScimError> {
+        parameter(params, name).map_or(Ok(default), |raw| {
+            raw.trim().parse::<i64>().map_err(|_| {
+                ScimError::invalid_value(format!("{name} must be a whole number, not {raw:?}"))
+            })
+        })
+    };
+    let start = number("startIndex", 1)?.max(1);
+    let count = number("count", i64::from(MAX_RESULTS))?.clamp(0, i64::from(MAX_RESULTS));
+    let skip = u64::try_from(start - 1).unwrap_or_default();
+    let take = u32::try_from(count).unwrap_or(MAX_RESULTS);
+    let expr = parameter(params, "filter")
+        .map(filter::parse)
+        .transpose()
+        .map_err(ScimError::invalid_filter)?;
+    let shown = Shown::of(params);
+    let base = base(req);
+    // A filter that applies to one kind of resource finds none of the
+    // other at the root; one that applies to neither is refused.
+    let user_filter = expr.as_ref().map(filter::user_filter).transpose();
+    let group_filter = expr.as_ref().map(group::filter).transpose();
+    let (user_filter, group_filter) = match (kind, user_filter, group_filter) {
+        (Kind::Users, Err(e), _) | (Kind::Groups, _, Err(e)) | (Kind::All, Err(e), Err(_)) => {
+            return Err(ScimError::invalid_filter(e))
         }
+        (_, users, groups) => (users.ok(), groups.ok()),
+    };
+    let mut total = 0;
+    let mut resources: Vec<Value> = Vec::new();
+    if let (Kind::Users | Kind::All, Some(filter)) = (kind, user_filter) {
+        let users = state.users.clone();
+        let page = blocking(move || users.filter(filter.as_ref(), skip, take)).await?;
+        total += page.total;
+        resources.extend(
+            page.users
+                .iter()
+                .map(|u| shown.apply(resource::render(u, &base))),
+        );
     }
+    if let (Kind::Groups | Kind::All, Some(filter)) = (kind, group_filter) {
+        let groups = state.groups.clone();
+        let skip = skip.saturating_sub(total);
+        let take = take.saturating_sub(u32::try_from(resources.len()).unwrap_or(u32::MAX));
+        let filter = filter.unwrap_or_default();
+        let page = blocking(move || groups.list(&filter, skip, take)).await?;
+        total += page.total;
+        resources.extend(
+            page.groups
+                .iter()
+                .map(|g| shown.apply(group::render(g, &base))),
+        );
+    }
+    Ok(answer(
+        StatusCode::OK,
+        &json!({
+            "schemas": [LIST_SCHEMA],
+            "totalResults": total,
+            "startIndex": start,
+            "itemsPerPage": resources.len(),
+            "Resources": resources,
+        }),
+    ))
 }
 
 async fn create(
@@ -576,32 +657,27 @@ async fn create(
     )
 }
 
-/// What a `PUT` or `PATCH` of one user brings: the use cases (if the token
-/// may write), the version `If-Match` asks for, the id as written and as
-/// a user id, and the JSON body.
-struct UserWrite {
-    users: UserService,
+/// What a `PUT` or `PATCH` of one resource brings, once the token may
+/// write: the version `If-Match` asks for, the id as written, and the
+/// JSON body.
+struct Write {
     expected: Option<u64>,
     id_text: String,
-    user_id: UserId,
     body: Value,
 }
 
-async fn user_write(
+async fn write_request(
     req: &HttpRequest,
     payload: web::Payload,
     state: &AppState,
     id: String,
-) -> Result<UserWrite, ScimError> {
-    let users = allow(req, state, Scope::UsersWrite).await?;
+) -> Result<Write, ScimError> {
+    allow(req, state, Scope::UsersWrite).await?;
     let expected = if_match(req)?;
-    let user_id = user_id(&id)?;
     let body = body(req, payload, state).await?;
-    Ok(UserWrite {
-        users,
+    Ok(Write {
         expected,
         id_text: id,
-        user_id,
         body,
     })
 }
@@ -614,13 +690,13 @@ async fn replace(
 ) -> HttpResponse {
     outcome(
         async {
-            let UserWrite {
-                users,
+            let Write {
                 expected,
                 id_text,
-                user_id,
                 body: resource,
-            } = user_write(&req, payload, &state, id.into_inner()).await?;
+            } = write_request(&req, payload, &state, id.into_inner()).await?;
+            let users = state.users.clone();
+            let user_id = user_id(&id_text)?;
             visible(&users, user_id).await?;
             let (email, changes, active) = resource::parse(&resource, Some(&id_text))?.into_patch();
             let user =
@@ -644,13 +720,13 @@ async fn patch(
 ) -> HttpResponse {
     outcome(
         async {
-            let UserWrite {
-                users,
+            let Write {
                 expected,
                 id_text,
-                user_id,
                 body: request,
-            } = user_write(&req, payload, &state, id.into_inner()).await?;
+            } = write_request(&req, payload, &state, id.into_inner()).await?;
+            let users = state.users.clone();
+            let user_id = user_id(&id_text)?;
             let base = base(&req);
             let mut attempt = 0;
             loop {
@@ -701,6 +777,145 @@ async fn delete(
             let user_id = user_id(&id)?;
             visible(&users, user_id).await?;
             blocking(move || users.delete_expecting(user_id, expected)).await?;
+            Ok(HttpResponse::NoContent().finish())
+        }
+        .await,
+    )
+}
+
+/// A group id from the path; an id that is no UUID names no group.
+fn group_id(raw: &str) -> Result<GroupId, ScimError> {
+    Uuid::parse_str(raw)
+        .map(GroupId::from_uuid)
+        .map_err(|_| ScimError::service(&ServiceError::NotFound(Missing::Group)))
+}
+
+/// A group's resource, with its ETag (and `Location` when created).
+fn group_answer(status: StatusCode, g: &Group, req: &HttpRequest, shown: &Shown) -> HttpResponse {
+    let base = base(req);
+    let mut builder = HttpResponse::build(status);
+    builder
+        .insert_header((header::CONTENT_TYPE, SCIM_CONTENT_TYPE))
+        .insert_header((header::ETAG, group::etag(g)));
+    if status == StatusCode::CREATED {
+        builder.insert_header((header::LOCATION, format!("{base}/Groups/{}", g.id())));
+    }
+    builder.body(shown.apply(group::render(g, &base)).to_string())
+}
+
+async fn create_group(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersWrite).await?;
+            let resource = body(&req, payload, &state).await?;
+            let input = group::parse(&resource, None)?;
+            let groups = state.groups.clone();
+            let created = blocking(move || groups.create(input)).await?;
+            let shown = Shown::of(&query(&req)?);
+            Ok(group_answer(StatusCode::CREATED, &created, &req, &shown))
+        }
+        .await,
+    )
+}
+
+async fn get_group(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            let shown = Shown::of(&query(&req)?);
+            let id = group_id(&id)?;
+            let groups = state.groups.clone();
+            let found = blocking(move || groups.get(id)).await?;
+            if unchanged(&req, found.version()) {
+                return Ok(HttpResponse::NotModified()
+                    .insert_header((header::ETAG, group::etag(&found)))
+                    .finish());
+            }
+            Ok(group_answer(StatusCode::OK, &found, &req, &shown))
+        }
+        .await,
+    )
+}
+
+async fn replace_group(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let write = write_request(&req, payload, &state, id.into_inner()).await?;
+            let id = group_id(&write.id_text)?;
+            let input = group::parse(&write.body, Some(&write.id_text))?;
+            let groups = state.groups.clone();
+            let expected = write.expected;
+            let replaced = blocking(move || groups.replace(id, expected, input)).await?;
+            let shown = Shown::of(&query(&req)?);
+            Ok(group_answer(StatusCode::OK, &replaced, &req, &shown))
+        }
+        .await,
+    )
+}
+
+async fn patch_group(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            let write = write_request(&req, payload, &state, id.into_inner()).await?;
+            let id = group_id(&write.id_text)?;
+            let base = base(&req);
+            let mut attempt = 0;
+            loop {
+                attempt += 1;
+                let groups = state.groups.clone();
+                let current = blocking(move || groups.get(id)).await?;
+                let mut resource = group::render(&current, &base);
+                patch::apply(&mut resource, &write.body)?;
+                let input = group::parse(&resource, Some(&write.id_text))?;
+                let version = write.expected.unwrap_or(current.version());
+                let groups = state.groups.clone();
+                match blocking(move || groups.replace(id, Some(version), input)).await {
+                    Err(e)
+                        if e.status == StatusCode::PRECONDITION_FAILED
+                            && write.expected.is_none()
+                            && attempt < PATCH_ATTEMPTS => {}
+                    Err(e) => return Err(e),
+                    Ok(patched) => {
+                        let shown = Shown::of(&query(&req)?);
+                        return Ok(group_answer(StatusCode::OK, &patched, &req, &shown));
+                    }
+                }
+            }
+        }
+        .await,
+    )
+}
+
+async fn delete_group(
+    req: HttpRequest,
+    state: web::Data<AppState>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersWrite).await?;
+            let expected = if_match(&req)?;
+            let id = group_id(&id)?;
+            let groups = state.groups.clone();
+            blocking(move || groups.delete(id, expected)).await?;
             Ok(HttpResponse::NoContent().finish())
         }
         .await,

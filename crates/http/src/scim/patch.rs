@@ -173,6 +173,20 @@ fn apply_at(
     } else {
         resource
     };
+    // Entra ID removes members as `remove` of `members` with the members
+    // to remove as the value: those elements go, matched by their value.
+    if let (Op::Remove, None, None, Some(Value::Array(gone))) =
+        (op, &path.filter, &path.sub, &value)
+    {
+        if let Some(Value::Array(items)) =
+            key_of(target, &path.attribute).and_then(|k| target.get_mut(&k))
+        {
+            let values: Vec<Option<&Value>> =
+                gone.iter().map(|g| filter::field(g, "value")).collect();
+            items.retain(|item| !values.contains(&filter::field(item, "value")));
+        }
+        return Ok(());
+    }
     let value = match (op, value) {
         (Op::Remove, _) => None,
         (_, Some(v)) => Some(v),

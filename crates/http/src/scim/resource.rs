@@ -187,6 +187,17 @@ fn chosen(list: Option<&Value>, name: &str) -> Result<Option<Value>, ScimError> 
         .cloned())
 }
 
+/// Refuses an `id` in a written resource other than the one of its path
+/// (`mutability`): ids are assigned by Kenning.
+pub fn check_id(resource: &Value, id_in_path: Option<&str>) -> Result<(), ScimError> {
+    match field(resource, "id") {
+        Some(id) if id_in_path.is_none_or(|path| id.as_str() != Some(path)) => Err(
+            ScimError::mutability("id is assigned by Kenning and cannot be set"),
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// A language as Kenning keeps it: the primary subtag of a language tag
 /// (`en-US` and `en_GB` are `en`).
 fn language(tag: String) -> String {
@@ -205,14 +216,7 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
             "a User resource is a JSON object",
         ));
     }
-    if let Some(id) = field(resource, "id") {
-        let same = id_in_path.is_some_and(|path| id.as_str() == Some(path));
-        if !same {
-            return Err(ScimError::mutability(
-                "id is assigned by Kenning and cannot be set",
-            ));
-        }
-    }
+    check_id(resource, id_in_path)?;
     let user_name = text(field(resource, "userName"), "userName")?;
     let email = chosen(field(resource, "emails"), "emails")?
         .map(|e| text(field(&e, "value"), "emails.value"))

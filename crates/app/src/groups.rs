@@ -1,0 +1,121 @@
+//! The group use cases: create, read, list, replace and delete groups of
+//! users.
+
+use std::sync::Arc;
+
+use kenning_domain::{
+    FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput, Rule,
+    ValidationErrors,
+};
+use kenning_ports::{Clock, FilteredGroups, GroupRepository, ModifyGroupError};
+use uuid::Uuid;
+
+use crate::error::{Missing, ServiceError};
+
+/// Creates, reads, changes and deletes groups.
+#[derive(Clone)]
+pub struct GroupService {
+    groups: Arc<dyn GroupRepository>,
+    clock: Arc<dyn Clock>,
+}
+
+impl std::fmt::Debug for GroupService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupService").finish_non_exhaustive()
+    }
+}
+
+impl From<ModifyGroupError> for ServiceError {
+    fn from(e: ModifyGroupError) -> Self {
+        match e {
+            ModifyGroupError::NotFound => ServiceError::NotFound(Missing::Group),
+            ModifyGroupError::Rejected(_) => ServiceError::Conflict { field: "version" },
+            ModifyGroupError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl GroupService {
+    /// The service over `groups`; `clock` says when groups change.
+    pub fn new(groups: Arc<dyn GroupRepository>, clock: Arc<dyn Clock>) -> Self {
+        Self { groups, clock }
+    }
+
+    /// The attributes `input` gives, every member a user that is not
+    /// deleted (`ValidationError` on `members` otherwise).
+    fn attributes(&self, input: GroupInput) -> Result<GroupAttributes, ServiceError> {
+        let attributes = GroupAttributes::parse(input)?;
+        let members: Vec<_> = attributes.members.iter().copied().collect();
+        let live = self.groups.live_users(&members)?;
+        if live.len() < members.len() {
+            return Err(
+                ValidationErrors::from(FieldViolation::new("members", Rule::NotAUser)).into(),
+            );
+        }
+        Ok(attributes)
+    }
+
+    /// A new group.
+    pub fn create(&self, input: GroupInput) -> Result<Group, ServiceError> {
+        let attributes = self.attributes(input)?;
+        let group = Group::create(
+            GroupId::from_uuid(Uuid::new_v4()),
+            attributes,
+            self.clock.now(),
+        );
+        self.groups.insert_group(&group)?;
+        Ok(group)
+    }
+
+    /// The group with this id; `NotFound` when there is none.
+    pub fn get(&self, id: GroupId) -> Result<Group, ServiceError> {
+        self.groups
+            .group(id)?
+            .ok_or(ServiceError::NotFound(Missing::Group))
+    }
+
+    /// The groups `filter` asks for, by name then id, the first `skip` left
+    /// out, at most `count`; with how many match in all.
+    pub fn list(
+        &self,
+        filter: &GroupFilter,
+        skip: u64,
+        count: u32,
+    ) -> Result<FilteredGroups, ServiceError> {
+        Ok(self.groups.groups(filter, skip, count)?)
+    }
+
+    /// Makes the group's name, external id and members what `input` says,
+    /// in one atomic step, only if the group is still at version
+    /// `expected` (when given; `Conflict` on `version` otherwise).
+    pub fn replace(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        input: GroupInput,
+    ) -> Result<Group, ServiceError> {
+        let attributes = self.attributes(input)?;
+        let now = self.clock.now();
+        Ok(self.groups.modify_group(id, &mut |group| {
+            if let Some(version) = expected {
+                group.expect_version(version)?;
+            }
+            group.replace(attributes.clone(), now);
+            Ok(())
+        })?)
+    }
+
+    /// Deletes the group (its members stay users), only if it is at
+    /// version `expected` when given.
+    pub fn delete(&self, id: GroupId, expected: Option<u64>) -> Result<(), ServiceError> {
+        let group = self.get(id)?;
+        if expected.is_some_and(|v| v != group.version()) {
+            return Err(ServiceError::Conflict { field: "version" });
+        }
+        if self.groups.delete_group(id)? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound(Missing::Group))
+        }
+    }
+}
