@@ -1158,6 +1158,21 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     assert_eq!(both.activity.len(), 4, "the visible users read");
     assert!(both.activity.values().all(|n| *n == 1));
 
+    // Within a group: its visible members alone, the counts unchanged.
+    let team = group_with("Team", &[ids[0], ids[3], ids[4]]);
+    store.insert_group(&team).unwrap();
+    let within = store
+        .evidence_within(&["rust".into()], 1, 10, &Scoring::default(), team.id())
+        .unwrap();
+    let best: Vec<UserId> = within.standings.iter().map(|s| s.user).collect();
+    assert_eq!(best, [ids[0]], "the best member, not the best of all");
+    let mut acting: Vec<UserId> = within.actions.iter().map(|a| a.user).collect();
+    acting.sort();
+    let mut members = vec![ids[0], ids[4]];
+    members.sort();
+    assert_eq!(acting, members, "members' actions, the hidden one left out");
+    assert_eq!(within.knowing.get("rust"), Some(&5));
+
     assert_eq!(
         store.people_on(&["rust".into(), "go".into()]).unwrap(),
         std::collections::HashMap::from([("rust".to_owned(), 5)])
@@ -1463,10 +1478,19 @@ fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Sto
 }
 
 fn group_of(name: &str, external: Option<&str>, members: &[&User]) -> kenning_domain::Group {
+    let ids: Vec<UserId> = members.iter().map(|u| u.id()).collect();
+    let mut group = group_with(name, &ids);
+    let mut attributes = group.attributes().clone();
+    attributes.external_id = external.map(|e| kenning_domain::ExternalId::parse(e).unwrap());
+    group.replace(attributes, now());
+    group
+}
+
+fn group_with(name: &str, members: &[UserId]) -> kenning_domain::Group {
     let attributes = kenning_domain::GroupAttributes::parse(kenning_domain::GroupInput {
         display_name: name.into(),
-        external_id: external.map(Into::into),
-        members: members.iter().map(|u| u.id().to_string()).collect(),
+        external_id: None,
+        members: members.iter().map(UserId::to_string).collect(),
     })
     .unwrap();
     kenning_domain::Group::create(

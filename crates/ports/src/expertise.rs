@@ -4,7 +4,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Evidence, Population, Scoring, TopicStanding, UserId,
+    ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, TopicStanding, UserId,
 };
 use uuid::Uuid;
 
@@ -91,6 +91,20 @@ pub trait ExpertiseStore: Send + Sync {
         per_key: u32,
         actions_per_key: u32,
         scoring: &Scoring,
+    ) -> Result<Evidence, StoreError>;
+
+    /// [`evidence`](ExpertiseStore::evidence) of the members of `group`
+    /// alone: their best standings and actions (the counts of people per
+    /// topic and the population stay the whole organisation's). Its cost
+    /// grows with neither the people outside the group nor the number of
+    /// people who know a topic.
+    fn evidence_within(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+        group: GroupId,
     ) -> Result<Evidence, StoreError>;
 
     /// The `per_key` actions of users who are ACTIVE and not hidden in

@@ -5,10 +5,10 @@ use std::collections::HashMap;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
-use diesel::sql_types::{BigInt, Integer, Nullable, Text};
+use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    ActionTopic, Descriptor, EntityTopic, Evidence, Population, Scoring, Standing, Status,
+    ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
     TopicStanding, UserId,
 };
 use kenning_ports::{
@@ -34,58 +34,107 @@ const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 /// Keys looked up by one statement: far below the bound-parameter limits.
 const KEYS_PER_READ: usize = 1_000;
 
-/// The best standings on one topic of users who are ACTIVE and not
-/// hidden, each with its user's number of actions: the statement walks
-/// the topic's range of the rank index from the top and stops after
-/// `LIMIT` visible users, whatever the number of people who know the
-/// topic, reading the index alone (it holds every column read). SQLite's
-/// planner, given statistics, may prefer scanning `users` and sorting;
-/// `CROSS JOIN` fixes the standings as the outer loop (PostgreSQL plans
-/// the inner join on its own). The number of actions is a subquery, not a
-/// join, so that it is looked up for the rows read only (joined,
-/// PostgreSQL hashed every learner).
-const BEST_STANDINGS_SQLITE: &str =
-    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
-     (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
-     FROM standings s CROSS JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
-     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT ?";
-
-/// [`BEST_STANDINGS_SQLITE`] for PostgreSQL.
-const BEST_STANDINGS_POSTGRES: &str =
-    "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
-     (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
-     FROM standings s JOIN users u ON u.id = s.user_id \
-     WHERE s.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
-     ORDER BY s.rank_key DESC, s.user_id DESC LIMIT $3";
-
-/// The actions of users who are ACTIVE and not hidden in which one topic
-/// is most relevant: the statement walks the topic's range of the index
-/// `(topic_key, relevance, action_id)` from the top and stops after
-/// `LIMIT` rows, whatever the number of actions that taught the topic
-/// (`CROSS JOIN` as in [`BEST_STANDINGS_SQLITE`]).
-const BEST_ACTIONS_SQLITE: &str =
-    "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
-     t.default_relevance, t.secondary_relevance, t.relevance \
-     FROM action_topics t CROSS JOIN users u ON u.id = t.user_id \
-     WHERE t.topic_key = ? AND u.status = ? AND NOT u.is_hidden \
-     ORDER BY t.relevance DESC, t.action_id DESC LIMIT ?";
-
-/// [`BEST_ACTIONS_SQLITE`] for PostgreSQL.
-const BEST_ACTIONS_POSTGRES: &str =
-    "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
-     t.default_relevance, t.secondary_relevance, t.relevance \
-     FROM action_topics t JOIN users u ON u.id = t.user_id \
-     WHERE t.topic_key = $1 AND u.status = $2 AND NOT u.is_hidden \
-     ORDER BY t.relevance DESC, t.action_id DESC LIMIT $3";
-
-/// The best standings on one topic, on `conn`'s backend: binds the topic
-/// key, `ACTIVE` and the limit.
-pub(crate) fn best_standings_sql(conn: &DbConnection) -> &'static str {
+/// The placeholders of a best-rows statement on `conn`'s backend, in bind
+/// order: the topic key, `ACTIVE`, the limit, the group. SQLite's are
+/// numbered too, so that the group's may stand before the limit's.
+fn placeholders(conn: &DbConnection) -> [&'static str; 4] {
     match conn {
-        DbConnection::Sqlite(_) => BEST_STANDINGS_SQLITE,
-        DbConnection::Postgres(_) => BEST_STANDINGS_POSTGRES,
+        DbConnection::Sqlite(_) => ["?1", "?2", "?3", "?4"],
+        DbConnection::Postgres(_) => ["$1", "$2", "$3", "$4"],
     }
+}
+
+/// How a best-rows statement reaches users: SQLite's planner, given
+/// statistics, may prefer scanning `users` and sorting, so `CROSS JOIN`
+/// fixes the topic's rows as the outer loop (PostgreSQL plans the inner
+/// join on its own).
+fn user_join(conn: &DbConnection) -> &'static str {
+    match conn {
+        DbConnection::Sqlite(_) => "CROSS JOIN",
+        DbConnection::Postgres(_) => "JOIN",
+    }
+}
+
+/// The condition that keeps the rows of `column`'s users to the members
+/// of the bound group, when `within`.
+fn members_only(column: &str, placeholder: &str, within: bool) -> String {
+    if within {
+        format!(
+            " AND {column} IN (SELECT m.user_id FROM user_group_members m WHERE m.group_id = {placeholder})"
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The best standings on one topic of users who are ACTIVE and not
+/// hidden (and, `within`, members of the bound group), each with its
+/// user's number of actions: the statement walks the topic's range of the
+/// rank index from the top and stops after `LIMIT` users, whatever the
+/// number of people who know the topic, reading the index alone (it holds
+/// every column read). The number of actions is a subquery, not a join,
+/// so that it is looked up for the rows read only (joined, PostgreSQL
+/// hashed every learner). Binds the topic key, `ACTIVE`, the limit and,
+/// `within`, the group.
+pub(crate) fn best_standings_sql(conn: &DbConnection, within: bool) -> String {
+    let [key, status, limit, group] = placeholders(conn);
+    format!(
+        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
+         (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
+         FROM standings s {join} users u ON u.id = s.user_id \
+         WHERE s.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
+         ORDER BY s.rank_key DESC, s.user_id DESC LIMIT {limit}",
+        join = user_join(conn),
+        members = members_only("s.user_id", group, within),
+    )
+}
+
+/// The actions of users who are ACTIVE and not hidden (and, `within`,
+/// members of the bound group) in which one topic is most relevant: the
+/// statement walks the topic's range of the index `(topic_key, relevance,
+/// action_id)` from the top and stops after `LIMIT` rows, whatever the
+/// number of actions that taught the topic. Binds as
+/// [`best_standings_sql`].
+fn best_actions_sql(conn: &DbConnection, within: bool) -> String {
+    let [key, status, limit, group] = placeholders(conn);
+    format!(
+        "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
+         t.default_relevance, t.secondary_relevance, t.relevance \
+         FROM action_topics t {join} users u ON u.id = t.user_id \
+         WHERE t.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
+         ORDER BY t.relevance DESC, t.action_id DESC LIMIT {limit}",
+        join = user_join(conn),
+        members = members_only("t.user_id", group, within),
+    )
+}
+
+/// One best-rows statement per key: `sql` with the key, `ACTIVE`, `limit`
+/// and, when given, the group bound.
+fn best_rows<T>(
+    conn: &mut DbConnection,
+    sql: &str,
+    keys: &[String],
+    limit: u32,
+    within: Option<GroupId>,
+) -> QueryResult<Vec<T>>
+where
+    T: diesel::QueryableByName<diesel::sqlite::Sqlite>
+        + diesel::QueryableByName<diesel::pg::Pg>
+        + 'static,
+{
+    let mut found = Vec::new();
+    for key in keys {
+        let mut binds = vec![
+            Bind::Text(key.clone()),
+            Bind::Text(Status::ACTIVE.to_owned()),
+            Bind::Int(i64::from(limit)),
+        ];
+        if let Some(group) = within {
+            binds.push(Bind::Text(group.to_string()));
+        }
+        found.extend(Statement::new(sql, binds).load::<T>(conn)?);
+    }
+    Ok(found)
 }
 
 /// Recounts `topic_learners` and `learner_totals` from the standings and
@@ -97,30 +146,6 @@ const RECOUNT: &str = "DELETE FROM topic_learners; \
      INSERT INTO learner_totals (shard, people, actions) \
      SELECT substr(user_id, 1, 1), COUNT(*), SUM(actions) \
      FROM learners GROUP BY substr(user_id, 1, 1);";
-
-/// The `per_key` actions of visible users in which each of `keys` is most
-/// relevant, one bounded statement per key.
-fn best_action_rows(
-    conn: &mut DbConnection,
-    keys: &[String],
-    per_key: u32,
-) -> QueryResult<Vec<ActionTopicRow>> {
-    let sql = match conn {
-        DbConnection::Sqlite(_) => BEST_ACTIONS_SQLITE,
-        DbConnection::Postgres(_) => BEST_ACTIONS_POSTGRES,
-    };
-    let mut found = Vec::new();
-    for key in keys {
-        found.extend(
-            diesel::sql_query(sql)
-                .bind::<Text, _>(key)
-                .bind::<Text, _>(Status::ACTIVE)
-                .bind::<BigInt, _>(i64::from(per_key))
-                .load::<ActionTopicRow>(conn)?,
-        );
-    }
-    Ok(found)
-}
 
 /// `rows` as the domain's action topics, each topic's relevance under
 /// `scoring`.
@@ -583,7 +608,10 @@ impl ExpertiseStore for Database {
         per_key: u32,
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError> {
-        let rows = self.read(|conn| best_action_rows(conn, keys, per_key))?;
+        let rows = self.read(|conn| {
+            let sql = best_actions_sql(conn, false);
+            best_rows::<ActionTopicRow>(conn, &sql, keys, per_key, None)
+        })?;
         action_topics_of(rows, scoring)
     }
 
@@ -594,44 +622,18 @@ impl ExpertiseStore for Database {
         actions_per_key: u32,
         scoring: &Scoring,
     ) -> Result<Evidence, StoreError> {
-        let limit = i64::from(per_key);
-        // One connection for every read; one statement per key, so that
-        // each stays bounded by its own `LIMIT`.
-        let (rows, knowing, population, actions) = self.read(|conn| {
-            let sql = best_standings_sql(conn);
-            let mut rows: Vec<RankedRow> = Vec::new();
-            for key in keys {
-                rows.extend(
-                    diesel::sql_query(sql)
-                        .bind::<Text, _>(key)
-                        .bind::<Text, _>(Status::ACTIVE)
-                        .bind::<BigInt, _>(limit)
-                        .load::<RankedRow>(conn)?,
-                );
-            }
-            Ok((
-                rows,
-                count_people_on(conn, keys)?,
-                count_population(conn)?,
-                best_action_rows(conn, keys, actions_per_key)?,
-            ))
-        })?;
-        let mut standings = Vec::with_capacity(rows.len());
-        let mut activity = HashMap::new();
-        for row in rows {
-            let standing = row.standing.into_standing()?;
-            if let Some(actions) = row.actions {
-                activity.insert(standing.user, u64::try_from(actions).unwrap_or_default());
-            }
-            standings.push(standing);
-        }
-        Ok(Evidence {
-            standings,
-            knowing,
-            activity,
-            population,
-            actions: action_topics_of(actions, scoring)?,
-        })
+        self.evidence_of(keys, per_key, actions_per_key, scoring, None)
+    }
+
+    fn evidence_within(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+        group: GroupId,
+    ) -> Result<Evidence, StoreError> {
+        self.evidence_of(keys, per_key, actions_per_key, scoring, Some(group))
     }
 
     fn population(&self) -> Result<Population, StoreError> {
@@ -875,5 +877,46 @@ impl Database {
             Ok::<_, TxError>(())
         })
         .map_err(StoreError::from)
+    }
+}
+
+impl Database {
+    /// [`ExpertiseStore::evidence`], of the members of `within` alone when
+    /// given: one connection for every read; one statement per key, so
+    /// that each stays bounded by its own `LIMIT`.
+    fn evidence_of(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+        within: Option<GroupId>,
+    ) -> Result<Evidence, StoreError> {
+        let (rows, knowing, population, actions) = self.read(|conn| {
+            let standings = best_standings_sql(conn, within.is_some());
+            let best_actions = best_actions_sql(conn, within.is_some());
+            Ok((
+                best_rows::<RankedRow>(conn, &standings, keys, per_key, within)?,
+                count_people_on(conn, keys)?,
+                count_population(conn)?,
+                best_rows::<ActionTopicRow>(conn, &best_actions, keys, actions_per_key, within)?,
+            ))
+        })?;
+        let mut standings = Vec::with_capacity(rows.len());
+        let mut activity = HashMap::new();
+        for row in rows {
+            let standing = row.standing.into_standing()?;
+            if let Some(actions) = row.actions {
+                activity.insert(standing.user, u64::try_from(actions).unwrap_or_default());
+            }
+            standings.push(standing);
+        }
+        Ok(Evidence {
+            standings,
+            knowing,
+            activity,
+            population,
+            actions: action_topics_of(actions, scoring)?,
+        })
     }
 }

@@ -80,7 +80,7 @@ impl Database {
                 binds: vec![Bind::Text("someone@example.com".to_owned())],
             };
             let best = Statement {
-                sql: best_standings_sql(conn).to_owned(),
+                sql: best_standings_sql(conn, false),
                 binds: vec![
                     Bind::Text("rust".to_owned()),
                     Bind::Text(kenning_domain::Status::ACTIVE.to_owned()),

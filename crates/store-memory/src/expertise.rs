@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Evidence, Population, Scoring, Standing, Status, TopicStanding,
-    UserId,
+    ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
+    TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -110,6 +110,7 @@ fn best_actions(
     keys: &[String],
     per_key: u32,
     scoring: &Scoring,
+    within: Option<GroupId>,
 ) -> Vec<ActionTopic> {
     let mut found = Vec::new();
     for key in keys {
@@ -118,7 +119,7 @@ fn best_actions(
         };
         let mut best: Vec<ActionTopic> = teaching
             .iter()
-            .filter(|(_, user, _)| visible(state, user))
+            .filter(|(_, user, _)| counts(state, user, within))
             .map(|(action, user, by_descriptor)| ActionTopic {
                 action: *action,
                 user: *user,
@@ -147,6 +148,59 @@ fn visible(state: &State, user: &UserId) -> bool {
         .users
         .get(user)
         .is_some_and(|u| u.status() == Status::Active && !u.is_hidden())
+}
+
+/// Whether `user` is visible and, `within` a group, one of its members.
+fn counts(state: &State, user: &UserId, within: Option<GroupId>) -> bool {
+    visible(state, user)
+        && within.is_none_or(|group| {
+            state
+                .groups
+                .get(&group)
+                .is_some_and(|g| g.attributes().members.contains(user))
+        })
+}
+
+/// What [`ExpertiseStore::evidence`] reads, of the members of `within`
+/// alone when given.
+fn evidence_of(
+    state: &State,
+    keys: &[String],
+    per_key: u32,
+    actions_per_key: u32,
+    scoring: &Scoring,
+    within: Option<GroupId>,
+) -> Evidence {
+    let learned = &state.expertise;
+    let mut standings = Vec::new();
+    let mut knowing = HashMap::new();
+    for key in keys {
+        let Some(users) = learned.standings.get(key) else {
+            continue;
+        };
+        knowing.insert(key.clone(), users.len() as u64);
+        let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
+            .iter()
+            .filter(|(user, _)| counts(state, user, within))
+            .collect();
+        best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
+        best.truncate(per_key as usize);
+        standings.extend(
+            best.into_iter()
+                .map(|(user, held)| topic_standing(key, *user, held)),
+        );
+    }
+    let activity = standings
+        .iter()
+        .filter_map(|s| learned.activity.get(&s.user).map(|n| (s.user, *n)))
+        .collect();
+    Evidence {
+        standings,
+        knowing,
+        activity,
+        population: population(learned),
+        actions: best_actions(state, keys, actions_per_key, scoring, within),
+    }
 }
 
 impl ExpertiseStore for MemoryStore {
@@ -201,7 +255,7 @@ impl ExpertiseStore for MemoryStore {
         per_key: u32,
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError> {
-        Ok(best_actions(&self.lock(), keys, per_key, scoring))
+        Ok(best_actions(&self.lock(), keys, per_key, scoring, None))
     }
 
     fn evidence(
@@ -211,37 +265,33 @@ impl ExpertiseStore for MemoryStore {
         actions_per_key: u32,
         scoring: &Scoring,
     ) -> Result<Evidence, StoreError> {
+        Ok(evidence_of(
+            &self.lock(),
+            keys,
+            per_key,
+            actions_per_key,
+            scoring,
+            None,
+        ))
+    }
+
+    fn evidence_within(
+        &self,
+        keys: &[String],
+        per_key: u32,
+        actions_per_key: u32,
+        scoring: &Scoring,
+        group: GroupId,
+    ) -> Result<Evidence, StoreError> {
         let state = self.lock();
-        let learned = &state.expertise;
-        let mut standings = Vec::new();
-        let mut knowing = HashMap::new();
-        for key in keys {
-            let Some(users) = learned.standings.get(key) else {
-                continue;
-            };
-            knowing.insert(key.clone(), users.len() as u64);
-            let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
-                .iter()
-                .filter(|(user, _)| visible(&state, user))
-                .collect();
-            best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
-            best.truncate(per_key as usize);
-            standings.extend(
-                best.into_iter()
-                    .map(|(user, held)| topic_standing(key, *user, held)),
-            );
-        }
-        let activity = standings
-            .iter()
-            .filter_map(|s| learned.activity.get(&s.user).map(|n| (s.user, *n)))
-            .collect();
-        Ok(Evidence {
-            standings,
-            knowing,
-            activity,
-            population: population(learned),
-            actions: best_actions(&state, keys, actions_per_key, scoring),
-        })
+        Ok(evidence_of(
+            &state,
+            keys,
+            per_key,
+            actions_per_key,
+            scoring,
+            Some(group),
+        ))
     }
 
     fn population(&self) -> Result<Population, StoreError> {
