@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use kenning_domain::{
     entity_topics, query_terms, rank_experts, related_topics, Expert, ExpertsLimit, FieldViolation,
-    QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload,
-    UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    GroupId, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace,
+    Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -166,6 +166,19 @@ impl ExpertiseService {
 
     /// At most `limit` users who know about `query`, best first.
     pub fn experts(&self, query: &str, limit: ExpertsLimit) -> Result<Vec<Expert>, ServiceError> {
+        self.experts_in(query, limit, None)
+    }
+
+    /// [`experts`](Self::experts) among the members of `group` alone when
+    /// given (a group that does not exist has no members): the members
+    /// are ranked as they would be among everyone, topics weighted by how
+    /// many people of the whole organisation know them.
+    pub fn experts_in(
+        &self,
+        query: &str,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<Vec<Expert>, ServiceError> {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
@@ -174,15 +187,17 @@ impl ExpertiseService {
             return Ok(Vec::new());
         }
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
-        let evidence = self
-            .store
-            .evidence(
-                &keys,
-                STANDINGS_PER_TOPIC,
-                ACTIONS_PER_TOPIC_READ,
-                &self.scoring,
-            )
-            .map_err(internal)?;
+        let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
+        let evidence = match group {
+            None => self
+                .store
+                .evidence(&keys, per_topic, actions, &self.scoring),
+            Some(group) => {
+                self.store
+                    .evidence_within(&keys, per_topic, actions, &self.scoring, group)
+            }
+        }
+        .map_err(internal)?;
         Ok(rank_experts(
             &terms,
             evidence,

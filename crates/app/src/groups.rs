@@ -4,10 +4,10 @@
 use std::sync::Arc;
 
 use kenning_domain::{
-    FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput, Rule,
+    FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput, Rule, UserId,
     ValidationErrors,
 };
-use kenning_ports::{Clock, FilteredGroups, GroupRepository, ModifyGroupError};
+use kenning_ports::{Clock, FilteredGroups, GroupRepository, Membership, ModifyGroupError};
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
@@ -103,6 +103,11 @@ impl GroupService {
             group.replace(attributes.clone(), now);
             Ok(())
         })?)
+    }
+
+    /// The groups `user` belongs to, by name then id.
+    pub fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, ServiceError> {
+        Ok(self.groups.groups_of(user)?)
     }
 
     /// Deletes the group (its members stay users), only if it is at

@@ -1,6 +1,6 @@
 //! What a request executes with, shared by the root types and the objects.
 
-use kenning_app::{ExpertiseService, Principal, UserService};
+use kenning_app::{ExpertiseService, GroupService, Principal, UserService};
 use kenning_domain::Scope;
 
 use crate::error::ApiError;
@@ -11,6 +11,7 @@ use crate::error::ApiError;
 pub struct Context {
     pub principal: Principal,
     pub users: UserService,
+    pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub max_offset: u32,
 }

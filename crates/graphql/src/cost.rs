@@ -182,6 +182,8 @@ fn default_items(parent: Option<&str>, field: &str) -> Option<u64> {
         (Some("experts"), "topics") => Some(10),
         // Each of a user's topics lists its ten newest actions.
         (Some("userTopics"), "actions") => Some(10),
+        // A user's groups are not paged; counted as a typical few.
+        (Some(_), "groups") => Some(10),
         _ => None,
     }
 }

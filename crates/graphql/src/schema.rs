@@ -2,7 +2,7 @@
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
 use kenning_domain::{
-    self as domain, ExpertsLimit, FieldViolation, RelatedTopicsLimit, Scope, SearchText,
+    self as domain, ExpertsLimit, FieldViolation, GroupId, RelatedTopicsLimit, Scope, SearchText,
     UserCursor, UserId, UserTopicsLimit,
 };
 use uuid::Uuid;
@@ -119,11 +119,22 @@ impl Query {
     /// standing saturating as BM25's term frequencies do, and by their
     /// actions that match the query best. Deactivated,
     /// hidden and deleted users are left out. `limit` 1 to 100, default 10.
-    fn experts(context: &Context, query: String, limit: Option<i32>) -> Result<Vec<ExpertObject>> {
+    /// With `groupId`, only the group's members are ranked (`NotFound` for
+    /// a group that does not exist).
+    fn experts(
+        context: &Context,
+        query: String,
+        limit: Option<i32>,
+        group_id: Option<Uuid>,
+    ) -> Result<Vec<ExpertObject>> {
         let expertise = context.expertise()?;
         let limit = parse_or_default(limit, ExpertsLimit::parse)?;
+        let group = group_id.map(GroupId::from_uuid);
+        if let Some(group) = group {
+            context.groups.get(group)?;
+        }
         Ok(expertise
-            .experts(&query, limit)?
+            .experts_in(&query, limit, group)?
             .into_iter()
             .map(ExpertObject)
             .collect())

@@ -2,10 +2,12 @@
 
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, GraphQLEnum};
-use kenning_domain::{Profile, Status, User};
+use kenning_domain::{Profile, Scope, Status, User};
+use kenning_ports::Membership;
 use uuid::Uuid;
 
 use crate::context::Context;
+use crate::error::ApiError;
 
 /// Where a user is in its lifecycle.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, GraphQLEnum)]
@@ -122,6 +124,16 @@ impl UserObject {
     fn user_name(&self) -> Option<&str> {
         self.optional(|p| p.user_name.as_ref())
     }
+    /// The groups the user belongs to, by name (needs `users:read`).
+    fn groups(&self, context: &Context) -> Result<Vec<GroupObject>, ApiError> {
+        context.allow(Scope::UsersRead)?;
+        Ok(context
+            .groups
+            .groups_of(self.0.id())?
+            .into_iter()
+            .map(GroupObject)
+            .collect())
+    }
     /// When the user last changed.
     fn last_modified(&self) -> DateTime<Utc> {
         self.0.modified()
@@ -141,5 +153,24 @@ impl UserObject {
     /// The moment the user was anonymized.
     fn date_deleted(&self) -> Option<DateTime<Utc>> {
         self.0.date_deleted()
+    }
+}
+
+/// A group of users, as a member's `groups` lists it.
+#[derive(Debug)]
+pub struct GroupObject(pub Membership);
+
+/// A group of users (teams, departments), provisioned through SCIM.
+#[graphql_object(name = "Group", context = Context)]
+impl GroupObject {
+    /// The group's identifier (SCIM's `id`), for `experts(groupId)`.
+    fn group_id(&self) -> Uuid {
+        self.0.group.as_uuid()
+    }
+    fn display_name(&self) -> &str {
+        self.0.display_name.as_str()
+    }
+    fn external_id(&self) -> Option<&str> {
+        self.0.external_id.as_ref().map(|e| e.as_str())
     }
 }

@@ -43,6 +43,7 @@ async fn run(
     let context = Context {
         principal,
         users: state.users.clone(),
+        groups: state.groups.clone(),
         expertise: state.expertise.clone(),
         max_offset: state.schema.limits().max_offset,
     };

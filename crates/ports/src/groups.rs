@@ -1,6 +1,6 @@
 //! Where groups live.
 
-use kenning_domain::{Group, GroupError, GroupFilter, GroupId, UserId};
+use kenning_domain::{DisplayName, ExternalId, Group, GroupError, GroupFilter, GroupId, UserId};
 
 use crate::store::StoreError;
 
@@ -11,6 +11,17 @@ pub struct FilteredGroups {
     pub total: u64,
     /// The page, by name (without regard to case), then id.
     pub groups: Vec<Group>,
+}
+
+/// A group a user belongs to, without its other members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Membership {
+    /// The group.
+    pub group: GroupId,
+    /// Its name.
+    pub display_name: DisplayName,
+    /// Its id in the identity provider.
+    pub external_id: Option<ExternalId>,
 }
 
 /// Why [`GroupRepository::modify_group`] did not store a change.
@@ -58,6 +69,8 @@ pub trait GroupRepository: Send + Sync {
         skip: u64,
         count: u32,
     ) -> Result<FilteredGroups, StoreError>;
+    /// The groups `user` belongs to, by name then id.
+    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError>;
     /// Which of `users` exist and are not deleted.
     fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError>;
 }

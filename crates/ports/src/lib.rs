@@ -18,6 +18,6 @@ pub mod topics;
 pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};
-pub use groups::{FilteredGroups, GroupRepository, ModifyGroupError};
+pub use groups::{FilteredGroups, GroupRepository, Membership, ModifyGroupError};
 pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 pub use topics::{Extraction, TopicExtractor};

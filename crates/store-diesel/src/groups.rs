@@ -8,7 +8,7 @@ use kenning_domain::{
     DisplayName, Email, ExternalId, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
     GroupParts, Status, UserId,
 };
-use kenning_ports::{FilteredGroups, GroupRepository, ModifyGroupError, StoreError};
+use kenning_ports::{FilteredGroups, GroupRepository, Membership, ModifyGroupError, StoreError};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
@@ -260,6 +260,28 @@ impl GroupRepository for Database {
             total: u64::try_from(total).unwrap_or_default(),
             groups,
         })
+    }
+
+    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError> {
+        let key = user.to_string();
+        let rows: Vec<GroupRow> = self.read(|conn| {
+            groups::table
+                .inner_join(members::table.on(members::group_id.eq(groups::id)))
+                .filter(members::user_id.eq(&key))
+                .order((groups::display_name_key, groups::id))
+                .select(GroupRow::as_select())
+                .load(conn)
+        })?;
+        rows.into_iter()
+            .map(|row| {
+                let group = row.into_group(Vec::new())?;
+                Ok(Membership {
+                    group: group.id(),
+                    display_name: group.attributes().display_name.clone(),
+                    external_id: group.attributes().external_id.clone(),
+                })
+            })
+            .collect()
     }
 
     fn live_users(&self, ids: &[UserId]) -> Result<Vec<UserId>, StoreError> {

@@ -16,8 +16,8 @@ use kenning_domain::{
     SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserName,
 };
 use kenning_ports::{
-    CredentialStore, FilteredGroups, FilteredUsers, GroupRepository, ModifyError, ModifyGroupError,
-    StoreError, StoredCredential, UserPage, UserRepository,
+    CredentialStore, FilteredGroups, FilteredUsers, GroupRepository, Membership, ModifyError,
+    ModifyGroupError, StoreError, StoredCredential, UserPage, UserRepository,
 };
 use uuid::Uuid;
 
@@ -378,6 +378,24 @@ impl GroupRepository for MemoryStore {
                 .cloned()
                 .collect(),
         })
+    }
+
+    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError> {
+        let state = self.lock();
+        let mut found: Vec<&Group> = state
+            .groups
+            .values()
+            .filter(|g| g.attributes().members.contains(&user))
+            .collect();
+        found.sort_by_key(|g| (Email::fold(g.attributes().display_name.as_str()), g.id()));
+        Ok(found
+            .into_iter()
+            .map(|g| Membership {
+                group: g.id(),
+                display_name: g.attributes().display_name.clone(),
+                external_id: g.attributes().external_id.clone(),
+            })
+            .collect())
     }
 
     fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError> {

@@ -547,3 +547,43 @@ fn a_start_with_new_settings_rebuilds_while_serving(backend: Backend) {
     }
     assert!(rebuilt(&now), "{now:?} after 30 s, expected {expected:?}");
 }
+
+#[on_every_backend]
+fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "experts_within_a_group_rank_its_members_alone")
+    else {
+        return;
+    };
+    let key = app.api_key();
+    let ops = app.create_user("ops@example.com", "Olga", "Ops");
+    let junior = app.create_user("junior@example.com", "Jon", "Junior");
+    app.create_user("tax@example.com", "Tim", "Tax");
+    teach(&app, &key, "ops@example.com", "edit", KUBERNETES);
+    teach(&app, &key, "ops@example.com", "edit", KUBERNETES);
+    teach(&app, &key, "junior@example.com", "view", "Kubernetes clusters for beginners.");
+    teach(&app, &key, "tax@example.com", "edit", TAX);
+    let group = app.services.groups.create(kenning_domain::GroupInput {
+        display_name: "Juniors".into(),
+        external_id: None,
+        members: vec![junior.clone()],
+    });
+    let group = group.unwrap().id().to_string();
+
+    let within = |group: &str| {
+        app.graphql(
+            "query e($q: String!, $g: UUID) { experts(query: $q, groupId: $g) { globalUserId user { groups { groupId displayName } } } }",
+            json!({ "q": "kubernetes clusters", "g": group }),
+        )
+    };
+    let all = experts(&app, "kubernetes clusters");
+    assert_eq!(all[0]["globalUserId"], ops.as_str(), "the best of everyone");
+    let members = within(&group).json()["data"]["experts"].clone();
+    assert_eq!(members.as_array().unwrap().len(), 1, "{members}");
+    assert_eq!(members[0]["globalUserId"], junior.as_str());
+    assert_eq!(
+        members[0]["user"]["groups"],
+        json!([{ "groupId": group, "displayName": "Juniors" }])
+    );
+    let missing = within("8f4c1e36-0000-4000-8000-000000000000");
+    assert_eq!(missing.error_code().as_deref(), Some("NotFound"));
+}
