@@ -550,8 +550,7 @@ fn a_start_with_new_settings_rebuilds_while_serving(backend: Backend) {
 
 #[on_every_backend]
 fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
-    let Some(app) = TestApp::spawn(backend, "experts_within_a_group_rank_its_members_alone")
-    else {
+    let Some(app) = TestApp::spawn(backend, "experts_within_a_group_rank_its_members_alone") else {
         return;
     };
     let key = app.api_key();
@@ -560,7 +559,13 @@ fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
     app.create_user("tax@example.com", "Tim", "Tax");
     teach(&app, &key, "ops@example.com", "edit", KUBERNETES);
     teach(&app, &key, "ops@example.com", "edit", KUBERNETES);
-    teach(&app, &key, "junior@example.com", "view", "Kubernetes clusters for beginners.");
+    teach(
+        &app,
+        &key,
+        "junior@example.com",
+        "view",
+        "Kubernetes clusters for beginners.",
+    );
     teach(&app, &key, "tax@example.com", "edit", TAX);
     let group = app.services.groups.create(kenning_domain::GroupInput {
         display_name: "Juniors".into(),
