@@ -96,7 +96,21 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
                     .default_service(web::to(method_not_allowed)),
             )
             .default_service(web::to(not_found)),
+    )
+    .route(
+        "/accounts/api/v1/scim/{version}/{rest:.*}",
+        web::route().to(other_version),
     );
+}
+
+/// A request for another SCIM version than 2.0 (RFC 7644 §3.13).
+async fn other_version() -> HttpResponse {
+    ScimError::new(
+        StatusCode::BAD_REQUEST,
+        Some("invalidVers"),
+        format!("this server speaks SCIM 2.0 only, at {SCIM_PATH}"),
+    )
+    .into_response()
 }
 
 /// A discovery resource: `GET` only, 405 for any other method.
@@ -581,6 +595,19 @@ async fn list_page(
     let start = number("startIndex", 1)?.max(1);
     let count = number("count", i64::from(MAX_RESULTS))?.clamp(0, i64::from(MAX_RESULTS));
     let skip = u64::try_from(start - 1).unwrap_or_default();
+    // Paging by position reads every result before the page; as deep as
+    // GraphQL's offsets may go, and no deeper.
+    let deepest = state.schema.limits().max_offset;
+    if skip > u64::from(deepest) {
+        return Err(ScimError::new(
+            StatusCode::BAD_REQUEST,
+            Some("tooMany"),
+            format!(
+                "startIndex may be at most {}: narrow the filter to reach what lies deeper",
+                u64::from(deepest) + 1
+            ),
+        ));
+    }
     let take = u32::try_from(count).unwrap_or(MAX_RESULTS);
     let expr = parameter(params, "filter")
         .map(filter::parse)
