@@ -635,13 +635,26 @@ fn lists_page_filter_and_choose_attributes(backend: Backend) {
         .map(|r| r["name"]["familyName"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["Baker", "Charlie"]);
+    let created = scim(
+        &app,
+        "POST",
+        "/Users?attributes=userName",
+        Some(
+            &json!({ "userName": "f@example.com", "name": { "givenName": "F", "familyName": "Zulu" } }),
+        ),
+    );
+    assert!(created.json().get("meta").is_none());
+    assert!(
+        created.header("location").is_some(),
+        "Location even without meta"
+    );
     let counted = scim(&app, "GET", "/Users?count=0", None).json();
     assert_eq!(
         (
             counted["totalResults"].clone(),
             counted["Resources"].clone()
         ),
-        (json!(5), json!([]))
+        (json!(6), json!([]))
     );
     let beyond = scim(&app, "GET", "/Users?startIndex=9", None).json();
     assert_eq!(beyond["Resources"], json!([]));

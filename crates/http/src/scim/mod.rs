@@ -176,15 +176,24 @@ fn answer(status: StatusCode, body: &Value) -> HttpResponse {
 
 /// A user's resource, with its ETag (and `Location` when created).
 fn user_answer(status: StatusCode, user: &User, req: &HttpRequest, shown: &Shown) -> HttpResponse {
-    let base = base(req);
+    let resource = resource::render(user, &base(req));
+    resource_answer(status, resource, shown, &resource::etag(user))
+}
+
+/// A resource as answered with the attributes `shown` asks for: its
+/// `ETag`, and when it was just created the `Location` its `meta` gives
+/// (whether or not `meta` is shown).
+fn resource_answer(status: StatusCode, resource: Value, shown: &Shown, etag: &str) -> HttpResponse {
     let mut builder = HttpResponse::build(status);
     builder
         .insert_header((header::CONTENT_TYPE, SCIM_CONTENT_TYPE))
-        .insert_header((header::ETAG, resource::etag(user)));
+        .insert_header((header::ETAG, etag));
     if status == StatusCode::CREATED {
-        builder.insert_header((header::LOCATION, format!("{base}/Users/{}", user.id())));
+        if let Some(location) = resource["meta"]["location"].as_str() {
+            builder.insert_header((header::LOCATION, location));
+        }
     }
-    builder.body(shown.apply(resource::render(user, &base)).to_string())
+    builder.body(shown.apply(resource).to_string())
 }
 
 fn outcome(result: Result<HttpResponse, ScimError>) -> HttpResponse {
@@ -819,15 +828,7 @@ fn group_id(raw: &str) -> Result<GroupId, ScimError> {
 
 /// A group's resource, with its ETag (and `Location` when created).
 fn group_answer(status: StatusCode, g: &Group, req: &HttpRequest, shown: &Shown) -> HttpResponse {
-    let base = base(req);
-    let mut builder = HttpResponse::build(status);
-    builder
-        .insert_header((header::CONTENT_TYPE, SCIM_CONTENT_TYPE))
-        .insert_header((header::ETAG, group::etag(g)));
-    if status == StatusCode::CREATED {
-        builder.insert_header((header::LOCATION, format!("{base}/Groups/{}", g.id())));
-    }
-    builder.body(shown.apply(group::render(g, &base)).to_string())
+    resource_answer(status, group::render(g, &base(req)), shown, &group::etag(g))
 }
 
 async fn create_group(
