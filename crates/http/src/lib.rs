@@ -1,5 +1,6 @@
 //! Kenning's HTTP adapter (actix-web): the GraphQL endpoint with its guards,
-//! the connector upload endpoint, GraphiQL, health and readiness probes, and request metrics.
+//! the connector upload endpoint, the SCIM 2.0 provisioning endpoint,
+//! GraphiQL, health and readiness probes, and request metrics.
 //!
 //! Every blocking call (storage, credential checks, GraphQL execution) runs
 //! on actix's blocking pool through `web::block`, never on the

@@ -292,7 +292,7 @@ async fn schema(
     )
 }
 
-/// The query parameters of a request, `None` for a malformed query.
+/// The query parameters of a request; `invalidSyntax` for a malformed query.
 fn query(req: &HttpRequest) -> Result<Vec<(String, String)>, ScimError> {
     web::Query::<Vec<(String, String)>>::from_query(req.query_string())
         .map(web::Query::into_inner)
