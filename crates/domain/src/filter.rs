@@ -187,7 +187,7 @@ impl Comparison {
                     return self.operator == Op::NotEqual;
                 };
                 let (held, wanted) = if attribute.ignores_case() {
-                    (fold(held), fold(wanted))
+                    (Email::fold(held), Email::fold(wanted))
                 } else {
                     (held.to_owned(), wanted.clone())
                 };
@@ -201,12 +201,6 @@ impl Comparison {
             }
         }
     }
-}
-
-/// How text is compared when case does not count: as e-mail keys are
-/// ([`Email::fold`]), lower case, whitespace at the ends trimmed.
-fn fold(text: &str) -> String {
-    Email::fold(text)
 }
 
 /// A condition on users.
@@ -229,7 +223,7 @@ impl UserFilter {
     /// Whether `user` is among those the filter asks for: ACTIVE or
     /// DEACTIVATED, and the condition holds.
     pub fn matches(&self, user: &User) -> bool {
-        matches!(user.status(), Status::Active | Status::Deactivated) && self.holds(user)
+        user.is_provisioned() && self.holds(user)
     }
 
     fn holds(&self, user: &User) -> bool {

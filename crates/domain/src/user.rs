@@ -276,6 +276,13 @@ impl User {
     pub fn id(&self) -> UserId {
         self.id
     }
+    /// Whether the user is ACTIVE or DEACTIVATED: one a directory that
+    /// provisions users (SCIM) sees; a user pending deletion or deleted is
+    /// gone for it.
+    pub fn is_provisioned(&self) -> bool {
+        matches!(self.status, Status::Active | Status::Deactivated)
+    }
+
     /// When the user last changed: registered, updated, moved in its
     /// lifecycle or anonymized ([`User::touch`]).
     pub fn modified(&self) -> DateTime<Utc> {

@@ -190,7 +190,7 @@ impl UserRepository for MemoryStore {
             .values()
             .filter(|u| match filter {
                 Some(filter) => filter.matches(u),
-                None => matches!(u.status(), Status::Active | Status::Deactivated),
+                None => u.is_provisioned(),
             })
             .map(|u| (UserCursor::of(u), u))
             .collect();

@@ -335,3 +335,15 @@ fn a_user_changes_version_only_as_stored_and_refuses_a_stale_one() {
     );
     assert!(u.expect_version(2).is_ok());
 }
+
+#[test]
+fn only_active_and_deactivated_users_are_provisioned() {
+    for (state, provisioned) in [
+        (State::Active, true),
+        (State::Deactivated, true),
+        (State::Pending, false),
+        (State::Deleted, false),
+    ] {
+        assert_eq!(in_state(state).is_provisioned(), provisioned);
+    }
+}

@@ -18,7 +18,7 @@ mod resource;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::{Missing, ServiceError, UserService};
-use kenning_domain::{Group, GroupId, Scope, Status, User, UserId};
+use kenning_domain::{Group, GroupId, Scope, User, UserId};
 use serde_json::{json, Map, Value};
 use uuid::Uuid;
 
@@ -412,9 +412,10 @@ fn user_id(raw: &str) -> Result<UserId, ScimError> {
 async fn visible(users: &UserService, id: UserId) -> Result<User, ScimError> {
     let users = users.clone();
     let user = blocking(move || users.get(id)).await?;
-    match user.status() {
-        Status::Active | Status::Deactivated => Ok(user),
-        _ => Err(ScimError::not_found()),
+    if user.is_provisioned() {
+        Ok(user)
+    } else {
+        Err(ScimError::not_found())
     }
 }
 
