@@ -1568,8 +1568,20 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     assert_eq!(all.total, 3);
     assert_eq!(all.groups.len(), 1);
 
-    assert!(store.delete_group(rnd.id()).unwrap());
-    assert!(!store.delete_group(rnd.id()).unwrap());
+    assert_eq!(
+        store.delete_group(rnd.id(), Some(2)),
+        Err(ModifyGroupError::Rejected(
+            kenning_domain::GroupError::StaleVersion {
+                expected: 2,
+                current: 1
+            }
+        ))
+    );
+    store.delete_group(rnd.id(), Some(1)).unwrap();
+    assert_eq!(
+        store.delete_group(rnd.id(), None),
+        Err(ModifyGroupError::NotFound)
+    );
     assert_eq!(store.group(rnd.id()).unwrap(), None);
 
     let stranger = UserId::from_uuid(Uuid::new_v4());

@@ -7,7 +7,9 @@ use kenning_domain::{
     FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput, Rule, UserId,
     ValidationErrors,
 };
-use kenning_ports::{Clock, FilteredGroups, GroupRepository, Membership, ModifyGroupError};
+use kenning_ports::{
+    Clock, FilteredGroups, GroupRepository, Membership, ModifyGroupError, UserRepository,
+};
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
@@ -16,6 +18,7 @@ use crate::error::{Missing, ServiceError};
 #[derive(Clone)]
 pub struct GroupService {
     groups: Arc<dyn GroupRepository>,
+    users: Arc<dyn UserRepository>,
     clock: Arc<dyn Clock>,
 }
 
@@ -36,9 +39,18 @@ impl From<ModifyGroupError> for ServiceError {
 }
 
 impl GroupService {
-    /// The service over `groups`; `clock` says when groups change.
-    pub fn new(groups: Arc<dyn GroupRepository>, clock: Arc<dyn Clock>) -> Self {
-        Self { groups, clock }
+    /// The service over `groups`, whose members are `users`; `clock` says
+    /// when groups change.
+    pub fn new(
+        groups: Arc<dyn GroupRepository>,
+        users: Arc<dyn UserRepository>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            groups,
+            users,
+            clock,
+        }
     }
 
     /// The attributes `input` gives, every member a user that is not
@@ -46,7 +58,7 @@ impl GroupService {
     fn attributes(&self, input: GroupInput) -> Result<GroupAttributes, ServiceError> {
         let attributes = GroupAttributes::parse(input)?;
         let members: Vec<_> = attributes.members.iter().copied().collect();
-        let live = self.groups.live_users(&members)?;
+        let live = self.users.live_users(&members)?;
         if live.len() < members.len() {
             return Err(
                 ValidationErrors::from(FieldViolation::new("members", Rule::NotAUser)).into(),
@@ -111,16 +123,8 @@ impl GroupService {
     }
 
     /// Deletes the group (its members stay users), only if it is at
-    /// version `expected` when given.
+    /// version `expected` when given, in one atomic step.
     pub fn delete(&self, id: GroupId, expected: Option<u64>) -> Result<(), ServiceError> {
-        let group = self.get(id)?;
-        if expected.is_some_and(|v| v != group.version()) {
-            return Err(ServiceError::Conflict { field: "version" });
-        }
-        if self.groups.delete_group(id)? {
-            Ok(())
-        } else {
-            Err(ServiceError::NotFound(Missing::Group))
-        }
+        Ok(self.groups.delete_group(id, expected)?)
     }
 }

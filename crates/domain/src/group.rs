@@ -21,6 +21,14 @@ bounded_text!(
     DisplayName, "displayName", 255, required = true
 );
 
+impl DisplayName {
+    /// The name folded as e-mail addresses are ([`crate::Email::fold`]):
+    /// groups are listed by it and found by name without regard to case.
+    pub fn key(&self) -> String {
+        crate::Email::fold(self.as_str())
+    }
+}
+
 /// The most members one group may have.
 pub const MAX_MEMBERS: usize = 100_000;
 
@@ -125,7 +133,7 @@ impl GroupFilter {
         let a = group.attributes();
         self.display_name
             .as_ref()
-            .is_none_or(|n| crate::Email::fold(n) == crate::Email::fold(a.display_name.as_str()))
+            .is_none_or(|n| crate::Email::fold(n) == a.display_name.key())
             && self
                 .external_id
                 .as_ref()

@@ -24,7 +24,8 @@ pub struct Membership {
     pub external_id: Option<ExternalId>,
 }
 
-/// Why [`GroupRepository::modify_group`] did not store a change.
+/// Why [`GroupRepository::modify_group`] or
+/// [`GroupRepository::delete_group`] did not store a change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModifyGroupError {
     /// No group has the id.
@@ -43,7 +44,8 @@ pub enum ModifyGroupError {
 /// Contract (checked by the contract suite for every adapter):
 /// - a group's externalId is unique among groups ([`StoreError::Conflict`]
 ///   on `externalId`, also when two writes race);
-/// - [`modify_group`](GroupRepository::modify_group) is atomic per group;
+/// - [`modify_group`](GroupRepository::modify_group) and
+///   [`delete_group`](GroupRepository::delete_group) are atomic per group;
 /// - a user that is anonymized leaves every group in the same atomic step
 ///   (each group it left counts one version more).
 pub trait GroupRepository: Send + Sync {
@@ -59,8 +61,10 @@ pub trait GroupRepository: Send + Sync {
         id: GroupId,
         change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
     ) -> Result<Group, ModifyGroupError>;
-    /// Deletes the group (not its members); whether there was one.
-    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError>;
+    /// Deletes the group (not its members), only if it is at version
+    /// `expected` when given ([`ModifyGroupError::Rejected`] otherwise), as
+    /// one atomic step.
+    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError>;
     /// The groups `filter` asks for, by name then id, the first `skip` left
     /// out, at most `count`; with how many match in all.
     fn groups(
@@ -71,6 +75,4 @@ pub trait GroupRepository: Send + Sync {
     ) -> Result<FilteredGroups, StoreError>;
     /// The groups `user` belongs to, by name then id.
     fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError>;
-    /// Which of `users` exist and are not deleted.
-    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError>;
 }

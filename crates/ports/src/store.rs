@@ -167,14 +167,17 @@ pub trait UserRepository: Send + Sync {
     /// The ACTIVE and DEACTIVATED users `filter` asks for (all of them
     /// when `None`), in listing order, the first `skip` left out, at most
     /// `count`; with how many match in all. The filter runs in the store:
-    /// an equality on the e-mail address or the externalId reads its
-    /// unique index.
+    /// an equality on the user name, the e-mail address or the externalId
+    /// reads its unique index.
     fn filter(
         &self,
         filter: Option<&UserFilter>,
         skip: u64,
         count: u32,
     ) -> Result<FilteredUsers, StoreError>;
+
+    /// Which of `users` exist and are not deleted.
+    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError>;
 
     /// Loads the user, lets `change` alter it and stores the result, as one
     /// atomic step. When `change` refuses, nothing is written. `change` may

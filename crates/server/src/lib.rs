@@ -62,7 +62,7 @@ impl Services {
         Ok(Self {
             users: UserService::new(db.clone(), clock.clone(), default_language),
             credentials: CredentialService::new(db.clone(), clock.clone()),
-            groups: GroupService::new(db.clone(), clock.clone()),
+            groups: GroupService::new(db.clone(), db.clone(), clock.clone()),
             db,
             clock,
         })

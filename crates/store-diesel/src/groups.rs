@@ -6,13 +6,13 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use kenning_domain::{
     DisplayName, Email, ExternalId, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
-    GroupParts, Status, UserId,
+    GroupParts, UserId,
 };
 use kenning_ports::{FilteredGroups, GroupRepository, Membership, ModifyGroupError, StoreError};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
-use crate::schema::{user_group_members as members, user_groups as groups, users};
+use crate::schema::{user_group_members as members, user_groups as groups};
 use crate::{from_db_time, to_db_time, Database};
 
 /// Most member rows one `INSERT` carries (both backends bound the
@@ -39,7 +39,7 @@ impl GroupRow {
         Self {
             id: group.id().to_string(),
             display_name: a.display_name.as_str().to_owned(),
-            display_name_key: Email::fold(a.display_name.as_str()),
+            display_name_key: a.display_name.key(),
             external_id: a.external_id.as_ref().map(|e| e.as_str().to_owned()),
             created: to_db_time(group.created()),
             modified: to_db_time(group.modified()),
@@ -208,15 +208,32 @@ impl GroupRepository for Database {
         }
     }
 
-    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError> {
+    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError> {
         let key = id.to_string();
-        let deleted = self.write(|conn| {
+        let deleted: Result<Result<(), ModifyGroupError>, TxError> = self.write(|conn| {
+            // The row's write lock first, as a change takes it.
+            let locked = diesel::update(groups::table.find(&key))
+                .set(groups::version.eq(groups::version))
+                .execute(conn)?;
+            if locked == 0 {
+                return Ok(Err(ModifyGroupError::NotFound));
+            }
+            let version: i64 = groups::table
+                .find(&key)
+                .select(groups::version)
+                .first(conn)?;
+            let current = u64::try_from(version).unwrap_or_default();
+            if let Some(expected) = expected.filter(|e| *e != current) {
+                return Ok(Err(ModifyGroupError::Rejected(GroupError::StaleVersion {
+                    expected,
+                    current,
+                })));
+            }
             diesel::delete(members::table.filter(members::group_id.eq(&key))).execute(conn)?;
-            diesel::delete(groups::table.find(&key))
-                .execute(conn)
-                .map_err(TxError::from)
-        })?;
-        Ok(deleted > 0)
+            diesel::delete(groups::table.find(&key)).execute(conn)?;
+            Ok(Ok(()))
+        });
+        deleted.map_err(StoreError::from)?
     }
 
     fn groups(
@@ -280,28 +297,6 @@ impl GroupRepository for Database {
                     display_name: group.attributes().display_name.clone(),
                     external_id: group.attributes().external_id.clone(),
                 })
-            })
-            .collect()
-    }
-
-    fn live_users(&self, ids: &[UserId]) -> Result<Vec<UserId>, StoreError> {
-        let keys: Vec<String> = ids.iter().map(UserId::to_string).collect();
-        let mut live = Vec::new();
-        for batch in keys.chunks(MEMBER_BATCH) {
-            let found: Vec<String> = self.read(|conn| {
-                users::table
-                    .filter(users::id.eq_any(batch))
-                    .filter(users::status.ne(Status::DELETED))
-                    .select(users::id)
-                    .load(conn)
-            })?;
-            live.extend(found);
-        }
-        live.iter()
-            .map(|k| {
-                Uuid::parse_str(k)
-                    .map(UserId::from_uuid)
-                    .map_err(|_| StoreError::backend_message(format!("stored user id {k}")))
             })
             .collect()
     }

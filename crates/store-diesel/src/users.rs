@@ -30,6 +30,9 @@ fn next_version(version: i64) -> Result<u64, StoreError> {
         .map_err(|_| StoreError::backend_message(format!("a stored user has version {version}")))
 }
 
+/// Most ids one look-up of [`UserRepository::live_users`] binds.
+const LIVE_USERS_BATCH: usize = 5_000;
+
 /// A user as stored.
 #[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable, AsChangeset)]
 #[diesel(table_name = users)]
@@ -285,6 +288,28 @@ impl UserRepository for Database {
                 .map(UserRow::into_user)
                 .collect::<Result<_, _>>()?,
         })
+    }
+
+    fn live_users(&self, ids: &[UserId]) -> Result<Vec<UserId>, StoreError> {
+        let keys: Vec<String> = ids.iter().map(UserId::to_string).collect();
+        let mut live = Vec::new();
+        for batch in keys.chunks(LIVE_USERS_BATCH) {
+            let found: Vec<String> = self.read(|conn| {
+                users::table
+                    .filter(users::id.eq_any(batch))
+                    .filter(users::status.ne(Status::DELETED))
+                    .select(users::id)
+                    .load(conn)
+            })?;
+            live.extend(found);
+        }
+        live.iter()
+            .map(|k| {
+                Uuid::parse_str(k)
+                    .map(UserId::from_uuid)
+                    .map_err(|_| StoreError::backend_message(format!("stored user id {k}")))
+            })
+            .collect()
     }
 
     fn modify(

@@ -207,6 +207,20 @@ impl UserRepository for MemoryStore {
         })
     }
 
+    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError> {
+        let state = self.lock();
+        Ok(users
+            .iter()
+            .filter(|id| {
+                state
+                    .users
+                    .get(id)
+                    .is_some_and(|u| !matches!(u.status(), Status::Deleted { .. }))
+            })
+            .copied()
+            .collect())
+    }
+
     fn modify(
         &self,
         id: UserId,
@@ -352,8 +366,16 @@ impl GroupRepository for MemoryStore {
         Ok(group)
     }
 
-    fn delete_group(&self, id: GroupId) -> Result<bool, StoreError> {
-        Ok(self.lock().groups.remove(&id).is_some())
+    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError> {
+        let mut state = self.lock();
+        let group = state.groups.get(&id).ok_or(ModifyGroupError::NotFound)?;
+        if let Some(version) = expected {
+            group
+                .expect_version(version)
+                .map_err(ModifyGroupError::Rejected)?;
+        }
+        state.groups.remove(&id);
+        Ok(())
     }
 
     fn groups(
@@ -368,7 +390,7 @@ impl GroupRepository for MemoryStore {
             .values()
             .filter(|g| filter.matches(g))
             .collect();
-        found.sort_by_key(|g| (Email::fold(g.attributes().display_name.as_str()), g.id()));
+        found.sort_by_key(|g| (g.attributes().display_name.key(), g.id()));
         Ok(FilteredGroups {
             total: found.len() as u64,
             groups: found
@@ -387,7 +409,7 @@ impl GroupRepository for MemoryStore {
             .values()
             .filter(|g| g.attributes().members.contains(&user))
             .collect();
-        found.sort_by_key(|g| (Email::fold(g.attributes().display_name.as_str()), g.id()));
+        found.sort_by_key(|g| (g.attributes().display_name.key(), g.id()));
         Ok(found
             .into_iter()
             .map(|g| Membership {
@@ -395,20 +417,6 @@ impl GroupRepository for MemoryStore {
                 display_name: g.attributes().display_name.clone(),
                 external_id: g.attributes().external_id.clone(),
             })
-            .collect())
-    }
-
-    fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError> {
-        let state = self.lock();
-        Ok(users
-            .iter()
-            .filter(|id| {
-                state
-                    .users
-                    .get(id)
-                    .is_some_and(|u| !matches!(u.status(), Status::Deleted { .. }))
-            })
-            .copied()
             .collect())
     }
 }
