@@ -144,17 +144,10 @@ fn base(req: &HttpRequest) -> String {
     format!("{}://{}{SCIM_PATH}", info.scheme(), info.host())
 }
 
-/// The use cases, if the request's access token carries `scope`.
-async fn allow(
-    req: &HttpRequest,
-    state: &AppState,
-    scope: Scope,
-) -> Result<UserService, ScimError> {
+/// Whether the request's access token carries `scope`.
+async fn allow(req: &HttpRequest, state: &AppState, scope: Scope) -> Result<(), ScimError> {
     let principal = crate::graphql::authenticate(req, state).await?;
-    principal
-        .require(scope)
-        .map_err(|e| ScimError::service(&e))?;
-    Ok(state.users.clone())
+    principal.require(scope).map_err(|e| ScimError::service(&e))
 }
 
 /// Runs a blocking use case on the blocking pool.
@@ -479,7 +472,8 @@ async fn body(
 async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Scope::UsersRead).await?;
+            let users = state.users.clone();
             let shown = Shown::of(&query(&req)?);
             let user = visible(&users, user_id(&id)?).await?;
             if unchanged(&req, user.version()) {
@@ -503,11 +497,22 @@ enum Kind {
 }
 
 async fn list_users(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    outcome(async { list_page(&req, &state, Kind::Users, &query(&req)?).await }.await)
+    list(req, state, Kind::Users).await
 }
 
 async fn list_groups(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
-    outcome(async { list_page(&req, &state, Kind::Groups, &query(&req)?).await }.await)
+    list(req, state, Kind::Groups).await
+}
+
+/// `GET` of a list: its parameters in the query string.
+async fn list(req: HttpRequest, state: web::Data<AppState>, kind: Kind) -> HttpResponse {
+    outcome(
+        async {
+            allow(&req, &state, Scope::UsersRead).await?;
+            list_page(&req, &state, kind, &query(&req)?).await
+        }
+        .await,
+    )
 }
 
 async fn search_users(
@@ -587,14 +592,14 @@ async fn search(
     )
 }
 
-/// A page of the resources a list's parameters ask for.
+/// A page of the resources a list's parameters ask for, once the caller
+/// may read.
 async fn list_page(
     req: &HttpRequest,
     state: &AppState,
     kind: Kind,
     params: &[(String, String)],
 ) -> Result<HttpResponse, ScimError> {
-    allow(req, state, Scope::UsersRead).await?;
     let number = |name: &str, default: i64| -> Result<i64, ScimError> {
         parameter(params, name).map_or(Ok(default), |raw| {
             raw.trim().parse::<i64>().map_err(|_| {
@@ -679,7 +684,8 @@ async fn create(
 ) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            allow(&req, &state, Scope::UsersWrite).await?;
+            let users = state.users.clone();
             let resource = body(&req, payload, &state).await?;
             let (input, active) = resource::parse(&resource, None)?.into_new();
             let user = blocking(move || users.create_as(input, active)).await?;
@@ -809,7 +815,8 @@ async fn delete(
 ) -> HttpResponse {
     outcome(
         async {
-            let users = allow(&req, &state, Scope::UsersWrite).await?;
+            allow(&req, &state, Scope::UsersWrite).await?;
+            let users = state.users.clone();
             let expected = if_match(&req)?;
             let user_id = user_id(&id)?;
             visible(&users, user_id).await?;
