@@ -768,6 +768,71 @@ fn actions_teach_their_user(store: Arc<impl Store>) {
     );
 }
 
+/// Several actions recorded at once are answered each as if recorded one
+/// after another: a refused one (unknown user, alias taken before or
+/// earlier in the same call) leaves nothing and stops nothing, and the
+/// counts are those of the accepted ones.
+#[contract_check]
+fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &bob).unwrap();
+    store
+        .record(
+            &action("bob@example.com", Some("old"), 0, &[("go", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+    let actions = [
+        action(
+            "ada@example.com",
+            Some("a1"),
+            0,
+            &[("rust", 1.0), ("cargo", 0.5)],
+        ),
+        action("nobody@example.com", Some("a2"), 0, &[("rust", 1.0)]),
+        action("bob@example.com", Some("a1"), 0, &[("rust", 1.0)]),
+        action("bob@example.com", Some("old"), 0, &[("rust", 1.0)]),
+        action("bob@example.com", Some("a2"), 0, &[("rust", 0.5)]),
+        action("ada@example.com", None, 0, &[("rust", 0.5)]),
+        action("bob@example.com", Some("a2"), 0, &[("rust", 0.5)]),
+    ];
+    assert_eq!(
+        store.record_all(&actions, &scoring).unwrap(),
+        vec![
+            Ok(ada.id()),
+            Err(RecordError::UnknownUser),
+            Err(RecordError::DuplicateAlias),
+            Err(RecordError::DuplicateAlias),
+            Ok(bob.id()),
+            Ok(ada.id()),
+            Err(RecordError::DuplicateAlias),
+        ]
+    );
+    assert_eq!(store.record_all(&[], &scoring).unwrap(), vec![]);
+    assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.5).abs() < 1e-9);
+    assert!((score_of(&*store, bob.id(), "rust").unwrap() - 0.5).abs() < 1e-9);
+    let bob_on_rust = store.actions_on(bob.id(), "rust", &scoring, 10).unwrap();
+    assert_eq!(
+        bob_on_rust
+            .iter()
+            .map(|a| a.alias.as_deref())
+            .collect::<Vec<_>>(),
+        vec![Some("a2")]
+    );
+    let people = store
+        .people_on(&["rust".into(), "cargo".into(), "go".into()])
+        .unwrap();
+    assert_eq!(
+        (people.get("rust"), people.get("cargo"), people.get("go")),
+        (Some(&2), Some(&1), Some(&1))
+    );
+    let population = store.population().unwrap();
+    assert_eq!((population.people, population.actions), (2, 4));
+}
+
 #[contract_check]
 fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
     let scoring = Scoring::default();

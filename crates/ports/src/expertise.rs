@@ -73,8 +73,29 @@ pub enum RecordError {
 pub trait ExpertiseStore: Send + Sync {
     /// Stores `action` for the ACTIVE or DEACTIVATED user with its e-mail
     /// key and adds each topic's contribution (weight × relevance) to the
-    /// user's standings; returns the user.
-    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError>;
+    /// user's standings; returns the user. The action is durable when this
+    /// returns `Ok`.
+    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
+        self.record_all(std::slice::from_ref(action), scoring)?
+            .pop()
+            .unwrap_or_else(|| {
+                Err(StoreError::backend_message("recording one action answered nothing").into())
+            })
+    }
+
+    /// Stores each of `actions` as [`record`](ExpertiseStore::record)
+    /// would, one after another in their order, and returns one answer per
+    /// action in that order: an action refused (its user unknown, its
+    /// alias taken, also by an earlier action of the same call) leaves
+    /// nothing behind and does not stop the others. The accepted ones are
+    /// written together (one transaction, one sync to disk) and are all
+    /// durable when this returns. `Err` when the store failed: then none
+    /// of them was stored.
+    fn record_all(
+        &self,
+        actions: &[NewAction],
+        scoring: &Scoring,
+    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError>;
 
     /// Everything ranking `keys` reads: the best `per_key` standings on
     /// each of `keys` (by score now, as

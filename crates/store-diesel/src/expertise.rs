@@ -1,6 +1,6 @@
 //! The expertise store: actions, their topics and the standings.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -431,23 +431,173 @@ fn count_action_sql(conn: &DbConnection) -> &'static str {
     }
 }
 
-/// Counts one more person who knows each of `keys` (diesel writes no
+/// Counts `people` more who know each key of `counts` (diesel writes no
 /// upsert of many rows for SQLite).
-fn count_learners_sql(conn: &DbConnection, keys: &[&str]) -> Statement {
-    let values: Vec<String> = (1..=keys.len())
+fn count_learners_sql(conn: &DbConnection, counts: &[(&String, &i64)]) -> Statement {
+    let values: Vec<String> = (0..counts.len())
         .map(|n| match conn {
-            DbConnection::Sqlite(_) => "(?, 1)".to_owned(),
-            DbConnection::Postgres(_) => format!("(${n}, 1)"),
+            DbConnection::Sqlite(_) => "(?, ?)".to_owned(),
+            DbConnection::Postgres(_) => format!("(${}, ${})", 2 * n + 1, 2 * n + 2),
         })
         .collect();
     Statement {
         sql: format!(
             "INSERT INTO topic_learners (topic_key, people) VALUES {} \
-             ON CONFLICT (topic_key) DO UPDATE SET people = topic_learners.people + 1",
+             ON CONFLICT (topic_key) DO UPDATE SET people = topic_learners.people + excluded.people",
             values.join(", ")
         ),
-        binds: keys.iter().map(|k| Bind::Text((*k).to_owned())).collect(),
+        binds: counts
+            .iter()
+            .flat_map(|(key, people)| [Bind::Text((*key).clone()), Bind::Int(**people)])
+            .collect(),
     }
+}
+
+/// What the actions of one write add to the counts, kept until the end of
+/// its transaction and written then in key order, so that the counts' rows
+/// stay locked for the shortest time and writers never wait for each other
+/// in a cycle.
+#[derive(Debug, Default)]
+struct NewCounts {
+    /// People who learned each topic for the first time.
+    people_on: BTreeMap<String, i64>,
+    /// (new learners, actions) per shard of the totals.
+    totals: BTreeMap<String, (i64, i64)>,
+}
+
+impl NewCounts {
+    fn add(&mut self, other: NewCounts) {
+        for (key, people) in other.people_on {
+            *self.people_on.entry(key).or_default() += people;
+        }
+        for (shard, (people, actions)) in other.totals {
+            let total = self.totals.entry(shard).or_default();
+            total.0 += people;
+            total.1 += actions;
+        }
+    }
+
+    fn write(&self, conn: &mut DbConnection) -> QueryResult<()> {
+        let people_on: Vec<(&String, &i64)> = self.people_on.iter().collect();
+        for counts in people_on.chunks(ROWS_PER_INSERT) {
+            count_learners_sql(conn, counts).execute(conn)?;
+        }
+        for (shard, (people, actions)) in &self.totals {
+            execute_natively(
+                conn,
+                diesel::insert_into(learner_totals::table)
+                    .values((
+                        learner_totals::shard.eq(shard),
+                        learner_totals::people.eq(people),
+                        learner_totals::actions.eq(actions),
+                    ))
+                    .on_conflict(learner_totals::shard)
+                    .do_update()
+                    .set((
+                        learner_totals::people
+                            .eq(learner_totals::people + excluded(learner_totals::people)),
+                        learner_totals::actions
+                            .eq(learner_totals::actions + excluded(learner_totals::actions)),
+                    )),
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// Stores one action inside the caller's transaction and adds what it
+/// changes in the counts to `counts`; `None` when no user learns from it
+/// (nothing was written).
+fn record_one(
+    conn: &mut DbConnection,
+    action: &NewAction,
+    scoring: &Scoring,
+    counts: &mut NewCounts,
+) -> Result<Option<String>, TxError> {
+    // Locks the user's row, so a purge cannot erase the user between
+    // this check and the writes below.
+    let found: Vec<IdRow> = diesel::sql_query(learning_user_sql(conn))
+        .bind::<Text, _>(&action.user_email_key)
+        .load(conn)?;
+    let Some(IdRow { id: user_id }) = found.into_iter().next() else {
+        return Ok(None);
+    };
+    diesel::insert_into(actions::table)
+        .values(ActionRow {
+            id: action.id.to_string(),
+            user_id: &user_id,
+            entity_type: &action.entity_type,
+            action_type: &action.action_type,
+            action_date: to_db_time(action.action_date),
+            alias: action.alias.as_deref(),
+            received: to_db_time(action.received),
+        })
+        .execute(conn)?;
+    let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
+        .bind::<Text, _>(&user_id)
+        .load(conn)?;
+    let first_action = counted.first().is_some_and(|c| c.actions == 1);
+    let learned: Vec<ActionTopicRow> = action
+        .topics
+        .iter()
+        .map(|topic| ActionTopicRow {
+            action_id: action.id.to_string(),
+            user_id: user_id.clone(),
+            topic_key: topic.key.clone(),
+            label: topic.label.clone(),
+            primary_relevance: topic.by_descriptor[0],
+            default_relevance: topic.by_descriptor[1],
+            secondary_relevance: topic.by_descriptor[2],
+            relevance: topic.relevance(scoring),
+        })
+        .collect();
+    for rows in learned.chunks(ROWS_PER_INSERT) {
+        execute_natively(conn, diesel::insert_into(action_topics::table).values(rows))?;
+    }
+    let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
+    let mine = || {
+        standings::table
+            .filter(standings::user_id.eq(&user_id))
+            .filter(standings::topic_key.eq_any(&keys))
+    };
+    let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
+    // The user's row is locked until commit, so nobody else writes
+    // these standings meanwhile: replacing them is an update.
+    diesel::delete(mine()).execute(conn)?;
+    let mut new_keys: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| !before.iter().any(|r| r.topic_key == *k))
+        .collect();
+    let after = updated_standings(&user_id, action, before, scoring);
+    for rows in after.chunks(ROWS_PER_INSERT) {
+        execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
+    }
+    new_keys.sort_unstable();
+    new_keys.dedup();
+    for key in new_keys {
+        *counts.people_on.entry(key.to_owned()).or_default() += 1;
+    }
+    let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
+    total.0 += i64::from(first_action);
+    total.1 += 1;
+    Ok(Some(user_id))
+}
+
+/// Locks the rows of the users that `actions` name, in e-mail key order,
+/// before any of them is written: two writers of several users each then
+/// never wait for each other in a cycle. SQLite's write lock is the whole
+/// database's, so only PostgreSQL needs it.
+fn lock_learners(conn: &mut DbConnection, actions: &[NewAction]) -> QueryResult<()> {
+    if actions.len() < 2 || matches!(conn, DbConnection::Sqlite(_)) {
+        return Ok(());
+    }
+    let keys: BTreeSet<&str> = actions.iter().map(|a| a.user_email_key.as_str()).collect();
+    let sql = learning_user_sql(conn);
+    for key in keys {
+        diesel::sql_query(&sql).bind::<Text, _>(key).execute(conn)?;
+    }
+    Ok(())
 }
 
 /// Recounts the people per topic and the population from the standings
@@ -506,100 +656,49 @@ impl Database {
 }
 
 impl ExpertiseStore for Database {
-    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
-        // `None`: no user to learn, and nothing was written.
-        let result: Result<Option<String>, TxError> = self.write(|conn| {
-            // Locks the user's row, so a purge cannot erase the user between
-            // this check and the writes below.
-            let found: Vec<IdRow> = diesel::sql_query(learning_user_sql(conn))
-                .bind::<Text, _>(&action.user_email_key)
-                .load(conn)?;
-            let Some(IdRow { id: user_id }) = found.into_iter().next() else {
-                return Ok(None);
-            };
-            diesel::insert_into(actions::table)
-                .values(ActionRow {
-                    id: action.id.to_string(),
-                    user_id: &user_id,
-                    entity_type: &action.entity_type,
-                    action_type: &action.action_type,
-                    action_date: to_db_time(action.action_date),
-                    alias: action.alias.as_deref(),
-                    received: to_db_time(action.received),
-                })
-                .execute(conn)?;
-            let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
-                .bind::<Text, _>(&user_id)
-                .load(conn)?;
-            let first_action = counted.first().is_some_and(|c| c.actions == 1);
-            let learned: Vec<ActionTopicRow> = action
-                .topics
-                .iter()
-                .map(|topic| ActionTopicRow {
-                    action_id: action.id.to_string(),
-                    user_id: user_id.clone(),
-                    topic_key: topic.key.clone(),
-                    label: topic.label.clone(),
-                    primary_relevance: topic.by_descriptor[0],
-                    default_relevance: topic.by_descriptor[1],
-                    secondary_relevance: topic.by_descriptor[2],
-                    relevance: topic.relevance(scoring),
-                })
-                .collect();
-            for rows in learned.chunks(ROWS_PER_INSERT) {
-                execute_natively(conn, diesel::insert_into(action_topics::table).values(rows))?;
-            }
-            let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
-            let mine = || {
-                standings::table
-                    .filter(standings::user_id.eq(&user_id))
-                    .filter(standings::topic_key.eq_any(&keys))
-            };
-            let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
-            // The user's row is locked until commit, so nobody else writes
-            // these standings meanwhile: replacing them is an update.
-            diesel::delete(mine()).execute(conn)?;
-            let mut new_keys: Vec<&str> = keys
-                .iter()
-                .copied()
-                .filter(|k| !before.iter().any(|r| r.topic_key == *k))
-                .collect();
-            let after = updated_standings(&user_id, action, before, scoring);
-            for rows in after.chunks(ROWS_PER_INSERT) {
-                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
-            }
-            // The counts last, so their rows stay locked for the shortest
-            // time; in key order, so that uploads never wait for each
-            // other in a cycle.
-            new_keys.sort_unstable();
-            new_keys.dedup();
-            for keys in new_keys.chunks(ROWS_PER_INSERT) {
-                count_learners_sql(conn, keys).execute(conn)?;
-            }
-            execute_natively(
-                conn,
-                diesel::insert_into(learner_totals::table)
-                    .values((
-                        learner_totals::shard.eq(shard(&user_id)),
-                        learner_totals::people.eq(i64::from(first_action)),
-                        learner_totals::actions.eq(1i64),
-                    ))
-                    .on_conflict(learner_totals::shard)
-                    .do_update()
-                    .set((
-                        learner_totals::people
-                            .eq(learner_totals::people + excluded(learner_totals::people)),
-                        learner_totals::actions.eq(learner_totals::actions + 1),
-                    )),
-            )?;
-            Ok(Some(user_id))
-        });
-        match result {
-            Ok(Some(user_id)) => Ok(parse_user(&user_id)?),
-            Ok(None) => Err(RecordError::UnknownUser),
-            Err(TxError::Db(e)) if is_alias_conflict(&e) => Err(RecordError::DuplicateAlias),
-            Err(e) => Err(StoreError::from(e).into()),
+    fn record_all(
+        &self,
+        actions: &[NewAction],
+        scoring: &Scoring,
+    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError> {
+        if actions.is_empty() {
+            return Ok(Vec::new());
         }
+        let answers: Vec<Result<String, RecordError>> = self
+            .write(|conn| {
+                lock_learners(conn, actions)?;
+                let mut counts = NewCounts::default();
+                let mut answers = Vec::with_capacity(actions.len());
+                for action in actions {
+                    // Each action in a savepoint of its own: a refused one
+                    // takes back its own writes alone.
+                    let mut mine = NewCounts::default();
+                    // (An unknown user's action wrote nothing.)
+                    let outcome =
+                        conn.transaction(|conn| record_one(conn, action, scoring, &mut mine));
+                    answers.push(match outcome {
+                        Ok(Some(user_id)) => {
+                            counts.add(mine);
+                            Ok(user_id)
+                        }
+                        Ok(None) => Err(RecordError::UnknownUser),
+                        Err(TxError::Db(e)) if is_alias_conflict(&e) => {
+                            Err(RecordError::DuplicateAlias)
+                        }
+                        Err(e) => return Err(e),
+                    });
+                }
+                counts.write(conn)?;
+                Ok(answers)
+            })
+            .map_err(StoreError::from)?;
+        answers
+            .into_iter()
+            .map(|answer| match answer {
+                Ok(user_id) => Ok(Ok(parse_user(&user_id)?)),
+                Err(refusal) => Ok(Err(refusal)),
+            })
+            .collect()
     }
 
     fn best_actions_on(

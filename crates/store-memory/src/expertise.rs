@@ -203,50 +203,66 @@ fn evidence_of(
     }
 }
 
+/// Stores one action in `state`, as [`ExpertiseStore::record`] does.
+fn record_in(
+    state: &mut State,
+    action: &NewAction,
+    scoring: &Scoring,
+) -> Result<UserId, RecordError> {
+    let user = state
+        .users
+        .values()
+        .find(|u| {
+            matches!(u.status(), Status::Active | Status::Deactivated)
+                && u.profile().map(|p| p.email.key()).as_deref() == Some(&action.user_email_key)
+        })
+        .map(|u| u.id())
+        .ok_or(RecordError::UnknownUser)?;
+    if let Some(alias) = &action.alias {
+        if state
+            .expertise
+            .actions
+            .iter()
+            .any(|a| a.alias.as_ref() == Some(alias))
+        {
+            return Err(RecordError::DuplicateAlias);
+        }
+    }
+    let stored = StoredAction {
+        id: action.id,
+        user,
+        entity_type: action.entity_type.clone(),
+        action_type: action.action_type.clone(),
+        action_date: action.action_date,
+        alias: action.alias.clone(),
+        topics: action.topics.clone(),
+    };
+    state.expertise.learn(user, &stored, scoring);
+    for topic in &stored.topics {
+        state
+            .expertise
+            .teaching
+            .entry(topic.key.clone())
+            .or_default()
+            .push((stored.id, user, topic.by_descriptor));
+    }
+    state.expertise.actions.push(stored);
+    *state.expertise.activity.entry(user).or_default() += 1;
+    state.expertise.actions_total += 1;
+    Ok(user)
+}
+
 impl ExpertiseStore for MemoryStore {
-    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
+    fn record_all(
+        &self,
+        actions: &[NewAction],
+        scoring: &Scoring,
+    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError> {
         let mut state = self.lock();
-        let user = state
-            .users
-            .values()
-            .find(|u| {
-                matches!(u.status(), Status::Active | Status::Deactivated)
-                    && u.profile().map(|p| p.email.key()).as_deref() == Some(&action.user_email_key)
-            })
-            .map(|u| u.id())
-            .ok_or(RecordError::UnknownUser)?;
-        if let Some(alias) = &action.alias {
-            if state
-                .expertise
-                .actions
-                .iter()
-                .any(|a| a.alias.as_ref() == Some(alias))
-            {
-                return Err(RecordError::DuplicateAlias);
-            }
-        }
-        let stored = StoredAction {
-            id: action.id,
-            user,
-            entity_type: action.entity_type.clone(),
-            action_type: action.action_type.clone(),
-            action_date: action.action_date,
-            alias: action.alias.clone(),
-            topics: action.topics.clone(),
-        };
-        state.expertise.learn(user, &stored, scoring);
-        for topic in &stored.topics {
-            state
-                .expertise
-                .teaching
-                .entry(topic.key.clone())
-                .or_default()
-                .push((stored.id, user, topic.by_descriptor));
-        }
-        state.expertise.actions.push(stored);
-        *state.expertise.activity.entry(user).or_default() += 1;
-        state.expertise.actions_total += 1;
-        Ok(user)
+        Ok(actions
+            .iter()
+            .map(|action| record_in(&mut state, action, scoring))
+            .collect())
     }
 
     fn best_actions_on(
