@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use kenning_domain::{
     entity_topics, query_terms, rank_experts, related_topics, Expert, ExpertsLimit, FieldViolation,
     GroupId, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace,
@@ -14,6 +15,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
+use crate::group_commit::GroupCommit;
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
@@ -62,6 +64,7 @@ pub struct ExpertiseService {
     extractor: Arc<dyn TopicExtractor>,
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
+    commit: GroupCommit,
 }
 
 impl std::fmt::Debug for ExpertiseService {
@@ -91,12 +94,14 @@ impl ExpertiseService {
         clock: Arc<dyn Clock>,
         scoring: Scoring,
     ) -> Self {
+        let scoring = Arc::new(scoring);
         Self {
+            commit: GroupCommit::start(store.clone(), scoring.clone()),
             store,
             users,
             extractor,
             clock,
-            scoring: Arc::new(scoring),
+            scoring,
         }
     }
 
@@ -114,10 +119,71 @@ impl ExpertiseService {
             .map_err(internal)
     }
 
-    /// Checks an upload, extracts its topics and records what it teaches.
+    /// Checks an upload, extracts its topics and records what it teaches;
+    /// returns once it is durable. Uploads of concurrent callers are
+    /// written together (see [`ExpertiseService::upload_all`]).
     pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
+        self.upload_all(vec![input]).pop().unwrap_or_else(|| {
+            Err(internal(StoreError::backend_message(
+                "an upload was not answered",
+            )))
+        })
+    }
+
+    /// [`upload`](ExpertiseService::upload) of each of `inputs`, in their
+    /// order, with one answer each: an upload refused (invalid, its user
+    /// unknown, its alias taken, also by an earlier one of `inputs`) does
+    /// not stop the others. Those accepted are written together, with the
+    /// uploads of concurrent callers, in one transaction, and are durable
+    /// when this returns.
+    pub fn upload_all(&self, inputs: Vec<UploadInput>) -> Vec<Result<Accepted, ServiceError>> {
         let now = self.clock.now();
-        let upload = Upload::parse(input, now)?;
+        let mut answers: Vec<Option<Result<Accepted, ServiceError>>> =
+            Vec::with_capacity(inputs.len());
+        // Where each action's answer goes, and what it taught.
+        let mut waiting: Vec<(usize, Uuid, Vec<ScoredTopic>)> = Vec::new();
+        let mut actions = Vec::new();
+        for (at, input) in inputs.into_iter().enumerate() {
+            match Upload::parse(input, now) {
+                Ok(upload) => {
+                    let action = self.action(upload, now);
+                    waiting.push((at, action.id, self.scored(&action)));
+                    actions.push(action);
+                    answers.push(None);
+                }
+                Err(errors) => answers.push(Some(Err(errors.into()))),
+            }
+        }
+        let recorded = match self.commit.record(actions) {
+            Ok(recorded) => recorded.into_iter().map(Ok).collect(),
+            Err(e) => vec![Err(e); waiting.len()],
+        };
+        for ((at, action_id, topics), outcome) in waiting.into_iter().zip(recorded) {
+            answers[at] = Some(match outcome {
+                Ok(Ok(user)) => Ok(Accepted {
+                    action_id,
+                    user,
+                    topics,
+                }),
+                Ok(Err(RecordError::UnknownUser)) => Err(ServiceError::UnknownUser),
+                Ok(Err(RecordError::DuplicateAlias)) => Err(ServiceError::DuplicateAlias),
+                Ok(Err(RecordError::Store(e))) | Err(e) => Err(internal(e)),
+            });
+        }
+        answers
+            .into_iter()
+            .map(|answer| {
+                answer.unwrap_or_else(|| {
+                    Err(internal(StoreError::backend_message(
+                        "the store answered fewer uploads than it was given",
+                    )))
+                })
+            })
+            .collect()
+    }
+
+    /// The action an upload records, its topics extracted.
+    fn action(&self, upload: Upload, now: DateTime<Utc>) -> NewAction {
         let texts: Vec<TextTrace> = upload
             .texts
             .iter()
@@ -132,8 +198,7 @@ impl ExpertiseService {
                 }
             })
             .collect();
-        let topics = entity_topics(&texts, &self.scoring);
-        let action = NewAction {
+        NewAction {
             id: Uuid::new_v4(),
             user_email_key: upload.user_email.key(),
             entity_type: upload.entity_type.as_str().to_owned(),
@@ -141,27 +206,21 @@ impl ExpertiseService {
             action_date: upload.action_date,
             alias: upload.alias.map(|a| a.as_str().to_owned()),
             received: now,
-            topics,
-        };
-        let user = match self.store.record(&action, &self.scoring) {
-            Ok(user) => user,
-            Err(RecordError::UnknownUser) => return Err(ServiceError::UnknownUser),
-            Err(RecordError::DuplicateAlias) => return Err(ServiceError::DuplicateAlias),
-            Err(RecordError::Store(e)) => return Err(internal(e)),
-        };
-        Ok(Accepted {
-            action_id: action.id,
-            user,
-            topics: action
-                .topics
-                .iter()
-                .map(|t| ScoredTopic {
-                    key: t.key.clone(),
-                    label: t.label.clone(),
-                    score: t.relevance(&self.scoring),
-                })
-                .collect(),
-        })
+            topics: entity_topics(&texts, &self.scoring),
+        }
+    }
+
+    /// The topics an action teaches, scored under the current settings.
+    fn scored(&self, action: &NewAction) -> Vec<ScoredTopic> {
+        action
+            .topics
+            .iter()
+            .map(|t| ScoredTopic {
+                key: t.key.clone(),
+                label: t.label.clone(),
+                score: t.relevance(&self.scoring),
+            })
+            .collect()
     }
 
     /// At most `limit` users who know about `query`, best first.

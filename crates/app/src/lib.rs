@@ -10,6 +10,7 @@
 pub mod credentials;
 pub mod error;
 pub mod expertise;
+mod group_commit;
 pub mod groups;
 pub mod users;
 

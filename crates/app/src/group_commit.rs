@@ -1,0 +1,135 @@
+//! Group commit: the uploads of concurrent requests written together.
+//!
+//! Each upload is checked and its topics extracted on the caller's thread;
+//! the actions are then handed to one writer thread, which takes every
+//! action waiting at that moment (up to [`MOST_PER_WRITE`]) and stores
+//! them with one [`ExpertiseStore::record_all`]: one transaction and one
+//! sync to disk for all of them. A caller is answered only after that
+//! write returned, so an acknowledged upload is durable. Nothing waits
+//! for company: a write starts as soon as the previous one ends, with
+//! whatever arrived meanwhile, so a lone upload is written at once.
+
+use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
+use std::sync::Arc;
+use std::thread;
+
+use kenning_domain::{Scoring, UserId};
+use kenning_ports::{ExpertiseStore, NewAction, RecordError, StoreError};
+
+/// The most actions one write stores, so that a backlog is written in
+/// transactions of bounded size and time.
+pub(crate) const MOST_PER_WRITE: usize = 1_000;
+
+/// One answer per action, in the order given.
+pub(crate) type Answers = Vec<Result<UserId, RecordError>>;
+
+/// The actions of one caller and where their answers go.
+struct Job {
+    actions: Vec<NewAction>,
+    reply: SyncSender<Result<Answers, StoreError>>,
+}
+
+/// The way to the writer thread.
+#[derive(Clone)]
+pub(crate) struct GroupCommit {
+    /// `None` when the writer thread could not be started: each caller
+    /// then writes its own actions.
+    jobs: Option<Sender<Job>>,
+    store: Arc<dyn ExpertiseStore>,
+    scoring: Arc<Scoring>,
+}
+
+impl std::fmt::Debug for GroupCommit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GroupCommit")
+            .field("writer", &self.jobs.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+impl std::fmt::Debug for Job {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Job")
+            .field("actions", &self.actions.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl GroupCommit {
+    /// Starts the writer thread of `store`; it ends when the last clone of
+    /// this handle is dropped.
+    pub(crate) fn start(store: Arc<dyn ExpertiseStore>, scoring: Arc<Scoring>) -> Self {
+        let (jobs, waiting) = mpsc::channel();
+        let writer = {
+            let (store, scoring) = (store.clone(), scoring.clone());
+            thread::Builder::new()
+                .name("kenning-ingest".to_owned())
+                .spawn(move || write_groups(store.as_ref(), &scoring, &waiting))
+        };
+        Self {
+            jobs: writer.ok().map(|_| jobs),
+            store,
+            scoring,
+        }
+    }
+
+    /// Stores `actions` (see [`ExpertiseStore::record_all`]), together with
+    /// those of concurrent callers; returns when they are durable.
+    pub(crate) fn record(&self, actions: Vec<NewAction>) -> Result<Answers, StoreError> {
+        if actions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let Some(jobs) = &self.jobs else {
+            return self.store.record_all(&actions, &self.scoring);
+        };
+        let (reply, answer) = mpsc::sync_channel(1);
+        jobs.send(Job { actions, reply })
+            .map_err(|_| StoreError::backend_message("the upload writer has stopped"))?;
+        answer
+            .recv()
+            .map_err(|_| StoreError::backend_message("the upload writer stopped mid-write"))?
+    }
+}
+
+/// The writer thread: each round takes every job waiting and writes them
+/// at once.
+fn write_groups(store: &dyn ExpertiseStore, scoring: &Scoring, waiting: &Receiver<Job>) {
+    while let Ok(first) = waiting.recv() {
+        let mut count = first.actions.len();
+        let mut group = vec![first];
+        while count < MOST_PER_WRITE {
+            match waiting.try_recv() {
+                Ok(job) => {
+                    count += job.actions.len();
+                    group.push(job);
+                }
+                Err(_) => break,
+            }
+        }
+        write_group(store, scoring, group);
+    }
+}
+
+/// Writes the jobs of one round in one transaction. When that fails, each
+/// job is written on its own, so that a failure (a PostgreSQL deadlock
+/// with another instance, an action the database refuses) reaches only
+/// the callers it concerns.
+fn write_group(store: &dyn ExpertiseStore, scoring: &Scoring, group: Vec<Job>) {
+    if group.len() > 1 {
+        let actions: Vec<NewAction> = group
+            .iter()
+            .flat_map(|job| job.actions.iter().cloned())
+            .collect();
+        if let Ok(mut answers) = store.record_all(&actions, scoring) {
+            for job in group.into_iter().rev() {
+                let mine = answers.split_off(answers.len().saturating_sub(job.actions.len()));
+                // A caller that went away needs no answer.
+                let _ = job.reply.send(Ok(mine));
+            }
+            return;
+        }
+    }
+    for job in group {
+        let _ = job.reply.send(store.record_all(&job.actions, scoring));
+    }
+}
