@@ -77,6 +77,12 @@ pub struct HttpConfig {
     pub body_timeout: Duration,
     /// The most operations one batched GraphQL request may hold.
     pub max_batch: usize,
+    /// The most uploads one request to the connector's batch endpoint may
+    /// hold.
+    pub batch_items: usize,
+    /// The largest body of a request to the connector's batch endpoint, in
+    /// bytes; larger ones get 413.
+    pub batch_body_limit: usize,
     /// The longest request line (method, target and version), in bytes;
     /// longer ones get 414.
     pub max_request_line: usize,
@@ -106,6 +112,8 @@ impl Default for HttpConfig {
             body_limit: 1024 * 1024,
             body_timeout: Duration::from_secs(10),
             max_batch: 10,
+            batch_items: 100,
+            batch_body_limit: 16 * 1024 * 1024,
             max_request_line: 8 * 1024,
             max_header_bytes: 16 * 1024,
             max_response_bytes: 32 * 1024 * 1024,

@@ -1,4 +1,5 @@
-//! The connector endpoint: `POST /connectors/api/v1/entities-with-action`.
+//! The connector endpoints: `POST /connectors/api/v1/entities-with-action`
+//! and its batch form, `.../entities-with-action/batch`.
 //!
 //! A connector script authenticates with the `APIKEY` header and sends one
 //! entity with the action a user took on it. The answer is 201 with the
@@ -7,6 +8,12 @@
 //! `PayloadTooLarge`, 400 `BadRequest` (not JSON, or not an object), 422
 //! `ValidationError` (every bad field at once) or `UnknownUser`, 409
 //! `DuplicateAlias`.
+//!
+//! The batch form takes `{"items": [upload, ...]}` and answers 200 with one
+//! result per item, in request order: what the single endpoint would have
+//! answered for it, its status included. The request itself is refused
+//! (401, 413, 415, 400, or 422 `ValidationError` on `items`) only when it
+//! cannot be read as a list of items.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -29,17 +36,21 @@ pub async fn upload(
     state: web::Data<AppState>,
 ) -> HttpResponse {
     let outcome = run(req, payload, &state).await;
-    let code = match &outcome {
-        Ok(_) => "Accepted",
-        Err(problem) => problem.code,
-    };
-    state.metrics.count_upload(code);
+    count(&state, &outcome);
+    match outcome {
+        Ok(accepted) => HttpResponse::Created().json(created(&accepted)),
+        Err(problem) => problem.into_response(),
+    }
+}
+
+/// Counts one upload's outcome, and the topics it taught.
+fn count(state: &AppState, outcome: &Result<Accepted, Problem>) {
     match outcome {
         Ok(accepted) => {
+            state.metrics.count_upload("Accepted");
             state.metrics.count_topics(accepted.topics.len());
-            created(accepted)
         }
-        Err(problem) => problem.into_response(),
+        Err(problem) => state.metrics.count_upload(problem.code),
     }
 }
 
@@ -48,21 +59,8 @@ async fn run(
     payload: web::Payload,
     state: &AppState,
 ) -> Result<Accepted, Problem> {
-    authenticate(&req, state).await?;
-    let body = read_json(
-        &req,
-        payload,
-        state.config.body_limit,
-        state.config.body_timeout,
-    )
-    .await?;
-    let value: Value = serde_json::from_slice(&body)
-        .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
-    let Value::Object(fields) = value else {
-        return Err(Problem::bad_request(
-            "the body must be a JSON object with entity_type, action_type, action_date, user_email and text or texts",
-        ));
-    };
+    let limit = state.config.body_limit;
+    let fields = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
     let input = upload_input(fields);
     let expertise = state.expertise.clone();
     match web::block(move || expertise.upload(input)).await {
@@ -70,6 +68,128 @@ async fn run(
         Ok(Err(e)) => Err(problem(e)),
         Err(e) => Err(internal(&e)),
     }
+}
+
+/// What the body of an upload (and each item of a batch) must be.
+const UPLOAD_OBJECT: &str =
+    "an upload must be a JSON object with entity_type, action_type, action_date, user_email and text or texts";
+
+/// Authenticates the request and reads its body, up to `limit` bytes, as
+/// a JSON object; `shape` says what the object must hold.
+async fn read_object(
+    req: &HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+    limit: usize,
+    shape: &'static str,
+) -> Result<Map<String, Value>, Problem> {
+    authenticate(req, state).await?;
+    let body = read_json(req, payload, limit, state.config.body_timeout).await?;
+    let value: Value = serde_json::from_slice(&body)
+        .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
+    match value {
+        Value::Object(fields) => Ok(fields),
+        _ => Err(Problem::bad_request(shape)),
+    }
+}
+
+/// What the body of a batch must be.
+const BATCH_OBJECT: &str = "the body must be a JSON object with items, an array of uploads";
+
+/// `POST /connectors/api/v1/entities-with-action/batch`.
+pub async fn upload_batch(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: web::Data<AppState>,
+) -> HttpResponse {
+    match run_batch(req, payload, &state).await {
+        Ok(outcomes) => {
+            let mut accepted = 0;
+            let results: Vec<Value> = outcomes
+                .into_iter()
+                .map(|outcome| {
+                    count(&state, &outcome);
+                    match outcome {
+                        Ok(done) => {
+                            accepted += 1;
+                            let mut result = created(&done);
+                            result["status"] = json!(StatusCode::CREATED.as_u16());
+                            result
+                        }
+                        Err(problem) => json!({
+                            "status": problem.status.as_u16(),
+                            "error": problem.error_body(),
+                        }),
+                    }
+                })
+                .collect();
+            let refused = results.len() - accepted;
+            HttpResponse::Ok().json(json!({
+                "accepted": accepted,
+                "refused": refused,
+                "results": results,
+            }))
+        }
+        Err(problem) => {
+            state.metrics.count_upload(problem.code);
+            problem.into_response()
+        }
+    }
+}
+
+async fn run_batch(
+    req: HttpRequest,
+    payload: web::Payload,
+    state: &AppState,
+) -> Result<Vec<Result<Accepted, Problem>>, Problem> {
+    let limit = state.config.batch_body_limit;
+    let mut fields = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
+    let most = state.config.batch_items;
+    let items = match fields.remove("items") {
+        Some(Value::Array(items)) if (1..=most).contains(&items.len()) => Some(items),
+        _ => None,
+    };
+    let mut refused: Vec<(String, String)> = unknown(fields)
+        .into_iter()
+        .map(|(field, rule)| (field, rule.to_owned()))
+        .collect();
+    let items = match items {
+        Some(items) if refused.is_empty() => items,
+        Some(_) => return Err(Problem::validation(refused)),
+        None => {
+            let rule = format!("must be an array of 1 to {most} upload objects");
+            refused.insert(0, ("items".to_owned(), rule));
+            return Err(Problem::validation(refused));
+        }
+    };
+    // Items that are objects go to the use case together; the others are
+    // refused as the single endpoint refuses such a body.
+    let mut outcomes: Vec<Option<Result<Accepted, Problem>>> = Vec::with_capacity(items.len());
+    let mut inputs = Vec::new();
+    for item in items {
+        match item {
+            Value::Object(fields) => {
+                inputs.push(upload_input(fields));
+                outcomes.push(None);
+            }
+            _ => outcomes.push(Some(Err(Problem::bad_request(UPLOAD_OBJECT)))),
+        }
+    }
+    let expertise = state.expertise.clone();
+    let mut answers = match web::block(move || expertise.upload_all(inputs)).await {
+        Ok(answers) => answers.into_iter(),
+        Err(e) => return Err(internal(&e)),
+    };
+    Ok(outcomes
+        .into_iter()
+        .map(|outcome| match outcome {
+            Some(refused) => refused,
+            None => match answers.next() {
+                Some(answer) => answer.map_err(problem),
+                None => Err(internal(&"the batch was answered short")),
+            },
+        })
+        .collect())
 }
 
 fn internal(e: &dyn std::fmt::Display) -> Problem {
@@ -119,17 +239,18 @@ fn problem(e: ServiceError) -> Problem {
     problem
 }
 
-fn created(accepted: Accepted) -> HttpResponse {
+/// The body of an accepted upload's answer.
+fn created(accepted: &Accepted) -> Value {
     let topics: Vec<Value> = accepted
         .topics
         .iter()
         .map(|t| json!({ "topic": t.label, "key": t.key, "score": t.score }))
         .collect();
-    HttpResponse::Created().json(json!({
+    json!({
         "id": accepted.action_id,
         "globalUserId": accepted.user.as_uuid(),
         "topics": topics,
-    }))
+    })
 }
 
 /// The reason given for a field that is not a string.

@@ -39,6 +39,9 @@ pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
 /// The path of the connector upload endpoint.
 pub const CONNECTOR_PATH: &str = "/connectors/api/v1/entities-with-action";
 
+/// The path of the connector's batch upload endpoint.
+pub const CONNECTOR_BATCH_PATH: &str = "/connectors/api/v1/entities-with-action/batch";
+
 /// The path of the Prometheus metrics.
 pub const METRICS_PATH: &str = "/metrics";
 
@@ -104,6 +107,11 @@ fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .service(
             web::resource(CONNECTOR_PATH)
                 .route(web::post().to(connector::upload))
+                .default_service(web::to(problem::method_not_allowed)),
+        )
+        .service(
+            web::resource(CONNECTOR_BATCH_PATH)
+                .route(web::post().to(connector::upload_batch))
                 .default_service(web::to(problem::method_not_allowed)),
         )
         .configure(scim::configure)

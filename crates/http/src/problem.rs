@@ -141,6 +141,18 @@ impl Problem {
         Self::new(status, e.code(), message)
     }
 
+    /// A body whose fields broke rules: 422 `ValidationError` with every
+    /// (field, rule) at fault.
+    pub fn validation(fields: Vec<(String, String)>) -> Self {
+        let mut problem = Self::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "ValidationError",
+            "the request has invalid fields",
+        );
+        problem.fields = fields;
+        problem
+    }
+
     pub fn unauthenticated(message: impl Into<String>) -> Self {
         Self::service(
             StatusCode::UNAUTHORIZED,
@@ -175,16 +187,20 @@ impl Problem {
     /// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`,
     /// with `fields` only when the problem is about fields of the body.
     pub fn into_response(self) -> HttpResponse {
-        let mut builder = self.builder();
+        self.builder().json(json!({ "error": self.error_body() }))
+    }
+
+    /// What the envelope outside GraphQL holds under `error`.
+    pub fn error_body(&self) -> serde_json::Value {
         let mut error = json!({ "code": self.code, "message": self.message });
         if !self.fields.is_empty() {
             error["fields"] = self
                 .fields
-                .into_iter()
+                .iter()
                 .map(|(field, problem)| json!({ "field": field, "problem": problem }))
                 .collect();
         }
-        builder.json(json!({ "error": error }))
+        error
     }
 
     fn builder(&self) -> actix_web::HttpResponseBuilder {

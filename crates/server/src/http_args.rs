@@ -36,6 +36,16 @@ pub struct HttpArgs {
     /// Most operations in one batched GraphQL request.
     #[arg(long, env = "KENNING_MAX_BATCH", default_value_t = HttpConfig::default().max_batch)]
     max_batch: usize,
+    /// Most uploads in one request to the connector's batch endpoint.
+    #[arg(long, env = "KENNING_UPLOAD_BATCH_ITEMS",
+          default_value_t = HttpConfig::default().batch_items,
+          value_parser = batch_items)]
+    upload_batch_items: usize,
+    /// Largest body of a request to the connector's batch endpoint in
+    /// bytes; larger ones get 413.
+    #[arg(long, env = "KENNING_UPLOAD_BATCH_BODY_LIMIT",
+          default_value_t = HttpConfig::default().batch_body_limit)]
+    upload_batch_body_limit: usize,
     /// Deepest nesting of a GraphQL document.
     #[arg(long, env = "KENNING_MAX_QUERY_DEPTH", default_value_t = Limits::default().depth)]
     max_query_depth: usize,
@@ -83,6 +93,19 @@ pub struct HttpArgs {
     metrics: MetricsEndpoint,
 }
 
+/// The most uploads a batch may be set to hold.
+const MOST_BATCH_ITEMS: usize = 10_000;
+
+/// A number of uploads per batch: 1 to [`MOST_BATCH_ITEMS`].
+fn batch_items(raw: &str) -> Result<usize, String> {
+    match raw.trim().parse::<usize>() {
+        Ok(n) if (1..=MOST_BATCH_ITEMS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "must be a whole number from 1 to {MOST_BATCH_ITEMS}"
+        )),
+    }
+}
+
 impl HttpArgs {
     /// The HTTP settings and the GraphQL document limits.
     pub fn config(self) -> (HttpConfig, Limits) {
@@ -90,6 +113,8 @@ impl HttpArgs {
             body_limit: self.body_limit,
             body_timeout: Duration::from_secs(self.body_timeout_secs),
             max_batch: self.max_batch,
+            batch_items: self.upload_batch_items,
+            batch_body_limit: self.upload_batch_body_limit,
             max_request_line: self.max_request_line,
             max_header_bytes: self.max_header_bytes,
             max_response_bytes: self.max_response_bytes,

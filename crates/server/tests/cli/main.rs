@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
 mod database;
+mod durability;
 mod first_start;
 mod postgres;
 mod readme;
