@@ -9,7 +9,7 @@ SCIM_VENV := .venv-scim
 SCIM_CHECK := tests/scim-conformance
 PEERS := crates/keyphrase-eval/peers
 
-.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-rebuild scim-conformance
+.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (data/kenning.db); prints a first admin token on a fresh database.
@@ -86,6 +86,15 @@ bench-api:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
 		target/release/kenning-bench-api --sizes $(BENCH_API_SIZES) $(BENCH_API_ARGS)
+
+## Connector uploads of ~1 KB English texts, durable and end to end,
+## through the single endpoint and the batch endpoint (100 a request) in the
+## same run, on SQLite and (as for bench-api) PostgreSQL. See
+## docs/performance.md.
+bench-ingest:
+	$(CARGO) build --release -p kenning -p kenning-bench-api
+	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
+		target/release/kenning-bench-api --ingest $(BENCH_API_ARGS)
 
 ## How long a start after a change of scoring settings takes to rebuild
 ## the standings of 1,000,000 actions, and its peak memory, on SQLite and

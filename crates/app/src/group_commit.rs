@@ -1,16 +1,17 @@
 //! Group commit: the uploads of concurrent requests written together.
 //!
 //! Each upload is checked and its topics extracted on the caller's thread;
-//! the actions are then handed to one writer thread, which takes every
-//! action waiting at that moment (up to [`MOST_PER_WRITE`]) and stores
-//! them with one [`ExpertiseStore::record_all`]: one transaction and one
-//! sync to disk for all of them. A caller is answered only after that
+//! the actions are then handed to a writer thread (as many as the store
+//! asks for, [`ExpertiseStore::upload_writers`]), which takes every action
+//! waiting at that moment (up to [`MOST_PER_WRITE`]) and stores them with
+//! one [`ExpertiseStore::record_all`]: one transaction and one sync to disk
+//! for all of them. A caller is answered only after that
 //! write returned, so an acknowledged upload is durable. Nothing waits
 //! for company: a write starts as soon as the previous one ends, with
 //! whatever arrived meanwhile, so a lone upload is written at once.
 
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 use kenning_domain::{Scoring, UserId};
@@ -60,14 +61,18 @@ impl GroupCommit {
     /// this handle is dropped.
     pub(crate) fn start(store: Arc<dyn ExpertiseStore>, scoring: Arc<Scoring>) -> Self {
         let (jobs, waiting) = mpsc::channel();
-        let writer = {
-            let (store, scoring) = (store.clone(), scoring.clone());
-            thread::Builder::new()
-                .name("kenning-ingest".to_owned())
-                .spawn(move || write_groups(store.as_ref(), &scoring, &waiting))
-        };
+        let waiting = Arc::new(Mutex::new(waiting));
+        let started = (0..store.upload_writers().max(1))
+            .filter(|_| {
+                let (store, scoring, waiting) = (store.clone(), scoring.clone(), waiting.clone());
+                thread::Builder::new()
+                    .name("kenning-ingest".to_owned())
+                    .spawn(move || write_groups(store.as_ref(), &scoring, &waiting))
+                    .is_ok()
+            })
+            .count();
         Self {
-            jobs: writer.ok().map(|_| jobs),
+            jobs: (started > 0).then_some(jobs),
             store,
             scoring,
         }
@@ -91,23 +96,33 @@ impl GroupCommit {
     }
 }
 
-/// The writer thread: each round takes every job waiting and writes them
-/// at once.
-fn write_groups(store: &dyn ExpertiseStore, scoring: &Scoring, waiting: &Receiver<Job>) {
-    while let Ok(first) = waiting.recv() {
-        let mut count = first.actions.len();
-        let mut group = vec![first];
-        while count < MOST_PER_WRITE {
-            match waiting.try_recv() {
-                Ok(job) => {
-                    count += job.actions.len();
-                    group.push(job);
-                }
-                Err(_) => break,
-            }
-        }
+/// A writer thread: each round takes every job waiting and writes them at
+/// once. Writers take turns at the queue, so each round's jobs go to one
+/// of them while the others write theirs.
+fn write_groups(store: &dyn ExpertiseStore, scoring: &Scoring, waiting: &Mutex<Receiver<Job>>) {
+    while let Some(group) = next_group(waiting) {
         write_group(store, scoring, group);
     }
+}
+
+/// The jobs waiting now, at least one (waited for); `None` once every
+/// handle is gone.
+fn next_group(waiting: &Mutex<Receiver<Job>>) -> Option<Vec<Job>> {
+    // A writer that panicked holding the queue left it intact.
+    let waiting = waiting.lock().unwrap_or_else(PoisonError::into_inner);
+    let first = waiting.recv().ok()?;
+    let mut count = first.actions.len();
+    let mut group = vec![first];
+    while count < MOST_PER_WRITE {
+        match waiting.try_recv() {
+            Ok(job) => {
+                count += job.actions.len();
+                group.push(job);
+            }
+            Err(_) => break,
+        }
+    }
+    Some(group)
 }
 
 /// Writes the jobs of one round in one transaction. When that fails, each

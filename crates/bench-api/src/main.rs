@@ -5,6 +5,7 @@
 //! machine and the method.
 
 mod directory;
+mod ingest;
 mod load;
 mod ops;
 mod server;
@@ -24,7 +25,7 @@ use crate::server::Kenning;
 
 /// Load benchmark of Kenning's HTTP API.
 #[derive(Debug, Parser)]
-struct Args {
+pub struct Args {
     /// Directory sizes, smallest first; the directory grows between them.
     #[arg(long, value_delimiter = ',', default_value = "10000,100000,1000000")]
     sizes: Vec<u64>,
@@ -57,6 +58,10 @@ struct Args {
     /// each, by 10,000 people), and its peak memory.
     #[arg(long)]
     rebuild: Option<u64>,
+    /// Measure instead connector uploads through the single and the batch
+    /// endpoint (`make bench-ingest`).
+    #[arg(long)]
+    ingest: bool,
     /// Folder for the SQLite database.
     #[arg(long, default_value = "target/bench-api")]
     folder: PathBuf,
@@ -246,6 +251,21 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
             }
         }
+        return Ok(());
+    }
+    if args.ingest {
+        let mut rows = Vec::new();
+        for backend in &args.backends {
+            let measured = fresh_database(args, backend).and_then(|url| match url {
+                Some(url) => ingest::measure(backend, &url, args, &[(2, 100), (4, 100), (8, 100)]),
+                None => Ok(Vec::new()),
+            });
+            match measured {
+                Ok(measured) => rows.extend(measured),
+                Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
+            }
+        }
+        ingest::print_table(&rows);
         return Ok(());
     }
     let mut rows = Vec::new();

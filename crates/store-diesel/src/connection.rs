@@ -79,11 +79,18 @@ pub(crate) fn establish(location: &Location) -> diesel::ConnectionResult<DbConne
 
 /// Per-connection settings; they do not carry over between connections,
 /// so each new one gets them.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct SessionSettings;
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SessionSettings {
+    /// SQLite's page cache in KiB, when not its default (2 MiB).
+    pub(crate) sqlite_cache_kib: Option<u32>,
+}
 
 impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SessionSettings {
     fn on_acquire(&self, conn: &mut DbConnection) -> Result<(), diesel::r2d2::Error> {
+        if let (DbConnection::Sqlite(_), Some(kib)) = (&conn, self.sqlite_cache_kib) {
+            conn.batch_execute(&format!("PRAGMA cache_size = -{kib}"))
+                .map_err(diesel::r2d2::Error::QueryError)?;
+        }
         let settings = match conn {
             // secure_delete: SQLite otherwise leaves a deleted or
             // overwritten row's bytes in the freed space of its table and

@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::result::{DatabaseErrorKind, Error as DieselError};
+
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
@@ -27,6 +27,9 @@ use crate::{from_db_time, to_db_time, Database};
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
 const ROWS_PER_INSERT: usize = 500;
+
+/// How many groups of uploads are written at once on PostgreSQL.
+const POSTGRES_UPLOAD_WRITERS: usize = 4;
 
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
@@ -286,20 +289,6 @@ impl StandingRow {
     }
 }
 
-fn is_alias_conflict(error: &DieselError) -> bool {
-    match error {
-        DieselError::DatabaseError(DatabaseErrorKind::UniqueViolation, info) => {
-            let said = format!(
-                "{} {}",
-                info.constraint_name().unwrap_or_default(),
-                info.message()
-            );
-            said.contains("alias")
-        }
-        _ => false,
-    }
-}
-
 /// The contribution of one action's topics to its user's standings, with
 /// the standings as they were before.
 fn updated_standings(
@@ -466,17 +455,6 @@ struct NewCounts {
 }
 
 impl NewCounts {
-    fn add(&mut self, other: NewCounts) {
-        for (key, people) in other.people_on {
-            *self.people_on.entry(key).or_default() += people;
-        }
-        for (shard, (people, actions)) in other.totals {
-            let total = self.totals.entry(shard).or_default();
-            total.0 += people;
-            total.1 += actions;
-        }
-    }
-
     fn write(&self, conn: &mut DbConnection) -> QueryResult<()> {
         let people_on: Vec<(&String, &i64)> = self.people_on.iter().collect();
         for counts in people_on.chunks(ROWS_PER_INSERT) {
@@ -505,34 +483,51 @@ impl NewCounts {
     }
 }
 
+/// What became of one action of a write.
+enum Recorded {
+    /// Stored for the user with this id.
+    Learned(String),
+    /// Refused before anything of it was written.
+    Refused(RecordError),
+}
+
 /// Stores one action inside the caller's transaction and adds what it
-/// changes in the counts to `counts`; `None` when no user learns from it
-/// (nothing was written).
+/// changes in the counts to `counts`. An action is refused before any of
+/// its writes, so a refusal needs no rollback.
 fn record_one(
     conn: &mut DbConnection,
     action: &NewAction,
     scoring: &Scoring,
     counts: &mut NewCounts,
-) -> Result<Option<String>, TxError> {
+) -> Result<Recorded, TxError> {
     // Locks the user's row, so a purge cannot erase the user between
     // this check and the writes below.
     let found: Vec<IdRow> = diesel::sql_query(learning_user_sql(conn))
         .bind::<Text, _>(&action.user_email_key)
         .load(conn)?;
     let Some(IdRow { id: user_id }) = found.into_iter().next() else {
-        return Ok(None);
+        return Ok(Recorded::Refused(RecordError::UnknownUser));
     };
-    diesel::insert_into(actions::table)
-        .values(ActionRow {
-            id: action.id.to_string(),
-            user_id: &user_id,
-            entity_type: &action.entity_type,
-            action_type: &action.action_type,
-            action_date: to_db_time(action.action_date),
-            alias: action.alias.as_deref(),
-            received: to_db_time(action.received),
-        })
-        .execute(conn)?;
+    // A taken alias inserts nothing (PostgreSQL waits for a writer of the
+    // same alias to end first), and nothing else is written then.
+    let inserted = execute_natively(
+        conn,
+        diesel::insert_into(actions::table)
+            .values(ActionRow {
+                id: action.id.to_string(),
+                user_id: &user_id,
+                entity_type: &action.entity_type,
+                action_type: &action.action_type,
+                action_date: to_db_time(action.action_date),
+                alias: action.alias.as_deref(),
+                received: to_db_time(action.received),
+            })
+            .on_conflict(actions::alias)
+            .do_nothing(),
+    )?;
+    if inserted == 0 {
+        return Ok(Recorded::Refused(RecordError::DuplicateAlias));
+    }
     let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
         .bind::<Text, _>(&user_id)
         .load(conn)?;
@@ -561,17 +556,16 @@ fn record_one(
             .filter(standings::topic_key.eq_any(&keys))
     };
     let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
-    // The user's row is locked until commit, so nobody else writes
-    // these standings meanwhile: replacing them is an update.
-    diesel::delete(mine()).execute(conn)?;
     let mut new_keys: Vec<&str> = keys
         .iter()
         .copied()
         .filter(|k| !before.iter().any(|r| r.topic_key == *k))
         .collect();
     let after = updated_standings(&user_id, action, before, scoring);
+    // The user's row is locked until commit, so nobody else writes these
+    // standings meanwhile: those read above are updated in place.
     for rows in after.chunks(ROWS_PER_INSERT) {
-        execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
+        upsert_standings_sql(conn, rows).execute(conn)?;
     }
     new_keys.sort_unstable();
     new_keys.dedup();
@@ -581,7 +575,7 @@ fn record_one(
     let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
     total.0 += i64::from(first_action);
     total.1 += 1;
-    Ok(Some(user_id))
+    Ok(Recorded::Learned(user_id))
 }
 
 /// Locks the rows of the users that `actions` name, in e-mail key order,
@@ -598,6 +592,49 @@ fn lock_learners(conn: &mut DbConnection, actions: &[NewAction]) -> QueryResult<
         diesel::sql_query(&sql).bind::<Text, _>(key).execute(conn)?;
     }
     Ok(())
+}
+
+/// Writes `rows` over the standings of the same user and topic, or as new
+/// ones (diesel writes no upsert of many rows for SQLite).
+fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement {
+    let values: Vec<String> = (0..rows.len())
+        .map(|n| match conn {
+            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?)".to_owned(),
+            DbConnection::Postgres(_) => {
+                let at = 6 * n;
+                format!(
+                    "(${}, ${}, ${}, ${}, ${}, ${})",
+                    at + 1,
+                    at + 2,
+                    at + 3,
+                    at + 4,
+                    at + 5,
+                    at + 6
+                )
+            }
+        })
+        .collect();
+    Statement {
+        sql: format!(
+            "INSERT INTO standings (user_id, topic_key, label, score, as_of, rank_key) VALUES {} \
+             ON CONFLICT (user_id, topic_key) DO UPDATE SET label = excluded.label, \
+             score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key",
+            values.join(", ")
+        ),
+        binds: rows
+            .iter()
+            .flat_map(|r| {
+                [
+                    Bind::Text(r.user_id.clone()),
+                    Bind::Text(r.topic_key.clone()),
+                    Bind::Text(r.label.clone()),
+                    Bind::Float(r.score),
+                    Bind::Moment(r.as_of),
+                    Bind::Float(r.rank_key),
+                ]
+            })
+            .collect(),
+    }
 }
 
 /// Recounts the people per topic and the population from the standings
@@ -665,31 +702,18 @@ impl ExpertiseStore for Database {
             return Ok(Vec::new());
         }
         let answers: Vec<Result<String, RecordError>> = self
-            .write(|conn| {
+            .write_uploads(|conn| {
                 lock_learners(conn, actions)?;
                 let mut counts = NewCounts::default();
                 let mut answers = Vec::with_capacity(actions.len());
                 for action in actions {
-                    // Each action in a savepoint of its own: a refused one
-                    // takes back its own writes alone.
-                    let mut mine = NewCounts::default();
-                    // (An unknown user's action wrote nothing.)
-                    let outcome =
-                        conn.transaction(|conn| record_one(conn, action, scoring, &mut mine));
-                    answers.push(match outcome {
-                        Ok(Some(user_id)) => {
-                            counts.add(mine);
-                            Ok(user_id)
-                        }
-                        Ok(None) => Err(RecordError::UnknownUser),
-                        Err(TxError::Db(e)) if is_alias_conflict(&e) => {
-                            Err(RecordError::DuplicateAlias)
-                        }
-                        Err(e) => return Err(e),
+                    answers.push(match record_one(conn, action, scoring, &mut counts)? {
+                        Recorded::Learned(user_id) => Ok(user_id),
+                        Recorded::Refused(refusal) => Err(refusal),
                     });
                 }
                 counts.write(conn)?;
-                Ok(answers)
+                Ok::<_, TxError>(answers)
             })
             .map_err(StoreError::from)?;
         answers
@@ -699,6 +723,15 @@ impl ExpertiseStore for Database {
                 Err(refusal) => Ok(Err(refusal)),
             })
             .collect()
+    }
+
+    /// SQLite writes one transaction at a time; PostgreSQL's writers
+    /// overlap their round trips and syncs, on a share of the pool.
+    fn upload_writers(&self) -> usize {
+        match self.backend_name() {
+            "postgres" => POSTGRES_UPLOAD_WRITERS,
+            _ => 1,
+        }
     }
 
     fn best_actions_on(

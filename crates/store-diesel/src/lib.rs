@@ -207,6 +207,9 @@ struct Checkpoint {
 /// learned from its uploads.
 const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners, topic_learners";
 
+/// The page cache of SQLite's connection for recording uploads, KiB.
+const UPLOAD_CACHE_KIB: u32 = 32 * 1024;
+
 /// How a pool may use its background threads.
 ///
 /// r2d2 opens every connection on its own threads. A pool that keeps idle
@@ -248,6 +251,9 @@ impl Pooling {
 #[derive(Debug, Clone)]
 pub struct Database {
     pool: Pool<Manager>,
+    /// SQLite's connection for recording uploads (see
+    /// [`Database::write_uploads`]); PostgreSQL's are recorded on `pool`.
+    uploads: Option<Pool<Manager>>,
     backend_name: &'static str,
     /// How common each trigram of the users' texts is, for search.
     rarity: Arc<Rarity>,
@@ -288,17 +294,32 @@ impl Database {
             Location::Sqlite(_) => "sqlite",
             Location::Postgres(_) => "postgres",
         };
+        // r2d2 reports only what the driver said, never the URL, so a
+        // password in it does not reach the logs.
+        let failed = |e: r2d2::Error| OpenError::Connect {
+            backend,
+            message: e.to_string(),
+        };
+        let uploads = match &location {
+            Location::Sqlite(_) => Some(
+                pooling
+                    .builder(1)
+                    .min_idle(Some(0))
+                    .connection_customizer(Box::new(SessionSettings {
+                        sqlite_cache_kib: Some(UPLOAD_CACHE_KIB),
+                    }))
+                    .build(Manager(location.clone()))
+                    .map_err(failed)?,
+            ),
+            Location::Postgres(_) => None,
+        };
         let pool = builder
-            .connection_customizer(Box::new(SessionSettings))
+            .connection_customizer(Box::new(SessionSettings::default()))
             .build(Manager(location))
-            // r2d2 reports only what the driver said, never the URL, so a
-            // password in it does not reach the logs.
-            .map_err(|e| OpenError::Connect {
-                backend,
-                message: e.to_string(),
-            })?;
+            .map_err(failed)?;
         Ok(Self {
             pool,
+            uploads,
             backend_name,
             rarity: Arc::default(),
         })
@@ -388,6 +409,27 @@ impl Database {
     ) -> Result<T, StoreError> {
         let mut conn = self.connection()?;
         work(&mut conn).map_err(store_error)
+    }
+
+    /// [`Database::write`] for recording uploads. On SQLite it runs on a
+    /// connection of its own with a page cache of [`UPLOAD_CACHE_KIB`]: a
+    /// group of uploads changes thousands of index pages (each action's
+    /// topics land at scattered places of the ranked indexes), which
+    /// SQLite's default cache of 2 MiB spills to the log and reads back
+    /// again within the same transaction; one connection, so that only one
+    /// such cache is kept.
+    pub(crate) fn write_uploads<T, E>(
+        &self,
+        work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+    ) -> Result<T, E>
+    where
+        E: From<DieselError> + From<StoreError>,
+    {
+        let Some(uploads) = &self.uploads else {
+            return self.write(work);
+        };
+        let mut conn = uploads.get().map_err(StoreError::backend)?;
+        connection::write_transaction(&mut conn, work)
     }
 
     /// Runs `work` in a write transaction on a pooled connection; see

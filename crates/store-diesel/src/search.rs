@@ -221,6 +221,7 @@ fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'
 pub(crate) enum Bind {
     Text(String),
     Int(i64),
+    Float(f64),
     Moment(chrono::NaiveDateTime),
 }
 
@@ -265,8 +266,10 @@ where
     DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
     DB: diesel::sql_types::HasSqlType<BigInt>,
     DB: diesel::sql_types::HasSqlType<Timestamp>,
+    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Double>,
     String: ToSql<Text, DB>,
     i64: ToSql<BigInt, DB>,
+    f64: ToSql<diesel::sql_types::Double, DB>,
     chrono::NaiveDateTime: ToSql<Timestamp, DB>,
 {
     let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
@@ -274,6 +277,7 @@ where
         query = match bind {
             Bind::Text(value) => query.bind::<Text, _>(value.clone()),
             Bind::Int(value) => query.bind::<BigInt, _>(*value),
+            Bind::Float(value) => query.bind::<diesel::sql_types::Double, _>(*value),
             Bind::Moment(value) => query.bind::<Timestamp, _>(*value),
         };
     }

@@ -1,0 +1,160 @@
+//! `make bench-ingest`: connector uploads of ~1 KB English texts, end to
+//! end (HTTP, extraction, durable storage), through the single endpoint
+//! and the batch endpoint in the same run, on a directory of 10,000
+//! people that starts with no expertise.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use crate::directory;
+use crate::load::{self, Request, Stats};
+use crate::ops::TEXTS;
+use crate::server::Kenning;
+
+/// The people uploads are for.
+const PEOPLE: u64 = 10_000;
+/// The uploads/s the batch endpoint must reach on SQLite.
+const TARGET: f64 = 2_000.0;
+
+/// One way of uploading, measured.
+#[derive(Debug)]
+pub struct IngestRow {
+    name: String,
+    backend: String,
+    connections: usize,
+    items: usize,
+    stats: Stats,
+    /// The server's peak resident memory so far, MiB.
+    peak: f64,
+}
+
+fn upload(c: usize, n: u64, i: usize) -> Value {
+    let seed = directory::mix((c as u64) << 40 | n << 12 | i as u64);
+    json!({
+        "entity_type": "document",
+        "action_type": "create",
+        "action_date": "2026-02-20T10:00:00.000Z",
+        "user_email": directory::email(seed % PEOPLE),
+        "text": TEXTS[(seed % TEXTS.len() as u64) as usize],
+    })
+}
+
+/// Measures the single endpoint, then the batch endpoint with `items`
+/// uploads a request, on a fresh database at `url`.
+pub fn measure(
+    backend: &str,
+    url: &str,
+    args: &crate::Args,
+    batches: &[(usize, usize)],
+) -> anyhow::Result<Vec<IngestRow>> {
+    let binary = crate::server::release_binary()?;
+    Kenning::migrate(&binary, url)?;
+    let db = kenning_store_diesel::Database::connect(url)?;
+    directory::add_people(&db, 0, PEOPLE)?;
+    directory::analyze(url)?;
+    let kenning = Kenning::start(&binary, url)?;
+    let (base, key) = (kenning.base.clone(), kenning.api_key.clone());
+    let mut rows = Vec::new();
+    let mut ways = vec![(args.connections, 1)];
+    ways.extend_from_slice(batches);
+    for (connections, items) in ways {
+        let (base, key) = (base.clone(), key.clone());
+        let make = Arc::new(move |c: usize, n: u64| {
+            let (path, body) = if items == 1 {
+                ("", upload(c, n, 0))
+            } else {
+                let all: Vec<Value> = (0..items).map(|i| upload(c, n, i)).collect();
+                ("/batch", json!({ "items": all }))
+            };
+            Request {
+                method: "POST",
+                url: format!("{base}/connectors/api/v1/entities-with-action{path}"),
+                headers: vec![
+                    ("APIKEY", key.clone()),
+                    ("Content-Type", "application/json".to_owned()),
+                ],
+                body: body.to_string().into_bytes(),
+            }
+        });
+        let check = Arc::new(move |status: u16, body: &str| {
+            if items == 1 {
+                return status == 201;
+            }
+            status == 200 && body.starts_with(&format!("{{\"accepted\":{items},"))
+        });
+        let stats = load::run(
+            make,
+            check,
+            connections,
+            Duration::from_secs(args.warm_up),
+            Duration::from_secs(args.seconds),
+        );
+        if let Some(e) = &stats.first_error {
+            eprintln!(
+                "{backend} {items} a request: {} errors, first: {e}",
+                stats.errors
+            );
+        }
+        let (_, peak) = kenning.memory()?;
+        rows.push(IngestRow {
+            peak,
+            name: if items == 1 {
+                "single endpoint".to_owned()
+            } else {
+                format!("batch endpoint, {items} a request")
+            },
+            backend: backend.to_owned(),
+            connections,
+            items,
+            stats,
+        });
+    }
+    Ok(rows)
+}
+
+/// Prints the table of every row; the single endpoint of each backend is
+/// the baseline of its batches.
+pub fn print_table(rows: &[IngestRow]) {
+    println!();
+    println!("Connector uploads of ~1 KB English texts, durable, extraction included; {PEOPLE} people; release build");
+    println!();
+    println!("| way | backend | conns | uploads/request | requests/s | uploads/s | p50 ms | p99 ms | x single | errors | peak MiB | target |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    for row in rows {
+        let single = rows
+            .iter()
+            .find(|r| r.backend == row.backend && r.items == 1)
+            .map(|r| r.stats.per_second);
+        let uploads = row.stats.per_second * row.items as f64;
+        let ratio = single.map_or(String::new(), |s| format!("{:.1}", uploads / s));
+        let target = if row.items == 1 {
+            "baseline".to_owned()
+        } else if row.backend == "sqlite" {
+            let met = if uploads >= TARGET && row.stats.errors == 0 {
+                "met"
+            } else {
+                "NOT MET"
+            };
+            format!(">= {TARGET}/s: {met}")
+        } else {
+            String::new()
+        };
+        println!(
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.2} | {} | {} | {:.0} | {} |",
+            row.name,
+            row.backend,
+            row.connections,
+            row.items,
+            row.stats.per_second,
+            uploads,
+            row.stats.p50,
+            row.stats.p99,
+            ratio,
+            row.stats.errors,
+            row.peak,
+            target
+        );
+    }
+}
