@@ -7,6 +7,9 @@ VENV := .venv
 # The SCIM conformance checker's own environment.
 SCIM_VENV := .venv-scim
 SCIM_CHECK := tests/scim-conformance
+# The OpenAPI check's own environment (schemathesis).
+OPENAPI_VENV := .venv-openapi
+OPENAPI_CHECK := tests/openapi-check
 PEERS := crates/keyphrase-eval/peers
 
 .PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-rebuild scim-conformance
@@ -17,12 +20,18 @@ run:
 	$(CARGO) run --release -p kenning -- serve
 
 ## Every test: unit, storage contract, HTTP API and CLI, then the embedding
-## example (crates/app/examples/embed.rs), so it keeps working. The
-## PostgreSQL variants run when KENNING_TEST_POSTGRES_URL is set; otherwise
-## they are counted as ignored, and the last line says why.
-test:
+## example (crates/app/examples/embed.rs), so it keeps working, then the
+## OpenAPI check: schemathesis (installed in .venv-openapi from PyPI) runs
+## against a server with the connector API's published document and fails
+## on any 5xx or answer the document does not allow (see
+## docs/connectors.md). The PostgreSQL variants run when
+## KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
+## ignored, and the last line says why.
+test: $(OPENAPI_VENV)/.installed
 	@status=0; $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
+	$(CARGO) build --quiet -p kenning && \
+	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
 	fi; \
@@ -114,6 +123,11 @@ bench:
 scim-conformance: $(SCIM_VENV)/.installed
 	$(CARGO) build --release -p kenning
 	bash $(SCIM_CHECK)/run.sh $(SCIM_VENV)/bin/python
+
+$(OPENAPI_VENV)/.installed: $(OPENAPI_CHECK)/requirements.txt
+	$(PYTHON) -m venv $(OPENAPI_VENV)
+	$(OPENAPI_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(OPENAPI_CHECK)/requirements.txt
+	touch $@
 
 $(SCIM_VENV)/.installed: $(SCIM_CHECK)/requirements.txt
 	$(PYTHON) -m venv $(SCIM_VENV)

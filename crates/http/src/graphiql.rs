@@ -5,7 +5,7 @@
 use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
-use crate::problem;
+use crate::assets::{self, asset, Asset, SCRIPT, STYLE};
 
 /// The path under which GraphiQL's files are served.
 pub const ASSETS_PATH: &str = "/accounts/api/v1/graphiql/{file}";
@@ -18,33 +18,13 @@ const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'sel
 
 const PAGE: &str = include_str!("../assets/graphiql/index.html");
 
-/// One file of GraphiQL: its name in the URL, content type and bytes.
-struct Asset {
-    name: &'static str,
-    content_type: &'static str,
-    bytes: &'static [u8],
-}
-
-macro_rules! asset {
-    ($name:literal, $content_type:literal) => {
-        Asset {
-            name: $name,
-            content_type: $content_type,
-            bytes: include_bytes!(concat!("../assets/graphiql/", $name)),
-        }
-    };
-}
-
 const ASSETS: [Asset; 6] = [
-    asset!("graphiql.min.js", "text/javascript; charset=utf-8"),
-    asset!("graphiql.min.css", "text/css; charset=utf-8"),
-    asset!("react.production.min.js", "text/javascript; charset=utf-8"),
-    asset!(
-        "react-dom.production.min.js",
-        "text/javascript; charset=utf-8"
-    ),
-    asset!("kenning-graphiql.js", "text/javascript; charset=utf-8"),
-    asset!("kenning-graphiql.css", "text/css; charset=utf-8"),
+    asset!("graphiql", "graphiql.min.js", SCRIPT),
+    asset!("graphiql", "graphiql.min.css", STYLE),
+    asset!("graphiql", "react.production.min.js", SCRIPT),
+    asset!("graphiql", "react-dom.production.min.js", SCRIPT),
+    asset!("graphiql", "kenning-graphiql.js", SCRIPT),
+    asset!("graphiql", "kenning-graphiql.css", STYLE),
 ];
 
 /// `GET /accounts/api/v1/graphql`: the GraphiQL page.
@@ -55,14 +35,7 @@ pub async fn page() -> HttpResponse {
         .body(PAGE)
 }
 
-/// `GET /accounts/api/v1/graphiql/{file}`: one of GraphiQL's files, which
-/// change only with the binary, so browsers may keep them for a day.
+/// `GET /accounts/api/v1/graphiql/{file}`: one of GraphiQL's files.
 pub async fn asset(file: web::Path<String>) -> HttpResponse {
-    match ASSETS.iter().find(|a| a.name == file.as_str()) {
-        Some(asset) => HttpResponse::Ok()
-            .content_type(asset.content_type)
-            .insert_header((header::CACHE_CONTROL, "public, max-age=86400"))
-            .body(asset.bytes),
-        None => problem::not_found().await,
-    }
+    assets::serve(&ASSETS, &file).await
 }

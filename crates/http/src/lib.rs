@@ -6,6 +6,7 @@
 //! on actix's blocking pool through `web::block`, never on the
 //! current-thread async workers.
 
+mod assets;
 mod body;
 mod config;
 mod connector;
@@ -16,6 +17,7 @@ mod head;
 mod health;
 mod listener;
 mod metrics;
+mod openapi;
 mod problem;
 mod scim;
 mod server;
@@ -29,6 +31,7 @@ use kenning_graphql::Schema;
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
+pub use openapi::{document as openapi_document, DOCUMENT_PATH as OPENAPI_PATH};
 pub use problem::{request_codes, RequestCode};
 pub use scim::SCIM_PATH;
 pub use server::server;
@@ -114,6 +117,12 @@ fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
                 .route(web::post().to(connector::upload_batch))
                 .default_service(web::to(problem::method_not_allowed)),
         )
+        .route(
+            openapi::DOCUMENT_PATH,
+            web::get().to(openapi::serve_document),
+        )
+        .route(openapi::PAGE_PATH, web::get().to(openapi::page))
+        .route(openapi::ASSETS_PATH, web::get().to(openapi::asset))
         .configure(scim::configure)
         .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))

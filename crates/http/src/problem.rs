@@ -8,6 +8,7 @@ use serde_json::json;
 use kenning_app::ServiceError;
 
 use crate::body::BodyError;
+use crate::connector::wire::{ErrorBody, ErrorEnvelope, FieldProblem};
 
 /// Why this layer refused a request on its own, before (or instead of) a
 /// use case: each refusal has one status and a stable code, answered in the
@@ -187,20 +188,23 @@ impl Problem {
     /// `{"error": {"code", "message", "fields": [{"field", "problem"}]}}`,
     /// with `fields` only when the problem is about fields of the body.
     pub fn into_response(self) -> HttpResponse {
-        self.builder().json(json!({ "error": self.error_body() }))
+        let mut builder = self.builder();
+        builder.json(ErrorEnvelope {
+            error: self.into_error_body(),
+        })
     }
 
     /// What the envelope outside GraphQL holds under `error`.
-    pub fn error_body(&self) -> serde_json::Value {
-        let mut error = json!({ "code": self.code, "message": self.message });
-        if !self.fields.is_empty() {
-            error["fields"] = self
+    pub fn into_error_body(self) -> ErrorBody {
+        ErrorBody {
+            code: self.code.to_owned(),
+            message: self.message,
+            fields: self
                 .fields
-                .iter()
-                .map(|(field, problem)| json!({ "field": field, "problem": problem }))
-                .collect();
+                .into_iter()
+                .map(|(field, problem)| FieldProblem { field, problem })
+                .collect(),
         }
-        error
     }
 
     fn builder(&self) -> actix_web::HttpResponseBuilder {

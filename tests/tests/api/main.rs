@@ -20,6 +20,7 @@ mod guards;
 mod headers;
 mod instances;
 mod metrics;
+mod openapi;
 mod paging;
 mod published;
 mod scim;

@@ -19,17 +19,44 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::{Accepted, ServiceError};
 use kenning_domain::{CredentialKind, Raw, TextInput, UploadInput};
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 
 use crate::body::read_json;
 use crate::credential;
 use crate::problem::Problem;
 use crate::AppState;
 
+pub(crate) mod wire;
+
+use wire::{AcceptedItem, BatchAnswer, ErrorEnvelope, ItemResult, LearnedTopic, RefusedItem};
+
 /// The header that carries the connector's key.
 const API_KEY_HEADER: &str = "APIKEY";
 
 /// `POST /connectors/api/v1/entities-with-action`.
+#[utoipa::path(
+    post,
+    path = "/connectors/api/v1/entities-with-action",
+    tag = "uploads",
+    operation_id = "upload",
+    summary = "Upload one entity and the action a user took on it",
+    description = "Checks the upload, extracts the topics of its texts and records what the action teaches its user; answers once the action is durable.",
+    request_body(content = wire::UploadRequest, content_type = "application/json"),
+    responses(
+        (status = 201, description = "Stored; the topics it taught", body = wire::Accepted),
+        (status = 400, description = "`BadRequest`: not JSON, or not an object", body = ErrorEnvelope),
+        (status = 401, description = "`Unauthenticated`: no API key, or one unknown or revoked", body = ErrorEnvelope),
+        (status = 408, description = "`RequestTimeout`: the body did not arrive in time", body = ErrorEnvelope),
+        (status = 409, description = "`DuplicateAlias`: an upload with this `action_alias` was accepted before", body = ErrorEnvelope),
+        (status = 413, description = "`PayloadTooLarge`: the body is over the limit (1 MiB unless configured)", body = ErrorEnvelope),
+        (status = 415, description = "`UnsupportedMediaType`: the body is not declared as `application/json`", body = ErrorEnvelope),
+        (status = 422, description = "`ValidationError` (every bad field, each with its rule) or `UnknownUser` (no ACTIVE or DEACTIVATED user has `user_email`)", body = ErrorEnvelope),
+        (status = 429, description = "`TooManyRequests`: the key sends too fast, or the address failed to authenticate too often", body = ErrorEnvelope,
+            headers(("Retry-After" = u64, description = "Seconds after which the request may be repeated"))),
+        (status = 500, description = "`Internal`: the server failed; the request may be repeated", body = ErrorEnvelope),
+    ),
+    security(("api_key" = []))
+)]
 pub async fn upload(
     req: HttpRequest,
     payload: web::Payload,
@@ -38,7 +65,7 @@ pub async fn upload(
     let outcome = run(req, payload, &state).await;
     count(&state, &outcome);
     match outcome {
-        Ok(accepted) => HttpResponse::Created().json(created(&accepted)),
+        Ok(accepted) => HttpResponse::Created().json(created(accepted)),
         Err(problem) => problem.into_response(),
     }
 }
@@ -97,6 +124,28 @@ async fn read_object(
 const BATCH_OBJECT: &str = "the body must be a JSON object with items, an array of uploads";
 
 /// `POST /connectors/api/v1/entities-with-action/batch`.
+#[utoipa::path(
+    post,
+    path = "/connectors/api/v1/entities-with-action/batch",
+    tag = "uploads",
+    operation_id = "uploadBatch",
+    summary = "Upload many entities at once, each answered on its own",
+    description = "Takes up to the server's limit of uploads (100 unless configured) and answers each as the single endpoint would, in request order: a refused item does not stop the others. Uploads of concurrent requests are written together; the answer comes once every accepted item is durable. An alias repeated within a batch: the first item with it that is stored wins.",
+    request_body(content = wire::BatchRequest, content_type = "application/json"),
+    responses(
+        (status = 200, description = "One result per item, in request order", body = BatchAnswer),
+        (status = 400, description = "`BadRequest`: not JSON, or not an object", body = ErrorEnvelope),
+        (status = 401, description = "`Unauthenticated`: no API key, or one unknown or revoked", body = ErrorEnvelope),
+        (status = 408, description = "`RequestTimeout`: the body did not arrive in time", body = ErrorEnvelope),
+        (status = 413, description = "`PayloadTooLarge`: the body is over the batch limit (16 MiB unless configured)", body = ErrorEnvelope),
+        (status = 415, description = "`UnsupportedMediaType`: the body is not declared as `application/json`", body = ErrorEnvelope),
+        (status = 422, description = "`ValidationError`: `items` is not an array of 1 to the limit's number of items, or the body has another field", body = ErrorEnvelope),
+        (status = 429, description = "`TooManyRequests`: the key sends too fast, or the address failed to authenticate too often", body = ErrorEnvelope,
+            headers(("Retry-After" = u64, description = "Seconds after which the request may be repeated"))),
+        (status = 500, description = "`Internal`: the server failed; the request may be repeated", body = ErrorEnvelope),
+    ),
+    security(("api_key" = []))
+)]
 pub async fn upload_batch(
     req: HttpRequest,
     payload: web::Payload,
@@ -104,31 +153,36 @@ pub async fn upload_batch(
 ) -> HttpResponse {
     match run_batch(req, payload, &state).await {
         Ok(outcomes) => {
-            let mut accepted = 0;
-            let results: Vec<Value> = outcomes
+            let results: Vec<ItemResult> = outcomes
                 .into_iter()
                 .map(|outcome| {
                     count(&state, &outcome);
                     match outcome {
                         Ok(done) => {
-                            accepted += 1;
-                            let mut result = created(&done);
-                            result["status"] = json!(StatusCode::CREATED.as_u16());
-                            result
+                            let created = created(done);
+                            ItemResult::Accepted(AcceptedItem {
+                                status: StatusCode::CREATED.as_u16(),
+                                id: created.id,
+                                global_user_id: created.global_user_id,
+                                topics: created.topics,
+                            })
                         }
-                        Err(problem) => json!({
-                            "status": problem.status.as_u16(),
-                            "error": problem.error_body(),
+                        Err(problem) => ItemResult::Refused(RefusedItem {
+                            status: problem.status.as_u16(),
+                            error: problem.into_error_body(),
                         }),
                     }
                 })
                 .collect();
-            let refused = results.len() - accepted;
-            HttpResponse::Ok().json(json!({
-                "accepted": accepted,
-                "refused": refused,
-                "results": results,
-            }))
+            let accepted = results
+                .iter()
+                .filter(|r| matches!(r, ItemResult::Accepted(_)))
+                .count();
+            HttpResponse::Ok().json(BatchAnswer {
+                accepted,
+                refused: results.len() - accepted,
+                results,
+            })
         }
         Err(problem) => {
             state.metrics.count_upload(problem.code);
@@ -240,17 +294,20 @@ fn problem(e: ServiceError) -> Problem {
 }
 
 /// The body of an accepted upload's answer.
-fn created(accepted: &Accepted) -> Value {
-    let topics: Vec<Value> = accepted
-        .topics
-        .iter()
-        .map(|t| json!({ "topic": t.label, "key": t.key, "score": t.score }))
-        .collect();
-    json!({
-        "id": accepted.action_id,
-        "globalUserId": accepted.user.as_uuid(),
-        "topics": topics,
-    })
+fn created(accepted: Accepted) -> wire::Accepted {
+    wire::Accepted {
+        id: accepted.action_id,
+        global_user_id: accepted.user.as_uuid(),
+        topics: accepted
+            .topics
+            .into_iter()
+            .map(|t| LearnedTopic {
+                topic: t.label,
+                key: t.key,
+                score: t.score,
+            })
+            .collect(),
+    }
 }
 
 /// The reason given for a field that is not a string.
@@ -316,7 +373,8 @@ fn upload_input(mut fields: Map<String, Value>) -> UploadInput {
 #[cfg(test)]
 mod tests {
     use chrono::{TimeZone, Utc};
-    use kenning_domain::Upload;
+    use kenning_domain::{ActionAlias, ActionType, EntityType, Upload};
+    use serde_json::json;
 
     use super::*;
 
@@ -339,6 +397,76 @@ mod tests {
             .iter()
             .map(|(field, problem)| (field.to_string(), problem.to_string()))
             .collect()
+    }
+
+    /// The property names of a schema of the OpenAPI document.
+    fn documented_fields(schema: &str) -> Vec<String> {
+        let document = serde_json::to_value(crate::openapi::document(100)).unwrap();
+        let properties = document["components"]["schemas"][schema]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("no schema {schema}"));
+        properties.keys().cloned().collect()
+    }
+
+    /// The document's request bodies name exactly the fields the handler
+    /// reads: every documented field is taken (none is refused as
+    /// unknown), and given them all, the handler misses none.
+    #[test]
+    fn the_document_names_the_fields_the_handler_reads() {
+        let text_fields = documented_fields("TextEntry");
+        let text: Map<String, Value> = text_fields
+            .iter()
+            .map(|f| (f.clone(), json!("x")))
+            .collect();
+        let mut body: Map<String, Value> = documented_fields("UploadRequest")
+            .into_iter()
+            .map(|f| (f, json!("x")))
+            .collect();
+        body.insert("texts".to_owned(), Value::Object(text));
+        let read = upload_input(body);
+        assert!(read.refused_fields.is_empty(), "{:?}", read.refused_fields);
+        for (name, field) in [
+            ("entity_type", &read.entity_type),
+            ("action_type", &read.action_type),
+            ("action_date", &read.action_date),
+            ("user_email", &read.user_email),
+            ("text", &read.text),
+            ("action_alias", &read.action_alias),
+        ] {
+            assert_eq!(field, &Raw::Value("x".to_owned()), "{name}");
+        }
+        let Raw::Value(texts) = read.texts else {
+            panic!("texts not read")
+        };
+        let Raw::Value(entry) = &texts[0] else {
+            panic!("the text entry not read")
+        };
+        assert!(
+            entry.refused_fields.is_empty(),
+            "{:?}",
+            entry.refused_fields
+        );
+        for field in [&entry.text, &entry.text_format, &entry.descriptor] {
+            assert_eq!(field, &Raw::Value("x".to_owned()));
+        }
+        assert_eq!(documented_fields("BatchRequest"), vec!["items".to_owned()]);
+    }
+
+    /// The limits the document states are the domain's.
+    #[test]
+    fn the_document_states_the_domains_limits() {
+        let document = serde_json::to_value(crate::openapi::document(100)).unwrap();
+        let upload = &document["components"]["schemas"]["UploadRequest"]["properties"];
+        assert_eq!(upload["entity_type"]["maxLength"], EntityType::MAX_CHARS);
+        assert_eq!(upload["action_type"]["maxLength"], ActionType::MAX_CHARS);
+        assert_eq!(upload["action_alias"]["maxLength"], ActionAlias::MAX_CHARS);
+        let texts = serde_json::to_string(&document["components"]["schemas"]["Texts"]).unwrap();
+        assert!(texts.contains("TextEntry"), "{texts}");
+        assert_eq!(
+            Upload::MAX_TEXTS,
+            100,
+            "the doc comment of Texts says 1 to 100"
+        );
     }
 
     #[test]

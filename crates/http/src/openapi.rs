@@ -1,0 +1,104 @@
+//! The connector API's OpenAPI 3.1 document, derived from the handlers'
+//! annotations and the types their answers are made of, and its reference
+//! page (Swagger UI, served from the binary).
+
+use actix_web::http::header;
+use actix_web::{web, HttpResponse};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
+use utoipa::{Modify, OpenApi};
+
+use crate::assets::{self, asset, Asset, SCRIPT, STYLE};
+use crate::{connector, health, AppState};
+
+/// Where the document is served.
+pub const DOCUMENT_PATH: &str = "/connectors/api/v1/openapi.json";
+/// Where the reference page is served.
+pub const PAGE_PATH: &str = "/connectors/api/v1/docs";
+/// Where the reference page's files are served.
+pub const ASSETS_PATH: &str = "/connectors/api/v1/docs/{file}";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Kenning connector API",
+        description = "Connector scripts send the documents, chats and e-mails of an organisation with the actions people took on them; Kenning learns from them who knows what. Authenticate with an API key (`kenning apikey create`) in the `APIKEY` header. Every refusal is a JSON `error` object with a stable `code`; a refused body lists every field at fault.",
+        license(name = "Apache-2.0", identifier = "Apache-2.0"),
+    ),
+    paths(
+        connector::upload,
+        connector::upload_batch,
+        health::alive,
+        health::ready
+    ),
+    modifiers(&ApiKeyScheme),
+    tags(
+        (name = "uploads", description = "What connectors send"),
+        (name = "probes", description = "For load balancers and orchestrators"),
+    )
+)]
+struct ConnectorApi;
+
+/// The `APIKEY` header as the connector endpoints' security scheme.
+struct ApiKeyScheme;
+
+impl Modify for ApiKeyScheme {
+    fn modify(&self, openapi: &mut Document) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "api_key",
+            SecurityScheme::ApiKey(ApiKey::Header(ApiKeyValue::with_description(
+                "APIKEY",
+                "A connector API key, from `kenning apikey create`",
+            ))),
+        );
+    }
+}
+
+/// The document of a server whose batches hold at most `batch_items`
+/// uploads.
+pub fn document(batch_items: usize) -> Document {
+    let mut document = ConnectorApi::openapi();
+    document.info.version = env!("CARGO_PKG_VERSION").to_owned();
+    let batch = document
+        .components
+        .as_mut()
+        .and_then(|c| c.schemas.get_mut("BatchRequest"));
+    if let Some(RefOr::T(Schema::Object(batch))) = batch {
+        if let Some(RefOr::T(Schema::Array(items))) = batch.properties.get_mut("items") {
+            items.max_items = Some(batch_items);
+        }
+    }
+    document
+}
+
+/// `GET /connectors/api/v1/openapi.json`.
+pub async fn serve_document(state: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(document(state.config.batch_items))
+}
+
+/// The page's policy: scripts, styles and requests only from this server,
+/// no inline scripts, nothing framed; Swagger UI sets element styles and
+/// draws icons from data URLs.
+const PAGE_POLICY: &str = "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const PAGE: &str = include_str!("../assets/swagger-ui/index.html");
+
+const ASSETS: [Asset; 3] = [
+    asset!("swagger-ui", "swagger-ui-bundle.js", SCRIPT),
+    asset!("swagger-ui", "swagger-ui.css", STYLE),
+    asset!("swagger-ui", "kenning-swagger.js", SCRIPT),
+];
+
+/// `GET /connectors/api/v1/docs`: the reference page.
+pub async fn page() -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
+        .body(PAGE)
+}
+
+/// `GET /connectors/api/v1/docs/{file}`: one of the page's files.
+pub async fn asset(file: web::Path<String>) -> HttpResponse {
+    assets::serve(&ASSETS, &file).await
+}
