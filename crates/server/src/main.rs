@@ -15,6 +15,7 @@ use uuid::Uuid;
 
 mod http_args;
 mod topics;
+mod upload;
 
 use http_args::HttpArgs;
 
@@ -54,6 +55,10 @@ enum Command {
     /// Preview topic extraction.
     #[command(subcommand)]
     Topics(TopicsCommand),
+    /// Send a JSON Lines file of uploads, or a directory of texts, to a
+    /// server's connector API in batches; a repeated run sends only what
+    /// was not acknowledged.
+    Upload(upload::UploadArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -265,6 +270,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
+        Command::Upload(args) => upload::run(args),
     }
 }
 

@@ -14,6 +14,7 @@ mod first_start;
 mod postgres;
 mod readme;
 mod revocation;
+mod upload;
 
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
@@ -117,6 +118,7 @@ fn every_command_has_help() {
         vec!["purge", "--help"],
         vec!["topics", "--help"],
         vec!["topics", "extract", "--help"],
+        vec!["upload", "--help"],
     ] {
         let out = succeeds(kenning("unused.db", &args));
         assert!(stdout(&out).contains("Usage: kenning"), "{args:?}");
@@ -401,11 +403,15 @@ impl Drop for Served {
     }
 }
 
-/// Starts `serve` on a free port; returns the process, the port and what it
-/// printed on stdout before it was ready.
+/// Starts `serve` on a free port; returns the process and the port.
 fn serve(db: &str) -> (Served, u16) {
+    serve_at(db, "127.0.0.1:0")
+}
+
+/// Starts `serve` on `bind`; returns the process and the port.
+fn serve_at(db: &str, bind: &str) -> (Served, u16) {
     let child = Command::new(env!("CARGO_BIN_EXE_kenning"))
-        .args(["--database-url", db, "serve", "--bind", "127.0.0.1:0"])
+        .args(["--database-url", db, "serve", "--bind", bind])
         .env_remove("DATABASE_URL")
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())

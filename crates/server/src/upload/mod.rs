@@ -1,0 +1,532 @@
+//! `kenning upload`: the reference connector. Reads a JSON Lines file of
+//! upload objects, or a directory of texts, and sends them to a server's
+//! batch endpoint with bounded concurrency; a checkpoint file makes a
+//! repeated run send only what was not acknowledged, and a report file
+//! lists what was refused or failed, with why.
+
+use std::collections::{BTreeMap, HashSet};
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, IsTerminal as _, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::{json, Map, Value};
+
+mod input;
+mod send;
+
+use input::{Item, Unreadable};
+use send::{Fatal, Outcome, Sender};
+
+#[derive(Debug, Args)]
+pub struct UploadArgs {
+    /// A JSON Lines file (one upload object a line, as the connector API
+    /// takes it) or a directory of .txt, .md, .html files (one upload per
+    /// file; sub-directories too).
+    input: PathBuf,
+    /// The server's address.
+    #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// A connector API key (`kenning apikey create`).
+    #[arg(long, env = "KENNING_API_KEY", hide_env_values = true)]
+    api_key: String,
+    /// For a directory: a CSV (header row `path,user_email,...`) or JSON
+    /// file giving each file's upload fields by its path relative to the
+    /// directory: user_email, action_type, action_date, entity_type,
+    /// action_alias.
+    #[arg(long)]
+    mapping: Option<PathBuf>,
+    /// For a directory: the user_email of files the mapping does not name.
+    #[arg(long)]
+    user_email: Option<String>,
+    /// For a directory: the action_type of files the mapping gives none.
+    #[arg(long, default_value = "create")]
+    action_type: String,
+    /// For a directory: the entity_type of files the mapping gives none.
+    #[arg(long, default_value = "document")]
+    entity_type: String,
+    /// For a directory: the action_date of files the mapping gives none
+    /// (default: each file's modification time).
+    #[arg(long)]
+    action_date: Option<String>,
+    /// Uploads per request (at most the server's limit, 100 by default).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    batch_size: u32,
+    /// Requests in flight at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// Tries per upload before it is given up and reported.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    tries: u32,
+    /// Milliseconds before the second try; each further try waits about
+    /// twice as long (up to 30 s), or as long as the server's Retry-After.
+    #[arg(long, default_value_t = 500)]
+    backoff_ms: u64,
+    /// The checkpoint: what the server acknowledged, one key a line
+    /// (default: INPUT's path with `.kenning-checkpoint`).
+    #[arg(long)]
+    checkpoint: Option<PathBuf>,
+    /// The report of refused and failed uploads, one JSON object a line
+    /// (default: INPUT's path with `.kenning-failures.jsonl`).
+    #[arg(long)]
+    report: Option<PathBuf>,
+    /// Seconds between progress lines when standard error is not a
+    /// terminal.
+    #[arg(long, default_value_t = 10)]
+    progress_secs: u64,
+}
+
+/// A path beside `input` (a file, or a directory's path) with `suffix`.
+fn beside(input: &Path, suffix: &str) -> PathBuf {
+    let mut name = input
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_default();
+    name.push(suffix);
+    input.with_file_name(name)
+}
+
+/// What a run did, item by item.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Acknowledged in an earlier run: not sent.
+    done_before: u64,
+    learned: u64,
+    duplicates: u64,
+    /// Refused, by code (`Unreadable` for inputs that are not uploads).
+    rejected: BTreeMap<String, u64>,
+    failed: u64,
+}
+
+impl Tally {
+    fn handled(&self) -> u64 {
+        self.done_before
+            + self.learned
+            + self.duplicates
+            + self.rejected.values().sum::<u64>()
+            + self.failed
+    }
+
+    fn line(&self) -> String {
+        let rejected: u64 = self.rejected.values().sum();
+        format!(
+            "learned {}, duplicates {}, rejected {rejected}, failed {}",
+            self.learned, self.duplicates, self.failed
+        )
+    }
+}
+
+/// What the reader thread hands the main loop.
+enum Read {
+    /// A batch to send.
+    Batch(Vec<Item>),
+    /// An input that is no upload.
+    Unreadable(Unreadable),
+    /// An item acknowledged before.
+    DoneBefore,
+}
+
+/// What the main loop hears.
+enum Heard {
+    Sent(Vec<Item>, Result<Vec<Outcome>, Fatal>),
+    Unreadable(Unreadable),
+    DoneBefore,
+    /// The reader failed (an input it could not read).
+    ReadFailed(anyhow::Error),
+}
+
+/// The keys of a checkpoint file (none when it does not exist yet).
+fn load_checkpoint(path: &Path) -> anyhow::Result<HashSet<String>> {
+    match File::open(path) {
+        Ok(file) => BufReader::new(file)
+            .lines()
+            .map(|l| Ok(l?.trim().to_owned()))
+            .filter(|l| !matches!(l, Ok(l) if l.is_empty()))
+            .collect::<anyhow::Result<_>>()
+            .with_context(|| format!("cannot read the checkpoint {}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(HashSet::new()),
+        Err(e) => Err(e).with_context(|| format!("cannot read the checkpoint {}", path.display())),
+    }
+}
+
+/// Runs `kenning upload`.
+pub fn run(args: UploadArgs) -> anyhow::Result<()> {
+    let checkpoint_path = args
+        .checkpoint
+        .clone()
+        .unwrap_or_else(|| beside(&args.input, ".kenning-checkpoint"));
+    let report_path = args
+        .report
+        .clone()
+        .unwrap_or_else(|| beside(&args.input, ".kenning-failures.jsonl"));
+    let done = load_checkpoint(&checkpoint_path)?;
+    let source = Source::open(&args, &[checkpoint_path.clone(), report_path.clone()])?;
+    let total = source.count()?;
+    let mut checkpoint = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&checkpoint_path)
+        .with_context(|| format!("cannot write the checkpoint {}", checkpoint_path.display()))?;
+    let mut report = File::create(&report_path)
+        .with_context(|| format!("cannot write the report {}", report_path.display()))?;
+
+    let sender = Sender {
+        url: format!(
+            "{}/connectors/api/v1/entities-with-action/batch",
+            args.url.trim_end_matches('/')
+        ),
+        api_key: args.api_key.trim().to_owned(),
+        tries: args.tries,
+        backoff: Duration::from_millis(args.backoff_ms),
+    };
+    let concurrency = usize::try_from(args.concurrency).unwrap_or(1);
+    let batch_size = usize::try_from(args.batch_size).unwrap_or(100);
+    let (heard_tx, heard) = mpsc::channel::<Heard>();
+    // Room for one batch per sender waiting: memory stays bounded whatever
+    // the input's size.
+    let (batches_tx, batches) = mpsc::sync_channel::<Vec<Item>>(concurrency);
+    let batches = Arc::new(Mutex::new(batches));
+    let progress = Progress::new(total, args.progress_secs);
+    let started = Instant::now();
+    let mut tally = Tally::default();
+    let mut fatal = None;
+    // Set when the run must stop: the reader and senders end at their
+    // next step.
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|s| {
+        for _ in 0..concurrency {
+            let (sender, batches, heard_tx, stop) =
+                (&sender, batches.clone(), heard_tx.clone(), &stop);
+            s.spawn(move || send_batches(sender, &batches, &heard_tx, stop));
+        }
+        // Once every sender has ended, a reader waiting to hand over a
+        // batch is let go.
+        drop(batches);
+        {
+            let (heard_tx, done, source, stop) = (heard_tx.clone(), &done, &source, &stop);
+            s.spawn(move || read(source, done, batch_size, batches_tx, &heard_tx, stop));
+        }
+        drop(heard_tx);
+        for message in heard {
+            let outcome = match message {
+                Heard::Sent(items, Ok(outcomes)) => {
+                    record(&items, &outcomes, &mut tally, &mut checkpoint, &mut report)
+                }
+                Heard::Sent(_, Err(Fatal(why))) => {
+                    fatal.get_or_insert(anyhow::anyhow!(why));
+                    Ok(())
+                }
+                Heard::Unreadable(unreadable) => {
+                    *tally.rejected.entry("Unreadable".to_owned()).or_default() += 1;
+                    write_report(
+                        &mut report,
+                        &unreadable.origin,
+                        "Unreadable",
+                        &unreadable.problem,
+                    )
+                }
+                Heard::DoneBefore => {
+                    tally.done_before += 1;
+                    Ok(())
+                }
+                Heard::ReadFailed(e) => {
+                    fatal.get_or_insert(e);
+                    Ok(())
+                }
+            };
+            if let Err(e) = outcome {
+                fatal.get_or_insert(e);
+            }
+            if fatal.is_some() {
+                stop.store(true, Ordering::Relaxed);
+            }
+            progress.update(&tally, started);
+        }
+    });
+    progress.finish();
+    summary(&tally, started, &report_path);
+    if let Some(e) = fatal {
+        return Err(e.context(format!(
+            "stopped; a new run sends what was not acknowledged (checkpoint {})",
+            checkpoint_path.display()
+        )));
+    }
+    let refused = tally.rejected.values().sum::<u64>() + tally.failed;
+    if refused > 0 {
+        anyhow::bail!(
+            "{refused} uploads were rejected or failed; see {}",
+            report_path.display()
+        );
+    }
+    Ok(())
+}
+
+/// Where the uploads come from.
+enum Source {
+    Jsonl(PathBuf),
+    Directory {
+        root: PathBuf,
+        files: Vec<PathBuf>,
+        mapping: std::collections::HashMap<String, Map<String, Value>>,
+        defaults: Map<String, Value>,
+    },
+}
+
+impl Source {
+    fn open(args: &UploadArgs, skip: &[PathBuf]) -> anyhow::Result<Self> {
+        let meta = std::fs::metadata(&args.input)
+            .with_context(|| format!("cannot read {}", args.input.display()))?;
+        if !meta.is_dir() {
+            anyhow::ensure!(
+                args.mapping.is_none() && args.user_email.is_none() && args.action_date.is_none(),
+                "--mapping, --user-email and --action-date are for a directory; \
+                 each line of a JSON Lines file is a whole upload"
+            );
+            return Ok(Source::Jsonl(args.input.clone()));
+        }
+        let mut skip = skip.to_vec();
+        skip.extend(args.mapping.clone());
+        let mapping = match &args.mapping {
+            Some(path) => input::mapping(path)?,
+            None => Default::default(),
+        };
+        let mut defaults = Map::new();
+        defaults.insert("action_type".to_owned(), json!(args.action_type));
+        defaults.insert("entity_type".to_owned(), json!(args.entity_type));
+        if let Some(email) = &args.user_email {
+            defaults.insert("user_email".to_owned(), json!(email));
+        }
+        if let Some(date) = &args.action_date {
+            defaults.insert("action_date".to_owned(), json!(date));
+        }
+        Ok(Source::Directory {
+            files: input::files(&args.input, &skip)?,
+            root: args.input.clone(),
+            mapping,
+            defaults,
+        })
+    }
+
+    fn count(&self) -> anyhow::Result<u64> {
+        match self {
+            Source::Jsonl(path) => input::count_lines(path),
+            Source::Directory { files, .. } => Ok(files.len() as u64),
+        }
+    }
+}
+
+/// The reader thread: every item not acknowledged before, in batches.
+fn read(
+    source: &Source,
+    done: &HashSet<String>,
+    batch_size: usize,
+    batches: SyncSender<Vec<Item>>,
+    heard: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+) {
+    let stopping = || stop.load(Ordering::Relaxed);
+    let mut batch = Vec::with_capacity(batch_size);
+    let step = |read: Read| -> bool {
+        match read {
+            Read::Batch(items) => batches.send(items).is_ok(),
+            Read::Unreadable(u) => heard.send(Heard::Unreadable(u)).is_ok(),
+            Read::DoneBefore => heard.send(Heard::DoneBefore).is_ok(),
+        }
+    };
+    let take = |found: Result<Item, Unreadable>, batch: &mut Vec<Item>| -> bool {
+        match found {
+            Ok(item) if done.contains(&item.id) => step(Read::DoneBefore),
+            Ok(item) => {
+                batch.push(item);
+                if batch.len() < batch_size {
+                    return true;
+                }
+                step(Read::Batch(std::mem::take(batch)))
+            }
+            Err(unreadable) => step(Read::Unreadable(unreadable)),
+        }
+    };
+    let outcome: anyhow::Result<()> = (|| {
+        match source {
+            Source::Jsonl(path) => {
+                for found in input::jsonl(path)? {
+                    if stopping() || !take(found?, &mut batch) {
+                        return Ok(());
+                    }
+                }
+            }
+            Source::Directory {
+                root,
+                files,
+                mapping,
+                defaults,
+            } => {
+                for file in files {
+                    let relative = file
+                        .strip_prefix(root)
+                        .unwrap_or(file)
+                        .to_string_lossy()
+                        .replace('\\', "/");
+                    let found = input::file_item(root, file, mapping.get(&relative), defaults)?;
+                    if stopping() || !take(found, &mut batch) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        Ok(())
+    })();
+    if let Err(e) = outcome {
+        let _ = heard.send(Heard::ReadFailed(e));
+    }
+    if !batch.is_empty() && !stopping() {
+        let _ = batches.send(batch);
+    }
+}
+
+/// A sender thread: sends batches until there are none.
+fn send_batches(
+    sender: &Sender,
+    batches: &Mutex<Receiver<Vec<Item>>>,
+    heard: &mpsc::Sender<Heard>,
+    stop: &AtomicBool,
+) {
+    loop {
+        let next = batches
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .recv();
+        let Ok(items) = next else { return };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let outcomes = sender.send(&items);
+        if heard.send(Heard::Sent(items, outcomes)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Counts a batch's outcomes, checkpoints what is done and reports what is
+/// not.
+fn record(
+    items: &[Item],
+    outcomes: &[Outcome],
+    tally: &mut Tally,
+    checkpoint: &mut File,
+    report: &mut File,
+) -> anyhow::Result<()> {
+    let mut acknowledged = String::new();
+    for (item, outcome) in items.iter().zip(outcomes) {
+        match outcome {
+            Outcome::Learned => tally.learned += 1,
+            Outcome::Duplicate => tally.duplicates += 1,
+            Outcome::Rejected { code, problem } => {
+                *tally.rejected.entry(code.clone()).or_default() += 1;
+                write_report(report, &item.origin, code, problem)?;
+                continue;
+            }
+            Outcome::Failed { problem } => {
+                tally.failed += 1;
+                write_report(report, &item.origin, "Failed", problem)?;
+                continue;
+            }
+        }
+        acknowledged.push_str(&item.id);
+        acknowledged.push('\n');
+    }
+    checkpoint.write_all(acknowledged.as_bytes())?;
+    // On disk before the next batch is counted: a crash loses at most the
+    // batches in flight, which a new run sends again (and an alias makes
+    // a repeat a duplicate).
+    checkpoint.sync_data()?;
+    report.flush()?;
+    Ok(())
+}
+
+fn write_report(report: &mut File, origin: &str, code: &str, problem: &str) -> anyhow::Result<()> {
+    let line = json!({ "item": origin, "code": code, "problem": problem });
+    writeln!(report, "{line}")?;
+    Ok(())
+}
+
+fn summary(tally: &Tally, started: Instant, report: &Path) {
+    let seconds = started.elapsed().as_secs_f64();
+    let sent = tally.handled() - tally.done_before;
+    eprintln!(
+        "sent {sent} uploads in {seconds:.1} s ({:.0}/s); {}; {} acknowledged before",
+        sent as f64 / seconds.max(1e-3),
+        tally.line(),
+        tally.done_before
+    );
+    for (code, n) in &tally.rejected {
+        eprintln!("  rejected {code}: {n}");
+    }
+    if !tally.rejected.is_empty() || tally.failed > 0 {
+        eprintln!(
+            "every rejected or failed upload, with why: {}",
+            report.display()
+        );
+    }
+}
+
+/// A progress bar on a terminal; plain lines every few seconds elsewhere.
+struct Progress {
+    bar: Option<ProgressBar>,
+    total: u64,
+    every: Duration,
+    last: Mutex<Instant>,
+}
+
+impl Progress {
+    fn new(total: u64, every_secs: u64) -> Self {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = ProgressBar::new(total);
+            if let Ok(style) = ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} uploads, {per_sec}, ETA {eta} ({msg})",
+            ) {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Self {
+            bar,
+            total,
+            every: Duration::from_secs(every_secs.max(1)),
+            last: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn update(&self, tally: &Tally, started: Instant) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(tally.handled());
+            bar.set_message(tally.line());
+            return;
+        }
+        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+        if last.elapsed() < self.every {
+            return;
+        }
+        *last = Instant::now();
+        let seconds = started.elapsed().as_secs_f64().max(1e-3);
+        let handled = tally.handled();
+        eprintln!(
+            "{handled}/{} uploads ({:.0}/s); {}",
+            self.total,
+            (handled - tally.done_before) as f64 / seconds,
+            tally.line()
+        );
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish();
+        }
+    }
+}

@@ -1,0 +1,248 @@
+//! Sending batches to the batch endpoint, with retries: a request that
+//! got no answer, 408, 429 or a 5xx is sent again after an exponential
+//! backoff with jitter (or after the server's `Retry-After`), and so is
+//! an item answered 5xx; an item gives up after its last try.
+
+use std::time::Duration;
+
+use serde_json::{json, Value};
+
+use super::input::Item;
+
+/// Where a batch goes, and how patiently.
+#[derive(Debug, Clone)]
+pub struct Sender {
+    pub url: String,
+    pub api_key: String,
+    /// Tries per item, the first included.
+    pub tries: u32,
+    /// The first backoff; each further try doubles it, up to [`MAX_BACKOFF`].
+    pub backoff: Duration,
+}
+
+/// The longest wait between two tries (the server's `Retry-After` may ask
+/// for more).
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// What became of one item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Stored (201).
+    Learned,
+    /// Stored before (409 `DuplicateAlias`): done too.
+    Duplicate,
+    /// Refused for what it is; sending it again would not help.
+    Rejected { code: String, problem: String },
+    /// No try succeeded.
+    Failed { problem: String },
+}
+
+/// Why a whole run must stop: the server refuses the key, or the
+/// requests themselves.
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+/// The answer to one request, or why there is none.
+enum Reply {
+    Answered {
+        status: u16,
+        retry_after: Option<Duration>,
+        body: Value,
+    },
+    NoAnswer(String),
+}
+
+impl Sender {
+    fn agent() -> ureq::Agent {
+        ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(120)))
+            .build()
+            .into()
+    }
+
+    fn post(&self, agent: &ureq::Agent, items: &[&Item]) -> Reply {
+        let bodies: Vec<&Value> = items.iter().map(|i| &i.body).collect();
+        let sent = agent
+            .post(&self.url)
+            .header("APIKEY", &self.api_key)
+            .header("Content-Type", "application/json")
+            .send(json!({ "items": bodies }).to_string());
+        let mut response = match sent {
+            Ok(response) => response,
+            Err(e) => return Reply::NoAnswer(e.to_string()),
+        };
+        let status = response.status().as_u16();
+        let retry_after = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse().ok())
+            .map(Duration::from_secs);
+        let text = response
+            .body_mut()
+            .with_config()
+            .limit(64 * 1024 * 1024)
+            .read_to_string();
+        match text {
+            Ok(text) => Reply::Answered {
+                status,
+                retry_after,
+                body: serde_json::from_str(&text).unwrap_or(Value::Null),
+            },
+            Err(e) => Reply::NoAnswer(e.to_string()),
+        }
+    }
+
+    /// Sends `items` as one batch (more than one when the server finds it
+    /// too large) until each has its outcome; in the items' order.
+    pub fn send(&self, items: &[Item]) -> Result<Vec<Outcome>, Fatal> {
+        let agent = Self::agent();
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
+        let all: Vec<usize> = (0..items.len()).collect();
+        self.send_some(&agent, items, &all, &mut outcomes)?;
+        Ok(outcomes
+            .into_iter()
+            .map(|o| {
+                o.unwrap_or(Outcome::Failed {
+                    problem: "no answer".to_owned(),
+                })
+            })
+            .collect())
+    }
+
+    fn send_some(
+        &self,
+        agent: &ureq::Agent,
+        items: &[Item],
+        chosen: &[usize],
+        outcomes: &mut [Option<Outcome>],
+    ) -> Result<(), Fatal> {
+        let mut pending: Vec<(usize, u32)> = chosen.iter().map(|&at| (at, 0)).collect();
+        while !pending.is_empty() {
+            let batch: Vec<&Item> = pending.iter().map(|&(at, _)| &items[at]).collect();
+            let tried = |pending: &mut Vec<(usize, u32)>| {
+                for (_, tries) in pending.iter_mut() {
+                    *tries += 1;
+                }
+            };
+            let (again, wait, problem) = match self.post(agent, &batch) {
+                Reply::Answered {
+                    status: 200, body, ..
+                } => {
+                    let results = body["results"].as_array().cloned().unwrap_or_default();
+                    let mut again = Vec::new();
+                    let mut problem = String::new();
+                    for (n, (at, tries)) in pending.iter().enumerate() {
+                        let result = results.get(n).cloned().unwrap_or(Value::Null);
+                        match item_outcome(&result) {
+                            Some(outcome) => outcomes[*at] = Some(outcome),
+                            None => {
+                                problem = describe(&result);
+                                again.push((*at, tries + 1));
+                            }
+                        }
+                    }
+                    (again, None, problem)
+                }
+                Reply::Answered {
+                    status: 413, body, ..
+                } => {
+                    if pending.len() == 1 {
+                        outcomes[pending[0].0] = Some(rejected(&body));
+                    } else {
+                        // Halves, each sent as it would have been.
+                        let (left, right) = pending.split_at(pending.len() / 2);
+                        let left: Vec<usize> = left.iter().map(|&(at, _)| at).collect();
+                        let right: Vec<usize> = right.iter().map(|&(at, _)| at).collect();
+                        self.send_some(agent, items, &left, outcomes)?;
+                        self.send_some(agent, items, &right, outcomes)?;
+                    }
+                    return Ok(());
+                }
+                Reply::Answered {
+                    status: status @ (408 | 429 | 500..=599),
+                    retry_after,
+                    body,
+                } => {
+                    tried(&mut pending);
+                    let problem = format!("HTTP {status}: {}", describe(&body));
+                    (std::mem::take(&mut pending), retry_after, problem)
+                }
+                Reply::Answered { status, body, .. } => {
+                    return Err(Fatal(format!(
+                        "the server refused the request (HTTP {status}): {}",
+                        describe(&body)
+                    )))
+                }
+                Reply::NoAnswer(why) => {
+                    tried(&mut pending);
+                    (std::mem::take(&mut pending), None, why)
+                }
+            };
+            let (done, left): (Vec<_>, Vec<_>) = again
+                .into_iter()
+                .partition(|&(_, tries)| tries >= self.tries);
+            for (at, _) in done {
+                outcomes[at] = Some(Outcome::Failed {
+                    problem: problem.clone(),
+                });
+            }
+            pending = left;
+            if let Some(&(_, tries)) = pending.first() {
+                std::thread::sleep(wait.unwrap_or_else(|| self.backoff_before(tries)));
+            }
+        }
+        Ok(())
+    }
+
+    /// The wait before try `tries + 1`: "full jitter", a random share of
+    /// the doubled backoff, so that clients that failed together do not
+    /// come back together.
+    fn backoff_before(&self, tries: u32) -> Duration {
+        let ceiling = self
+            .backoff
+            .saturating_mul(1 << tries.saturating_sub(1).min(16))
+            .min(MAX_BACKOFF);
+        let share = f64::from(getrandom::u32().unwrap_or(u32::MAX / 2)) / f64::from(u32::MAX);
+        ceiling.mul_f64(0.5 + share / 2.0)
+    }
+}
+
+/// The final outcome of a batch result, or `None` when the item is to be
+/// sent again (a 5xx for it).
+fn item_outcome(result: &Value) -> Option<Outcome> {
+    let status = result["status"].as_u64().unwrap_or(0);
+    match status {
+        201 => Some(Outcome::Learned),
+        409 if result["error"]["code"] == "DuplicateAlias" => Some(Outcome::Duplicate),
+        500..=599 | 0 => None,
+        _ => Some(rejected(result)),
+    }
+}
+
+fn rejected(body: &Value) -> Outcome {
+    Outcome::Rejected {
+        code: body["error"]["code"]
+            .as_str()
+            .unwrap_or("Unknown")
+            .to_owned(),
+        problem: describe(body),
+    }
+}
+
+/// An answer's error in one line: its message and each field's rule.
+fn describe(body: &Value) -> String {
+    let error = &body["error"];
+    let mut text = error["message"]
+        .as_str()
+        .map_or_else(|| body.to_string(), str::to_owned);
+    for field in error["fields"].as_array().into_iter().flatten() {
+        let problem = field["problem"].as_str().unwrap_or_default();
+        if problem != text {
+            let name = field["field"].as_str().unwrap_or_default();
+            text.push_str(&format!("; {name}: {problem}"));
+        }
+    }
+    text
+}
