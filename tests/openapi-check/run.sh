@@ -7,8 +7,9 @@
 # on any 5xx, and on any answer whose status, content type, headers or
 # body the document does not allow. Usage: run.sh PYTHON KENNING
 set -euo pipefail
-python="$1"
-kenning="$2"
+absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+python="$(absolute "$1")"
+kenning="$(absolute "$2")"
 here="$(cd "$(dirname "$0")" && pwd)"
 bin="$(dirname "$python")"
 work="$(mktemp -d)"

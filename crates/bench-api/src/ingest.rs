@@ -60,6 +60,14 @@ pub fn measure(
     let mut ways = vec![(args.connections, 1)];
     ways.extend_from_slice(batches);
     for (connections, items) in ways {
+        let name = if items == 1 {
+            "single endpoint".to_owned()
+        } else {
+            format!("batch endpoint, {items} a request")
+        };
+        if !args.only.is_empty() && !args.only.iter().any(|o| name.contains(o.as_str())) {
+            continue;
+        }
         let (base, key) = (base.clone(), key.clone());
         let make = Arc::new(move |c: usize, n: u64| {
             let (path, body) = if items == 1 {
@@ -100,11 +108,7 @@ pub fn measure(
         let (_, peak) = kenning.memory()?;
         rows.push(IngestRow {
             peak,
-            name: if items == 1 {
-                "single endpoint".to_owned()
-            } else {
-                format!("batch endpoint, {items} a request")
-            },
+            name,
             backend: backend.to_owned(),
             connections,
             items,
