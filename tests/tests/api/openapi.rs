@@ -110,6 +110,13 @@ fn the_document_lists_every_status_the_endpoints_answer(backend: Backend) {
             path,
             post(path, &json_with_key, b"{\"items\": 1, \"entity_type\": 2}").status,
         ));
+        // Refused before routing: a request line or headers too long.
+        let long = format!("{path}?pad={}", "a".repeat(9000));
+        seen.push((path, post(&long, &json_with_key, body.as_bytes()).status));
+        let padding = "b".repeat(17_000);
+        let mut padded = json_with_key.to_vec();
+        padded.push(("X-Padding", padding.as_str()));
+        seen.push((path, post(path, &padded, body.as_bytes()).status));
     }
     seen.push((SINGLE, post(SINGLE, &json_with_key, one.as_bytes()).status));
     let unknown = upload("nobody@example.com", "u1").to_string();
@@ -132,9 +139,12 @@ fn the_document_lists_every_status_the_endpoints_answer(backend: Backend) {
     };
     assert_eq!(
         statuses(SINGLE),
-        vec![201, 400, 401, 409, 413, 415, 422, 429]
+        vec![201, 400, 401, 409, 413, 414, 415, 422, 429, 431]
     );
-    assert_eq!(statuses(BATCH), vec![200, 400, 401, 413, 415, 422]);
+    assert_eq!(
+        statuses(BATCH),
+        vec![200, 400, 401, 413, 414, 415, 422, 431]
+    );
     for path in [SINGLE, BATCH] {
         let listed = documented(&document, path);
         for status in statuses(path) {

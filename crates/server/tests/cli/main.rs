@@ -410,8 +410,14 @@ fn serve(db: &str) -> (Served, u16) {
 
 /// Starts `serve` on `bind`; returns the process and the port.
 fn serve_at(db: &str, bind: &str) -> (Served, u16) {
+    serve_with(db, bind, &[])
+}
+
+/// Starts `serve` on `bind` with more settings in the environment.
+fn serve_with(db: &str, bind: &str, settings: &[(&str, &str)]) -> (Served, u16) {
     let child = Command::new(env!("CARGO_BIN_EXE_kenning"))
         .args(["--database-url", db, "serve", "--bind", bind])
+        .envs(settings.iter().copied())
         .env_remove("DATABASE_URL")
         .env("RUST_LOG", "info")
         .stdout(Stdio::piped())

@@ -13,7 +13,16 @@ use super::{first_line, kenning, serve_at, stderr, stdout, succeeds, Scratch};
 
 /// A server on `db` with ada@example.com, and a connector key.
 fn server_with_ada(db: &str, bind: &str) -> (super::Served, u16, String) {
-    let (mut server, port) = serve_at(db, bind);
+    server_with_ada_and(db, bind, &[])
+}
+
+/// [`server_with_ada`] with more settings in the environment.
+fn server_with_ada_and(
+    db: &str,
+    bind: &str,
+    settings: &[(&str, &str)],
+) -> (super::Served, u16, String) {
+    let (mut server, port) = super::serve_with(db, bind, settings);
     let admin = first_line(&mut server);
     let query = r#"{"query":"mutation { createUser(createUserInput: { email: \"ada@example.com\", firstname: \"Ada\", lastname: \"Lovelace\" }) { globalUserId } }"}"#;
     let reply = super::http(
@@ -313,4 +322,42 @@ fn a_run_survives_a_server_restart_and_a_killed_run_resumes() {
     let all = succeeds(upload(port, &key, &args));
     assert_eq!(counts(&all), (0, 0, 0, 0, total as u64));
     drop(restarted);
+}
+
+#[test]
+fn a_throttled_run_waits_as_the_server_asks_and_loses_nothing() {
+    let scratch = Scratch::new();
+    let db = scratch.db_url();
+    // 300 requests a minute for the key, as many at once: the run's 360
+    // one-upload requests go past it and get 429 with Retry-After.
+    let (_server, port, key) = server_with_ada_and(
+        &db,
+        "127.0.0.1:0",
+        &[("KENNING_REQUESTS_PER_MINUTE", "300")],
+    );
+    let total = 360;
+    let lines: Vec<String> = (0..total)
+        .map(|n| upload_line(n, "ada@example.com").to_string())
+        .collect();
+    let input = scratch.0.join("throttled.jsonl");
+    write_jsonl(&input, &lines);
+    let started = Instant::now();
+    let out = succeeds(upload(
+        port,
+        &key,
+        &[
+            input.to_str().unwrap(),
+            "--batch-size",
+            "1",
+            "--tries",
+            "30",
+        ],
+    ));
+    assert_eq!(counts(&out), (total as u64, 0, 0, 0, 0), "{}", stderr(&out));
+    // The 60 beyond the burst came at the key's rate, 5 a second.
+    assert!(
+        started.elapsed() >= Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
 }
