@@ -5,14 +5,14 @@
 //! asks for, [`ExpertiseStore::upload_writers`]), which takes every action
 //! waiting at that moment (up to [`MOST_PER_WRITE`]) and stores them with
 //! one [`ExpertiseStore::record_all`]: one transaction and one sync to disk
-//! for all of them. A caller is answered only after that
-//! write returned, so an acknowledged upload is durable. Nothing waits
-//! for company: a write starts as soon as the previous one ends, with
-//! whatever arrived meanwhile, so a lone upload is written at once.
+//! for all of them. A caller is answered only after that write returned,
+//! so an acknowledged upload is durable. Nothing waits for company: a
+//! write starts as soon as the previous one ends, with whatever arrived
+//! meanwhile, so a lone upload is written at once.
 
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread;
+use std::thread::{self, JoinHandle};
 
 use kenning_domain::{Scoring, UserId};
 use kenning_ports::{ExpertiseStore, NewAction, RecordError, StoreError};
@@ -30,20 +30,39 @@ struct Job {
     reply: SyncSender<Result<Answers, StoreError>>,
 }
 
-/// The way to the writer thread.
+/// The way to the writer threads.
 #[derive(Clone)]
 pub(crate) struct GroupCommit {
-    /// `None` when the writer thread could not be started: each caller
-    /// then writes its own actions.
-    jobs: Option<Sender<Job>>,
+    writers: Arc<Writers>,
     store: Arc<dyn ExpertiseStore>,
     scoring: Arc<Scoring>,
+}
+
+/// The writer threads and their queue. Dropped with the last handle: the
+/// queue closes, and the threads are waited for, so that nothing of the
+/// store outlives its last user on another thread (a command may exit
+/// right after).
+struct Writers {
+    /// `None` when no writer thread could be started: each caller then
+    /// writes its own actions.
+    jobs: Option<Sender<Job>>,
+    threads: Vec<JoinHandle<()>>,
+}
+
+impl Drop for Writers {
+    fn drop(&mut self) {
+        self.jobs = None;
+        for thread in self.threads.drain(..) {
+            // A writer that panicked has nothing left to finish.
+            let _ = thread.join();
+        }
+    }
 }
 
 impl std::fmt::Debug for GroupCommit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupCommit")
-            .field("writer", &self.jobs.is_some())
+            .field("writers", &self.writers.threads.len())
             .finish_non_exhaustive()
     }
 }
@@ -57,22 +76,25 @@ impl std::fmt::Debug for Job {
 }
 
 impl GroupCommit {
-    /// Starts the writer thread of `store`; it ends when the last clone of
-    /// this handle is dropped.
+    /// Starts the writer threads of `store`; they end when the last clone
+    /// of this handle is dropped.
     pub(crate) fn start(store: Arc<dyn ExpertiseStore>, scoring: Arc<Scoring>) -> Self {
         let (jobs, waiting) = mpsc::channel();
         let waiting = Arc::new(Mutex::new(waiting));
-        let started = (0..store.upload_writers().max(1))
-            .filter(|_| {
+        let threads: Vec<JoinHandle<()>> = (0..store.upload_writers().max(1))
+            .filter_map(|_| {
                 let (store, scoring, waiting) = (store.clone(), scoring.clone(), waiting.clone());
                 thread::Builder::new()
                     .name("kenning-ingest".to_owned())
                     .spawn(move || write_groups(store.as_ref(), &scoring, &waiting))
-                    .is_ok()
+                    .ok()
             })
-            .count();
+            .collect();
         Self {
-            jobs: (started > 0).then_some(jobs),
+            writers: Arc::new(Writers {
+                jobs: (!threads.is_empty()).then_some(jobs),
+                threads,
+            }),
             store,
             scoring,
         }
@@ -84,12 +106,14 @@ impl GroupCommit {
         if actions.is_empty() {
             return Ok(Vec::new());
         }
-        let Some(jobs) = &self.jobs else {
+        let Some(jobs) = &self.writers.jobs else {
             return self.store.record_all(&actions, &self.scoring);
         };
         let (reply, answer) = mpsc::sync_channel(1);
-        jobs.send(Job { actions, reply })
-            .map_err(|_| StoreError::backend_message("the upload writer has stopped"))?;
+        if let Err(mpsc::SendError(job)) = jobs.send(Job { actions, reply }) {
+            // Every writer is gone (a panic): write here instead.
+            return self.store.record_all(&job.actions, &self.scoring);
+        }
         answer
             .recv()
             .map_err(|_| StoreError::backend_message("the upload writer stopped mid-write"))?
