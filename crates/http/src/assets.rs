@@ -1,5 +1,6 @@
-//! Files served from the binary (the browser pages' scripts and styles),
-//! which change only with the binary, so browsers may keep them for a day.
+//! Pages and files served from the binary (the browser pages, their
+//! scripts and styles); the files change only with the binary, so
+//! browsers may keep them for a day.
 
 use actix_web::http::header;
 use actix_web::HttpResponse;
@@ -30,6 +31,14 @@ pub(crate) use asset;
 pub const SCRIPT: &str = "text/javascript; charset=utf-8";
 /// The content type of style sheets.
 pub const STYLE: &str = "text/css; charset=utf-8";
+
+/// A page of the binary's, under `policy` (its Content-Security-Policy).
+pub fn page(html: &'static str, policy: &'static str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("text/html; charset=utf-8")
+        .insert_header((header::CONTENT_SECURITY_POLICY, policy))
+        .body(html)
+}
 
 /// The file of `assets` named `file`, or 404.
 pub async fn serve(assets: &[Asset], file: &str) -> HttpResponse {

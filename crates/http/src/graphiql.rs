@@ -2,7 +2,6 @@
 //! from this server, so it works without reaching any other host, and its
 //! Content-Security-Policy allows nothing else.
 
-use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 
 use crate::assets::{self, asset, Asset, SCRIPT, STYLE};
@@ -29,10 +28,7 @@ const ASSETS: [Asset; 6] = [
 
 /// `GET /accounts/api/v1/graphql`: the GraphiQL page.
 pub async fn page() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .insert_header((header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
-        .body(PAGE)
+    assets::page(PAGE, PAGE_POLICY)
 }
 
 /// `GET /accounts/api/v1/graphiql/{file}`: one of GraphiQL's files.

@@ -2,7 +2,6 @@
 //! annotations and the types their answers are made of, and its reference
 //! page (Swagger UI, served from the binary).
 
-use actix_web::http::header;
 use actix_web::{web, HttpResponse};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
@@ -92,10 +91,7 @@ const ASSETS: [Asset; 3] = [
 
 /// `GET /connectors/api/v1/docs`: the reference page.
 pub async fn page() -> HttpResponse {
-    HttpResponse::Ok()
-        .content_type("text/html; charset=utf-8")
-        .insert_header((header::CONTENT_SECURITY_POLICY, PAGE_POLICY))
-        .body(PAGE)
+    assets::page(PAGE, PAGE_POLICY)
 }
 
 /// `GET /connectors/api/v1/docs/{file}`: one of the page's files.

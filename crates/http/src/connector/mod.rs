@@ -44,18 +44,9 @@ const API_KEY_HEADER: &str = "APIKEY";
     request_body(content = wire::UploadRequest, content_type = "application/json"),
     responses(
         (status = 201, description = "Stored; the topics it taught", body = wire::Accepted),
-        (status = 400, description = "`BadRequest`: not JSON, or not an object", body = ErrorEnvelope),
-        (status = 401, description = "`Unauthenticated`: no API key, or one unknown or revoked", body = ErrorEnvelope),
-        (status = 408, description = "`RequestTimeout`: the body did not arrive in time", body = ErrorEnvelope),
+        wire::Refusals,
         (status = 409, description = "`DuplicateAlias`: an upload with this `action_alias` was accepted before", body = ErrorEnvelope),
-        (status = 413, description = "`PayloadTooLarge`: the body is over the limit (1 MiB unless configured)", body = ErrorEnvelope),
-        (status = 414, description = "`UriTooLong`: the request line is over the limit (8 KiB unless configured)", body = ErrorEnvelope),
-        (status = 415, description = "`UnsupportedMediaType`: the body is not declared as `application/json`", body = ErrorEnvelope),
         (status = 422, description = "`ValidationError` (every bad field, each with its rule) or `UnknownUser` (no ACTIVE or DEACTIVATED user has `user_email`)", body = ErrorEnvelope),
-        (status = 429, description = "`TooManyRequests`: the key sends too fast, or the address failed to authenticate too often", body = ErrorEnvelope,
-            headers(("Retry-After" = u64, description = "Seconds after which the request may be repeated"))),
-        (status = 431, description = "`HeaderFieldsTooLarge`: the request headers are over the limit (16 KiB unless configured)", body = ErrorEnvelope),
-        (status = 500, description = "`Internal`: the server failed; the request may be repeated", body = ErrorEnvelope),
     ),
     security(("api_key" = []))
 )]
@@ -136,17 +127,8 @@ const BATCH_OBJECT: &str = "the body must be a JSON object with items, an array 
     request_body(content = wire::BatchRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "One result per item, in request order", body = BatchAnswer),
-        (status = 400, description = "`BadRequest`: not JSON, or not an object", body = ErrorEnvelope),
-        (status = 401, description = "`Unauthenticated`: no API key, or one unknown or revoked", body = ErrorEnvelope),
-        (status = 408, description = "`RequestTimeout`: the body did not arrive in time", body = ErrorEnvelope),
-        (status = 413, description = "`PayloadTooLarge`: the body is over the batch limit (16 MiB unless configured)", body = ErrorEnvelope),
-        (status = 414, description = "`UriTooLong`: the request line is over the limit (8 KiB unless configured)", body = ErrorEnvelope),
-        (status = 415, description = "`UnsupportedMediaType`: the body is not declared as `application/json`", body = ErrorEnvelope),
+        wire::Refusals,
         (status = 422, description = "`ValidationError`: `items` is not an array of 1 to the limit's number of items, or the body has another field", body = ErrorEnvelope),
-        (status = 429, description = "`TooManyRequests`: the key sends too fast, or the address failed to authenticate too often", body = ErrorEnvelope,
-            headers(("Retry-After" = u64, description = "Seconds after which the request may be repeated"))),
-        (status = 431, description = "`HeaderFieldsTooLarge`: the request headers are over the limit (16 KiB unless configured)", body = ErrorEnvelope),
-        (status = 500, description = "`Internal`: the server failed; the request may be repeated", body = ErrorEnvelope),
     ),
     security(("api_key" = []))
 )]

@@ -5,7 +5,7 @@
 //! checks that the fields they name are the fields the handlers read.
 
 use serde::Serialize;
-use utoipa::ToSchema;
+use utoipa::{IntoResponses, ToSchema};
 use uuid::Uuid;
 
 pub use requests::{BatchRequest, UploadRequest};
@@ -226,6 +226,47 @@ pub struct RefusedItem {
     pub status: u16,
     /// What went wrong.
     pub error: ErrorBody,
+}
+
+/// The refusals both upload routes may answer, each in the error envelope.
+#[derive(Debug, IntoResponses)]
+#[allow(dead_code)] // Described for the document; `Problem` builds the answers.
+pub enum Refusals {
+    /// `BadRequest`: not JSON, or not an object.
+    #[response(status = 400)]
+    BadRequest(ErrorEnvelope),
+    /// `Unauthenticated`: no API key, or one unknown or revoked.
+    #[response(status = 401)]
+    Unauthenticated(ErrorEnvelope),
+    /// `RequestTimeout`: the body did not arrive in time.
+    #[response(status = 408)]
+    RequestTimeout(ErrorEnvelope),
+    /// `PayloadTooLarge`: the body is over the route's limit (1 MiB for
+    /// one upload, 16 MiB for a batch, unless configured).
+    #[response(status = 413)]
+    PayloadTooLarge(ErrorEnvelope),
+    /// `UriTooLong`: the request line is over the limit (8 KiB unless
+    /// configured).
+    #[response(status = 414)]
+    UriTooLong(ErrorEnvelope),
+    /// `UnsupportedMediaType`: the body is not declared as
+    /// `application/json`.
+    #[response(status = 415)]
+    UnsupportedMediaType(ErrorEnvelope),
+    /// `TooManyRequests`: the key sends too fast, or the address failed to
+    /// authenticate too often.
+    #[response(
+        status = 429,
+        headers(("Retry-After" = u64, description = "Seconds after which the request may be repeated"))
+    )]
+    TooManyRequests(ErrorEnvelope),
+    /// `HeaderFieldsTooLarge`: the request headers are over the limit (16
+    /// KiB unless configured).
+    #[response(status = 431)]
+    HeaderFieldsTooLarge(ErrorEnvelope),
+    /// `Internal`: the server failed; the request may be repeated.
+    #[response(status = 500)]
+    Internal(ErrorEnvelope),
 }
 
 /// The answer to a batch: one result per item, in request order.
