@@ -15,7 +15,6 @@ use uuid::Uuid;
 
 mod http_args;
 mod topics;
-mod upload;
 
 use http_args::HttpArgs;
 
@@ -58,7 +57,7 @@ enum Command {
     /// Send a JSON Lines file of uploads, or a directory of texts, to a
     /// server's connector API in batches; a repeated run sends only what
     /// was not acknowledged.
-    Upload(upload::UploadArgs),
+    Upload(kenning_upload::UploadArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -270,7 +269,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
-        Command::Upload(args) => upload::run(args),
+        Command::Upload(args) => kenning_upload::run(args),
     }
 }
 

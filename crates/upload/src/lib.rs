@@ -2,7 +2,10 @@
 //! upload objects, or a directory of texts, and sends them to a server's
 //! batch endpoint with bounded concurrency; a checkpoint file makes a
 //! repeated run send only what was not acknowledged, and a report file
-//! lists what was refused or failed, with why.
+//! lists what was refused or failed, with why. A client of the connector
+//! API alone: it knows nothing of the service's crates, as a connector
+//! written by anyone else would not. The `kenning` binary runs it as its
+//! `upload` command.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs::{File, OpenOptions};
@@ -24,6 +27,7 @@ mod send;
 use input::{Item, Unreadable};
 use send::{Fatal, Outcome, Sender};
 
+/// The arguments of `kenning upload`.
 #[derive(Debug, Args)]
 pub struct UploadArgs {
     /// A JSON Lines file (one upload object a line, as the connector API

@@ -229,32 +229,19 @@ fn a_directory_is_sent_with_its_mapping() {
         .contains("--user-email"));
 
     // With a default user the last file goes too; the others are done.
-    let out = succeeds(upload(
-        port,
-        &key,
-        &[
-            docs.to_str().unwrap(),
-            "--mapping",
-            mapping.to_str().unwrap(),
-            "--user-email",
-            "ada@example.com",
-        ],
-    ));
+    let with_default = [
+        docs.to_str().unwrap(),
+        "--mapping",
+        mapping.to_str().unwrap(),
+        "--user-email",
+        "ada@example.com",
+    ];
+    let out = succeeds(upload(port, &key, &with_default));
     assert_eq!(counts(&out), (1, 0, 0, 0, 3));
     // A lost checkpoint costs nothing but a resend: each file's alias makes
     // it a duplicate.
     std::fs::remove_file(scratch.0.join("docs.kenning-checkpoint")).unwrap();
-    let out = succeeds(upload(
-        port,
-        &key,
-        &[
-            docs.to_str().unwrap(),
-            "--mapping",
-            mapping.to_str().unwrap(),
-            "--user-email",
-            "ada@example.com",
-        ],
-    ));
+    let out = succeeds(upload(port, &key, &with_default));
     assert_eq!(counts(&out), (0, 4, 0, 0, 0));
 }
 
