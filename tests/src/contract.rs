@@ -142,6 +142,51 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
     assert_eq!(page(&*store, None, 0, 100).len(), 2);
 }
 
+/// Users inserted together are answered each as if inserted one after
+/// another: a refused one leaves nothing and stops nothing.
+#[contract_check]
+fn users_inserted_together_are_answered_each_in_order(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", Some("e-1"));
+    UserRepository::insert(&*store, &ada).unwrap();
+    let bob = new_user("bob@example.com", "Bob", "Byron", Some("e-2"));
+    let carol = new_user("carol@example.com", "Carol", "Coder", None);
+    let erin = new_user("erin@example.com", "Erin", "Engel", None);
+    let batch = [
+        bob.clone(),
+        new_user("ADA@example.com", "Other", "Ada", None),
+        carol.clone(),
+        new_user("dan@example.com", "Dan", "Dee", Some("e-2")),
+        new_user("carol@EXAMPLE.com", "Carol", "Again", None),
+        erin.clone(),
+    ];
+    assert_eq!(
+        store.insert_all(&batch).unwrap(),
+        vec![
+            Ok(()),
+            Err(StoreError::Conflict { field: "email" }),
+            Ok(()),
+            Err(StoreError::Conflict {
+                field: "externalId"
+            }),
+            Err(StoreError::Conflict { field: "email" }),
+            Ok(()),
+        ]
+    );
+    assert_eq!(store.insert_all(&[]).unwrap(), vec![]);
+    for user in [&ada, &bob, &carol, &erin] {
+        assert_eq!(store.get(user.id()).unwrap().as_ref(), Some(user));
+    }
+    for refused in [&batch[1], &batch[3], &batch[4]] {
+        assert_eq!(store.get(refused.id()).unwrap(), None);
+    }
+    let found: Vec<String> = page(&*store, None, 0, 100)
+        .iter()
+        .map(|u| u.profile().unwrap().email.key())
+        .collect();
+    assert_eq!(found.len(), 4, "{found:?}");
+    assert_eq!(page(&*store, Some("dan"), 0, 100).len(), 0);
+}
+
 #[contract_check]
 fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
     let results: Vec<Result<(), StoreError>> = std::thread::scope(|s| {

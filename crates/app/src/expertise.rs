@@ -64,7 +64,7 @@ pub struct ExpertiseService {
     extractor: Arc<dyn TopicExtractor>,
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
-    commit: GroupCommit,
+    commit: GroupCommit<NewAction, Result<UserId, RecordError>>,
 }
 
 impl std::fmt::Debug for ExpertiseService {
@@ -95,8 +95,16 @@ impl ExpertiseService {
         scoring: Scoring,
     ) -> Self {
         let scoring = Arc::new(scoring);
+        let record_all = {
+            let (store, scoring) = (store.clone(), scoring.clone());
+            move |actions: &[NewAction]| store.record_all(actions, &scoring)
+        };
         Self {
-            commit: GroupCommit::start(store.clone(), scoring.clone()),
+            commit: GroupCommit::start(
+                "kenning-uploads",
+                store.upload_writers(),
+                Arc::new(record_all),
+            ),
             store,
             users,
             extractor,
@@ -154,7 +162,7 @@ impl ExpertiseService {
                 Err(errors) => answers.push(Some(Err(errors.into()))),
             }
         }
-        let recorded = match self.commit.record(actions) {
+        let recorded = match self.commit.write(actions) {
             Ok(recorded) => recorded.into_iter().map(Ok).collect(),
             Err(e) => vec![Err(e); waiting.len()],
         };

@@ -1,55 +1,66 @@
-//! Group commit: the uploads of concurrent requests written together.
+//! Group commit: the writes of concurrent requests stored together.
 //!
-//! Each upload is checked and its topics extracted on the caller's thread;
-//! the actions are then handed to a writer thread (as many as the store
-//! asks for, [`ExpertiseStore::upload_writers`]), which takes every action
-//! waiting at that moment (up to [`MOST_PER_WRITE`]) and stores them with
-//! one [`ExpertiseStore::record_all`]: one transaction and one sync to disk
-//! for all of them. A caller is answered only after that write returned,
-//! so an acknowledged upload is durable. Nothing waits for company: a
-//! write starts as soon as the previous one ends, with whatever arrived
-//! meanwhile, so a lone upload is written at once.
+//! Each request does its own work (checks, topic extraction) on its own
+//! thread, then hands what it writes to a writer thread (as many as the
+//! store asks for), which takes everything waiting at that moment (up to
+//! [`MOST_PER_WRITE`] items) and stores it with one call of the store's
+//! write of many ([`ExpertiseStore::record_all`] for uploads,
+//! [`UserRepository::insert_all`] for new users): one transaction and one
+//! sync to disk for all of them. A caller is answered only after that
+//! write returned, so an acknowledged write is durable. Nothing waits for
+//! company: a write starts as soon as the previous one ends, with whatever
+//! arrived meanwhile, so a lone request is written at once.
+//!
+//! [`ExpertiseStore::record_all`]: kenning_ports::ExpertiseStore::record_all
+//! [`UserRepository::insert_all`]: kenning_ports::UserRepository::insert_all
 
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
 
-use kenning_domain::{Scoring, UserId};
-use kenning_ports::{ExpertiseStore, NewAction, RecordError, StoreError};
+use kenning_ports::StoreError;
 
-/// The most actions one write stores, so that a backlog is written in
+/// The most items one write stores, so that a backlog is written in
 /// transactions of bounded size and time.
 pub(crate) const MOST_PER_WRITE: usize = 1_000;
 
-/// One answer per action, in the order given.
-pub(crate) type Answers = Vec<Result<UserId, RecordError>>;
+/// A store's write of many items: one answer per item, in their order, all
+/// durable when it returns; `Err` when none was stored.
+pub(crate) type WriteAll<T, A> = dyn Fn(&[T]) -> Result<Vec<A>, StoreError> + Send + Sync;
 
-/// The actions of one caller and where their answers go.
-struct Job {
-    actions: Vec<NewAction>,
-    reply: SyncSender<Result<Answers, StoreError>>,
+/// The items of one caller and where their answers go.
+struct Job<T, A> {
+    items: Vec<T>,
+    reply: SyncSender<Result<Vec<A>, StoreError>>,
 }
 
 /// The way to the writer threads.
-#[derive(Clone)]
-pub(crate) struct GroupCommit {
-    writers: Arc<Writers>,
-    store: Arc<dyn ExpertiseStore>,
-    scoring: Arc<Scoring>,
+pub(crate) struct GroupCommit<T, A> {
+    writers: Arc<Writers<T, A>>,
+    write: Arc<WriteAll<T, A>>,
+}
+
+impl<T, A> Clone for GroupCommit<T, A> {
+    fn clone(&self) -> Self {
+        Self {
+            writers: self.writers.clone(),
+            write: self.write.clone(),
+        }
+    }
 }
 
 /// The writer threads and their queue. Dropped with the last handle: the
 /// queue closes, and the threads are waited for, so that nothing of the
 /// store outlives its last user on another thread (a command may exit
 /// right after).
-struct Writers {
+struct Writers<T, A> {
     /// `None` when no writer thread could be started: each caller then
-    /// writes its own actions.
-    jobs: Option<Sender<Job>>,
+    /// writes its own items.
+    jobs: Option<Sender<Job<T, A>>>,
     threads: Vec<JoinHandle<()>>,
 }
 
-impl Drop for Writers {
+impl<T, A> Drop for Writers<T, A> {
     fn drop(&mut self) {
         self.jobs = None;
         for thread in self.threads.drain(..) {
@@ -59,7 +70,7 @@ impl Drop for Writers {
     }
 }
 
-impl std::fmt::Debug for GroupCommit {
+impl<T, A> std::fmt::Debug for GroupCommit<T, A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("GroupCommit")
             .field("writers", &self.writers.threads.len())
@@ -67,26 +78,18 @@ impl std::fmt::Debug for GroupCommit {
     }
 }
 
-impl std::fmt::Debug for Job {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Job")
-            .field("actions", &self.actions.len())
-            .finish_non_exhaustive()
-    }
-}
-
-impl GroupCommit {
-    /// Starts the writer threads of `store`; they end when the last clone
-    /// of this handle is dropped.
-    pub(crate) fn start(store: Arc<dyn ExpertiseStore>, scoring: Arc<Scoring>) -> Self {
+impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
+    /// Starts `writers` threads (at least one) writing with `write`; they
+    /// end when the last clone of this handle is dropped.
+    pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
         let (jobs, waiting) = mpsc::channel();
         let waiting = Arc::new(Mutex::new(waiting));
-        let threads: Vec<JoinHandle<()>> = (0..store.upload_writers().max(1))
+        let threads: Vec<JoinHandle<()>> = (0..writers.max(1))
             .filter_map(|_| {
-                let (store, scoring, waiting) = (store.clone(), scoring.clone(), waiting.clone());
+                let (write, waiting) = (write.clone(), waiting.clone());
                 thread::Builder::new()
-                    .name("kenning-ingest".to_owned())
-                    .spawn(move || write_groups(store.as_ref(), &scoring, &waiting))
+                    .name(name.to_owned())
+                    .spawn(move || write_groups(write.as_ref(), &waiting))
                     .ok()
             })
             .collect();
@@ -95,52 +98,51 @@ impl GroupCommit {
                 jobs: (!threads.is_empty()).then_some(jobs),
                 threads,
             }),
-            store,
-            scoring,
+            write,
         }
     }
 
-    /// Stores `actions` (see [`ExpertiseStore::record_all`]), together with
-    /// those of concurrent callers; returns when they are durable.
-    pub(crate) fn record(&self, actions: Vec<NewAction>) -> Result<Answers, StoreError> {
-        if actions.is_empty() {
+    /// Stores `items`, together with those of concurrent callers; returns
+    /// one answer per item when they are durable.
+    pub(crate) fn write(&self, items: Vec<T>) -> Result<Vec<A>, StoreError> {
+        if items.is_empty() {
             return Ok(Vec::new());
         }
         let Some(jobs) = &self.writers.jobs else {
-            return self.store.record_all(&actions, &self.scoring);
+            return (self.write)(&items);
         };
         let (reply, answer) = mpsc::sync_channel(1);
-        if let Err(mpsc::SendError(job)) = jobs.send(Job { actions, reply }) {
+        if let Err(mpsc::SendError(job)) = jobs.send(Job { items, reply }) {
             // Every writer is gone (a panic): write here instead.
-            return self.store.record_all(&job.actions, &self.scoring);
+            return (self.write)(&job.items);
         }
         answer
             .recv()
-            .map_err(|_| StoreError::backend_message("the upload writer stopped mid-write"))?
+            .map_err(|_| StoreError::backend_message("a writer stopped mid-write"))?
     }
 }
 
 /// A writer thread: each round takes every job waiting and writes them at
 /// once. Writers take turns at the queue, so each round's jobs go to one
 /// of them while the others write theirs.
-fn write_groups(store: &dyn ExpertiseStore, scoring: &Scoring, waiting: &Mutex<Receiver<Job>>) {
+fn write_groups<T: Clone, A>(write: &WriteAll<T, A>, waiting: &Mutex<Receiver<Job<T, A>>>) {
     while let Some(group) = next_group(waiting) {
-        write_group(store, scoring, group);
+        write_group(write, group);
     }
 }
 
 /// The jobs waiting now, at least one (waited for); `None` once every
 /// handle is gone.
-fn next_group(waiting: &Mutex<Receiver<Job>>) -> Option<Vec<Job>> {
+fn next_group<T, A>(waiting: &Mutex<Receiver<Job<T, A>>>) -> Option<Vec<Job<T, A>>> {
     // A writer that panicked holding the queue left it intact.
     let waiting = waiting.lock().unwrap_or_else(PoisonError::into_inner);
     let first = waiting.recv().ok()?;
-    let mut count = first.actions.len();
+    let mut count = first.items.len();
     let mut group = vec![first];
     while count < MOST_PER_WRITE {
         match waiting.try_recv() {
             Ok(job) => {
-                count += job.actions.len();
+                count += job.items.len();
                 group.push(job);
             }
             Err(_) => break,
@@ -151,24 +153,37 @@ fn next_group(waiting: &Mutex<Receiver<Job>>) -> Option<Vec<Job>> {
 
 /// Writes the jobs of one round in one transaction. When that fails, each
 /// job is written on its own, so that a failure (a PostgreSQL deadlock
-/// with another instance, an action the database refuses) reaches only
-/// the callers it concerns.
-fn write_group(store: &dyn ExpertiseStore, scoring: &Scoring, group: Vec<Job>) {
+/// with another instance, an item the database refuses) reaches only the
+/// callers it concerns.
+fn write_group<T: Clone, A>(write: &WriteAll<T, A>, group: Vec<Job<T, A>>) {
     if group.len() > 1 {
-        let actions: Vec<NewAction> = group
+        let items: Vec<T> = group
             .iter()
-            .flat_map(|job| job.actions.iter().cloned())
+            .flat_map(|job| job.items.iter().cloned())
             .collect();
-        if let Ok(mut answers) = store.record_all(&actions, scoring) {
-            for job in group.into_iter().rev() {
-                let mine = answers.split_off(answers.len().saturating_sub(job.actions.len()));
-                // A caller that went away needs no answer.
-                let _ = job.reply.send(Ok(mine));
+        match write(&items) {
+            Ok(mut answers) if answers.len() == items.len() => {
+                for job in group.into_iter().rev() {
+                    let mine = answers.split_off(answers.len() - job.items.len());
+                    // A caller that went away needs no answer.
+                    let _ = job.reply.send(Ok(mine));
+                }
+                return;
             }
-            return;
+            // Written, but not answered item by item: writing again would
+            // write twice.
+            Ok(_) => {
+                for job in group {
+                    let _ = job.reply.send(Err(StoreError::backend_message(
+                        "the store answered another number of items than it was given",
+                    )));
+                }
+                return;
+            }
+            Err(_) => {}
         }
     }
     for job in group {
-        let _ = job.reply.send(store.record_all(&job.actions, scoring));
+        let _ = job.reply.send(write(&job.items));
     }
 }

@@ -6,10 +6,11 @@ use kenning_domain::{
     Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserCursor,
     UserError, UserFilter, UserId, UserPatch, UserPatchInput, ValidationErrors,
 };
-use kenning_ports::{Clock, FilteredUsers, ModifyError, UserPage, UserRepository};
+use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
+use crate::group_commit::GroupCommit;
 
 /// How many due users the purge takes from the store at a time; it takes
 /// batch after batch until the store has no more due users.
@@ -21,6 +22,8 @@ pub struct UserService {
     users: Arc<dyn UserRepository>,
     clock: Arc<dyn Clock>,
     default_language: LanguageId,
+    /// New users of concurrent callers are stored together.
+    inserts: GroupCommit<User, Result<(), StoreError>>,
 }
 
 impl std::fmt::Debug for UserService {
@@ -40,7 +43,16 @@ impl UserService {
         clock: Arc<dyn Clock>,
         default_language: LanguageId,
     ) -> Self {
+        let insert_all = {
+            let users = users.clone();
+            move |new: &[User]| users.insert_all(new)
+        };
         Self {
+            inserts: GroupCommit::start(
+                "kenning-new-users",
+                users.insert_writers(),
+                Arc::new(insert_all),
+            ),
             users,
             clock,
             default_language,
@@ -61,7 +73,12 @@ impl UserService {
         if !active {
             user.deactivate()?;
         }
-        self.users.insert(&user)?;
+        // Written with the new users of concurrent callers, durable when
+        // answered.
+        self.inserts
+            .write(vec![user.clone()])?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::backend_message("a new user was not answered")))?;
         Ok(user)
     }
 

@@ -139,6 +139,23 @@ pub trait UserRepository: Send + Sync {
     /// Stores a new user.
     fn insert(&self, user: &User) -> Result<(), StoreError>;
 
+    /// Stores each of `users` as [`insert`](UserRepository::insert)
+    /// would, in their order, with one answer each: a user refused (a
+    /// unique value taken, also by an earlier one of `users`) leaves
+    /// nothing and does not stop the others. The stored ones are written
+    /// together (one transaction, one sync to disk) and are all durable
+    /// when this returns; `Err` when the store failed and none was stored.
+    fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        Ok(users.iter().map(|user| self.insert(user)).collect())
+    }
+
+    /// How many calls of [`insert_all`](UserRepository::insert_all) are
+    /// worth running at once: 1 for a store that writes one transaction
+    /// at a time anyway.
+    fn insert_writers(&self) -> usize {
+        1
+    }
+
     /// The user with this id, whatever its status.
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError>;
 

@@ -10,10 +10,10 @@ use kenning_domain::{
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
-use crate::connection::{execute_natively, TxError};
+use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::users;
 use crate::search;
-use crate::{from_db_time, to_db_time, Database};
+use crate::{from_db_time, is_unique_violation, store_error, to_db_time, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
@@ -237,6 +237,44 @@ impl UserRepository for Database {
                 .map_err(TxError::from)
         })?;
         Ok(())
+    }
+
+    fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        if users.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.write(|conn| {
+            let mut answers = Vec::with_capacity(users.len());
+            for user in users {
+                let row = UserRow::new(user, stored_version(user));
+                let insert = |conn: &mut DbConnection| {
+                    diesel::insert_into(users::table).values(&row).execute(conn)
+                };
+                // A refused insert takes back its own statement on SQLite;
+                // PostgreSQL fails the whole transaction instead, unless
+                // the insert has a savepoint of its own.
+                let inserted = match conn {
+                    DbConnection::Sqlite(_) => insert(conn),
+                    DbConnection::Postgres(_) => conn.transaction(insert),
+                };
+                answers.push(match inserted {
+                    Ok(_) => Ok(()),
+                    Err(e) if is_unique_violation(&e) => Err(store_error(e)),
+                    Err(e) => return Err(TxError::from(e)),
+                });
+            }
+            Ok(answers)
+        })
+        .map_err(StoreError::from)
+    }
+
+    /// PostgreSQL's writers overlap their round trips and syncs; SQLite
+    /// writes one transaction at a time.
+    fn insert_writers(&self) -> usize {
+        match self.backend_name() {
+            "postgres" => 4,
+            _ => 1,
+        }
     }
 
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
