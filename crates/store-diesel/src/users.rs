@@ -250,12 +250,23 @@ impl UserRepository for Database {
                 let insert = |conn: &mut DbConnection| {
                     diesel::insert_into(users::table).values(&row).execute(conn)
                 };
-                // A refused insert takes back its own statement on SQLite;
-                // PostgreSQL fails the whole transaction instead, unless
-                // the insert has a savepoint of its own.
+                // A refused insert takes back its own statement on SQLite.
+                // PostgreSQL fails the whole transaction instead, so there
+                // a taken value first inserts nothing, and only then is the
+                // insert repeated in a savepoint of its own, for the error
+                // that names the field.
                 let inserted = match conn {
                     DbConnection::Sqlite(_) => insert(conn),
-                    DbConnection::Postgres(_) => conn.transaction(insert),
+                    DbConnection::Postgres(pg) => {
+                        let fresh = diesel::insert_into(users::table)
+                            .values(&row)
+                            .on_conflict_do_nothing()
+                            .execute(pg);
+                        match fresh {
+                            Ok(0) => conn.transaction(insert),
+                            other => other,
+                        }
+                    }
                 };
                 answers.push(match inserted {
                     Ok(_) => Ok(()),
