@@ -7,32 +7,15 @@
 # on any 5xx, and on any answer whose status, content type, headers or
 # body the document does not allow. Usage: run.sh PYTHON KENNING
 set -euo pipefail
-absolute() { echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
-python="$(absolute "$1")"
-kenning="$(absolute "$2")"
 here="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=../support/fresh-server.sh
+. "$here/../support/fresh-server.sh"
+fresh_database "$1" "$2"
 bin="$(dirname "$python")"
-work="$(mktemp -d)"
-server=""
-cleanup() {
-  if [ -n "$server" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-db="sqlite://$work/kenning.db"
-port="$("$python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
-"$kenning" migrate --database-url "$db" 2>/dev/null
 token="$("$kenning" token create --name openapi-check --scope users:write --database-url "$db" 2>/dev/null)"
 key="$("$kenning" apikey create --name openapi-check --database-url "$db" 2>/dev/null)"
 # No rate limit: the check sends as fast as it can.
-RUST_LOG=error KENNING_REQUESTS_PER_MINUTE=0 "$kenning" serve --database-url "$db" --bind "127.0.0.1:$port" \
-  >"$work/stdout" 2>"$work/stderr" &
-server=$!
-base="http://127.0.0.1:$port"
-for _ in $(seq 100); do
-  if "$python" -c "import urllib.request; urllib.request.urlopen('$base/readyz')" 2>/dev/null; then break; fi
-  sleep 0.1
-done
+start_server RUST_LOG=error KENNING_REQUESTS_PER_MINUTE=0
 "$python" - "$base" "$token" <<'PY'
 import json, sys, urllib.request
 base, token = sys.argv[1], sys.argv[2]
