@@ -28,9 +28,6 @@ use crate::{from_db_time, to_db_time, Database};
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
 const ROWS_PER_INSERT: usize = 500;
 
-/// How many groups of uploads are written at once on PostgreSQL.
-const POSTGRES_UPLOAD_WRITERS: usize = 4;
-
 /// The statuses of users who still learn from uploads.
 const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 
@@ -725,13 +722,8 @@ impl ExpertiseStore for Database {
             .collect()
     }
 
-    /// SQLite writes one transaction at a time; PostgreSQL's writers
-    /// overlap their round trips and syncs, on a share of the pool.
     fn upload_writers(&self) -> usize {
-        match self.backend_name() {
-            "postgres" => POSTGRES_UPLOAD_WRITERS,
-            _ => 1,
-        }
+        self.group_writers()
     }
 
     fn best_actions_on(

@@ -207,6 +207,10 @@ struct Checkpoint {
 /// learned from its uploads.
 const PERSONAL_TABLES: &str = "users, actions, action_topics, standings, learners, topic_learners";
 
+/// How many group writes of each kind run at once on PostgreSQL (its pool
+/// holds 10 connections).
+const POSTGRES_GROUP_WRITERS: usize = 4;
+
 /// The page cache of SQLite's connection for recording uploads, KiB.
 const UPLOAD_CACHE_KIB: u32 = 32 * 1024;
 
@@ -430,6 +434,17 @@ impl Database {
         };
         let mut conn = uploads.get().map_err(StoreError::backend)?;
         connection::write_transaction(&mut conn, work)
+    }
+
+    /// How many group writes (of uploads, of new users) are worth running
+    /// at once: SQLite writes one transaction at a time; PostgreSQL's
+    /// writers overlap their round trips and syncs, on a share of the
+    /// pool.
+    pub(crate) fn group_writers(&self) -> usize {
+        match self.backend_name {
+            "postgres" => POSTGRES_GROUP_WRITERS,
+            _ => 1,
+        }
     }
 
     /// Runs `work` in a write transaction on a pooled connection; see

@@ -229,14 +229,9 @@ impl Database {
 
 impl UserRepository for Database {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
-        let row = UserRow::new(user, stored_version(user));
-        self.write(|conn| {
-            diesel::insert_into(users::table)
-                .values(&row)
-                .execute(conn)
-                .map_err(TxError::from)
-        })?;
-        Ok(())
+        self.insert_all(std::slice::from_ref(user))?
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::backend_message("an insert was not answered")))
     }
 
     fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
@@ -279,13 +274,8 @@ impl UserRepository for Database {
         .map_err(StoreError::from)
     }
 
-    /// PostgreSQL's writers overlap their round trips and syncs; SQLite
-    /// writes one transaction at a time.
     fn insert_writers(&self) -> usize {
-        match self.backend_name() {
-            "postgres" => 4,
-            _ => 1,
-        }
+        self.group_writers()
     }
 
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
