@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::directory;
 use crate::load::{self, Request, Stats};
-use crate::ops::TEXTS;
+use crate::ops::upload_body;
 use crate::server::Kenning;
 
 /// The people uploads are for.
@@ -30,15 +30,11 @@ pub struct IngestRow {
     peak: f64,
 }
 
+/// The `i`-th upload of the `n`-th request of connection `c`: a random
+/// person's, one of the texts.
 fn upload(c: usize, n: u64, i: usize) -> Value {
     let seed = directory::mix((c as u64) << 40 | n << 12 | i as u64);
-    json!({
-        "entity_type": "document",
-        "action_type": "create",
-        "action_date": "2026-02-20T10:00:00.000Z",
-        "user_email": directory::email(seed % PEOPLE),
-        "text": TEXTS[(seed % TEXTS.len() as u64) as usize],
-    })
+    upload_body(seed % PEOPLE, seed as usize)
 }
 
 /// Measures the single endpoint, then the batch endpoint with `items`

@@ -72,12 +72,23 @@ const EXPERTS_QUERY: &str = "query experts($query: String!) { experts(query: $qu
 
 /// About a kilobyte of English each, as a connector would send from a
 /// wiki or a mailbox.
-pub const TEXTS: [&str; 4] = [
+const TEXTS: [&str; 4] = [
     "The release pipeline builds every service in a container, runs the integration suite against a disposable PostgreSQL database, and promotes the image to staging only when the smoke tests pass. Last quarter the pipeline took forty minutes on average; caching the dependency layers and splitting the test suite across four runners brought it down to eleven. The remaining time is mostly spent compiling, so the next step is a shared build cache keyed by the lock file. Rollbacks stay manual on purpose: an operator reads the error budget dashboard before deciding, because an automatic rollback once masked a schema migration that had already run. Deployment windows are announced in the operations channel a day ahead.",
     "Our churn model predicts which customers will cancel within ninety days. It is a gradient boosted tree over usage features: weekly active seats, support tickets opened, invoices paid late and the share of features used. Calibration matters more than accuracy here, since account managers act on the probability, not on the label; we check it with reliability diagrams every month. The strongest signal is a drop in weekly active seats over three consecutive weeks. Seasonality confused the first version, because schools pause in summer, so the features are now compared with the same weeks of the previous year. The model is retrained on the first of each month and its drift report goes to the analytics team.",
     "The new office lease starts in April. Facilities negotiated a five year term with an option to leave after three, a rent-free fit-out period of four months and a cap on service charge increases. The floor plan keeps open desks near the windows and puts meeting rooms along the core, with two quiet rooms per wing. Procurement is tendering the furniture in two lots; the acoustic panels are specified separately because the last supplier's panels failed the fire rating. Moving day is planned for a weekend so that the network cut-over does not interrupt customer support. Staff parking stays at the old site until the bicycle storage and showers are finished.",
     "Payroll runs on the twenty-fifth. This month the pension contribution rates change, so payroll must update the employer and employee percentages before the cut-off and check the salary sacrifice arrangements of everyone who joined the scheme this year. Overtime claims approved after the twentieth roll into next month. The auditors asked for evidence that every change of bank details was confirmed by a phone call to the employee, so the confirmation is now recorded in the ticket with the caller's name and time. Expense reimbursements above the card limit need the budget holder's approval, and mileage is paid at the rate published by the tax office.",
 ];
+
+/// An upload of `TEXTS[text]` by the `person`-th person of the directory.
+pub fn upload_body(person: u64, text: usize) -> Value {
+    json!({
+        "entity_type": "document",
+        "action_type": "create",
+        "action_date": "2026-02-20T10:00:00.000Z",
+        "user_email": directory::email(person),
+        "text": TEXTS[text % TEXTS.len()],
+    })
+}
 
 /// The stored key of every topic word, as the extractor folds it.
 pub fn topic_keys() -> Vec<String> {
@@ -225,15 +236,9 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
                 ("APIKEY", kk.api_key.clone()),
                 ("Content-Type", "application/json".to_owned()),
             ],
-            body: json!({
-                "entity_type": "document",
-                "action_type": "create",
-                "action_date": "2026-02-20T10:00:00.000Z",
-                "user_email": directory::email(someone(c, n, size)),
-                "text": TEXTS[(n as usize + c) % TEXTS.len()],
-            })
-            .to_string()
-            .into_bytes(),
+            body: upload_body(someone(c, n, size), (n as usize + c) % TEXTS.len())
+                .to_string()
+                .into_bytes(),
         }),
         check: Arc::new(|status, _| status == 201),
         target: Target::AsAtSmallest,

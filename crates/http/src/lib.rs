@@ -31,7 +31,6 @@ use kenning_graphql::Schema;
 
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
-pub use openapi::{document as openapi_document, DOCUMENT_PATH as OPENAPI_PATH};
 pub use problem::{request_codes, RequestCode};
 pub use scim::SCIM_PATH;
 pub use server::server;
