@@ -144,15 +144,10 @@ pub async fn upload_batch(
                 .map(|outcome| {
                     count(&state, &outcome);
                     match outcome {
-                        Ok(done) => {
-                            let created = created(done);
-                            ItemResult::Accepted(AcceptedItem {
-                                status: StatusCode::CREATED.as_u16(),
-                                id: created.id,
-                                global_user_id: created.global_user_id,
-                                topics: created.topics,
-                            })
-                        }
+                        Ok(done) => ItemResult::Accepted(AcceptedItem {
+                            status: StatusCode::CREATED.as_u16(),
+                            accepted: created(done),
+                        }),
                         Err(problem) => ItemResult::Refused(RefusedItem {
                             status: problem.status.as_u16(),
                             error: problem.into_error_body(),

@@ -209,13 +209,9 @@ pub struct AcceptedItem {
     /// 201.
     #[schema(minimum = 201, maximum = 201)]
     pub status: u16,
-    /// The stored action's id.
-    pub id: Uuid,
-    /// The user the action was recorded for.
-    #[serde(rename = "globalUserId")]
-    pub global_user_id: Uuid,
-    /// The topics learned, best first.
-    pub topics: Vec<LearnedTopic>,
+    /// What the single endpoint answers with 201.
+    #[serde(flatten)]
+    pub accepted: Accepted,
 }
 
 /// An item that was refused.
