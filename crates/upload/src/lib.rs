@@ -126,16 +126,6 @@ impl Tally {
     }
 }
 
-/// What the reader thread hands the main loop.
-enum Read {
-    /// A batch to send.
-    Batch(Vec<Item>),
-    /// An input that is no upload.
-    Unreadable(Unreadable),
-    /// An item acknowledged before.
-    DoneBefore,
-}
-
 /// What the main loop hears.
 enum Heard {
     Sent(Vec<Item>, Result<Vec<Outcome>, Fatal>),
@@ -336,24 +326,16 @@ fn read(
 ) {
     let stopping = || stop.load(Ordering::Relaxed);
     let mut batch = Vec::with_capacity(batch_size);
-    let step = |read: Read| -> bool {
-        match read {
-            Read::Batch(items) => batches.send(items).is_ok(),
-            Read::Unreadable(u) => heard.send(Heard::Unreadable(u)).is_ok(),
-            Read::DoneBefore => heard.send(Heard::DoneBefore).is_ok(),
-        }
-    };
+    // Whether the run goes on: each hand-over fails once its receiver is
+    // gone.
     let take = |found: Result<Item, Unreadable>, batch: &mut Vec<Item>| -> bool {
         match found {
-            Ok(item) if done.contains(&item.id) => step(Read::DoneBefore),
+            Ok(item) if done.contains(&item.id) => heard.send(Heard::DoneBefore).is_ok(),
             Ok(item) => {
                 batch.push(item);
-                if batch.len() < batch_size {
-                    return true;
-                }
-                step(Read::Batch(std::mem::take(batch)))
+                batch.len() < batch_size || batches.send(std::mem::take(batch)).is_ok()
             }
-            Err(unreadable) => step(Read::Unreadable(unreadable)),
+            Err(unreadable) => heard.send(Heard::Unreadable(unreadable)).is_ok(),
         }
     };
     let outcome: anyhow::Result<()> = (|| {

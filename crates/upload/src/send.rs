@@ -121,12 +121,9 @@ impl Sender {
         let mut pending: Vec<(usize, u32)> = chosen.iter().map(|&at| (at, 0)).collect();
         while !pending.is_empty() {
             let batch: Vec<&Item> = pending.iter().map(|&(at, _)| &items[at]).collect();
-            let tried = |pending: &mut Vec<(usize, u32)>| {
-                for (_, tries) in pending.iter_mut() {
-                    *tries += 1;
-                }
-            };
-            let (again, wait, problem) = match self.post(agent, &batch) {
+            // Every item pending, one try more.
+            let all_again = || pending.iter().map(|&(at, tries)| (at, tries + 1)).collect();
+            let (again, wait, problem): (Vec<(usize, u32)>, _, _) = match self.post(agent, &batch) {
                 Reply::Answered {
                     status: 200, body, ..
                 } => {
@@ -165,9 +162,8 @@ impl Sender {
                     retry_after,
                     body,
                 } => {
-                    tried(&mut pending);
                     let problem = format!("HTTP {status}: {}", describe(&body));
-                    (std::mem::take(&mut pending), retry_after, problem)
+                    (all_again(), retry_after, problem)
                 }
                 Reply::Answered { status, body, .. } => {
                     return Err(Fatal(format!(
@@ -175,10 +171,7 @@ impl Sender {
                         describe(&body)
                     )))
                 }
-                Reply::NoAnswer(why) => {
-                    tried(&mut pending);
-                    (std::mem::take(&mut pending), None, why)
-                }
+                Reply::NoAnswer(why) => (all_again(), None, why),
             };
             let (done, left): (Vec<_>, Vec<_>) = again
                 .into_iter()
@@ -196,9 +189,9 @@ impl Sender {
         Ok(())
     }
 
-    /// The wait before try `tries + 1`: "full jitter", a random share of
-    /// the doubled backoff, so that clients that failed together do not
-    /// come back together.
+    /// The wait before try `tries + 1`: a random share, from half to all,
+    /// of the backoff doubled at each try, so that clients that failed
+    /// together do not come back together.
     fn backoff_before(&self, tries: u32) -> Duration {
         let ceiling = self
             .backoff
