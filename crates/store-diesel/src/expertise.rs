@@ -494,15 +494,11 @@ enum Recorded {
 fn record_one(
     conn: &mut DbConnection,
     action: &NewAction,
+    learners: &HashMap<&str, String>,
     scoring: &Scoring,
     counts: &mut NewCounts,
 ) -> Result<Recorded, TxError> {
-    // Locks the user's row, so a purge cannot erase the user between
-    // this check and the writes below.
-    let found: Vec<IdRow> = diesel::sql_query(learning_user_sql(conn))
-        .bind::<Text, _>(&action.user_email_key)
-        .load(conn)?;
-    let Some(IdRow { id: user_id }) = found.into_iter().next() else {
+    let Some(user_id) = learners.get(action.user_email_key.as_str()).cloned() else {
         return Ok(Recorded::Refused(RecordError::UnknownUser));
     };
     // A taken alias inserts nothing (PostgreSQL waits for a writer of the
@@ -575,20 +571,24 @@ fn record_one(
     Ok(Recorded::Learned(user_id))
 }
 
-/// Locks the rows of the users that `actions` name, in e-mail key order,
-/// before any of them is written: two writers of several users each then
-/// never wait for each other in a cycle. SQLite's write lock is the whole
-/// database's, so only PostgreSQL needs it.
-fn lock_learners(conn: &mut DbConnection, actions: &[NewAction]) -> QueryResult<()> {
-    if actions.len() < 2 || matches!(conn, DbConnection::Sqlite(_)) {
-        return Ok(());
-    }
+/// The ACTIVE or DEACTIVATED users that `actions` name, by e-mail key,
+/// their rows locked until commit, so a purge cannot erase one of them
+/// between this look-up and the writes. Taken in key order, so that two
+/// writers of several users each never wait for each other in a cycle.
+fn lock_learners<'a>(
+    conn: &mut DbConnection,
+    actions: &'a [NewAction],
+) -> QueryResult<HashMap<&'a str, String>> {
     let keys: BTreeSet<&str> = actions.iter().map(|a| a.user_email_key.as_str()).collect();
     let sql = learning_user_sql(conn);
+    let mut learners = HashMap::with_capacity(keys.len());
     for key in keys {
-        diesel::sql_query(&sql).bind::<Text, _>(key).execute(conn)?;
+        let found: Vec<IdRow> = diesel::sql_query(&sql).bind::<Text, _>(key).load(conn)?;
+        if let Some(IdRow { id }) = found.into_iter().next() {
+            learners.insert(key, id);
+        }
     }
-    Ok(())
+    Ok(learners)
 }
 
 /// Writes `rows` over the standings of the same user and topic, or as new
@@ -700,14 +700,16 @@ impl ExpertiseStore for Database {
         }
         let answers: Vec<Result<String, RecordError>> = self
             .write_uploads(|conn| {
-                lock_learners(conn, actions)?;
+                let learners = lock_learners(conn, actions)?;
                 let mut counts = NewCounts::default();
                 let mut answers = Vec::with_capacity(actions.len());
                 for action in actions {
-                    answers.push(match record_one(conn, action, scoring, &mut counts)? {
-                        Recorded::Learned(user_id) => Ok(user_id),
-                        Recorded::Refused(refusal) => Err(refusal),
-                    });
+                    answers.push(
+                        match record_one(conn, action, &learners, scoring, &mut counts)? {
+                            Recorded::Learned(user_id) => Ok(user_id),
+                            Recorded::Refused(refusal) => Err(refusal),
+                        },
+                    );
                 }
                 counts.write(conn)?;
                 Ok::<_, TxError>(answers)
