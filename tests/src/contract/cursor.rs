@@ -4,11 +4,15 @@
 use std::sync::Arc;
 
 use chrono::Duration;
-use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserId};
+use kenning_domain::{
+    Limit, Offset, Patch, SearchText, User, UserCursor, UserId, UserPatch, UserPatchInput,
+};
 use kenning_ports::{UserPage, UserRepository};
 use kenning_test_macros::contract_check;
 
-use super::{adapters, directory, matching, names, new_user, now, Store, SEARCHES_OF_EVERY_KIND};
+use super::{
+    adapters, directory, matching, names, new_user, now, page, Store, SEARCHES_OF_EVERY_KIND,
+};
 
 fn page_after(
     store: &dyn UserRepository,
@@ -84,6 +88,72 @@ fn cursor_pages_walk_the_whole_listing(store: Arc<impl Store>) {
     }
     assert!(matching(&listed, Some("zq")).is_empty());
     assert!(page_after(&*store, Some("zq"), None, 20).users.is_empty());
+}
+
+/// A search keeps the listing order after users are renamed (their place
+/// in the listing moves) and erased (they leave every search), by offset
+/// and by cursor, whichever way a store reads the text.
+#[contract_check]
+fn a_search_follows_renames_and_erasures(store: Arc<impl Store>) {
+    let mut listed = directory(&*store);
+    // Four users far apart take names holding "qqq", each moving to
+    // another place in the listing; the one renamed Bqqq is then erased.
+    // Nobody else holds "qqq", so it is read from the trigram index.
+    let renames = [
+        ("l0010", "Zqqq"),
+        ("l0600", "Aqqq"),
+        ("l0900", "Bqqq"),
+        ("l1100", "Mqqq"),
+    ];
+    for (from, to) in renames {
+        let at = listed
+            .iter()
+            .position(|u| u.profile().unwrap().lastname.as_str() == from)
+            .unwrap();
+        let patch = UserPatch::parse(UserPatchInput {
+            lastname: Patch::Set(to.into()),
+            ..UserPatchInput::default()
+        })
+        .unwrap();
+        listed[at] = store
+            .modify(listed[at].id(), &mut |u| u.update(patch.clone()))
+            .unwrap();
+    }
+    let erased = listed
+        .iter()
+        .position(|u| u.profile().unwrap().lastname.as_str() == "Bqqq")
+        .unwrap();
+    let gone = listed.remove(erased).id();
+    store.modify(gone, &mut |u| u.delete(now())).unwrap();
+    let at = now() + Duration::days(15);
+    store.modify(gone, &mut |u| u.anonymize(at)).unwrap();
+    listed.sort_by_key(UserCursor::of);
+
+    let qqq = matching(&listed, Some("qqq"));
+    assert_eq!(
+        names(&page(&*store, Some("qqq"), 0, 10)),
+        ["Mia Aqqq", "Zoë Mqqq", "Eve Zqqq"]
+    );
+    for offset in 0..3 {
+        let one = page(&*store, Some("qqq"), offset, 1);
+        assert_eq!(
+            one.iter().map(User::id).collect::<Vec<_>>(),
+            [qqq[offset as usize]]
+        );
+    }
+    let cases = SEARCHES_OF_EVERY_KIND
+        .iter()
+        .map(|(text, _, limit)| (*text, *limit))
+        .chain([("qqq", 1), ("qqq", 2)]);
+    for (text, limit) in cases {
+        let want = matching(&listed, Some(text));
+        assert_eq!(
+            walk(&*store, Some(text), limit),
+            want,
+            "{text:?} by {limit}"
+        );
+        assert_eq!(by_offset(&*store, Some(text)), want, "{text:?} by offset");
+    }
 }
 
 /// A page that ends exactly at the last user says that nothing follows.
