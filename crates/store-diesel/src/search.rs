@@ -331,9 +331,12 @@ enum Lookup {
     /// more than [`TRIGRAMS_ASKED`]; PostgreSQL's `LIKE`, when no trigram
     /// of it is one the `pg_trgm` index holds as it is.
     Whole,
-    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first, and
-    /// beyond the first only those rarer than [`ASKED_SHARE`]: the users
-    /// holding them all, a superset, are tested against the whole text.
+    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first;
+    /// beyond the first only those rarer than [`ASKED_SHARE`] that overlap
+    /// none asked before (trigrams that share characters are held by
+    /// nearly the same users, so asking for both narrows little: an
+    /// address's `ler` and `lle` of "miller"). The users holding them all,
+    /// a superset, are tested against the whole text.
     Rare(Vec<String>),
 }
 
@@ -372,21 +375,29 @@ impl TrigramIndex {
 /// How `needle` (three characters or more) is best read through `index`,
 /// given how common each of its trigrams is.
 fn plan(index: TrigramIndex, needle: &str, estimates: &Estimates) -> Plan {
-    let mut ranked: Vec<(f64, String)> = trigrams(needle)
+    let mut ranked: Vec<(f64, usize, String)> = trigrams_at(needle)
         .into_iter()
-        .map(|t| (estimates.share(&t), t))
+        .map(|(at, t)| (estimates.share(&t), at, t))
         .collect();
     let whole = ranked.len();
     ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let head = ranked.first().is_none_or(|(share, _)| *share >= HEAD_SHARE);
-    let askable: Vec<String> = ranked
-        .into_iter()
-        .filter(|(_, t)| index == TrigramIndex::Fts5 || indexed_by_pg_trgm(t))
-        .enumerate()
-        .take_while(|(i, (share, _))| *i == 0 || *share < ASKED_SHARE)
-        .take(TRIGRAMS_ASKED)
-        .map(|(_, (_, t))| t)
-        .collect();
+    let head = ranked
+        .first()
+        .is_none_or(|(share, _, _)| *share >= HEAD_SHARE);
+    let mut asked: Vec<(usize, String)> = Vec::new();
+    for (share, at, trigram) in ranked {
+        if asked.len() == TRIGRAMS_ASKED || (!asked.is_empty() && share >= ASKED_SHARE) {
+            break;
+        }
+        let indexed = index == TrigramIndex::Fts5 || indexed_by_pg_trgm(&trigram);
+        let apart = asked
+            .iter()
+            .all(|(other, _)| at.abs_diff(*other) >= TRIGRAM);
+        if indexed && apart {
+            asked.push((at, trigram));
+        }
+    }
+    let askable: Vec<String> = asked.into_iter().map(|(_, t)| t).collect();
     let lookup = match index {
         TrigramIndex::Fts5 if whole <= TRIGRAMS_ASKED => Lookup::Whole,
         _ if askable.is_empty() => Lookup::Whole,
@@ -540,12 +551,18 @@ fn by_cursor(after: Option<&UserCursor>, rows: i64) -> impl Fn(&[Bind]) -> Vec<B
 
 /// The trigrams of `needle`, each once, in order.
 pub(crate) fn trigrams(needle: &str) -> Vec<String> {
+    trigrams_at(needle).into_iter().map(|(_, t)| t).collect()
+}
+
+/// The trigrams of `needle`, each once, in order, with the place (in
+/// characters) where each first starts.
+fn trigrams_at(needle: &str) -> Vec<(usize, String)> {
     let chars: Vec<char> = needle.chars().collect();
-    let mut seen = Vec::new();
-    for window in chars.windows(TRIGRAM) {
+    let mut seen: Vec<(usize, String)> = Vec::new();
+    for (at, window) in chars.windows(TRIGRAM).enumerate() {
         let trigram: String = window.iter().collect();
-        if !seen.contains(&trigram) {
-            seen.push(trigram);
+        if !seen.iter().any(|(_, t)| *t == trigram) {
+            seen.push((at, trigram));
         }
     }
     seen
@@ -615,11 +632,24 @@ mod tests {
             let Lookup::Rare(asked) = plan.lookup else {
                 panic!("looked up whole");
             };
-            if index == TrigramIndex::Fts5 {
-                assert_eq!(asked, ["417", "17@", ".41"]);
-            } else {
-                assert_eq!(asked, ["417"], "pg_trgm holds no trigram with . or @");
-            }
+            // ".41" and "17@" overlap "417"; "@ex" is everyone's.
+            assert_eq!(asked, ["417"]);
+        }
+    }
+
+    #[test]
+    fn the_trigrams_asked_do_not_overlap() {
+        // Two numbers drawn apart: each user's is rare, and so is a
+        // trigram across the dash, which overlaps both.
+        let texts: Vec<String> = (0..1_000)
+            .map(|n| format!("{n:03}-{:03}", n * 37 % 1_000))
+            .collect();
+        let estimates = Estimates::of(texts.iter().map(String::as_str));
+        for index in [TrigramIndex::Fts5, TrigramIndex::PgTrgm] {
+            let Lookup::Rare(asked) = plan(index, "417-429", &estimates).lookup else {
+                panic!("looked up whole");
+            };
+            assert_eq!(asked, ["417", "429"]);
         }
     }
 
