@@ -331,12 +331,13 @@ enum Lookup {
     /// more than [`TRIGRAMS_ASKED`]; PostgreSQL's `LIKE`, when no trigram
     /// of it is one the `pg_trgm` index holds as it is.
     Whole,
-    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], rarest first;
-    /// beyond the first only those rarer than [`ASKED_SHARE`] that overlap
-    /// none asked before (trigrams that share characters are held by
-    /// nearly the same users, so asking for both narrows little: an
-    /// address's `ler` and `lle` of "miller"). The users holding them all,
-    /// a superset, are tested against the whole text.
+    /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], and beyond the
+    /// first only those rarer than [`ASKED_SHARE`]; those that overlap
+    /// none asked before first (trigrams of one word that share characters
+    /// are held by nearly the same users, so asking for both narrows
+    /// little: `ler` and `lle` of "miller"), then the rarest of the rest
+    /// (in a number, overlapping trigrams still narrow). The users holding
+    /// them all, a superset, are tested against the whole text.
     Rare(Vec<String>),
 }
 
@@ -384,20 +385,30 @@ fn plan(index: TrigramIndex, needle: &str, estimates: &Estimates) -> Plan {
     let head = ranked
         .first()
         .is_none_or(|(share, _, _)| *share >= HEAD_SHARE);
-    let mut asked: Vec<(usize, String)> = Vec::new();
-    for (share, at, trigram) in ranked {
-        if asked.len() == TRIGRAMS_ASKED || (!asked.is_empty() && share >= ASKED_SHARE) {
-            break;
-        }
-        let indexed = index == TrigramIndex::Fts5 || indexed_by_pg_trgm(&trigram);
+    let rare: Vec<(usize, String)> = ranked
+        .into_iter()
+        .filter(|(_, _, t)| index == TrigramIndex::Fts5 || indexed_by_pg_trgm(t))
+        .enumerate()
+        .take_while(|(i, (share, _, _))| *i == 0 || *share < ASKED_SHARE)
+        .map(|(_, (_, at, t))| (at, t))
+        .collect();
+    // First the rarest that overlap none asked before, then the rarest of
+    // the rest in the places left.
+    let mut asked: Vec<&(usize, String)> = Vec::new();
+    for trigram in &rare {
         let apart = asked
             .iter()
-            .all(|(other, _)| at.abs_diff(*other) >= TRIGRAM);
-        if indexed && apart {
-            asked.push((at, trigram));
+            .all(|(other, _)| trigram.0.abs_diff(*other) >= TRIGRAM);
+        if apart && asked.len() < TRIGRAMS_ASKED {
+            asked.push(trigram);
         }
     }
-    let askable: Vec<String> = asked.into_iter().map(|(_, t)| t).collect();
+    for trigram in &rare {
+        if !asked.contains(&trigram) && asked.len() < TRIGRAMS_ASKED {
+            asked.push(trigram);
+        }
+    }
+    let askable: Vec<String> = asked.into_iter().map(|(_, t)| t.clone()).collect();
     let lookup = match index {
         TrigramIndex::Fts5 if whole <= TRIGRAMS_ASKED => Lookup::Whole,
         _ if askable.is_empty() => Lookup::Whole,
@@ -632,24 +643,29 @@ mod tests {
             let Lookup::Rare(asked) = plan.lookup else {
                 panic!("looked up whole");
             };
-            // ".41" and "17@" overlap "417"; "@ex" is everyone's.
-            assert_eq!(asked, ["417"]);
+            if index == TrigramIndex::Fts5 {
+                // None apart from "417" is rare ("@ex" is everyone's).
+                assert_eq!(asked, ["417", "17@", ".41"]);
+            } else {
+                assert_eq!(asked, ["417"], "pg_trgm holds no trigram with . or @");
+            }
         }
     }
 
     #[test]
-    fn the_trigrams_asked_do_not_overlap() {
-        // Two numbers drawn apart: each user's is rare, and so is a
-        // trigram across the dash, which overlaps both.
-        let texts: Vec<String> = (0..1_000)
-            .map(|n| format!("{n:03}-{:03}", n * 37 % 1_000))
+    fn trigrams_apart_are_asked_first() {
+        // "abc", "bcd" and "cde" are rarest but held by the same users;
+        // "xyz", further on, is rarer than 1 in 20 too.
+        let texts: Vec<&str> = [("abcde", 10), ("xyz", 20), ("defxy", 100), ("qqqq", 870)]
+            .into_iter()
+            .flat_map(|(text, users)| std::iter::repeat_n(text, users))
             .collect();
-        let estimates = Estimates::of(texts.iter().map(String::as_str));
+        let estimates = Estimates::of(texts);
         for index in [TrigramIndex::Fts5, TrigramIndex::PgTrgm] {
-            let Lookup::Rare(asked) = plan(index, "417-429", &estimates).lookup else {
+            let Lookup::Rare(asked) = plan(index, "abcdefxyz", &estimates).lookup else {
                 panic!("looked up whole");
             };
-            assert_eq!(asked, ["417", "429"]);
+            assert_eq!(asked, ["abc", "xyz", "bcd"]);
         }
     }
 
