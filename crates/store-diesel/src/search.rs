@@ -644,7 +644,9 @@ mod tests {
                 panic!("looked up whole");
             };
             if index == TrigramIndex::Fts5 {
-                // None apart from "417" is rare ("@ex" is everyone's).
+                // ".41" and "17@" overlap "417" and fill the places
+                // left: no rare trigram lies apart from it ("@ex" is
+                // everyone's).
                 assert_eq!(asked, ["417", "17@", ".41"]);
             } else {
                 assert_eq!(asked, ["417"], "pg_trgm holds no trigram with . or @");
