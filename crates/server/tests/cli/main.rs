@@ -252,11 +252,15 @@ fn extract(args: &[&str], input: &str) -> Output {
     child.wait_with_output().unwrap()
 }
 
-fn lines(output: &Output) -> Vec<serde_json::Value> {
-    stdout(output)
-        .lines()
+/// Each line of `text` as JSON.
+fn json_lines(text: &str) -> Vec<serde_json::Value> {
+    text.lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect()
+}
+
+fn lines(output: &Output) -> Vec<serde_json::Value> {
+    json_lines(&stdout(output))
 }
 
 #[test]

@@ -71,6 +71,14 @@ fn write_jsonl(path: &Path, lines: &[String]) {
     std::fs::write(path, lines.join("\n") + "\n").unwrap();
 }
 
+/// `total` uploads by ada@example.com, one a line.
+fn write_uploads_by_ada(path: &Path, total: usize) {
+    let lines: Vec<String> = (0..total)
+        .map(|n| upload_line(n, "ada@example.com").to_string())
+        .collect();
+    write_jsonl(path, &lines);
+}
+
 /// The summary line's counts: (learned, duplicates, rejected, failed,
 /// acknowledged before).
 fn counts(output: &Output) -> (u64, u64, u64, u64, u64) {
@@ -102,11 +110,7 @@ fn counts(output: &Output) -> (u64, u64, u64, u64, u64) {
 }
 
 fn report(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    super::json_lines(&std::fs::read_to_string(path).unwrap())
 }
 
 #[test]
@@ -256,11 +260,8 @@ fn a_run_survives_a_server_restart_and_a_killed_run_resumes() {
     };
     let (server, port, key) = server_with_ada(&db, &bind);
     let total = 3_000;
-    let lines: Vec<String> = (0..total)
-        .map(|n| upload_line(n, "ada@example.com").to_string())
-        .collect();
     let input = scratch.0.join("backlog.jsonl");
-    write_jsonl(&input, &lines);
+    write_uploads_by_ada(&input, total);
     let checkpoint = scratch.0.join("backlog.jsonl.kenning-checkpoint");
     let acknowledged = || {
         std::fs::read_to_string(&checkpoint)
@@ -323,11 +324,8 @@ fn a_throttled_run_waits_as_the_server_asks_and_loses_nothing() {
         &[("KENNING_REQUESTS_PER_MINUTE", "300")],
     );
     let total = 360;
-    let lines: Vec<String> = (0..total)
-        .map(|n| upload_line(n, "ada@example.com").to_string())
-        .collect();
     let input = scratch.0.join("throttled.jsonl");
-    write_jsonl(&input, &lines);
+    write_uploads_by_ada(&input, total);
     let started = Instant::now();
     let out = succeeds(upload(
         port,
