@@ -4,12 +4,11 @@
 //! people that starts with no expertise.
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use crate::directory;
-use crate::load::{self, Request, Stats};
+use crate::load::{Request, Stats};
 use crate::ops::upload_body;
 use crate::server::Kenning;
 
@@ -88,19 +87,12 @@ pub fn measure(
             }
             status == 200 && body.starts_with(&format!("{{\"accepted\":{items},"))
         });
-        let stats = load::run(
+        let stats = args.measure(
             make,
             check,
             connections,
-            Duration::from_secs(args.warm_up),
-            Duration::from_secs(args.seconds),
+            &format!("{backend} {items} a request"),
         );
-        if let Some(e) = &stats.first_error {
-            eprintln!(
-                "{backend} {items} a request: {} errors, first: {e}",
-                stats.errors
-            );
-        }
         let (_, peak) = kenning.memory()?;
         rows.push(IngestRow {
             peak,

@@ -11,6 +11,7 @@ mod ops;
 mod server;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -69,6 +70,31 @@ pub struct Args {
     /// texts (the baseline always runs): a quicker look at a few rows.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+}
+
+impl Args {
+    /// Drives `make`, checked by `check`, over `connections` for this
+    /// run's warm-up and measured seconds; the first failed request, if
+    /// any, is printed under `what`.
+    fn measure(
+        &self,
+        make: Arc<load::Make>,
+        check: Arc<load::Check>,
+        connections: usize,
+        what: &str,
+    ) -> load::Stats {
+        let stats = load::run(
+            make,
+            check,
+            connections,
+            Duration::from_secs(self.warm_up),
+            Duration::from_secs(self.seconds),
+        );
+        if let Some(e) = &stats.first_error {
+            eprintln!("{what}: {} errors, first: {e}", stats.errors);
+        }
+        stats
+    }
 }
 
 /// The database URL of `backend`, created empty.
@@ -153,19 +179,12 @@ fn measure_backend(
                 Target::P99Below(_) => args.latency_connections,
                 _ => args.connections,
             };
-            let stats = load::run(
+            let stats = args.measure(
                 operation.make.clone(),
                 operation.check.clone(),
                 connections,
-                Duration::from_secs(args.warm_up),
-                Duration::from_secs(args.seconds),
+                &format!("{backend} {size} {}", operation.name),
             );
-            if let Some(e) = &stats.first_error {
-                eprintln!(
-                    "{backend} {size} {}: {} errors, first: {e}",
-                    operation.name, stats.errors
-                );
-            }
             if operation.target == Target::Baseline {
                 baseline_rate = Some(stats.per_second);
             }
