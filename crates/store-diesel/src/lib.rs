@@ -611,6 +611,116 @@ mod tests {
         std::fs::remove_dir_all(folder).unwrap();
     }
 
+    /// Users stored before the migration `search_listing_order`, some
+    /// renamed, are numbered by it in listing groups that follow the
+    /// listing order, and the trigram index is rebuilt to match.
+    #[test]
+    fn the_listing_order_migration_numbers_the_users_already_stored() {
+        use diesel::sql_types::BigInt;
+        use kenning_domain::{LanguageId, NewUser, NewUserInput, User, UserId};
+
+        #[derive(diesel::QueryableByName)]
+        struct Row {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let numbers = |db: &Database, sql: &str, text: &str| -> Vec<i64> {
+            db.read(|conn| {
+                search::Statement::new(sql, vec![search::Bind::Text(text.to_owned())])
+                    .load::<Row>(conn)
+            })
+            .unwrap()
+            .into_iter()
+            .map(|row| row.n)
+            .collect()
+        };
+        let users = |from: usize, to: usize| -> Vec<User> {
+            let language = LanguageId::parse("en").unwrap();
+            (from..to)
+                .map(|n| {
+                    let input = NewUserInput {
+                        email: format!("u{n}@example.com"),
+                        firstname: ["Ada", "Éva", "Bo", "Zed"][n % 4].to_owned(),
+                        lastname: ["Smith", "Smithson", "Ab1z", "Aéz", "Lee"][n % 5].to_owned(),
+                        ..NewUserInput::default()
+                    };
+                    let new = NewUser::parse(input, &language).unwrap();
+                    User::register(UserId::from_uuid(uuid::Uuid::new_v4()), new, Utc::now())
+                })
+                .collect()
+        };
+
+        let folder = std::env::temp_dir().join(format!(
+            "kenning-listing-order-{}-{}",
+            std::process::id(),
+            Utc::now().timestamp_nanos_opt().unwrap()
+        ));
+        let path = folder.join("k.db");
+        let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
+        db.migrate().unwrap();
+        {
+            let mut conn = db.pool.get().unwrap();
+            let DbConnection::Sqlite(conn) = &mut *conn else {
+                unreachable!("a SQLite file");
+            };
+            let reverted = conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+            assert_eq!(
+                reverted.to_string(),
+                "20261125200000",
+                "search_listing_order"
+            );
+        }
+        // Numbered as they come, then renamed, under the earlier triggers.
+        db.import_users(&users(0, 200)).unwrap();
+        db.read(|conn| {
+            search::Statement::new(
+                "UPDATE users SET lastname = 'Zz' || lastname, \
+                     search_text = search_text || ' zz' WHERE rowid % 7 = 0",
+                vec![],
+            )
+            .execute(conn)
+        })
+        .unwrap();
+        assert_eq!(db.migrate().unwrap(), 1);
+
+        let groups = numbers(
+            &db,
+            "SELECT search_row >> 21 AS n FROM users \
+             WHERE ?1 = ?1 ORDER BY lastname, firstname, id",
+            "",
+        );
+        assert_eq!(groups.len(), 200);
+        assert!(groups.windows(2).all(|w| w[0] <= w[1]), "{groups:?}");
+        assert!(
+            groups.windows(2).any(|w| w[0] < w[1]),
+            "one group: {groups:?}"
+        );
+        let distinct = numbers(
+            &db,
+            "SELECT count(DISTINCT search_row) AS n FROM users WHERE ?1 = ?1",
+            "",
+        );
+        assert_eq!(distinct, [200]);
+        for text in ["smith", " zz", "éva", "ab1"] {
+            let mut indexed = numbers(
+                &db,
+                "SELECT rowid AS n FROM users_search WHERE users_search MATCH ?1",
+                &format!("\"{text}\""),
+            );
+            let mut held = numbers(
+                &db,
+                "SELECT search_row AS n FROM users WHERE search_text LIKE ?1",
+                &format!("%{text}%"),
+            );
+            indexed.sort_unstable();
+            held.sort_unstable();
+            assert!(!held.is_empty(), "{text}");
+            assert_eq!(indexed, held, "{text}");
+        }
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
     #[test]
     fn moments_keep_microseconds() {
         let moment = DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
