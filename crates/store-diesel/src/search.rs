@@ -20,9 +20,10 @@
 //!    asked for the text's rarest trigrams ([`Lookup::Rare`]) and the
 //!    users it gives are tested against the whole text, so a whole e-mail
 //!    address costs its rare trigrams' lists (its digits, its name), not
-//!    the shared domain's, which every user holds. When the head of the
-//!    list did not fill the page, the text is rare enough for this to be
-//!    cheap.
+//!    the shared domain's, which every user holds. On SQLite the index's
+//!    row numbers follow the listing order in groups, so only the groups
+//!    up to the page's last match are read and sorted: a common surname
+//!    costs about its page, not its every bearer.
 //! 3. **The whole list.** A text of one or two characters has no trigram;
 //!    it is tested against every row in order until the page is full. Such
 //!    a text nearly always fills its page in step 1; one that matches few
@@ -101,6 +102,38 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
      WHERE search_text LIKE $2 ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT $3 OFFSET $4";
 
+/// The rest of the listing group (see [`TRIGRAMS_SQLITE`]) of the last row
+/// of CTE `head`, the matches of `$text` after it, as CTE `tail`: read
+/// only when `head` holds `$full` rows (when it holds fewer, it holds
+/// every match). A group is a row number's bits above the low 21.
+macro_rules! group_tail {
+    ($full:literal, $text:literal) => {
+        concat!(
+            "tail AS (SELECT rowid AS r \
+                 FROM (SELECT 1 WHERE (SELECT count(*) FROM head) = ",
+            $full,
+            ") AS full \
+                 CROSS JOIN users_search WHERE users_search MATCH ",
+            $text,
+            " AND rowid > (SELECT max(r) FROM head) \
+                 AND rowid < (((SELECT max(r) FROM head) >> 21) + 1) << 21) "
+        )
+    };
+}
+
+/// CTE `first`: the first row number of the listing group of the first
+/// user after the position `(?1, ?2, ?3)`, past every number when nobody
+/// follows. No earlier group holds a user after the position.
+macro_rules! first_group_after_position {
+    () => {
+        "WITH first (above) AS (SELECT coalesce( \
+             (SELECT (search_row >> 21) << 21 FROM users INDEXED BY users_listing \
+              WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
+              ORDER BY lastname, firstname, id LIMIT 1), \
+             9223372036854775807)), "
+    };
+}
+
 /// Step 2: the matches the trigram index finds, sorted. SQLite is told to
 /// reach users through the index of the trigram table's rowids, so that
 /// its planner cannot walk the listing index and probe every row instead;
@@ -114,15 +147,41 @@ const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
 /// whole, as a phrase, which is exact, and the users found are sorted from
 /// the index `users_search_row`, which holds the listing order's columns,
 /// before any row is read.
-const TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
+///
+/// SQLite's trigram index numbers its rows in listing groups that follow
+/// the listing order (the high bits of a row number, above the low 21; see
+/// the migration `search_listing_order`), and gives its matches in
+/// row-number order. So the page lies among the first `offset + limit`
+/// matches the index gives (CTE `head`) and the rest of the last one's
+/// group (CTE `tail`, read only when `head` is `full`): no match of a later
+/// group can be on the page. Only those are sorted, however many users
+/// match: a common surname's first page costs about one group, and a rare
+/// text, fewer matches than `head` takes, is read once.
+const TRIGRAMS_SQLITE: &str = concat!(
+    "WITH head AS MATERIALIZED \
+         (SELECT rowid AS r FROM users_search WHERE users_search MATCH ?1 \
+          ORDER BY rowid LIMIT ?2 + ?3), ",
+    group_tail!("?2 + ?3", "?1"),
+    "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
-          WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
-          ORDER BY lastname, firstname, id LIMIT ? OFFSET ?) \
-     ORDER BY lastname, firstname, id";
-const RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_search_row \
-     WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?) \
-       AND search_text LIKE ? ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
+          WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
+          ORDER BY lastname, firstname, id LIMIT ?2 OFFSET ?3) \
+     ORDER BY lastname, firstname, id"
+);
+/// A look-up by rare trigrams finds a superset: `head` keeps the users
+/// among it that hold the whole text.
+const RARE_TRIGRAMS_SQLITE: &str = concat!(
+    "WITH head AS MATERIALIZED \
+         (SELECT found.rowid AS r FROM users_search AS found \
+            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
+          WHERE found.users_search MATCH ?1 AND users.search_text LIKE ?2 ESCAPE '\\' \
+          ORDER BY found.rowid LIMIT ?3 + ?4), ",
+    group_tail!("?3 + ?4", "?1"),
+    "SELECT users.* FROM users INDEXED BY users_search_row \
+     WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
+       AND search_text LIKE ?2 ESCAPE '\\' \
+     ORDER BY lastname, firstname, id LIMIT ?3 OFFSET ?4"
+);
 const TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $1 ESCAPE '\\') \
      SELECT * FROM found ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
@@ -174,21 +233,42 @@ const AFTER_HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
      WHERE search_text LIKE $5 ESCAPE '\\' \
      ORDER BY lastname, firstname, id LIMIT $6";
 
-/// The position is tested on the users the trigram index found, never
-/// used to reach them: a rare text is found through the index alone. On
-/// SQLite, `users_search_row` holds the listing order's columns, so the
-/// position is tested there before any row is read.
-const AFTER_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users WHERE id IN \
+/// By cursor, the trigram index is read from the group of the first user
+/// after the position ([`first_group_after_position`]). `head` is the first `rows` matches after the position, tested on
+/// `users_search_row`, which holds the listing order's columns, before any
+/// row is read.
+const AFTER_TRIGRAMS_SQLITE: &str = concat!(
+    first_group_after_position!(),
+    "head AS MATERIALIZED \
+         (SELECT found.rowid AS r FROM users_search AS found \
+            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
+          WHERE found.users_search MATCH ?4 AND found.rowid >= (SELECT above FROM first) \
+            AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) \
+          ORDER BY found.rowid LIMIT ?5), ",
+    group_tail!("?5", "?4"),
+    "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
-          WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?4) \
+          WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
             AND (lastname, firstname, id) > (?1, ?2, ?3) \
           ORDER BY lastname, firstname, id LIMIT ?5) \
-     ORDER BY lastname, firstname, id";
-const AFTER_RARE_TRIGRAMS_SQLITE: &str = "SELECT users.* FROM users INDEXED BY users_search_row \
-     WHERE search_row IN (SELECT rowid FROM users_search WHERE users_search MATCH ?4) \
+     ORDER BY lastname, firstname, id"
+);
+const AFTER_RARE_TRIGRAMS_SQLITE: &str = concat!(
+    first_group_after_position!(),
+    "head AS MATERIALIZED \
+         (SELECT found.rowid AS r FROM users_search AS found \
+            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
+          WHERE found.users_search MATCH ?4 AND found.rowid >= (SELECT above FROM first) \
+            AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) \
+            AND users.search_text LIKE ?5 ESCAPE '\\' \
+          ORDER BY found.rowid LIMIT ?6), ",
+    group_tail!("?6", "?4"),
+    "SELECT users.* FROM users INDEXED BY users_search_row \
+     WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
        AND (lastname, firstname, id) > (?1, ?2, ?3) \
        AND search_text LIKE ?5 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ?6";
+     ORDER BY lastname, firstname, id LIMIT ?6"
+);
 const AFTER_TRIGRAMS_POSTGRES: &str = "WITH found AS MATERIALIZED \
          (SELECT users.* FROM users WHERE search_text LIKE $4 ESCAPE '\\') \
      SELECT * FROM found WHERE (lastname, firstname, id) > ($1, $2, $3) \

@@ -156,6 +156,77 @@ fn a_search_follows_renames_and_erasures(store: Arc<impl Store>) {
     }
 }
 
+/// Names that sort next to each other but differ only past a character a
+/// store may read coarsely (an accent, a digit, punctuation, another
+/// script), past a prefix, or in the first name, all holding one rare
+/// text: every page of it, by offset one user at a time and by cursor,
+/// is in listing order. SQLite reads its trigram index in groups of such
+/// names (see store-diesel's `search` module); a group read in the wrong
+/// order or left out shows here.
+#[contract_check]
+fn a_search_keeps_the_order_of_names_alike(store: Arc<impl Store>) {
+    let mut listed = directory(&*store);
+    let alike = [
+        ("Aéz", "Bo"),
+        ("Aêa", "Bo"),
+        ("Ab1z", "Cy"),
+        ("Ab2a", "Cy"),
+        ("Ab!z", "Di"),
+        ("Ab#a", "Di"),
+        ("Smith", "Ada"),
+        ("Smith", "Adam"),
+        ("Smith", "Al"),
+        ("Smith", "Zoë"),
+        ("Smith", "Éva"),
+        ("Smithson", "Ada"),
+        ("Smit", "Zed"),
+        ("Smit", "A"),
+        ("O'Neil", "Ann"),
+        ("ONeil", "Ann"),
+        ("O Neil", "Ann"),
+        ("O-Neil", "Ann"),
+        ("de la Cruz", "Ana"),
+        ("De la Cruz", "Ana"),
+        ("DE", "X"),
+        ("Zhang", "Wei"),
+        ("张", "伟"),
+        ("张", "伟伟"),
+        ("Ærø", "A"),
+        ("Çelik", "B"),
+        ("Andersonn", "Abe"),
+        ("Anderson", "Zed"),
+        ("Wolfeschlegelsteinhausen", "A"),
+        ("Wolfeschlegel", "Z"),
+    ];
+    for (n, (last, first)) in alike.iter().enumerate() {
+        let user = new_user(&format!("t{n}@kqz.example"), first, last, None);
+        UserRepository::insert(&*store, &user).unwrap();
+        listed.push(user);
+    }
+    listed.sort_by_key(UserCursor::of);
+    // The domain alone is asked for whole, the address by its rarest
+    // trigrams (a superset, tested).
+    for text in ["kqz", "@kqz.example"] {
+        let want = matching(&listed, Some(text));
+        assert_eq!(want.len(), alike.len());
+        for (offset, id) in want.iter().enumerate() {
+            let one = page(&*store, Some(text), offset as i64, 1);
+            assert_eq!(
+                one.iter().map(User::id).collect::<Vec<_>>(),
+                [*id],
+                "{text:?} at {offset}"
+            );
+        }
+        for limit in [1, 2, 3, 7] {
+            assert_eq!(
+                walk(&*store, Some(text), limit),
+                want,
+                "{text:?} by {limit}"
+            );
+        }
+    }
+}
+
 /// A page that ends exactly at the last user says that nothing follows.
 #[contract_check]
 fn a_full_last_page_says_nothing_follows(store: Arc<impl Store>) {
