@@ -585,19 +585,26 @@ mod tests {
         );
     }
 
-    #[test]
-    fn a_failed_query_keeps_the_database_message_as_its_source() {
-        use kenning_ports::ExpertiseStore;
-        use std::error::Error;
-
+    /// A fresh SQLite file in a folder of its own (named after `name`),
+    /// migrated; the folder is the caller's to remove.
+    fn migrated_file(name: &str) -> (PathBuf, Database) {
         let folder = std::env::temp_dir().join(format!(
-            "kenning-store-error-{}-{}",
+            "{name}-{}-{}",
             std::process::id(),
             Utc::now().timestamp_nanos_opt().unwrap()
         ));
         let path = folder.join("k.db");
         let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
         db.migrate().unwrap();
+        (folder, db)
+    }
+
+    #[test]
+    fn a_failed_query_keeps_the_database_message_as_its_source() {
+        use kenning_ports::ExpertiseStore;
+        use std::error::Error;
+
+        let (folder, db) = migrated_file("kenning-store-error");
         db.read(|conn| diesel::sql_query("DROP TABLE learner_totals").execute(conn))
             .unwrap();
 
@@ -650,14 +657,7 @@ mod tests {
                 .collect()
         };
 
-        let folder = std::env::temp_dir().join(format!(
-            "kenning-listing-order-{}-{}",
-            std::process::id(),
-            Utc::now().timestamp_nanos_opt().unwrap()
-        ));
-        let path = folder.join("k.db");
-        let db = Database::connect_with(path.to_str().unwrap(), Pooling::OnDemand).unwrap();
-        db.migrate().unwrap();
+        let (folder, db) = migrated_file("kenning-listing-order");
         {
             let mut conn = db.pool.get().unwrap();
             let DbConnection::Sqlite(conn) = &mut *conn else {

@@ -121,16 +121,33 @@ macro_rules! group_tail {
     };
 }
 
-/// CTE `first`: the first row number of the listing group of the first
-/// user after the position `(?1, ?2, ?3)`, past every number when nobody
-/// follows. No earlier group holds a user after the position.
-macro_rules! first_group_after_position {
-    () => {
-        "WITH first (above) AS (SELECT coalesce( \
-             (SELECT (search_row >> 21) << 21 FROM users INDEXED BY users_listing \
-              WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
-              ORDER BY lastname, firstname, id LIMIT 1), \
-             9223372036854775807)), "
+/// CTEs `first` and `head` of a page by cursor. `first` is the first row
+/// number of the listing group of the first user after the position
+/// `(?1, ?2, ?3)` (past every number when nobody follows): no earlier
+/// group holds a user after the position. `head` is the first `$rows`
+/// matches of `?4` from there, in row-number order, that come after the
+/// position and meet `$also`; the position is tested on
+/// `users_search_row`, which holds the listing order's columns.
+macro_rules! head_after_position {
+    ($also:literal, $rows:literal) => {
+        concat!(
+            "WITH first (above) AS (SELECT coalesce( \
+                 (SELECT (search_row >> 21) << 21 FROM users INDEXED BY users_listing \
+                  WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
+                  ORDER BY lastname, firstname, id LIMIT 1), \
+                 9223372036854775807)), \
+             head AS MATERIALIZED \
+                 (SELECT found.rowid AS r FROM users_search AS found \
+                    CROSS JOIN users INDEXED BY users_search_row \
+                      ON users.search_row = found.rowid \
+                  WHERE found.users_search MATCH ?4 \
+                    AND found.rowid >= (SELECT above FROM first) \
+                    AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) ",
+            $also,
+            " ORDER BY found.rowid LIMIT ",
+            $rows,
+            "), "
+        )
     };
 }
 
@@ -234,17 +251,11 @@ const AFTER_HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
      ORDER BY lastname, firstname, id LIMIT $6";
 
 /// By cursor, the trigram index is read from the group of the first user
-/// after the position ([`first_group_after_position`]). `head` is the first `rows` matches after the position, tested on
-/// `users_search_row`, which holds the listing order's columns, before any
-/// row is read.
+/// after the position, and the page lies among the first `rows` matches
+/// after it and the rest of the last one's group
+/// ([`head_after_position`], [`group_tail`]).
 const AFTER_TRIGRAMS_SQLITE: &str = concat!(
-    first_group_after_position!(),
-    "head AS MATERIALIZED \
-         (SELECT found.rowid AS r FROM users_search AS found \
-            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
-          WHERE found.users_search MATCH ?4 AND found.rowid >= (SELECT above FROM first) \
-            AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) \
-          ORDER BY found.rowid LIMIT ?5), ",
+    head_after_position!("", "?5"),
     group_tail!("?5", "?4"),
     "SELECT users.* FROM users WHERE id IN \
          (SELECT id FROM users INDEXED BY users_search_row \
@@ -254,14 +265,7 @@ const AFTER_TRIGRAMS_SQLITE: &str = concat!(
      ORDER BY lastname, firstname, id"
 );
 const AFTER_RARE_TRIGRAMS_SQLITE: &str = concat!(
-    first_group_after_position!(),
-    "head AS MATERIALIZED \
-         (SELECT found.rowid AS r FROM users_search AS found \
-            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
-          WHERE found.users_search MATCH ?4 AND found.rowid >= (SELECT above FROM first) \
-            AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) \
-            AND users.search_text LIKE ?5 ESCAPE '\\' \
-          ORDER BY found.rowid LIMIT ?6), ",
+    head_after_position!("AND users.search_text LIKE ?5 ESCAPE '\\'", "?6"),
     group_tail!("?6", "?4"),
     "SELECT users.* FROM users INDEXED BY users_search_row \
      WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
