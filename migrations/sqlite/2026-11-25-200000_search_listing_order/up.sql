@@ -17,7 +17,9 @@
 --
 -- The separator is char(1), which no name holds (names refuse control
 -- characters); `buckets` holds the value of each code point below 128,
--- from -1 (past the end), as the character of code 48 + value.
+-- from -1 (past the end), as the character of code 48 + value. The view
+-- is an aggregate (of one row per user) so that SQLite computes each
+-- user's group once, not again for each use of it in a statement.
 CREATE VIEW users_listing_group (user_row, listing_group) AS
 SELECT user_row, max((b1 << 36) + CASE WHEN b1 IN (1, 3, 5, 8, 35, 62, 63) THEN 0
     ELSE (b2 << 30) + CASE WHEN b2 IN (1, 3, 5, 8, 35, 62, 63) THEN 0
