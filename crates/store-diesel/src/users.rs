@@ -218,13 +218,12 @@ impl Database {
     /// into its pending changes, where any other order writes them out
     /// once per row.
     pub fn import_users(&self, batch: &[User]) -> Result<(), StoreError> {
-        let mut rows: Vec<UserRow> = batch
-            .iter()
+        let mut listed: Vec<&User> = batch.iter().collect();
+        listed.sort_by_cached_key(|user| UserCursor::of(user));
+        let rows: Vec<UserRow> = listed
+            .into_iter()
             .map(|user| UserRow::new(user, stored_version(user)))
             .collect();
-        rows.sort_by(|a, b| {
-            (&a.lastname, &a.firstname, &a.id).cmp(&(&b.lastname, &b.firstname, &b.id))
-        });
         self.write(|conn| {
             for chunk in rows.chunks(IMPORT_ROWS_PER_STATEMENT) {
                 execute_natively(conn, diesel::insert_into(users::table).values(chunk))?;
