@@ -631,15 +631,12 @@ mod tests {
             #[diesel(sql_type = BigInt)]
             n: i64,
         }
-        let numbers = |db: &Database, sql: &str, text: &str| -> Vec<i64> {
-            db.read(|conn| {
-                search::Statement::new(sql, vec![search::Bind::Text(text.to_owned())])
-                    .load::<Row>(conn)
-            })
-            .unwrap()
-            .into_iter()
-            .map(|row| row.n)
-            .collect()
+        let numbers = |db: &Database, sql: &str, binds: Vec<search::Bind>| -> Vec<i64> {
+            db.read(|conn| search::Statement::new(sql, binds).load::<Row>(conn))
+                .unwrap()
+                .into_iter()
+                .map(|row| row.n)
+                .collect()
         };
         let users = |from: usize, to: usize| -> Vec<User> {
             let language = LanguageId::parse("en").unwrap();
@@ -685,9 +682,8 @@ mod tests {
 
         let groups = numbers(
             &db,
-            "SELECT search_row >> 21 AS n FROM users \
-             WHERE ?1 = ?1 ORDER BY lastname, firstname, id",
-            "",
+            "SELECT search_row >> 21 AS n FROM users ORDER BY lastname, firstname, id",
+            vec![],
         );
         assert_eq!(groups.len(), 200);
         assert!(groups.windows(2).all(|w| w[0] <= w[1]), "{groups:?}");
@@ -697,20 +693,20 @@ mod tests {
         );
         let distinct = numbers(
             &db,
-            "SELECT count(DISTINCT search_row) AS n FROM users WHERE ?1 = ?1",
-            "",
+            "SELECT count(DISTINCT search_row) AS n FROM users",
+            vec![],
         );
         assert_eq!(distinct, [200]);
         for text in ["smith", " zz", "éva", "ab1"] {
             let mut indexed = numbers(
                 &db,
                 "SELECT rowid AS n FROM users_search WHERE users_search MATCH ?1",
-                &format!("\"{text}\""),
+                vec![search::Bind::Text(format!("\"{text}\""))],
             );
             let mut held = numbers(
                 &db,
                 "SELECT search_row AS n FROM users WHERE search_text LIKE ?1",
-                &format!("%{text}%"),
+                vec![search::Bind::Text(format!("%{text}%"))],
             );
             indexed.sort_unstable();
             held.sort_unstable();
