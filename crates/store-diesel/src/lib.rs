@@ -32,6 +32,7 @@ use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
 use kenning_domain::{Email, ExternalId};
 use kenning_ports::StoreError;
 use r2d2::{Pool, PooledConnection};
+use scheduled_thread_pool::ScheduledThreadPool;
 
 use crate::connection::{DbConnection, Manager, SessionSettings};
 use crate::rarity::Rarity;
@@ -230,15 +231,23 @@ pub enum Pooling {
     /// For a short-lived command: a connection is opened only while a
     /// caller waits for it, and closed only when the pool is dropped, by
     /// the thread that drops it. Once the caller has its connection no
-    /// pool thread is inside the database driver, so the process can exit.
+    /// pool thread is inside the database driver, and dropping the
+    /// [`Database`] waits until the pool's one thread has let go of the
+    /// pool, so the process can exit.
     OnDemand,
 }
 
 impl Pooling {
-    fn builder(self, max_size: u32) -> r2d2::Builder<Manager> {
+    /// A pool builder; an [`Pooling::OnDemand`] pool opens its connections
+    /// on `connector`'s thread.
+    fn builder(self, max_size: u32, connector: Option<&Connector>) -> r2d2::Builder<Manager> {
         let builder = Pool::builder()
             .max_size(max_size)
             .connection_timeout(POOL_TIMEOUT);
+        let builder = match connector {
+            Some(connector) => builder.thread_pool(connector.0.clone()),
+            None => builder,
+        };
         match self {
             Pooling::Background => builder.min_idle(Some(1)),
             // No idle minimum (r2d2's default is the pool's size) and no
@@ -261,6 +270,50 @@ pub struct Database {
     backend_name: &'static str,
     /// How common each trigram of the users' texts is, for search.
     rarity: Arc<Rarity>,
+    /// The one thread an [`Pooling::OnDemand`] pool opens connections on;
+    /// `None` for a server's pools.
+    connector: Option<Connector>,
+}
+
+/// The thread an [`Pooling::OnDemand`] pool opens connections on.
+#[derive(Clone)]
+struct Connector(Arc<ScheduledThreadPool>);
+
+impl Connector {
+    fn new() -> Self {
+        Self(Arc::new(
+            ScheduledThreadPool::builder()
+                .num_threads(1)
+                .thread_name_pattern("kenning-connect-{}")
+                .build(),
+        ))
+    }
+}
+
+impl std::fmt::Debug for Connector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Connector")
+    }
+}
+
+impl Drop for Database {
+    /// A connection the pool's thread opened is handed over while that
+    /// thread still holds the pool: had the caller's work finished first,
+    /// the pool, with its connections, would be closed there, possibly as
+    /// the process exits, inside the driver's exit handlers (seen as a
+    /// rare crash at the end of a command). So the thread is first given
+    /// a last job and waited for; the pools are then closed here.
+    fn drop(&mut self) {
+        if let Some(connector) = &self.connector {
+            let (done, finished) = std::sync::mpsc::channel();
+            connector.0.execute(move || {
+                let _ = done.send(());
+            });
+            if finished.recv_timeout(POOL_TIMEOUT).is_err() {
+                log::warn!("the pool's connection thread did not finish in time");
+            }
+        }
+    }
 }
 
 impl Database {
@@ -276,6 +329,7 @@ impl Database {
     /// its folder, if needed.
     pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
         let location = Location::parse(url)?;
+        let connector = (pooling == Pooling::OnDemand).then(Connector::new);
         let builder = match &location {
             Location::Sqlite(path) => {
                 if let Some(parent) = Path::new(path).parent() {
@@ -288,9 +342,9 @@ impl Database {
                         })?;
                     }
                 }
-                pooling.builder(8)
+                pooling.builder(8, connector.as_ref())
             }
-            Location::Postgres(_) => pooling.builder(10),
+            Location::Postgres(_) => pooling.builder(10, connector.as_ref()),
         };
         check(&location)?;
         let backend = location.backend();
@@ -307,7 +361,7 @@ impl Database {
         let uploads = match &location {
             Location::Sqlite(_) => Some(
                 pooling
-                    .builder(1)
+                    .builder(1, connector.as_ref())
                     .min_idle(Some(0))
                     .connection_customizer(Box::new(SessionSettings {
                         sqlite_cache_kib: Some(UPLOAD_CACHE_KIB),
@@ -326,6 +380,7 @@ impl Database {
             uploads,
             backend_name,
             rarity: Arc::default(),
+            connector,
         })
     }
 
