@@ -10,6 +10,7 @@ mod adapters;
 mod cursor;
 mod import;
 mod plans;
+mod scores;
 
 use std::sync::Arc;
 

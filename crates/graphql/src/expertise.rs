@@ -50,13 +50,16 @@ impl ExpertObject {
         Ok(UserObject(context.users.get(self.0.user)?))
     }
 
-    /// How well the user answers the query, from 0 to 100: the mean of
-    /// how much of the query the user covers (each query topic counts by
-    /// its specificity, topics few people know counting more, and is
-    /// covered the more, the higher the user's standing on it, saturating
-    /// as BM25's term frequencies do) and how well the user's actions
-    /// that match the query best match it, relative to the best user's.
-    /// Old material lowers it gradually, never to a vanishing number.
+    /// How well the user answers the query, from 0 to 100; the list is in
+    /// its order. The mean of how much of the query the user covers (each
+    /// query topic counts by its specificity, topics few people know
+    /// counting more, and is covered the more, the higher the user's
+    /// standing on it against the others who know it, saturating as BM25's
+    /// term frequencies do) and how much of it the user's actions that
+    /// match it best match, saturating too. Several uploads about every
+    /// topic of the query score at least 80; more evidence on the query's
+    /// topics never lowers it; others' uploads on other subjects move it
+    /// by less than a point. It fades as the evidence ages (half-life).
     fn score(&self) -> f64 {
         self.0.score
     }

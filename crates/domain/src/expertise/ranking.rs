@@ -8,10 +8,12 @@
 //!   frequency over the people who learned anything;
 //! - a standing saturates: the tenth upload on a topic adds less than the
 //!   first, so a specialist's few precise uploads can beat a generalist's
-//!   many broad ones;
+//!   many broad ones; it saturates against the standings of the others
+//!   who know the topic (never less than a floor of about one upload), so
+//!   that a person's own evidence only ever raises their share;
 //! - the saturation is normalised by how active the person is against the
-//!   average, so that someone with two thousand uploads does not win every
-//!   query by volume.
+//!   people who know the query's topics, so that someone with two
+//!   thousand uploads does not win every query by volume.
 //!
 //! That is the person's evidence (Balog et al.'s profile model). The
 //! documents' evidence (their document model) is fused with it: the
@@ -38,15 +40,30 @@ use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::user::UserId;
 
 /// How quickly a person's standing on a topic saturates (BM25's k1), in
-/// units of the mean standing of the people who know the topic: an
-/// averagely active person with this many times the mean covers half of
-/// the topic. Relative to the mean, so that material that aged alike
-/// (every standing decayed by the same factor) ranks and scores alike.
+/// units of the mean standing of the *other* people who know the topic,
+/// never less than [`STANDING_FLOOR`]: a person with this many times that
+/// covers half of the topic. The others', so that a person's own evidence
+/// only ever raises their share; relative to them, so that standing out
+/// among many who know a topic takes more than being its only learner.
 const PERSON_SATURATION: f64 = 1.2;
 
 /// How much the saturation follows a person's activity (BM25's b): 0
-/// ignores it, 1 divides by it fully.
+/// ignores it, 1 divides by it fully. A standing is read against how much
+/// the person uploads in all, so that someone with two thousand uploads
+/// does not cover every topic by volume.
 const ACTIVITY_NORMALISATION: f64 = 0.5;
+
+/// The smallest standing the saturation is measured against: about what
+/// one upload that names a topic once teaches. A topic nobody else knows
+/// is covered half by 1.2 of it and four fifths by about five uploads that
+/// are about it; as the material ages its share fades with it.
+const STANDING_FLOOR: f64 = 1.0;
+
+/// How much of the documents' evidence covers a query half: the summed
+/// match of a person's best actions, each the share of the query's weight
+/// it matches times its relevance (about one for an upload that names
+/// every topic of the query once).
+const DOCUMENTS_SATURATION: f64 = 1.0;
 
 /// How many of the actions that match a query best earn their users
 /// document evidence (as in the BM25 document model, which sums a person's
@@ -78,10 +95,10 @@ pub struct Population {
 pub struct Expert {
     /// Who it is.
     pub user: UserId,
-    /// How well the user answers the query, from 0 to 100: the mean of the
-    /// share of the query's weight the user covers and the user's
-    /// documents' evidence relative to the best user's, scaled to the best
-    /// covered share.
+    /// How well the user answers the query, from 0 to 100, and the order
+    /// of the list: the mean of the share of the query's weight the user
+    /// covers and the user's documents' evidence, saturated. At least 80
+    /// for someone with several uploads about every topic of the query.
     pub score: f64,
     /// The sum over the query's topics of their weight in the query times
     /// the user's standing on them.
@@ -187,19 +204,21 @@ pub struct ActionTopic {
 /// Each user's documents' evidence: the actions scored as BM25 scores
 /// documents (the stored relevance of a word is already its saturated
 /// count), query weight times idf times relevance summed over the query's
-/// topics, and each user's scores summed over their actions among the
-/// best [`ACTIONS_COUNTED`].
+/// topics, relative to the query's whole weight `coverable`, and each
+/// user's scores summed over their actions among the best
+/// [`ACTIONS_COUNTED`].
 fn documents_evidence(
     weight: &HashMap<&str, f64>,
-    topics: &HashMap<String, (f64, f64)>,
+    topics: &HashMap<String, QueryTopic>,
     actions: Vec<ActionTopic>,
+    coverable: f64,
 ) -> HashMap<UserId, f64> {
     let mut scored: HashMap<Uuid, (UserId, f64)> = HashMap::new();
     for a in actions {
-        let (Some(w), Some((idf, _))) = (weight.get(a.key.as_str()), topics.get(&a.key)) else {
+        let (Some(w), Some(topic)) = (weight.get(a.key.as_str()), topics.get(&a.key)) else {
             continue;
         };
-        scored.entry(a.action).or_insert((a.user, 0.0)).1 += w * idf * a.relevance;
+        scored.entry(a.action).or_insert((a.user, 0.0)).1 += w * topic.idf * a.relevance;
     }
     let mut best: Vec<(Uuid, UserId, f64)> = scored
         .into_iter()
@@ -210,17 +229,40 @@ fn documents_evidence(
     best.truncate(usize::try_from(ACTIONS_COUNTED).unwrap_or(usize::MAX));
     let mut by_user: HashMap<UserId, f64> = HashMap::new();
     for (_, user, score) in best {
-        *by_user.entry(user).or_default() += score;
+        *by_user.entry(user).or_default() += score / coverable;
     }
     by_user
 }
 
-/// Ranks the users of the evidence's standings for `query`, best first, at
-/// most `limit`, by their own and their documents' evidence. Users with no
-/// positive standing on any query topic are not listed. The mean standing
-/// a topic saturates against is the mean of the standings given, so of
-/// the best few hundred for a common topic: its words weigh little
-/// anyway.
+/// Per query topic: its idf, and how many standings on it were read and
+/// their sum (the others' mean is the sum less one's own over the rest).
+#[derive(Debug, Clone, Copy, Default)]
+struct QueryTopic {
+    idf: f64,
+    read: f64,
+    sum: f64,
+}
+
+impl QueryTopic {
+    /// The share of the topic a standing of `score` covers, in [0, 1):
+    /// saturated against the mean of the other standings read on it,
+    /// never less than [`STANDING_FLOOR`], times the person's `activity`
+    /// (their actions against the mean, normalised as BM25 normalises a
+    /// document's length).
+    fn covered(&self, score: f64, activity: f64) -> f64 {
+        let others = if self.read > 1.0 {
+            ((self.sum - score) / (self.read - 1.0)).max(0.0)
+        } else {
+            0.0
+        };
+        let activity = 1.0 - ACTIVITY_NORMALISATION + ACTIVITY_NORMALISATION * activity;
+        score / (score + PERSON_SATURATION * others.max(STANDING_FLOOR) * activity)
+    }
+}
+
+/// Ranks the users of the evidence's standings for `query`, best first by
+/// [`Expert::score`], at most `limit`. Users with no positive standing on
+/// any query topic are not listed.
 pub fn rank_experts(
     query: &[QueryTerm],
     evidence: Evidence,
@@ -232,9 +274,9 @@ pub fn rank_experts(
     let Evidence {
         standings,
         knowing: people_on,
-        activity,
         population,
         actions,
+        activity,
     } = evidence;
     let mut known: Vec<(TopicStanding, f64)> = standings
         .into_iter()
@@ -245,48 +287,50 @@ pub fn rank_experts(
         })
         .filter(|(_, score)| *score > 0.0)
         .collect();
-    // Per topic: how many standings were read, and their sum.
-    let mut knowing: HashMap<String, (f64, f64)> = HashMap::new();
+    let mut topics: HashMap<String, QueryTopic> = HashMap::new();
     for (s, score) in &known {
-        let entry = knowing.entry(s.key.clone()).or_default();
-        entry.0 += 1.0;
-        entry.1 += score;
+        let entry = topics.entry(s.key.clone()).or_default();
+        entry.read += 1.0;
+        entry.sum += score;
     }
     let people_knowing =
         |key: &str, read: f64| people_on.get(key).map_or(read, |n| (*n as f64).max(read));
-    let most = knowing
+    let most = topics
         .iter()
-        .map(|(key, k)| people_knowing(key, k.0))
+        .map(|(key, t)| people_knowing(key, t.read))
         .fold(0.0, f64::max);
     let people = (population.people as f64).max(most);
-    let mean_activity = if population.people == 0 {
-        1.0
-    } else {
-        (population.actions as f64 / population.people as f64).max(1.0)
+    for (key, topic) in &mut topics {
+        topic.idf = idf(people, people_knowing(key, topic.read));
+    }
+    // The activity a person's is read against: the mean of the people
+    // who know a query topic, so that people who upload on other subjects
+    // move nobody's score.
+    let mean_activity = {
+        let mut people: Vec<UserId> = known.iter().map(|(s, _)| s.user).collect();
+        people.sort_unstable();
+        people.dedup();
+        let total: f64 = people
+            .iter()
+            .map(|u| activity.get(u).copied().unwrap_or(1) as f64)
+            .sum();
+        (total / people.len().max(1) as f64).max(1.0)
     };
-    // Per topic: its idf and the mean standing of those who know it.
-    let topics: HashMap<String, (f64, f64)> = knowing
-        .into_iter()
-        .map(|(key, (n, sum))| {
-            let value = (idf(people, people_knowing(&key, n)), sum / n);
-            (key, value)
-        })
-        .collect();
     let coverable: f64 = query
         .iter()
-        .filter_map(|t| topics.get(&t.key).map(|(idf, _)| t.weight * idf))
+        .filter_map(|t| topics.get(&t.key).map(|topic| t.weight * topic.idf))
         .sum();
+    if coverable <= 0.0 {
+        return Vec::new();
+    }
 
     let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
     known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
     for (s, score) in known {
         let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
-        let (idf, mean) = topics.get(&s.key).copied().unwrap_or_default();
+        let topic = topics.get(&s.key).copied().unwrap_or_default();
         let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
-        let saturation = PERSON_SATURATION
-            * mean
-            * (1.0 - ACTIVITY_NORMALISATION + ACTIVITY_NORMALISATION * actions / mean_activity);
-        let covered = w * idf * score / (score + saturation);
+        let covered = w * topic.idf * topic.covered(score, actions / mean_activity);
         let (expert, shares) = experts.entry(s.user).or_insert((
             Expert {
                 user: s.user,
@@ -305,6 +349,7 @@ pub fn rank_experts(
         });
         shares.push(covered);
     }
+    let documents = documents_evidence(&weight, &topics, actions, coverable);
     let mut ranked: Vec<Expert> = experts
         .into_values()
         .map(|(mut expert, shares)| {
@@ -312,21 +357,13 @@ pub fn rank_experts(
                 shares.into_iter().zip(expert.topics).collect();
             order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
             expert.topics = order.into_iter().map(|(_, t)| t).collect();
-            if coverable > 0.0 {
-                expert.score = (100.0 * expert.score / coverable).min(100.0);
-            }
+            let own = expert.score / coverable;
+            let matched = documents.get(&expert.user).copied().unwrap_or_default();
+            let documents = matched / (matched + DOCUMENTS_SATURATION);
+            expert.score = (100.0 * (own + documents) / 2.0).clamp(0.0, 100.0);
             expert
         })
         .collect();
-    let documents = documents_evidence(&weight, &topics, actions);
-    let best_documents = documents.values().copied().fold(0.0, f64::max);
-    if best_documents > 0.0 {
-        let best_share = ranked.iter().map(|e| e.score).fold(0.0, f64::max);
-        for expert in &mut ranked {
-            let own = documents.get(&expert.user).copied().unwrap_or_default();
-            expert.score = (expert.score + best_share * own / best_documents) / 2.0;
-        }
-    }
     ranked.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
