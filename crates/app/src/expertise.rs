@@ -4,9 +4,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, related_topics, Expert, ExpertsLimit, FieldViolation,
-    GroupId, QueryTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace,
-    Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, Expert, ExpertsLimit,
+    FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit, Rule,
+    ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED,
+    PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -45,6 +46,18 @@ pub struct Accepted {
     pub user: UserId,
     /// The topics the upload taught, with their relevance in it.
     pub topics: Vec<ScoredTopic>,
+}
+
+/// How a query was read: the language and the topics, with what is known
+/// of each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryReading {
+    /// The languages the query was read in (ISO 639-1), the detected one
+    /// first: a query not read as English is read with English rules too.
+    pub languages: Vec<String>,
+    /// The topics read, the largest share of the score first, those
+    /// nobody learned last.
+    pub topics: Vec<ReadTerm>,
 }
 
 /// A topic of a user, with the actions that earned it.
@@ -249,7 +262,7 @@ impl ExpertiseService {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
-        let terms = self.query_terms(query);
+        let (terms, _) = self.query_terms(query);
         if terms.is_empty() {
             return Ok(Vec::new());
         }
@@ -305,7 +318,8 @@ impl ExpertiseService {
     /// naked gardening" reads as Danish), so a query not read as English
     /// is also read with English rules, the extractor's fallback, and both
     /// readings count.
-    fn query_terms(&self, query: &str) -> Vec<QueryTerm> {
+    /// Returns them with the language detected.
+    fn query_terms(&self, query: &str) -> (Vec<QueryTerm>, String) {
         let read = |language| {
             self.extractor.extract(
                 query,
@@ -324,7 +338,33 @@ impl ExpertiseService {
                 }
             }
         }
-        terms
+        (terms, detected.language)
+    }
+
+    /// How `query` is read for [`experts`](Self::experts): the topics it
+    /// is matched on, each with its weight in the query, how many people
+    /// learned it and its share of the score. A topic nobody learned is
+    /// why a query finds nobody, or fewer than expected.
+    pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
+        if query.trim().is_empty() {
+            return Err(FieldViolation::new("query", Rule::Required).into());
+        }
+        let (terms, language) = self.query_terms(query);
+        let mut languages = vec![language];
+        if languages[0] != FALLBACK_LANGUAGE {
+            languages.push(FALLBACK_LANGUAGE.to_owned());
+        }
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+        let knowing = if keys.is_empty() {
+            Default::default()
+        } else {
+            self.store.people_on(&keys).map_err(internal)?
+        };
+        let population = self.store.population().map_err(internal)?;
+        Ok(QueryReading {
+            languages,
+            topics: read_query(&terms, &knowing, population),
+        })
     }
 
     /// The key a topic is stored under: the text as given when it is a

@@ -21,8 +21,8 @@ mod related;
 mod trace;
 
 pub use ranking::{
-    query_terms, rank_experts, ActionTopic, Evidence, Expert, Population, QueryTerm,
-    ACTIONS_COUNTED,
+    query_terms, rank_experts, read_query, ActionTopic, Evidence, Expert, Population, QueryTerm,
+    ReadTerm, ACTIONS_COUNTED,
 };
 pub use related::{related_topics, RelatedTopic};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};

@@ -2,8 +2,8 @@
 
 use chrono::{DateTime, Utc};
 use juniper::graphql_object;
-use kenning_app::UserTopic;
-use kenning_domain::{Expert, RelatedTopic, ScoredTopic};
+use kenning_app::{QueryReading, UserTopic};
+use kenning_domain::{Expert, ReadTerm, RelatedTopic, ScoredTopic};
 use kenning_ports::ActionRecord;
 use uuid::Uuid;
 
@@ -169,5 +169,79 @@ impl RelatedTopicObject {
     /// it appeared.
     fn uploads(&self) -> i32 {
         i32::try_from(self.0.together).unwrap_or(i32::MAX)
+    }
+}
+
+/// How a query was read for `experts`.
+#[derive(Debug)]
+pub struct QueryReadingObject(pub QueryReading);
+
+#[graphql_object(name = "QueryReading", context = Context)]
+impl QueryReadingObject {
+    /// The languages the query was read in (ISO 639-1), the detected one
+    /// first. A short query is often detected as another language; one
+    /// not read as English is read with English rules too, and both
+    /// readings count.
+    fn languages(&self) -> &[String] {
+        &self.0.languages
+    }
+
+    /// The topics the query is matched on, the largest share of the
+    /// score first; those nobody learned come last.
+    fn topics(&self) -> Vec<ReadTopicObject> {
+        self.0.topics.iter().cloned().map(ReadTopicObject).collect()
+    }
+
+    /// The topics of the query that nobody learned, as the query wrote
+    /// them: they find nobody. A query all of whose topics are here is
+    /// answered with an empty list.
+    fn unknown_topics(&self) -> Vec<&str> {
+        self.0
+            .topics
+            .iter()
+            .filter(|t| t.people == 0)
+            .map(|t| t.label.as_str())
+            .collect()
+    }
+}
+
+/// A topic read from a query.
+#[derive(Debug)]
+pub struct ReadTopicObject(pub ReadTerm);
+
+#[graphql_object(name = "ReadTopic", context = Context)]
+impl ReadTopicObject {
+    /// The topic as the query wrote it.
+    fn topic(&self) -> &str {
+        &self.0.label
+    }
+
+    /// The folded form it is matched under (lower case, each word
+    /// stemmed): what `userTopics` and `experts` list as `key`.
+    fn key(&self) -> &str {
+        &self.0.key
+    }
+
+    /// How much the query asks for it: how often it says a word, one for
+    /// a phrase.
+    fn weight(&self) -> f64 {
+        self.0.weight
+    }
+
+    /// How many people learned it.
+    fn people(&self) -> i32 {
+        i32::try_from(self.0.people).unwrap_or(i32::MAX)
+    }
+
+    /// Whether anybody learned it.
+    fn learned(&self) -> bool {
+        self.0.people > 0
+    }
+
+    /// Its share of the score, 0 to 1: its weight times its specificity
+    /// (topics few people know count more) over those of the learned
+    /// topics, whose shares add up to one; 0 when nobody learned it.
+    fn share(&self) -> f64 {
+        self.0.share
     }
 }

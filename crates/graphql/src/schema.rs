@@ -10,7 +10,7 @@ use uuid::Uuid;
 use crate::connection::UserConnection;
 use crate::context::Context;
 use crate::error::ApiError;
-use crate::expertise::{ExpertObject, RelatedTopicObject, UserTopicObject};
+use crate::expertise::{ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::user::UserObject;
 
@@ -138,6 +138,15 @@ impl Query {
             .into_iter()
             .map(ExpertObject)
             .collect())
+    }
+
+    /// How `query` is read for `experts`: the language, each topic it is
+    /// matched on with its weight, how many people learned it and its
+    /// share of the score, and the topics nobody learned. An empty or odd
+    /// answer of `experts` is explained here.
+    fn query_reading(context: &Context, query: String) -> Result<QueryReadingObject> {
+        let expertise = context.expertise()?;
+        Ok(QueryReadingObject(expertise.read_query(&query)?))
     }
 
     /// The topics most often learned together with `topic` (a topic key

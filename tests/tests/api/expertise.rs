@@ -592,3 +592,68 @@ fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
     let missing = within("8f4c1e36-0000-4000-8000-000000000000");
     assert_eq!(missing.error_code().as_deref(), Some("NotFound"));
 }
+
+const QUERY_READING: &str = "query reading($query: String!) { queryReading(query: $query) { languages unknownTopics topics { topic key weight people learned share } } }";
+
+/// `queryReading` says which topics a query was read as, how many people
+/// learned each and its share of the score, and which of them nobody
+/// learned: the reason for an empty answer.
+#[on_every_backend]
+fn a_query_reading_explains_an_empty_answer(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_query_reading_explains_an_empty_answer") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "bob@example.com", "create", TAX);
+
+    assert!(experts(&app, "k8s").is_empty());
+    let reply = app.graphql(QUERY_READING, json!({ "query": "k8s" }));
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(reading["unknownTopics"], json!(["k8s"]), "{}", reply.body);
+    assert_eq!(reading["topics"][0]["learned"], json!(false));
+    assert_eq!(reading["topics"][0]["share"], json!(0.0));
+
+    let reply = app.graphql(
+        QUERY_READING,
+        json!({ "query": "Kubernetes clusters and k8s" }),
+    );
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(
+        reading["languages"].as_array().unwrap().last(),
+        Some(&json!("en")),
+        "{}",
+        reply.body
+    );
+    assert_eq!(reading["unknownTopics"], json!(["k8s"]), "{}", reply.body);
+    let topics = reading["topics"].as_array().unwrap();
+    let learned: Vec<&Value> = topics
+        .iter()
+        .filter(|t| t["learned"] == json!(true))
+        .collect();
+    assert!(
+        learned.iter().any(|t| t["key"] == json!("kubernet")),
+        "{topics:?}"
+    );
+    assert!(
+        learned.iter().all(|t| t["people"] == json!(1)),
+        "{topics:?}"
+    );
+    let shares: f64 = learned.iter().map(|t| t["share"].as_f64().unwrap()).sum();
+    assert!((shares - 1.0).abs() < 1e-9, "{topics:?}");
+    assert_eq!(
+        topics.last().unwrap()["topic"],
+        json!("k8s"),
+        "the unknown come last"
+    );
+
+    let reply = app.graphql(QUERY_READING, json!({ "query": "  " }));
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("ValidationError"),
+        "{}",
+        reply.body
+    );
+}

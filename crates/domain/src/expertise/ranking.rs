@@ -373,3 +373,63 @@ pub fn rank_experts(
     ranked.truncate(limit);
     ranked
 }
+
+/// A topic read from a query, and what Kenning knows of it: so that an
+/// empty or odd answer can be understood.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadTerm {
+    /// The topic's key.
+    pub key: String,
+    /// The topic as the query wrote it.
+    pub label: String,
+    /// How much the query asks for it (how often it says a word; a phrase
+    /// one).
+    pub weight: f64,
+    /// How many people learned it; 0 when nobody did, and then it finds
+    /// nobody and takes no part in the score.
+    pub people: u64,
+    /// The share of the query's weight it carries in the score, in [0, 1]:
+    /// its weight times its specificity (idf over people) over the sum of
+    /// those of the learned topics. The shares of the learned topics add
+    /// up to one.
+    pub share: f64,
+}
+
+/// How `query` is read against what is known: each topic with its weight,
+/// how many of the `population` learned it (`knowing`; topics left out
+/// were learned by nobody) and its share of the score, the largest share
+/// first, the topics nobody learned last in the query's order.
+pub fn read_query(
+    query: &[QueryTerm],
+    knowing: &HashMap<String, u64>,
+    population: Population,
+) -> Vec<ReadTerm> {
+    let most = knowing.values().copied().max().unwrap_or(0);
+    let people = population.people.max(most) as f64;
+    let mut read: Vec<ReadTerm> = query
+        .iter()
+        .map(|t| {
+            let n = knowing.get(&t.key).copied().unwrap_or(0);
+            ReadTerm {
+                key: t.key.clone(),
+                label: t.label.clone(),
+                weight: t.weight,
+                people: n,
+                share: if n == 0 {
+                    0.0
+                } else {
+                    t.weight * idf(people, n as f64)
+                },
+            }
+        })
+        .collect();
+    let total: f64 = read.iter().map(|t| t.share).sum();
+    if total > 0.0 {
+        for t in &mut read {
+            t.share /= total;
+        }
+    }
+    // A stable sort keeps the query's order among equal shares.
+    read.sort_by(|a, b| b.share.total_cmp(&a.share));
+    read
+}

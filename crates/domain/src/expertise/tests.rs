@@ -547,3 +547,25 @@ fn only_the_best_actions_earn_document_evidence() {
         "the weak actions add nothing: {ranked:?}"
     );
 }
+
+#[test]
+fn a_query_reading_shares_the_score_among_the_learned_topics() {
+    let query = [term("k8s"), term("quantum"), term("error")];
+    let knowing = HashMap::from([("quantum".to_owned(), 2), ("error".to_owned(), 40)]);
+    let population = Population {
+        people: 50,
+        actions: 500,
+    };
+    let read = read_query(&query, &knowing, population);
+    let keys: Vec<&str> = read.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["quantum", "error", "k8s"],
+        "rarer first, unknown last"
+    );
+    assert!((read[0].share + read[1].share - 1.0).abs() < 1e-12);
+    assert!(read[0].share > 0.8, "{read:?}");
+    assert_eq!((read[2].people, read[2].share), (0, 0.0));
+    let nobody = read_query(&[term("k8s")], &HashMap::new(), Population::default());
+    assert_eq!(nobody[0].share, 0.0);
+}
