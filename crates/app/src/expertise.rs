@@ -278,13 +278,25 @@ impl ExpertiseService {
             }
         }
         .map_err(internal)?;
-        Ok(rank_experts(
+        let mut experts = rank_experts(
             &terms,
             evidence,
             self.clock.now(),
             &self.scoring,
             items(limit.get()),
-        ))
+        );
+        for expert in &mut experts {
+            self.shown(&mut expert.topics);
+        }
+        Ok(experts)
+    }
+
+    /// Keeps the topics a person reads ([`TopicExtractor::readable`]),
+    /// unless none is: then all stay, so that every expert says why.
+    fn shown(&self, topics: &mut Vec<ScoredTopic>) {
+        if topics.iter().any(|t| self.extractor.readable(&t.label)) {
+            topics.retain(|t| self.extractor.readable(&t.label));
+        }
     }
 
     /// At most `limit` of the topics most often learned together with
@@ -303,14 +315,20 @@ impl ExpertiseService {
         let keys: Vec<String> = found.topics.iter().map(|(k, _, _)| k.clone()).collect();
         let knowing = self.store.people_on(&keys).map_err(internal)?;
         let population = self.store.population().map_err(internal)?;
+        // Every related topic ranked, then the best readable ones: tagging
+        // stops once the limit is reached.
         Ok(related_topics(
             &key,
             &found.topics,
             found.actions,
             &knowing,
             population,
-            items(limit.get()),
-        ))
+            usize::MAX,
+        )
+        .into_iter()
+        .filter(|t| self.extractor.readable(&t.label))
+        .take(items(limit.get()))
+        .collect())
     }
 
     /// The topics a query is matched on. A query is too short for its
@@ -415,9 +433,10 @@ impl ExpertiseService {
             .filter(|t| t.score > 0.0)
             .collect();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
-        scored.truncate(items(limit.get()));
         scored
             .into_iter()
+            .filter(|t| self.extractor.readable(&t.label))
+            .take(items(limit.get()))
             .map(|topic| {
                 let actions = self
                     .store

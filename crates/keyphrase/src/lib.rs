@@ -12,6 +12,7 @@ mod centrality;
 mod html;
 mod language;
 mod phrases;
+mod readable;
 mod select;
 mod terms;
 mod text;
@@ -88,6 +89,10 @@ impl TopicExtractor for KeyphraseExtractor {
                 .collect(),
             words,
         }
+    }
+
+    fn readable(&self, label: &str) -> bool {
+        readable::readable(label)
     }
 }
 

@@ -30,4 +30,15 @@ pub trait TopicExtractor: Send + Sync {
         language: Option<&str>,
         limit: usize,
     ) -> Extraction;
+
+    /// Whether a topic's label reads as a subject a person knows about: a
+    /// key phrase or a noun or name, never a verb, adverb, function word
+    /// or number, nor a fragment that starts or ends with one. What people
+    /// read (a user's topics, related topics, an expert's topics) shows
+    /// only these; ranking uses every topic. Every label is readable
+    /// unless an implementation knows better.
+    fn readable(&self, label: &str) -> bool {
+        let _ = label;
+        true
+    }
 }

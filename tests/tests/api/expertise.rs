@@ -657,3 +657,53 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
         reply.body
     );
 }
+
+/// What a person reads are topics (key phrases, nouns, names), never the
+/// verbs, adverbs and fragments a text also leaves; every word still
+/// ranks.
+#[on_every_backend]
+fn people_read_topics_not_verbs(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "people_read_topics_not_verbs") else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "bob@example.com", "create", TAX);
+    // Words the lexicon knows as verbs first; "schedule" and "restart"
+    // are nouns too, and a label alone cannot tell which was meant.
+    let verbs = ["run", "failed", "grows", "due"];
+
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": alice, "limit": 100 }));
+    let labels: Vec<String> = reply.json()["data"]["userTopics"]
+        .as_array()
+        .unwrap_or_else(|| panic!("userTopics failed: {}", reply.body))
+        .iter()
+        .map(|t| t["topic"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(labels.iter().any(|l| l == "Kubernetes"), "{labels:?}");
+    assert!(labels.iter().any(|l| l == "containers"), "{labels:?}");
+    for verb in verbs {
+        assert!(!labels.iter().any(|l| l == verb), "{verb} in {labels:?}");
+    }
+
+    let reply = app.graphql(RELATED, json!({ "topic": "Kubernetes", "limit": 100 }));
+    let related = reply.json()["data"]["relatedTopics"].to_string();
+    assert!(related.contains("containers"), "{related}");
+    for verb in verbs {
+        assert!(
+            !related.contains(&format!("\"{verb}\"")),
+            "{verb} in {related}"
+        );
+    }
+
+    // Every word still ranks, and an expert found by a verb alone says so.
+    let found = experts(&app, "grows");
+    assert_eq!(emails(&found), ["alice@example.com"]);
+    assert_eq!(found[0]["topics"][0]["key"], json!("grow"));
+    let found = experts(&app, "Kubernetes clusters grows");
+    let reasons = found[0]["topics"].to_string();
+    assert!(reasons.contains("Kubernetes"), "{reasons}");
+    assert!(!reasons.contains("\"grows\""), "{reasons}");
+}

@@ -1,0 +1,125 @@
+//! Which topic labels read as subjects: the display rule behind
+//! [`TopicExtractor::readable`](kenning_ports::TopicExtractor::readable).
+//!
+//! A label is tagged word by word with english-pos-tagger (a Brill-style
+//! tagger over a lexicon of English words with WordNet's morphology); a
+//! word written with a capital (a name, an acronym, a German noun) counts
+//! as a noun whatever the lexicon says. A label reads as a subject when:
+//!
+//! - no word is a number;
+//! - it ends on a noun (a name, a word the lexicon does not know, or, in a
+//!   phrase of two or more words, a gerund: `machine learning`,
+//!   `sourdough baking`);
+//! - a phrase starts on a noun, an adjective or a participle, never on a
+//!   verb, an adverb or a function word, and has no finite verb inside
+//!   (`canteen serves rye`).
+//!
+//! So `running`, `paid`, `previous` and `Kubernetes deployment keeps` are
+//! kept for ranking but not shown, while `Helm`, `payments`, `VAT`,
+//! `bulk fermentation` and `Helm charts` are.
+
+use std::sync::LazyLock;
+
+use english_pos_tagger::Tagger;
+
+static TAGGER: LazyLock<Tagger> = LazyLock::new(Tagger::new);
+
+/// What a word can be, as far as the rule cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// A noun, a name or a word the lexicon does not know.
+    Noun,
+    /// A gerund (`baking`).
+    Gerund,
+    /// An adjective or a participle (`digital`, `deployed`).
+    Modifier,
+    /// A finite verb (`keeps`, `paid`, `serve`).
+    Verb,
+    /// An adverb, a function word, a number or anything else.
+    Other,
+}
+
+fn kind(word: &str, tag: Option<&str>) -> Kind {
+    if word.chars().any(char::is_uppercase) {
+        return Kind::Noun;
+    }
+    match tag.unwrap_or("NN") {
+        "NN" | "NNS" | "NNP" | "NNPS" | "FW" => Kind::Noun,
+        "VBG" => Kind::Gerund,
+        "JJ" | "JJR" | "JJS" | "VBN" => Kind::Modifier,
+        "VB" | "VBD" | "VBP" | "VBZ" | "MD" => Kind::Verb,
+        _ => Kind::Other,
+    }
+}
+
+fn is_number(word: &str) -> bool {
+    word.chars().any(|c| c.is_ascii_digit()) && word.chars().all(|c| !c.is_alphabetic() || c == 'x')
+}
+
+/// Whether `label` reads as a subject a person knows about.
+pub fn readable(label: &str) -> bool {
+    let words: Vec<&str> = label.split_whitespace().collect();
+    if words.is_empty() || words.iter().any(|w| is_number(w)) {
+        return false;
+    }
+    let tagged = TAGGER.tag_raw_tokens(&words);
+    let kinds: Vec<Kind> = words
+        .iter()
+        .enumerate()
+        .map(|(i, w)| kind(w, tagged.get(i).and_then(|t| t.pos.as_deref())))
+        .collect();
+    let (Some(first), Some(last)) = (kinds.first(), kinds.last()) else {
+        return false;
+    };
+    if kinds.len() == 1 {
+        return *first == Kind::Noun;
+    }
+    let ends_on_noun = matches!(last, Kind::Noun | Kind::Gerund);
+    let starts_well = matches!(first, Kind::Noun | Kind::Modifier | Kind::Gerund);
+    let inside = &kinds[1..kinds.len() - 1];
+    ends_on_noun && starts_well && !inside.iter().any(|k| *k == Kind::Verb || *k == Kind::Other)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::readable;
+
+    #[test]
+    fn nouns_names_and_phrases_read_as_subjects() {
+        for label in [
+            "Helm",
+            "Kubernetes",
+            "VAT",
+            "payments",
+            "Helm charts",
+            "bulk fermentation",
+            "sourdough baking",
+            "machine learning",
+            "neural network",
+            "Kubernetes deployment",
+            "digital elevation model",
+            "Klimawandel",
+        ] {
+            assert!(readable(label), "{label}");
+        }
+    }
+
+    #[test]
+    fn verbs_adverbs_numbers_and_fragments_do_not() {
+        for label in [
+            "running",
+            "paid",
+            "fails",
+            "previous",
+            "quickly",
+            "the",
+            "2024",
+            "Kubernetes deployment keeps",
+            "canteen serves rye",
+            "keeps running",
+            "",
+        ] {
+            assert!(!readable(label), "{label}");
+        }
+    }
+}
