@@ -189,3 +189,74 @@ pub fn evaluations(dir: &Path, name: &str) -> anyhow::Result<Vec<Evaluation>> {
         },
     ])
 }
+
+/// The Q&A sites under `dir`: every folder holding a `Posts.xml`, in name
+/// order.
+pub fn sites(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
+    let mut sites: Vec<(String, PathBuf)> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.join("Posts.xml").is_file())
+        .filter_map(|path| {
+            let name = path.file_name()?.to_str()?.to_owned();
+            Some((name, path))
+        })
+        .collect();
+    sites.sort();
+    Ok(sites)
+}
+
+/// The evaluations of every site in `dir`, one pair per site, then, when
+/// there are several, the pair with every site's questions pooled (each
+/// site its own world: its people answer only its questions).
+pub fn all_sites(dir: &Path) -> anyhow::Result<Vec<Evaluation>> {
+    let sites = sites(dir)?;
+    let mut per_site = Vec::new();
+    for (name, path) in &sites {
+        per_site.push(evaluations(path, name)?);
+    }
+    let mut all: Vec<Evaluation> = per_site.iter().flatten().cloned().collect();
+    if per_site.len() > 1 {
+        for (kind, reading) in ["accepted answerer", "any answerer"]
+            .into_iter()
+            .enumerate()
+        {
+            let worlds = per_site
+                .iter()
+                .filter_map(|pair| pair.get(kind))
+                .flat_map(|e| e.worlds.iter().cloned())
+                .collect();
+            all.push(Evaluation {
+                name: format!("{} Q&A sites pooled, {reading}", per_site.len()),
+                forms: FORMS.to_vec(),
+                worlds,
+                note: sites
+                    .iter()
+                    .map(|(name, _)| name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            });
+        }
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_folder_with_posts_is_a_site_in_name_order() {
+        let dir = std::env::temp_dir().join(format!("kenning-sites-{}", std::process::id()));
+        for (site, posts) in [("writing", true), ("coffee", true), ("notes", false)] {
+            std::fs::create_dir_all(dir.join(site)).unwrap();
+            if posts {
+                std::fs::write(dir.join(site).join("Posts.xml"), "<posts></posts>").unwrap();
+            }
+        }
+        let names: Vec<String> = sites(&dir).unwrap().into_iter().map(|(n, _)| n).collect();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(names, ["coffee", "writing"]);
+    }
+}

@@ -8,6 +8,7 @@ mod ceiling;
 mod coffee;
 mod metrics;
 mod posts;
+mod profiles;
 mod rng;
 mod routing;
 mod run;
@@ -38,7 +39,11 @@ usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
 
 Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
 answered with nobody, per evaluation and query form, for Kenning and its
-peers. DATASET is coffee, SemEval2017 or Inspec (default: all).
+peers. DATASET is coffee (every Q&A site in the expertise data folder,
+and all of them pooled when there are several), SemEval2017 or Inspec
+(default: all). Then
+the profile table (what userTopics shows synthetic people against the
+gold key phrases of their documents; `profiles` alone runs just that).
 
   --quick        one SemEval2017 split and 100 Inspec queries
   --failures N   after the table, up to N queries per evaluation that
@@ -81,7 +86,7 @@ impl Options {
                     let n = args.next().context("--failures needs a number")?;
                     options.failures = n.parse().with_context(|| format!("--failures {n}"))?;
                 }
-                name if ["coffee", "semeval2017", "inspec"]
+                name if ["coffee", "semeval2017", "inspec", "profiles"]
                     .contains(&name.to_lowercase().as_str()) =>
                 {
                     options.datasets.push(name.to_lowercase());
@@ -100,10 +105,7 @@ impl Options {
 fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
     let mut evaluations = Vec::new();
     if options.wants("coffee") {
-        evaluations.extend(coffee::evaluations(
-            &coffee::data_dir().join("coffee"),
-            "coffee",
-        )?);
+        evaluations.extend(coffee::all_sites(&coffee::data_dir())?);
     }
     let keyphrase = kenning_keyphrase_eval::data_dir();
     if options.wants("semeval2017") {
@@ -234,13 +236,22 @@ fn main() -> anyhow::Result<()> {
         std::io::stdout().write_all(report.as_bytes())?;
         return Ok(());
     }
-    let outcomes = evaluations(&options)?
-        .iter()
-        .map(|e| run(e, &extractor, &analyzer, SEED, options.failures))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+    let only_profiles =
+        options.datasets.iter().all(|d| d == "profiles") && !options.datasets.is_empty();
+    let outcomes = if only_profiles {
+        Vec::new()
+    } else {
+        evaluations(&options)?
+    }
+    .iter()
+    .map(|e| run(e, &extractor, &analyzer, SEED, options.failures))
+    .collect::<anyhow::Result<Vec<_>>>()?;
 
-    let mut report = table(&outcomes);
-    report.push('\n');
+    let mut report = if outcomes.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n", table(&outcomes))
+    };
     for outcome in &outcomes {
         report.push_str(&counts(outcome));
         report.push('\n');
@@ -263,6 +274,18 @@ fn main() -> anyhow::Result<()> {
             "Kenning wrong first, BM25 profile right",
             outcome,
             &outcome.missed,
+        ));
+    }
+    if options.wants("profiles") {
+        let rows = kenning_keyphrase_eval::load_all(&kenning_keyphrase_eval::data_dir())?
+            .iter()
+            .map(|dataset| profiles::evaluate(dataset, &extractor, SEED))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        report.push_str(&format!(
+            "\nProfiles: the best {} topics of synthetic people ({} documents each, at most 100 people a dataset) against the gold key phrases of their documents (a phrase or its head noun, stemmed)\n\n{}",
+            profiles::PROFILE_SIZE,
+            profiles::DOCUMENTS_PER_PERSON,
+            profiles::table(&rows)
         ));
     }
     report.push_str(&format!(

@@ -12,6 +12,7 @@ use kenning_app::{ExpertiseService, UserService};
 use kenning_clock::ManualClock;
 use kenning_domain::{
     Expert, ExpertsLimit, LanguageId, NewUserInput, Raw, Scoring, TextInput, UploadInput, UserId,
+    UserTopicsLimit,
 };
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_store_memory::MemoryStore;
@@ -131,6 +132,21 @@ impl Kenning {
             .into_iter()
             .filter_map(|e| self.person_of.get(&e.user).map(|&p| (p, e)))
             .collect())
+    }
+
+    /// The labels of `person`'s best `limit` topics, as `userTopics` lists
+    /// them.
+    pub fn profile(&self, person: usize, limit: i64) -> anyhow::Result<Vec<String>> {
+        let user = self
+            .person_of
+            .iter()
+            .find_map(|(user, &p)| (p == person).then_some(*user))
+            .with_context(|| format!("person {person} was not created"))?;
+        let topics = self
+            .service
+            .user_topics(user, UserTopicsLimit::parse(limit)?)
+            .with_context(|| format!("userTopics of person {person}"))?;
+        Ok(topics.into_iter().map(|t| t.topic.label).collect())
     }
 
     /// How long each `experts` call took.
