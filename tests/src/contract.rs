@@ -747,6 +747,7 @@ fn action(email: &str, alias: Option<&str>, day: i64, topics: &[(&str, f64)]) ->
                 key: (*key).into(),
                 label: key.to_uppercase(),
                 by_descriptor: [0.0, *relevance, 0.0],
+                shown: true,
             })
             .collect(),
     }
@@ -1022,6 +1023,73 @@ fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     assert!(!store.rebuild_if_changed(&heavier).unwrap());
 }
 
+/// Whether people read a topic is kept per standing, as the OR of the
+/// uploads that taught it, through a rebuild; related topics come from
+/// shown topics alone.
+#[contract_check]
+fn a_topic_shown_by_any_upload_stays_shown(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    let hidden = |mut a: NewAction, keys: &[&str]| {
+        for topic in &mut a.topics {
+            topic.shown = !keys.contains(&topic.key.as_str());
+        }
+        a
+    };
+    let first = hidden(
+        action(
+            "ada@example.com",
+            None,
+            0,
+            &[("helm", 1.0), ("run", 1.0), ("pod", 0.5)],
+        ),
+        &["run", "pod"],
+    );
+    store.record(&first, &scoring).unwrap();
+    let second = hidden(
+        action(
+            "ada@example.com",
+            None,
+            1,
+            &[("helm", 1.0), ("pod", 1.0), ("run", 0.5)],
+        ),
+        &["run"],
+    );
+    store.record(&second, &scoring).unwrap();
+    let shown = |store: &dyn ExpertiseStore| {
+        let mut shown: Vec<(String, bool)> = store
+            .standings_of(ada.id())
+            .unwrap()
+            .into_iter()
+            .map(|s| (s.key, s.shown))
+            .collect();
+        shown.sort();
+        shown
+    };
+    let expected = vec![
+        ("helm".to_owned(), true),
+        ("pod".to_owned(), true),
+        ("run".to_owned(), false),
+    ];
+    assert_eq!(shown(&*store), expected);
+    let related = store.cooccurring("helm", 10).unwrap();
+    let keys: Vec<&str> = related.topics.iter().map(|(k, _, _)| k.as_str()).collect();
+    assert_eq!(keys, ["pod"], "{related:?}");
+
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let heavier = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&heavier).unwrap());
+    assert_eq!(shown(&*store), expected, "after a rebuild");
+    let evidence = store
+        .evidence(&["run".into(), "helm".into()], 10, 10, &heavier)
+        .unwrap();
+    for standing in evidence.standings {
+        assert_eq!(standing.shown, standing.key == "helm", "{standing:?}");
+    }
+}
+
 /// More actions than one transaction of a rebuild reads (store-diesel
 /// rebuilds about a thousand at a time): every learner is rebuilt, each
 /// once.
@@ -1145,6 +1213,7 @@ fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
         key: "rust".into(),
         label: "Rust".into(),
         by_descriptor: [0.6, 0.0, 0.0],
+        shown: true,
     });
     store.record(&titled, &scoring).unwrap();
     let mut read = vec![(titled.id, ada.id())];

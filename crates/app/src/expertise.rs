@@ -4,10 +4,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, Expert, ExpertsLimit,
-    FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit, Rule,
-    ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UserId, UserTopicsLimit, ACTIONS_COUNTED,
-    PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, Descriptor, EntityTopic,
+    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
+    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextFormat, TextTrace, Upload, UploadInput,
+    UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -67,6 +67,78 @@ pub struct UserTopic {
     pub topic: ScoredTopic,
     /// Up to ten of the user's actions that taught it, newest first.
     pub actions: Vec<ActionRecord>,
+}
+
+/// One text of an upload, as [`taught`] reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct UploadText<'a> {
+    /// The text.
+    pub text: &'a str,
+    /// How it is written.
+    pub format: TextFormat,
+    /// How much it says about its entity.
+    pub descriptor: Descriptor,
+}
+
+/// The language the first text was read in, and what an upload of
+/// `texts` teaches, best first: each text's key phrases and content words
+/// as the extractor reads them (in `language` when given), combined under
+/// `scoring`.
+fn learned(
+    extractor: &dyn TopicExtractor,
+    texts: &[UploadText<'_>],
+    language: Option<&str>,
+    scoring: &Scoring,
+) -> (Option<String>, Vec<EntityTopic>) {
+    let mut read = None;
+    let traces: Vec<TextTrace> = texts
+        .iter()
+        .map(|t| {
+            let found = extractor.extract(t.text, t.format, language, PHRASES_PER_TEXT);
+            read.get_or_insert_with(|| found.language.clone());
+            TextTrace {
+                descriptor: t.descriptor,
+                words_judged: extractor.judges_words(&found.language),
+                phrases: found.topics,
+                words: found.words,
+            }
+        })
+        .collect();
+    (read, entity_topics(&traces, scoring))
+}
+
+/// Topics scored under `scoring`, each marked shown when an upload showed
+/// it and its label reads as a topic.
+fn scored(
+    extractor: &dyn TopicExtractor,
+    topics: &[EntityTopic],
+    scoring: &Scoring,
+) -> Vec<ScoredTopic> {
+    topics
+        .iter()
+        .map(|t| ScoredTopic {
+            key: t.key.clone(),
+            label: t.label.clone(),
+            score: t.relevance(scoring),
+            shown: t.shown && extractor.readable(&t.label),
+        })
+        .collect()
+}
+
+/// What an upload of `texts` would teach under `scoring`, with no store:
+/// the language of its first text and every topic it would leave, with
+/// its relevance, best first, each marked shown (people read it) or not
+/// (kept for ranking alone). The same topics, labels and scale as an
+/// upload's answer; `language` overrides detection, which an upload
+/// never does.
+pub fn taught(
+    extractor: &dyn TopicExtractor,
+    texts: &[UploadText<'_>],
+    language: Option<&str>,
+    scoring: &Scoring,
+) -> (Option<String>, Vec<ScoredTopic>) {
+    let (read, topics) = learned(extractor, texts, language, scoring);
+    (read, scored(extractor, &topics, scoring))
 }
 
 /// Takes uploads and answers who knows what.
@@ -205,18 +277,13 @@ impl ExpertiseService {
 
     /// The action an upload records, its topics extracted.
     fn action(&self, upload: Upload, now: DateTime<Utc>) -> NewAction {
-        let texts: Vec<TextTrace> = upload
+        let texts: Vec<UploadText<'_>> = upload
             .texts
             .iter()
-            .map(|t| {
-                let found = self
-                    .extractor
-                    .extract(&t.text, t.format, None, PHRASES_PER_TEXT);
-                TextTrace {
-                    descriptor: t.descriptor,
-                    phrases: found.topics,
-                    words: found.words,
-                }
+            .map(|t| UploadText {
+                text: &t.text,
+                format: t.format,
+                descriptor: t.descriptor,
             })
             .collect();
         NewAction {
@@ -227,21 +294,13 @@ impl ExpertiseService {
             action_date: upload.action_date,
             alias: upload.alias.map(|a| a.as_str().to_owned()),
             received: now,
-            topics: entity_topics(&texts, &self.scoring),
+            topics: learned(self.extractor.as_ref(), &texts, None, &self.scoring).1,
         }
     }
 
     /// The topics an action teaches, scored under the current settings.
     fn scored(&self, action: &NewAction) -> Vec<ScoredTopic> {
-        action
-            .topics
-            .iter()
-            .map(|t| ScoredTopic {
-                key: t.key.clone(),
-                label: t.label.clone(),
-                score: t.relevance(&self.scoring),
-            })
-            .collect()
+        scored(self.extractor.as_ref(), &action.topics, &self.scoring)
     }
 
     /// At most `limit` users who know about `query`, best first.
@@ -291,11 +350,15 @@ impl ExpertiseService {
         Ok(experts)
     }
 
-    /// Keeps the topics a person reads ([`TopicExtractor::readable`]),
-    /// unless none is: then all stay, so that every expert says why.
+    /// Keeps the topics a person reads (shown by an upload and
+    /// [`TopicExtractor::readable`]), unless none is: then all stay, so
+    /// that every expert says why.
     fn shown(&self, topics: &mut Vec<ScoredTopic>) {
-        if topics.iter().any(|t| self.extractor.readable(&t.label)) {
-            topics.retain(|t| self.extractor.readable(&t.label));
+        for topic in topics.iter_mut() {
+            topic.shown = topic.shown && self.extractor.readable(&topic.label);
+        }
+        if topics.iter().any(|t| t.shown) {
+            topics.retain(|t| t.shown);
         }
     }
 
@@ -425,10 +488,12 @@ impl ExpertiseService {
             .standings_of(user)
             .map_err(internal)?
             .into_iter()
+            .filter(|s| s.shown)
             .map(|s| ScoredTopic {
                 score: s.standing.score_at(now, &self.scoring),
                 key: s.key,
                 label: s.label,
+                shown: true,
             })
             .filter(|t| t.score > 0.0)
             .collect();

@@ -18,6 +18,6 @@ pub use credentials::{
     Credential, CredentialService, IssuedCredential, Principal, REVOCATION_DELAY,
 };
 pub use error::{Missing, ServiceError};
-pub use expertise::{Accepted, ExpertiseService, QueryReading, UserTopic};
+pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UploadText, UserTopic};
 pub use groups::GroupService;
 pub use users::UserService;

@@ -181,6 +181,10 @@ pub struct EntityTopic {
     pub label: String,
     /// Summed relevance in the primary, default and secondary texts.
     pub by_descriptor: [f64; 3],
+    /// Whether people read it: a key phrase of a text, or a word written
+    /// as a name or an acronym. Every other content word is kept for
+    /// ranking alone.
+    pub shown: bool,
 }
 
 pub(crate) fn slot(descriptor: Descriptor) -> usize {
@@ -272,6 +276,9 @@ pub struct TopicStanding {
     pub label: String,
     /// The accumulated score and the moment it holds for.
     pub standing: Standing,
+    /// Whether people read it: shown by any of the user's uploads
+    /// ([`EntityTopic::shown`]).
+    pub shown: bool,
 }
 
 /// A topic of a user with its current score.
@@ -283,6 +290,9 @@ pub struct ScoredTopic {
     pub label: String,
     /// The score, as of the moment it was asked for; greater is better.
     pub score: f64,
+    /// Whether people read it ([`EntityTopic::shown`]); topics that are
+    /// not are kept for ranking alone.
+    pub shown: bool,
 }
 
 #[cfg(test)]

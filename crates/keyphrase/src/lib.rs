@@ -94,6 +94,10 @@ impl TopicExtractor for KeyphraseExtractor {
     fn readable(&self, label: &str) -> bool {
         readable::readable(label)
     }
+
+    fn judges_words(&self, language: &str) -> bool {
+        readable::JUDGED_LANGUAGES.contains(&language)
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,10 @@ use english_pos_tagger::Tagger;
 
 static TAGGER: LazyLock<Tagger> = LazyLock::new(Tagger::new);
 
+/// The languages whose words the rule can judge: those of the lexicon.
+/// In others only key phrases and names are shown.
+pub const JUDGED_LANGUAGES: [&str; 1] = ["en"];
+
 /// What a word can be, as far as the rule cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {

@@ -1,13 +1,15 @@
-//! `kenning topics extract`: the topics an upload would teach, previewed.
+//! `kenning topics extract`: what an upload of a file would teach,
+//! previewed: the same topics, labels and scale as an upload's answer,
+//! each marked shown (people read it) or kept for ranking alone.
 
 use std::io::{Read as _, Write as _};
 use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
-use kenning_domain::TextFormat;
+use kenning_app::{taught, UploadText};
+use kenning_domain::{Descriptor, TextFormat};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::TopicExtractor;
 use serde_json::json;
 
 #[derive(Debug, Args)]
@@ -19,9 +21,16 @@ pub struct ExtractArgs {
     /// detecting it.
     #[arg(long, value_parser = parse_language)]
     lang: Option<String>,
-    /// The most topics per input.
-    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u16).range(1..=1000))]
-    limit: u16,
+    /// The most topics printed per input (default: every topic an upload
+    /// would teach).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    limit: Option<u16>,
+    /// Read the input as a text of this descriptor, which weighs its
+    /// topics as an upload's would: primary, default or secondary.
+    #[arg(long, default_value = "default", value_parser = parse_descriptor)]
+    descriptor: Descriptor,
+    #[command(flatten)]
+    scoring: super::ScoringArgs,
     /// Files to read; standard input when none is given.
     files: Vec<PathBuf>,
 }
@@ -37,6 +46,17 @@ fn parse_language(raw: &str) -> Result<String, String> {
             known.join(", ")
         ))
     }
+}
+
+fn parse_descriptor(raw: &str) -> Result<Descriptor, String> {
+    [
+        Descriptor::Primary,
+        Descriptor::Default,
+        Descriptor::Secondary,
+    ]
+    .into_iter()
+    .find(|d| d.as_str() == raw.trim())
+    .ok_or_else(|| format!("{raw:?} is not a descriptor (one of primary, default, secondary)"))
 }
 
 fn read(path: &PathBuf) -> anyhow::Result<String> {
@@ -64,16 +84,23 @@ pub fn extract(args: ExtractArgs) -> anyhow::Result<()> {
     } else {
         TextFormat::Plain
     };
+    let scoring = args.scoring.scoring()?;
     let extractor = KeyphraseExtractor::new();
     let mut out = std::io::stdout().lock();
     for (file, text) in inputs {
-        let found = extractor.extract(&text, format, args.lang.as_deref(), args.limit.into());
-        let topics: Vec<_> = found
-            .topics
+        let texts = [UploadText {
+            text: &text,
+            format,
+            descriptor: args.descriptor,
+        }];
+        let (language, taught) = taught(&extractor, &texts, args.lang.as_deref(), &scoring);
+        let limit = args.limit.map_or(usize::MAX, usize::from);
+        let topics: Vec<_> = taught
             .iter()
-            .map(|t| json!({ "topic": t.label, "key": t.key, "score": t.relevance }))
+            .take(limit)
+            .map(|t| json!({ "topic": t.label, "key": t.key, "score": t.score, "shown": t.shown }))
             .collect();
-        let line = json!({ "file": file, "language": found.language, "topics": topics });
+        let line = json!({ "file": file, "language": language, "topics": topics });
         writeln!(out, "{line}")?;
     }
     Ok(())

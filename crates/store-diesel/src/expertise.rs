@@ -79,7 +79,7 @@ fn members_only(column: &str, placeholder: &str, within: bool) -> String {
 pub(crate) fn best_standings_sql(conn: &DbConnection, within: bool) -> String {
     let [key, status, limit, group] = placeholders(conn);
     format!(
-        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, \
+        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, s.shown, \
          (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
          FROM standings s {join} users u ON u.id = s.user_id \
          WHERE s.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
@@ -99,7 +99,7 @@ fn best_actions_sql(conn: &DbConnection, within: bool) -> String {
     let [key, status, limit, group] = placeholders(conn);
     format!(
         "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
-         t.default_relevance, t.secondary_relevance, t.relevance \
+         t.default_relevance, t.secondary_relevance, t.relevance, t.shown \
          FROM action_topics t {join} users u ON u.id = t.user_id \
          WHERE t.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
          ORDER BY t.relevance DESC, t.action_id DESC LIMIT {limit}",
@@ -202,6 +202,8 @@ struct ActionTopicRow {
     /// The relevance under the settings the store was built with, which
     /// the index of the best actions on a topic is ordered by.
     relevance: f64,
+    /// Whether people read the topic ([`EntityTopic::shown`]).
+    shown: bool,
 }
 
 impl ActionTopicRow {
@@ -214,6 +216,7 @@ impl ActionTopicRow {
                 self.default_relevance,
                 self.secondary_relevance,
             ],
+            shown: self.shown,
         }
     }
 }
@@ -228,13 +231,15 @@ struct StandingRow {
     score: f64,
     as_of: NaiveDateTime,
     rank_key: f64,
+    /// Whether people read the topic: shown by any of the user's uploads.
+    shown: bool,
 }
 
 impl StandingRow {
     fn new(
         user_id: String,
         topic_key: String,
-        label: String,
+        (label, shown): (String, bool),
         standing: Standing,
         scoring: &Scoring,
     ) -> Self {
@@ -245,6 +250,7 @@ impl StandingRow {
             score: standing.score,
             as_of: to_db_time(standing.as_of),
             rank_key: standing.rank_key(scoring),
+            shown,
         }
     }
 }
@@ -282,6 +288,7 @@ impl StandingRow {
                 score: self.score,
                 as_of: from_db_time(self.as_of),
             },
+            shown: self.shown,
         })
     }
 }
@@ -303,7 +310,9 @@ fn updated_standings(
         .iter()
         .map(|topic| {
             let contribution = scoring.contribution(&action.action_type, topic);
-            let old = before.remove(&topic.key).map(|r| Standing {
+            let old = before.remove(&topic.key);
+            let shown = topic.shown || old.as_ref().is_some_and(|r| r.shown);
+            let old = old.map(|r| Standing {
                 score: r.score,
                 as_of: from_db_time(r.as_of),
             });
@@ -317,7 +326,7 @@ fn updated_standings(
             StandingRow::new(
                 user_id.to_owned(),
                 topic.key.clone(),
-                topic.label.clone(),
+                (topic.label.clone(), shown),
                 standing,
                 scoring,
             )
@@ -537,6 +546,7 @@ fn record_one(
             default_relevance: topic.by_descriptor[1],
             secondary_relevance: topic.by_descriptor[2],
             relevance: topic.relevance(scoring),
+            shown: topic.shown,
         })
         .collect();
     for rows in learned.chunks(ROWS_PER_INSERT) {
@@ -596,26 +606,21 @@ fn lock_learners<'a>(
 fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement {
     let values: Vec<String> = (0..rows.len())
         .map(|n| match conn {
-            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?)".to_owned(),
+            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?, ?)".to_owned(),
             DbConnection::Postgres(_) => {
-                let at = 6 * n;
-                format!(
-                    "(${}, ${}, ${}, ${}, ${}, ${})",
-                    at + 1,
-                    at + 2,
-                    at + 3,
-                    at + 4,
-                    at + 5,
-                    at + 6
-                )
+                let at = 7 * n;
+                let places: Vec<String> = (1..=7).map(|i| format!("${}", at + i)).collect();
+                format!("({})", places.join(", "))
             }
         })
         .collect();
     Statement {
         sql: format!(
-            "INSERT INTO standings (user_id, topic_key, label, score, as_of, rank_key) VALUES {} \
+            "INSERT INTO standings (user_id, topic_key, label, score, as_of, rank_key, shown) \
+             VALUES {} \
              ON CONFLICT (user_id, topic_key) DO UPDATE SET label = excluded.label, \
-             score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key",
+             score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key, \
+             shown = standings.shown OR excluded.shown",
             values.join(", ")
         ),
         binds: rows
@@ -628,6 +633,7 @@ fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement 
                     Bind::Float(r.score),
                     Bind::Moment(r.as_of),
                     Bind::Float(r.rank_key),
+                    Bind::Bool(r.shown),
                 ]
             })
             .collect(),
@@ -782,6 +788,7 @@ impl ExpertiseStore for Database {
             let rows: Vec<(String, Option<String>, i64)> = action_topics::table
                 .filter(action_topics::action_id.eq_any(&teaching))
                 .filter(action_topics::topic_key.ne(key))
+                .filter(action_topics::shown.eq(true))
                 .group_by(action_topics::topic_key)
                 .select((
                     action_topics::topic_key,
@@ -966,19 +973,20 @@ impl Database {
                     (actions::action_type, actions::action_date),
                 ))
                 .load(conn)?;
-            let mut rebuilt: HashMap<(String, String), (String, Standing)> = HashMap::new();
+            let mut rebuilt: HashMap<(String, String), ((String, bool), Standing)> = HashMap::new();
             for (topic, (action_type, date)) in learned {
                 let contribution = scoring.contribution(&action_type, &topic.entity_topic());
                 let at = from_db_time(date);
                 let entry = rebuilt
                     .entry((topic.user_id.clone(), topic.topic_key.clone()))
                     .or_insert((
-                        topic.label.clone(),
+                        (topic.label.clone(), false),
                         Standing {
                             score: 0.0,
                             as_of: at,
                         },
                     ));
+                entry.0 .1 |= topic.shown;
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
             diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))

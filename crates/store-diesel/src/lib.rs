@@ -710,18 +710,20 @@ mod tests {
         };
 
         let (folder, db) = migrated_file("kenning-listing-order");
-        {
+        let reverted = {
             let mut conn = db.pool.get().unwrap();
             let DbConnection::Sqlite(conn) = &mut *conn else {
                 unreachable!("a SQLite file");
             };
-            let reverted = conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
-            assert_eq!(
-                reverted.to_string(),
-                "20261125200000",
-                "search_listing_order"
-            );
-        }
+            // Back to before it: the later migrations first.
+            let mut reverted = Vec::new();
+            while reverted.last().map(String::as_str) != Some("20261125200000") {
+                let version = conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+                reverted.push(version.to_string());
+                assert!(reverted.len() < 10, "search_listing_order: {reverted:?}");
+            }
+            reverted.len()
+        };
         // Numbered as they come, then renamed, under the earlier triggers.
         db.import_users(&users(0, 200)).unwrap();
         db.read(|conn| {
@@ -733,7 +735,7 @@ mod tests {
             .execute(conn)
         })
         .unwrap();
-        assert_eq!(db.migrate().unwrap(), 1);
+        assert_eq!(db.migrate().unwrap(), reverted);
 
         let groups = numbers(
             &db,

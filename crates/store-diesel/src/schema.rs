@@ -70,6 +70,7 @@ diesel::table! {
         default_relevance -> Double,
         secondary_relevance -> Double,
         relevance -> Double,
+        shown -> Bool,
     }
 }
 
@@ -81,6 +82,7 @@ diesel::table! {
         score -> Double,
         as_of -> Timestamp,
         rank_key -> Double,
+        shown -> Bool,
     }
 }
 

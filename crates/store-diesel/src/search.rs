@@ -307,6 +307,7 @@ pub(crate) enum Bind {
     Int(i64),
     Float(f64),
     Moment(chrono::NaiveDateTime),
+    Bool(bool),
 }
 
 /// A raw statement with its values, runnable on either backend.
@@ -351,7 +352,9 @@ where
     DB: diesel::sql_types::HasSqlType<BigInt>,
     DB: diesel::sql_types::HasSqlType<Timestamp>,
     DB: diesel::sql_types::HasSqlType<diesel::sql_types::Double>,
+    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Bool>,
     String: ToSql<Text, DB>,
+    bool: ToSql<diesel::sql_types::Bool, DB>,
     i64: ToSql<BigInt, DB>,
     f64: ToSql<diesel::sql_types::Double, DB>,
     chrono::NaiveDateTime: ToSql<Timestamp, DB>,
@@ -363,6 +366,7 @@ where
             Bind::Int(value) => query.bind::<BigInt, _>(*value),
             Bind::Float(value) => query.bind::<diesel::sql_types::Double, _>(*value),
             Bind::Moment(value) => query.bind::<Timestamp, _>(*value),
+            Bind::Bool(value) => query.bind::<diesel::sql_types::Bool, _>(*value),
         };
     }
     query

@@ -25,12 +25,17 @@ struct StoredAction {
     topics: Vec<EntityTopic>,
 }
 
+/// A user's label, standing, rank key and whether it is shown, on one
+/// topic.
+type Held = (String, Standing, f64, bool);
+
 /// Everything learned from uploads.
 #[derive(Debug, Default)]
 pub(crate) struct Learned {
     actions: Vec<StoredAction>,
-    /// Per topic key, each user's label, standing and its rank key.
-    standings: HashMap<String, HashMap<UserId, (String, Standing, f64)>>,
+    /// Per topic key, each user's label, standing, its rank key and
+    /// whether it is shown.
+    standings: HashMap<String, HashMap<UserId, Held>>,
     /// Each user's number of actions.
     activity: HashMap<UserId, u64>,
     /// Per topic key, the actions that taught it: id, user and the topic's
@@ -73,25 +78,24 @@ impl Learned {
                             as_of: action.action_date,
                         },
                         0.0,
+                        false,
                     )
                 });
             entry.0.clone_from(&topic.label);
+            entry.3 |= topic.shown;
             entry.1 = entry.1.add(contribution, action.action_date, scoring);
             entry.2 = entry.1.rank_key(scoring);
         }
     }
 }
 
-fn topic_standing(
-    key: &str,
-    user: UserId,
-    (label, standing, _): &(String, Standing, f64),
-) -> TopicStanding {
+fn topic_standing(key: &str, user: UserId, (label, standing, _, shown): &Held) -> TopicStanding {
     TopicStanding {
         user,
         key: key.to_owned(),
         label: label.clone(),
         standing: *standing,
+        shown: *shown,
     }
 }
 
@@ -128,6 +132,7 @@ fn best_actions(
                     key: key.clone(),
                     label: String::new(),
                     by_descriptor: *by_descriptor,
+                    shown: false,
                 }
                 .relevance(scoring),
             })
@@ -179,7 +184,7 @@ fn evidence_of(
             continue;
         };
         knowing.insert(key.clone(), users.len() as u64);
-        let mut best: Vec<(&UserId, &(String, Standing, f64))> = users
+        let mut best: Vec<(&UserId, &Held)> = users
             .iter()
             .filter(|(user, _)| counts(state, user, within))
             .collect();
@@ -337,7 +342,7 @@ impl ExpertiseStore for MemoryStore {
         teaching.truncate(sample as usize);
         let mut counts: HashMap<&str, (&str, u64)> = HashMap::new();
         for action in &teaching {
-            for topic in action.topics.iter().filter(|t| t.key != key) {
+            for topic in action.topics.iter().filter(|t| t.key != key && t.shown) {
                 counts.entry(&topic.key).or_insert((&topic.label, 0)).1 += 1;
             }
         }

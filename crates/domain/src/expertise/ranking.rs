@@ -346,6 +346,7 @@ pub fn rank_experts(
             key: s.key,
             label: s.label,
             score,
+            shown: s.shown,
         });
         shares.push(covered);
     }

@@ -44,6 +44,7 @@ fn configured_weights_apply_and_bad_ones_are_refused() {
         key: "rust".into(),
         label: "Rust".into(),
         by_descriptor: [1.0, 0.0, 2.0],
+        shown: true,
     };
     // edit weighs 3; relevance is 2.0 * 1.0 + 0.25 * 2.0.
     assert!((s.contribution("edit", &topic) - 3.0 * 2.5).abs() < 1e-12);
@@ -92,6 +93,7 @@ fn phrases(descriptor: Descriptor, phrases: Vec<Topic>) -> TextTrace {
         descriptor,
         phrases,
         words: Vec::new(),
+        words_judged: false,
     }
 }
 
@@ -139,6 +141,7 @@ fn a_text_leaves_its_phrases_and_its_words_with_saturating_weights() {
     let topics = entity_topics(
         &[TextTrace {
             descriptor: Descriptor::Default,
+            words_judged: true,
             phrases: vec![
                 Topic {
                     key: "kubernet cluster".into(),
@@ -181,6 +184,7 @@ fn a_text_leaves_its_phrases_and_its_words_with_saturating_weights() {
             descriptor: Descriptor::Default,
             phrases: Vec::new(),
             words: many,
+            words_judged: true,
         }],
         &s,
     );
@@ -227,6 +231,7 @@ fn standing(user: UserId, key: &str, score: f64, day: i64) -> TopicStanding {
             score,
             as_of: t(day),
         },
+        shown: true,
     }
 }
 
@@ -568,4 +573,34 @@ fn a_query_reading_shares_the_score_among_the_learned_topics() {
     assert_eq!((read[2].people, read[2].share), (0, 0.0));
     let nobody = read_query(&[term("k8s")], &HashMap::new(), Population::default());
     assert_eq!(nobody[0].share, 0.0);
+}
+
+#[test]
+fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
+    let s = Scoring::default();
+    let judged = |words_judged| TextTrace {
+        descriptor: Descriptor::Default,
+        words_judged,
+        phrases: vec![topic("helm chart", 1.0), topic("pod", 0.5)],
+        words: vec![
+            word("helm", "Helm", 3),
+            word("run", "running", 2),
+            word("pod", "pods", 2),
+            word("chart", "charts", 1),
+        ],
+    };
+    let judged_later: Vec<bool> = entity_topics(&[judged(true)], &s)
+        .into_iter()
+        .map(|t| t.shown)
+        .collect();
+    assert!(judged_later.iter().all(|shown| *shown), "judged when read");
+    let shown: HashMap<String, bool> = entity_topics(&[judged(false)], &s)
+        .into_iter()
+        .map(|t| (t.key, t.shown))
+        .collect();
+    assert!(shown["helm chart"], "a key phrase");
+    assert!(shown["pod"], "a one-word key phrase meets its word");
+    assert!(shown["helm"], "a name");
+    assert!(!shown["run"]);
+    assert!(!shown["chart"], "inside a phrase, not one itself");
 }

@@ -42,6 +42,11 @@ pub struct TextTrace {
     pub phrases: Vec<Topic>,
     /// Content words with their counts, most frequent first.
     pub words: Vec<TextWord>,
+    /// Whether people may read its content words: the extractor can tell
+    /// a noun from a verb in the text's language, so each word is judged
+    /// when read ([`EntityTopic::shown`] stays true for it). Otherwise
+    /// only key phrases and words written as names are shown.
+    pub words_judged: bool,
 }
 
 /// A word's weight in a text of `length` content words: its count,
@@ -59,7 +64,9 @@ fn word_weight(count: u32, length: f64) -> f64 {
 /// relevance and the content words (at most [`WORDS_PER_TEXT`] per text)
 /// with their weight, per descriptor, summed over the texts; a one-word
 /// phrase and the word meet under one key. The label is the one of the
-/// largest single contribution. Keys that cannot be topics
+/// largest single contribution. A key is shown when a text has it as a
+/// key phrase, writes it as a name, or has its words judged when read
+/// ([`TextTrace::words_judged`]). Keys that cannot be topics
 /// ([`is_topic_key`]) are left out.
 pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic> {
     let mut combined: HashMap<String, (EntityTopic, f64)> = HashMap::new();
@@ -70,13 +77,12 @@ pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic>
             .phrases
             .iter()
             .take(PHRASES_PER_TEXT)
-            .map(|p| (&p.key, &p.label, p.relevance));
-        let words = text
-            .words
-            .iter()
-            .take(WORDS_PER_TEXT)
-            .map(|w| (&w.key, &w.label, word_weight(w.count, length)));
-        for (key, label, relevance) in phrases.chain(words) {
+            .map(|p| (&p.key, &p.label, p.relevance, true));
+        let words = text.words.iter().take(WORDS_PER_TEXT).map(|w| {
+            let shown = text.words_judged || w.label.chars().any(char::is_uppercase);
+            (&w.key, &w.label, word_weight(w.count, length), shown)
+        });
+        for (key, label, relevance, shown) in phrases.chain(words) {
             if !is_topic_key(key) {
                 continue;
             }
@@ -85,10 +91,12 @@ pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic>
                     key: key.clone(),
                     label: label.clone(),
                     by_descriptor: [0.0; 3],
+                    shown: false,
                 },
                 f64::NEG_INFINITY,
             ));
             entry.by_descriptor[slot(text.descriptor)] += relevance;
+            entry.shown |= shown;
             if factor * relevance > *best {
                 *best = factor * relevance;
                 entry.label.clone_from(label);

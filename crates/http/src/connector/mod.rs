@@ -286,6 +286,7 @@ fn created(accepted: Accepted) -> wire::Accepted {
                 topic: t.label,
                 key: t.key,
                 score: t.score,
+                shown: t.shown,
             })
             .collect(),
     }

@@ -144,8 +144,14 @@ pub struct LearnedTopic {
     pub topic: String,
     /// The topic's stable key.
     pub key: String,
-    /// Its relevance in this entity (0 to about 1.5).
+    /// Its relevance in this entity: a key phrase's up to 1, a content
+    /// word's about 1 per use, saturating, times the text's descriptor
+    /// factor, summed over the texts.
     pub score: f64,
+    /// Whether people read it (in `userTopics`, `relatedTopics` and an
+    /// expert's `topics`): a key phrase, noun or name. Otherwise it is
+    /// kept for ranking alone.
+    pub shown: bool,
 }
 
 /// An accepted upload: what was stored and what it taught.

@@ -280,7 +280,7 @@ fn topics_extract_prints_a_json_line_per_input_in_order() {
     .unwrap();
     let (en, de) = (en.to_str().unwrap(), de.to_str().unwrap());
 
-    let out = succeeds(extract(&["--html", "--limit", "3", en, de], ""));
+    let out = succeeds(extract(&["--html", "--limit", "25", en, de], ""));
     let found = lines(&out);
     assert_eq!(found.len(), 2);
     assert_eq!(
@@ -293,7 +293,7 @@ fn topics_extract_prints_a_json_line_per_input_in_order() {
     );
     for f in &found {
         let topics = f["topics"].as_array().unwrap();
-        assert!(!topics.is_empty() && topics.len() <= 3, "{f}");
+        assert!(!topics.is_empty() && topics.len() <= 25, "{f}");
         let scores: Vec<f64> = topics
             .iter()
             .map(|t| t["score"].as_f64().unwrap())
@@ -326,6 +326,45 @@ fn topics_extract_prints_a_json_line_per_input_in_order() {
     assert_eq!(
         (found[0]["file"].as_str(), found[0]["language"].as_str()),
         (Some("-"), Some("fr"))
+    );
+}
+
+/// Without `--limit`, every topic an upload of the text would teach, on
+/// the upload's scale (a content word used once in a short text weighs
+/// more than 1), each marked shown or kept for ranking alone.
+#[test]
+fn topics_extract_prints_what_an_upload_teaches() {
+    let text = "Helm charts package our Kubernetes deployments. Each Helm chart pins the \
+                container image, and the Kubernetes deployment keeps three replicas running.";
+    let found = lines(&succeeds(extract(&[], text)));
+    let topics = found[0]["topics"].as_array().unwrap();
+    assert!(topics.len() > 10, "{topics:?}");
+    let shown = |label: &str| {
+        topics
+            .iter()
+            .find(|t| t["topic"] == label)
+            .unwrap_or_else(|| panic!("{label} in {topics:?}"))["shown"]
+            .as_bool()
+            .unwrap()
+    };
+    assert!(shown("Kubernetes") && shown("Helm charts"));
+    assert!(!shown("running") && !shown("keeps"));
+    assert!(topics[0]["score"].as_f64().unwrap() > 1.0, "{topics:?}");
+    let primary = lines(&succeeds(extract(&["--descriptor", "primary"], text)));
+    let (default, primary) = (
+        topics[0]["score"].as_f64().unwrap(),
+        primary[0]["topics"][0]["score"].as_f64().unwrap(),
+    );
+    assert!(
+        (primary - 1.5 * default).abs() < 1e-9,
+        "{primary} {default}"
+    );
+    let refused = extract(&["--descriptor", "main"], text);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("is not a descriptor"),
+        "{}",
+        stderr(&refused)
     );
 }
 
