@@ -966,11 +966,13 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
             .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
             .unwrap();
     }
+    assert!(store.set_hidden(ada.id(), "rust", true).unwrap());
     store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
     store
         .modify(ada.id(), &mut |u| u.anonymize(now() + Duration::days(14)))
         .unwrap();
     assert!(store.standings_of(ada.id()).unwrap().is_empty());
+    assert!(store.hidden_of(ada.id()).unwrap().is_empty());
     assert!(store
         .actions_on(ada.id(), "rust", &scoring, 10)
         .unwrap()
@@ -1088,6 +1090,38 @@ fn a_topic_shown_by_any_upload_stays_shown(store: Arc<impl Store>) {
     for standing in evidence.standings {
         assert_eq!(standing.shown, standing.key == "helm", "{standing:?}");
     }
+}
+
+/// A topic a person hid stays hidden, apart from what uploads teach,
+/// until shown again; hiding twice or showing what is shown changes
+/// nothing.
+#[contract_check]
+fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Byron", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &bob).unwrap();
+    assert!(store.set_hidden(ada.id(), "vat", true).unwrap());
+    assert!(!store.set_hidden(ada.id(), "vat", true).unwrap());
+    assert!(store.set_hidden(ada.id(), "helm", true).unwrap());
+    assert!(store.set_hidden(bob.id(), "helm", true).unwrap());
+    store
+        .record(
+            &action("ada@example.com", None, 0, &[("helm", 1.0)]),
+            &scoring,
+        )
+        .unwrap();
+    assert_eq!(store.hidden_of(ada.id()).unwrap(), ["helm", "vat"]);
+    let mut on = store.hidden_on(&["helm".into(), "rust".into()]).unwrap();
+    on.sort();
+    let mut expected = vec![(ada.id(), "helm".to_owned()), (bob.id(), "helm".to_owned())];
+    expected.sort();
+    assert_eq!(on, expected);
+    assert!(store.set_hidden(ada.id(), "helm", false).unwrap());
+    assert!(!store.set_hidden(ada.id(), "helm", false).unwrap());
+    assert_eq!(store.hidden_of(ada.id()).unwrap(), ["vat"]);
+    assert_eq!(store.hidden_of(bob.id()).unwrap(), ["helm"]);
 }
 
 /// More actions than one transaction of a rebuild reads (store-diesel

@@ -1,11 +1,12 @@
 //! Uploads from connectors and what is learned from them.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     entity_topics, query_terms, rank_experts, read_query, related_topics, Descriptor, EntityTopic,
-    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
+    Evidence, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
     RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextFormat, TextTrace, Upload, UploadInput,
     UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
@@ -337,6 +338,7 @@ impl ExpertiseService {
             }
         }
         .map_err(internal)?;
+        let evidence = self.without_hidden(evidence, &keys)?;
         let mut experts = rank_experts(
             &terms,
             evidence,
@@ -483,12 +485,13 @@ impl ExpertiseService {
             return Err(ServiceError::NotFound(Missing::User));
         }
         let now = self.clock.now();
+        let hidden = self.store.hidden_of(user).map_err(internal)?;
         let mut scored: Vec<ScoredTopic> = self
             .store
             .standings_of(user)
             .map_err(internal)?
             .into_iter()
-            .filter(|s| s.shown)
+            .filter(|s| s.shown && hidden.binary_search(&s.key).is_err())
             .map(|s| ScoredTopic {
                 score: s.standing.score_at(now, &self.scoring),
                 key: s.key,
@@ -510,6 +513,58 @@ impl ExpertiseService {
                 Ok(UserTopic { topic, actions })
             })
             .collect()
+    }
+
+    /// `evidence` without what people hid: a person is not ranked on a
+    /// topic they hid, by their standing or by their actions.
+    fn without_hidden(
+        &self,
+        mut evidence: Evidence,
+        keys: &[String],
+    ) -> Result<Evidence, ServiceError> {
+        let hidden: HashSet<(UserId, String)> = self
+            .store
+            .hidden_on(keys)
+            .map_err(internal)?
+            .into_iter()
+            .collect();
+        if !hidden.is_empty() {
+            let is_hidden = |user: UserId, key: &str| hidden.contains(&(user, key.to_owned()));
+            evidence.standings.retain(|s| !is_hidden(s.user, &s.key));
+            evidence.actions.retain(|a| !is_hidden(a.user, &a.key));
+        }
+        Ok(evidence)
+    }
+
+    /// Hides `topic` (a topic key or a text read as one, as
+    /// [`related_topics`](Self::related_topics) reads it) from `user`'s
+    /// profile and from ranking them, or shows it again (`hidden`
+    /// false); returns the topics the user hides now, by key. New uploads
+    /// go on teaching it but do not bring it back. `NotFound` when no
+    /// user has the id.
+    pub fn hide_topic(
+        &self,
+        user: UserId,
+        topic: &str,
+        hidden: bool,
+    ) -> Result<Vec<String>, ServiceError> {
+        if self.users.get(user).map_err(internal)?.is_none() {
+            return Err(ServiceError::NotFound(Missing::User));
+        }
+        let key = self.topic_key(topic)?;
+        self.store
+            .set_hidden(user, &key, hidden)
+            .map_err(internal)?;
+        self.store.hidden_of(user).map_err(internal)
+    }
+
+    /// The topics `user` hides, by key; `NotFound` when no user has the
+    /// id.
+    pub fn hidden_topics(&self, user: UserId) -> Result<Vec<String>, ServiceError> {
+        if self.users.get(user).map_err(internal)?.is_none() {
+            return Err(ServiceError::NotFound(Missing::User));
+        }
+        self.store.hidden_of(user).map_err(internal)
     }
 
     /// The settings scores are computed with.

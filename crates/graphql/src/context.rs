@@ -29,7 +29,13 @@ impl Context {
     /// The expertise use cases, if the caller holds `expertise:read`;
     /// otherwise the scope error.
     pub(crate) fn expertise(&self) -> Result<&ExpertiseService, ApiError> {
-        self.principal.require(Scope::ExpertiseRead)?;
+        self.expertise_with(Scope::ExpertiseRead)
+    }
+
+    /// The expertise use cases, if the caller holds `scope` (a change to
+    /// a person's profile asks `users:write`); otherwise the scope error.
+    pub(crate) fn expertise_with(&self, scope: Scope) -> Result<&ExpertiseService, ApiError> {
+        self.principal.require(scope)?;
         Ok(&self.expertise)
     }
 }

@@ -167,6 +167,13 @@ impl Query {
             .collect())
     }
 
+    /// The keys of the topics a user hid from their profile and ranking
+    /// (`hideTopic`). Needs `users:read`.
+    fn hidden_topics(context: &Context, global_user_id: Uuid) -> Result<Vec<String>> {
+        let expertise = context.expertise_with(Scope::UsersRead)?;
+        Ok(expertise.hidden_topics(user_id(global_user_id))?)
+    }
+
     /// The topics a user knows best, with their scores and the actions that
     /// taught them. `limit` 1 to 100, default 15.
     fn user_topics(
@@ -217,6 +224,24 @@ impl Mutation {
             &input.email,
             expected,
         )?))
+    }
+
+    /// Hides `topic` (a topic key, or a short text read as one) from the
+    /// user's profile (`userTopics`) and from ranking them in `experts`,
+    /// so that a wrong or private topic stops following them; new uploads
+    /// go on teaching it but do not bring it back. Returns the keys of
+    /// every topic the user hides now. Needs `users:write`.
+    fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
+        let expertise = context.expertise_with(Scope::UsersWrite)?;
+        Ok(expertise.hide_topic(user_id(global_user_id), &topic, true)?)
+    }
+
+    /// Shows a topic hidden with `hideTopic` again, in the profile and in
+    /// ranking, with everything learned meanwhile. Returns the keys of the
+    /// topics the user still hides. Needs `users:write`.
+    fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
+        let expertise = context.expertise_with(Scope::UsersWrite)?;
+        Ok(expertise.hide_topic(user_id(global_user_id), &topic, false)?)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).

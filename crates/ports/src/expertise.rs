@@ -175,6 +175,18 @@ pub trait ExpertiseStore: Send + Sync {
     /// Recomputes every standing from the stored actions when they were
     /// built under other settings than `scoring`; returns whether it did.
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
+
+    /// Hides the topic `key` from `user`'s profile and ranking (`hidden`)
+    /// or shows it again; returns whether that changed anything. Uploads
+    /// go on teaching a hidden topic, but it stays hidden until shown
+    /// again; erasing the user forgets it.
+    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError>;
+
+    /// The keys `user` hid, in key order.
+    fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;
+
+    /// Who hid which of `keys`: each (user, key) pair.
+    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError>;
 }
 
 /// The topics that appeared together with one topic.

@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::{
-    action_topics, actions, expertise_settings, learner_totals, learners, standings,
+    action_topics, actions, expertise_settings, hidden_topics, learner_totals, learners, standings,
     topic_learners, users,
 };
 use crate::search::{Bind, Statement};
@@ -377,6 +377,8 @@ pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryRe
         .execute(conn)?;
     diesel::delete(learners::table.filter(learners::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(standings::table.filter(standings::user_id.eq(user_id))).execute(conn)?;
+    diesel::delete(hidden_topics::table.filter(hidden_topics::user_id.eq(user_id)))
+        .execute(conn)?;
     diesel::delete(actions::table.filter(actions::user_id.eq(user_id))).execute(conn)?;
     Ok(())
 }
@@ -862,6 +864,65 @@ impl ExpertiseStore for Database {
                     relevance: topic.entity_topic().relevance(scoring),
                 })
             })
+            .collect()
+    }
+
+    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError> {
+        let user_id = user.to_string();
+        let changed = self
+            .write(|conn| {
+                let changed = if hidden {
+                    execute_natively(
+                        conn,
+                        diesel::insert_into(hidden_topics::table)
+                            .values((
+                                hidden_topics::user_id.eq(&user_id),
+                                hidden_topics::topic_key.eq(key),
+                            ))
+                            .on_conflict((hidden_topics::user_id, hidden_topics::topic_key))
+                            .do_nothing(),
+                    )
+                } else {
+                    execute_natively(
+                        conn,
+                        diesel::delete(
+                            hidden_topics::table
+                                .filter(hidden_topics::user_id.eq(&user_id))
+                                .filter(hidden_topics::topic_key.eq(key)),
+                        ),
+                    )
+                };
+                changed.map_err(TxError::from)
+            })
+            .map_err(StoreError::from)?;
+        Ok(changed > 0)
+    }
+
+    fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            hidden_topics::table
+                .filter(hidden_topics::user_id.eq(user.to_string()))
+                .order(hidden_topics::topic_key)
+                .select(hidden_topics::topic_key)
+                .load(conn)
+        })
+    }
+
+    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError> {
+        let rows: Vec<(String, String)> = self.read(|conn| {
+            let mut rows = Vec::new();
+            for keys in keys.chunks(KEYS_PER_READ) {
+                rows.extend(
+                    hidden_topics::table
+                        .filter(hidden_topics::topic_key.eq_any(keys))
+                        .select((hidden_topics::user_id, hidden_topics::topic_key))
+                        .load::<(String, String)>(conn)?,
+                );
+            }
+            Ok(rows)
+        })?;
+        rows.into_iter()
+            .map(|(user, key)| Ok((parse_user(&user)?, key)))
             .collect()
     }
 

@@ -87,6 +87,13 @@ diesel::table! {
 }
 
 diesel::table! {
+    hidden_topics (user_id, topic_key) {
+        user_id -> Text,
+        topic_key -> Text,
+    }
+}
+
+diesel::table! {
     expertise_settings (id) {
         id -> Integer,
         fingerprint -> Text,
@@ -143,5 +150,6 @@ diesel::allow_tables_to_appear_in_same_query!(
     standings,
     learners,
     topic_learners,
-    learner_totals
+    learner_totals,
+    hidden_topics
 );

@@ -1,6 +1,6 @@
 //! Actions and standings held in memory.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
@@ -43,12 +43,15 @@ pub(crate) struct Learned {
     teaching: HashMap<String, Vec<(Uuid, UserId, [f64; 3])>>,
     /// The sum of `activity`, kept with it.
     actions_total: u64,
+    /// The topics each user hid from their profile and ranking.
+    hidden: BTreeSet<(UserId, String)>,
     fingerprint: Option<String>,
 }
 
 impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
+        self.hidden.retain(|(u, _)| *u != user);
         if let Some(actions) = self.activity.remove(&user) {
             self.actions_total -= actions;
         }
@@ -410,5 +413,37 @@ impl ExpertiseStore for MemoryStore {
         learned.actions = actions;
         learned.fingerprint = Some(fingerprint);
         Ok(true)
+    }
+
+    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError> {
+        let mut state = self.lock();
+        let pair = (user, key.to_owned());
+        Ok(if hidden {
+            state.expertise.hidden.insert(pair)
+        } else {
+            state.expertise.hidden.remove(&pair)
+        })
+    }
+
+    fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {
+        Ok(self
+            .lock()
+            .expertise
+            .hidden
+            .iter()
+            .filter(|(u, _)| *u == user)
+            .map(|(_, key)| key.clone())
+            .collect())
+    }
+
+    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError> {
+        Ok(self
+            .lock()
+            .expertise
+            .hidden
+            .iter()
+            .filter(|(_, key)| keys.contains(key))
+            .cloned()
+            .collect())
     }
 }

@@ -707,3 +707,85 @@ fn people_read_topics_not_verbs(backend: Backend) {
     assert!(reasons.contains("Kubernetes"), "{reasons}");
     assert!(!reasons.contains("\"grows\""), "{reasons}");
 }
+
+const HIDE: &str =
+    "mutation hide($id: UUID!, $topic: String!) { hideTopic(globalUserId: $id, topic: $topic) }";
+const SHOW: &str =
+    "mutation show($id: UUID!, $topic: String!) { showTopic(globalUserId: $id, topic: $topic) }";
+const HIDDEN: &str = "query hidden($id: UUID!) { hiddenTopics(globalUserId: $id) }";
+
+fn user_topic_keys(app: &TestApp, id: &str) -> Vec<String> {
+    topic_scores(app, id).into_iter().map(|(k, _)| k).collect()
+}
+
+/// A person's say over their profile: a hidden topic leaves their
+/// profile and their ranking, new uploads do not bring it back, and
+/// showing it again brings back everything learned meanwhile.
+#[on_every_backend]
+fn a_hidden_topic_stops_following_its_person(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_hidden_topic_stops_following_its_person") else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(&app, &key, "bob@example.com", "create", TAX);
+    teach(&app, &key, "bob@example.com", "view", KUBERNETES);
+    assert_eq!(
+        experts(&app, "Kubernetes")[0]["user"]["email"],
+        json!("alice@example.com")
+    );
+
+    let reply = app.graphql(HIDE, json!({ "id": alice, "topic": "Kubernetes" }));
+    assert_eq!(
+        reply.json()["data"]["hideTopic"],
+        json!(["kubernet"]),
+        "{}",
+        reply.body
+    );
+    assert!(!user_topic_keys(&app, &alice).contains(&"kubernet".to_owned()));
+    assert_eq!(emails(&experts(&app, "Kubernetes")), ["bob@example.com"]);
+    // Her other topics still find her.
+    assert_eq!(emails(&experts(&app, "containers"))[0], "alice@example.com");
+
+    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
+    assert_eq!(emails(&experts(&app, "Kubernetes")), ["bob@example.com"]);
+    let reply = app.graphql(HIDDEN, json!({ "id": alice }));
+    assert_eq!(reply.json()["data"]["hiddenTopics"], json!(["kubernet"]));
+
+    // Only users:write may change a profile.
+    let reader = app.token(&[Scope::UsersRead, Scope::ExpertiseRead]);
+    let reply = app.graphql_as(&reader, SHOW, json!({ "id": alice, "topic": "kubernet" }));
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("Forbidden"),
+        "{}",
+        reply.body
+    );
+
+    let reply = app.graphql(SHOW, json!({ "id": alice, "topic": "kubernet" }));
+    assert_eq!(
+        reply.json()["data"]["showTopic"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+    assert!(user_topic_keys(&app, &alice).contains(&"kubernet".to_owned()));
+    assert_eq!(emails(&experts(&app, "Kubernetes"))[0], "alice@example.com");
+
+    let reply = app.graphql(HIDE, json!({ "id": uuid::Uuid::new_v4(), "topic": "x" }));
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("NotFound"),
+        "{}",
+        reply.body
+    );
+    let reply = app.graphql(HIDE, json!({ "id": alice, "topic": " " }));
+    assert_eq!(
+        reply.error_code().as_deref(),
+        Some("ValidationError"),
+        "{}",
+        reply.body
+    );
+}
