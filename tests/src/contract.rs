@@ -1124,6 +1124,38 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     assert_eq!(store.hidden_of(bob.id()).unwrap(), ["helm"]);
 }
 
+/// A standing shows the label its uploads wrote most, by weight; a form
+/// used less does not displace it, and a rebuild keeps it.
+#[contract_check]
+fn a_standing_shows_the_label_written_most(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    store.rebuild_if_changed(&scoring).unwrap();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    let labelled = |day: i64, label: &str, relevance: f64| {
+        let mut a = action("ada@example.com", None, day, &[("helm", relevance)]);
+        a.topics[0].label = label.to_owned();
+        a
+    };
+    let label = |store: &dyn ExpertiseStore| store.standings_of(ada.id()).unwrap()[0].label.clone();
+    for (day, (form, relevance)) in [("Helm", 1.0), ("Helm", 1.0), ("helm", 1.0), ("helm", 0.5)]
+        .into_iter()
+        .enumerate()
+    {
+        let day = i64::try_from(day).unwrap();
+        store
+            .record(&labelled(day, form, relevance), &scoring)
+            .unwrap();
+        assert_eq!(label(&*store), "Helm", "after upload {day}");
+    }
+    let edit = kenning_domain::ActionType::parse("edit").unwrap();
+    let heavier = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    assert!(store.rebuild_if_changed(&heavier).unwrap());
+    assert_eq!(label(&*store), "Helm", "after a rebuild");
+    store.record(&labelled(9, "helm", 5.0), &heavier).unwrap();
+    assert_eq!(label(&*store), "helm", "outweighed");
+}
+
 /// More actions than one transaction of a rebuild reads (store-diesel
 /// rebuilds about a thousand at a time): every learner is rebuilt, each
 /// once.

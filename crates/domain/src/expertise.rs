@@ -265,6 +265,24 @@ fn rank_epoch() -> DateTime<Utc> {
     DateTime::<Utc>::UNIX_EPOCH
 }
 
+/// The label a standing shows, as uploads vote for it: each upload's
+/// label votes with the weight of its contribution, and a label that has
+/// had more than half of all the weight since it was first ahead keeps
+/// the place (a weighted majority vote, Boyer and Moore's, kept in one
+/// number: `votes`, the lead of the current label). So the form a
+/// person writes most often (casing included: `Helm` over `helm` when
+/// they write it so) is shown, it does not flip with each upload, and
+/// a form used once does not displace it. Returns the label and its lead.
+pub fn vote_label(current: &str, votes: f64, offered: &str, weight: f64) -> (String, f64) {
+    if current == offered {
+        (current.to_owned(), votes + weight)
+    } else if weight > votes {
+        (offered.to_owned(), weight - votes)
+    } else {
+        (current.to_owned(), votes - weight)
+    }
+}
+
 /// One stored (user, topic) aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicStanding {

@@ -8,8 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
-    TopicStanding, UserId,
+    vote_label, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring,
+    Standing, Status, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -79,7 +79,7 @@ fn members_only(column: &str, placeholder: &str, within: bool) -> String {
 pub(crate) fn best_standings_sql(conn: &DbConnection, within: bool) -> String {
     let [key, status, limit, group] = placeholders(conn);
     format!(
-        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, s.shown, \
+        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, s.shown, s.label_votes, \
          (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
          FROM standings s {join} users u ON u.id = s.user_id \
          WHERE s.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
@@ -233,13 +233,18 @@ struct StandingRow {
     rank_key: f64,
     /// Whether people read the topic: shown by any of the user's uploads.
     shown: bool,
+    /// The lead of `label` in its uploads' vote ([`vote_label`]).
+    label_votes: f64,
 }
+
+/// A standing's label, its lead in the vote and whether it is shown.
+type Shown = (String, f64, bool);
 
 impl StandingRow {
     fn new(
         user_id: String,
         topic_key: String,
-        (label, shown): (String, bool),
+        (label, label_votes, shown): Shown,
         standing: Standing,
         scoring: &Scoring,
     ) -> Self {
@@ -251,6 +256,7 @@ impl StandingRow {
             as_of: to_db_time(standing.as_of),
             rank_key: standing.rank_key(scoring),
             shown,
+            label_votes,
         }
     }
 }
@@ -312,6 +318,10 @@ fn updated_standings(
             let contribution = scoring.contribution(&action.action_type, topic);
             let old = before.remove(&topic.key);
             let shown = topic.shown || old.as_ref().is_some_and(|r| r.shown);
+            let (label, votes) = match &old {
+                Some(r) => vote_label(&r.label, r.label_votes, &topic.label, contribution),
+                None => (topic.label.clone(), contribution),
+            };
             let old = old.map(|r| Standing {
                 score: r.score,
                 as_of: from_db_time(r.as_of),
@@ -326,7 +336,7 @@ fn updated_standings(
             StandingRow::new(
                 user_id.to_owned(),
                 topic.key.clone(),
-                (topic.label.clone(), shown),
+                (label, votes, shown),
                 standing,
                 scoring,
             )
@@ -608,19 +618,20 @@ fn lock_learners<'a>(
 fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement {
     let values: Vec<String> = (0..rows.len())
         .map(|n| match conn {
-            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?, ?)".to_owned(),
+            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?, ?, ?)".to_owned(),
             DbConnection::Postgres(_) => {
-                let at = 7 * n;
-                let places: Vec<String> = (1..=7).map(|i| format!("${}", at + i)).collect();
+                let at = 8 * n;
+                let places: Vec<String> = (1..=8).map(|i| format!("${}", at + i)).collect();
                 format!("({})", places.join(", "))
             }
         })
         .collect();
     Statement {
         sql: format!(
-            "INSERT INTO standings (user_id, topic_key, label, score, as_of, rank_key, shown) \
-             VALUES {} \
+            "INSERT INTO standings \
+             (user_id, topic_key, label, score, as_of, rank_key, shown, label_votes) VALUES {} \
              ON CONFLICT (user_id, topic_key) DO UPDATE SET label = excluded.label, \
+             label_votes = excluded.label_votes, \
              score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key, \
              shown = standings.shown OR excluded.shown",
             values.join(", ")
@@ -636,6 +647,7 @@ fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement 
                     Bind::Moment(r.as_of),
                     Bind::Float(r.rank_key),
                     Bind::Bool(r.shown),
+                    Bind::Float(r.label_votes),
                 ]
             })
             .collect(),
@@ -1034,20 +1046,22 @@ impl Database {
                     (actions::action_type, actions::action_date),
                 ))
                 .load(conn)?;
-            let mut rebuilt: HashMap<(String, String), ((String, bool), Standing)> = HashMap::new();
+            let mut rebuilt: HashMap<(String, String), (Shown, Standing)> = HashMap::new();
             for (topic, (action_type, date)) in learned {
                 let contribution = scoring.contribution(&action_type, &topic.entity_topic());
                 let at = from_db_time(date);
                 let entry = rebuilt
                     .entry((topic.user_id.clone(), topic.topic_key.clone()))
                     .or_insert((
-                        (topic.label.clone(), false),
+                        (topic.label.clone(), 0.0, false),
                         Standing {
                             score: 0.0,
                             as_of: at,
                         },
                     ));
-                entry.0 .1 |= topic.shown;
+                let (label, votes) =
+                    vote_label(&entry.0 .0, entry.0 .1, &topic.label, contribution);
+                entry.0 = (label, votes, entry.0 .2 || topic.shown);
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
             diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))

@@ -83,6 +83,7 @@ diesel::table! {
         as_of -> Timestamp,
         rank_key -> Double,
         shown -> Bool,
+        label_votes -> Double,
     }
 }
 

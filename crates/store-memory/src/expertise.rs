@@ -4,7 +4,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
+    vote_label, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
     TopicStanding, UserId,
 };
 use kenning_ports::{
@@ -25,9 +25,17 @@ struct StoredAction {
     topics: Vec<EntityTopic>,
 }
 
-/// A user's label, standing, rank key and whether it is shown, on one
-/// topic.
-type Held = (String, Standing, f64, bool);
+/// A user's standing on one topic, as stored.
+#[derive(Debug, Clone)]
+struct Held {
+    /// The label its uploads voted for, and its lead ([`vote_label`]).
+    label: String,
+    votes: f64,
+    standing: Standing,
+    rank_key: f64,
+    /// Shown by any of the user's uploads.
+    shown: bool,
+}
 
 /// Everything learned from uploads.
 #[derive(Debug, Default)]
@@ -73,32 +81,34 @@ impl Learned {
                 .entry(topic.key.clone())
                 .or_default()
                 .entry(user)
-                .or_insert_with(|| {
-                    (
-                        topic.label.clone(),
-                        Standing {
-                            score: 0.0,
-                            as_of: action.action_date,
-                        },
-                        0.0,
-                        false,
-                    )
+                .or_insert_with(|| Held {
+                    label: topic.label.clone(),
+                    votes: 0.0,
+                    standing: Standing {
+                        score: 0.0,
+                        as_of: action.action_date,
+                    },
+                    rank_key: 0.0,
+                    shown: false,
                 });
-            entry.0.clone_from(&topic.label);
-            entry.3 |= topic.shown;
-            entry.1 = entry.1.add(contribution, action.action_date, scoring);
-            entry.2 = entry.1.rank_key(scoring);
+            (entry.label, entry.votes) =
+                vote_label(&entry.label, entry.votes, &topic.label, contribution);
+            entry.shown |= topic.shown;
+            entry.standing = entry
+                .standing
+                .add(contribution, action.action_date, scoring);
+            entry.rank_key = entry.standing.rank_key(scoring);
         }
     }
 }
 
-fn topic_standing(key: &str, user: UserId, (label, standing, _, shown): &Held) -> TopicStanding {
+fn topic_standing(key: &str, user: UserId, held: &Held) -> TopicStanding {
     TopicStanding {
         user,
         key: key.to_owned(),
-        label: label.clone(),
-        standing: *standing,
-        shown: *shown,
+        label: held.label.clone(),
+        standing: held.standing,
+        shown: held.shown,
     }
 }
 
@@ -191,7 +201,7 @@ fn evidence_of(
             .iter()
             .filter(|(user, _)| counts(state, user, within))
             .collect();
-        best.sort_by(|a, b| b.1 .2.total_cmp(&a.1 .2).then(b.0.cmp(a.0)));
+        best.sort_by(|a, b| b.1.rank_key.total_cmp(&a.1.rank_key).then(b.0.cmp(a.0)));
         best.truncate(per_key as usize);
         standings.extend(
             best.into_iter()

@@ -604,3 +604,15 @@ fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
     assert!(!shown["run"]);
     assert!(!shown["chart"], "inside a phrase, not one itself");
 }
+
+#[test]
+fn a_label_keeps_its_place_until_another_has_outweighed_it() {
+    let (label, votes) = vote_label("Helm", 2.0, "helm", 1.0);
+    assert_eq!((label.as_str(), votes), ("Helm", 1.0), "a form used less");
+    let (label, votes) = vote_label(&label, votes, "Helm", 0.5);
+    assert_eq!((label.as_str(), votes), ("Helm", 1.5));
+    let (label, votes) = vote_label(&label, votes, "helm", 2.0);
+    assert_eq!((label.as_str(), votes), ("helm", 0.5), "outweighed");
+    let (label, _) = vote_label(&label, votes, "Helm", 0.5);
+    assert_eq!(label, "helm", "a tie keeps the place");
+}
