@@ -593,6 +593,17 @@ fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
     assert_eq!(missing.error_code().as_deref(), Some("NotFound"));
 }
 
+/// Alice, who wrote on Kubernetes, and Bob, on tax; the connector key
+/// and Alice's id.
+fn ops_and_finance(app: &TestApp) -> (String, String) {
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(app, &key, "alice@example.com", "create", KUBERNETES);
+    teach(app, &key, "bob@example.com", "create", TAX);
+    (key, alice)
+}
+
 const QUERY_READING: &str = "query reading($query: String!) { queryReading(query: $query) { languages unknownTopics topics { topic key weight people learned share } } }";
 
 /// `queryReading` says which topics a query was read as, how many people
@@ -603,11 +614,7 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "a_query_reading_explains_an_empty_answer") else {
         return;
     };
-    let key = app.api_key();
-    app.create_user("alice@example.com", "Alice", "Ops");
-    app.create_user("bob@example.com", "Bob", "Finance");
-    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
-    teach(&app, &key, "bob@example.com", "create", TAX);
+    ops_and_finance(&app);
 
     assert!(experts(&app, "k8s").is_empty());
     let reply = app.graphql(QUERY_READING, json!({ "query": "k8s" }));
@@ -666,11 +673,7 @@ fn people_read_topics_not_verbs(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "people_read_topics_not_verbs") else {
         return;
     };
-    let key = app.api_key();
-    let alice = app.create_user("alice@example.com", "Alice", "Ops");
-    app.create_user("bob@example.com", "Bob", "Finance");
-    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
-    teach(&app, &key, "bob@example.com", "create", TAX);
+    let (_, alice) = ops_and_finance(&app);
     // Words the lexicon knows as verbs first; "schedule" and "restart"
     // are nouns too, and a label alone cannot tell which was meant.
     let verbs = ["run", "failed", "grows", "due"];
@@ -726,11 +729,7 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "a_hidden_topic_stops_following_its_person") else {
         return;
     };
-    let key = app.api_key();
-    let alice = app.create_user("alice@example.com", "Alice", "Ops");
-    app.create_user("bob@example.com", "Bob", "Finance");
-    teach(&app, &key, "alice@example.com", "create", KUBERNETES);
-    teach(&app, &key, "bob@example.com", "create", TAX);
+    let (key, alice) = ops_and_finance(&app);
     teach(&app, &key, "bob@example.com", "view", KUBERNETES);
     assert_eq!(
         experts(&app, "Kubernetes")[0]["user"]["email"],
