@@ -18,7 +18,8 @@
 //! kept for ranking but not shown, while `Helm`, `payments`, `VAT`,
 //! `bulk fermentation` and `Helm charts` are.
 
-use std::sync::LazyLock;
+use std::collections::HashMap;
+use std::sync::{LazyLock, PoisonError, RwLock};
 
 use english_pos_tagger::Tagger;
 
@@ -60,8 +61,35 @@ fn is_number(word: &str) -> bool {
     word.chars().any(|c| c.is_ascii_digit()) && word.chars().all(|c| !c.is_alphabetic() || c == 'x')
 }
 
-/// Whether `label` reads as a subject a person knows about.
+/// How many labels [`readable`] remembers before it starts afresh: the
+/// words and phrases of a deployment repeat, so most labels are judged
+/// once (tagging one costs about 6 µs; an upload has a few hundred).
+const REMEMBERED: usize = 200_000;
+
+static JUDGED: LazyLock<RwLock<HashMap<String, bool>>> = LazyLock::new(Default::default);
+
+/// Whether `label` reads as a subject a person knows about, remembered.
 pub fn readable(label: &str) -> bool {
+    // A poisoned lock only means another thread panicked mid-insert; the
+    // map is still a valid cache.
+    if let Some(known) = JUDGED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .get(label)
+    {
+        return *known;
+    }
+    let verdict = judge(label);
+    let mut judged = JUDGED.write().unwrap_or_else(PoisonError::into_inner);
+    if judged.len() >= REMEMBERED {
+        judged.clear();
+    }
+    judged.insert(label.to_owned(), verdict);
+    verdict
+}
+
+/// [`readable`], judged anew.
+fn judge(label: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
     if words.is_empty() || words.iter().any(|w| is_number(w)) {
         return false;
