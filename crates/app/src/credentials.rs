@@ -92,6 +92,15 @@ impl Principal {
     }
 }
 
+/// The kind of credential a presented secret is written as, by its
+/// prefix (`kn_tok_` or `kn_key_`), whether or not it is valid: so that a
+/// credential sent where the other kind belongs can be named as such.
+pub fn kind_of_secret(presented: &str) -> Option<CredentialKind> {
+    [CredentialKind::AccessToken, CredentialKind::ApiKey]
+        .into_iter()
+        .find(|kind| presented.starts_with(prefix(*kind)))
+}
+
 fn prefix(kind: CredentialKind) -> &'static str {
     match kind {
         CredentialKind::AccessToken => "kn_tok_",

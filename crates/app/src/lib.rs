@@ -15,7 +15,7 @@ pub mod groups;
 pub mod users;
 
 pub use credentials::{
-    Credential, CredentialService, IssuedCredential, Principal, REVOCATION_DELAY,
+    kind_of_secret, Credential, CredentialService, IssuedCredential, Principal, REVOCATION_DELAY,
 };
 pub use error::{Missing, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UploadText, UserTopic};

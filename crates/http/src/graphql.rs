@@ -3,7 +3,7 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
-use kenning_app::Principal;
+use kenning_app::{kind_of_secret, Principal};
 use kenning_domain::CredentialKind;
 use kenning_graphql::{Answer, Context};
 use serde_json::Value;
@@ -129,14 +129,14 @@ pub(crate) async fn authenticate(
                 Problem::unauthenticated("the Authorization header must read Bearer <token>")
             }),
     };
-    credential::check(
-        req,
-        state,
-        CredentialKind::AccessToken,
-        token,
-        "the access token is unknown or revoked",
-    )
-    .await
+    let refused = match &token {
+        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::ApiKey) => {
+            "a connector API key was sent as the Bearer token: GraphQL needs an access token \
+             (kenning token create); API keys are for the connector API"
+        }
+        _ => "the access token is unknown or revoked",
+    };
+    credential::check(req, state, CredentialKind::AccessToken, token, refused).await
 }
 
 /// Checks the shape of a GraphQL-over-HTTP body before juniper sees it, so

@@ -265,7 +265,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let purged = open(&cli.database_url, Missing::Refuse)?
                 .users
                 .purge_due()?;
-            println!("{purged}");
+            let users = if purged == 1 { "user" } else { "users" };
+            println!("anonymized {purged} {users} whose grace period had ended");
             Ok(())
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),

@@ -102,6 +102,19 @@ fn keys_are_checked(backend: Backend) {
         assert_eq!(code(&reply), "Unauthenticated");
         assert!(reply.json()["error"]["message"].is_string());
     }
+    // An access token where the key belongs is named as such.
+    let reply = send(&[("APIKEY", token.as_str())]);
+    let message = reply.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.starts_with("an access token was sent"), "{message}");
+    let reply = send(&[("APIKEY", revoked.as_str())]);
+    let message = reply.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(message, "the API key is unknown or revoked");
     let key = app.api_key();
     let reply = send(&[("APIKEY", key.as_str())]);
     assert_eq!(reply.status, 201, "{}", reply.body);

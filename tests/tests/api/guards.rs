@@ -72,6 +72,17 @@ fn tokens_are_required_and_checked(backend: Backend) {
             .starts_with("Bearer"));
         assert_eq!(code(&reply), "Unauthenticated");
     }
+    // An API key where a token belongs is named as such.
+    let message = |reply: Reply| {
+        reply.json()["errors"][0]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let told = message(send(&[("Authorization", key.as_str())]));
+    assert!(told.starts_with("a connector API key was sent"), "{told}");
+    let told = message(send(&[("Authorization", revoked.as_str())]));
+    assert_eq!(told, "the access token is unknown or revoked");
     let admin = format!("bearer {}", app.admin_token);
     assert_eq!(send(&[("Authorization", &admin)]).status, 200);
 }

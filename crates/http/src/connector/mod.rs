@@ -17,7 +17,7 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Accepted, ServiceError};
+use kenning_app::{kind_of_secret, Accepted, ServiceError};
 use kenning_domain::{CredentialKind, Raw, TextInput, UploadInput};
 use serde_json::{Map, Value};
 
@@ -244,7 +244,14 @@ async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<(), Problem
             .map(|v| v.trim().to_owned())
             .map_err(|_| Problem::unauthenticated(REFUSED)),
     };
-    credential::check(req, state, CredentialKind::ApiKey, key, REFUSED).await?;
+    let refused = match &key {
+        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::AccessToken) => {
+            "an access token was sent in the APIKEY header: connectors authenticate with an \
+             API key (kenning apikey create); access tokens are for GraphQL"
+        }
+        _ => REFUSED,
+    };
+    credential::check(req, state, CredentialKind::ApiKey, key, refused).await?;
     Ok(())
 }
 

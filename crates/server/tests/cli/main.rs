@@ -414,7 +414,10 @@ fn api_keys_are_created_listed_and_revoked() {
 fn purge_prints_how_many_users_it_anonymized() {
     let scratch = Scratch::migrated();
     let out = succeeds(kenning(&scratch.db_url(), &["purge"]));
-    assert_eq!(stdout(&out), "0\n");
+    assert_eq!(
+        stdout(&out),
+        "anonymized 0 users whose grace period had ended\n"
+    );
 }
 
 #[test]
