@@ -97,6 +97,14 @@ fn phrases(descriptor: Descriptor, phrases: Vec<Topic>) -> TextTrace {
     }
 }
 
+fn written(key: &str, label: &str, relevance: f64) -> Topic {
+    Topic {
+        key: key.into(),
+        label: label.into(),
+        relevance,
+    }
+}
+
 fn word(key: &str, label: &str, count: u32) -> TextWord {
     TextWord {
         key: key.into(),
@@ -581,7 +589,11 @@ fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
     let judged = |words_judged| TextTrace {
         descriptor: Descriptor::Default,
         words_judged,
-        phrases: vec![topic("helm chart", 1.0), topic("pod", 0.5)],
+        phrases: vec![
+            written("helm chart", "helm charts", 1.0),
+            written("pod", "pods", 0.5),
+            written("kubernet", "Kubernetes", 0.4),
+        ],
         words: vec![
             word("helm", "Helm", 3),
             word("run", "running", 2),
@@ -599,7 +611,8 @@ fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
         .map(|t| (t.key, t.shown))
         .collect();
     assert!(shown["helm chart"], "a key phrase");
-    assert!(shown["pod"], "a one-word key phrase meets its word");
+    assert!(!shown["pod"], "a one-word key phrase, not a name");
+    assert!(shown["kubernet"], "a one-word key phrase written as a name");
     assert!(shown["helm"], "a name");
     assert!(!shown["run"]);
     assert!(!shown["chart"], "inside a phrase, not one itself");

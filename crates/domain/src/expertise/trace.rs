@@ -45,7 +45,8 @@ pub struct TextTrace {
     /// Whether people may read its content words: the extractor can tell
     /// a noun from a verb in the text's language, so each word is judged
     /// when read ([`EntityTopic::shown`] stays true for it). Otherwise
-    /// only key phrases and words written as names are shown.
+    /// only key phrases of two or more words and words written as names
+    /// are shown.
     pub words_judged: bool,
 }
 
@@ -59,27 +60,35 @@ fn word_weight(count: u32, length: f64) -> f64 {
     count * (WORD_SATURATION + 1.0) / (count + WORD_SATURATION * norm)
 }
 
+/// Whether a label is written as a name or an acronym: with a capital
+/// (a word's label keeps one only where the text writes it so inside a
+/// sentence).
+fn is_name(label: &str) -> bool {
+    label.chars().any(char::is_uppercase)
+}
+
 /// The trace of an entity from its texts, best first under `scoring`: the
 /// key phrases (at most [`PHRASES_PER_TEXT`] per text) with their
 /// relevance and the content words (at most [`WORDS_PER_TEXT`] per text)
 /// with their weight, per descriptor, summed over the texts; a one-word
 /// phrase and the word meet under one key. The label is the one of the
-/// largest single contribution. A key is shown when a text has it as a
-/// key phrase, writes it as a name, or has its words judged when read
-/// ([`TextTrace::words_judged`]). Keys that cannot be topics
+/// largest single contribution. A key is shown when a text has its words
+/// judged when read ([`TextTrace::words_judged`]), or has it as a key
+/// phrase of two or more words, or writes it as a name: where the words
+/// cannot be judged, a one-word key phrase may be an adverb or a word
+/// every text uses as much as a content word may. Keys that cannot be topics
 /// ([`is_topic_key`]) are left out.
 pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic> {
     let mut combined: HashMap<String, (EntityTopic, f64)> = HashMap::new();
     for text in texts {
         let factor = scoring.descriptor_factor(text.descriptor);
         let length = text.words.iter().map(|w| f64::from(w.count)).sum::<f64>();
-        let phrases = text
-            .phrases
-            .iter()
-            .take(PHRASES_PER_TEXT)
-            .map(|p| (&p.key, &p.label, p.relevance, true));
+        let phrases = text.phrases.iter().take(PHRASES_PER_TEXT).map(|p| {
+            let shown = text.words_judged || p.key.contains(' ') || is_name(&p.label);
+            (&p.key, &p.label, p.relevance, shown)
+        });
         let words = text.words.iter().take(WORDS_PER_TEXT).map(|w| {
-            let shown = text.words_judged || w.label.chars().any(char::is_uppercase);
+            let shown = text.words_judged || is_name(&w.label);
             (&w.key, &w.label, word_weight(w.count, length), shown)
         });
         for (key, label, relevance, shown) in phrases.chain(words) {
