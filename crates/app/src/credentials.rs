@@ -101,6 +101,15 @@ pub fn kind_of_secret(presented: &str) -> Option<CredentialKind> {
         .find(|kind| presented.starts_with(prefix(*kind)))
 }
 
+/// The id of the credential a secret of `kind` names (`kn_tok_<id>_...`
+/// or `kn_key_<id>_...`), valid or not; `None` when it is not written as
+/// one.
+pub fn id_of_secret(kind: CredentialKind, presented: &str) -> Option<Uuid> {
+    let rest = presented.trim().strip_prefix(prefix(kind))?;
+    let (id, _) = rest.split_once('_')?;
+    Uuid::try_parse(id).ok()
+}
+
 fn prefix(kind: CredentialKind) -> &'static str {
     match kind {
         CredentialKind::AccessToken => "kn_tok_",

@@ -15,7 +15,8 @@ pub mod groups;
 pub mod users;
 
 pub use credentials::{
-    kind_of_secret, Credential, CredentialService, IssuedCredential, Principal, REVOCATION_DELAY,
+    id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
+    REVOCATION_DELAY,
 };
 pub use error::{Missing, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UploadText, UserTopic};

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Pooling, Services, Settings};
-use kenning_app::{Credential, ServiceError};
+use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
 use kenning_store_diesel::Location;
@@ -155,8 +155,12 @@ enum TokenCommand {
     },
     /// List tokens (never their secrets).
     List,
-    /// Revoke a token by id; running servers refuse it within a second.
-    Revoke { id: Uuid },
+    /// Revoke a token by its id or its secret; running servers refuse it
+    /// within a second.
+    Revoke {
+        #[arg(value_name = "ID_OR_SECRET", value_parser = token_id)]
+        id: Uuid,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -168,8 +172,36 @@ enum ApikeyCommand {
     },
     /// List API keys (never their secrets).
     List,
-    /// Revoke an API key by id; running servers refuse it within a second.
-    Revoke { id: Uuid },
+    /// Revoke an API key by its id or its secret; running servers refuse
+    /// it within a second.
+    Revoke {
+        #[arg(value_name = "ID_OR_SECRET", value_parser = key_id)]
+        id: Uuid,
+    },
+}
+
+/// A credential's id, as listed, or the id its secret names.
+fn credential_id(kind: CredentialKind, raw: &str) -> Result<Uuid, String> {
+    Uuid::try_parse(raw.trim())
+        .ok()
+        .or_else(|| id_of_secret(kind, raw))
+        .ok_or_else(|| {
+            format!(
+                "not an id (as `list` shows) nor the secret of an {}",
+                match kind {
+                    CredentialKind::AccessToken => "access token (kn_tok_...)",
+                    CredentialKind::ApiKey => "API key (kn_key_...)",
+                }
+            )
+        })
+}
+
+fn token_id(raw: &str) -> Result<Uuid, String> {
+    credential_id(CredentialKind::AccessToken, raw)
+}
+
+fn key_id(raw: &str) -> Result<Uuid, String> {
+    credential_id(CredentialKind::ApiKey, raw)
 }
 
 fn parse_language(raw: &str) -> Result<LanguageId, String> {

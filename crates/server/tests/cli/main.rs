@@ -172,6 +172,22 @@ fn tokens_are_created_listed_and_revoked() {
     // A token id is not an API key id.
     let all = listed(&list, "all")[0].to_owned();
     fails_with(kenning(&db, &["apikey", "revoke", &all]), "no live apikey");
+
+    // The secret, pasted as printed, names its credential too.
+    let key = stdout(&succeeds(kenning(
+        &db,
+        &["apikey", "create", "--name", "crm"],
+    )));
+    succeeds(kenning(&db, &["apikey", "revoke", key.trim()]));
+    let keys = stdout(&succeeds(kenning(&db, &["apikey", "list"])));
+    assert_ne!(listed(&keys, "crm")[4], "-", "revoked: {keys}");
+    let out = kenning(&db, &["token", "revoke", key.trim()]);
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains("nor the secret of an access token"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
