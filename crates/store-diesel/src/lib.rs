@@ -22,7 +22,7 @@ mod users;
 pub use plans::QueryPlan;
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use chrono::{DateTime, NaiveDateTime, Utc};
@@ -232,8 +232,9 @@ pub enum Pooling {
     /// caller waits for it, and closed only when the pool is dropped, by
     /// the thread that drops it. Once the caller has its connection no
     /// pool thread is inside the database driver, and dropping the
-    /// [`Database`] waits until the pool's one thread has let go of the
-    /// pool, so the process can exit.
+    /// [`Database`] waits until the connection thread (one per process,
+    /// shared by such pools and never stopped) has let go of the pool, so
+    /// the process can exit.
     OnDemand,
 }
 
@@ -270,23 +271,33 @@ pub struct Database {
     backend_name: &'static str,
     /// How common each trigram of the users' texts is, for search.
     rarity: Arc<Rarity>,
-    /// The one thread an [`Pooling::OnDemand`] pool opens connections on;
-    /// `None` for a server's pools.
+    /// The thread an [`Pooling::OnDemand`] pool opens connections on (the
+    /// process's one, [`Connector::shared`]); `None` for a server's pools.
     connector: Option<Connector>,
 }
 
-/// The thread an [`Pooling::OnDemand`] pool opens connections on.
+/// The thread [`Pooling::OnDemand`] pools open connections on.
 #[derive(Clone)]
 struct Connector(Arc<ScheduledThreadPool>);
 
 impl Connector {
-    fn new() -> Self {
-        Self(Arc::new(
-            ScheduledThreadPool::builder()
-                .num_threads(1)
-                .thread_name_pattern("kenning-connect-{}")
-                .build(),
-        ))
+    /// The process's one connection thread, shared by its on-demand
+    /// pools. It lives as long as the process and is never stopped: a
+    /// thread that ends runs its thread-local destructors, the TLS
+    /// library's among them, and one ending while the process exits
+    /// races that library's exit handlers over the same state (seen as
+    /// rare heap corruption at the end of a command on PostgreSQL, which
+    /// connects over TLS). An idle thread at exit is simply gone.
+    fn shared() -> Self {
+        static SHARED: LazyLock<Arc<ScheduledThreadPool>> = LazyLock::new(|| {
+            Arc::new(
+                ScheduledThreadPool::builder()
+                    .num_threads(1)
+                    .thread_name_pattern("kenning-connect-{}")
+                    .build(),
+            )
+        });
+        Self(Arc::clone(&SHARED))
     }
 }
 
@@ -329,7 +340,7 @@ impl Database {
     /// its folder, if needed.
     pub fn connect_with(url: &str, pooling: Pooling) -> Result<Self, OpenError> {
         let location = Location::parse(url)?;
-        let connector = (pooling == Pooling::OnDemand).then(Connector::new);
+        let connector = (pooling == Pooling::OnDemand).then(Connector::shared);
         let builder = match &location {
             Location::Sqlite(path) => {
                 if let Some(parent) = Path::new(path).parent() {
