@@ -1079,6 +1079,15 @@ fn a_topic_shown_by_any_upload_stays_shown(store: Arc<impl Store>) {
     let related = store.cooccurring("helm", 10).unwrap();
     let keys: Vec<&str> = related.topics.iter().map(|(k, _, _)| k.as_str()).collect();
     assert_eq!(keys, ["pod"], "{related:?}");
+    // The label of a related topic is the one written in most uploads.
+    let mut third = action("ada@example.com", None, 2, &[("helm", 1.0), ("pod", 1.0)]);
+    third.topics[1].label = "pods".into();
+    store.record(&third, &scoring).unwrap();
+    let mut fourth = third.clone();
+    fourth.id = Uuid::new_v4();
+    store.record(&fourth, &scoring).unwrap();
+    let related = store.cooccurring("helm", 10).unwrap();
+    assert_eq!(related.topics, [("pod".to_owned(), "pods".to_owned(), 3)]);
 
     let edit = kenning_domain::ActionType::parse("edit").unwrap();
     let heavier = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();

@@ -24,7 +24,7 @@ pub use ranking::{
     query_terms, rank_experts, read_query, ActionTopic, Evidence, Expert, Population, QueryTerm,
     ReadTerm, ACTIONS_COUNTED,
 };
-pub use related::{related_topics, RelatedTopic};
+pub use related::{commonest_labels, related_topics, RelatedTopic};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
 /// Why scoring settings were refused.

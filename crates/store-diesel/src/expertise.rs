@@ -8,8 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    vote_label, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring,
-    Standing, Status, TopicStanding, UserId,
+    commonest_labels, vote_label, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId,
+    Population, Scoring, Standing, Status, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -799,26 +799,23 @@ impl ExpertiseStore for Database {
                 .limit(i64::from(sample))
                 .select(actions::id)
                 .load(conn)?;
-            let rows: Vec<(String, Option<String>, i64)> = action_topics::table
+            let rows: Vec<(String, String, i64)> = action_topics::table
                 .filter(action_topics::action_id.eq_any(&teaching))
                 .filter(action_topics::topic_key.ne(key))
                 .filter(action_topics::shown.eq(true))
-                .group_by(action_topics::topic_key)
+                .group_by((action_topics::topic_key, action_topics::label))
                 .select((
                     action_topics::topic_key,
-                    diesel::dsl::min(action_topics::label),
+                    action_topics::label,
                     diesel::dsl::count_star(),
                 ))
                 .load(conn)?;
             Ok(Cooccurring {
                 actions: teaching.len() as u64,
-                topics: rows
-                    .into_iter()
-                    .map(|(key, label, n)| {
-                        let label = label.unwrap_or_else(|| key.clone());
-                        (key, label, u64::try_from(n).unwrap_or_default())
-                    })
-                    .collect(),
+                topics: commonest_labels(
+                    rows.into_iter()
+                        .map(|(key, label, n)| (key, label, u64::try_from(n).unwrap_or_default())),
+                ),
             })
         })
     }

@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    vote_label, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing, Status,
-    TopicStanding, UserId,
+    commonest_labels, vote_label, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring,
+    Standing, Status, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -353,18 +353,19 @@ impl ExpertiseStore for MemoryStore {
             .collect();
         teaching.sort_by(|a, b| b.action_date.cmp(&a.action_date).then(a.id.cmp(&b.id)));
         teaching.truncate(sample as usize);
-        let mut counts: HashMap<&str, (&str, u64)> = HashMap::new();
+        let mut counts: HashMap<(&str, &str), u64> = HashMap::new();
         for action in &teaching {
             for topic in action.topics.iter().filter(|t| t.key != key && t.shown) {
-                counts.entry(&topic.key).or_insert((&topic.label, 0)).1 += 1;
+                *counts.entry((&topic.key, &topic.label)).or_default() += 1;
             }
         }
         Ok(Cooccurring {
             actions: teaching.len() as u64,
-            topics: counts
-                .into_iter()
-                .map(|(k, (label, n))| (k.to_owned(), label.to_owned(), n))
-                .collect(),
+            topics: commonest_labels(
+                counts
+                    .into_iter()
+                    .map(|((k, label), n)| (k.to_owned(), label.to_owned(), n)),
+            ),
         })
     }
 

@@ -58,3 +58,25 @@ pub fn related_topics(
     related.truncate(limit);
     related
 }
+
+/// Per topic key, the label written in most of the uploads read, and in
+/// how many uploads the key appeared: from `(key, label, uploads)` counts
+/// of each form. On a tie the label that sorts first wins, so the answer
+/// does not depend on the order of the rows.
+pub fn commonest_labels(
+    forms: impl IntoIterator<Item = (String, String, u64)>,
+) -> Vec<(String, String, u64)> {
+    let mut by_key: HashMap<String, (String, u64, u64)> = HashMap::new();
+    for (key, label, n) in forms {
+        let entry = by_key.entry(key).or_insert_with(|| (label.clone(), 0, 0));
+        entry.2 += n;
+        if n > entry.1 || (n == entry.1 && label < entry.0) {
+            entry.0 = label;
+            entry.1 = n;
+        }
+    }
+    by_key
+        .into_iter()
+        .map(|(key, (label, _, total))| (key, label, total))
+        .collect()
+}

@@ -629,3 +629,21 @@ fn a_label_keeps_its_place_until_another_has_outweighed_it() {
     let (label, _) = vote_label(&label, votes, "Helm", 0.5);
     assert_eq!(label, "helm", "a tie keeps the place");
 }
+
+#[test]
+fn a_related_topic_shows_the_label_written_most() {
+    let mut found = commonest_labels([
+        ("bake".to_owned(), "bakes".to_owned(), 1),
+        ("bake".to_owned(), "baking".to_owned(), 3),
+        ("helm".to_owned(), "helm".to_owned(), 2),
+        ("helm".to_owned(), "Helm".to_owned(), 2),
+    ]);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("bake".to_owned(), "baking".to_owned(), 4),
+            ("helm".to_owned(), "Helm".to_owned(), 4),
+        ]
+    );
+}
