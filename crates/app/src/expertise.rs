@@ -5,9 +5,9 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, Descriptor, EntityTopic,
-    Evidence, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
-    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextFormat, TextTrace, Upload, UploadInput,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, EntityTopic, Evidence,
+    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
+    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
     UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
@@ -70,24 +70,13 @@ pub struct UserTopic {
     pub actions: Vec<ActionRecord>,
 }
 
-/// One text of an upload, as [`taught`] reads it.
-#[derive(Debug, Clone, Copy)]
-pub struct UploadText<'a> {
-    /// The text.
-    pub text: &'a str,
-    /// How it is written.
-    pub format: TextFormat,
-    /// How much it says about its entity.
-    pub descriptor: Descriptor,
-}
-
 /// The language the first text was read in, and what an upload of
 /// `texts` teaches, best first: each text's key phrases and content words
 /// as the extractor reads them (in `language` when given), combined under
 /// `scoring`.
 fn learned(
     extractor: &dyn TopicExtractor,
-    texts: &[UploadText<'_>],
+    texts: &[UploadText],
     language: Option<&str>,
     scoring: &Scoring,
 ) -> (Option<String>, Vec<EntityTopic>) {
@@ -95,7 +84,7 @@ fn learned(
     let traces: Vec<TextTrace> = texts
         .iter()
         .map(|t| {
-            let found = extractor.extract(t.text, t.format, language, PHRASES_PER_TEXT);
+            let found = extractor.extract(&t.text, t.format, language, PHRASES_PER_TEXT);
             read.get_or_insert_with(|| found.language.clone());
             TextTrace {
                 descriptor: t.descriptor,
@@ -134,7 +123,7 @@ fn scored(
 /// never does.
 pub fn taught(
     extractor: &dyn TopicExtractor,
-    texts: &[UploadText<'_>],
+    texts: &[UploadText],
     language: Option<&str>,
     scoring: &Scoring,
 ) -> (Option<String>, Vec<ScoredTopic>) {
@@ -278,15 +267,6 @@ impl ExpertiseService {
 
     /// The action an upload records, its topics extracted.
     fn action(&self, upload: Upload, now: DateTime<Utc>) -> NewAction {
-        let texts: Vec<UploadText<'_>> = upload
-            .texts
-            .iter()
-            .map(|t| UploadText {
-                text: &t.text,
-                format: t.format,
-                descriptor: t.descriptor,
-            })
-            .collect();
         NewAction {
             id: Uuid::new_v4(),
             user_email_key: upload.user_email.key(),
@@ -295,7 +275,7 @@ impl ExpertiseService {
             action_date: upload.action_date,
             alias: upload.alias.map(|a| a.as_str().to_owned()),
             received: now,
-            topics: learned(self.extractor.as_ref(), &texts, None, &self.scoring).1,
+            topics: learned(self.extractor.as_ref(), &upload.texts, None, &self.scoring).1,
         }
     }
 
@@ -319,10 +299,7 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Result<Vec<Expert>, ServiceError> {
-        if query.trim().is_empty() {
-            return Err(FieldViolation::new("query", Rule::Required).into());
-        }
-        let (terms, _) = self.query_terms(query);
+        let (terms, _) = self.query_terms(query)?;
         if terms.is_empty() {
             return Ok(Vec::new());
         }
@@ -401,8 +378,11 @@ impl ExpertiseService {
     /// naked gardening" reads as Danish), so a query not read as English
     /// is also read with English rules, the extractor's fallback, and both
     /// readings count.
-    /// Returns them with the language detected.
-    fn query_terms(&self, query: &str) -> (Vec<QueryTerm>, String) {
+    /// Returns them with the language detected; a blank query is refused.
+    fn query_terms(&self, query: &str) -> Result<(Vec<QueryTerm>, String), ServiceError> {
+        if query.trim().is_empty() {
+            return Err(FieldViolation::new("query", Rule::Required).into());
+        }
         let read = |language| {
             self.extractor.extract(
                 query,
@@ -421,7 +401,7 @@ impl ExpertiseService {
                 }
             }
         }
-        (terms, detected.language)
+        Ok((terms, detected.language))
     }
 
     /// How `query` is read for [`experts`](Self::experts): the topics it
@@ -429,10 +409,7 @@ impl ExpertiseService {
     /// learned it and its share of the score. A topic nobody learned is
     /// why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
-        if query.trim().is_empty() {
-            return Err(FieldViolation::new("query", Rule::Required).into());
-        }
-        let (terms, language) = self.query_terms(query);
+        let (terms, language) = self.query_terms(query)?;
         let mut languages = vec![language];
         if languages[0] != FALLBACK_LANGUAGE {
             languages.push(FALLBACK_LANGUAGE.to_owned());
@@ -481,9 +458,7 @@ impl ExpertiseService {
         user: UserId,
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
-        if self.users.get(user).map_err(internal)?.is_none() {
-            return Err(ServiceError::NotFound(Missing::User));
-        }
+        self.known(user)?;
         let now = self.clock.now();
         let hidden = self.store.hidden_of(user).map_err(internal)?;
         let mut scored: Vec<ScoredTopic> = self
@@ -542,15 +517,13 @@ impl ExpertiseService {
     /// false); returns the topics the user hides now, by key. New uploads
     /// go on teaching it but do not bring it back. `NotFound` when no
     /// user has the id.
-    pub fn hide_topic(
+    pub fn set_topic_hidden(
         &self,
         user: UserId,
         topic: &str,
         hidden: bool,
     ) -> Result<Vec<String>, ServiceError> {
-        if self.users.get(user).map_err(internal)?.is_none() {
-            return Err(ServiceError::NotFound(Missing::User));
-        }
+        self.known(user)?;
         let key = self.topic_key(topic)?;
         self.store
             .set_hidden(user, &key, hidden)
@@ -561,10 +534,16 @@ impl ExpertiseService {
     /// The topics `user` hides, by key; `NotFound` when no user has the
     /// id.
     pub fn hidden_topics(&self, user: UserId) -> Result<Vec<String>, ServiceError> {
-        if self.users.get(user).map_err(internal)?.is_none() {
-            return Err(ServiceError::NotFound(Missing::User));
-        }
+        self.known(user)?;
         self.store.hidden_of(user).map_err(internal)
+    }
+
+    /// `NotFound` when no user has the id.
+    fn known(&self, user: UserId) -> Result<(), ServiceError> {
+        match self.users.get(user).map_err(internal)? {
+            Some(_) => Ok(()),
+            None => Err(ServiceError::NotFound(Missing::User)),
+        }
     }
 
     /// The settings scores are computed with.

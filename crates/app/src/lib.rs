@@ -19,6 +19,6 @@ pub use credentials::{
     REVOCATION_DELAY,
 };
 pub use error::{Missing, ServiceError};
-pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UploadText, UserTopic};
+pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
 pub use users::UserService;

@@ -86,6 +86,18 @@ pub enum Descriptor {
 }
 
 impl Descriptor {
+    /// The descriptor a public name names: `primary`, `default` or
+    /// `secondary`.
+    pub fn from_name(name: &str) -> Option<Self> {
+        [
+            Descriptor::Primary,
+            Descriptor::Default,
+            Descriptor::Secondary,
+        ]
+        .into_iter()
+        .find(|d| d.as_str() == name)
+    }
+
     /// The descriptor's public name.
     pub fn as_str(&self) -> &'static str {
         match self {
@@ -403,17 +415,14 @@ fn text_entry(c: &mut Collector, i: usize, entry: Raw<TextInput>) -> Option<Uplo
     let descriptor = match entry.descriptor {
         Raw::Missing | Raw::Null => Some(Descriptor::Default),
         Raw::Refused(problem) => c.take(Err(refused(at("descriptor"), problem))),
-        Raw::Value(raw) => c.take(match raw.as_str() {
-            "default" => Ok(Descriptor::Default),
-            "primary" => Ok(Descriptor::Primary),
-            "secondary" => Ok(Descriptor::Secondary),
-            _ => Err(FieldViolation::new(
+        Raw::Value(raw) => c.take(Descriptor::from_name(&raw).ok_or_else(|| {
+            FieldViolation::new(
                 at("descriptor"),
                 Rule::OneOf {
                     allowed: "default, primary, secondary",
                 },
-            )),
-        }),
+            )
+        })),
     };
     let text = match entry.text {
         Raw::Missing | Raw::Null => c.take(Err(FieldViolation::new(at("text"), Rule::Required))),

@@ -233,7 +233,7 @@ impl Mutation {
     /// every topic the user hides now. Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let expertise = context.expertise_with(Scope::UsersWrite)?;
-        Ok(expertise.hide_topic(user_id(global_user_id), &topic, true)?)
+        Ok(expertise.set_topic_hidden(user_id(global_user_id), &topic, true)?)
     }
 
     /// Shows a topic hidden with `hideTopic` again, in the profile and in
@@ -241,7 +241,7 @@ impl Mutation {
     /// topics the user still hides. Needs `users:write`.
     fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let expertise = context.expertise_with(Scope::UsersWrite)?;
-        Ok(expertise.hide_topic(user_id(global_user_id), &topic, false)?)
+        Ok(expertise.set_topic_hidden(user_id(global_user_id), &topic, false)?)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).

@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
-use kenning_app::{taught, UploadText};
-use kenning_domain::{Descriptor, TextFormat};
+use kenning_app::taught;
+use kenning_domain::{Descriptor, TextFormat, UploadText};
 use kenning_keyphrase::KeyphraseExtractor;
 use serde_json::json;
 
@@ -49,14 +49,8 @@ fn parse_language(raw: &str) -> Result<String, String> {
 }
 
 fn parse_descriptor(raw: &str) -> Result<Descriptor, String> {
-    [
-        Descriptor::Primary,
-        Descriptor::Default,
-        Descriptor::Secondary,
-    ]
-    .into_iter()
-    .find(|d| d.as_str() == raw.trim())
-    .ok_or_else(|| format!("{raw:?} is not a descriptor (one of primary, default, secondary)"))
+    Descriptor::from_name(raw.trim())
+        .ok_or_else(|| format!("{raw:?} is not a descriptor (one of primary, default, secondary)"))
 }
 
 fn read(path: &PathBuf) -> anyhow::Result<String> {
@@ -89,7 +83,7 @@ pub fn extract(args: ExtractArgs) -> anyhow::Result<()> {
     let mut out = std::io::stdout().lock();
     for (file, text) in inputs {
         let texts = [UploadText {
-            text: &text,
+            text,
             format,
             descriptor: args.descriptor,
         }];
