@@ -181,9 +181,10 @@ pub struct EntityTopic {
     pub label: String,
     /// Summed relevance in the primary, default and secondary texts.
     pub by_descriptor: [f64; 3],
-    /// Whether people read it: a key phrase of a text, or a word written
-    /// as a name or an acronym. Every other content word is kept for
-    /// ranking alone.
+    /// Whether people read it (see [`entity_topics`]): every key of a
+    /// text whose words are judged when read, and elsewhere a key phrase
+    /// of two or more words or a word written as a name. The others are
+    /// kept for ranking alone.
     pub shown: bool,
 }
 
@@ -265,21 +266,50 @@ fn rank_epoch() -> DateTime<Utc> {
     DateTime::<Utc>::UNIX_EPOCH
 }
 
-/// The label a standing shows, as uploads vote for it: each upload's
-/// label votes with the weight of its contribution, and a label that has
-/// had more than half of all the weight since it was first ahead keeps
-/// the place (a weighted majority vote, Boyer and Moore's, kept in one
-/// number: `votes`, the lead of the current label). So the form a
-/// person writes most often (casing included: `Helm` over `helm` when
-/// they write it so) is shown, it does not flip with each upload, and
-/// a form used once does not displace it. Returns the label and its lead.
-pub fn vote_label(current: &str, votes: f64, offered: &str, weight: f64) -> (String, f64) {
-    if current == offered {
-        (current.to_owned(), votes + weight)
-    } else if weight > votes {
-        (offered.to_owned(), weight - votes)
-    } else {
-        (current.to_owned(), votes - weight)
+/// What a person's uploads said of how a topic reads, kept beside the
+/// standing: the label shown, its lead in the uploads' vote, and whether
+/// any upload showed the topic ([`EntityTopic::shown`]).
+///
+/// Each upload's label votes with the weight of its contribution, and a
+/// label that has had more than half of all the weight since it was
+/// first ahead keeps the place (a weighted majority vote, Boyer and
+/// Moore's, kept in one number, the lead). So the form a person writes
+/// most often (casing included: `Helm` over `helm` when they write it
+/// so) is shown, it does not flip with each upload, and a form used once
+/// does not displace it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicLabel {
+    /// The label shown.
+    pub label: String,
+    /// Its lead in the vote.
+    pub votes: f64,
+    /// Shown by any of the uploads.
+    pub shown: bool,
+}
+
+impl TopicLabel {
+    /// What the first upload that taught `topic`, contributing
+    /// `contribution`, says.
+    pub fn first(topic: &EntityTopic, contribution: f64) -> Self {
+        Self {
+            label: topic.label.clone(),
+            votes: contribution,
+            shown: topic.shown,
+        }
+    }
+
+    /// With another upload that taught `topic`, contributing
+    /// `contribution`.
+    pub fn learn(&mut self, topic: &EntityTopic, contribution: f64) {
+        self.shown |= topic.shown;
+        if self.label == topic.label {
+            self.votes += contribution;
+        } else if contribution > self.votes {
+            self.label.clone_from(&topic.label);
+            self.votes = contribution - self.votes;
+        } else {
+            self.votes -= contribution;
+        }
     }
 }
 

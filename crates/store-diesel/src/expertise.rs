@@ -8,8 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    commonest_labels, vote_label, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId,
-    Population, Scoring, Standing, Status, TopicStanding, UserId,
+    commonest_labels, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring,
+    Standing, Status, TopicLabel, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -233,18 +233,19 @@ struct StandingRow {
     rank_key: f64,
     /// Whether people read the topic: shown by any of the user's uploads.
     shown: bool,
-    /// The lead of `label` in its uploads' vote ([`vote_label`]).
+    /// The lead of `label` in its uploads' vote ([`TopicLabel`]).
     label_votes: f64,
 }
-
-/// A standing's label, its lead in the vote and whether it is shown.
-type Shown = (String, f64, bool);
 
 impl StandingRow {
     fn new(
         user_id: String,
         topic_key: String,
-        (label, label_votes, shown): Shown,
+        TopicLabel {
+            label,
+            votes: label_votes,
+            shown,
+        }: TopicLabel,
         standing: Standing,
         scoring: &Scoring,
     ) -> Self {
@@ -317,10 +318,17 @@ fn updated_standings(
         .map(|topic| {
             let contribution = scoring.contribution(&action.action_type, topic);
             let old = before.remove(&topic.key);
-            let shown = topic.shown || old.as_ref().is_some_and(|r| r.shown);
-            let (label, votes) = match &old {
-                Some(r) => vote_label(&r.label, r.label_votes, &topic.label, contribution),
-                None => (topic.label.clone(), contribution),
+            let label = match &old {
+                Some(r) => {
+                    let mut label = TopicLabel {
+                        label: r.label.clone(),
+                        votes: r.label_votes,
+                        shown: r.shown,
+                    };
+                    label.learn(topic, contribution);
+                    label
+                }
+                None => TopicLabel::first(topic, contribution),
             };
             let old = old.map(|r| Standing {
                 score: r.score,
@@ -336,7 +344,7 @@ fn updated_standings(
             StandingRow::new(
                 user_id.to_owned(),
                 topic.key.clone(),
-                (label, votes, shown),
+                label,
                 standing,
                 scoring,
             )
@@ -1043,22 +1051,21 @@ impl Database {
                     (actions::action_type, actions::action_date),
                 ))
                 .load(conn)?;
-            let mut rebuilt: HashMap<(String, String), (Shown, Standing)> = HashMap::new();
+            let mut rebuilt: HashMap<(String, String), (TopicLabel, Standing)> = HashMap::new();
             for (topic, (action_type, date)) in learned {
-                let contribution = scoring.contribution(&action_type, &topic.entity_topic());
+                let taught = topic.entity_topic();
+                let contribution = scoring.contribution(&action_type, &taught);
                 let at = from_db_time(date);
                 let entry = rebuilt
                     .entry((topic.user_id.clone(), topic.topic_key.clone()))
+                    .and_modify(|(label, _)| label.learn(&taught, contribution))
                     .or_insert((
-                        (topic.label.clone(), 0.0, false),
+                        TopicLabel::first(&taught, contribution),
                         Standing {
                             score: 0.0,
                             as_of: at,
                         },
                     ));
-                let (label, votes) =
-                    vote_label(&entry.0 .0, entry.0 .1, &topic.label, contribution);
-                entry.0 = (label, votes, entry.0 .2 || topic.shown);
                 entry.1 = entry.1.add(contribution, at, scoring);
             }
             diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))

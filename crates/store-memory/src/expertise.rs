@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    commonest_labels, vote_label, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring,
-    Standing, Status, TopicStanding, UserId,
+    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing,
+    Status, TopicLabel, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -28,13 +28,10 @@ struct StoredAction {
 /// A user's standing on one topic, as stored.
 #[derive(Debug, Clone)]
 struct Held {
-    /// The label its uploads voted for, and its lead ([`vote_label`]).
-    label: String,
-    votes: f64,
+    /// The label its uploads voted for, and whether one showed it.
+    label: TopicLabel,
     standing: Standing,
     rank_key: f64,
-    /// Shown by any of the user's uploads.
-    shown: bool,
 }
 
 /// Everything learned from uploads.
@@ -81,19 +78,15 @@ impl Learned {
                 .entry(topic.key.clone())
                 .or_default()
                 .entry(user)
+                .and_modify(|held| held.label.learn(topic, contribution))
                 .or_insert_with(|| Held {
-                    label: topic.label.clone(),
-                    votes: 0.0,
+                    label: TopicLabel::first(topic, contribution),
                     standing: Standing {
                         score: 0.0,
                         as_of: action.action_date,
                     },
                     rank_key: 0.0,
-                    shown: false,
                 });
-            (entry.label, entry.votes) =
-                vote_label(&entry.label, entry.votes, &topic.label, contribution);
-            entry.shown |= topic.shown;
             entry.standing = entry
                 .standing
                 .add(contribution, action.action_date, scoring);
@@ -106,9 +99,9 @@ fn topic_standing(key: &str, user: UserId, held: &Held) -> TopicStanding {
     TopicStanding {
         user,
         key: key.to_owned(),
-        label: held.label.clone(),
+        label: held.label.label.clone(),
         standing: held.standing,
-        shown: held.shown,
+        shown: held.label.shown,
     }
 }
 

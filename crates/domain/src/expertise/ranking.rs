@@ -55,8 +55,9 @@ const ACTIVITY_NORMALISATION: f64 = 0.5;
 
 /// The smallest standing the saturation is measured against: about what
 /// one upload that names a topic once teaches. A topic nobody else knows
-/// is covered half by 1.2 of it and four fifths by about five uploads that
-/// are about it; as the material ages its share fades with it.
+/// is covered half by a standing of 1.2 and four fifths by 4.8, two or
+/// three uploads that are about it; as the material ages its share fades
+/// with it.
 const STANDING_FLOOR: f64 = 1.0;
 
 /// How much of the documents' evidence covers a query half: the summed

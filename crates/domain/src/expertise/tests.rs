@@ -620,14 +620,33 @@ fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
 
 #[test]
 fn a_label_keeps_its_place_until_another_has_outweighed_it() {
-    let (label, votes) = vote_label("Helm", 2.0, "helm", 1.0);
-    assert_eq!((label.as_str(), votes), ("Helm", 1.0), "a form used less");
-    let (label, votes) = vote_label(&label, votes, "Helm", 0.5);
-    assert_eq!((label.as_str(), votes), ("Helm", 1.5));
-    let (label, votes) = vote_label(&label, votes, "helm", 2.0);
-    assert_eq!((label.as_str(), votes), ("helm", 0.5), "outweighed");
-    let (label, _) = vote_label(&label, votes, "Helm", 0.5);
-    assert_eq!(label, "helm", "a tie keeps the place");
+    let upload = |label: &str, shown| EntityTopic {
+        key: "helm".into(),
+        label: label.into(),
+        by_descriptor: [0.0, 1.0, 0.0],
+        shown,
+    };
+    let mut held = TopicLabel::first(&upload("Helm", false), 2.0);
+    let mut lead = |label, weight, shown| {
+        held.learn(&upload(label, shown), weight);
+        (held.label.clone(), held.votes, held.shown)
+    };
+    assert_eq!(
+        lead("helm", 1.0, false),
+        ("Helm".into(), 1.0, false),
+        "a form used less"
+    );
+    assert_eq!(
+        lead("Helm", 0.5, true),
+        ("Helm".into(), 1.5, true),
+        "shown once, shown"
+    );
+    assert_eq!(
+        lead("helm", 2.0, false),
+        ("helm".into(), 0.5, true),
+        "outweighed"
+    );
+    assert_eq!(lead("Helm", 0.5, false).0, "helm", "a tie keeps the place");
 }
 
 #[test]
