@@ -26,7 +26,7 @@ use english_pos_tagger::Tagger;
 static TAGGER: LazyLock<Tagger> = LazyLock::new(Tagger::new);
 
 /// The languages whose words the rule can judge: those of the lexicon.
-/// In others only key phrases and names are shown.
+/// In others only key phrases of two or more words and names are shown.
 pub const JUDGED_LANGUAGES: [&str; 1] = ["en"];
 
 /// What a word can be, as far as the rule cares.

@@ -44,8 +44,9 @@ pub trait TopicExtractor: Send + Sync {
 
     /// Whether [`readable`](Self::readable) can tell the content words of
     /// a text in `language` (ISO 639-1) apart: a noun from a verb. Where
-    /// it cannot, people read only a text's key phrases and the words it
-    /// writes as names. True unless an implementation knows better.
+    /// it cannot, people read only a text's key phrases of two or more
+    /// words and the words it writes as names. True unless an
+    /// implementation knows better.
     fn judges_words(&self, language: &str) -> bool {
         let _ = language;
         true
