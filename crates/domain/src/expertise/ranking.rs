@@ -171,6 +171,13 @@ pub(super) fn idf(people: f64, knowing: f64) -> f64 {
     (1.0 + (people - knowing + 0.5) / (knowing + 0.5)).ln()
 }
 
+/// The people idf is counted over: the population, and never fewer than
+/// know any one of the topics in `knowing`.
+pub(super) fn people_counted(population: Population, knowing: &HashMap<String, u64>) -> f64 {
+    let most = knowing.values().copied().max().unwrap_or(0);
+    population.people.max(most) as f64
+}
+
 /// What is known about the people who learned a query's topics.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Evidence {
@@ -406,8 +413,7 @@ pub fn read_query(
     knowing: &HashMap<String, u64>,
     population: Population,
 ) -> Vec<ReadTerm> {
-    let most = knowing.values().copied().max().unwrap_or(0);
-    let people = population.people.max(most) as f64;
+    let people = people_counted(population, knowing);
     let mut read: Vec<ReadTerm> = query
         .iter()
         .map(|t| {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::ranking::{idf, Population};
+use super::ranking::{idf, people_counted, Population};
 
 /// A topic learned together with another.
 #[derive(Debug, Clone, PartialEq)]
@@ -39,8 +39,7 @@ pub fn related_topics(
         return Vec::new();
     }
     let own: Vec<&str> = key.split(' ').collect();
-    let most = knowing.values().copied().max().unwrap_or(0);
-    let people = population.people.max(most) as f64;
+    let people = people_counted(population, knowing);
     let mut related: Vec<RelatedTopic> = cooccurring
         .iter()
         .filter(|(other, _, _)| !other.split(' ').all(|w| own.contains(&w)))
