@@ -16,9 +16,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use kenning_domain::{
-    Comparison, CredentialKind, Email, EntityTopic, FilterAttribute, FilterOperator, FilterValue,
-    LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch, Scope, Scoring, SearchText,
-    Status, User, UserCursor, UserError, UserFilter, UserId, UserPatch, UserPatchInput,
+    Comparison, CredentialKind, Email, EntityTopic, ExternalId, FilterAttribute, FilterOperator,
+    FilterValue, LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch, Scope, Scoring,
+    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch,
+    UserPatchInput,
 };
 use kenning_ports::{
     CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError, NewAction,
@@ -622,6 +623,60 @@ fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
         vec!["New Comer"]
     );
     assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
+}
+
+fn by_email(store: &dyn UserRepository, email: &str) -> Option<UserId> {
+    let key = UserKey::Email(Email::parse(email).unwrap());
+    store.get_by_key(&key).unwrap().map(|u| u.id())
+}
+
+fn by_external_id(store: &dyn UserRepository, id: &str) -> Option<UserId> {
+    let key = UserKey::ExternalId(ExternalId::parse(id).unwrap());
+    store.get_by_key(&key).unwrap().map(|u| u.id())
+}
+
+#[contract_check]
+fn exact_look_ups_find_the_one_live_holder(store: Arc<impl Store>) {
+    let ada = new_user("Ada@Example.com", "Ada", "Lovelace", Some("E-1"));
+    let adam = new_user("adam@example.com", "Adam", "Smith", Some("E-10"));
+    for user in [&ada, &adam] {
+        UserRepository::insert(&*store, user).unwrap();
+    }
+    // Whole values only: the address without regard to case, the
+    // externalId exactly.
+    assert_eq!(by_email(&*store, " ADA@example.COM "), Some(ada.id()));
+    assert_eq!(by_email(&*store, "da@example.com"), None);
+    assert_eq!(by_external_id(&*store, "E-1"), Some(ada.id()));
+    assert_eq!(by_external_id(&*store, "e-1"), None);
+    assert_eq!(by_external_id(&*store, "E-"), None);
+
+    // A user pending deletion still holds its values; an anonymized one
+    // holds none, and a newcomer may take them.
+    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    assert_eq!(by_email(&*store, "ada@example.com"), Some(ada.id()));
+    let at = now() + Duration::days(15);
+    store.modify(ada.id(), &mut |u| u.anonymize(at)).unwrap();
+    assert_eq!(by_email(&*store, "ada@example.com"), None);
+    assert_eq!(by_external_id(&*store, "E-1"), None);
+    let heir = new_user("ada@example.com", "Ada", "Heir", Some("E-1"));
+    UserRepository::insert(&*store, &heir).unwrap();
+    assert_eq!(by_email(&*store, "ada@example.com"), Some(heir.id()));
+    assert_eq!(by_external_id(&*store, "E-1"), Some(heir.id()));
+
+    // Several users in one read, whatever their status; unknown ids left
+    // out.
+    let stranger = UserId::from_uuid(Uuid::new_v4());
+    let mut many: Vec<UserId> = store
+        .get_many(&[ada.id(), stranger, adam.id(), heir.id()])
+        .unwrap()
+        .iter()
+        .map(User::id)
+        .collect();
+    many.sort();
+    let mut wanted = vec![ada.id(), adam.id(), heir.id()];
+    wanted.sort();
+    assert_eq!(many, wanted);
+    assert_eq!(store.get_many(&[]).unwrap(), vec![]);
 }
 
 #[contract_check]

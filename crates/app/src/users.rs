@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use kenning_domain::{
     Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserCursor,
-    UserError, UserFilter, UserId, UserPatch, UserPatchInput, ValidationErrors,
+    UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput, ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
@@ -100,6 +100,21 @@ impl UserService {
         self.users
             .get(id)?
             .ok_or(ServiceError::NotFound(Missing::User))
+    }
+
+    /// The user who is not deleted and holds `key` (an e-mail address
+    /// without regard to case, or an externalId), read from the unique
+    /// index on it; `NotFound` when nobody does.
+    pub fn get_by_key(&self, key: &UserKey) -> Result<User, ServiceError> {
+        self.users
+            .get_by_key(key)?
+            .ok_or(ServiceError::NotFound(Missing::User))
+    }
+
+    /// The users with these ids, whatever their status, in one read; ids
+    /// of no user are left out.
+    pub fn get_many(&self, ids: &[UserId]) -> Result<Vec<User>, ServiceError> {
+        Ok(self.users.get_many(ids)?)
     }
 
     /// One page of the users `text` matches, ordered by last name, first name,

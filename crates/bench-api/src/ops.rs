@@ -65,6 +65,8 @@ fn someone(connection: usize, n: u64, size: u64) -> u64 {
 }
 
 const USER: &str = "query user($id: UUID!) { user(globalUserId: $id) { globalUserId firstname lastname email status created } }";
+const BY_EMAIL: &str = "query byEmail($email: String!) { userByEmail(email: $email) { globalUserId firstname lastname email status } }";
+const BY_EXTERNAL_ID: &str = "query byExternalId($id: String!) { userByExternalId(externalId: $id) { globalUserId firstname lastname email status } }";
 const USERS: &str = "query users($text: String, $offset: Offset, $limit: Limit) { users(searchText: $text, offset: $offset, limit: $limit) { globalUserId firstname lastname email } }";
 const CONNECTION: &str = "query page($after: String) { usersConnection(first: 20, after: $after) { edges { node { globalUserId firstname lastname email } } pageInfo { hasNextPage endCursor } } }";
 const CREATE: &str = "mutation create($input: CreateUserInput!) { createUser(createUserInput: $input) { globalUserId } }";
@@ -142,6 +144,18 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
         USER,
         Target::OfBaseline(0.4),
         Box::new(move |c, n| json!({ "id": directory::id(someone(c, n, size)) })),
+    ));
+    out.push(query(
+        "userByEmail",
+        BY_EMAIL,
+        Target::P99Below(5.0),
+        Box::new(move |c, n| json!({ "email": directory::email(someone(c, n, size)) })),
+    ));
+    out.push(query(
+        "userByExternalId",
+        BY_EXTERNAL_ID,
+        Target::P99Below(5.0),
+        Box::new(move |c, n| json!({ "id": directory::external_id(someone(c, n, size)) })),
     ));
     out.push(query(
         "users: exact e-mail",

@@ -199,6 +199,26 @@ impl std::fmt::Display for EmploymentStart {
     }
 }
 
+/// A unique value a user who is not deleted is looked up by exactly: the
+/// e-mail address (compared by its [`Email::key`]) or the externalId.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum UserKey {
+    /// The e-mail address, compared without regard to case.
+    Email(Email),
+    /// The identifier in the customer's own systems, compared exactly.
+    ExternalId(ExternalId),
+}
+
+impl UserKey {
+    /// Whether a profile with this address and externalId holds the key.
+    pub fn matches(&self, email: &Email, external_id: Option<&ExternalId>) -> bool {
+        match self {
+            Self::Email(wanted) => wanted.key() == email.key(),
+            Self::ExternalId(wanted) => external_id == Some(wanted),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

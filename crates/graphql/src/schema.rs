@@ -2,8 +2,8 @@
 
 use juniper::{graphql_object, EmptySubscription, RootNode};
 use kenning_domain::{
-    self as domain, ExpertsLimit, FieldViolation, GroupId, RelatedTopicsLimit, Scope, SearchText,
-    UserCursor, UserId, UserTopicsLimit,
+    self as domain, Email, ExpertsLimit, ExternalId, FieldViolation, GroupId, RelatedTopicsLimit,
+    Scope, SearchText, UserCursor, UserId, UserKey, UserTopicsLimit,
 };
 use uuid::Uuid;
 
@@ -111,6 +111,26 @@ impl Query {
     fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
         let users = context.allow(Scope::UsersRead)?;
         Ok(UserObject(users.get(user_id(global_user_id))?))
+    }
+
+    /// The user who holds this e-mail address (without regard to case),
+    /// unless deleted: one read of the unique index, for sync scripts that
+    /// know people by their address. `users(searchText:)` finds addresses
+    /// that contain a text instead. `NotFound` when nobody holds it.
+    fn user_by_email(context: &Context, email: String) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersRead)?;
+        let key = UserKey::Email(Email::parse(&email).map_err(violation)?);
+        Ok(UserObject(users.get_by_key(&key)?))
+    }
+
+    /// The user who holds this externalId (compared exactly), unless
+    /// deleted: one read of the unique index, for sync scripts that know
+    /// people by their id in another system. `NotFound` when nobody
+    /// holds it.
+    fn user_by_external_id(context: &Context, external_id: String) -> Result<UserObject> {
+        let users = context.allow(Scope::UsersRead)?;
+        let key = UserKey::ExternalId(ExternalId::parse(&external_id).map_err(violation)?);
+        Ok(UserObject(users.get_by_key(&key)?))
     }
 
     /// Who knows about `query`, best first: the query is read for its

@@ -5,7 +5,9 @@ use std::fmt;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{Limit, Offset, SearchText, User, UserCursor, UserError, UserFilter, UserId};
+use kenning_domain::{
+    Limit, Offset, SearchText, User, UserCursor, UserError, UserFilter, UserId, UserKey,
+};
 
 /// A storage failure.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -158,6 +160,15 @@ pub trait UserRepository: Send + Sync {
 
     /// The user with this id, whatever its status.
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError>;
+
+    /// The users with these ids, whatever their status, in no particular
+    /// order; ids of no user are left out. One read however many there
+    /// are, for answers that show many users at once.
+    fn get_many(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError>;
+
+    /// The user who is not DELETED and holds `key`, read from the unique
+    /// index on it; `None` when nobody does.
+    fn get_by_key(&self, key: &UserKey) -> Result<Option<User>, StoreError>;
 
     /// Users whose haystack ([`SearchText::haystack`]) contains the needle;
     /// all users when there is none. Deleted users match only the empty

@@ -4,6 +4,7 @@
 
 use diesel::sql_types::Text;
 use diesel::QueryableByName;
+use kenning_domain::{Email, ExternalId, UserKey};
 use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
@@ -74,6 +75,9 @@ impl Database {
     /// `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
         let rarity = &self.rarity;
+        let sample = |v: kenning_domain::FieldViolation| StoreError::backend_message(v.to_string());
+        let exact_email_key = UserKey::Email(Email::parse(ADDRESS).map_err(sample)?);
+        let exact_external_key = UserKey::ExternalId(ExternalId::parse("emp-1").map_err(sample)?);
         let plans = self.read(|conn| {
             let lookup = Statement {
                 sql: learning_user_sql(conn),
@@ -115,8 +119,12 @@ impl Database {
                 .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
             let by_external_id = equal(kenning_domain::FilterAttribute::ExternalId, "emp-1")
                 .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
+            let exact_email = crate::users::by_key_statement(conn, &exact_email_key);
+            let exact_external_id = crate::users::by_key_statement(conn, &exact_external_key);
             let named = [
                 ("upload: the user named by e-mail", Some(&lookup)),
+                ("userByEmail", Some(&exact_email)),
+                ("userByExternalId", Some(&exact_external_id)),
                 ("experts: the best standings on a topic", Some(&best)),
                 ("search, step 1: the head of the list", head.first()),
                 ("search, step 2: the trigram index", smith.last()),

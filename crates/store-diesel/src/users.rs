@@ -5,14 +5,14 @@ use diesel::prelude::*;
 use kenning_domain::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
-    UserCursor, UserError, UserFilter, UserId, UserName, UserParts,
+    UserCursor, UserError, UserFilter, UserId, UserKey, UserName, UserParts,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::schema::users;
-use crate::search;
+use crate::search::{self, Bind, Statement};
 use crate::{from_db_time, is_unique_violation, store_error, to_db_time, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
@@ -234,6 +234,27 @@ impl Database {
     }
 }
 
+/// The read of the user who is not deleted and holds `key`. The partial
+/// unique indexes hold exactly such users; their condition is stated as
+/// written there, so SQLite's planner uses them too.
+pub(crate) fn by_key_statement(conn: &DbConnection, key: &UserKey) -> Statement {
+    let (column, value) = match key {
+        UserKey::Email(email) => ("email_key", email.key()),
+        UserKey::ExternalId(id) => ("external_id", id.as_str().to_owned()),
+    };
+    let param = match conn {
+        DbConnection::Sqlite(_) => "?",
+        DbConnection::Postgres(_) => "$1",
+    };
+    Statement {
+        sql: format!(
+            "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {param} LIMIT 1",
+            Status::DELETED
+        ),
+        binds: vec![Bind::Text(value)],
+    }
+}
+
 impl UserRepository for Database {
     fn insert(&self, user: &User) -> Result<(), StoreError> {
         self.insert_all(std::slice::from_ref(user))?
@@ -294,6 +315,28 @@ impl UserRepository for Database {
                 .optional()
         })?;
         row.map(UserRow::into_user).transpose()
+    }
+
+    fn get_many(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError> {
+        let keys: Vec<String> = ids.iter().map(UserId::to_string).collect();
+        let mut found = Vec::with_capacity(keys.len());
+        for batch in keys.chunks(LIVE_USERS_BATCH) {
+            let rows: Vec<UserRow> = self.read(|conn| {
+                users::table
+                    .filter(users::id.eq_any(batch))
+                    .select(UserRow::as_select())
+                    .load(conn)
+            })?;
+            for row in rows {
+                found.push(row.into_user()?);
+            }
+        }
+        Ok(found)
+    }
+
+    fn get_by_key(&self, key: &UserKey) -> Result<Option<User>, StoreError> {
+        let rows: Vec<UserRow> = self.read(|conn| by_key_statement(conn, key).load(conn))?;
+        rows.into_iter().next().map(UserRow::into_user).transpose()
     }
 
     fn search(

@@ -13,7 +13,7 @@ use std::sync::{Mutex, MutexGuard};
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     CredentialKind, Email, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit, Offset,
-    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserName,
+    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
 };
 use kenning_ports::{
     CredentialStore, FilteredGroups, FilteredUsers, GroupRepository, Membership, ModifyError,
@@ -143,6 +143,27 @@ impl UserRepository for MemoryStore {
 
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
         Ok(self.lock().users.get(&id).cloned())
+    }
+
+    fn get_many(&self, ids: &[UserId]) -> Result<Vec<User>, StoreError> {
+        let state = self.lock();
+        Ok(ids
+            .iter()
+            .filter_map(|id| state.users.get(id).cloned())
+            .collect())
+    }
+
+    fn get_by_key(&self, key: &UserKey) -> Result<Option<User>, StoreError> {
+        Ok(self
+            .lock()
+            .users
+            .values()
+            .find(|u| {
+                !matches!(u.status(), Status::Deleted { .. })
+                    && u.profile()
+                        .is_some_and(|p| key.matches(&p.email, p.external_id.as_ref()))
+            })
+            .cloned())
     }
 
     fn search(

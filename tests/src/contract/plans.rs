@@ -43,6 +43,14 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
         "{all}"
     );
     assert!(
+        plan_of(&plans, "userByEmail").contains("users_email_key_live"),
+        "{all}"
+    );
+    assert!(
+        plan_of(&plans, "userByExternalId").contains("users_external_id_live"),
+        "{all}"
+    );
+    assert!(
         plan_of(&plans, "search, step 1").contains("users_listing"),
         "{all}"
     );

@@ -225,6 +225,53 @@ fn email_and_external_id_are_unique(backend: Backend) {
 }
 
 #[on_every_backend]
+fn a_user_is_looked_up_exactly_by_email_or_external_id(backend: Backend) {
+    let Some(app) = TestApp::spawn(
+        backend,
+        "a_user_is_looked_up_exactly_by_email_or_external_id",
+    ) else {
+        return;
+    };
+    let mut ada = base("Ada@Example.com");
+    ada["externalId"] = json!("E-1");
+    let ada = create(&app, ada).json()["data"]["createUser"]["globalUserId"].clone();
+    app.create_user("adam@example.com", "Adam", "Smith");
+    const BY_EMAIL: &str =
+        "query($email: String!) { userByEmail(email: $email) { globalUserId email } }";
+    const BY_EXTERNAL_ID: &str = "query($externalId: String!) \
+        { userByExternalId(externalId: $externalId) { globalUserId externalId } }";
+
+    let found = app.graphql(BY_EMAIL, json!({ "email": "ada@EXAMPLE.com" }));
+    assert_eq!(found.json()["data"]["userByEmail"]["globalUserId"], ada);
+    let found = app.graphql(BY_EXTERNAL_ID, json!({ "externalId": "E-1" }));
+    assert_eq!(
+        found.json()["data"]["userByExternalId"]["globalUserId"],
+        ada
+    );
+
+    // Whole values only, unlike users(searchText:).
+    for (document, variables) in [
+        (BY_EMAIL, json!({ "email": "da@example.com" })),
+        (BY_EXTERNAL_ID, json!({ "externalId": "e-1" })),
+        (BY_EXTERNAL_ID, json!({ "externalId": "E-" })),
+    ] {
+        let reply = app.graphql(document, variables.clone());
+        assert_eq!(
+            reply.error_code().as_deref(),
+            Some("NotFound"),
+            "{variables}"
+        );
+    }
+    // A value no user could hold names its field and rule.
+    let reply = app.graphql(BY_EMAIL, json!({ "email": "not an address" }));
+    assert_eq!(reply.error_code().as_deref(), Some("ValidationError"));
+    assert_eq!(extensions(&reply)["field"], "email");
+    let reply = app.graphql(BY_EXTERNAL_ID, json!({ "externalId": "x".repeat(251) }));
+    assert_eq!(extensions(&reply)["field"], "externalId");
+    assert_eq!(extensions(&reply)["limit"], 250);
+}
+
+#[on_every_backend]
 fn concurrent_creates_of_one_email_have_one_winner(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "concurrent_creates_of_one_email_have_one_winner")
     else {
