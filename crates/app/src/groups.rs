@@ -1,6 +1,7 @@
 //! The group use cases: create, read, list, replace and delete groups of
 //! users.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use kenning_domain::{
@@ -119,7 +120,20 @@ impl GroupService {
 
     /// The groups `user` belongs to, by name then id.
     pub fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, ServiceError> {
-        Ok(self.groups.groups_of(user)?)
+        Ok(self
+            .groups
+            .groups_of(&[user])?
+            .remove(&user)
+            .unwrap_or_default())
+    }
+
+    /// The groups each of `users` belongs to, by name then id, in one
+    /// read; a user in no group has no entry.
+    pub fn groups_of_all(
+        &self,
+        users: &[UserId],
+    ) -> Result<HashMap<UserId, Vec<Membership>>, ServiceError> {
+        Ok(self.groups.groups_of(users)?)
     }
 
     /// Deletes the group (its members stay users), only if it is at

@@ -1,7 +1,12 @@
 //! What a request executes with, shared by the root types and the objects.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
 use kenning_app::{ExpertiseService, GroupService, Principal, UserService};
-use kenning_domain::Scope;
+use kenning_domain::{Scope, User, UserId};
+use kenning_ports::Membership;
 
 use crate::error::ApiError;
 
@@ -14,11 +19,98 @@ pub struct Context {
     pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub max_offset: u32,
+    read_ahead: Arc<ReadAhead>,
+}
+
+/// What a list's resolver read for its items' fields in one batch, each
+/// entry taken by the field it was read for: the users of `experts`, the
+/// groups of the users of a listing.
+#[derive(Debug, Default)]
+struct ReadAhead {
+    users: Mutex<HashMap<UserId, User>>,
+    groups: Mutex<HashMap<UserId, Vec<Membership>>>,
+}
+
+/// Whether the field `executor` resolves selects the fields `path` below
+/// it, one level a name (under any alias).
+pub(crate) fn asks_for(executor: &Executor<'_, '_, Context>, path: &[&str]) -> bool {
+    fn below(selection: LookAheadSelection<'_, DefaultScalarValue>, path: &[&str]) -> bool {
+        match path.split_first() {
+            None => true,
+            Some((name, rest)) => selection
+                .children()
+                .iter()
+                .any(|child| child.field_original_name() == *name && below(*child, rest)),
+        }
+    }
+    below(executor.look_ahead(), path)
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // Each entry is inserted whole: a panic cannot leave half of one.
+    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl juniper::Context for Context {}
 
 impl Context {
+    /// A request's context: `principal` calling the use cases.
+    pub fn new(
+        principal: Principal,
+        users: UserService,
+        groups: GroupService,
+        expertise: ExpertiseService,
+        max_offset: u32,
+    ) -> Self {
+        Self {
+            principal,
+            users,
+            groups,
+            expertise,
+            max_offset,
+            read_ahead: Arc::default(),
+        }
+    }
+
+    /// Reads the users `ids` in one batch, for [`user`](Self::user) to
+    /// answer from.
+    pub(crate) fn read_users_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
+        let found = self.users.get_many(ids)?;
+        lock(&self.read_ahead.users).extend(found.into_iter().map(|u| (u.id(), u)));
+        Ok(())
+    }
+
+    /// The user `id`: read ahead, or read now.
+    pub(crate) fn user(&self, id: UserId) -> Result<User, ApiError> {
+        match lock(&self.read_ahead.users).remove(&id) {
+            Some(user) => Ok(user),
+            None => Ok(self.users.get(id)?),
+        }
+    }
+
+    /// Reads the groups of the users `ids` in one batch, for
+    /// [`groups_of`](Self::groups_of) to answer from, when the caller may
+    /// read groups at all.
+    pub(crate) fn read_groups_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
+        if self.principal.require(Scope::UsersRead).is_err() || ids.is_empty() {
+            return Ok(());
+        }
+        let mut found = self.groups.groups_of_all(ids)?;
+        let mut ahead = lock(&self.read_ahead.groups);
+        for id in ids {
+            ahead.insert(*id, found.remove(id).unwrap_or_default());
+        }
+        Ok(())
+    }
+
+    /// The groups of user `id`: read ahead, or read now.
+    pub(crate) fn groups_of(&self, id: UserId) -> Result<Vec<Membership>, ApiError> {
+        match lock(&self.read_ahead.groups).remove(&id) {
+            Some(groups) => Ok(groups),
+            None => Ok(self.groups.groups_of(id)?),
+        }
+    }
+
     /// The user use cases, if the caller holds `scope`; otherwise the
     /// scope error.
     pub(crate) fn allow(&self, scope: Scope) -> Result<&UserService, ApiError> {

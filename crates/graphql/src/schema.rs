@@ -1,14 +1,14 @@
 //! The root types and the schema.
 
-use juniper::{graphql_object, EmptySubscription, RootNode};
+use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_domain::{
     self as domain, Email, ExpertsLimit, ExternalId, FieldViolation, GroupId, RelatedTopicsLimit,
-    Scope, SearchText, UserCursor, UserId, UserKey, UserTopicsLimit,
+    Scope, SearchText, User, UserCursor, UserId, UserKey, UserTopicsLimit,
 };
 use uuid::Uuid;
 
 use crate::connection::UserConnection;
-use crate::context::Context;
+use crate::context::{asks_for, Context};
 use crate::error::ApiError;
 use crate::expertise::{ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
@@ -53,7 +53,7 @@ fn expected_version(raw: Option<i32>) -> Result<Option<u64>> {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Query;
 
-#[graphql_object(context = Context)]
+#[graphql_object(context = Context, scalar = DefaultScalarValue)]
 impl Query {
     /// Users whose e-mail, externalId, first name, last name or "first last"
     /// contains `searchText` (case-insensitive); null or "" lists all users.
@@ -62,6 +62,7 @@ impl Query {
     /// pages are read by cursor with `usersConnection`.
     fn users(
         context: &Context,
+        executor: &Executor<'_, '_, Context>,
         search_text: Option<String>,
         offset: Option<Offset>,
         limit: Option<Limit>,
@@ -72,11 +73,11 @@ impl Query {
             .map_err(violation)?;
         let limit = parse_or_default(limit.map(|l| l.0), domain::Limit::parse)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
-        Ok(users
-            .search(&text, offset, limit)?
-            .into_iter()
-            .map(UserObject)
-            .collect())
+        let found = users.search(&text, offset, limit)?;
+        if asks_for(executor, &["groups"]) {
+            context.read_groups_ahead(&found.iter().map(User::id).collect::<Vec<_>>())?;
+        }
+        Ok(found.into_iter().map(UserObject).collect())
     }
 
     /// The users `users` lists for `searchText`, in the same order, a page
@@ -86,6 +87,7 @@ impl Query {
     /// what the first does, however deep in the listing it lies.
     fn users_connection(
         context: &Context,
+        executor: &Executor<'_, '_, Context>,
         search_text: Option<String>,
         first: Option<i32>,
         after: Option<String>,
@@ -100,11 +102,11 @@ impl Query {
             .map(UserCursor::parse)
             .transpose()
             .map_err(violation)?;
-        Ok(UserConnection(users.search_after(
-            &text,
-            after.as_ref(),
-            first,
-        )?))
+        let page = users.search_after(&text, after.as_ref(), first)?;
+        if asks_for(executor, &["edges", "node", "groups"]) {
+            context.read_groups_ahead(&page.users.iter().map(User::id).collect::<Vec<_>>())?;
+        }
+        Ok(UserConnection(page))
     }
 
     /// One user, whatever its status.
@@ -143,6 +145,7 @@ impl Query {
     /// a group that does not exist).
     fn experts(
         context: &Context,
+        executor: &Executor<'_, '_, Context>,
         query: String,
         limit: Option<i32>,
         group_id: Option<Uuid>,
@@ -153,11 +156,15 @@ impl Query {
         if let Some(group) = group {
             context.groups.get(group)?;
         }
-        Ok(expertise
-            .experts_in(&query, limit, group)?
-            .into_iter()
-            .map(ExpertObject)
-            .collect())
+        let experts = expertise.experts_in(&query, limit, group)?;
+        let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
+        if asks_for(executor, &["user"]) {
+            context.read_users_ahead(&ids)?;
+        }
+        if asks_for(executor, &["user", "groups"]) {
+            context.read_groups_ahead(&ids)?;
+        }
+        Ok(experts.into_iter().map(ExpertObject).collect())
     }
 
     /// How `query` is read for `experts`: the language, each topic it is

@@ -128,7 +128,6 @@ impl UserObject {
     fn groups(&self, context: &Context) -> Result<Vec<GroupObject>, ApiError> {
         context.allow(Scope::UsersRead)?;
         Ok(context
-            .groups
             .groups_of(self.0.id())?
             .into_iter()
             .map(GroupObject)

@@ -40,13 +40,13 @@ async fn run(
     .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
-    let context = Context {
+    let context = Context::new(
         principal,
-        users: state.users.clone(),
-        groups: state.groups.clone(),
-        expertise: state.expertise.clone(),
-        max_offset: state.schema.limits().max_offset,
-    };
+        state.users.clone(),
+        state.groups.clone(),
+        state.expertise.clone(),
+        state.schema.limits().max_offset,
+    );
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {

@@ -1,5 +1,7 @@
 //! Where groups live.
 
+use std::collections::HashMap;
+
 use kenning_domain::{DisplayName, ExternalId, Group, GroupError, GroupFilter, GroupId, UserId};
 
 use crate::store::StoreError;
@@ -73,6 +75,8 @@ pub trait GroupRepository: Send + Sync {
         skip: u64,
         count: u32,
     ) -> Result<FilteredGroups, StoreError>;
-    /// The groups `user` belongs to, by name then id.
-    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError>;
+    /// The groups each of `users` belongs to, by name then id, in one
+    /// read however many users are asked for; a user in no group (or
+    /// unknown) has no entry.
+    fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError>;
 }

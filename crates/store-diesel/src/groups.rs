@@ -1,6 +1,6 @@
 //! The group repository.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -279,25 +279,30 @@ impl GroupRepository for Database {
         })
     }
 
-    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError> {
-        let key = user.to_string();
-        let rows: Vec<GroupRow> = self.read(|conn| {
-            groups::table
-                .inner_join(members::table.on(members::group_id.eq(groups::id)))
-                .filter(members::user_id.eq(&key))
-                .order((groups::display_name_key, groups::id))
-                .select(GroupRow::as_select())
-                .load(conn)
-        })?;
-        rows.into_iter()
-            .map(|row| {
+    fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError> {
+        let keys: Vec<String> = users.iter().map(UserId::to_string).collect();
+        let mut of: HashMap<UserId, Vec<Membership>> = HashMap::new();
+        for batch in keys.chunks(MEMBER_BATCH) {
+            let rows: Vec<(String, GroupRow)> = self.read(|conn| {
+                groups::table
+                    .inner_join(members::table.on(members::group_id.eq(groups::id)))
+                    .filter(members::user_id.eq_any(batch))
+                    .order((groups::display_name_key, groups::id))
+                    .select((members::user_id, GroupRow::as_select()))
+                    .load(conn)
+            })?;
+            for (user, row) in rows {
+                let user = Uuid::parse_str(&user)
+                    .map(UserId::from_uuid)
+                    .map_err(|_| StoreError::backend_message(format!("stored member id {user}")))?;
                 let group = row.into_group(Vec::new())?;
-                Ok(Membership {
+                of.entry(user).or_default().push(Membership {
                     group: group.id(),
                     display_name: group.attributes().display_name.clone(),
                     external_id: group.attributes().external_id.clone(),
-                })
-            })
-            .collect()
+                });
+            }
+        }
+        Ok(of)
     }
 }

@@ -423,21 +423,22 @@ impl GroupRepository for MemoryStore {
         })
     }
 
-    fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, StoreError> {
+    fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError> {
         let state = self.lock();
-        let mut found: Vec<&Group> = state
-            .groups
-            .values()
-            .filter(|g| g.attributes().members.contains(&user))
-            .collect();
+        let mut found: Vec<&Group> = state.groups.values().collect();
         found.sort_by_key(|g| (g.attributes().display_name.key(), g.id()));
-        Ok(found
-            .into_iter()
-            .map(|g| Membership {
-                group: g.id(),
-                display_name: g.attributes().display_name.clone(),
-                external_id: g.attributes().external_id.clone(),
-            })
-            .collect())
+        let mut of: HashMap<UserId, Vec<Membership>> = HashMap::new();
+        for group in found {
+            for user in users {
+                if group.attributes().members.contains(user) {
+                    of.entry(*user).or_default().push(Membership {
+                        group: group.id(),
+                        display_name: group.attributes().display_name.clone(),
+                        external_id: group.attributes().external_id.clone(),
+                    });
+                }
+            }
+        }
+        Ok(of)
     }
 }

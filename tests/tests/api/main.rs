@@ -23,6 +23,7 @@ mod metrics;
 mod openapi;
 mod paging;
 mod published;
+mod reads;
 mod scim;
 mod throttle;
 mod users;
