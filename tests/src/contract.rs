@@ -58,6 +58,7 @@ fn full_user() -> User {
         lastname: "Hopper".into(),
         external_id: Some("emp-1906".into()),
         user_name: Some("GHopper@Navy".into()),
+        display_name: Some("Amazing Grace".into()),
         language_id: Some("de".into()),
         location: Some("Arlington".into()),
         about: Some("COBOL".into()),

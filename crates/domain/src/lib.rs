@@ -40,7 +40,7 @@ pub use group::{
 pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
-    LanguageId, LastName, Location, Position, UserKey, UserName,
+    LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,
 };
 pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
 pub use upload::{

@@ -39,6 +39,12 @@ impl UserName {
 }
 
 bounded_text!(
+    /// The name a user is shown by (SCIM's `displayName`), when set apart
+    /// from the first and last names: at most 255 characters.
+    ShownName, "displayName", 255, required = true
+);
+
+bounded_text!(
     /// Location-specific information such as an office: at most 100 characters.
     Location, "location", 100, required = false
 );

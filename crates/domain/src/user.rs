@@ -18,7 +18,7 @@ use uuid::Uuid;
 
 use crate::profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
-    LanguageId, LastName, Location, Position, UserName,
+    LanguageId, LastName, Location, Position, ShownName, UserName,
 };
 use crate::validation::{Collector, FieldViolation, Rule, ValidationErrors};
 
@@ -159,6 +159,9 @@ pub struct Profile {
     pub external_id: Option<ExternalId>,
     /// The name an identity provider knows the user by, when one set it.
     pub user_name: Option<UserName>,
+    /// The name the user is shown by, when set; "first last" otherwise
+    /// ([`Profile::display_name`]).
+    pub display_name: Option<ShownName>,
     /// The language the user reads.
     pub language_id: LanguageId,
     /// Where the user works from.
@@ -179,6 +182,16 @@ pub struct Profile {
     pub gender: Option<String>,
     /// Kept as the identity source delivered it; no API writes it.
     pub avatar_url: Option<String>,
+}
+
+impl Profile {
+    /// The name the user is shown by: the one set, else "first last".
+    pub fn display_name(&self) -> String {
+        match &self.display_name {
+            Some(name) => name.as_str().to_owned(),
+            None => format!("{} {}", self.firstname.as_str(), self.lastname.as_str()),
+        }
+    }
 }
 
 /// A user.
@@ -537,6 +550,8 @@ pub struct NewUserInput {
     pub external_id: Option<String>,
     /// The identity provider's name for the user (SCIM's `userName`).
     pub user_name: Option<String>,
+    /// `displayName`.
+    pub display_name: Option<String>,
     /// `languageId`, an ISO 639-1 code; the default language when absent.
     pub language_id: Option<String>,
     /// `location`.
@@ -579,6 +594,7 @@ impl NewUser {
         let lastname = c.take(LastName::parse(&input.lastname));
         let external_id = optional(&mut c, input.external_id, ExternalId::parse);
         let user_name = optional(&mut c, input.user_name, UserName::parse);
+        let display_name = optional(&mut c, input.display_name, ShownName::parse);
         let language_id = optional(&mut c, input.language_id, LanguageId::parse);
         let location = optional(&mut c, input.location, Location::parse);
         let about = optional(&mut c, input.about, About::parse);
@@ -600,6 +616,7 @@ impl NewUser {
             lastname,
             external_id,
             user_name,
+            display_name,
             language_id: language_id.unwrap_or_else(|| default_language.clone()),
             location,
             about,
@@ -632,6 +649,8 @@ pub struct UserPatchInput {
     pub external_id: Patch<String>,
     /// The identity provider's name for the user (SCIM's `userName`).
     pub user_name: Patch<String>,
+    /// `displayName`; cleared, the user is shown by "first last".
+    pub display_name: Patch<String>,
     /// `languageId`; cannot be cleared.
     pub language_id: Patch<String>,
     /// `location`.
@@ -657,6 +676,7 @@ pub struct UserPatch {
     lastname: Option<LastName>,
     external_id: Patch<ExternalId>,
     user_name: Patch<UserName>,
+    display_name: Patch<ShownName>,
     language_id: Option<LanguageId>,
     location: Patch<Location>,
     about: Patch<About>,
@@ -705,6 +725,7 @@ impl UserPatch {
             lastname,
             external_id: nullable(&mut c, input.external_id, ExternalId::parse),
             user_name: nullable(&mut c, input.user_name, UserName::parse),
+            display_name: nullable(&mut c, input.display_name, ShownName::parse),
             language_id,
             location: nullable(&mut c, input.location, Location::parse),
             about: nullable(&mut c, input.about, About::parse),
@@ -738,6 +759,7 @@ impl UserPatch {
         }
         self.external_id.apply_to(&mut profile.external_id);
         self.user_name.apply_to(&mut profile.user_name);
+        self.display_name.apply_to(&mut profile.display_name);
         self.location.apply_to(&mut profile.location);
         self.about.apply_to(&mut profile.about);
         self.country_id.apply_to(&mut profile.country_id);

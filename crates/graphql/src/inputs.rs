@@ -22,6 +22,8 @@ pub struct CreateUserInput {
     pub lastname: String,
     pub email: String,
     pub external_id: Option<String>,
+    /// The name the user is shown by, when not "firstname lastname".
+    pub display_name: Option<String>,
     pub language_id: Option<String>,
     pub location: Option<String>,
     pub about: Option<String>,
@@ -41,6 +43,7 @@ impl From<CreateUserInput> for NewUserInput {
             lastname: i.lastname,
             external_id: i.external_id,
             user_name: None,
+            display_name: i.display_name,
             language_id: i.language_id,
             location: i.location,
             about: i.about,
@@ -62,6 +65,8 @@ pub struct UpdateUserInput {
     pub firstname: Nullable<String>,
     pub lastname: Nullable<String>,
     pub external_id: Nullable<String>,
+    /// The name the user is shown by; null shows "firstname lastname".
+    pub display_name: Nullable<String>,
     pub language_id: Nullable<String>,
     pub location: Nullable<String>,
     pub about: Nullable<String>,
@@ -93,6 +98,7 @@ impl UpdateUserInput {
             lastname: patch(self.lastname),
             external_id: patch(self.external_id),
             user_name: Patch::Keep,
+            display_name: patch(self.display_name),
             language_id: patch(self.language_id),
             location: patch(self.location),
             about: patch(self.about),

@@ -63,6 +63,14 @@ impl UserObject {
     fn lastname(&self) -> &str {
         self.text(|p| p.lastname.as_str())
     }
+    /// The name the user is shown by: the one set (`displayName` of
+    /// `createUser`, `updateUser` or SCIM), else "firstname lastname".
+    fn display_name(&self) -> String {
+        self.0
+            .profile()
+            .map(|p| p.display_name())
+            .unwrap_or_default()
+    }
     /// The identifier of the user in the customer's systems.
     fn external_id(&self) -> Option<&str> {
         self.optional(|p| p.external_id.as_ref())

@@ -32,6 +32,7 @@ diesel::table! {
         modified -> Nullable<Timestamp>,
         user_name -> Nullable<Text>,
         user_name_key -> Nullable<Text>,
+        display_name -> Nullable<Text>,
     }
 }
 

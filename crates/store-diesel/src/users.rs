@@ -4,8 +4,8 @@ use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use diesel::prelude::*;
 use kenning_domain::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
-    LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, Status, User,
-    UserCursor, UserError, UserFilter, UserId, UserKey, UserName, UserParts,
+    LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, ShownName,
+    Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName, UserParts,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
@@ -67,6 +67,7 @@ pub(crate) struct UserRow {
     modified: Option<NaiveDateTime>,
     user_name: Option<String>,
     user_name_key: Option<String>,
+    display_name: Option<String>,
 }
 
 fn text<T: AsRef<str>>(value: &Option<T>) -> Option<String> {
@@ -117,6 +118,7 @@ impl UserRow {
             modified: Some(to_db_time(user.modified())),
             user_name: profile.and_then(|p| text(&p.user_name)),
             user_name_key: profile.and_then(|p| p.user_name.as_ref().map(UserName::key)),
+            display_name: profile.and_then(|p| text(&p.display_name)),
         }
     }
 
@@ -176,6 +178,7 @@ impl UserRow {
             lastname: LastName::parse(&self.lastname).map_err(field)?,
             external_id: optional(&self.external_id, ExternalId::parse).map_err(field)?,
             user_name: optional(&self.user_name, UserName::parse).map_err(field)?,
+            display_name: optional(&self.display_name, ShownName::parse).map_err(field)?,
             language_id: LanguageId::parse(self.language_id.as_deref().unwrap_or_default())
                 .map_err(field)?,
             location: optional(&self.location, Location::parse).map_err(field)?,

@@ -387,6 +387,76 @@ fn okta_provisions_a_user_with_put_and_path_less_patch(backend: Backend) {
 }
 
 #[on_every_backend]
+fn a_display_name_is_kept_as_sent(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_display_name_is_kept_as_sent") else {
+        return;
+    };
+    // Never set: "givenName familyName", following the names.
+    let id = new_user(&app, "grace@example.com");
+    let path = format!("/Users/{id}");
+    let patch = |ops: Value| {
+        let reply = scim(
+            &app,
+            "PATCH",
+            &path,
+            Some(&json!({ "schemas": [PATCH_OP], "Operations": ops })),
+        );
+        assert_eq!(reply.status, 200, "{}", reply.body);
+        reply.json()
+    };
+    assert_eq!(
+        scim(&app, "GET", &path, None).json()["displayName"],
+        "G grace@example.com"
+    );
+    let renamed = patch(json!([{ "op": "replace", "path": "name.familyName", "value": "Hopper" }]));
+    assert_eq!(renamed["displayName"], "G Hopper");
+
+    // A PUT with a new displayName keeps it, as Entra ID and Okta map it.
+    let mut user = renamed;
+    user["displayName"] = json!("Amazing Grace");
+    let put = scim(&app, "PUT", &path, Some(&user));
+    assert_eq!(put.status, 200, "{}", put.body);
+    assert_eq!(
+        scim(&app, "GET", &path, None).json()["displayName"],
+        "Amazing Grace"
+    );
+    let shown = |app: &TestApp| {
+        app.graphql(
+            "query u($id: UUID!) { user(globalUserId: $id) { displayName } }",
+            json!({ "id": id }),
+        )
+        .json()["data"]["user"]["displayName"]
+            .clone()
+    };
+    assert_eq!(shown(&app), "Amazing Grace");
+    // The names change apart from it; a PATCH sets and removes it.
+    let renamed = patch(json!([{ "op": "replace", "path": "name.givenName", "value": "Grace" }]));
+    assert_eq!(renamed["displayName"], "Amazing Grace");
+    let set =
+        patch(json!([{ "op": "replace", "path": "displayName", "value": "Rear Admiral Hopper" }]));
+    assert_eq!(set["displayName"], "Rear Admiral Hopper");
+    let removed = patch(json!([{ "op": "remove", "path": "displayName" }]));
+    assert_eq!(removed["displayName"], "Grace Hopper");
+    // Too long names the attribute and the rule.
+    let too_long = patch_refused(
+        &app,
+        &path,
+        json!([{ "op": "replace", "path": "displayName", "value": "x".repeat(256) }]),
+    );
+    assert!(too_long.contains("displayName"), "{too_long}");
+}
+
+fn patch_refused(app: &TestApp, path: &str, ops: Value) -> String {
+    let reply = scim(
+        app,
+        "PATCH",
+        path,
+        Some(&json!({ "schemas": [PATCH_OP], "Operations": ops })),
+    );
+    refused(&reply, 400, Some("invalidValue"))
+}
+
+#[on_every_backend]
 fn etags_guard_changes_and_spare_reads(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "etags_guard_changes_and_spare_reads") else {
         return;

@@ -272,6 +272,41 @@ fn a_user_is_looked_up_exactly_by_email_or_external_id(backend: Backend) {
 }
 
 #[on_every_backend]
+fn a_display_name_is_set_cleared_and_erased(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_display_name_is_set_cleared_and_erased") else {
+        return;
+    };
+    const SHOWN: &str = "query u($id: UUID!) { user(globalUserId: $id) { displayName } }";
+    let shown = |id: &Value| {
+        app.graphql(SHOWN, json!({ "id": id })).json()["data"]["user"]["displayName"].clone()
+    };
+    let mut input = base("ada@example.com");
+    input["displayName"] = json!("  Countess of Lovelace ");
+    let id = create(&app, input).json()["data"]["createUser"]["globalUserId"].clone();
+    assert_eq!(shown(&id), "Countess of Lovelace");
+    let update = |value: Value| {
+        app.graphql(
+            UPDATE_USER,
+            json!({ "updateUserInput": { "globalUserId": id, "displayName": value } }),
+        )
+    };
+    let reply = update(json!("x".repeat(256)));
+    assert_eq!(extensions(&reply)["field"], "displayName");
+    assert_eq!(extensions(&reply)["limit"], 255);
+    assert_eq!(extensions(&update(json!(" ")))["field"], "displayName");
+    update(Value::Null);
+    assert_eq!(shown(&id), "Ada Lovelace");
+    update(json!("Ada"));
+    assert_eq!(shown(&id), "Ada");
+
+    // Anonymization erases it with the other personal fields.
+    app.graphql(DELETE_USER, json!({ "globalUserId": id }));
+    app.advance(Duration::days(15));
+    assert_eq!(app.services.users.purge_due().unwrap(), 1);
+    assert_eq!(shown(&id), "");
+}
+
+#[on_every_backend]
 fn concurrent_creates_of_one_email_have_one_winner(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "concurrent_creates_of_one_email_have_one_winner")
     else {

@@ -208,7 +208,7 @@ pub fn user_schema(base: &str) -> Value {
             user_name,
             external_id,
             name,
-            attribute("displayName", "string", false, "readOnly", "Given and family name."),
+            attribute("displayName", "string", false, "readWrite", "The name the user is shown by, at most 255 characters; \"givenName familyName\" when none is set."),
             required(multi("emails", "One e-mail address, unique: the one marked primary, else the work one, else the first (primary is read, not kept); a userName that is an address stands in for it when none is sent.", vec![
                 required(string("value", "The address, at most 191 characters.")), type_sub(&["work"]),
             ])),

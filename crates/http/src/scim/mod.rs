@@ -775,7 +775,7 @@ async fn patch(
             loop {
                 attempt += 1;
                 let current = visible(&users, user_id).await?;
-                let mut resource = resource::render(&current, &base);
+                let mut resource = resource::render_stored(&current, &base);
                 patch::apply(&mut resource, &request)?;
                 let (email, changes, active) =
                     resource::parse(&resource, Some(&id_text))?.into_patch();

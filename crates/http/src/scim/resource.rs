@@ -17,8 +17,20 @@ pub fn etag(user: &User) -> String {
 }
 
 /// The SCIM resource of `user`, its `meta.location` under `base` (the
-/// absolute URL of the SCIM endpoint).
+/// absolute URL of the SCIM endpoint). `displayName` is the one set, else
+/// "givenName familyName".
 pub fn render(user: &User, base: &str) -> Value {
+    resource(user, base, true)
+}
+
+/// The resource a PATCH applies its operations to: `displayName` only
+/// when one is set, so that a change of the names is not read back as a
+/// displayName set to the old ones.
+pub fn render_stored(user: &User, base: &str) -> Value {
+    resource(user, base, false)
+}
+
+fn resource(user: &User, base: &str, derived_display_name: bool) -> Value {
     let mut resource = Map::new();
     resource.insert("schemas".into(), json!([USER_SCHEMA, ENTERPRISE_SCHEMA]));
     resource.insert("id".into(), json!(user.id().to_string()));
@@ -36,7 +48,9 @@ pub fn render(user: &User, base: &str) -> Value {
             "name".into(),
             json!({ "givenName": first, "familyName": last }),
         );
-        resource.insert("displayName".into(), json!(format!("{first} {last}")));
+        if p.display_name.is_some() || derived_display_name {
+            resource.insert("displayName".into(), json!(p.display_name()));
+        }
         resource.insert(
             "emails".into(),
             json!([{ "value": p.email.as_str(), "type": "work" }]),
@@ -82,6 +96,7 @@ pub fn render(user: &User, base: &str) -> Value {
 pub struct Attributes {
     pub email: String,
     pub user_name: Option<String>,
+    pub display_name: Option<String>,
     pub firstname: String,
     pub lastname: String,
     pub external_id: Option<String>,
@@ -102,6 +117,7 @@ impl Attributes {
             NewUserInput {
                 email: self.email,
                 user_name: self.user_name,
+                display_name: self.display_name,
                 firstname: self.firstname,
                 lastname: self.lastname,
                 external_id: self.external_id,
@@ -130,6 +146,7 @@ impl Attributes {
                 lastname: Patch::Set(self.lastname),
                 external_id: set(self.external_id),
                 user_name: set(self.user_name),
+                display_name: set(self.display_name),
                 language_id: self.language_id.map_or(Patch::Keep, Patch::Set),
                 country_id: set(self.country_id),
                 company: set(self.company),
@@ -256,6 +273,7 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
     Ok(Attributes {
         email,
         user_name,
+        display_name: text(field(resource, "displayName"), "displayName")?,
         firstname: name_part("givenName")?.unwrap_or_default(),
         lastname: name_part("familyName")?.unwrap_or_default(),
         external_id: text(field(resource, "externalId"), "externalId")?,
