@@ -3,6 +3,8 @@
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::client::TrustedProxies;
+
 /// Where `GET /metrics` is served.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum MetricsEndpoint {
@@ -98,6 +100,10 @@ pub struct HttpConfig {
     /// at once); beyond them it gets 429 until its rate allows one more.
     /// 0: no limit.
     pub auth_failures_per_minute: u32,
+    /// The reverse proxies whose `Forwarded` and `X-Forwarded-For` name
+    /// the client a failed authentication is charged to (and the access
+    /// log shows); from anyone else those headers are ignored.
+    pub trusted_proxies: TrustedProxies,
     /// Requests a credential may send a minute (as many at once); beyond
     /// them 429. 0: no limit.
     pub requests_per_minute: u32,
@@ -119,6 +125,7 @@ impl Default for HttpConfig {
             max_response_bytes: 32 * 1024 * 1024,
             metrics: MetricsEndpoint::Main,
             auth_failures_per_minute: 30,
+            trusted_proxies: TrustedProxies::default(),
             requests_per_minute: 6_000,
             cors_origins: Vec::new(),
         }

@@ -27,7 +27,7 @@ pub async fn check(
     presented: Result<String, Problem>,
     refused: &str,
 ) -> Result<Principal, Problem> {
-    let client = req.peer_addr().map(|a| client_key(a.ip()));
+    let client = state.config.trusted_proxies.client_of(req).map(client_key);
     if let (Some(failures), Some(client)) = (&state.throttle.failures, client) {
         failures
             .check(client, Instant::now())

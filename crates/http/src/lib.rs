@@ -8,6 +8,7 @@
 
 mod assets;
 mod body;
+mod client;
 mod config;
 mod connector;
 mod credential;
@@ -29,6 +30,7 @@ use actix_web::web;
 use kenning_app::{CredentialService, ExpertiseService, GroupService, UserService};
 use kenning_graphql::Schema;
 
+pub use client::TrustedProxies;
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use metrics::Metrics;
 pub use problem::{request_codes, RequestCode};

@@ -39,13 +39,19 @@ pub fn server(
             app = app.app_data(web::Data::new(metrics_addr));
         }
         let origins = &state.config.cors_origins;
+        let proxies = state.config.trusted_proxies.clone();
         app.wrap(from_fn(listener::separate))
             .wrap(Condition::new(!origins.is_empty(), cors(origins)))
             .wrap(from_fn(head::bound))
             .wrap(security_headers())
             .wrap(from_fn(metrics::record))
             .wrap(
-                Logger::new("%a \"%{request}xi\" %s %b %Dms")
+                Logger::new("%{client}xi \"%{request}xi\" %s %b %Dms")
+                    .custom_request_replace("client", move |req| {
+                        proxies
+                            .client_of(req.request())
+                            .map_or_else(|| "-".to_owned(), |a| a.to_string())
+                    })
                     .custom_request_replace("request", request_line),
             )
             .configure(move |cfg| configure(cfg, state))

@@ -2,11 +2,13 @@
 //! environment variables of `kenning serve`. docs/operations.md describes
 //! each one.
 
+use std::net::IpAddr;
 use std::time::Duration;
 
 use clap::Args;
+use ipnet::IpNet;
 use kenning_graphql::Limits;
-use kenning_http::{AllowedOrigin, HttpConfig, MetricsEndpoint};
+use kenning_http::{AllowedOrigin, HttpConfig, MetricsEndpoint, TrustedProxies};
 
 #[derive(Debug, Args)]
 pub struct HttpArgs {
@@ -78,6 +80,20 @@ pub struct HttpArgs {
     #[arg(long, env = "KENNING_REQUESTS_PER_MINUTE",
           default_value_t = HttpConfig::default().requests_per_minute)]
     requests_per_minute: u32,
+    /// A reverse proxy in front of Kenning, as an address (10.0.0.5) or a
+    /// network (10.0.0.0/8, fd00::/8); repeat (or separate with commas in
+    /// the environment) for several. From these, the client address a
+    /// failed authentication is charged to is read from `Forwarded` or
+    /// `X-Forwarded-For` (the rightmost hop that is not a trusted proxy);
+    /// from anyone else those headers are ignored. None: every client is
+    /// the connection's peer.
+    #[arg(
+        long = "trusted-proxy",
+        env = "KENNING_TRUSTED_PROXIES",
+        value_delimiter = ',',
+        value_parser = proxy_network
+    )]
+    trusted_proxies: Vec<IpNet>,
     /// An origin browsers may call the API from (CORS), such as
     /// https://app.example.com; repeat (or separate with commas in the
     /// environment) for several. None: CORS off.
@@ -91,6 +107,15 @@ pub struct HttpArgs {
     /// a separate HOST:PORT.
     #[arg(long, env = "KENNING_METRICS", default_value = "main")]
     metrics: MetricsEndpoint,
+}
+
+/// A proxy's address or network: `10.0.0.5` (that address alone),
+/// `10.0.0.0/8`, `fd00::/8`.
+fn proxy_network(raw: &str) -> Result<IpNet, String> {
+    let raw = raw.trim();
+    raw.parse::<IpNet>()
+        .or_else(|_| raw.parse::<IpAddr>().map(IpNet::from))
+        .map_err(|_| "must be an IP address or a network such as 10.0.0.0/8".to_owned())
 }
 
 /// The most uploads a batch may be set to hold.
@@ -120,6 +145,7 @@ impl HttpArgs {
             max_response_bytes: self.max_response_bytes,
             metrics: self.metrics,
             auth_failures_per_minute: self.auth_failures_per_minute,
+            trusted_proxies: TrustedProxies::new(self.trusted_proxies),
             requests_per_minute: self.requests_per_minute,
             cors_origins: self.cors_origins,
         };

@@ -1,5 +1,6 @@
-//! Failed authentications are limited per client address, requests per
-//! credential: beyond the limit, 429 with Retry-After.
+//! Failed authentications are limited per client address (behind a
+//! trusted proxy, the address it forwards), requests per credential:
+//! beyond the limit, 429 with Retry-After.
 
 use kenning_domain::Scope;
 use kenning_http::HttpConfig;
@@ -84,4 +85,76 @@ fn each_credential_has_a_request_rate(backend: Backend) {
     // Another credential keeps its own rate.
     let other = app.graphql(GET_USERS, json!({}));
     assert_eq!(other.status, 200, "{}", other.body);
+}
+
+#[on_every_backend]
+fn behind_a_trusted_proxy_each_client_is_throttled_alone(backend: Backend) {
+    let mut options = limited(2, 0);
+    options.http.trusted_proxies =
+        kenning_http::TrustedProxies::new(vec!["127.0.0.0/8".parse().unwrap()]);
+    let Some(app) = TestApp::spawn_with(backend, "behind_a_trusted_proxy", options) else {
+        return;
+    };
+    let failing = |forwarded: &[(&str, &str)]| {
+        let mut headers = vec![
+            ("Content-Type", "application/json"),
+            ("Authorization", "Bearer kn_tok_guess"),
+        ];
+        headers.extend_from_slice(forwarded);
+        app.request(
+            "POST",
+            "/accounts/api/v1/graphql",
+            &headers,
+            b"{\"query\":\"{ users { email } }\"}",
+        )
+        .status
+    };
+    let script = [("X-Forwarded-For", "198.51.100.1")];
+    assert_eq!(
+        [failing(&script), failing(&script), failing(&script)],
+        [401, 401, 429]
+    );
+    // Another client behind the same proxy is not locked out, in either
+    // header's form, nor is a client that forges a first hop.
+    let other = [("Forwarded", "for=\"[2001:db8::7]:4711\";proto=https")];
+    assert_eq!(failing(&other), 401);
+    let forged = [("X-Forwarded-For", "203.0.113.5, 198.51.100.9")];
+    assert_eq!([failing(&forged), failing(&forged)], [401, 401]);
+    assert_eq!(
+        failing(&[("X-Forwarded-For", "203.0.113.5, 198.51.100.1")]),
+        429
+    );
+    let good = app.graphql(GET_USERS, json!({}));
+    assert_eq!(good.status, 200, "{}", good.body);
+}
+
+#[on_every_backend]
+fn forwarding_headers_from_anyone_else_are_ignored(backend: Backend) {
+    let Some(app) = TestApp::spawn_with(backend, "forwarding_headers_ignored", limited(2, 0))
+    else {
+        return;
+    };
+    let failing = |client: &str| {
+        app.request(
+            "POST",
+            "/accounts/api/v1/graphql",
+            &[
+                ("Content-Type", "application/json"),
+                ("Authorization", "Bearer kn_tok_guess"),
+                ("X-Forwarded-For", client),
+                ("Forwarded", &format!("for={client}")),
+            ],
+            b"{\"query\":\"{ users { email } }\"}",
+        )
+        .status
+    };
+    // Each request claims another client: all are the peer's failures.
+    assert_eq!(
+        [
+            failing("198.51.100.1"),
+            failing("198.51.100.2"),
+            failing("198.51.100.3")
+        ],
+        [401, 401, 429]
+    );
 }
