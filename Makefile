@@ -15,7 +15,7 @@ PEERS := crates/keyphrase-eval/peers
 .PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
-## (data/kenning.db); prints a first admin token on a fresh database.
+## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
 run:
 	$(CARGO) run --release -p kenning -- serve
 

@@ -22,17 +22,42 @@ use http_args::HttpArgs;
 #[derive(Debug, Parser)]
 #[command(name = "kenning", version)]
 struct Cli {
-    /// Database: a SQLite file (`sqlite://PATH` or a plain path) or `postgres://...`.
+    /// Database: a SQLite file (`sqlite://PATH` or a plain path) or
+    /// `postgres://...`. The default is the same file whatever folder a
+    /// command runs in: `kenning/kenning.db` in `$XDG_DATA_HOME`, else in
+    /// `~/.local/share`.
     #[arg(
         long,
         global = true,
         env = "DATABASE_URL",
-        default_value = "data/kenning.db"
+        default_value_t = default_database()
     )]
     database_url: String,
 
     #[command(subcommand)]
     command: Command,
+}
+
+/// The database when none is named: `kenning/kenning.db` in the user's
+/// data folder (`$XDG_DATA_HOME`, else `~/.local/share`), so that `serve`
+/// and the commands run from any other folder meet on one file. Without
+/// a home folder, `data/kenning.db` under the working directory.
+fn default_database() -> String {
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(std::path::PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    let data =
+        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")));
+    match data {
+        Some(folder) => folder
+            .join("kenning")
+            .join("kenning.db")
+            .display()
+            .to_string(),
+        None => "data/kenning.db".to_owned(),
+    }
 }
 
 // Parsed once at start: the size of `serve`'s settings costs nothing.

@@ -1,18 +1,34 @@
-//! The README's API examples, run as written, in order, against a real
-//! server on a fresh database, so that they cannot drift from the service.
+//! The README, run as a reader runs it, so that it cannot drift from the
+//! service: every ```sh block in order, exactly as written, in one shell
+//! session (a `cd` or a variable of one block holds in the next), started
+//! in the repository's folder, against a server started as `make run`
+//! starts it (`kenning serve` on the default database), with no
+//! environment but a fresh login's: a home folder of its own and `PATH`
+//! with `kenning` on it (as `cargo install --path crates/server` puts it).
+//!
+//! What a reader fills in is filled in: the token the server printed for
+//! `kn_tok_...`, the `globalUserId` the first createUser answered for
+//! `<id>`, and the server's port for 8080 (the test's server listens on a
+//! free one). Blocks of build commands (`make ...`, `cargo ...`) are not
+//! run here: `make test` is what runs this test, `make run` is the server
+//! started here, and `make test` runs the embedding example itself.
 
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
 
-use super::{first_line, serve, stderr, stdout, Scratch};
+use super::{first_line, Scratch, Served};
 
 const README: &str = include_str!("../../../../README.md");
 
-/// The bodies of the README's ```sh blocks that call the API (those with
-/// `curl`), in order.
-fn curl_blocks(readme: &str) -> Vec<String> {
+/// What the shell prints after each block: the marker and the status.
+const END: &str = "__README_BLOCK_END__";
+
+/// The bodies of the README's ```sh blocks, in order.
+fn sh_blocks(readme: &str) -> Vec<String> {
     let mut blocks = Vec::new();
     let mut open: Option<String> = None;
     for line in readme.lines() {
@@ -23,9 +39,7 @@ fn curl_blocks(readme: &str) -> Vec<String> {
                 }
             }
             Some(block) if line.trim() == "```" => {
-                if block.contains("curl ") {
-                    blocks.push(std::mem::take(block));
-                }
+                blocks.push(std::mem::take(block));
                 open = None;
             }
             Some(block) => {
@@ -35,6 +49,16 @@ fn curl_blocks(readme: &str) -> Vec<String> {
         }
     }
     blocks
+}
+
+/// Whether a block builds or tests the project rather than uses it.
+fn is_build(block: &str) -> bool {
+    block.lines().map(str::trim).all(|line| {
+        line.is_empty()
+            || line.starts_with('#')
+            || line.starts_with("make ")
+            || line.starts_with("cargo ")
+    })
 }
 
 /// The path of the first empty list in `value`, if any: every example is
@@ -54,65 +78,166 @@ fn empty_list(value: &Value, path: &str) -> Option<String> {
     }
 }
 
+/// A login shell a reader types the blocks into.
+struct Shell {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    errors: Arc<Mutex<String>>,
+}
+
+impl Shell {
+    fn start(home: &Path, path: &str, dir: &Path) -> Self {
+        let mut child = Command::new("bash")
+            .args(["--noprofile", "--norc", "-eu", "-o", "pipefail"])
+            .current_dir(dir)
+            .env_clear()
+            .env("HOME", home)
+            .env("PATH", path)
+            .env("LANG", "C.UTF-8")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let input = child.stdin.take().unwrap();
+        let output = BufReader::new(child.stdout.take().unwrap());
+        let errors = Arc::new(Mutex::new(String::new()));
+        let mut stderr = child.stderr.take().unwrap();
+        let collected = errors.clone();
+        std::thread::spawn(move || {
+            let mut buffer = [0u8; 4096];
+            while let Ok(n) = stderr.read(&mut buffer) {
+                if n == 0 {
+                    break;
+                }
+                collected
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buffer[..n]));
+            }
+        });
+        Self {
+            child,
+            input,
+            output,
+            errors,
+        }
+    }
+
+    /// Types `block`; what it printed on stdout and stderr, or `Err` with
+    /// both when the shell stopped (a command failed under `set -e`).
+    fn run(&mut self, block: &str) -> Result<(String, String), String> {
+        self.errors.lock().unwrap().clear();
+        let typed = format!("{block}\nprintf '\\n{END}\\n'\n");
+        self.input.write_all(typed.as_bytes()).unwrap();
+        self.input.flush().unwrap();
+        let mut printed = String::new();
+        loop {
+            let mut line = String::new();
+            if self.output.read_line(&mut line).unwrap() == 0 {
+                // Give stderr's reader a moment to take the last words.
+                std::thread::sleep(std::time::Duration::from_millis(200));
+                return Err(format!(
+                    "the shell stopped: {:?}\nstdout: {printed}\nstderr: {}",
+                    self.child.wait(),
+                    self.errors.lock().unwrap()
+                ));
+            }
+            if line.trim_end() == END {
+                return Ok((printed, self.errors.lock().unwrap().clone()));
+            }
+            printed.push_str(&line);
+        }
+    }
+}
+
+impl Drop for Shell {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `kenning serve` as `make run` starts it: the default database (under
+/// `home`), nothing else set; on a free port.
+fn serve_by_default(home: &Path, path: &str) -> (Served, u16) {
+    let child = Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args(["serve", "--bind", "127.0.0.1:0"])
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", path)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut served = Served(child);
+    let stderr = served.0.stderr.take().unwrap();
+    let mut lines = BufReader::new(stderr).lines();
+    let port = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|line| line.split("serving on port ").nth(1)?.trim().parse().ok())
+        .expect("the server never said it was serving");
+    // Keep reading, so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (served, port)
+}
+
 #[test]
-fn the_readme_examples_work_in_order() {
+fn the_readme_runs_as_written() {
     let curl = Command::new("curl").arg("--version").output();
     assert!(
         curl.is_ok_and(|out| out.status.success()),
         "this test runs the README's examples with curl and bash; install curl"
     );
-    let blocks = curl_blocks(README);
-    assert!(blocks.len() >= 8, "the README's API examples: {blocks:?}");
+    let blocks = sh_blocks(README);
+    assert!(blocks.len() >= 15, "the README's examples: {blocks:?}");
 
     let scratch = Scratch::new();
-    let db = scratch.db_url();
-    let (mut served, port) = serve(&db);
-    let token = first_line(&mut served);
-    let base = format!("http://127.0.0.1:{port}");
-    // The upload example creates its key with `kenning`, as a reader would.
+    let home = scratch.0.join("home");
+    std::fs::create_dir_all(&home).unwrap();
     let bin = Path::new(env!("CARGO_BIN_EXE_kenning")).parent().unwrap();
-    let path = format!(
-        "{}:{}",
-        bin.display(),
-        std::env::var("PATH").unwrap_or_default()
-    );
+    let path = format!("{}:/usr/local/bin:/usr/bin:/bin", bin.display());
+    let (mut served, port) = serve_by_default(&home, &path);
+    let token = first_line(&mut served);
+    assert!(token.starts_with("kn_tok_"), "{token}");
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut shell = Shell::start(&home, &path, &repository);
 
     let mut id: Option<String> = None;
+    let mut ran = 0;
     for (n, block) in blocks.iter().enumerate() {
-        let mut script = block.replace("http://127.0.0.1:8080", &base);
+        if is_build(block) {
+            continue;
+        }
+        let mut script = block
+            .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"))
+            .replace("kn_tok_...", &token);
         match &id {
             Some(id) => script = script.replace("<id>", id),
             None => assert!(
                 !script.contains("<id>"),
-                "example {n} uses <id> before any answer gave one:\n{script}"
+                "block {n} uses <id> before any answer gave one:\n{script}"
             ),
         }
-        let out = Command::new("bash")
-            .args(["-eu", "-o", "pipefail", "-c", &script])
-            .env("TOKEN", &token)
-            .env("API", format!("{base}/accounts/api/v1/graphql"))
-            .env("DATABASE_URL", &db)
-            .env("PATH", &path)
-            .env("RUST_LOG", "warn")
-            .output()
-            .unwrap();
-        let shown = format!(
-            "example {n}:\n{script}\nexit {:?}\nstdout: {}\nstderr: {}",
-            out.status,
-            stdout(&out),
-            stderr(&out)
-        );
-        assert!(out.status.success(), "{shown}");
-        let answers: Vec<Value> = serde_json::Deserializer::from_slice(&out.stdout)
+        let (out, err) = shell
+            .run(&script)
+            .unwrap_or_else(|e| panic!("block {n}:\n{script}\n{e}"));
+        ran += 1;
+        let shown = format!("block {n}:\n{script}\nstdout: {out}\nstderr: {err}");
+        let answers: Vec<Value> = serde_json::Deserializer::from_str(&out)
             .into_iter()
             .collect::<Result<_, _>>()
             .unwrap_or_else(|e| panic!("not JSON answers ({e}): {shown}"));
-        assert!(!answers.is_empty(), "no answer: {shown}");
         for answer in &answers {
-            // GraphQL reports failures in `errors`, the connector in `error`
-            // (with a status that is not 2xx).
+            // GraphQL reports failures in `errors`, the connector and SCIM
+            // in `error` or `detail`.
             assert!(
-                answer.get("errors").is_none() && answer.get("error").is_none(),
+                answer.get("errors").is_none()
+                    && answer.get("error").is_none()
+                    && answer.get("detail").is_none(),
                 "{shown}"
             );
             if let Some(path) = empty_list(answer, "") {
@@ -120,9 +245,20 @@ fn the_readme_examples_work_in_order() {
             }
         }
         if id.is_none() {
-            id = answers[0]["data"]["createUser"]["globalUserId"]
-                .as_str()
+            id = answers
+                .first()
+                .and_then(|a| a["data"]["createUser"]["globalUserId"].as_str())
                 .map(str::to_owned);
         }
     }
+    assert!(ran >= 15, "ran {ran} blocks");
+    // The README's commands found the server's database from wherever
+    // they ran: nothing was created beside it.
+    let data = home.join(".local/share/kenning");
+    let files: Vec<String> = std::fs::read_dir(&data)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".db"))
+        .collect();
+    assert_eq!(files, vec!["kenning.db".to_owned()]);
 }
