@@ -83,6 +83,10 @@ enum Command {
     /// server's connector API in batches; a repeated run sends only what
     /// was not acknowledged.
     Upload(kenning_upload::UploadArgs),
+    /// Load a sample organisation (a dozen people and their documents,
+    /// chats and e-mails) into a running server through its API, to try
+    /// `experts` on; running it again changes nothing.
+    Demo(kenning_upload::demo::DemoArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -328,6 +332,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
+        Command::Demo(args) => kenning_upload::demo::run(args),
     }
 }
 

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
 mod database;
+mod demo;
 mod durability;
 mod first_start;
 mod postgres;
