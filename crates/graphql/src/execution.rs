@@ -117,16 +117,70 @@ fn variable_named(message: &str) -> Option<String> {
     Some(name.to_owned())
 }
 
-fn rule_error(e: &RuleError) -> RequestError {
+/// Where in the operation's arguments a variable error points: the
+/// argument the variable is given to in `query` (the variable's own name
+/// when it is not given straight to one), then the input fields and list
+/// elements juniper's `message` walks into: `createUserInput.email` for
+/// `createUser(createUserInput: $i)` and `In field "email": ...`.
+fn argument_path(query: &str, variable: &str, message: &str) -> String {
+    let mut path = argument_of(query, variable).unwrap_or_else(|| variable.to_owned());
+    let mut rest = message
+        .split_once("got invalid value.")
+        .map_or("", |(_, rest)| rest)
+        .trim_start();
+    loop {
+        if let Some(field) = rest.strip_prefix("In field \"") {
+            let Some((name, after)) = field.split_once("\": ") else {
+                break;
+            };
+            path.push('.');
+            path.push_str(name);
+            rest = after;
+        } else if let Some(element) = rest.strip_prefix("In element #") {
+            let Some((index, after)) = element.split_once(": ") else {
+                break;
+            };
+            path.push_str(&format!("[{index}]"));
+            rest = after;
+        } else {
+            break;
+        }
+    }
+    path
+}
+
+/// The argument or input field `$variable` is first given to in `query`
+/// (`name: $variable`), skipping its declaration (`$variable: Type`).
+fn argument_of(query: &str, variable: &str) -> Option<String> {
+    let wanted = format!("${variable}");
+    let is_name = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    query.match_indices(&wanted).find_map(|(at, _)| {
+        let after = &query[at + wanted.len()..];
+        if after.starts_with(is_name) || after.trim_start().starts_with(':') {
+            return None;
+        }
+        let before = query[..at].trim_end().strip_suffix(':')?.trim_end();
+        let start = before
+            .char_indices()
+            .rev()
+            .take_while(|(_, c)| is_name(*c))
+            .last()
+            .map(|(i, _)| i)?;
+        Some(before[start..].to_owned())
+    })
+}
+
+fn rule_error(e: &RuleError, query: &str) -> RequestError {
     let mut error = RequestError::new(VALIDATION_ERROR, e.message());
     error.locations = e.locations().iter().map(Location::from).collect();
-    error.extensions.field = variable_named(e.message());
+    error.extensions.field =
+        variable_named(e.message()).map(|variable| argument_path(query, &variable, e.message()));
     error
 }
 
 /// The errors a client sees for an error juniper raised before or instead
 /// of executing.
-fn request_errors(e: GraphQLError) -> Vec<RequestError> {
+fn request_errors(e: GraphQLError, query: &str) -> Vec<RequestError> {
     match e {
         GraphQLError::ParseError(spanning) => {
             let at = Location::from(&spanning.start());
@@ -141,7 +195,9 @@ fn request_errors(e: GraphQLError) -> Vec<RequestError> {
             };
             vec![error.at(at)]
         }
-        GraphQLError::ValidationError(errors) => errors.iter().map(rule_error).collect(),
+        GraphQLError::ValidationError(errors) => {
+            errors.iter().map(|e| rule_error(e, query)).collect()
+        }
         GraphQLError::NoOperationProvided => {
             vec![RequestError::new(
                 BAD_REQUEST,
@@ -314,8 +370,8 @@ impl Schema {
 
     fn prepare<'a>(&'a self, request: &'a GraphQLRequest) -> Prepared<'a> {
         let name = request.operation_name.as_deref();
-        let operation =
-            ValidatedOperation::new(&request.query, name, self.root()).map_err(request_errors)?;
+        let operation = ValidatedOperation::new(&request.query, name, self.root())
+            .map_err(|e| request_errors(e, &request.query))?;
         // A document that validated parses and names its operation.
         let cost = operation_cost(
             self.root(),
@@ -338,7 +394,7 @@ impl Schema {
         };
         match operation.execute_sync(&request.variables(), context) {
             Ok((data, errors)) => Outcome::Executed { data, errors },
-            Err(e) => Outcome::Refused(request_errors(e)),
+            Err(e) => Outcome::Refused(request_errors(e, &request.query)),
         }
     }
 }
@@ -356,5 +412,31 @@ mod tests {
             Some("limit".to_owned())
         );
         assert_eq!(variable_named("Unknown field \"nosuchfield\""), None);
+    }
+
+    #[test]
+    fn variable_errors_point_at_the_argument_and_the_input_field() {
+        let create =
+            "mutation c($i: CreateUserInput!) { createUser(createUserInput: $i) { email } }";
+        let missing =
+            r#"Variable "$i" got invalid value. In field "email": Expected "String!", found null."#;
+        assert_eq!(argument_path(create, "i", missing), "createUserInput.email");
+        let nested = r#"Variable "$i" got invalid value. In field "na": In element #1: In field "c": Expected "String!", found null."#;
+        assert_eq!(
+            argument_path(create, "i", nested),
+            "createUserInput.na[1].c"
+        );
+        let scalar =
+            "query u($n: Limit, $limit: Offset) { users(limit: $n, offset: $limit) { email } }";
+        let bad = r#"Variable "$n" got invalid value. Expected input scalar `Limit`."#;
+        assert_eq!(argument_path(scalar, "n", bad), "limit");
+        assert_eq!(argument_path(scalar, "limit", bad), "offset");
+        // A variable in a list, or unused, keeps its own name.
+        let listed = "query q($a: String!) { x(ids: [$a]) }";
+        assert_eq!(argument_path(listed, "a", bad), "a");
+        assert_eq!(argument_path("query q($a: String!) { x }", "a", bad), "a");
+        // $in is not $i.
+        let prefix = "mutation c($in: X, $i: Y) { f(a: $in, b: $i) }";
+        assert_eq!(argument_path(prefix, "i", bad), "b");
     }
 }

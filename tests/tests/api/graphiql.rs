@@ -90,10 +90,19 @@ fn graphiql_opens_on_a_kenning_query_once_given_a_token(backend: Backend) {
     assert!(page.contains("id=\"kenning-token-input\""), "{page}");
     assert!(page.contains("session storage"), "{page}");
     let script = app
-        .request("GET", "/accounts/api/v1/graphiql/kenning-graphiql.js", &[], b"")
+        .request(
+            "GET",
+            "/accounts/api/v1/graphiql/kenning-graphiql.js",
+            &[],
+            b"",
+        )
         .body;
     assert!(!script.contains("<token>"), "{script}");
-    for id in ["kenning-example-query", "kenning-example-variables", "kenning-token"] {
+    for id in [
+        "kenning-example-query",
+        "kenning-example-variables",
+        "kenning-token",
+    ] {
         assert!(script.contains(id), "{id}: {script}");
     }
     // The example it opens on runs as it stands.

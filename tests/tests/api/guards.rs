@@ -186,7 +186,29 @@ fn errors_juniper_raises_carry_codes(backend: Backend) {
     for error in &errors {
         assert_eq!(error["extensions"]["code"], "ValidationError", "{error}");
     }
-    assert_eq!(errors[0]["extensions"]["field"], "l", "{}", coerced.body);
+    // Named by the argument the variable is given to, not the variable.
+    assert_eq!(
+        errors[0]["extensions"]["field"], "limit",
+        "{}",
+        coerced.body
+    );
+    assert_eq!(
+        errors[1]["extensions"]["field"], "globalUserId",
+        "{}",
+        coerced.body
+    );
+    // An input object's missing field is named by its path.
+    let missing = app.graphql(
+        "mutation c($i: CreateUserInput!) { createUser(createUserInput: $i) { email } }",
+        json!({ "i": { "firstname": "Ada", "lastname": "Lovelace" } }),
+    );
+    assert_eq!(code(&missing), "ValidationError", "{}", missing.body);
+    assert_eq!(
+        missing.json()["errors"][0]["extensions"]["field"],
+        "createUserInput.email",
+        "{}",
+        missing.body
+    );
 
     let unnamed = app.graphql(
         "query a { users { email } } query b { users { email } }",
