@@ -882,12 +882,9 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     UserRepository::insert(&*store, &ada).unwrap();
     UserRepository::insert(&*store, &bob).unwrap();
-    store
-        .record(
-            &action("bob@example.com", Some("old"), 0, &[("go", 1.0)]),
-            &scoring,
-        )
-        .unwrap();
+    let mut old = action("bob@example.com", Some("old"), 0, &[("go", 1.0)]);
+    old.received = now() - Duration::hours(1);
+    store.record(&old, &scoring).unwrap();
     let actions = [
         action(
             "ada@example.com",
@@ -902,16 +899,23 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
         action("ada@example.com", None, 0, &[("rust", 0.5)]),
         action("bob@example.com", Some("a2"), 0, &[("rust", 0.5)]),
     ];
+    // A taken alias answers which action holds it, and since when.
+    let duplicate_of = |taken: &NewAction| {
+        Err(RecordError::DuplicateAlias {
+            action: taken.id,
+            received: taken.received,
+        })
+    };
     assert_eq!(
         store.record_all(&actions, &scoring).unwrap(),
         vec![
             Ok(ada.id()),
             Err(RecordError::UnknownUser),
-            Err(RecordError::DuplicateAlias),
-            Err(RecordError::DuplicateAlias),
+            duplicate_of(&actions[0]),
+            duplicate_of(&old),
             Ok(bob.id()),
             Ok(ada.id()),
-            Err(RecordError::DuplicateAlias),
+            duplicate_of(&actions[4]),
         ]
     );
     assert_eq!(store.record_all(&[], &scoring).unwrap(), vec![]);
@@ -1004,7 +1008,7 @@ fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
     let won = results.iter().filter(|r| r.is_ok()).count();
     let refused = results
         .iter()
-        .filter(|r| **r == Err(RecordError::DuplicateAlias))
+        .filter(|r| matches!(r, Err(RecordError::DuplicateAlias { .. })))
         .count();
     assert_eq!((won, refused), (1, 23), "{results:?}");
     assert!((score_of(&*store, ada.id(), "rust").unwrap() - 1.0).abs() < 1e-9);

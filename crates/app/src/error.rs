@@ -56,8 +56,17 @@ pub enum ServiceError {
     #[error("no active or deactivated user has this e-mail address")]
     UnknownUser,
     /// An upload's action_alias was accepted before.
-    #[error("an upload with this action_alias was accepted before")]
-    DuplicateAlias,
+    #[error(
+        "an upload with this action_alias was accepted before, at {}, as action {action_id}; \
+         it is not stored twice",
+        accepted.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+    )]
+    DuplicateAlias {
+        /// The stored action's id.
+        action_id: uuid::Uuid,
+        /// When it was received.
+        accepted: DateTime<Utc>,
+    },
     /// Something that is not the caller's fault; the text is for the log only.
     #[error("internal error")]
     Internal(String),
@@ -131,7 +140,7 @@ impl ServiceError {
             ServiceError::InvalidTransition { .. } => "InvalidTransition",
             ServiceError::GracePeriodExpired { .. } => "GracePeriodExpired",
             ServiceError::UnknownUser => "UnknownUser",
-            ServiceError::DuplicateAlias => "DuplicateAlias",
+            ServiceError::DuplicateAlias { .. } => "DuplicateAlias",
             ServiceError::Internal(_) => "Internal",
         }
     }
@@ -225,7 +234,10 @@ mod tests {
                 scheduled_for: DateTime::<Utc>::UNIX_EPOCH,
             },
             ServiceError::UnknownUser,
-            ServiceError::DuplicateAlias,
+            ServiceError::DuplicateAlias {
+                action_id: uuid::Uuid::nil(),
+                accepted: DateTime::<Utc>::UNIX_EPOCH,
+            },
             ServiceError::Internal(String::new()),
         ];
         for e in &all {
@@ -238,7 +250,7 @@ mod tests {
                 | ServiceError::InvalidTransition { .. }
                 | ServiceError::GracePeriodExpired { .. }
                 | ServiceError::UnknownUser
-                | ServiceError::DuplicateAlias
+                | ServiceError::DuplicateAlias { .. }
                 | ServiceError::Internal(_) => {}
             }
         }

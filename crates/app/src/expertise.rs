@@ -249,7 +249,12 @@ impl ExpertiseService {
                     topics,
                 }),
                 Ok(Err(RecordError::UnknownUser)) => Err(ServiceError::UnknownUser),
-                Ok(Err(RecordError::DuplicateAlias)) => Err(ServiceError::DuplicateAlias),
+                Ok(Err(RecordError::DuplicateAlias { action, received })) => {
+                    Err(ServiceError::DuplicateAlias {
+                        action_id: action,
+                        accepted: received,
+                    })
+                }
                 Ok(Err(RecordError::Store(e))) | Err(e) => Err(internal(e)),
             });
         }

@@ -54,9 +54,15 @@ pub enum RecordError {
     /// No ACTIVE or DEACTIVATED user has the e-mail key.
     #[error("no active or deactivated user has this e-mail address")]
     UnknownUser,
-    /// An action with the alias is stored already.
-    #[error("the action_alias was accepted before")]
-    DuplicateAlias,
+    /// An action with the alias is stored already: the action, and when
+    /// it was received.
+    #[error("the action_alias was accepted before, at {received}, as action {action}")]
+    DuplicateAlias {
+        /// The stored action's id.
+        action: Uuid,
+        /// When it was received.
+        received: DateTime<Utc>,
+    },
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),

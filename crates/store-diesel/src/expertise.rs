@@ -548,7 +548,19 @@ fn record_one(
             .do_nothing(),
     )?;
     if inserted == 0 {
-        return Ok(Recorded::Refused(RecordError::DuplicateAlias));
+        let (stored, received): (String, NaiveDateTime) = actions::table
+            .filter(actions::alias.eq(action.alias.as_deref()))
+            .select((actions::id, actions::received))
+            .first(conn)?;
+        let action = Uuid::parse_str(&stored).map_err(|_| {
+            TxError::from(StoreError::backend_message(format!(
+                "stored action id {stored}"
+            )))
+        })?;
+        return Ok(Recorded::Refused(RecordError::DuplicateAlias {
+            action,
+            received: from_db_time(received),
+        }));
     }
     let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
         .bind::<Text, _>(&user_id)

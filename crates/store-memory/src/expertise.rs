@@ -22,6 +22,7 @@ struct StoredAction {
     action_type: String,
     action_date: DateTime<Utc>,
     alias: Option<String>,
+    received: DateTime<Utc>,
     topics: Vec<EntityTopic>,
 }
 
@@ -230,13 +231,16 @@ fn record_in(
         .map(|u| u.id())
         .ok_or(RecordError::UnknownUser)?;
     if let Some(alias) = &action.alias {
-        if state
+        if let Some(stored) = state
             .expertise
             .actions
             .iter()
-            .any(|a| a.alias.as_ref() == Some(alias))
+            .find(|a| a.alias.as_ref() == Some(alias))
         {
-            return Err(RecordError::DuplicateAlias);
+            return Err(RecordError::DuplicateAlias {
+                action: stored.id,
+                received: stored.received,
+            });
         }
     }
     let stored = StoredAction {
@@ -246,6 +250,7 @@ fn record_in(
         action_type: action.action_type.clone(),
         action_date: action.action_date,
         alias: action.alias.clone(),
+        received: action.received,
         topics: action.topics.clone(),
     };
     state.expertise.learn(user, &stored, scoring);

@@ -337,6 +337,19 @@ fn an_alias_is_accepted_once(backend: Backend) {
     let again = app.upload(&key, &body);
     assert_eq!((again.status, code(&again)), (409, "DuplicateAlias".into()));
     assert_eq!(problem_fields(&again), ["action_alias"]);
+    // It says which action holds the alias, and since when (the test's
+    // clock).
+    let message = again.json()["error"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let held_by = first.json()["id"].as_str().unwrap().to_owned();
+    assert!(
+        message.contains(&format!(
+            "accepted before, at 2026-03-02T08:00:00.000Z, as action {held_by}"
+        )),
+        "{message}"
+    );
 
     let learned = user_topics(&app, &ada);
     let actions: Vec<&Value> = learned

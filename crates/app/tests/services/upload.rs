@@ -228,14 +228,26 @@ fn uploads_for_unknown_users_and_repeated_aliases_are_refused() {
             .upload(upload("nobody@example.com", RUST_NOTE, "doc-1")),
         Err(ServiceError::UnknownUser)
     );
-    s.expertise
+    let first = s
+        .expertise
         .upload(upload("ada@example.com", RUST_NOTE, "doc-1"))
         .unwrap();
-    assert_eq!(
-        s.expertise
-            .upload(upload("ada@example.com", GC_NOTE, "doc-1")),
-        Err(ServiceError::DuplicateAlias)
-    );
+    let again = s
+        .expertise
+        .upload(upload("ada@example.com", GC_NOTE, "doc-1"));
+    let Err(ServiceError::DuplicateAlias {
+        action_id,
+        accepted,
+    }) = again
+    else {
+        panic!("{again:?}");
+    };
+    assert_eq!(action_id, first.action_id);
+    assert!(again.unwrap_err().to_string().contains(&format!(
+        "accepted before, at {}, as action {}",
+        accepted.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+        first.action_id
+    )));
     let learned: Vec<String> = s
         .expertise
         .user_topics(ada, UserTopicsLimit::default())

@@ -45,7 +45,7 @@ const API_KEY_HEADER: &str = "APIKEY";
     responses(
         (status = 201, description = "Stored; the topics it taught", body = wire::Accepted),
         wire::Refusals,
-        (status = 409, description = "`DuplicateAlias`: an upload with this `action_alias` was accepted before", body = ErrorEnvelope),
+        (status = 409, description = "`DuplicateAlias`: an upload with this `action_alias` was accepted before; the message names the action that holds it and when it was received", body = ErrorEnvelope),
         (status = 422, description = "`ValidationError` (every bad field, each with its rule) or `UnknownUser` (no ACTIVE or DEACTIVATED user has `user_email`)", body = ErrorEnvelope),
     ),
     security(("api_key" = []))
@@ -270,7 +270,7 @@ fn problem(e: ServiceError) -> Problem {
             StatusCode::UNPROCESSABLE_ENTITY,
             vec![("user_email".to_owned(), e.to_string())],
         ),
-        ServiceError::DuplicateAlias => (
+        ServiceError::DuplicateAlias { .. } => (
             StatusCode::CONFLICT,
             vec![("action_alias".to_owned(), e.to_string())],
         ),
