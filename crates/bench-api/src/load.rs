@@ -1,8 +1,12 @@
-//! A closed-loop load generator: `connections` threads, each with its own
-//! keep-alive connection, send one request after another for a while and
-//! record every latency.
+//! Load generators. Closed loop ([`run`]): `connections` threads, each
+//! with its own keep-alive connection, send one request after another
+//! for a while and record every latency. Open loop ([`run_at_rate`]):
+//! requests are due at a constant rate whatever the answers, and each
+//! latency counts from the moment its request was due, as wrk2's rate
+//! mode measures, so a slow answer that delays the next requests counts
+//! against them too (no coordinated omission).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -103,11 +107,18 @@ fn connection(
         if sent.duration_since(started) < warm_up {
             continue;
         }
+        tally.record(outcome, took, check);
+    }
+    tally
+}
+
+impl Tally {
+    fn record(&mut self, outcome: Result<(u16, String), String>, took: Duration, check: &Check) {
         match outcome {
-            Ok((status, body)) if check(status, &body) => tally.latencies.push(took),
+            Ok((status, body)) if check(status, &body) => self.latencies.push(took),
             Ok((status, body)) => {
-                tally.errors += 1;
-                tally.first_error.get_or_insert_with(|| {
+                self.errors += 1;
+                self.first_error.get_or_insert_with(|| {
                     format!(
                         "HTTP {status}: {}",
                         body.chars().take(300).collect::<String>()
@@ -115,12 +126,62 @@ fn connection(
                 });
             }
             Err(e) => {
-                tally.errors += 1;
-                tally.first_error.get_or_insert(e);
+                self.errors += 1;
+                self.first_error.get_or_insert(e);
             }
         }
     }
-    tally
+}
+
+/// The threads of the open-loop generator: enough that a request is sent
+/// when it is due while others are still waiting for their answers.
+const OPEN_LOOP_SENDERS: usize = 64;
+
+/// Sends requests due at `rate` a second for `warm_up` (not measured)
+/// plus `measure`; each sender thread takes the next due request, waits
+/// for its moment, sends it on its keep-alive connection and records the
+/// time from the moment it was due to its answer.
+pub fn run_at_rate(
+    make: Arc<Make>,
+    check: Arc<Check>,
+    rate: f64,
+    warm_up: Duration,
+    measure: Duration,
+) -> Stats {
+    let next = Arc::new(AtomicU64::new(0));
+    let start = Instant::now() + Duration::from_millis(100);
+    let total = warm_up + measure;
+    let threads: Vec<_> = (0..OPEN_LOOP_SENDERS)
+        .map(|id| {
+            let (make, check, next) = (make.clone(), check.clone(), next.clone());
+            thread::spawn(move || {
+                let agent: ureq::Agent = ureq::Agent::config_builder()
+                    .http_status_as_error(false)
+                    .timeout_global(Some(Duration::from_secs(30)))
+                    .build()
+                    .into();
+                let mut tally = Tally::default();
+                loop {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    let due_after = Duration::from_secs_f64(n as f64 / rate);
+                    if due_after >= total {
+                        break;
+                    }
+                    let due = start + due_after;
+                    if let Some(wait) = due.checked_duration_since(Instant::now()) {
+                        thread::sleep(wait);
+                    }
+                    let outcome = send(&agent, &make(id, n));
+                    if due_after < warm_up {
+                        continue;
+                    }
+                    tally.record(outcome, due.elapsed(), check.as_ref());
+                }
+                tally
+            })
+        })
+        .collect();
+    collect(threads, measure)
 }
 
 /// Runs `connections` connections for `warm_up` (not measured) plus
@@ -141,6 +202,11 @@ pub fn run(
         .collect();
     thread::sleep(warm_up + measure);
     stop.store(true, Ordering::Relaxed);
+    collect(threads, measure)
+}
+
+/// What the threads measured, together.
+fn collect(threads: Vec<thread::JoinHandle<Tally>>, measure: Duration) -> Stats {
     let mut latencies = Vec::new();
     let mut errors = 0;
     let mut first_error = None;

@@ -21,7 +21,7 @@ use diesel::{Connection, PgConnection};
 use kenning_domain::Scoring;
 use kenning_store_diesel::Database;
 
-use crate::ops::{Row, Target};
+use crate::ops::{Drive, Row, Target};
 use crate::server::Kenning;
 
 /// Load benchmark of Kenning's HTTP API.
@@ -87,6 +87,30 @@ impl Args {
             make,
             check,
             connections,
+            Duration::from_secs(self.warm_up),
+            Duration::from_secs(self.seconds),
+        );
+        if let Some(e) = &stats.first_error {
+            eprintln!("{what}: {} errors, first: {e}", stats.errors);
+        }
+        stats
+    }
+}
+
+impl Args {
+    /// Drives `make` in the open loop at `rate` requests a second over
+    /// this run's warm-up and measured seconds.
+    fn measure_rate(
+        &self,
+        make: Arc<load::Make>,
+        check: Arc<load::Check>,
+        rate: f64,
+        what: &str,
+    ) -> load::Stats {
+        let stats = load::run_at_rate(
+            make,
+            check,
+            rate,
             Duration::from_secs(self.warm_up),
             Duration::from_secs(self.seconds),
         );
@@ -175,16 +199,27 @@ fn measure_backend(
                 || args.only.iter().any(|text| o.name.contains(text.as_str()))
         });
         for operation in chosen {
-            let connections = match operation.target {
-                Target::P99Below(_) => args.latency_connections,
-                _ => args.connections,
+            let what = format!("{backend} {size} {}", operation.name);
+            let (load, stats) = match operation.drive {
+                Drive::Rate(rate) => (
+                    format!("{rate}/s"),
+                    args.measure_rate(operation.make.clone(), operation.check.clone(), rate, &what),
+                ),
+                drive => {
+                    let connections = match (drive, operation.target) {
+                        (Drive::Connections(n), _) => n,
+                        (_, Target::P99Below(_)) => args.latency_connections,
+                        _ => args.connections,
+                    };
+                    let stats = args.measure(
+                        operation.make.clone(),
+                        operation.check.clone(),
+                        connections,
+                        &what,
+                    );
+                    (connections.to_string(), stats)
+                }
             };
-            let stats = args.measure(
-                operation.make.clone(),
-                operation.check.clone(),
-                connections,
-                &format!("{backend} {size} {}", operation.name),
-            );
             if operation.target == Target::Baseline {
                 baseline_rate = Some(stats.per_second);
             }
@@ -192,7 +227,7 @@ fn measure_backend(
                 operation,
                 size,
                 backend,
-                connections,
+                load,
                 stats,
                 baseline_rate,
             ));
