@@ -90,7 +90,7 @@ pub fn measure(
         let stats = args.measure(
             make,
             check,
-            connections,
+            crate::Load::Connections(connections),
             &format!("{backend} {items} a request"),
         );
         let (_, peak) = kenning.memory()?;

@@ -83,6 +83,15 @@ fn send(agent: &ureq::Agent, request: &Request) -> Result<(u16, String), String>
     Ok((status, body))
 }
 
+/// A client's keep-alive connection: every status is an answer.
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into()
+}
+
 fn connection(
     id: usize,
     make: &Make,
@@ -90,11 +99,7 @@ fn connection(
     warm_up: Duration,
     stop: &AtomicBool,
 ) -> Tally {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into();
+    let agent = agent();
     let mut tally = Tally::default();
     let started = Instant::now();
     let mut n = 0u64;
@@ -155,11 +160,7 @@ pub fn run_at_rate(
         .map(|id| {
             let (make, check, next) = (make.clone(), check.clone(), next.clone());
             thread::spawn(move || {
-                let agent: ureq::Agent = ureq::Agent::config_builder()
-                    .http_status_as_error(false)
-                    .timeout_global(Some(Duration::from_secs(30)))
-                    .build()
-                    .into();
+                let agent = agent();
                 let mut tally = Tally::default();
                 loop {
                     let n = next.fetch_add(1, Ordering::Relaxed);

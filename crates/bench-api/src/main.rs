@@ -73,23 +73,25 @@ pub struct Args {
 }
 
 impl Args {
-    /// Drives `make`, checked by `check`, over `connections` for this
-    /// run's warm-up and measured seconds; the first failed request, if
-    /// any, is printed under `what`.
+    /// Drives `make`, checked by `check`, as `drive` says (closed loop
+    /// over so many connections, or open loop at a rate) for this run's
+    /// warm-up and measured seconds; the first failed request, if any, is
+    /// printed under `what`.
     fn measure(
         &self,
         make: Arc<load::Make>,
         check: Arc<load::Check>,
-        connections: usize,
+        drive: Load,
         what: &str,
     ) -> load::Stats {
-        let stats = load::run(
-            make,
-            check,
-            connections,
+        let (warm_up, seconds) = (
             Duration::from_secs(self.warm_up),
             Duration::from_secs(self.seconds),
         );
+        let stats = match drive {
+            Load::Connections(n) => load::run(make, check, n, warm_up, seconds),
+            Load::Rate(rate) => load::run_at_rate(make, check, rate, warm_up, seconds),
+        };
         if let Some(e) = &stats.first_error {
             eprintln!("{what}: {} errors, first: {e}", stats.errors);
         }
@@ -97,28 +99,13 @@ impl Args {
     }
 }
 
-impl Args {
-    /// Drives `make` in the open loop at `rate` requests a second over
-    /// this run's warm-up and measured seconds.
-    fn measure_rate(
-        &self,
-        make: Arc<load::Make>,
-        check: Arc<load::Check>,
-        rate: f64,
-        what: &str,
-    ) -> load::Stats {
-        let stats = load::run_at_rate(
-            make,
-            check,
-            rate,
-            Duration::from_secs(self.warm_up),
-            Duration::from_secs(self.seconds),
-        );
-        if let Some(e) = &stats.first_error {
-            eprintln!("{what}: {} errors, first: {e}", stats.errors);
-        }
-        stats
-    }
+/// How a measured operation is loaded.
+#[derive(Debug, Clone, Copy)]
+enum Load {
+    /// Closed loop over this many connections.
+    Connections(usize),
+    /// Open loop at this many requests a second.
+    Rate(f64),
 }
 
 /// The database URL of `backend`, created empty.
@@ -200,26 +187,19 @@ fn measure_backend(
         });
         for operation in chosen {
             let what = format!("{backend} {size} {}", operation.name);
-            let (load, stats) = match operation.drive {
-                Drive::Rate(rate) => (
-                    format!("{rate}/s"),
-                    args.measure_rate(operation.make.clone(), operation.check.clone(), rate, &what),
+            let (load, shown) = match (operation.drive, operation.target) {
+                (Drive::Rate(rate), _) => (Load::Rate(rate), format!("{rate}/s")),
+                (Drive::Connections(n), _) => (Load::Connections(n), n.to_string()),
+                (Drive::Closed, Target::P99Below(_)) => (
+                    Load::Connections(args.latency_connections),
+                    args.latency_connections.to_string(),
                 ),
-                drive => {
-                    let connections = match (drive, operation.target) {
-                        (Drive::Connections(n), _) => n,
-                        (_, Target::P99Below(_)) => args.latency_connections,
-                        _ => args.connections,
-                    };
-                    let stats = args.measure(
-                        operation.make.clone(),
-                        operation.check.clone(),
-                        connections,
-                        &what,
-                    );
-                    (connections.to_string(), stats)
-                }
+                (Drive::Closed, _) => (
+                    Load::Connections(args.connections),
+                    args.connections.to_string(),
+                ),
             };
+            let stats = args.measure(operation.make.clone(), operation.check.clone(), load, &what);
             if operation.target == Target::Baseline {
                 baseline_rate = Some(stats.per_second);
             }
@@ -227,7 +207,7 @@ fn measure_backend(
                 operation,
                 size,
                 backend,
-                load,
+                shown,
                 stats,
                 baseline_rate,
             ));

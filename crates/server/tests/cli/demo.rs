@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-use super::{first_line, http, kenning, serve, stderr, stdout, succeeds, Scratch};
+use super::{first_line, graphql_post, kenning, serve, stderr, stdout, succeeds, Scratch};
 
 fn demo(port: u16, token: &str, key: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kenning"))
@@ -20,15 +20,7 @@ fn demo(port: u16, token: &str, key: &str) -> Output {
 /// The data of a GraphQL answer to `query` sent with `token`.
 fn graphql(port: u16, token: &str, query: &str, variables: Value) -> Value {
     let body = json!({ "query": query, "variables": variables }).to_string();
-    let reply = http(
-        port,
-        &format!(
-            "POST /accounts/api/v1/graphql HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\
-             Authorization: Bearer {token}\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\n\r\n{body}",
-            body.len()
-        ),
-    );
+    let reply = graphql_post(port, token, &body);
     let json = reply.split("\r\n\r\n").nth(1).unwrap_or_default();
     let answer: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {reply}"));
     assert!(answer.get("errors").is_none(), "{answer}");

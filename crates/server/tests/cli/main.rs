@@ -512,7 +512,12 @@ fn first_line(served: &mut Served) -> String {
 /// The whole answer of the server on `port` to a GraphQL request listing
 /// users, sent with `token`.
 fn list_users(port: u16, token: &str) -> String {
-    let body = r#"{"query":"{ users { globalUserId } }"}"#;
+    graphql_post(port, token, r#"{"query":"{ users { globalUserId } }"}"#)
+}
+
+/// The whole answer of the server on `port` to the GraphQL request `body`,
+/// sent with `token`.
+fn graphql_post(port: u16, token: &str, body: &str) -> String {
     http(
         port,
         &format!(
