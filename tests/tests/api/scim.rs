@@ -410,6 +410,14 @@ fn a_display_name_is_kept_as_sent(backend: Backend) {
     );
     let renamed = patch(json!([{ "op": "replace", "path": "name.familyName", "value": "Hopper" }]));
     assert_eq!(renamed["displayName"], "G Hopper");
+    // A client that reads the user and writes it back with other names
+    // sends the old "first last": the user keeps following the names.
+    let mut read_back = renamed.clone();
+    read_back["name"]["givenName"] = json!("Grace");
+    let put = scim(&app, "PUT", &path, Some(&read_back));
+    assert_eq!(put.json()["displayName"], "Grace Hopper", "{}", put.body);
+    let renamed = patch(json!([{ "op": "replace", "path": "name.givenName", "value": "G" }]));
+    assert_eq!(renamed["displayName"], "G Hopper");
 
     // A PUT with a new displayName keeps it, as Entra ID and Okta map it.
     let mut user = renamed;

@@ -687,7 +687,9 @@ async fn create(
             allow(&req, &state, Scope::UsersWrite).await?;
             let users = state.users.clone();
             let resource = body(&req, payload, &state).await?;
-            let (input, active) = resource::parse(&resource, None)?.into_new();
+            let (input, active) = resource::parse(&resource, None)?
+                .own_display_name(None)
+                .into_new();
             let user = blocking(move || users.create_as(input, active)).await?;
             Ok(user_answer(
                 StatusCode::CREATED,
@@ -740,8 +742,10 @@ async fn replace(
             } = write_request(&req, payload, &state, id.into_inner()).await?;
             let users = state.users.clone();
             let user_id = user_id(&id_text)?;
-            visible(&users, user_id).await?;
-            let (email, changes, active) = resource::parse(&resource, Some(&id_text))?.into_patch();
+            let current = visible(&users, user_id).await?;
+            let (email, changes, active) = resource::parse(&resource, Some(&id_text))?
+                .own_display_name(Some(&current))
+                .into_patch();
             let user =
                 blocking(move || users.replace(user_id, expected, &email, changes, active)).await?;
             Ok(user_answer(
@@ -777,8 +781,9 @@ async fn patch(
                 let current = visible(&users, user_id).await?;
                 let mut resource = resource::render_stored(&current, &base);
                 patch::apply(&mut resource, &request)?;
-                let (email, changes, active) =
-                    resource::parse(&resource, Some(&id_text))?.into_patch();
+                let (email, changes, active) = resource::parse(&resource, Some(&id_text))?
+                    .own_display_name(Some(&current))
+                    .into_patch();
                 // Applied to the version read, so a change made meanwhile is
                 // never overwritten with what was read before it.
                 let version = expected.unwrap_or(current.version());

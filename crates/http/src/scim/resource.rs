@@ -2,7 +2,7 @@
 //! extension), both ways. `docs/scim.md` has the mapping.
 
 use chrono::SecondsFormat;
-use kenning_domain::{NewUserInput, Patch, Status, User, UserPatchInput};
+use kenning_domain::{NewUserInput, Patch, Profile, Status, User, UserPatchInput};
 use serde_json::{json, Map, Value};
 
 use super::error::ScimError;
@@ -110,6 +110,24 @@ pub struct Attributes {
 }
 
 impl Attributes {
+    /// The attributes with a `displayName` that only repeats the names
+    /// left out: "givenName familyName" of the resource, or, for a user
+    /// who never had one set apart, the one `current` shows (a client that
+    /// reads a user and writes it back with other names sends the old
+    /// one). Such a user keeps following the names.
+    pub fn own_display_name(mut self, current: Option<&User>) -> Self {
+        let sent = self.display_name.as_deref().map(str::trim);
+        let names = format!("{} {}", self.firstname.trim(), self.lastname.trim());
+        let shown_now = current
+            .and_then(User::profile)
+            .filter(|p| p.display_name.is_none())
+            .map(Profile::display_name);
+        if sent == Some(names.as_str()) || (sent.is_some() && sent == shown_now.as_deref()) {
+            self.display_name = None;
+        }
+        self
+    }
+
     /// The attributes of a new user.
     pub fn into_new(self) -> (NewUserInput, bool) {
         let active = self.active.unwrap_or(true);
