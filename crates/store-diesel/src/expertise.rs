@@ -35,23 +35,13 @@ const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 const KEYS_PER_READ: usize = 1_000;
 
 /// The placeholders of a best-rows statement on `conn`'s backend, in bind
-/// order: the topic key, `ACTIVE`, the limit, the group. SQLite's are
-/// numbered too, so that the group's may stand before the limit's.
-fn placeholders(conn: &DbConnection) -> [&'static str; 4] {
+/// order: the topic key (on PostgreSQL, every key as one array), the
+/// limit, the group. SQLite's are numbered too, so that the group's may
+/// stand before the limit's.
+fn placeholders(conn: &DbConnection) -> [&'static str; 3] {
     match conn {
-        DbConnection::Sqlite(_) => ["?1", "?2", "?3", "?4"],
-        DbConnection::Postgres(_) => ["$1", "$2", "$3", "$4"],
-    }
-}
-
-/// How a best-rows statement reaches users: SQLite's planner, given
-/// statistics, may prefer scanning `users` and sorting, so `CROSS JOIN`
-/// fixes the topic's rows as the outer loop (PostgreSQL plans the inner
-/// join on its own).
-fn user_join(conn: &DbConnection) -> &'static str {
-    match conn {
-        DbConnection::Sqlite(_) => "CROSS JOIN",
-        DbConnection::Postgres(_) => "JOIN",
+        DbConnection::Sqlite(_) => ["?1", "?2", "?3"],
+        DbConnection::Postgres(_) => ["$1", "$2", "$3"],
     }
 }
 
@@ -67,74 +57,174 @@ fn members_only(column: &str, placeholder: &str, within: bool) -> String {
     }
 }
 
-/// The best standings on one topic of users who are ACTIVE and not
-/// hidden (and, `within`, members of the bound group), each with its
-/// user's number of actions: the statement walks the topic's range of the
-/// rank index from the top and stops after `LIMIT` users, whatever the
-/// number of people who know the topic, reading the index alone (it holds
-/// every column read). The number of actions is a subquery, not a join,
-/// so that it is looked up for the rows read only (joined, PostgreSQL
-/// hashed every learner). Binds the topic key, `ACTIVE`, the limit and,
-/// `within`, the group.
-pub(crate) fn best_standings_sql(conn: &DbConnection, within: bool) -> String {
-    let [key, status, limit, group] = placeholders(conn);
-    format!(
-        "SELECT s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, s.shown, s.label_votes, \
-         (SELECT l.actions FROM learners l WHERE l.user_id = s.user_id) AS actions \
-         FROM standings s {join} users u ON u.id = s.user_id \
-         WHERE s.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
-         ORDER BY s.rank_key DESC, s.user_id DESC LIMIT {limit}",
-        join = user_join(conn),
-        members = members_only("s.user_id", group, within),
-    )
+/// The columns of a row a best-rows statement reads, the order that ranks
+/// them within a topic, and the table and alias they come from.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum BestRows {
+    /// The best standings: [`RankedRow`].
+    Standings,
+    /// The actions in which a topic is most relevant: [`ActionTopicRow`].
+    Actions,
 }
 
-/// The actions of users who are ACTIVE and not hidden (and, `within`,
-/// members of the bound group) in which one topic is most relevant: the
-/// statement walks the topic's range of the index `(topic_key, relevance,
-/// action_id)` from the top and stops after `LIMIT` rows, whatever the
-/// number of actions that taught the topic. Binds as
-/// [`best_standings_sql`].
-fn best_actions_sql(conn: &DbConnection, within: bool) -> String {
-    let [key, status, limit, group] = placeholders(conn);
-    format!(
-        "SELECT t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
-         t.default_relevance, t.secondary_relevance, t.relevance, t.shown \
-         FROM action_topics t {join} users u ON u.id = t.user_id \
-         WHERE t.topic_key = {key} AND u.status = {status} AND NOT u.is_hidden{members} \
-         ORDER BY t.relevance DESC, t.action_id DESC LIMIT {limit}",
-        join = user_join(conn),
-        members = members_only("t.user_id", group, within),
-    )
-}
-
-/// One best-rows statement per key: `sql` with the key, `ACTIVE`, `limit`
-/// and, when given, the group bound.
-fn best_rows<T>(
-    conn: &mut DbConnection,
-    sql: &str,
-    keys: &[String],
-    limit: u32,
-    within: Option<GroupId>,
-) -> QueryResult<Vec<T>>
-where
-    T: diesel::QueryableByName<diesel::sqlite::Sqlite>
-        + diesel::QueryableByName<diesel::pg::Pg>
-        + 'static,
-{
-    let mut found = Vec::new();
-    for key in keys {
-        let mut binds = vec![
-            Bind::Text(key.clone()),
-            Bind::Text(Status::ACTIVE.to_owned()),
-            Bind::Int(i64::from(limit)),
-        ];
-        if let Some(group) = within {
-            binds.push(Bind::Text(group.to_string()));
+impl BestRows {
+    /// The columns read, of the table aliased `s` (standings) or `t`
+    /// (action topics).
+    fn columns(self) -> &'static str {
+        match self {
+            BestRows::Standings => {
+                "s.user_id, s.topic_key, s.label, s.score, s.as_of, s.rank_key, s.shown, \
+                 s.label_votes"
+            }
+            BestRows::Actions => {
+                "t.action_id, t.user_id, t.topic_key, t.label, t.primary_relevance, \
+                 t.default_relevance, t.secondary_relevance, t.relevance, t.shown"
+            }
         }
-        found.extend(Statement::new(sql, binds).load::<T>(conn)?);
     }
-    Ok(found)
+
+    /// The table, its alias, and the order of its rows within a topic,
+    /// by the index that holds it: `(topic_key, rank_key, user_id)` of
+    /// `standings`, `(topic_key, relevance, action_id)` of
+    /// `action_topics`.
+    fn source(self) -> (&'static str, &'static str, [&'static str; 2]) {
+        match self {
+            BestRows::Standings => ("standings", "s", ["rank_key", "user_id"]),
+            BestRows::Actions => ("action_topics", "t", ["relevance", "action_id"]),
+        }
+    }
+
+    /// The statement that reads, for one topic key (`key`, an expression),
+    /// at most `LIMIT` rows of ranked learners (and, `within`, members of
+    /// the bound group), best first, each with its person's number of
+    /// actions: it walks the topic's range of the index from the top and
+    /// stops after `LIMIT` rows of ranked learners, whatever the number of
+    /// people or actions on the topic. Each row's person is one look-up
+    /// of `learners_ranked`: her number of actions, and whether she is
+    /// ranked (ACTIVE and not hidden, a mark the database's triggers keep
+    /// from her user row).
+    ///
+    /// SQLite's joins the learner with `CROSS JOIN`, which fixes the
+    /// topic's rows as the outer loop, and names the covering index (its
+    /// planner may prefer scanning learners and sorting, or the primary
+    /// key's index). PostgreSQL's looks her up in a subquery of the row,
+    /// since for a key it cannot estimate (each of an array's) it hashes
+    /// every learner when joined; `OFFSET 0` keeps that inner query apart,
+    /// or the look-up is made twice, to test and to read.
+    fn per_key(self, conn: &DbConnection, key: &str, within: bool) -> String {
+        let [_, limit, group] = placeholders(conn);
+        let (table, alias, [first, second]) = self.source();
+        let columns = self.columns();
+        let members = members_only(&format!("{alias}.user_id"), group, within);
+        match conn {
+            DbConnection::Sqlite(_) => format!(
+                "SELECT {columns}, l.actions \
+                 FROM {table} {alias} CROSS JOIN learners l INDEXED BY learners_ranked \
+                 ON l.user_id = {alias}.user_id \
+                 WHERE {alias}.topic_key = {key} AND l.ranked{members} \
+                 ORDER BY {alias}.{first} DESC, {alias}.{second} DESC LIMIT {limit}"
+            ),
+            DbConnection::Postgres(_) => format!(
+                "SELECT r.* FROM (SELECT {columns}, \
+                 (SELECT l.actions FROM learners l \
+                 WHERE l.user_id = {alias}.user_id AND l.ranked) AS actions \
+                 FROM {table} {alias} WHERE {alias}.topic_key = {key}{members} \
+                 ORDER BY {alias}.{first} DESC, {alias}.{second} DESC OFFSET 0) r \
+                 WHERE r.actions IS NOT NULL \
+                 ORDER BY r.{first} DESC, r.{second} DESC LIMIT {limit}"
+            ),
+        }
+    }
+
+    /// The statement [`BestRows::statements`] runs on `conn`'s backend:
+    /// SQLite's reads one key (bound first); PostgreSQL's reads every key
+    /// of the array bound first, one [`BestRows::per_key`] read each
+    /// (`LATERAL`), so that a query is planned and sent once, not once a
+    /// key (planning each took a third of a millisecond).
+    pub(crate) fn sql(self, conn: &DbConnection, within: bool) -> String {
+        match conn {
+            DbConnection::Sqlite(_) => self.per_key(conn, "?1", within),
+            DbConnection::Postgres(_) => {
+                let (_, _, [first, second]) = self.source();
+                format!(
+                    "SELECT b.* FROM unnest($1::text[]) WITH ORDINALITY AS k(key, place) \
+                     CROSS JOIN LATERAL ({per_key}) b \
+                     ORDER BY k.place, b.{first} DESC, b.{second} DESC",
+                    per_key = self.per_key(conn, "k.key", within),
+                )
+            }
+        }
+    }
+
+    /// The statements that read the best rows on each of `keys`, at most
+    /// `limit` a key: one a key on SQLite, one in all on PostgreSQL.
+    pub(crate) fn statements(
+        self,
+        conn: &DbConnection,
+        keys: &[String],
+        limit: u32,
+        within: Option<GroupId>,
+    ) -> Vec<Statement> {
+        let sql = self.sql(conn, within.is_some());
+        let bound = |key: Bind| {
+            let mut binds = vec![key, Bind::Int(i64::from(limit))];
+            if let Some(group) = within {
+                binds.push(Bind::Text(group.to_string()));
+            }
+            Statement::new(&sql, binds)
+        };
+        match conn {
+            DbConnection::Sqlite(_) => keys
+                .iter()
+                .map(|key| bound(Bind::Text(key.clone())))
+                .collect(),
+            DbConnection::Postgres(_) if keys.is_empty() => Vec::new(),
+            DbConnection::Postgres(_) => vec![bound(Bind::Text(text_array(keys)))],
+        }
+    }
+
+    /// The best rows on each of `keys`, key by key in their order, each
+    /// key's best first.
+    fn read<T>(
+        self,
+        conn: &mut DbConnection,
+        keys: &[String],
+        limit: u32,
+        within: Option<GroupId>,
+    ) -> QueryResult<Vec<T>>
+    where
+        T: diesel::QueryableByName<diesel::sqlite::Sqlite>
+            + diesel::QueryableByName<diesel::pg::Pg>
+            + 'static,
+    {
+        let mut found = Vec::new();
+        for statement in self.statements(conn, keys, limit, within) {
+            found.extend(statement.load::<T>(conn)?);
+        }
+        Ok(found)
+    }
+}
+
+/// `texts` as a PostgreSQL array literal (`{"a","b c"}`), for a `text[]`
+/// parameter: each element quoted, its quotes and backslashes escaped, so
+/// that any text (a comma, a brace, the word NULL) stays itself.
+fn text_array(texts: &[String]) -> String {
+    let mut literal = String::from("{");
+    for (i, text) in texts.iter().enumerate() {
+        if i > 0 {
+            literal.push(',');
+        }
+        literal.push('"');
+        for c in text.chars() {
+            if c == '"' || c == '\\' {
+                literal.push('\\');
+            }
+            literal.push(c);
+        }
+        literal.push('"');
+    }
+    literal.push('}');
+    literal
 }
 
 /// Recounts `topic_learners` and `learner_totals` from the standings and
@@ -774,10 +864,8 @@ impl ExpertiseStore for Database {
         per_key: u32,
         scoring: &Scoring,
     ) -> Result<Vec<ActionTopic>, StoreError> {
-        let rows = self.read(|conn| {
-            let sql = best_actions_sql(conn, false);
-            best_rows::<ActionTopicRow>(conn, &sql, keys, per_key, None)
-        })?;
+        let rows =
+            self.read(|conn| BestRows::Actions.read::<ActionTopicRow>(conn, keys, per_key, None))?;
         action_topics_of(rows, scoring)
     }
 
@@ -1118,13 +1206,11 @@ impl Database {
         within: Option<GroupId>,
     ) -> Result<Evidence, StoreError> {
         let (rows, knowing, population, actions) = self.read(|conn| {
-            let standings = best_standings_sql(conn, within.is_some());
-            let best_actions = best_actions_sql(conn, within.is_some());
             Ok((
-                best_rows::<RankedRow>(conn, &standings, keys, per_key, within)?,
+                BestRows::Standings.read::<RankedRow>(conn, keys, per_key, within)?,
                 count_people_on(conn, keys)?,
                 count_population(conn)?,
-                best_rows::<ActionTopicRow>(conn, &best_actions, keys, actions_per_key, within)?,
+                BestRows::Actions.read::<ActionTopicRow>(conn, keys, actions_per_key, within)?,
             ))
         })?;
         let mut standings = Vec::with_capacity(rows.len());
@@ -1143,5 +1229,29 @@ impl Database {
             population,
             actions: action_topics_of(actions, scoring)?,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::text_array;
+
+    #[test]
+    fn a_text_array_keeps_every_text_as_it_is() {
+        let texts = [
+            "helm chart",
+            "a,b",
+            "{brace}",
+            "say \"hi\"",
+            "back\\slash",
+            "NULL",
+            "",
+        ]
+        .map(str::to_owned);
+        assert_eq!(
+            text_array(&texts),
+            r#"{"helm chart","a,b","{brace}","say \"hi\"","back\\slash","NULL",""}"#
+        );
+        assert_eq!(text_array(&[]), "{}");
     }
 }

@@ -8,7 +8,7 @@ use kenning_domain::{Email, ExternalId, UserKey};
 use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
-use crate::expertise::{best_standings_sql, learning_user_sql};
+use crate::expertise::{learning_user_sql, BestRows};
 use crate::rarity::Estimates;
 use crate::search::{steps, steps_after, Bind, Statement};
 use crate::Database;
@@ -83,14 +83,9 @@ impl Database {
                 sql: learning_user_sql(conn),
                 binds: vec![Bind::Text("someone@example.com".to_owned())],
             };
-            let best = Statement {
-                sql: best_standings_sql(conn, false),
-                binds: vec![
-                    Bind::Text("rust".to_owned()),
-                    Bind::Text(kenning_domain::Status::ACTIVE.to_owned()),
-                    Bind::Int(300),
-                ],
-            };
+            let best = BestRows::Standings
+                .statements(conn, &["rust".to_owned()], 300, None)
+                .pop();
             // Unknown rarity keeps the head of the list in the plan;
             // the trigram step is always a search's last.
             let unknown = Estimates::default();
@@ -125,7 +120,7 @@ impl Database {
                 ("upload: the user named by e-mail", Some(&lookup)),
                 ("userByEmail", Some(&exact_email)),
                 ("userByExternalId", Some(&exact_external_id)),
-                ("experts: the best standings on a topic", Some(&best)),
+                ("experts: the best standings on a topic", best.as_ref()),
                 ("search, step 1: the head of the list", head.first()),
                 ("search, step 2: the trigram index", smith.last()),
                 (

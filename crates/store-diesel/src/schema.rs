@@ -106,6 +106,7 @@ diesel::table! {
     learners (user_id) {
         user_id -> Text,
         actions -> Integer,
+        ranked -> Bool,
     }
 }
 

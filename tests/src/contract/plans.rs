@@ -72,7 +72,10 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
             best.contains("USING COVERING INDEX standings_topic_rank"),
             "{all}"
         );
-        assert!(best.contains("USING COVERING INDEX users_visible"), "{all}");
+        assert!(
+            best.contains("USING COVERING INDEX learners_ranked"),
+            "{all}"
+        );
     }
     for listing in ["by cursor, search step 1", "by cursor, listing without"] {
         assert!(plan_of(&plans, listing).contains("users_listing"), "{all}");

@@ -168,6 +168,26 @@ fn only_active_visible_users_are_experts(backend: Backend) {
     }
     assert_eq!(experts(&app, "kubernetes").len(), 4);
 
+    // Hidden or deactivated before their first upload: they learn, unranked.
+    let shy = app.create_user("shy@example.com", "Shy", "User");
+    let late = app.create_user("late@example.com", "Late", "User");
+    app.execute_sql(&format!(
+        "UPDATE users SET is_hidden = TRUE WHERE id = '{shy}'"
+    ));
+    app.graphql(DEACTIVATE_USER, json!({ "globalUserId": late }));
+    teach(&app, &key, "shy@example.com", "create", KUBERNETES);
+    teach(&app, &key, "late@example.com", "create", KUBERNETES);
+    assert_eq!(experts(&app, "kubernetes").len(), 4);
+    app.graphql(REACTIVATE_USER, json!({ "globalUserId": late }));
+    app.execute_sql(&format!(
+        "UPDATE users SET is_hidden = FALSE WHERE id = '{shy}'"
+    ));
+    assert_eq!(experts(&app, "kubernetes").len(), 6);
+    app.execute_sql(&format!(
+        "UPDATE users SET is_hidden = TRUE WHERE id = '{shy}'"
+    ));
+    app.graphql(DEACTIVATE_USER, json!({ "globalUserId": late }));
+
     app.graphql(DEACTIVATE_USER, json!({ "globalUserId": resting }));
     app.execute_sql(&format!(
         "UPDATE users SET is_hidden = TRUE WHERE id = '{hidden}'"
