@@ -1,14 +1,13 @@
 //! Uploads from connectors and what is learned from them.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, EntityTopic, Evidence,
-    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
-    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
-    UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, EntityTopic, Expert,
+    ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit,
+    Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText, UserId,
+    UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
@@ -320,7 +319,6 @@ impl ExpertiseService {
             }
         }
         .map_err(internal)?;
-        let evidence = self.without_hidden(evidence, &keys)?;
         let mut experts = rank_experts(
             &terms,
             evidence,
@@ -493,27 +491,6 @@ impl ExpertiseService {
                 Ok(UserTopic { topic, actions })
             })
             .collect()
-    }
-
-    /// `evidence` without what people hid: a person is not ranked on a
-    /// topic they hid, by their standing or by their actions.
-    fn without_hidden(
-        &self,
-        mut evidence: Evidence,
-        keys: &[String],
-    ) -> Result<Evidence, ServiceError> {
-        let hidden: HashSet<(UserId, String)> = self
-            .store
-            .hidden_on(keys)
-            .map_err(internal)?
-            .into_iter()
-            .collect();
-        if !hidden.is_empty() {
-            let is_hidden = |user: UserId, key: &str| hidden.contains(&(user, key.to_owned()));
-            evidence.standings.retain(|s| !is_hidden(s.user, &s.key));
-            evidence.actions.retain(|a| !is_hidden(a.user, &a.key));
-        }
-        Ok(evidence)
     }
 
     /// Hides `topic` (a topic key or a text read as one, as

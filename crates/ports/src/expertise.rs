@@ -115,10 +115,11 @@ pub trait ExpertiseStore: Send + Sync {
     /// [`kenning_domain::Standing::rank_key`] orders them) of users who are
     /// ACTIVE and not hidden, the number of actions of each user among
     /// them, how many users have a standing on each key, the population,
-    /// and the `actions_per_key` actions in which each key is most relevant
-    /// ([`ExpertiseStore::best_actions_on`] under `scoring`). Its cost does
-    /// not grow with the number of people who know a topic, nor with the
-    /// number of people who learned anything.
+    /// the `actions_per_key` actions in which each key is most relevant
+    /// ([`ExpertiseStore::best_actions_on`] under `scoring`), and who hid
+    /// which of `keys` ([`ExpertiseStore::set_hidden`]; ranking drops
+    /// those). Its cost does not grow with the number of people who know a
+    /// topic, nor with the number of people who learned anything.
     fn evidence(
         &self,
         keys: &[String],
@@ -190,9 +191,6 @@ pub trait ExpertiseStore: Send + Sync {
 
     /// The keys `user` hid, in key order.
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;
-
-    /// Who hid which of `keys`: each (user, key) pair.
-    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError>;
 }
 
 /// The topics that appeared together with one topic.

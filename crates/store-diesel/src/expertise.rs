@@ -792,6 +792,20 @@ fn count_population(conn: &mut DbConnection) -> QueryResult<Population> {
     })
 }
 
+/// Who hid which of `keys`: each (user id, key) pair.
+fn hidden_on(conn: &mut DbConnection, keys: &[String]) -> QueryResult<Vec<(String, String)>> {
+    let mut rows = Vec::new();
+    for keys in keys.chunks(KEYS_PER_READ) {
+        rows.extend(
+            hidden_topics::table
+                .filter(hidden_topics::topic_key.eq_any(keys))
+                .select((hidden_topics::user_id, hidden_topics::topic_key))
+                .load::<(String, String)>(conn)?,
+        );
+    }
+    Ok(rows)
+}
+
 /// How many people know each of `keys`, from their counts.
 fn count_people_on(conn: &mut DbConnection, keys: &[String]) -> QueryResult<HashMap<String, u64>> {
     let mut found = HashMap::with_capacity(keys.len());
@@ -1025,24 +1039,6 @@ impl ExpertiseStore for Database {
         })
     }
 
-    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError> {
-        let rows: Vec<(String, String)> = self.read(|conn| {
-            let mut rows = Vec::new();
-            for keys in keys.chunks(KEYS_PER_READ) {
-                rows.extend(
-                    hidden_topics::table
-                        .filter(hidden_topics::topic_key.eq_any(keys))
-                        .select((hidden_topics::user_id, hidden_topics::topic_key))
-                        .load::<(String, String)>(conn)?,
-                );
-            }
-            Ok(rows)
-        })?;
-        rows.into_iter()
-            .map(|(user, key)| Ok((parse_user(&user)?, key)))
-            .collect()
-    }
-
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {
         let fingerprint = scoring.fingerprint();
         let stored: Option<String> = self.read(|conn| {
@@ -1205,12 +1201,13 @@ impl Database {
         scoring: &Scoring,
         within: Option<GroupId>,
     ) -> Result<Evidence, StoreError> {
-        let (rows, knowing, population, actions) = self.read(|conn| {
+        let (rows, knowing, population, actions, hidden) = self.read(|conn| {
             Ok((
                 BestRows::Standings.read::<RankedRow>(conn, keys, per_key, within)?,
                 count_people_on(conn, keys)?,
                 count_population(conn)?,
                 BestRows::Actions.read::<ActionTopicRow>(conn, keys, actions_per_key, within)?,
+                hidden_on(conn, keys)?,
             ))
         })?;
         let mut standings = Vec::with_capacity(rows.len());
@@ -1228,6 +1225,10 @@ impl Database {
             activity,
             population,
             actions: action_topics_of(actions, scoring)?,
+            hidden: hidden
+                .into_iter()
+                .map(|(user, key)| Ok((parse_user(&user)?, key)))
+                .collect::<Result<_, StoreError>>()?,
         })
     }
 }

@@ -212,6 +212,12 @@ fn evidence_of(
         activity,
         population: population(learned),
         actions: best_actions(state, keys, actions_per_key, scoring, within),
+        hidden: learned
+            .hidden
+            .iter()
+            .filter(|(_, key)| keys.contains(key))
+            .cloned()
+            .collect(),
     }
 }
 
@@ -442,17 +448,6 @@ impl ExpertiseStore for MemoryStore {
             .iter()
             .filter(|(u, _)| *u == user)
             .map(|(_, key)| key.clone())
-            .collect())
-    }
-
-    fn hidden_on(&self, keys: &[String]) -> Result<Vec<(UserId, String)>, StoreError> {
-        Ok(self
-            .lock()
-            .expertise
-            .hidden
-            .iter()
-            .filter(|(_, key)| keys.contains(key))
-            .cloned()
             .collect())
     }
 }

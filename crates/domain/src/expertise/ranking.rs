@@ -30,7 +30,7 @@
 //! person's, scaled to the best covered share. The plain weighted sum of
 //! standings stays available as the raw score.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -194,6 +194,9 @@ pub struct Evidence {
     /// The actions in which each query topic is most relevant (the best
     /// few hundred of a topic), for the documents' evidence.
     pub actions: Vec<ActionTopic>,
+    /// Who hid which query topic: a person's standing and actions on a
+    /// topic she hid do not rank her.
+    pub hidden: HashSet<(UserId, String)>,
 }
 
 /// A topic of one action, with its relevance in the action's entity.
@@ -283,12 +286,16 @@ pub fn rank_experts(
         standings,
         knowing: people_on,
         population,
-        actions,
+        mut actions,
         activity,
+        hidden,
     } = evidence;
+    let is_hidden =
+        |user: UserId, key: &str| !hidden.is_empty() && hidden.contains(&(user, key.to_owned()));
+    actions.retain(|a| !is_hidden(a.user, &a.key));
     let mut known: Vec<(TopicStanding, f64)> = standings
         .into_iter()
-        .filter(|s| weight.contains_key(s.key.as_str()))
+        .filter(|s| weight.contains_key(s.key.as_str()) && !is_hidden(s.user, &s.key))
         .map(|s| {
             let score = s.standing.score_at(now, scoring);
             (s, score)

@@ -1,7 +1,7 @@
 use chrono::TimeZone;
 use uuid::Uuid;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::*;
 use crate::topic::{TextWord, Topic};
@@ -271,6 +271,7 @@ fn evidence(
         activity,
         population,
         actions: Vec::new(),
+        hidden: HashSet::new(),
     }
 }
 
@@ -347,6 +348,29 @@ fn activity_does_not_win_by_volume() {
         10,
     );
     assert_eq!(ranked[0].user, focused, "{ranked:?}");
+}
+
+#[test]
+fn a_hidden_topic_does_not_rank_its_person() {
+    let s = Scoring::default();
+    let (ada, bob) = (user(1), user(2));
+    let rows = vec![
+        standing(ada, "helm", 5.0, 0),
+        standing(ada, "rust", 1.0, 0),
+        standing(bob, "helm", 1.0, 0),
+    ];
+    let population = Population {
+        people: 20,
+        actions: 200,
+    };
+    let mut known = evidence(&rows, activity(&rows, 10), population);
+    known.hidden.insert((ada, "helm".to_owned()));
+    let ranked = rank_experts(&[term("helm")], known.clone(), t(0), &s, 10);
+    let users: Vec<UserId> = ranked.iter().map(|e| e.user).collect();
+    assert_eq!(users, [bob], "{ranked:?}");
+    // Her other topics still rank her.
+    let ranked = rank_experts(&[term("helm"), term("rust")], known, t(0), &s, 10);
+    assert!(ranked.iter().any(|e| e.user == ada), "{ranked:?}");
 }
 
 #[test]
