@@ -348,6 +348,13 @@ impl User {
     pub fn is_hidden(&self) -> bool {
         self.is_hidden
     }
+    /// Whether `experts` ranks the user: ACTIVE and not hidden. A user who
+    /// is not ranked may still learn ([`User::is_provisioned`]). The SQL
+    /// stores keep this on each learner (`learners.ranked`) with triggers
+    /// that state the same rule; the contract suite holds them to it.
+    pub fn is_ranked(&self) -> bool {
+        self.status() == Status::Active && !self.is_hidden
+    }
     /// Whether the user signs in through an external identity provider.
     pub fn is_federated(&self) -> bool {
         self.is_federated

@@ -113,7 +113,6 @@ fn population(learned: &Learned) -> Population {
     }
 }
 
-/// Whether `user` is ACTIVE and not hidden.
 /// The `per_key` actions of visible users in which each of `keys` is most
 /// relevant under `scoring`.
 fn best_actions(
@@ -155,11 +154,9 @@ fn best_actions(
     found
 }
 
+/// Whether `user` is ranked ([`kenning_domain::User::is_ranked`]).
 fn visible(state: &State, user: &UserId) -> bool {
-    state
-        .users
-        .get(user)
-        .is_some_and(|u| u.status() == Status::Active && !u.is_hidden())
+    state.users.get(user).is_some_and(|u| u.is_ranked())
 }
 
 /// Whether `user` is visible and, `within` a group, one of its members.
