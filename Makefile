@@ -98,7 +98,8 @@ bench-api:
 
 ## Connector uploads of ~1 KB English texts, durable and end to end,
 ## through the single endpoint and the batch endpoint (100 a request) in the
-## same run, on SQLite and (as for bench-api) PostgreSQL. See
+## same run, on SQLite and (as for bench-api) PostgreSQL, each also as a
+## share of the extractor's own rate on the same texts on one core. See
 ## docs/performance.md.
 bench-ingest:
 	$(CARGO) build --release -p kenning -p kenning-bench-api

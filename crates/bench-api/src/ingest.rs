@@ -4,12 +4,16 @@
 //! people that starts with no expertise.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
+use kenning_domain::{TextFormat, PHRASES_PER_TEXT};
+use kenning_keyphrase::KeyphraseExtractor;
+use kenning_ports::TopicExtractor;
 use serde_json::{json, Value};
 
 use crate::directory;
 use crate::load::{Request, Stats};
-use crate::ops::upload_body;
+use crate::ops::{upload_body, TEXTS};
 use crate::server::Kenning;
 
 /// The people uploads are for.
@@ -106,14 +110,38 @@ pub fn measure(
     Ok(rows)
 }
 
+/// How many of the uploads' texts the extractor reads a second on one
+/// core, as an upload reads them (the language detected, the key phrases
+/// an upload keeps), over `seconds` after one pass to warm up: the rate
+/// no upload path can pass on one core, which shows how far the stores
+/// are from it.
+pub fn extraction_rate(seconds: Duration) -> f64 {
+    let extractor = KeyphraseExtractor::new();
+    let read = |text: &str| extractor.extract(text, TextFormat::Plain, None, PHRASES_PER_TEXT);
+    for text in TEXTS {
+        read(text);
+    }
+    let start = Instant::now();
+    let mut texts = 0_u64;
+    while start.elapsed() < seconds {
+        for text in TEXTS {
+            std::hint::black_box(read(text));
+        }
+        texts += TEXTS.len() as u64;
+    }
+    texts as f64 / start.elapsed().as_secs_f64()
+}
+
 /// Prints the table of every row; the single endpoint of each backend is
-/// the baseline of its batches.
-pub fn print_table(rows: &[IngestRow]) {
+/// the baseline of its batches, and `extraction` (texts a second on one
+/// core, [`extraction_rate`]) the bound every row is compared with.
+pub fn print_table(rows: &[IngestRow], extraction: f64) {
     println!();
     println!("Connector uploads of ~1 KB English texts, durable, extraction included; {PEOPLE} people; release build");
+    println!("Extraction alone, the same texts on one core: {extraction:.0} texts/s");
     println!();
-    println!("| way | backend | conns | uploads/request | requests/s | uploads/s | p50 ms | p99 ms | x single | errors | peak MiB | target |");
-    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    println!("| way | backend | conns | uploads/request | requests/s | uploads/s | p50 ms | p99 ms | x single | x extraction alone | errors | peak MiB | target |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for row in rows {
         let single = rows
             .iter()
@@ -134,7 +162,7 @@ pub fn print_table(rows: &[IngestRow]) {
             String::new()
         };
         println!(
-            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.2} | {} | {} | {:.0} | {} |",
+            "| {} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.2} | {} | {:.2} | {} | {:.0} | {} |",
             row.name,
             row.backend,
             row.connections,
@@ -144,6 +172,7 @@ pub fn print_table(rows: &[IngestRow]) {
             row.stats.p50,
             row.stats.p99,
             ratio,
+            uploads / extraction,
             row.stats.errors,
             row.peak,
             target

@@ -288,6 +288,8 @@ fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if args.ingest {
+        // Measured first, on a quiet machine, as the rows' bound.
+        let extraction = ingest::extraction_rate(Duration::from_secs(args.seconds));
         let mut rows = Vec::new();
         for backend in &args.backends {
             let measured = fresh_database(args, backend).and_then(|url| match url {
@@ -299,7 +301,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
             }
         }
-        ingest::print_table(&rows);
+        ingest::print_table(&rows, extraction);
         return Ok(());
     }
     let mut rows = Vec::new();
