@@ -9,16 +9,20 @@ UPDATE learners l SET ranked = (u.status = 'ACTIVE' AND NOT u.is_hidden)
     FROM users u WHERE u.id = l.user_id;
 CREATE INDEX learners_ranked ON learners (user_id) INCLUDE (actions) WHERE ranked;
 
+-- After the insert, not before: an upload counts its action with an
+-- upsert, and a BEFORE INSERT trigger would run for every upload, where
+-- this one runs for a person's first.
 CREATE FUNCTION learners_ranked_of_user() RETURNS trigger
 LANGUAGE plpgsql AS $$
 BEGIN
-    NEW.ranked := COALESCE(
+    UPDATE learners SET ranked = COALESCE(
         (SELECT u.status = 'ACTIVE' AND NOT u.is_hidden FROM users u WHERE u.id = NEW.user_id),
-        FALSE);
-    RETURN NEW;
+        FALSE)
+    WHERE user_id = NEW.user_id;
+    RETURN NULL;
 END
 $$;
-CREATE TRIGGER learners_ranked_insert BEFORE INSERT ON learners
+CREATE TRIGGER learners_ranked_insert AFTER INSERT ON learners
     FOR EACH ROW EXECUTE FUNCTION learners_ranked_of_user();
 
 CREATE FUNCTION learners_ranked_follow_user() RETURNS trigger
