@@ -785,6 +785,71 @@ mod tests {
         std::fs::remove_dir_all(folder).unwrap();
     }
 
+    /// Learners stored before the migration `ranked_learners` are marked
+    /// by it as their users stand: ACTIVE and not hidden is ranked,
+    /// hidden or deactivated is not.
+    #[test]
+    fn the_ranked_migration_marks_the_learners_already_stored() {
+        use diesel::sql_types::Text;
+        use kenning_domain::{LanguageId, NewUser, NewUserInput, User, UserId};
+
+        #[derive(diesel::QueryableByName)]
+        struct Ranked {
+            #[diesel(sql_type = Text)]
+            email: String,
+        }
+        let (folder, db) = migrated_file("kenning-ranked-learners");
+        {
+            let mut conn = db.pool.get().unwrap();
+            let DbConnection::Sqlite(conn) = &mut *conn else {
+                unreachable!("a SQLite file");
+            };
+            let version = conn.revert_last_migration(SQLITE_MIGRATIONS).unwrap();
+            assert_eq!(version.to_string(), "20261128000000");
+        }
+        let language = LanguageId::parse("en").unwrap();
+        let people: Vec<User> = ["active", "hidden", "resting"]
+            .into_iter()
+            .map(|name| {
+                let input = NewUserInput {
+                    email: format!("{name}@example.com"),
+                    firstname: name.to_owned(),
+                    lastname: "Learner".to_owned(),
+                    ..NewUserInput::default()
+                };
+                let new = NewUser::parse(input, &language).unwrap();
+                User::register(UserId::from_uuid(uuid::Uuid::new_v4()), new, Utc::now())
+            })
+            .collect();
+        db.import_users(&people).unwrap();
+        for sql in [
+            "INSERT INTO learners (user_id, actions) SELECT id, 1 FROM users",
+            "UPDATE users SET is_hidden = TRUE WHERE email = 'hidden@example.com'",
+            "UPDATE users SET status = 'DEACTIVATED' WHERE email = 'resting@example.com'",
+        ] {
+            db.read(|conn| search::Statement::new(sql, vec![]).execute(conn))
+                .unwrap();
+        }
+        assert_eq!(db.migrate().unwrap(), 1);
+
+        let ranked: Vec<String> = db
+            .read(|conn| {
+                search::Statement::new(
+                    "SELECT u.email FROM learners l JOIN users u ON u.id = l.user_id \
+                     WHERE l.ranked ORDER BY u.email",
+                    vec![],
+                )
+                .load::<Ranked>(conn)
+            })
+            .unwrap()
+            .into_iter()
+            .map(|row| row.email)
+            .collect();
+        assert_eq!(ranked, ["active@example.com"]);
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
     #[test]
     fn moments_keep_microseconds() {
         let moment = DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
