@@ -288,7 +288,7 @@ fn run(args: &Args) -> anyhow::Result<()> {
         return Ok(());
     }
     if args.ingest {
-        // Measured first, on a quiet machine, as the rows' bound.
+        // Measured first, before any server runs, as the rows' bound.
         let extraction = ingest::extraction_rate(Duration::from_secs(args.seconds));
         let mut rows = Vec::new();
         for backend in &args.backends {

@@ -141,7 +141,7 @@ impl BestRows {
     /// of the array bound first, one [`BestRows::per_key`] read each
     /// (`LATERAL`), so that a query is planned and sent once, not once a
     /// key (planning each took a third of a millisecond).
-    pub(crate) fn sql(self, conn: &DbConnection, within: bool) -> String {
+    fn sql(self, conn: &DbConnection, within: bool) -> String {
         match conn {
             DbConnection::Sqlite(_) => self.per_key(conn, "?1", within),
             DbConnection::Postgres(_) => {
