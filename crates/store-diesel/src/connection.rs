@@ -107,7 +107,10 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SessionSettings 
             // PostgreSQL may switch a prepared statement to a generic plan,
             // made without its parameters. For a search, whose best plan
             // depends on the text (a trigram index or the listing order),
-            // the generic plan was measured 6-8 times slower.
+            // the generic plan was measured 6-8 times slower. (Searches
+            // now run unnamed, planned with their values whatever this
+            // says; the reads of `experts` ask for generic plans in their
+            // own transaction: see `kept.rs`.)
             DbConnection::Postgres(_) => "SET plan_cache_mode = force_custom_plan".to_owned(),
         };
         conn.batch_execute(&settings)

@@ -17,6 +17,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::kept::{generic_plans, Kept};
 use crate::schema::{
     action_topics, actions, expertise_settings, hidden_topics, learner_totals, learners, standings,
     topic_learners, users,
@@ -36,12 +37,12 @@ const KEYS_PER_READ: usize = 1_000;
 
 /// The placeholders of a best-rows statement on `conn`'s backend, in bind
 /// order: the topic key (on PostgreSQL, every key as one array), the
-/// limit, the group. SQLite's are numbered too, so that the group's may
-/// stand before the limit's.
-fn placeholders(conn: &DbConnection) -> [&'static str; 3] {
+/// group. The limit is written into the statement: a plan made without
+/// the values (PostgreSQL's, see [`crate::kept`]) then still knows it.
+fn placeholders(conn: &DbConnection) -> [&'static str; 2] {
     match conn {
-        DbConnection::Sqlite(_) => ["?1", "?2", "?3"],
-        DbConnection::Postgres(_) => ["$1", "$2", "$3"],
+        DbConnection::Sqlite(_) => ["?1", "?2"],
+        DbConnection::Postgres(_) => ["$1", "$2"],
     }
 }
 
@@ -111,8 +112,8 @@ impl BestRows {
     /// since for a key it cannot estimate (each of an array's) it hashes
     /// every learner when joined; `OFFSET 0` keeps that inner query apart,
     /// or the look-up is made twice, to test and to read.
-    fn per_key(self, conn: &DbConnection, key: &str, within: bool) -> String {
-        let [_, limit, group] = placeholders(conn);
+    fn per_key(self, conn: &DbConnection, key: &str, limit: u32, within: bool) -> String {
+        let [_, group] = placeholders(conn);
         let (table, alias, [first, second]) = self.source();
         let columns = self.columns();
         let members = members_only(&format!("{alias}.user_id"), group, within);
@@ -141,16 +142,16 @@ impl BestRows {
     /// of the array bound first, one [`BestRows::per_key`] read each
     /// (`LATERAL`), so that a query is planned and sent once, not once a
     /// key (planning each took a third of a millisecond).
-    fn sql(self, conn: &DbConnection, within: bool) -> String {
+    fn sql(self, conn: &DbConnection, limit: u32, within: bool) -> String {
         match conn {
-            DbConnection::Sqlite(_) => self.per_key(conn, "?1", within),
+            DbConnection::Sqlite(_) => self.per_key(conn, "?1", limit, within),
             DbConnection::Postgres(_) => {
                 let (_, _, [first, second]) = self.source();
                 format!(
                     "SELECT b.* FROM unnest($1::text[]) WITH ORDINALITY AS k(key, place) \
                      CROSS JOIN LATERAL ({per_key}) b \
                      ORDER BY k.place, b.{first} DESC, b.{second} DESC",
-                    per_key = self.per_key(conn, "k.key", within),
+                    per_key = self.per_key(conn, "k.key", limit, within),
                 )
             }
         }
@@ -165,9 +166,9 @@ impl BestRows {
         limit: u32,
         within: Option<GroupId>,
     ) -> Vec<Statement> {
-        let sql = self.sql(conn, within.is_some());
+        let sql = self.sql(conn, limit, within.is_some());
         let bound = |key: Bind| {
-            let mut binds = vec![key, Bind::Int(i64::from(limit))];
+            let mut binds = vec![key];
             if let Some(group) = within {
                 binds.push(Bind::Text(group.to_string()));
             }
@@ -199,7 +200,10 @@ impl BestRows {
     {
         let mut found = Vec::new();
         for statement in self.statements(conn, keys, limit, within) {
-            found.extend(statement.load::<T>(conn)?);
+            found.extend(match conn {
+                DbConnection::Sqlite(_) => statement.load::<T>(conn)?,
+                DbConnection::Postgres(pg) => Kept::new(&statement)?.load::<T>(pg)?,
+            });
         }
         Ok(found)
     }
@@ -1191,8 +1195,9 @@ impl Database {
 
 impl Database {
     /// [`ExpertiseStore::evidence`], of the members of `within` alone when
-    /// given: one connection for every read; one statement per key, so
-    /// that each stays bounded by its own `LIMIT`.
+    /// given: one connection for every read (on PostgreSQL one read-only
+    /// transaction, with the plans of [`generic_plans`]); each key's rows
+    /// bounded by their own `LIMIT`.
     fn evidence_of(
         &self,
         keys: &[String],
@@ -1201,7 +1206,7 @@ impl Database {
         scoring: &Scoring,
         within: Option<GroupId>,
     ) -> Result<Evidence, StoreError> {
-        let (rows, knowing, population, actions, hidden) = self.read(|conn| {
+        let reads = |conn: &mut DbConnection| {
             Ok((
                 BestRows::Standings.read::<RankedRow>(conn, keys, per_key, within)?,
                 count_people_on(conn, keys)?,
@@ -1209,7 +1214,9 @@ impl Database {
                 BestRows::Actions.read::<ActionTopicRow>(conn, keys, actions_per_key, within)?,
                 hidden_on(conn, keys)?,
             ))
-        })?;
+        };
+        let (rows, knowing, population, actions, hidden) =
+            self.read(|conn| generic_plans(conn, reads))?;
         let mut standings = Vec::with_capacity(rows.len());
         let mut activity = HashMap::new();
         for row in rows {

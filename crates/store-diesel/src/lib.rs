@@ -13,6 +13,7 @@ mod credentials;
 mod expertise;
 mod filter;
 mod groups;
+mod kept;
 mod plans;
 mod rarity;
 mod schema;
