@@ -9,6 +9,7 @@
 mod adapters;
 mod cursor;
 mod import;
+mod learning;
 mod plans;
 mod scores;
 

@@ -313,6 +313,94 @@ impl TopicLabel {
     }
 }
 
+/// What a person holds on one topic: her standing and the label her
+/// uploads voted for. [`Holding::learn`] is the one rule by which every
+/// store learns from an action, on upload and on a rebuild.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Holding {
+    /// The label shown, its lead in the vote, and whether it is shown.
+    pub label: TopicLabel,
+    /// The score and the moment it holds for.
+    pub standing: Standing,
+}
+
+impl Holding {
+    /// `before` (`None`: nothing yet on the topic) after an action of
+    /// `action_type`, made at `at`, that taught `topic`: its contribution
+    /// added to the standing, its label's vote counted.
+    pub fn learn(
+        before: Option<Self>,
+        topic: &EntityTopic,
+        action_type: &str,
+        at: DateTime<Utc>,
+        scoring: &Scoring,
+    ) -> Self {
+        let contribution = scoring.contribution(action_type, topic);
+        match before {
+            Some(mut held) => {
+                held.label.learn(topic, contribution);
+                held.standing = held.standing.add(contribution, at, scoring);
+                held
+            }
+            None => Self {
+                label: TopicLabel::first(topic, contribution),
+                standing: Standing {
+                    score: contribution,
+                    as_of: at,
+                },
+            },
+        }
+    }
+}
+
+/// What one action changes in what its person knows, for a store to
+/// apply: her holding on each topic it taught, and the topics she knew
+/// nothing of before (each one more person who knows it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    /// Each topic's key and her holding on it after the action.
+    pub holdings: Vec<(String, Holding)>,
+    /// The keys of `holdings` that she held nothing on before.
+    pub first_known: Vec<String>,
+}
+
+impl Lesson {
+    /// What an action of `action_type`, made at `at`, that taught
+    /// `topics` changes, given `before`, her holdings on those topics as
+    /// stored (the others are new to her). A key taught twice is learned
+    /// twice, in order, and is one holding.
+    pub fn of(
+        action_type: &str,
+        at: DateTime<Utc>,
+        topics: &[EntityTopic],
+        mut before: std::collections::HashMap<String, Holding>,
+        scoring: &Scoring,
+    ) -> Self {
+        let mut first_known = Vec::new();
+        let mut holdings: Vec<(String, Holding)> = Vec::with_capacity(topics.len());
+        let mut place: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(topics.len());
+        for topic in topics {
+            if let Some(&at_place) = place.get(topic.key.as_str()) {
+                let (_, held) = &mut holdings[at_place];
+                *held = Holding::learn(Some(held.clone()), topic, action_type, at, scoring);
+                continue;
+            }
+            let held = before.remove(&topic.key);
+            if held.is_none() {
+                first_known.push(topic.key.clone());
+            }
+            place.insert(&topic.key, holdings.len());
+            let after = Holding::learn(held, topic, action_type, at, scoring);
+            holdings.push((topic.key.clone(), after));
+        }
+        Self {
+            holdings,
+            first_known,
+        }
+    }
+}
+
 /// One stored (user, topic) aggregate.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TopicStanding {

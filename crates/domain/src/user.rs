@@ -89,6 +89,17 @@ impl Status {
     /// The stable name of [`Status::Deleted`].
     pub const DELETED: &'static str = "DELETED";
 
+    /// The stable names of the statuses whose users learn from uploads
+    /// ([`Status::learns`]), for a store that selects them by name.
+    pub const LEARNING: [&'static str; 2] = [Self::ACTIVE, Self::DEACTIVATED];
+
+    /// Whether a user in this status learns from the uploads that name
+    /// her: ACTIVE or DEACTIVATED (a deactivated person's history still
+    /// arrives); a user pending deletion or deleted learns nothing.
+    pub fn learns(&self) -> bool {
+        matches!(self, Status::Active | Status::Deactivated)
+    }
+
     /// The stable name ([`Status::ACTIVE`], [`Status::DEACTIVATED`],
     /// [`Status::PENDING_DELETION`], [`Status::DELETED`]).
     pub fn name(&self) -> &'static str {

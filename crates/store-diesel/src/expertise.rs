@@ -8,8 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    commonest_labels, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Population, Scoring,
-    Standing, Status, TopicLabel, TopicStanding, UserId,
+    commonest_labels, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Holding, Lesson,
+    Population, Scoring, Standing, Status, TopicLabel, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -28,9 +28,6 @@ use crate::{from_db_time, to_db_time, Database};
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
 const ROWS_PER_INSERT: usize = 500;
-
-/// The statuses of users who still learn from uploads.
-const LEARNING: [&str; 2] = [Status::ACTIVE, Status::DEACTIVATED];
 
 /// Keys looked up by one statement: far below the bound-parameter limits.
 const KEYS_PER_READ: usize = 1_000;
@@ -332,17 +329,16 @@ struct StandingRow {
 }
 
 impl StandingRow {
-    fn new(
-        user_id: String,
-        topic_key: String,
-        TopicLabel {
-            label,
-            votes: label_votes,
-            shown,
-        }: TopicLabel,
-        standing: Standing,
-        scoring: &Scoring,
-    ) -> Self {
+    fn new(user_id: String, topic_key: String, holding: Holding, scoring: &Scoring) -> Self {
+        let Holding {
+            label:
+                TopicLabel {
+                    label,
+                    votes: label_votes,
+                    shown,
+                },
+            standing,
+        } = holding;
         Self {
             user_id,
             topic_key,
@@ -379,6 +375,21 @@ fn shard(user_id: &str) -> &str {
 }
 
 impl StandingRow {
+    /// The holding the row stores.
+    fn holding(&self) -> Holding {
+        Holding {
+            label: TopicLabel {
+                label: self.label.clone(),
+                votes: self.label_votes,
+                shown: self.shown,
+            },
+            standing: Standing {
+                score: self.score,
+                as_of: from_db_time(self.as_of),
+            },
+        }
+    }
+
     fn into_standing(self) -> Result<TopicStanding, StoreError> {
         let user = parse_user(&self.user_id)?;
         Ok(TopicStanding {
@@ -392,58 +403,6 @@ impl StandingRow {
             shown: self.shown,
         })
     }
-}
-
-/// The contribution of one action's topics to its user's standings, with
-/// the standings as they were before.
-fn updated_standings(
-    user_id: &str,
-    action: &NewAction,
-    before: Vec<StandingRow>,
-    scoring: &Scoring,
-) -> Vec<StandingRow> {
-    let mut before: HashMap<String, StandingRow> = before
-        .into_iter()
-        .map(|r| (r.topic_key.clone(), r))
-        .collect();
-    action
-        .topics
-        .iter()
-        .map(|topic| {
-            let contribution = scoring.contribution(&action.action_type, topic);
-            let old = before.remove(&topic.key);
-            let label = match &old {
-                Some(r) => {
-                    let mut label = TopicLabel {
-                        label: r.label.clone(),
-                        votes: r.label_votes,
-                        shown: r.shown,
-                    };
-                    label.learn(topic, contribution);
-                    label
-                }
-                None => TopicLabel::first(topic, contribution),
-            };
-            let old = old.map(|r| Standing {
-                score: r.score,
-                as_of: from_db_time(r.as_of),
-            });
-            let standing = match old {
-                Some(old) => old.add(contribution, action.action_date, scoring),
-                None => Standing {
-                    score: contribution,
-                    as_of: action.action_date,
-                },
-            };
-            StandingRow::new(
-                user_id.to_owned(),
-                topic.key.clone(),
-                label,
-                standing,
-                scoring,
-            )
-        })
-        .collect()
 }
 
 /// Removes everything learned about a user, and the user from the counts;
@@ -517,8 +476,8 @@ pub(crate) fn learning_user_sql(conn: &DbConnection) -> String {
         "UPDATE users SET version = version \
          WHERE email_key = {key} AND status <> '{deleted}' AND status IN ('{}', '{}') \
          RETURNING id",
-        LEARNING[0],
-        LEARNING[1],
+        Status::LEARNING[0],
+        Status::LEARNING[1],
         deleted = Status::DELETED,
     )
 }
@@ -685,21 +644,29 @@ fn record_one(
             .filter(standings::topic_key.eq_any(&keys))
     };
     let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
-    let mut new_keys: Vec<&str> = keys
-        .iter()
-        .copied()
-        .filter(|k| !before.iter().any(|r| r.topic_key == *k))
+    let before = before
+        .into_iter()
+        .map(|row| (row.topic_key.clone(), row.holding()))
         .collect();
-    let after = updated_standings(&user_id, action, before, scoring);
+    let lesson = Lesson::of(
+        &action.action_type,
+        action.action_date,
+        &action.topics,
+        before,
+        scoring,
+    );
+    let after: Vec<StandingRow> = lesson
+        .holdings
+        .into_iter()
+        .map(|(key, holding)| StandingRow::new(user_id.clone(), key, holding, scoring))
+        .collect();
     // The user's row is locked until commit, so nobody else writes these
     // standings meanwhile: those read above are updated in place.
     for rows in after.chunks(ROWS_PER_INSERT) {
         upsert_standings_sql(conn, rows).execute(conn)?;
     }
-    new_keys.sort_unstable();
-    new_keys.dedup();
-    for key in new_keys {
-        *counts.people_on.entry(key.to_owned()).or_default() += 1;
+    for key in lesson.first_known {
+        *counts.people_on.entry(key).or_default() += 1;
     }
     let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
     total.0 += i64::from(first_action);
@@ -1151,22 +1118,14 @@ impl Database {
                     (actions::action_type, actions::action_date),
                 ))
                 .load(conn)?;
-            let mut rebuilt: HashMap<(String, String), (TopicLabel, Standing)> = HashMap::new();
+            let mut rebuilt: HashMap<(String, String), Holding> = HashMap::new();
             for (topic, (action_type, date)) in learned {
                 let taught = topic.entity_topic();
-                let contribution = scoring.contribution(&action_type, &taught);
-                let at = from_db_time(date);
-                let entry = rebuilt
-                    .entry((topic.user_id.clone(), topic.topic_key.clone()))
-                    .and_modify(|(label, _)| label.learn(&taught, contribution))
-                    .or_insert((
-                        TopicLabel::first(&taught, contribution),
-                        Standing {
-                            score: 0.0,
-                            as_of: at,
-                        },
-                    ));
-                entry.1 = entry.1.add(contribution, at, scoring);
+                let key = (topic.user_id, topic.topic_key);
+                let before = rebuilt.remove(&key);
+                let after =
+                    Holding::learn(before, &taught, &action_type, from_db_time(date), scoring);
+                rebuilt.insert(key, after);
             }
             diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))
                 .set(action_topics::relevance.eq(action_topics::primary_relevance
@@ -1180,8 +1139,8 @@ impl Database {
                 .execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt
                 .into_iter()
-                .map(|((user_id, topic_key), (label, standing))| {
-                    StandingRow::new(user_id, topic_key, label, standing, scoring)
+                .map(|((user_id, topic_key), holding)| {
+                    StandingRow::new(user_id, topic_key, holding, scoring)
                 })
                 .collect();
             for rows in rows.chunks(ROWS_PER_INSERT) {

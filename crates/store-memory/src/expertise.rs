@@ -4,8 +4,8 @@ use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, Standing,
-    Status, TopicLabel, TopicStanding, UserId,
+    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Holding, Population, Scoring,
+    TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -26,12 +26,10 @@ struct StoredAction {
     topics: Vec<EntityTopic>,
 }
 
-/// A user's standing on one topic, as stored.
+/// A user's holding on one topic, as stored, with its rank key.
 #[derive(Debug, Clone)]
 struct Held {
-    /// The label its uploads voted for, and whether one showed it.
-    label: TopicLabel,
-    standing: Standing,
+    holding: Holding,
     rank_key: f64,
 }
 
@@ -73,25 +71,17 @@ impl Learned {
 
     fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
         for topic in &action.topics {
-            let contribution = scoring.contribution(&action.action_type, topic);
-            let entry = self
-                .standings
-                .entry(topic.key.clone())
-                .or_default()
-                .entry(user)
-                .and_modify(|held| held.label.learn(topic, contribution))
-                .or_insert_with(|| Held {
-                    label: TopicLabel::first(topic, contribution),
-                    standing: Standing {
-                        score: 0.0,
-                        as_of: action.action_date,
-                    },
-                    rank_key: 0.0,
-                });
-            entry.standing = entry
-                .standing
-                .add(contribution, action.action_date, scoring);
-            entry.rank_key = entry.standing.rank_key(scoring);
+            let users = self.standings.entry(topic.key.clone()).or_default();
+            let before = users.remove(&user).map(|held| held.holding);
+            let holding = Holding::learn(
+                before,
+                topic,
+                &action.action_type,
+                action.action_date,
+                scoring,
+            );
+            let rank_key = holding.standing.rank_key(scoring);
+            users.insert(user, Held { holding, rank_key });
         }
     }
 }
@@ -100,9 +90,9 @@ fn topic_standing(key: &str, user: UserId, held: &Held) -> TopicStanding {
     TopicStanding {
         user,
         key: key.to_owned(),
-        label: held.label.label.clone(),
-        standing: held.standing,
-        shown: held.label.shown,
+        label: held.holding.label.label.clone(),
+        standing: held.holding.standing,
+        shown: held.holding.label.shown,
     }
 }
 
@@ -228,7 +218,7 @@ fn record_in(
         .users
         .values()
         .find(|u| {
-            matches!(u.status(), Status::Active | Status::Deactivated)
+            u.status().learns()
                 && u.profile().map(|p| p.email.key()).as_deref() == Some(&action.user_email_key)
         })
         .map(|u| u.id())

@@ -690,3 +690,95 @@ fn a_related_topic_shows_the_label_written_most() {
         ]
     );
 }
+
+fn taught(key: &str, label: &str, primary: f64, shown: bool) -> EntityTopic {
+    EntityTopic {
+        key: key.into(),
+        label: label.into(),
+        by_descriptor: [primary, 0.0, 0.0],
+        shown,
+    }
+}
+
+#[test]
+fn a_first_holding_is_the_contribution_as_of_the_action() {
+    let s = Scoring::default();
+    let helm = taught("helm", "Helm", 2.0, true);
+    let held = Holding::learn(None, &helm, "view", t(3), &s);
+    assert_eq!(held.standing.score, s.contribution("view", &helm));
+    assert_eq!(held.standing.as_of, t(3));
+    assert_eq!(held.label, TopicLabel::first(&helm, held.standing.score));
+}
+
+#[test]
+fn a_later_action_adds_its_contribution_and_votes_for_its_label() {
+    let s = Scoring::default();
+    let helm = taught("helm", "Helm", 2.0, false);
+    let lower = taught("helm", "helm", 1.0, true);
+    let first = Holding::learn(None, &helm, "view", t(0), &s);
+    let after = Holding::learn(Some(first.clone()), &lower, "view", t(365), &s);
+    let contribution = s.contribution("view", &lower);
+    assert_eq!(
+        after.standing,
+        first.standing.add(contribution, t(365), &s),
+        "the standing adds the contribution after decaying to the action"
+    );
+    let mut label = first.label;
+    label.learn(&lower, contribution);
+    assert_eq!(after.label, label);
+    assert!(after.label.shown, "shown by one upload, shown");
+}
+
+#[test]
+fn a_lesson_learns_each_topic_and_names_those_new_to_the_person() {
+    let s = Scoring::default();
+    let helm = taught("helm", "Helm", 2.0, true);
+    let chart = taught("chart", "chart", 1.0, true);
+    let before = HashMap::from([(
+        "helm".to_owned(),
+        Holding::learn(None, &helm, "view", t(0), &s),
+    )]);
+    let lesson = Lesson::of(
+        "edit",
+        t(1),
+        &[helm.clone(), chart.clone()],
+        before.clone(),
+        &s,
+    );
+    assert_eq!(lesson.first_known, vec!["chart".to_owned()]);
+    assert_eq!(
+        lesson.holdings,
+        vec![
+            (
+                "helm".to_owned(),
+                Holding::learn(before.get("helm").cloned(), &helm, "edit", t(1), &s)
+            ),
+            (
+                "chart".to_owned(),
+                Holding::learn(None, &chart, "edit", t(1), &s)
+            ),
+        ]
+    );
+}
+
+#[test]
+fn a_key_taught_twice_by_one_action_is_one_holding_learned_twice() {
+    let s = Scoring::default();
+    let helm = taught("helm", "Helm", 2.0, true);
+    let lesson = Lesson::of(
+        "view",
+        t(0),
+        &[helm.clone(), helm.clone()],
+        HashMap::new(),
+        &s,
+    );
+    let once = Holding::learn(None, &helm, "view", t(0), &s);
+    assert_eq!(lesson.first_known, vec!["helm".to_owned()]);
+    assert_eq!(
+        lesson.holdings,
+        vec![(
+            "helm".to_owned(),
+            Holding::learn(Some(once), &helm, "view", t(0), &s)
+        )]
+    );
+}

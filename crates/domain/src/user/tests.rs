@@ -347,3 +347,23 @@ fn only_active_and_deactivated_users_are_provisioned() {
         assert_eq!(in_state(state).is_provisioned(), provisioned);
     }
 }
+
+#[test]
+fn the_learning_statuses_are_named_as_they_learn() {
+    let at = t0();
+    let all = [
+        Status::Active,
+        Status::Deactivated,
+        Status::PendingDeletion { scheduled_for: at },
+        Status::Deleted { at },
+    ];
+    for status in all {
+        assert_eq!(
+            status.learns(),
+            Status::LEARNING.contains(&status.name()),
+            "{}",
+            status.name()
+        );
+    }
+    assert!(Status::Active.learns() && Status::Deactivated.learns());
+}

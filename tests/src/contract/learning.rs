@@ -1,0 +1,91 @@
+//! The learning rule stated once: whatever a store keeps, the standings
+//! it reads back are what the domain's [`Lesson`] makes of the actions
+//! in the order they were recorded, on every store alike.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use kenning_domain::{Holding, Lesson, Scoring, TopicStanding, UserId};
+use kenning_ports::{NewAction, UserRepository};
+use kenning_test_macros::contract_check;
+
+use super::{action, adapters, new_user, Store};
+
+/// Actions of several types, out of date order, voting for different
+/// labels of one key, some showing it and some not.
+fn history(email: &str) -> Vec<NewAction> {
+    let mut history = vec![
+        action(email, None, 10, &[("helm", 1.0), ("chart", 0.4)]),
+        action(email, None, 2, &[("helm", 0.3)]),
+        action(email, None, 40, &[("chart", 2.0), ("values", 0.7)]),
+        action(email, None, 5, &[("helm", 0.9), ("values", 0.1)]),
+    ];
+    history[1].action_type = "view".into();
+    history[2].action_type = "comment".into();
+    history[1].topics[0].label = "helm".into();
+    history[3].topics[0].label = "helm".into();
+    history[3].topics[0].shown = false;
+    history[0].topics[1].shown = false;
+    history
+}
+
+/// The holdings the domain's rule learns from `actions`, in order.
+fn learned(actions: &[NewAction], scoring: &Scoring) -> HashMap<String, Holding> {
+    let mut held: HashMap<String, Holding> = HashMap::new();
+    for action in actions {
+        let before = action
+            .topics
+            .iter()
+            .filter_map(|t| held.get(&t.key).map(|h| (t.key.clone(), h.clone())))
+            .collect();
+        let lesson = Lesson::of(
+            &action.action_type,
+            action.action_date,
+            &action.topics,
+            before,
+            scoring,
+        );
+        held.extend(lesson.holdings);
+    }
+    held
+}
+
+fn assert_holds(stored: &[TopicStanding], expected: &HashMap<String, Holding>, user: UserId) {
+    assert_eq!(stored.len(), expected.len(), "{stored:?}");
+    for standing in stored {
+        let want = &expected[&standing.key];
+        assert_eq!(standing.user, user);
+        assert_eq!(standing.label, want.label.label, "{}", standing.key);
+        assert_eq!(standing.shown, want.label.shown, "{}", standing.key);
+        assert_eq!(
+            standing.standing.as_of.timestamp_millis(),
+            want.standing.as_of.timestamp_millis(),
+            "{}",
+            standing.key
+        );
+        let (got, want) = (standing.standing.score, want.standing.score);
+        assert!(
+            (got - want).abs() <= 1e-9 * want.abs().max(1.0),
+            "{}: stored {got}, learned {want}",
+            standing.key
+        );
+    }
+}
+
+#[contract_check]
+fn standings_are_what_the_domain_learns(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    let history = history("ada@example.com");
+    for action in &history[..2] {
+        store.record(action, &scoring).unwrap();
+    }
+    let results = store.record_all(&history[2..], &scoring).unwrap();
+    assert!(results.iter().all(Result::is_ok), "{results:?}");
+    assert_holds(
+        &store.standings_of(ada.id()).unwrap(),
+        &learned(&history, &scoring),
+        ada.id(),
+    );
+}
