@@ -1,5 +1,7 @@
 //! Uploads from connectors and what is learned from them.
 
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -16,7 +18,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
-use crate::group_commit::GroupCommit;
+use crate::group_commit::{GroupCommit, SPREAD_FROM};
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
@@ -149,6 +151,37 @@ impl std::fmt::Debug for ExpertiseService {
     }
 }
 
+/// What the store answers for one action.
+type RecordAnswer = Result<UserId, RecordError>;
+
+/// The places of `actions` split into at most `writers` parts, each
+/// person's actions in one part and in their order (so her standings
+/// learn them in the order sent, and no two writers wait for her row),
+/// each part at least [`SPREAD_FROM`] actions on average; `None` when not
+/// worth it (one writer, too few actions) or when one alias stands in
+/// two parts (the later of its uploads must be the one refused).
+fn parts_by_person(actions: &[NewAction], writers: usize) -> Option<Vec<Vec<usize>>> {
+    let count = writers.min(actions.len() / SPREAD_FROM);
+    if count < 2 {
+        return None;
+    }
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); count];
+    let mut alias_part: HashMap<&str, usize> = HashMap::new();
+    for (at, action) in actions.iter().enumerate() {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        action.user_email_key.hash(&mut hasher);
+        let part = usize::try_from(hasher.finish() % count as u64).unwrap_or_default();
+        if let Some(alias) = &action.alias {
+            if *alias_part.entry(alias.as_str()).or_insert(part) != part {
+                return None;
+            }
+        }
+        parts[part].push(at);
+    }
+    parts.retain(|part| !part.is_empty());
+    (parts.len() > 1).then_some(parts)
+}
+
 fn internal(e: StoreError) -> ServiceError {
     ServiceError::from(e)
 }
@@ -236,10 +269,7 @@ impl ExpertiseService {
                 Err(errors) => answers.push(Some(Err(errors.into()))),
             }
         }
-        let recorded = match self.commit.write(actions) {
-            Ok(recorded) => recorded.into_iter().map(Ok).collect(),
-            Err(e) => vec![Err(e); waiting.len()],
-        };
+        let recorded = self.record(actions);
         for ((at, action_id, topics), outcome) in waiting.into_iter().zip(recorded) {
             answers[at] = Some(match outcome {
                 Ok(Ok(user)) => Ok(Accepted {
@@ -264,6 +294,52 @@ impl ExpertiseService {
                     Err(internal(StoreError::backend_message(
                         "the store answered fewer uploads than it was given",
                     )))
+                })
+            })
+            .collect()
+    }
+
+    /// Records `actions` through the writers, one answer each in their
+    /// order: as one job, or, when the store writes with several writers
+    /// and there are enough, as one part a writer
+    /// ([`parts_by_person`]), written at once, each in a transaction of
+    /// its own (a part that fails fails alone).
+    fn record(&self, actions: Vec<NewAction>) -> Vec<Result<RecordAnswer, StoreError>> {
+        let count = actions.len();
+        let Some(places) = parts_by_person(&actions, self.commit.writers()) else {
+            return match self.commit.write(actions) {
+                Ok(recorded) => recorded.into_iter().map(Ok).collect(),
+                Err(e) => vec![Err(e); count],
+            };
+        };
+        let mut actions: Vec<Option<NewAction>> = actions.into_iter().map(Some).collect();
+        let parts: Vec<Vec<NewAction>> = places
+            .iter()
+            .map(|part| part.iter().filter_map(|&at| actions[at].take()).collect())
+            .collect();
+        let mut answers: Vec<Option<Result<RecordAnswer, StoreError>>> =
+            (0..count).map(|_| None).collect();
+        for (part, written) in places.iter().zip(self.commit.write_parts(parts)) {
+            match written {
+                Ok(recorded) => {
+                    for (&at, answer) in part.iter().zip(recorded) {
+                        answers[at] = Some(Ok(answer));
+                    }
+                }
+                Err(e) => {
+                    for &at in part {
+                        answers[at] = Some(Err(e.clone()));
+                    }
+                }
+            }
+        }
+        answers
+            .into_iter()
+            .map(|answer| {
+                answer.unwrap_or_else(|| {
+                    Err(StoreError::backend_message(
+                        "the store answered fewer uploads than it was given",
+                    ))
                 })
             })
             .collect()
@@ -531,5 +607,64 @@ impl ExpertiseService {
     /// The settings scores are computed with.
     pub fn scoring(&self) -> &Scoring {
         &self.scoring
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(person: usize, alias: Option<&str>) -> NewAction {
+        NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: format!("person{person}@example.com"),
+            entity_type: "document".into(),
+            action_type: "create".into(),
+            action_date: DateTime::<Utc>::UNIX_EPOCH,
+            alias: alias.map(Into::into),
+            received: DateTime::<Utc>::UNIX_EPOCH,
+            topics: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_batch_is_split_by_person_each_part_in_order() {
+        let actions: Vec<NewAction> = (0..100)
+            .map(|i| action(i % 10, Some(&format!("a{i}"))))
+            .collect();
+        let parts = parts_by_person(&actions, 4).expect("split");
+        assert!(parts.len() > 1 && parts.len() <= 4, "{parts:?}");
+        let mut every: Vec<usize> = parts.iter().flatten().copied().collect();
+        every.sort_unstable();
+        assert_eq!(every, (0..100).collect::<Vec<_>>(), "each action once");
+        for part in &parts {
+            assert!(part.windows(2).all(|w| w[0] < w[1]), "in order: {part:?}");
+        }
+        for person in 0..10 {
+            let holding: Vec<&Vec<usize>> = parts
+                .iter()
+                .filter(|part| part.iter().any(|&at| at % 10 == person))
+                .collect();
+            assert_eq!(holding.len(), 1, "person {person} in one part");
+        }
+    }
+
+    #[test]
+    fn a_batch_stays_whole_for_one_writer_few_actions_or_an_alias_in_two_parts() {
+        let many: Vec<NewAction> = (0..100).map(|i| action(i % 10, None)).collect();
+        assert_eq!(parts_by_person(&many, 1), None);
+        assert_eq!(parts_by_person(&many[..SPREAD_FROM + 1], 4), None);
+        let mut shared = many.clone();
+        // The same alias for every person: some two are in two parts.
+        for action in &mut shared[..10] {
+            action.alias = Some("same".into());
+        }
+        assert_eq!(parts_by_person(&shared, 4), None);
+        let one_person: Vec<NewAction> = (0..100).map(|_| action(7, None)).collect();
+        assert_eq!(
+            parts_by_person(&one_person, 4),
+            None,
+            "one part is no split"
+        );
     }
 }

@@ -14,6 +14,7 @@
 //! [`ExpertiseStore::record_all`]: kenning_ports::ExpertiseStore::record_all
 //! [`UserRepository::insert_all`]: kenning_ports::UserRepository::insert_all
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread::{self, JoinHandle};
@@ -27,6 +28,9 @@ pub(crate) const MOST_PER_WRITE: usize = 1_000;
 /// A store's write of many items: one answer per item, in their order, all
 /// durable when it returns; `Err` when none was stored.
 pub(crate) type WriteAll<T, A> = dyn Fn(&[T]) -> Result<Vec<A>, StoreError> + Send + Sync;
+
+/// Where the answers of one job come from.
+type Answer<A> = mpsc::Receiver<Result<Vec<A>, StoreError>>;
 
 /// The items of one caller and where their answers go.
 struct Job<T, A> {
@@ -83,16 +87,22 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
     /// end when the last clone of this handle is dropped.
     pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
         let (jobs, waiting) = mpsc::channel();
-        let waiting = Arc::new(Mutex::new(waiting));
-        let threads: Vec<JoinHandle<()>> = (0..writers.max(1))
+        let count = writers.max(1);
+        let queue = Arc::new(Queue {
+            waiting: Mutex::new(waiting),
+            idle: AtomicUsize::new(count),
+        });
+        let threads: Vec<JoinHandle<()>> = (0..count)
             .filter_map(|_| {
-                let (write, waiting) = (write.clone(), waiting.clone());
+                let (write, queue) = (write.clone(), queue.clone());
                 thread::Builder::new()
                     .name(name.to_owned())
-                    .spawn(move || write_groups(write.as_ref(), &waiting))
+                    .spawn(move || write_groups(write.as_ref(), &queue))
                     .ok()
             })
             .collect();
+        // Writers that could not be started are never idle.
+        queue.idle.store(threads.len(), Ordering::SeqCst);
         Self {
             writers: Arc::new(Writers {
                 jobs: (!threads.is_empty()).then_some(jobs),
@@ -122,24 +132,79 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
     }
 }
 
-/// A writer thread: each round takes every job waiting and writes them at
-/// once. Writers take turns at the queue, so each round's jobs go to one
-/// of them while the others write theirs.
-fn write_groups<T: Clone, A>(write: &WriteAll<T, A>, waiting: &Mutex<Receiver<Job<T, A>>>) {
-    while let Some(group) = next_group(waiting) {
-        write_group(write, group);
+impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
+    /// The writer threads' count: how many jobs are written at once.
+    pub(crate) fn writers(&self) -> usize {
+        self.writers.threads.len().max(1)
+    }
+
+    /// Stores each of `parts` as a job of its own, so that the writers
+    /// write them at once, each with the items of concurrent callers;
+    /// returns each part's answers, in the order of `parts`, when all are
+    /// durable. A part that failed fails alone: the others are written.
+    pub(crate) fn write_parts(&self, parts: Vec<Vec<T>>) -> Vec<Result<Vec<A>, StoreError>> {
+        let Some(jobs) = &self.writers.jobs else {
+            return parts.iter().map(|items| (self.write)(items)).collect();
+        };
+        let sent: Vec<Result<Answer<A>, Vec<T>>> = parts
+            .into_iter()
+            .map(|items| {
+                let (reply, answer) = mpsc::sync_channel(1);
+                match jobs.send(Job { items, reply }) {
+                    Ok(()) => Ok(answer),
+                    Err(mpsc::SendError(job)) => Err(job.items),
+                }
+            })
+            .collect();
+        sent.into_iter()
+            .map(|sent| match sent {
+                Ok(answer) => answer
+                    .recv()
+                    .map_err(|_| StoreError::backend_message("a writer stopped mid-write"))?,
+                // Every writer is gone (a panic): write here instead.
+                Err(items) => (self.write)(&items),
+            })
+            .collect()
     }
 }
 
-/// The jobs waiting now, at least one (waited for); `None` once every
-/// handle is gone.
-fn next_group<T, A>(waiting: &Mutex<Receiver<Job<T, A>>>) -> Option<Vec<Job<T, A>>> {
+/// A group holding this many items leaves the jobs still waiting to a
+/// writer that is idle, if one is, so that a caller's parts
+/// ([`GroupCommit::write_parts`]) and a burst of requests are written by
+/// several writers at once rather than by one after another.
+pub(crate) const SPREAD_FROM: usize = 16;
+
+/// The queue the writers share and how many of them are idle.
+struct Queue<T, A> {
+    waiting: Mutex<Receiver<Job<T, A>>>,
+    idle: AtomicUsize,
+}
+
+/// A writer thread: each round takes the jobs waiting and writes them at
+/// once. Writers take turns at the queue, so each round's jobs go to one
+/// of them while the others write theirs.
+fn write_groups<T: Clone, A>(write: &WriteAll<T, A>, queue: &Queue<T, A>) {
+    while let Some(group) = next_group(queue) {
+        write_group(write, group);
+        queue.idle.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
+/// The jobs waiting now, at least one (waited for): all of them, up to
+/// [`MOST_PER_WRITE`] items, or, while another writer is idle, those
+/// taken until the group holds [`SPREAD_FROM`] items. `None` once every
+/// handle is gone. The writer counts as busy from its first job on.
+fn next_group<T, A>(queue: &Queue<T, A>) -> Option<Vec<Job<T, A>>> {
     // A writer that panicked holding the queue left it intact.
-    let waiting = waiting.lock().unwrap_or_else(PoisonError::into_inner);
+    let waiting = queue.waiting.lock().unwrap_or_else(PoisonError::into_inner);
     let first = waiting.recv().ok()?;
+    queue.idle.fetch_sub(1, Ordering::SeqCst);
     let mut count = first.items.len();
     let mut group = vec![first];
     while count < MOST_PER_WRITE {
+        if count >= SPREAD_FROM && queue.idle.load(Ordering::SeqCst) > 0 {
+            break;
+        }
         match waiting.try_recv() {
             Ok(job) => {
                 count += job.items.len();
@@ -185,5 +250,61 @@ fn write_group<T: Clone, A>(write: &WriteAll<T, A>, group: Vec<Job<T, A>>) {
     }
     for job in group {
         let _ = job.reply.send(write(&job.items));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::time::Duration;
+
+    use super::*;
+
+    /// A write that takes a while, notes the thread that made it, and
+    /// fails a group holding a negative item.
+    fn slow_write(threads: Arc<Mutex<HashSet<thread::ThreadId>>>) -> Arc<WriteAll<i64, i64>> {
+        Arc::new(move |items: &[i64]| {
+            thread::sleep(Duration::from_millis(30));
+            threads
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(thread::current().id());
+            if items.iter().any(|i| *i < 0) {
+                return Err(StoreError::backend_message("refused"));
+            }
+            Ok(items.iter().map(|i| i * 10).collect())
+        })
+    }
+
+    #[test]
+    fn parts_are_written_by_several_writers_and_answered_in_order() {
+        let threads = Arc::new(Mutex::new(HashSet::new()));
+        let commit = GroupCommit::start("test-writer", 4, slow_write(threads.clone()));
+        assert_eq!(commit.writers(), 4);
+        let parts: Vec<Vec<i64>> = (0..4)
+            .map(|p| (0..SPREAD_FROM as i64).map(|i| p * 100 + i).collect())
+            .collect();
+        let answers = commit.write_parts(parts.clone());
+        for (part, answer) in parts.iter().zip(answers) {
+            let want: Vec<i64> = part.iter().map(|i| i * 10).collect();
+            assert_eq!(answer, Ok(want));
+        }
+        let writers = threads.lock().unwrap_or_else(PoisonError::into_inner).len();
+        assert!(writers > 1, "all parts written by one writer");
+    }
+
+    #[test]
+    fn a_part_that_fails_fails_alone() {
+        let threads = Arc::new(Mutex::new(HashSet::new()));
+        let commit = GroupCommit::start("test-writer", 2, slow_write(threads));
+        let mut bad: Vec<i64> = (0..SPREAD_FROM as i64).collect();
+        bad[3] = -1;
+        let good: Vec<i64> = (0..SPREAD_FROM as i64).collect();
+        let answers = commit.write_parts(vec![bad, good.clone()]);
+        assert!(answers[0].is_err());
+        assert_eq!(
+            answers[1],
+            Ok(good.iter().map(|i| i * 10).collect::<Vec<_>>())
+        );
     }
 }

@@ -278,3 +278,65 @@ fn concurrent_batches_are_each_answered_and_all_kept(backend: Backend) {
         }
     }
 }
+
+/// A batch large enough to be written in parts by several writers (on a
+/// backend that has them) is answered item by item in its order, each
+/// person's items learned in the order sent; an alias sent twice in it,
+/// even for two people, is refused the second time.
+#[on_every_backend]
+fn a_large_batch_is_answered_in_order_whoever_writes_it(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "batch_large_in_order") else {
+        return;
+    };
+    let people: Vec<(String, String)> = (0..8)
+        .map(|n| {
+            let email = format!("person{n}@example.com");
+            let id = app.create_user(&email, "P", &format!("Person {n}"));
+            (email, id)
+        })
+        .collect();
+    let key = app.api_key();
+    let items: Vec<Value> = (0..96)
+        .map(|i| {
+            let (email, _) = &people[(i * 5) % people.len()];
+            item(
+                email,
+                Some(&format!("doc-{i}")),
+                "Bernoulli numbers by engine.",
+            )
+        })
+        .collect();
+    let reply = batch(&app, &key, &items);
+    assert!(
+        outcomes(&reply).iter().all(|(s, _)| *s == 201),
+        "{}",
+        reply.body
+    );
+    let results = reply.json()["results"].as_array().unwrap().clone();
+    for (i, result) in results.iter().enumerate() {
+        assert_eq!(
+            result["globalUserId"],
+            json!(people[(i * 5) % 8].1),
+            "item {i}"
+        );
+    }
+    // The same again with one alias sent twice, by two people, and an
+    // unknown person among them.
+    let mut again: Vec<Value> = (0..64)
+        .map(|i| {
+            let (email, _) = &people[i % people.len()];
+            item(email, Some(&format!("again-{i}")), "Looms weave patterns.")
+        })
+        .collect();
+    again[40] = item(&people[3].0, Some("again-2"), "Punched cards.");
+    again[41] = item("nobody@example.com", None, "Punched cards.");
+    let answered = outcomes(&batch(&app, &key, &again));
+    for (i, (status, code)) in answered.iter().enumerate() {
+        let want = match i {
+            40 => (409, "DuplicateAlias"),
+            41 => (422, "UnknownUser"),
+            _ => (201, ""),
+        };
+        assert_eq!((*status, code.as_str()), (want.0, want.1), "item {i}");
+    }
+}
