@@ -18,8 +18,19 @@ use crate::server::Kenning;
 
 /// The people uploads are for.
 const PEOPLE: u64 = 10_000;
-/// The uploads/s the batch endpoint must reach on SQLite.
-const TARGET: f64 = 2_000.0;
+
+/// The uploads a second each way should reach on `backend` (the ingest
+/// targets of docs/performance.md "Connector uploads"): the batch
+/// endpoint 2,000 on SQLite and 1,000 on PostgreSQL, the single endpoint
+/// twice what it reached before them (145 and 209 uploads a second).
+fn target(backend: &str, items: usize) -> f64 {
+    match (backend, items) {
+        ("sqlite", 1) => 300.0,
+        (_, 1) => 400.0,
+        ("sqlite", _) => 2_000.0,
+        _ => 1_000.0,
+    }
+}
 
 /// One way of uploading, measured.
 #[derive(Debug)]
@@ -149,18 +160,13 @@ pub fn print_table(rows: &[IngestRow], extraction: f64) {
             .map(|r| r.stats.per_second);
         let uploads = row.stats.per_second * row.items as f64;
         let ratio = single.map_or(String::new(), |s| format!("{:.1}", uploads / s));
-        let target = if row.items == 1 {
-            "baseline".to_owned()
-        } else if row.backend == "sqlite" {
-            let met = if uploads >= TARGET && row.stats.errors == 0 {
-                "met"
-            } else {
-                "NOT MET"
-            };
-            format!(">= {TARGET}/s: {met}")
+        let goal = target(&row.backend, row.items);
+        let met = if uploads >= goal && row.stats.errors == 0 {
+            "met"
         } else {
-            String::new()
+            "NOT MET"
         };
+        let target = format!(">= {goal}/s: {met}");
         println!(
             "| {} | {} | {} | {} | {:.1} | {:.0} | {:.2} | {:.2} | {} | {:.2} | {} | {:.0} | {} |",
             row.name,

@@ -293,7 +293,12 @@ fn run(args: &Args) -> anyhow::Result<()> {
         let mut rows = Vec::new();
         for backend in &args.backends {
             let measured = fresh_database(args, backend).and_then(|url| match url {
-                Some(url) => ingest::measure(backend, &url, args, &[(2, 100), (4, 100), (8, 100)]),
+                Some(url) => ingest::measure(
+                    backend,
+                    &url,
+                    args,
+                    &[(1, 100), (2, 100), (4, 100), (8, 100)],
+                ),
                 None => Ok(Vec::new()),
             });
             match measured {
