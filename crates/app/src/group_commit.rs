@@ -87,12 +87,11 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
     /// end when the last clone of this handle is dropped.
     pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
         let (jobs, waiting) = mpsc::channel();
-        let count = writers.max(1);
         let queue = Arc::new(Queue {
             waiting: Mutex::new(waiting),
-            idle: AtomicUsize::new(count),
+            idle: AtomicUsize::new(0),
         });
-        let threads: Vec<JoinHandle<()>> = (0..count)
+        let threads: Vec<JoinHandle<()>> = (0..writers.max(1))
             .filter_map(|_| {
                 let (write, queue) = (write.clone(), queue.clone());
                 thread::Builder::new()
@@ -101,7 +100,8 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
                     .ok()
             })
             .collect();
-        // Writers that could not be started are never idle.
+        // Every writer started is idle until the first job, which cannot
+        // come before this returns.
         queue.idle.store(threads.len(), Ordering::SeqCst);
         Self {
             writers: Arc::new(Writers {
@@ -118,21 +118,11 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
         if items.is_empty() {
             return Ok(Vec::new());
         }
-        let Some(jobs) = &self.writers.jobs else {
-            return (self.write)(&items);
-        };
-        let (reply, answer) = mpsc::sync_channel(1);
-        if let Err(mpsc::SendError(job)) = jobs.send(Job { items, reply }) {
-            // Every writer is gone (a panic): write here instead.
-            return (self.write)(&job.items);
-        }
-        answer
-            .recv()
-            .map_err(|_| StoreError::backend_message("a writer stopped mid-write"))?
+        self.write_parts(vec![items])
+            .pop()
+            .unwrap_or_else(|| Err(StoreError::backend_message("a write was not answered")))
     }
-}
 
-impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
     /// The writer threads' count: how many jobs are written at once.
     pub(crate) fn writers(&self) -> usize {
         self.writers.threads.len().max(1)
