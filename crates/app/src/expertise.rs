@@ -306,12 +306,11 @@ impl ExpertiseService {
     /// its own (a part that fails fails alone).
     fn record(&self, actions: Vec<NewAction>) -> Vec<Result<RecordAnswer, StoreError>> {
         let count = actions.len();
-        let Some(places) = parts_by_person(&actions, self.commit.writers()) else {
-            return match self.commit.write(actions) {
-                Ok(recorded) => recorded.into_iter().map(Ok).collect(),
-                Err(e) => vec![Err(e); count],
-            };
-        };
+        if count == 0 {
+            return Vec::new();
+        }
+        let places = parts_by_person(&actions, self.commit.writers())
+            .unwrap_or_else(|| vec![(0..count).collect()]);
         let mut actions: Vec<Option<NewAction>> = actions.into_iter().map(Some).collect();
         let parts: Vec<Vec<NewAction>> = places
             .iter()
