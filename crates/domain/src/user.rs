@@ -301,10 +301,11 @@ impl User {
         self.id
     }
     /// Whether the user is ACTIVE or DEACTIVATED: one a directory that
-    /// provisions users (SCIM) sees; a user pending deletion or deleted is
+    /// provisions users (SCIM) sees, and the statuses that learn from
+    /// uploads ([`Status::learns`]); a user pending deletion or deleted is
     /// gone for it.
     pub fn is_provisioned(&self) -> bool {
-        matches!(self.status, Status::Active | Status::Deactivated)
+        self.status.learns()
     }
 
     /// When the user last changed: registered, updated, moved in its
