@@ -32,14 +32,15 @@ const ROWS_PER_INSERT: usize = 500;
 /// Keys looked up by one statement: far below the bound-parameter limits.
 const KEYS_PER_READ: usize = 1_000;
 
-/// The placeholders of a best-rows statement on `conn`'s backend, in bind
-/// order: the topic key (on PostgreSQL, every key as one array), the
-/// group. The limit is written into the statement: a plan made without
-/// the values (PostgreSQL's, see [`crate::kept`]) then still knows it.
-fn placeholders(conn: &DbConnection) -> [&'static str; 2] {
+/// The placeholder of the group in a best-rows statement on `conn`'s
+/// backend, bound second after the topic key (on PostgreSQL, every key as
+/// one array). The limit is written into the statement: a plan made
+/// without the values (PostgreSQL's, see [`crate::kept`]) then still
+/// knows it.
+fn group_placeholder(conn: &DbConnection) -> &'static str {
     match conn {
-        DbConnection::Sqlite(_) => ["?1", "?2"],
-        DbConnection::Postgres(_) => ["$1", "$2"],
+        DbConnection::Sqlite(_) => "?2",
+        DbConnection::Postgres(_) => "$2",
     }
 }
 
@@ -110,7 +111,7 @@ impl BestRows {
     /// every learner when joined; `OFFSET 0` keeps that inner query apart,
     /// or the look-up is made twice, to test and to read.
     fn per_key(self, conn: &DbConnection, key: &str, limit: u32, within: bool) -> String {
-        let [_, group] = placeholders(conn);
+        let group = group_placeholder(conn);
         let (table, alias, [first, second]) = self.source();
         let columns = self.columns();
         let members = members_only(&format!("{alias}.user_id"), group, within);
