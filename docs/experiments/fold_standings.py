@@ -2,7 +2,9 @@
 # them today (each upload's topics in turn, a commit per group of 200
 # uploads) against the same updates folded in key order in one larger
 # transaction: time and log bytes per upload.
-import os, random, sqlite3, time
+import os, random, time
+
+from common import distinct_topics, fresh_db
 
 random.seed(7)
 PATH = os.environ.get("KENNING_EXPERIMENT_DB", "/tmp/kenning-fold-standings.db")
@@ -11,26 +13,14 @@ USERS = 5000
 PER_USER = 200
 PER_UPLOAD = 80
 
-def zipf_topic():
-    # a Zipf-like draw over TOPICS
-    return int(TOPICS ** random.random()) - 1
-
 def fresh():
-    for suffix in ("", "-wal", "-shm"):
-        try: os.remove(PATH + suffix)
-        except FileNotFoundError: pass
-    c = sqlite3.connect(PATH, isolation_level=None)
-    c.execute("PRAGMA journal_mode=WAL"); c.execute("PRAGMA synchronous=FULL")
-    c.execute("PRAGMA cache_size=-32768")
+    c = fresh_db(PATH)
     c.execute("CREATE TABLE standings (user_id TEXT NOT NULL, topic_key TEXT NOT NULL, label TEXT NOT NULL, score REAL NOT NULL, as_of TEXT NOT NULL, rank_key REAL NOT NULL, shown INTEGER NOT NULL, label_votes REAL NOT NULL, PRIMARY KEY (user_id, topic_key))")
     c.execute("BEGIN")
     rows = []
     for u in range(USERS):
         uid = "%08x-user-%04d" % (random.getrandbits(32), u)
-        seen = set()
-        while len(seen) < PER_USER:
-            seen.add(zipf_topic())
-        for t in seen:
+        for t in distinct_topics(PER_USER, TOPICS):
             rows.append((uid, "topic%05d" % t, "Topic %d" % t, random.random(), "2026-01-01 00:00:00", random.random() * 10, 1, 1.0))
     c.executemany("INSERT INTO standings VALUES (?,?,?,?,?,?,?,?)", rows)
     c.execute("COMMIT")
@@ -43,9 +33,7 @@ def uploads(users, n):
     out = []
     for _ in range(n):
         u = random.choice(users)
-        topics = set()
-        while len(topics) < PER_UPLOAD:
-            topics.add(zipf_topic())
+        topics = distinct_topics(PER_UPLOAD, TOPICS)
         out.append([(u, "topic%05d" % t) for t in topics])
     return out
 

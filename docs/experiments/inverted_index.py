@@ -3,27 +3,19 @@
 # rows of an index ordered by (topic_key, relevance, action_id), as
 # action_topics_topic_relevance is, against a contentless FTS5 table whose
 # row is the action and whose tokens are its topic keys. Commits of 200.
-import os, random, sqlite3, time
+import os, random, time
+
+from common import distinct_topics, fresh_db
 
 random.seed(11)
 TOPICS = 20000
 PER_UPLOAD = 80
 
-def zipf():
-    return int(TOPICS ** random.random()) - 1
-
 def upload():
-    t = set()
-    while len(t) < PER_UPLOAD:
-        t.add(zipf())
-    return ["t%05d" % k for k in t]
+    return ["t%05d" % k for k in distinct_topics(PER_UPLOAD, TOPICS)]
 
 def fresh(path, fts):
-    for s in ("", "-wal", "-shm"):
-        try: os.remove(path + s)
-        except FileNotFoundError: pass
-    c = sqlite3.connect(path, isolation_level=None)
-    c.execute("PRAGMA journal_mode=WAL"); c.execute("PRAGMA synchronous=FULL"); c.execute("PRAGMA cache_size=-32768")
+    c = fresh_db(path)
     if fts:
         c.execute("CREATE VIRTUAL TABLE inv USING fts5(topics, content='', detail=none)")
     else:

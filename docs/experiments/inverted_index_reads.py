@@ -6,7 +6,9 @@
 # by primary key and the last band's cut made exactly. 22,000 uploads of
 # 80 topics each (Zipf-like over 20,000 topics); the commonest topics,
 # the median ms a read over 200 reads each.
-import math, os, random, sqlite3, statistics, time
+import math, random, statistics, time
+
+from common import distinct_topics, fresh_db
 
 random.seed(13)
 TOPICS = 20000
@@ -15,26 +17,17 @@ UPLOADS = 22000
 BANDS = 1000
 PATH = "/tmp/kenning-inverted-reads.db"
 
-def zipf():
-    return int(TOPICS ** random.random()) - 1
-
 def band(relevance):
     # relevance in (0, 1]; band 0 the best, each 2% lower on a log scale
     return min(BANDS - 1, int(-math.log(relevance) / math.log(1.02)))
 
-for s in ("", "-wal", "-shm"):
-    try: os.remove(PATH + s)
-    except FileNotFoundError: pass
-c = sqlite3.connect(PATH, isolation_level=None)
-c.execute("PRAGMA journal_mode=WAL"); c.execute("PRAGMA cache_size=-32768")
+c = fresh_db(PATH)
 c.execute("CREATE TABLE rel (action_id INTEGER NOT NULL, topic_key TEXT NOT NULL, relevance REAL NOT NULL, PRIMARY KEY (action_id, topic_key)) WITHOUT ROWID")
 c.execute("CREATE INDEX rel_topic ON rel (topic_key, relevance, action_id)")
 c.execute("CREATE VIRTUAL TABLE inv USING fts5(tokens, content='', detail=none)")
 c.execute("BEGIN")
 for a in range(UPLOADS):
-    topics = set()
-    while len(topics) < PER_UPLOAD:
-        topics.add(zipf())
+    topics = distinct_topics(PER_UPLOAD, TOPICS)
     rows = [(a, "t%05d" % t, random.random() ** 3 + 1e-9) for t in topics]
     c.executemany("INSERT INTO rel VALUES (?, ?, ?)", rows)
     c.execute("INSERT INTO inv (rowid, tokens) VALUES (?, ?)",
