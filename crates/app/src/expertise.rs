@@ -18,7 +18,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
-use crate::group_commit::{GroupCommit, SPREAD_FROM};
+use crate::group_commit::{GroupCommit, Lane};
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
@@ -154,32 +154,37 @@ impl std::fmt::Debug for ExpertiseService {
 /// What the store answers for one action.
 type RecordAnswer = Result<UserId, RecordError>;
 
-/// The places of `actions` split into at most `writers` parts, each
-/// person's actions in one part and in their order (so her standings
-/// learn them in the order sent, and no two writers wait for her row),
-/// each part at least [`SPREAD_FROM`] actions on average; `None` when not
-/// worth it (one writer, too few actions) or when one alias stands in
-/// two parts (the later of its uploads must be the one refused).
-fn parts_by_person(actions: &[NewAction], writers: usize) -> Option<Vec<Vec<usize>>> {
-    let count = writers.min(actions.len() / SPREAD_FROM);
-    if count < 2 {
-        return None;
+/// The places of `actions` by the lane of their person among `writers`
+/// (each person's actions in one part, in their order, so her standings
+/// learn them in the order sent, and always in the same lane, so no two
+/// writers wait for her row); one part for any writer when there is one
+/// writer, or when one alias stands in two lanes (the later of its
+/// uploads must be the one refused, so they are written in one
+/// transaction, in order).
+fn lanes_by_person(actions: &[NewAction], writers: usize) -> Vec<(Lane, Vec<usize>)> {
+    let whole = || vec![(Lane::Any, (0..actions.len()).collect())];
+    if writers < 2 {
+        return whole();
     }
-    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); count];
-    let mut alias_part: HashMap<&str, usize> = HashMap::new();
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); writers];
+    let mut alias_lane: HashMap<&str, usize> = HashMap::new();
     for (at, action) in actions.iter().enumerate() {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         action.user_email_key.hash(&mut hasher);
-        let part = usize::try_from(hasher.finish() % count as u64).unwrap_or_default();
+        let lane = usize::try_from(hasher.finish() % writers as u64).unwrap_or_default();
         if let Some(alias) = &action.alias {
-            if *alias_part.entry(alias.as_str()).or_insert(part) != part {
-                return None;
+            if *alias_lane.entry(alias.as_str()).or_insert(lane) != lane {
+                return whole();
             }
         }
-        parts[part].push(at);
+        parts[lane].push(at);
     }
-    parts.retain(|part| !part.is_empty());
-    (parts.len() > 1).then_some(parts)
+    parts
+        .into_iter()
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .map(|(lane, part)| (Lane::Of(lane), part))
+        .collect()
 }
 
 fn internal(e: StoreError) -> ServiceError {
@@ -309,16 +314,18 @@ impl ExpertiseService {
         if count == 0 {
             return Vec::new();
         }
-        let places = parts_by_person(&actions, self.commit.writers())
-            .unwrap_or_else(|| vec![(0..count).collect()]);
+        let places = lanes_by_person(&actions, self.commit.writers());
         let mut actions: Vec<Option<NewAction>> = actions.into_iter().map(Some).collect();
-        let parts: Vec<Vec<NewAction>> = places
+        let parts: Vec<(Lane, Vec<NewAction>)> = places
             .iter()
-            .map(|part| part.iter().filter_map(|&at| actions[at].take()).collect())
+            .map(|(lane, part)| {
+                let items = part.iter().filter_map(|&at| actions[at].take()).collect();
+                (*lane, items)
+            })
             .collect();
         let mut answers: Vec<Option<Result<RecordAnswer, StoreError>>> =
             (0..count).map(|_| None).collect();
-        for (part, written) in places.iter().zip(self.commit.write_parts(parts)) {
+        for ((_, part), written) in places.iter().zip(self.commit.write_parts(parts)) {
             match written {
                 Ok(recorded) => {
                     for (&at, answer) in part.iter().zip(recorded) {
@@ -627,43 +634,46 @@ mod tests {
     }
 
     #[test]
-    fn a_batch_is_split_by_person_each_part_in_order() {
+    fn a_batch_is_split_by_the_lane_of_each_person_each_part_in_order() {
         let actions: Vec<NewAction> = (0..100)
             .map(|i| action(i % 10, Some(&format!("a{i}"))))
             .collect();
-        let parts = parts_by_person(&actions, 4).expect("split");
+        let parts = lanes_by_person(&actions, 4);
         assert!(parts.len() > 1 && parts.len() <= 4, "{parts:?}");
-        let mut every: Vec<usize> = parts.iter().flatten().copied().collect();
+        let mut every: Vec<usize> = parts.iter().flat_map(|(_, p)| p).copied().collect();
         every.sort_unstable();
         assert_eq!(every, (0..100).collect::<Vec<_>>(), "each action once");
-        for part in &parts {
+        for (lane, part) in &parts {
+            assert!(matches!(lane, Lane::Of(0..=3)), "{lane:?}");
             assert!(part.windows(2).all(|w| w[0] < w[1]), "in order: {part:?}");
         }
         for person in 0..10 {
-            let holding: Vec<&Vec<usize>> = parts
+            let holding: Vec<Lane> = parts
                 .iter()
-                .filter(|part| part.iter().any(|&at| at % 10 == person))
+                .filter(|(_, part)| part.iter().any(|&at| at % 10 == person))
+                .map(|(lane, _)| *lane)
                 .collect();
             assert_eq!(holding.len(), 1, "person {person} in one part");
+            // Her lane is the same in another batch, whatever it holds.
+            let alone = lanes_by_person(&actions[person..=person], 4);
+            assert_eq!(alone, vec![(holding[0], vec![0])], "person {person}");
         }
     }
 
     #[test]
-    fn a_batch_stays_whole_for_one_writer_few_actions_or_an_alias_in_two_parts() {
+    fn a_batch_stays_whole_for_one_writer_or_an_alias_in_two_lanes() {
         let many: Vec<NewAction> = (0..100).map(|i| action(i % 10, None)).collect();
-        assert_eq!(parts_by_person(&many, 1), None);
-        assert_eq!(parts_by_person(&many[..SPREAD_FROM + 1], 4), None);
+        let whole = vec![(Lane::Any, (0..100).collect::<Vec<_>>())];
+        assert_eq!(lanes_by_person(&many, 1), whole);
         let mut shared = many.clone();
-        // The same alias for every person: some two are in two parts.
+        // The same alias for every person: some two are in two lanes.
         for action in &mut shared[..10] {
             action.alias = Some("same".into());
         }
-        assert_eq!(parts_by_person(&shared, 4), None);
+        assert_eq!(lanes_by_person(&shared, 4), whole);
         let one_person: Vec<NewAction> = (0..100).map(|_| action(7, None)).collect();
-        assert_eq!(
-            parts_by_person(&one_person, 4),
-            None,
-            "one part is no split"
-        );
+        let parts = lanes_by_person(&one_person, 4);
+        assert_eq!(parts.len(), 1, "one person, one lane");
+        assert!(matches!(parts[0].0, Lane::Of(_)));
     }
 }

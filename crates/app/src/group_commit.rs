@@ -2,21 +2,26 @@
 //!
 //! Each request does its own work (checks, topic extraction) on its own
 //! thread, then hands what it writes to a writer thread (as many as the
-//! store asks for), which takes everything waiting at that moment (up to
-//! [`MOST_PER_WRITE`] items) and stores it with one call of the store's
-//! write of many ([`ExpertiseStore::record_all`] for uploads,
+//! store asks for), which takes everything waiting for it at that moment
+//! (up to [`MOST_PER_WRITE`] items) and stores it with one call of the
+//! store's write of many ([`ExpertiseStore::record_all`] for uploads,
 //! [`UserRepository::insert_all`] for new users): one transaction and one
 //! sync to disk for all of them. A caller is answered only after that
 //! write returned, so an acknowledged write is durable. Nothing waits for
 //! company: a write starts as soon as the previous one ends, with whatever
 //! arrived meanwhile, so a lone request is written at once.
 //!
+//! A job is either for any writer, or for the writer of its lane: jobs of
+//! one lane are written by one writer, one after another, never by two at
+//! once. Uploads take the lane of their person, so that two writers never
+//! hold the same person's row (each would wait for the other's commit).
+//!
 //! [`ExpertiseStore::record_all`]: kenning_ports::ExpertiseStore::record_all
 //! [`UserRepository::insert_all`]: kenning_ports::UserRepository::insert_all
 
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::{self, Receiver, Sender, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::collections::VecDeque;
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use kenning_ports::StoreError;
@@ -36,6 +41,15 @@ type Answer<A> = mpsc::Receiver<Result<Vec<A>, StoreError>>;
 struct Job<T, A> {
     items: Vec<T>,
     reply: SyncSender<Result<Vec<A>, StoreError>>,
+}
+
+/// Which writer writes a part ([`GroupCommit::write_parts`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Lane {
+    /// Whichever writer takes it first.
+    Any,
+    /// The writer of this lane (a number taken modulo the writers' count).
+    Of(usize),
 }
 
 /// The way to the writer threads.
@@ -58,15 +72,16 @@ impl<T, A> Clone for GroupCommit<T, A> {
 /// store outlives its last user on another thread (a command may exit
 /// right after).
 struct Writers<T, A> {
-    /// `None` when no writer thread could be started: each caller then
+    queue: Arc<Queue<T, A>>,
+    /// Empty when no writer thread could be started: each caller then
     /// writes its own items.
-    jobs: Option<Sender<Job<T, A>>>,
     threads: Vec<JoinHandle<()>>,
 }
 
 impl<T, A> Drop for Writers<T, A> {
     fn drop(&mut self) {
-        self.jobs = None;
+        self.queue.lock().closed = true;
+        self.queue.arrived.notify_all();
         for thread in self.threads.drain(..) {
             // A writer that panicked has nothing left to finish.
             let _ = thread.join();
@@ -86,28 +101,34 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
     /// Starts `writers` threads (at least one) writing with `write`; they
     /// end when the last clone of this handle is dropped.
     pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
-        let (jobs, waiting) = mpsc::channel();
+        let count = writers.max(1);
         let queue = Arc::new(Queue {
-            waiting: Mutex::new(waiting),
-            idle: AtomicUsize::new(0),
+            waiting: Mutex::new(Waiting {
+                any: VecDeque::new(),
+                lanes: (0..count).map(|_| VecDeque::new()).collect(),
+                // Every writer is idle until the first job.
+                idle: count,
+                closed: false,
+            }),
+            arrived: Condvar::new(),
         });
-        let threads: Vec<JoinHandle<()>> = (0..writers.max(1))
-            .filter_map(|_| {
+        let threads: Vec<JoinHandle<()>> = (0..count)
+            .filter_map(|lane| {
                 let (write, queue) = (write.clone(), queue.clone());
                 thread::Builder::new()
                     .name(name.to_owned())
-                    .spawn(move || write_groups(write.as_ref(), &queue))
+                    .spawn(move || write_groups(write.as_ref(), &queue, lane))
                     .ok()
             })
             .collect();
-        // Every writer started is idle until the first job, which cannot
-        // come before this returns.
-        queue.idle.store(threads.len(), Ordering::SeqCst);
+        if threads.len() < count {
+            // A lane whose writer did not start would never be written:
+            // the callers write their own items instead.
+            queue.lock().closed = true;
+            queue.arrived.notify_all();
+        }
         Self {
-            writers: Arc::new(Writers {
-                jobs: (!threads.is_empty()).then_some(jobs),
-                threads,
-            }),
+            writers: Arc::new(Writers { queue, threads }),
             write,
         }
     }
@@ -118,7 +139,7 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
         if items.is_empty() {
             return Ok(Vec::new());
         }
-        self.write_parts(vec![items])
+        self.write_parts(vec![(Lane::Any, items)])
             .pop()
             .unwrap_or_else(|| Err(StoreError::backend_message("a write was not answered")))
     }
@@ -128,80 +149,133 @@ impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
         self.writers.threads.len().max(1)
     }
 
-    /// Stores each of `parts` as a job of its own, so that the writers
-    /// write them at once, each with the items of concurrent callers;
-    /// returns each part's answers, in the order of `parts`, when all are
-    /// durable. A part that failed fails alone: the others are written.
-    pub(crate) fn write_parts(&self, parts: Vec<Vec<T>>) -> Vec<Result<Vec<A>, StoreError>> {
-        let Some(jobs) = &self.writers.jobs else {
-            return parts.iter().map(|items| (self.write)(items)).collect();
-        };
+    /// Stores each of `parts` as a job of its own, by the writer of its
+    /// lane, so that the writers write them at once, each with the items
+    /// of concurrent callers; returns each part's answers, in the order of
+    /// `parts`, when all are durable. A part that failed fails alone: the
+    /// others are written.
+    pub(crate) fn write_parts(
+        &self,
+        parts: Vec<(Lane, Vec<T>)>,
+    ) -> Vec<Result<Vec<A>, StoreError>> {
+        let queue = &self.writers.queue;
         let sent: Vec<Result<Answer<A>, Vec<T>>> = parts
             .into_iter()
-            .map(|items| {
+            .map(|(lane, items)| {
                 let (reply, answer) = mpsc::sync_channel(1);
-                match jobs.send(Job { items, reply }) {
-                    Ok(()) => Ok(answer),
-                    Err(mpsc::SendError(job)) => Err(job.items),
-                }
+                queue
+                    .send(lane, Job { items, reply })
+                    .map(|()| answer)
+                    .map_err(|job| job.items)
             })
             .collect();
+        queue.arrived.notify_all();
         sent.into_iter()
             .map(|sent| match sent {
                 Ok(answer) => answer
                     .recv()
                     .map_err(|_| StoreError::backend_message("a writer stopped mid-write"))?,
-                // Every writer is gone (a panic): write here instead.
+                // No writer takes jobs (none started, or the handle is
+                // going): write here instead.
                 Err(items) => (self.write)(&items),
             })
             .collect()
     }
 }
 
-/// A group holding this many items leaves the jobs still waiting to a
-/// writer that is idle, if one is, so that a caller's parts
-/// ([`GroupCommit::write_parts`]) and a burst of requests are written by
-/// several writers at once rather than by one after another.
+/// A group holding this many items leaves the jobs for any writer still
+/// waiting to a writer that is idle, if one is, so that a burst of
+/// requests is written by several writers at once rather than by one
+/// after another.
 pub(crate) const SPREAD_FROM: usize = 16;
 
-/// The queue the writers share and how many of them are idle.
-struct Queue<T, A> {
-    waiting: Mutex<Receiver<Job<T, A>>>,
-    idle: AtomicUsize,
+/// The jobs waiting, by lane, and the writers' state.
+struct Waiting<T, A> {
+    /// Jobs for any writer.
+    any: VecDeque<Job<T, A>>,
+    /// Jobs for the writer of each lane.
+    lanes: Vec<VecDeque<Job<T, A>>>,
+    /// How many writers wait for a job.
+    idle: usize,
+    /// No job is taken any more: the writers finish what they hold.
+    closed: bool,
 }
 
-/// A writer thread: each round takes the jobs waiting and writes them at
-/// once. Writers take turns at the queue, so each round's jobs go to one
-/// of them while the others write theirs.
-fn write_groups<T: Clone, A>(write: &WriteAll<T, A>, queue: &Queue<T, A>) {
-    while let Some(group) = next_group(queue) {
-        write_group(write, group);
-        queue.idle.fetch_add(1, Ordering::SeqCst);
+/// The queue the writers share, and the signal that a job arrived.
+struct Queue<T, A> {
+    waiting: Mutex<Waiting<T, A>>,
+    arrived: Condvar,
+}
+
+impl<T, A> Queue<T, A> {
+    fn lock(&self) -> MutexGuard<'_, Waiting<T, A>> {
+        // A writer that panicked holding the queue left it intact.
+        self.waiting.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues `job` for `lane`; gives it back when the queue is closed.
+    /// The caller wakes the writers.
+    fn send(&self, lane: Lane, job: Job<T, A>) -> Result<(), Job<T, A>> {
+        let mut waiting = self.lock();
+        if waiting.closed {
+            return Err(job);
+        }
+        match lane {
+            Lane::Any => waiting.any.push_back(job),
+            Lane::Of(lane) => {
+                let count = waiting.lanes.len();
+                waiting.lanes[lane % count].push_back(job);
+            }
+        }
+        Ok(())
     }
 }
 
-/// The jobs waiting now, at least one (waited for): all of them, up to
-/// [`MOST_PER_WRITE`] items, or, while another writer is idle, those
-/// taken until the group holds [`SPREAD_FROM`] items. `None` once every
-/// handle is gone. The writer counts as busy from its first job on.
-fn next_group<T, A>(queue: &Queue<T, A>) -> Option<Vec<Job<T, A>>> {
-    // A writer that panicked holding the queue left it intact.
-    let waiting = queue.waiting.lock().unwrap_or_else(PoisonError::into_inner);
-    let first = waiting.recv().ok()?;
-    queue.idle.fetch_sub(1, Ordering::SeqCst);
-    let mut count = first.items.len();
-    let mut group = vec![first];
+/// A writer thread: each round takes the jobs waiting for it and writes
+/// them at once.
+fn write_groups<T: Clone, A>(write: &WriteAll<T, A>, queue: &Queue<T, A>, lane: usize) {
+    while let Some(group) = next_group(queue, lane) {
+        write_group(write, group);
+        queue.lock().idle += 1;
+    }
+}
+
+/// The jobs waiting for the writer of `lane` now, at least one (waited
+/// for): those of its lane, then those for any writer, up to
+/// [`MOST_PER_WRITE`] items; of the latter, while another writer is idle,
+/// only those taken until the group holds [`SPREAD_FROM`] items. `None`
+/// once the queue is closed and nothing is left for this writer. The
+/// writer counts as busy from its first job on.
+fn next_group<T, A>(queue: &Queue<T, A>, lane: usize) -> Option<Vec<Job<T, A>>> {
+    let mut waiting = queue.lock();
+    while waiting.lanes[lane].is_empty() && waiting.any.is_empty() {
+        if waiting.closed {
+            return None;
+        }
+        waiting = queue
+            .arrived
+            .wait(waiting)
+            .unwrap_or_else(PoisonError::into_inner);
+    }
+    waiting.idle -= 1;
+    let mut count = 0;
+    let mut group = Vec::new();
     while count < MOST_PER_WRITE {
-        if count >= SPREAD_FROM && queue.idle.load(Ordering::SeqCst) > 0 {
+        let Some(job) = waiting.lanes[lane].pop_front() else {
+            break;
+        };
+        count += job.items.len();
+        group.push(job);
+    }
+    while count < MOST_PER_WRITE {
+        if !group.is_empty() && count >= SPREAD_FROM && waiting.idle > 0 {
             break;
         }
-        match waiting.try_recv() {
-            Ok(job) => {
-                count += job.items.len();
-                group.push(job);
-            }
-            Err(_) => break,
-        }
+        let Some(job) = waiting.any.pop_front() else {
+            break;
+        };
+        count += job.items.len();
+        group.push(job);
     }
     Some(group)
 }
@@ -274,7 +348,7 @@ mod tests {
         let parts: Vec<Vec<i64>> = (0..4)
             .map(|p| (0..SPREAD_FROM as i64).map(|i| p * 100 + i).collect())
             .collect();
-        let answers = commit.write_parts(parts.clone());
+        let answers = commit.write_parts(parts.iter().map(|p| (Lane::Any, p.clone())).collect());
         for (part, answer) in parts.iter().zip(answers) {
             let want: Vec<i64> = part.iter().map(|i| i * 10).collect();
             assert_eq!(answer, Ok(want));
@@ -284,13 +358,36 @@ mod tests {
     }
 
     #[test]
+    fn jobs_of_one_lane_are_written_by_one_writer_one_after_another() {
+        let threads = Arc::new(Mutex::new(HashSet::new()));
+        let commit = GroupCommit::start("test-writer", 4, slow_write(threads.clone()));
+        let callers: Vec<_> = (0..8_i64)
+            .map(|c| {
+                let commit = commit.clone();
+                thread::spawn(move || {
+                    let items: Vec<i64> = (0..SPREAD_FROM as i64).map(|i| c * 100 + i).collect();
+                    let answer = commit.write_parts(vec![(Lane::Of(6), items.clone())]);
+                    (items, answer)
+                })
+            })
+            .collect();
+        for caller in callers {
+            let (items, mut answer) = caller.join().expect("caller");
+            let want: Vec<i64> = items.iter().map(|i| i * 10).collect();
+            assert_eq!(answer.pop(), Some(Ok(want)));
+        }
+        let writers = threads.lock().unwrap_or_else(PoisonError::into_inner).len();
+        assert_eq!(writers, 1, "lane 6 of 4 is one writer's");
+    }
+
+    #[test]
     fn a_part_that_fails_fails_alone() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
         let commit = GroupCommit::start("test-writer", 2, slow_write(threads));
         let mut bad: Vec<i64> = (0..SPREAD_FROM as i64).collect();
         bad[3] = -1;
         let good: Vec<i64> = (0..SPREAD_FROM as i64).collect();
-        let answers = commit.write_parts(vec![bad, good.clone()]);
+        let answers = commit.write_parts(vec![(Lane::Of(0), bad), (Lane::Of(1), good.clone())]);
         assert!(answers[0].is_err());
         assert_eq!(
             answers[1],
