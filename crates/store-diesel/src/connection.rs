@@ -10,6 +10,7 @@ use diesel::sqlite::SqliteConnection;
 use diesel::QueryResult;
 use kenning_ports::StoreError;
 
+use crate::checkpoints::{WAL_BOUND_PAGES, WAL_FILE_LIMIT};
 use crate::{store_error, Location};
 
 /// How long a SQLite writer waits for the write lock before giving up.
@@ -96,12 +97,18 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SessionSettings 
             // overwritten row's bytes in the freed space of its table and
             // index pages, where a file reader finds an anonymized user's
             // data.
+            //
+            // wal_autocheckpoint and journal_size_limit: the checkpoints
+            // are made by a thread of their own, these connections only
+            // when it falls behind (see `checkpoints.rs`).
             DbConnection::Sqlite(_) => format!(
                 "PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS};
                  PRAGMA journal_mode = WAL;
                  PRAGMA synchronous = FULL;
                  PRAGMA foreign_keys = ON;
-                 PRAGMA secure_delete = ON;"
+                 PRAGMA secure_delete = ON;
+                 PRAGMA wal_autocheckpoint = {WAL_BOUND_PAGES};
+                 PRAGMA journal_size_limit = {WAL_FILE_LIMIT};"
             ),
             // Statements are prepared once per connection; after five runs
             // PostgreSQL may switch a prepared statement to a generic plan,

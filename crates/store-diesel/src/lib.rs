@@ -8,6 +8,7 @@
 //! lock up front with `BEGIN IMMEDIATE`, so its busy timeout applies), the
 //! raw SQL and the migration set.
 
+mod checkpoints;
 mod connection;
 mod credentials;
 mod expertise;
@@ -275,6 +276,9 @@ pub struct Database {
     /// The thread an [`Pooling::OnDemand`] pool opens connections on (the
     /// process's one, [`Connector::shared`]); `None` for a server's pools.
     connector: Option<Connector>,
+    /// SQLite's checkpoints, made beside the writers while the store
+    /// lives; `None` on PostgreSQL.
+    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
 }
 
 /// The thread [`Pooling::OnDemand`] pools open connections on.
@@ -370,6 +374,10 @@ impl Database {
             backend,
             message: e.to_string(),
         };
+        let checkpoints = match &location {
+            Location::Sqlite(path) => Some(Arc::new(checkpoints::Checkpoints::start(path))),
+            Location::Postgres(_) => None,
+        };
         let uploads = match &location {
             Location::Sqlite(_) => Some(
                 pooling
@@ -393,6 +401,7 @@ impl Database {
             backend_name,
             rarity: Arc::default(),
             connector,
+            _checkpoints: checkpoints,
         })
     }
 
