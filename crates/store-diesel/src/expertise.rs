@@ -8,8 +8,8 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    commonest_labels, ActionTopic, Descriptor, EntityTopic, Evidence, GroupId, Holding, Lesson,
-    Population, Scoring, Standing, Status, TopicLabel, TopicStanding, UserId,
+    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Holding, Lesson, Population,
+    Scoring, Standing, Status, TopicLabel, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -736,6 +736,42 @@ fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement 
     }
 }
 
+/// Stores each `(action_id, topic_key, relevance)` of `rows` as that
+/// action topic's relevance: the domain's ([`EntityTopic::relevance`]),
+/// computed by the caller. SQLite's writes a row a statement (prepared
+/// once, no round trip); PostgreSQL's writes them all in one statement
+/// (one round trip), the columns bound as arrays.
+fn set_relevance(conn: &mut DbConnection, rows: &[(String, String, f64)]) -> QueryResult<()> {
+    match conn {
+        DbConnection::Sqlite(_) => {
+            for (action_id, topic_key, relevance) in rows {
+                diesel::update(action_topics::table.find((action_id, topic_key)))
+                    .set(action_topics::relevance.eq(relevance))
+                    .execute(conn)?;
+            }
+        }
+        DbConnection::Postgres(_) => {
+            let column = |pick: fn(&(String, String, f64)) -> String| {
+                let values: Vec<String> = rows.iter().map(pick).collect();
+                Bind::Text(text_array(&values))
+            };
+            Statement::new(
+                "UPDATE action_topics t SET relevance = v.relevance \
+                 FROM unnest($1::text[], $2::text[], $3::text[]::float8[]) \
+                 AS v(action_id, topic_key, relevance) \
+                 WHERE t.action_id = v.action_id AND t.topic_key = v.topic_key",
+                vec![
+                    column(|row| row.0.clone()),
+                    column(|row| row.1.clone()),
+                    column(|row| format!("{:e}", row.2)),
+                ],
+            )
+            .execute(conn)?;
+        }
+    }
+    Ok(())
+}
+
 /// Recounts the people per topic and the population from the standings
 /// and the learners. On PostgreSQL the counts are locked first: an upload
 /// that has counted already is waited for, and one that has not counts
@@ -1120,22 +1156,22 @@ impl Database {
                 ))
                 .load(conn)?;
             let mut rebuilt: HashMap<(String, String), Holding> = HashMap::new();
+            let mut changed: Vec<(String, String, f64)> = Vec::new();
             for (topic, (action_type, date)) in learned {
                 let taught = topic.entity_topic();
+                let relevance = taught.relevance(scoring);
+                if relevance.to_bits() != topic.relevance.to_bits() {
+                    changed.push((topic.action_id, topic.topic_key.clone(), relevance));
+                }
                 let key = (topic.user_id, topic.topic_key);
                 let before = rebuilt.remove(&key);
                 let after =
                     Holding::learn(before, &taught, &action_type, from_db_time(date), scoring);
                 rebuilt.insert(key, after);
             }
-            diesel::update(action_topics::table.filter(action_topics::user_id.eq_any(ids)))
-                .set(action_topics::relevance.eq(action_topics::primary_relevance
-                    * scoring.descriptor_factor(Descriptor::Primary)
-                    + action_topics::default_relevance
-                        * scoring.descriptor_factor(Descriptor::Default)
-                    + action_topics::secondary_relevance
-                        * scoring.descriptor_factor(Descriptor::Secondary)))
-                .execute(conn)?;
+            for rows in changed.chunks(ROWS_PER_INSERT) {
+                set_relevance(conn, rows)?;
+            }
             diesel::delete(standings::table.filter(standings::user_id.eq_any(ids)))
                 .execute(conn)?;
             let rows: Vec<StandingRow> = rebuilt
