@@ -675,6 +675,41 @@ mod tests {
         (folder, db)
     }
 
+    /// A commit reaches the database file without any writer making a
+    /// checkpoint: the store's thread copies the log there (a writer
+    /// would only past `WAL_BOUND_PAGES` of log, far more than this).
+    #[test]
+    fn the_checkpoint_thread_copies_commits_into_the_database_file() {
+        let (folder, db) = migrated_file("kenning-checkpoints");
+        let file = folder.join("k.db");
+        // An open connection: SQLite also checkpoints when the last one
+        // closes, which must not be what copies the log here.
+        let open = db.connection().unwrap();
+        let before = std::fs::metadata(&file).unwrap().len();
+        db.write(|conn| {
+            diesel::sql_query("CREATE TABLE filler (bytes BLOB NOT NULL)").execute(conn)?;
+            diesel::sql_query(
+                "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 512) \
+                 INSERT INTO filler (bytes) SELECT randomblob(4096) FROM n",
+            )
+            .execute(conn)
+            .map_err(connection::TxError::from)
+        })
+        .unwrap();
+        let copied = |at_least: u64| std::fs::metadata(&file).unwrap().len() >= at_least;
+        let started = std::time::Instant::now();
+        while !copied(before + 2 * 1024 * 1024) {
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "the log was not copied into the database file"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        drop(open);
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
     #[test]
     fn a_failed_query_keeps_the_database_message_as_its_source() {
         use kenning_ports::ExpertiseStore;
