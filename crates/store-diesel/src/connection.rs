@@ -16,6 +16,11 @@ use crate::{store_error, Location};
 /// How long a SQLite writer waits for the write lock before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
 
+/// [`SQLITE_BUSY_TIMEOUT_MS`] as a duration, for waits the store makes
+/// itself.
+pub(crate) const SQLITE_BUSY_TIMEOUT: std::time::Duration =
+    std::time::Duration::from_millis(SQLITE_BUSY_TIMEOUT_MS as u64);
+
 /// A connection to either backend. The query code is written once against
 /// this type; what only one backend has (`BEGIN IMMEDIATE`, its raw SQL,
 /// its migrations, its pragmas) is reached by matching on the variant.

@@ -447,8 +447,11 @@ impl Database {
     /// space, but the pages as they were before still sit in the WAL until a
     /// checkpoint; a `TRUNCATE` checkpoint copies the current pages into
     /// the database file and empties the WAL. It waits (up to the busy
-    /// timeout) for readers of older snapshots; if one still holds on, this
-    /// fails rather than claim the WAL is clean.
+    /// timeout) for readers of older snapshots, and tries again while
+    /// another connection makes a checkpoint (the store's checkpoint
+    /// thread, or another process's: SQLite answers that at once, without
+    /// waiting); if a reader or a checkpoint still holds on past the busy
+    /// timeout, this fails rather than claim the WAL is clean.
     ///
     /// PostgreSQL: `VACUUM` on the tables that held personal data frees the
     /// dead row versions the erasing updates and deletes left behind, and
@@ -459,14 +462,23 @@ impl Database {
         let mut conn = self.connection()?;
         match &mut *conn {
             DbConnection::Sqlite(conn) => {
-                let checkpoint: Checkpoint = diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
-                    .get_result(conn)
-                    .map_err(store_error)?;
-                if checkpoint.busy != 0 {
-                    return Err(StoreError::backend_message(
-                        "the WAL checkpoint after an erasure could not complete: \
-                         a reader held an older snapshot past the busy timeout",
-                    ));
+                let started = std::time::Instant::now();
+                loop {
+                    let checkpoint: Checkpoint =
+                        diesel::sql_query("PRAGMA wal_checkpoint(TRUNCATE)")
+                            .get_result(conn)
+                            .map_err(store_error)?;
+                    if checkpoint.busy == 0 {
+                        break;
+                    }
+                    if started.elapsed() >= connection::SQLITE_BUSY_TIMEOUT {
+                        return Err(StoreError::backend_message(
+                            "the WAL checkpoint after an erasure could not complete: \
+                             a reader held an older snapshot, or another checkpoint ran, \
+                             past the busy timeout",
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
                 }
             }
             DbConnection::Postgres(conn) => {
