@@ -305,10 +305,10 @@ impl ExpertiseService {
     }
 
     /// Records `actions` through the writers, one answer each in their
-    /// order: as one job, or, when the store writes with several writers
-    /// and there are enough, as one part a writer
-    /// ([`parts_by_person`]), written at once, each in a transaction of
-    /// its own (a part that fails fails alone).
+    /// order: as one job for any writer, or, when the store writes with
+    /// several writers, as one part a lane ([`lanes_by_person`]), each
+    /// written by its lane's writer at once with the others, each in a
+    /// transaction of its own (a part that fails fails alone).
     fn record(&self, actions: Vec<NewAction>) -> Vec<Result<RecordAnswer, StoreError>> {
         let count = actions.len();
         if count == 0 {
