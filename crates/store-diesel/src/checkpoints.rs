@@ -5,13 +5,14 @@
 //! connection whose commit takes the log past 1,000 pages makes the
 //! checkpoint itself, before its caller is answered: on the upload writer,
 //! whose commits change thousands of pages, that was a checkpoint after
-//! nearly every commit, a quarter of the single endpoint's rate
-//! (docs/performance.md, "Checkpoints beside the writer").
+//! nearly every commit, a fifth of the single endpoint's rate
+//! (docs/performance.md, "The ceiling of this machine, and what was built
+//! against it").
 //!
 //! Here a thread of the store makes them: every [`IDLE`] it runs a
 //! `PASSIVE` checkpoint, which copies what no reader still needs and never
-//! waits for a reader or a writer. The
-//! connections keep SQLite's own rule as a bound, at [`WAL_BOUND_PAGES`]:
+//! waits for a reader or a writer. The connections keep SQLite's own rule
+//! as a bound, at [`WAL_BOUND_PAGES`]:
 //! should the thread fall behind, the writer checkpoints as before and the
 //! log grows no further. Durability does not change: a commit is synced
 //! to the log before it is acknowledged, whoever copies it later.
@@ -22,7 +23,9 @@ use std::thread::{self, JoinHandle};
 use std::time::Duration;
 
 use diesel::connection::SimpleConnection;
-use diesel::{Connection, SqliteConnection};
+
+use crate::connection::{establish, DbConnection};
+use crate::Location;
 
 /// How long the thread sleeps between checkpoints. Waking it after each
 /// commit instead was measured slower: a checkpoint after every commit
@@ -36,8 +39,8 @@ const IDLE: Duration = Duration::from_millis(100);
 pub(crate) const WAL_BOUND_PAGES: u32 = 16_384;
 
 /// The size, in bytes, the log file is cut back to once a checkpoint has
-/// copied all of it (SQLite's `journal_size_limit`).
-pub(crate) const WAL_FILE_LIMIT: u64 = 64 * 1024 * 1024;
+/// copied all of it (SQLite's `journal_size_limit`): the bound's pages.
+pub(crate) const WAL_FILE_LIMIT: u64 = WAL_BOUND_PAGES as u64 * 4096;
 
 /// The checkpoint thread of one SQLite database; stopped and waited for
 /// when dropped.
@@ -55,15 +58,15 @@ impl std::fmt::Debug for Checkpoints {
 }
 
 impl Checkpoints {
-    /// Starts the thread for the SQLite database at `path`. When it cannot
-    /// start, the connections' own bound still checkpoints the log.
-    pub(crate) fn start(path: &str) -> Self {
+    /// Starts the thread for the SQLite database at `location`. When it
+    /// cannot start, the connections' own bound still checkpoints the log.
+    pub(crate) fn start(location: &Location) -> Self {
         let stop = Arc::new(AtomicBool::new(false));
         let thread = {
-            let (stop, path) = (stop.clone(), path.to_owned());
+            let (stop, location) = (stop.clone(), location.clone());
             thread::Builder::new()
                 .name("kenning-checkpoints".to_owned())
-                .spawn(move || checkpoint_until(&path, &stop))
+                .spawn(move || checkpoint_until(&location, &stop))
                 .map_err(|e| log::warn!("SQLite checkpoints stay with the writers: {e}"))
                 .ok()
         };
@@ -84,15 +87,15 @@ impl Drop for Checkpoints {
 
 /// The thread: a `PASSIVE` checkpoint every [`IDLE`], on a connection of
 /// its own (opened again after a failure), until `stop`.
-fn checkpoint_until(path: &str, stop: &AtomicBool) {
-    let mut conn: Option<SqliteConnection> = None;
+fn checkpoint_until(location: &Location, stop: &AtomicBool) {
+    let mut conn: Option<DbConnection> = None;
     while !stop.load(Ordering::SeqCst) {
         thread::park_timeout(IDLE);
         if stop.load(Ordering::SeqCst) {
             break;
         }
         if conn.is_none() {
-            conn = SqliteConnection::establish(path)
+            conn = establish(location)
                 .map_err(|e| log::debug!("checkpoint connection: {e}"))
                 .ok();
         }

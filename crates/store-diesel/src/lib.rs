@@ -375,7 +375,7 @@ impl Database {
             message: e.to_string(),
         };
         let checkpoints = match &location {
-            Location::Sqlite(path) => Some(Arc::new(checkpoints::Checkpoints::start(path))),
+            Location::Sqlite(_) => Some(Arc::new(checkpoints::Checkpoints::start(&location))),
             Location::Postgres(_) => None,
         };
         let uploads = match &location {
