@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
-use kenning::{Application, Services, Settings};
+use kenning::{Application, Meaning, Services, Settings};
 use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
@@ -75,6 +75,7 @@ pub struct Options {
     pub limits: Limits,
     pub purge_interval: Duration,
     pub scoring: Scoring,
+    pub meaning: Meaning,
 }
 
 impl Default for Options {
@@ -84,6 +85,7 @@ impl Default for Options {
             limits: Limits::default(),
             purge_interval: Duration::from_secs(3600),
             scoring: Scoring::default(),
+            meaning: Meaning::Off,
         }
     }
 }
@@ -131,6 +133,8 @@ impl TestApp {
             default_language: LanguageId::parse("en").unwrap(),
             workers: Some(2),
             scoring: options.scoring,
+            meaning: options.meaning,
+            meaning_refresh: Duration::from_millis(200),
         };
         let (tx, rx) = mpsc::channel();
         let server_clock = clock.clone();

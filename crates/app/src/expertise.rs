@@ -12,13 +12,14 @@ use kenning_domain::{
     UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
-    ActionRecord, Clock, ExpertiseStore, NewAction, RecordError, StoreError, TopicExtractor,
-    UserRepository,
+    ActionRecord, Clock, Embedder, ExpertiseStore, NewAction, RecordError, StoreError,
+    TopicExtractor, UserRepository,
 };
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
 use crate::group_commit::{GroupCommit, Lane};
+use crate::meaning::Meanings;
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
@@ -58,8 +59,11 @@ pub struct QueryReading {
     /// first: a query not read as English is read with English rules too.
     pub languages: Vec<String>,
     /// The topics read, the largest share of the score first, those
-    /// nobody learned last.
+    /// nobody learned last; with the learned topics the query reached
+    /// through their meaning.
     pub topics: Vec<ReadTerm>,
+    /// The model the query's meaning was read with, if any.
+    pub meaning_model: Option<String>,
 }
 
 /// A topic of a user, with the actions that earned it.
@@ -141,12 +145,14 @@ pub struct ExpertiseService {
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
     commit: GroupCommit<NewAction, Result<UserId, RecordError>>,
+    meanings: Option<Arc<Meanings>>,
 }
 
 impl std::fmt::Debug for ExpertiseService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("ExpertiseService")
             .field("scoring", &self.scoring)
+            .field("meanings", &self.meanings)
             .finish_non_exhaustive()
     }
 }
@@ -222,7 +228,40 @@ impl ExpertiseService {
             extractor,
             clock,
             scoring,
+            meanings: None,
         }
+    }
+
+    /// The service finding topics by their meaning too, with `embedder`:
+    /// a query reaches the learned topics nearest to its own (see
+    /// [`refresh_meanings`](Self::refresh_meanings)).
+    pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.meanings = Some(Arc::new(Meanings::new(embedder)));
+        self
+    }
+
+    /// The name of the model topics are found by meaning with, if any.
+    pub fn meaning_model(&self) -> Option<&str> {
+        self.meanings.as_deref().map(Meanings::model)
+    }
+
+    /// How many learned topics a query reaches by meaning now, `None`
+    /// without an embedder.
+    pub fn meaning_topics(&self) -> Option<usize> {
+        self.meanings.as_deref().map(Meanings::topics)
+    }
+
+    /// Embeds the topics learned since the last call (and forgets those
+    /// nobody knows any more), so that queries reach them by meaning;
+    /// returns how many topics are reachable, `None` without an embedder.
+    /// Until the first call a query reaches no topic by meaning; a server
+    /// calls it at start and then every few seconds.
+    pub fn refresh_meanings(&self) -> Result<Option<usize>, ServiceError> {
+        self.meanings
+            .as_ref()
+            .map(|m| m.refresh(self.store.as_ref()))
+            .transpose()
+            .map_err(internal)
     }
 
     /// Recomputes the stored standings from the stored actions when they
@@ -389,6 +428,7 @@ impl ExpertiseService {
         if terms.is_empty() {
             return Ok(Vec::new());
         }
+        let terms = self.with_reached(terms);
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
         let evidence = match group {
@@ -489,12 +529,22 @@ impl ExpertiseService {
         Ok((terms, detected.language))
     }
 
+    /// `terms` and the learned topics they reach through their meaning.
+    fn with_reached(&self, mut terms: Vec<QueryTerm>) -> Vec<QueryTerm> {
+        if let Some(meanings) = &self.meanings {
+            let reached = meanings.reach(&terms);
+            terms.extend(reached);
+        }
+        terms
+    }
+
     /// How `query` is read for [`experts`](Self::experts): the topics it
     /// is matched on, each with its weight in the query, how many people
     /// learned it and its share of the score. A topic nobody learned is
     /// why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
         let (terms, language) = self.query_terms(query)?;
+        let terms = self.with_reached(terms);
         let mut languages = vec![language];
         if languages[0] != FALLBACK_LANGUAGE {
             languages.push(FALLBACK_LANGUAGE.to_owned());
@@ -509,6 +559,7 @@ impl ExpertiseService {
         Ok(QueryReading {
             languages,
             topics: read_query(&terms, &knowing, population),
+            meaning_model: self.meaning_model().map(str::to_owned),
         })
     }
 

@@ -12,6 +12,7 @@ pub mod error;
 pub mod expertise;
 mod group_commit;
 pub mod groups;
+mod meaning;
 pub mod users;
 
 pub use credentials::{

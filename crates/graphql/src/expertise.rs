@@ -187,9 +187,18 @@ impl QueryReadingObject {
     }
 
     /// The topics the query is matched on, the largest share of the
-    /// score first; those nobody learned come last.
+    /// score first; those nobody learned come last. Besides the topics
+    /// the query writes, the learned topics it reached through their
+    /// meaning (their `similarity` set).
     fn topics(&self) -> Vec<ReadTopicObject> {
         self.0.topics.iter().cloned().map(ReadTopicObject).collect()
+    }
+
+    /// The model the query's meaning was read with (the learned topics
+    /// nearest to the query's are matched too); null when the server
+    /// finds topics by their words alone.
+    fn meaning_model(&self) -> Option<&str> {
+        self.0.meaning_model.as_deref()
     }
 
     /// The topics of the query that nobody learned, as the query wrote
@@ -211,7 +220,8 @@ pub struct ReadTopicObject(pub ReadTerm);
 
 #[graphql_object(name = "ReadTopic", context = Context)]
 impl ReadTopicObject {
-    /// The topic as the query wrote it.
+    /// The topic as the query wrote it, or, for a topic reached through
+    /// its meaning, as people who learned it wrote it.
     fn topic(&self) -> &str {
         &self.0.label
     }
@@ -240,8 +250,20 @@ impl ReadTopicObject {
 
     /// Its share of the score, 0 to 1: its weight times its specificity
     /// (topics few people know count more) over those of the learned
-    /// topics, whose shares add up to one; 0 when nobody learned it.
+    /// topics the query writes, whose shares add up to one; 0 when nobody
+    /// learned it. A topic reached through its meaning adds its share on
+    /// top (when no topic the query writes was learned, the shares of
+    /// those reached add up to one).
     fn share(&self) -> f64 {
         self.0.share
+    }
+
+    /// Null for a topic the query writes; for a learned topic the query
+    /// reached through its meaning (the query says "automobile", people
+    /// learned "car"), how near the two are, the cosine similarity of
+    /// their vectors (at most 1). Such a topic's weight is its
+    /// similarity times half the weight of what reached it.
+    fn similarity(&self) -> Option<f64> {
+        self.0.similarity
     }
 }

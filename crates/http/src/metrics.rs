@@ -19,6 +19,7 @@ use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
@@ -55,6 +56,7 @@ pub struct Metrics {
     latencies: Family<RequestLabels, Histogram, fn() -> Histogram>,
     uploads: Family<UploadLabels, Counter>,
     topics_extracted: Counter,
+    meaning_topics: Gauge,
 }
 
 impl Default for Metrics {
@@ -84,12 +86,19 @@ impl Default for Metrics {
             "Topics learned from accepted uploads",
             topics_extracted.clone(),
         );
+        let meaning_topics = Gauge::default();
+        registry.register(
+            "meaning_topics",
+            "Learned topics a query reaches by meaning (-1 without a model)",
+            meaning_topics.clone(),
+        );
         Self {
             registry,
             requests,
             latencies,
             uploads,
             topics_extracted,
+            meaning_topics,
         }
     }
 }
@@ -114,6 +123,13 @@ impl Metrics {
     pub fn count_topics(&self, n: usize) {
         self.topics_extracted
             .inc_by(u64::try_from(n).unwrap_or(u64::MAX));
+    }
+
+    /// Sets how many learned topics the process's index of meanings
+    /// holds (`None`: no model, shown as -1).
+    pub fn set_meaning_topics(&self, topics: Option<usize>) {
+        self.meaning_topics
+            .set(topics.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX)));
     }
 
     /// The OpenMetrics text exposition of every series.
@@ -174,6 +190,9 @@ pub async fn record(
 
 /// `GET /metrics`.
 pub async fn render(state: web::Data<AppState>) -> HttpResponse {
+    state
+        .metrics
+        .set_meaning_topics(state.expertise.meaning_topics());
     match state.metrics.render() {
         Ok(body) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(body),
         Err(e) => Problem::internal("rendering the metrics", &e).into_response(),
@@ -197,12 +216,14 @@ mod tests {
         metrics.observe("/healthz".to_owned(), "GET", 200, 0.002);
         metrics.count_upload("Accepted");
         metrics.count_topics(3);
+        metrics.set_meaning_topics(Some(42));
         let text = metrics.render().unwrap();
         for line in [
             "kenning_http_requests_total{route=\"/healthz\",method=\"GET\",status=\"200\"} 1",
             "kenning_http_request_duration_seconds_bucket{le=\"0.005\",route=\"/healthz\",method=\"GET\",status=\"200\"} 1",
             "kenning_uploads_total{outcome=\"Accepted\"} 1",
             "kenning_topics_extracted_total 3",
+            "kenning_meaning_topics 42",
         ] {
             assert!(text.contains(line), "{line} missing from:\n{text}");
         }

@@ -162,6 +162,15 @@ pub trait ExpertiseStore: Send + Sync {
     /// are left out); counts kept up to date by every write, not a scan.
     fn people_on(&self, keys: &[String]) -> Result<HashMap<String, u64>, StoreError>;
 
+    /// The key of every topic somebody has a standing on, in key order: a
+    /// read of the counted topics, not of the standings.
+    fn learned_keys(&self) -> Result<Vec<String>, StoreError>;
+
+    /// A label of each of `keys` that somebody has a standing on (keys
+    /// nobody has are left out): the text a topic is read as when its
+    /// meaning is sought.
+    fn labels_of(&self, keys: &[String]) -> Result<HashMap<String, String>, StoreError>;
+
     /// The topics taught together with `key` by the newest `sample`
     /// actions that taught it: each other topic's key, a label, and in how
     /// many of those actions it appeared; and the number of actions read.

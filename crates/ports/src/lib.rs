@@ -1,5 +1,6 @@
 //! The ports Kenning's core needs from the outside world: storage of users,
-//! credentials and expertise, topic extraction and the clock.
+//! credentials and expertise, topic extraction, text embedding and the
+//! clock.
 //!
 //! Adapters implement these traits; the use cases in `kenning-app` drive
 //! them. Nothing here knows which database, extractor or transport is in
@@ -12,6 +13,7 @@ pub mod clock;
 pub mod credentials;
 pub mod expertise;
 pub mod groups;
+pub mod meaning;
 pub mod store;
 pub mod topics;
 
@@ -19,5 +21,6 @@ pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};
 pub use groups::{FilteredGroups, GroupRepository, Membership, ModifyGroupError};
+pub use meaning::Embedder;
 pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 pub use topics::{Extraction, TopicExtractor};

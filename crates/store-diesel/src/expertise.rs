@@ -920,6 +920,31 @@ impl ExpertiseStore for Database {
         self.read(|conn| count_people_on(conn, keys))
     }
 
+    fn learned_keys(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            topic_learners::table
+                .filter(topic_learners::people.gt(0))
+                .order(topic_learners::topic_key)
+                .select(topic_learners::topic_key)
+                .load(conn)
+        })
+    }
+
+    fn labels_of(&self, keys: &[String]) -> Result<HashMap<String, String>, StoreError> {
+        self.read(|conn| {
+            let mut found = HashMap::with_capacity(keys.len());
+            for keys in keys.chunks(KEYS_PER_READ) {
+                let rows: Vec<(String, Option<String>)> = standings::table
+                    .filter(standings::topic_key.eq_any(keys))
+                    .group_by(standings::topic_key)
+                    .select((standings::topic_key, diesel::dsl::min(standings::label)))
+                    .load(conn)?;
+                found.extend(rows.into_iter().filter_map(|(k, l)| Some((k, l?))));
+            }
+            Ok(found)
+        })
+    }
+
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
         self.read(|conn| {
             let teaching: Vec<String> = action_topics::table

@@ -334,6 +334,30 @@ impl ExpertiseStore for MemoryStore {
             .collect())
     }
 
+    fn learned_keys(&self) -> Result<Vec<String>, StoreError> {
+        let state = self.lock();
+        let mut keys: Vec<String> = state.expertise.standings.keys().cloned().collect();
+        keys.sort_unstable();
+        Ok(keys)
+    }
+
+    fn labels_of(&self, keys: &[String]) -> Result<HashMap<String, String>, StoreError> {
+        let state = self.lock();
+        Ok(keys
+            .iter()
+            .filter_map(|key| {
+                let label = state
+                    .expertise
+                    .standings
+                    .get(key)?
+                    .values()
+                    .map(|held| &held.holding.label.label)
+                    .min()?;
+                Some((key.clone(), label.clone()))
+            })
+            .collect())
+    }
+
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
         let state = self.lock();
         let mut teaching: Vec<&StoredAction> = state

@@ -9,7 +9,7 @@ use kenning_domain::{Holding, Lesson, Scoring, TopicStanding, UserId};
 use kenning_ports::{NewAction, UserRepository};
 use kenning_test_macros::contract_check;
 
-use super::{action, adapters, new_user, Store};
+use super::{action, adapters, new_user, now, Store};
 
 /// Actions of several types, out of date order, voting for different
 /// labels of one key, some showing it and some not.
@@ -88,4 +88,50 @@ fn standings_are_what_the_domain_learns(store: Arc<impl Store>) {
         &learned(&history, &scoring),
         ada.id(),
     );
+}
+
+#[contract_check]
+fn the_learned_topics_are_listed_with_a_label_each(store: Arc<impl Store>) {
+    let scoring = Scoring::default();
+    assert!(store.learned_keys().unwrap().is_empty());
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    let bob = new_user("bob@example.com", "Bob", "Builder", None);
+    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &bob).unwrap();
+    for action in history("ada@example.com") {
+        store.record(&action, &scoring).unwrap();
+    }
+    store
+        .record(
+            &action(
+                "bob@example.com",
+                None,
+                3,
+                &[("kubernet", 1.0), ("helm", 0.5)],
+            ),
+            &scoring,
+        )
+        .unwrap();
+    assert_eq!(
+        store.learned_keys().unwrap(),
+        ["chart", "helm", "kubernet", "values"]
+    );
+    let keys: Vec<String> = ["helm", "kubernet", "nobody"].map(Into::into).to_vec();
+    let labels = store.labels_of(&keys).unwrap();
+    assert_eq!(
+        labels.len(),
+        2,
+        "a key nobody learned has no label: {labels:?}"
+    );
+    assert_eq!(labels["kubernet"], "KUBERNET");
+    assert!(
+        ["helm", "HELM"].contains(&labels["helm"].as_str()),
+        "one of the labels people hold: {labels:?}"
+    );
+
+    // A topic nobody knows any more is no longer listed.
+    let at = now() + chrono::Duration::days(60);
+    store.modify(bob.id(), &mut |u| u.delete(now())).unwrap();
+    store.modify(bob.id(), &mut |u| u.anonymize(at)).unwrap();
+    assert_eq!(store.learned_keys().unwrap(), ["chart", "helm", "values"]);
 }

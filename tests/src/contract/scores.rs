@@ -21,6 +21,7 @@ fn query() -> Vec<QueryTerm> {
             key: (*key).into(),
             label: (*key).into(),
             weight: 1.0,
+            similarity: None,
         })
         .collect()
 }

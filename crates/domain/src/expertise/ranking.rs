@@ -80,6 +80,39 @@ pub struct QueryTerm {
     pub label: String,
     /// How much the topic counts in the query; greater counts more.
     pub weight: f64,
+    /// `None` for a topic the query writes; for a learned topic the query
+    /// reached through its meaning, the cosine similarity of the two.
+    pub similarity: Option<f64>,
+}
+
+impl QueryTerm {
+    /// Whether the query writes this topic (rather than reaching it
+    /// through its meaning).
+    pub fn written(&self) -> bool {
+        self.similarity.is_none()
+    }
+}
+
+/// The weight a query's topics are measured against, the sum of weight
+/// times idf (`idf_of` a key; `None` when nobody learned it): that of the
+/// topics the query writes, or, when nobody learned any of them, that of
+/// the topics it reached through their meaning. Topics reached besides
+/// written ones only add to a person's share, so that matching the
+/// query's own words counts most.
+fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f64 {
+    let sum = |written: bool| -> f64 {
+        query
+            .iter()
+            .filter(|t| t.written() == written)
+            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+            .sum()
+    };
+    let written = sum(true);
+    if written > 0.0 {
+        written
+    } else {
+        sum(false)
+    }
 }
 
 /// How many people learned anything, and from how many actions.
@@ -137,6 +170,7 @@ pub fn query_terms(phrases: &[Topic], words: &[TextWord]) -> Vec<QueryTerm> {
                 key,
                 label: label.to_owned(),
                 weight: 1.0,
+                similarity: None,
             });
         }
     };
@@ -331,10 +365,7 @@ pub fn rank_experts(
             .sum();
         (total / people.len().max(1) as f64).max(1.0)
     };
-    let coverable: f64 = query
-        .iter()
-        .filter_map(|t| topics.get(&t.key).map(|topic| t.weight * topic.idf))
-        .sum();
+    let coverable = query_weight(query, |key| topics.get(key).map(|topic| topic.idf));
     if coverable <= 0.0 {
         return Vec::new();
     }
@@ -373,7 +404,7 @@ pub fn rank_experts(
                 shares.into_iter().zip(expert.topics).collect();
             order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
             expert.topics = order.into_iter().map(|(_, t)| t).collect();
-            let own = expert.score / coverable;
+            let own = (expert.score / coverable).min(1.0);
             let matched = documents.get(&expert.user).copied().unwrap_or_default();
             let documents = matched / (matched + DOCUMENTS_SATURATION);
             expert.score = (100.0 * (own + documents) / 2.0).clamp(0.0, 100.0);
@@ -406,9 +437,14 @@ pub struct ReadTerm {
     pub people: u64,
     /// The share of the query's weight it carries in the score, in [0, 1]:
     /// its weight times its specificity (idf over people) over the sum of
-    /// those of the learned topics. The shares of the learned topics add
-    /// up to one.
+    /// those of the learned topics the query writes. Their shares add up to
+    /// one; a topic reached through meaning adds its share on top (when
+    /// the query writes no learned topic, the shares of those reached add
+    /// up to one).
     pub share: f64,
+    /// `None` for a topic the query writes; for a learned topic the query
+    /// reached through its meaning, the cosine similarity of the two.
+    pub similarity: Option<f64>,
 }
 
 /// How `query` is read against what is known: each topic with its weight,
@@ -435,10 +471,14 @@ pub fn read_query(
                 } else {
                     t.weight * idf(people, n as f64)
                 },
+                similarity: t.similarity,
             }
         })
         .collect();
-    let total: f64 = read.iter().map(|t| t.share).sum();
+    let total = query_weight(query, |key| {
+        let n = knowing.get(key).copied().unwrap_or(0);
+        (n > 0).then(|| idf(people, n as f64))
+    });
     if total > 0.0 {
         for t in &mut read {
             t.share /= total;

@@ -1,0 +1,509 @@
+//! Topics found by their meaning: a vector for every learned topic, kept in
+//! memory, and the topics nearest to a query's, so that "automobile" finds
+//! the people who learned "car".
+//!
+//! Nothing here is stored: the vectors are computed from the topics' labels
+//! (never from an uploaded text) by the [`Embedder`] and rebuilt by any
+//! instance from the store's topics, so several instances each keep their
+//! own copy of the same index.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, RwLock};
+
+use kenning_domain::QueryTerm;
+use kenning_ports::{Embedder, ExpertiseStore, StoreError};
+
+/// How many learned topics one topic of a query reaches at most.
+const REACHED_PER_TOPIC: usize = 3;
+/// How many of a query's topics nobody learned are sought by their
+/// meaning, the first in the query's order (its words before its
+/// phrases): each costs a pass over the index.
+const UNKNOWN_SOUGHT: usize = 2;
+/// How many learned topics the query as a whole (the mean of its topics'
+/// vectors) reaches at most.
+const REACHED_PER_QUERY: usize = 5;
+/// How much a topic reached through its meaning counts, times its
+/// similarity, against a topic the query writes: at most half as much, so
+/// that the query's own words count most.
+const REACHED_WEIGHT: f64 = 0.5;
+/// How many labels are asked of the store at once while indexing.
+const LABELS_PER_READ: usize = 1_000;
+
+/// A unit vector in eight bits a component: its components times `scale`,
+/// rounded, `scale` spreading the largest over the whole range. A quarter
+/// of the memory of 32-bit floats, read four times as fast, for an error
+/// of the similarity well under 0.01.
+#[derive(Debug, Clone)]
+struct Quantized {
+    codes: Vec<i8>,
+    scale: f32,
+}
+
+impl Quantized {
+    fn new(vector: &[f32]) -> Self {
+        let largest = vector.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let scale = if largest > 0.0 {
+            f32::from(i8::MAX) / largest
+        } else {
+            1.0
+        };
+        let codes = vector
+            .iter()
+            // In range by construction: |x| * scale <= 127.
+            .map(|x| (x * scale).round().clamp(-127.0, 127.0) as i8)
+            .collect();
+        Self { codes, scale }
+    }
+}
+
+/// How many products of a dot product are summed side by side: lanes
+/// the compiler keeps in vector registers.
+const LANES: usize = 16;
+
+/// The similarity of two quantized unit vectors of one length.
+fn similarity(a: &[i8], a_scale: f32, b: &[i8], b_scale: f32) -> f32 {
+    let mut sums = [0i32; LANES];
+    let (a_chunks, b_chunks) = (a.chunks_exact(LANES), b.chunks_exact(LANES));
+    let tail: i32 = a_chunks
+        .remainder()
+        .iter()
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| i32::from(*x) * i32::from(*y))
+        .sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for lane in 0..LANES {
+            sums[lane] += i32::from(i16::from(x[lane]) * i16::from(y[lane]));
+        }
+    }
+    (sums.iter().sum::<i32>() + tail) as f32 / (a_scale * b_scale)
+}
+
+/// The learned topics' vectors, quantized, one row of `dimensions` per
+/// key.
+#[derive(Debug, Default)]
+struct Index {
+    keys: Vec<String>,
+    labels: Vec<String>,
+    codes: Vec<i8>,
+    scales: Vec<f32>,
+    at: HashMap<String, usize>,
+}
+
+/// A vector to find the nearest rows of: at most `limit`, above `floor`.
+#[derive(Debug)]
+struct Sought {
+    vector: Quantized,
+    limit: usize,
+    floor: f32,
+}
+
+impl Index {
+    fn push(&mut self, key: String, label: String, codes: &[i8], scale: f32) {
+        self.at.insert(key.clone(), self.keys.len());
+        self.keys.push(key);
+        self.labels.push(label);
+        self.codes.extend_from_slice(codes);
+        self.scales.push(scale);
+    }
+
+    /// The vector of `row`, read back from its eight bits.
+    fn vector(&self, row: usize, dimensions: usize) -> Vec<f32> {
+        let scale = self.scales[row];
+        self.codes[row * dimensions..(row + 1) * dimensions]
+            .iter()
+            .map(|c| f32::from(*c) / scale)
+            .collect()
+    }
+
+    /// The rows nearest to each of `sought`, best first, in one pass over
+    /// the index; rows in `skip` are passed over.
+    fn nearest(
+        &self,
+        sought: &[Sought],
+        skip: &HashSet<usize>,
+        dimensions: usize,
+    ) -> Vec<Vec<(usize, f32)>> {
+        let mut found: Vec<Vec<(usize, f32)>> = vec![Vec::new(); sought.len()];
+        let rows = self.codes.chunks_exact(dimensions.max(1)).zip(&self.scales);
+        for (row, (codes, scale)) in rows.enumerate() {
+            for (s, best) in sought.iter().zip(found.iter_mut()) {
+                let near = similarity(&s.vector.codes, s.vector.scale, codes, *scale);
+                if near <= s.floor
+                    || (best.len() == s.limit && best.last().is_some_and(|(_, b)| *b >= near))
+                    || skip.contains(&row)
+                {
+                    continue;
+                }
+                let at = best.partition_point(|(_, b)| *b >= near);
+                best.insert(at, (row, near));
+                best.truncate(s.limit);
+            }
+        }
+        found
+    }
+}
+
+/// The dot product of two vectors of one length.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// Learned topics by meaning, for one embedder.
+pub(crate) struct Meanings {
+    embedder: Arc<dyn Embedder>,
+    index: RwLock<Arc<Index>>,
+}
+
+impl std::fmt::Debug for Meanings {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Meanings")
+            .field("model", &self.embedder.model())
+            .field("topics", &self.index().keys.len())
+            .finish()
+    }
+}
+
+impl Meanings {
+    pub(crate) fn new(embedder: Arc<dyn Embedder>) -> Self {
+        Self {
+            embedder,
+            index: RwLock::new(Arc::new(Index::default())),
+        }
+    }
+
+    pub(crate) fn model(&self) -> &str {
+        self.embedder.model()
+    }
+
+    /// How many topics the index holds.
+    pub(crate) fn topics(&self) -> usize {
+        self.index().keys.len()
+    }
+
+    fn index(&self) -> Arc<Index> {
+        match self.index.read() {
+            Ok(index) => index.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Brings the index up to the store's learned topics: embeds those it
+    /// lacks, drops those nobody knows any more. Returns how many topics
+    /// it holds. Queries meanwhile use the index as it was.
+    pub(crate) fn refresh(&self, store: &dyn ExpertiseStore) -> Result<usize, StoreError> {
+        let old = self.index();
+        let keys = store.learned_keys()?;
+        let dimensions = self.embedder.dimensions();
+        let missing: Vec<String> = keys
+            .iter()
+            .filter(|k| !old.at.contains_key(*k))
+            .cloned()
+            .collect();
+        if missing.is_empty() && keys.len() == old.keys.len() {
+            return Ok(old.keys.len());
+        }
+        let mut labels: HashMap<String, String> = HashMap::with_capacity(missing.len());
+        for chunk in missing.chunks(LABELS_PER_READ) {
+            labels.extend(store.labels_of(chunk)?);
+        }
+        let texts: Vec<&str> = missing
+            .iter()
+            .filter_map(|k| labels.get(k).map(String::as_str))
+            .collect();
+        let vectors: HashMap<&str, Vec<f32>> = texts
+            .iter()
+            .zip(self.embedder.embed_all(&texts))
+            .filter_map(|(label, vector)| Some((*label, vector?)))
+            .collect();
+        let mut index = Index::default();
+        for key in keys {
+            if let Some(&row) = old.at.get(&key) {
+                let codes = &old.codes[row * dimensions..(row + 1) * dimensions];
+                let label = old.labels[row].clone();
+                index.push(key, label, codes, old.scales[row]);
+            } else if let Some(label) = labels.get(&key) {
+                if let Some(vector) = vectors.get(label.as_str()) {
+                    let quantized = Quantized::new(vector);
+                    index.push(key, label.clone(), &quantized.codes, quantized.scale);
+                }
+            }
+        }
+        let held = index.keys.len();
+        match self.index.write() {
+            Ok(mut slot) => *slot = Arc::new(index),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(index),
+        }
+        Ok(held)
+    }
+
+    /// The learned topics `query` reaches through its meaning: for each of
+    /// its first [`UNKNOWN_SOUGHT`] topics nobody learned (a word, or a
+    /// phrase with such a word) the nearest few, and for the query as a
+    /// whole (the mean of its topics' vectors) the nearest few, each above
+    /// the embedder's similarity of related texts. A topic the query
+    /// writes is not reached; one reached twice keeps its greater weight,
+    /// which is the weight of the query topic that reached it (one for the
+    /// whole query) times [`REACHED_WEIGHT`] times the square of how far
+    /// its similarity s stands above the floor f, ((s − f) / (1 − f))²:
+    /// the nearest count, the barely related hardly at all.
+    pub(crate) fn reach(&self, query: &[QueryTerm]) -> Vec<QueryTerm> {
+        let index = self.index();
+        if index.keys.is_empty() {
+            return Vec::new();
+        }
+        let dimensions = self.embedder.dimensions();
+        let unknown = |key: &str| !index.at.contains_key(key);
+        // A topic somebody learned is in the index already, and a phrase of
+        // learned words means what they mean together: only a topic with a
+        // word nobody learned is embedded (the model runs for those alone).
+        let written: Vec<&QueryTerm> = query
+            .iter()
+            .filter(|t| t.written() && (!unknown(&t.key) || t.key.split(' ').any(unknown)))
+            .collect();
+        let fresh: Vec<&str> = written
+            .iter()
+            .filter(|t| unknown(&t.key))
+            .map(|t| t.label.as_str())
+            .collect();
+        let mut embedded_fresh = self.embedder.embed_all(&fresh).into_iter();
+        let vectors: Vec<Option<Vec<f32>>> = written
+            .iter()
+            .map(|t| match index.at.get(&t.key) {
+                Some(&row) => Some(index.vector(row, dimensions)),
+                None => embedded_fresh.next().flatten(),
+            })
+            .collect();
+        let mut queries: Vec<Sought> = Vec::new();
+        let mut weights: Vec<f64> = Vec::new();
+        let mut whole = vec![0.0f32; dimensions];
+        let mut embedded = 0;
+        for (term, vector) in written.iter().zip(vectors) {
+            let Some(vector) = vector else {
+                continue;
+            };
+            for (sum, x) in whole.iter_mut().zip(&vector) {
+                *sum += x * term.weight as f32;
+            }
+            embedded += 1;
+            // A topic somebody learned is matched as written; one nobody
+            // learned is sought by its meaning.
+            if unknown(&term.key) && queries.len() < UNKNOWN_SOUGHT {
+                queries.push(Sought {
+                    floor: self.embedder.related_above(&vector),
+                    vector: Quantized::new(&vector),
+                    limit: REACHED_PER_TOPIC,
+                });
+                weights.push(term.weight);
+            }
+        }
+        if embedded > 1 {
+            let norm = dot(&whole, &whole).sqrt();
+            if norm > 0.0 {
+                whole.iter_mut().for_each(|x| *x /= norm);
+                queries.push(Sought {
+                    floor: self.embedder.related_above(&whole),
+                    vector: Quantized::new(&whole),
+                    limit: REACHED_PER_QUERY,
+                });
+                weights.push(1.0);
+            }
+        }
+        let skip: HashSet<usize> = query
+            .iter()
+            .filter_map(|t| index.at.get(&t.key).copied())
+            .collect();
+        let found = index.nearest(&queries, &skip, dimensions);
+        let floors: Vec<f32> = queries.iter().map(|s| s.floor).collect();
+        let mut reached: Vec<QueryTerm> = Vec::new();
+        for ((near, floor), weight) in found.into_iter().zip(floors).zip(weights) {
+            for (row, similarity) in near {
+                let above = f64::from((similarity - floor) / (1.0 - floor).max(f32::EPSILON));
+                let nearness = above * above;
+                let similarity = f64::from(similarity);
+                let term = QueryTerm {
+                    key: index.keys[row].clone(),
+                    label: index.labels[row].clone(),
+                    weight: weight * REACHED_WEIGHT * nearness,
+                    similarity: Some(similarity),
+                };
+                match reached.iter_mut().find(|t| t.key == term.key) {
+                    Some(known) if known.weight >= term.weight => {}
+                    Some(known) => *known = term,
+                    None => reached.push(term),
+                }
+            }
+        }
+        reached
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use chrono::{TimeZone, Utc};
+    use kenning_domain::{EntityTopic, LanguageId, NewUser, NewUserInput, Scoring, User, UserId};
+    use kenning_ports::{NewAction, UserRepository};
+    use kenning_store_memory::MemoryStore;
+    use uuid::Uuid;
+
+    use super::*;
+
+    /// Vectors written by hand: cars along one axis, baking along another.
+    #[derive(Debug)]
+    struct Table;
+
+    impl Embedder for Table {
+        fn model(&self) -> &str {
+            "table"
+        }
+
+        fn dimensions(&self) -> usize {
+            3
+        }
+
+        fn embed(&self, text: &str) -> Option<Vec<f32>> {
+            let v: [f32; 3] = match text.to_lowercase().as_str() {
+                "car" => [1.0, 0.0, 0.0],
+                "automobile" => [0.96, 0.28, 0.0],
+                "vehicle" => [0.8, 0.6, 0.0],
+                "bread" => [0.0, 0.0, 1.0],
+                "baking" => [0.0, 0.28, 0.96],
+                "banana" => [0.0, 0.6, 0.8],
+                _ => return None,
+            };
+            Some(v.to_vec())
+        }
+
+        fn related_above(&self, _vector: &[f32]) -> f32 {
+            0.7
+        }
+    }
+
+    fn store_knowing(keys: &[&str]) -> MemoryStore {
+        let store = MemoryStore::new();
+        let now = Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap();
+        let input = NewUserInput {
+            email: "ada@example.com".into(),
+            firstname: "Ada".into(),
+            lastname: "Lovelace".into(),
+            ..NewUserInput::default()
+        };
+        let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
+        let user = User::register(UserId::from_uuid(Uuid::new_v4()), new, now);
+        UserRepository::insert(&store, &user).unwrap();
+        let action = NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: "ada@example.com".into(),
+            entity_type: "document".into(),
+            action_type: "edit".into(),
+            action_date: now,
+            alias: None,
+            received: now,
+            topics: keys
+                .iter()
+                .map(|key| EntityTopic {
+                    key: (*key).into(),
+                    label: key.to_uppercase(),
+                    by_descriptor: [0.0, 1.0, 0.0],
+                    shown: true,
+                })
+                .collect(),
+        };
+        store.record(&action, &Scoring::default()).unwrap();
+        store
+    }
+
+    fn written(key: &str) -> QueryTerm {
+        QueryTerm {
+            key: key.into(),
+            label: key.into(),
+            weight: 1.0,
+            similarity: None,
+        }
+    }
+
+    #[test]
+    fn a_query_reaches_the_learned_topics_near_its_own() {
+        let store = store_knowing(&["car", "bread", "unembeddable"]);
+        let meanings = Meanings::new(Arc::new(Table));
+        assert!(
+            meanings.reach(&[written("automobile")]).is_empty(),
+            "not indexed yet"
+        );
+        assert_eq!(
+            meanings.refresh(&store).unwrap(),
+            2,
+            "what has no vector is left out"
+        );
+
+        let reached = meanings.reach(&[written("automobile")]);
+        assert_eq!(reached.len(), 1, "{reached:?}");
+        let car = &reached[0];
+        assert_eq!((car.key.as_str(), car.label.as_str()), ("car", "CAR"));
+        // Eight bits a component read it to within 0.01.
+        let similarity = car.similarity.unwrap();
+        assert!((similarity - 0.96).abs() < 0.01, "{car:?}");
+        // Its similarity's height above the floor, times half the weight.
+        let nearness = ((similarity - 0.7) / (1.0 - 0.7)).powi(2);
+        assert!(
+            (car.weight - REACHED_WEIGHT * nearness).abs() < 1e-6,
+            "{car:?}"
+        );
+
+        assert!(
+            meanings
+                .reach(&[written("vehicle")])
+                .iter()
+                .all(|t| t.key == "car"),
+            "bread is not near a vehicle"
+        );
+        assert!(
+            meanings.reach(&[written("car")]).is_empty(),
+            "a topic the query writes is not reached again"
+        );
+    }
+
+    #[test]
+    fn a_topic_reached_from_several_sides_is_reached_once_at_its_nearest() {
+        let store = store_knowing(&["baking"]);
+        let meanings = Meanings::new(Arc::new(Table));
+        meanings.refresh(&store).unwrap();
+        // Bread is 0.96 from baking, banana 0.936, the two together 0.988.
+        let reached = meanings.reach(&[written("bread"), written("banana")]);
+        assert_eq!(reached.len(), 1, "{reached:?}");
+        assert_eq!(reached[0].key, "baking");
+        let similarity = reached[0].similarity.unwrap();
+        assert!(similarity > 0.98, "the whole query is nearest: {reached:?}");
+    }
+
+    #[test]
+    fn eight_bits_a_component_keep_the_similarity_to_a_hundredth() {
+        // Deterministic, spread vectors of the model's length.
+        let vector = |seed: u32| -> Vec<f32> {
+            let raw: Vec<f32> = (0..384u32)
+                .map(|i| {
+                    let mixed = i.wrapping_mul(2_654_435_761) ^ seed.wrapping_mul(40_503);
+                    (mixed % 1000) as f32 - 499.5
+                })
+                .collect();
+            let norm = dot(&raw, &raw).sqrt();
+            raw.into_iter().map(|x| x / norm).collect()
+        };
+        for (a, b) in [(1, 2), (3, 4), (5, 5)] {
+            let (a, b) = (vector(a), vector(b));
+            let (qa, qb) = (Quantized::new(&a), Quantized::new(&b));
+            let exact = dot(&a, &b);
+            let read = similarity(&qa.codes, qa.scale, &qb.codes, qb.scale);
+            assert!((exact - read).abs() < 0.01, "{exact} read as {read}");
+        }
+        let zero = Quantized::new(&[0.0; 4]);
+        assert_eq!((zero.codes, zero.scale), (vec![0; 4], 1.0));
+    }
+
+    #[test]
+    fn a_refresh_forgets_the_topics_nobody_knows_any_more() {
+        let meanings = Meanings::new(Arc::new(Table));
+        meanings.refresh(&store_knowing(&["car", "bread"])).unwrap();
+        assert_eq!(meanings.refresh(&store_knowing(&["bread"])).unwrap(), 1);
+        assert!(meanings.reach(&[written("automobile")]).is_empty());
+    }
+}
