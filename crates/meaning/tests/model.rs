@@ -1,0 +1,100 @@
+//! The model and its static vectors as `make model` leaves them in
+//! `KENNING_TEST_MODEL_DIR` (`make test` sets it); without it these tests
+//! say so and pass.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::path::PathBuf;
+
+use kenning_meaning::{StaticVectors, Transformer, STATIC_FILE};
+use kenning_ports::Embedder;
+
+fn model_dir(test: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os("KENNING_TEST_MODEL_DIR").map(PathBuf::from);
+    if dir.is_none() {
+        eprintln!("SKIPPED {test}: KENNING_TEST_MODEL_DIR is not set (`make test` fetches the model and sets it)");
+    }
+    dir
+}
+
+fn similarity(embedder: &dyn Embedder, a: &str, b: &str) -> f32 {
+    let (a, b) = (embedder.embed(a).unwrap(), embedder.embed(b).unwrap());
+    a.iter().zip(&b).map(|(x, y)| x * y).sum()
+}
+
+/// What every embedder of the model must get right.
+fn means_what_people_mean(embedder: &dyn Embedder) {
+    assert_eq!(embedder.model(), "all-minilm-l6-v2");
+    let car = embedder.embed("car").unwrap();
+    assert_eq!(car.len(), embedder.dimensions());
+    let norm: f32 = car.iter().map(|x| x * x).sum::<f32>().sqrt();
+    assert!((norm - 1.0).abs() < 1e-4, "unit length: {norm}");
+
+    let (near, far) = (
+        similarity(embedder, "car", "automobile"),
+        similarity(embedder, "car", "banana"),
+    );
+    assert!(near > far, "car~automobile {near}, car~banana {far}");
+    let floor = embedder.related_above(&car);
+    assert!(
+        far < floor && floor < near,
+        "related above {floor}: automobile {near}, banana {far}"
+    );
+    assert!(
+        similarity(embedder, "physician", "doctor") > similarity(embedder, "physician", "river")
+    );
+    assert_eq!(embedder.embed(""), None, "no token, no meaning");
+    let all = embedder.embed_all(&["car", ""]);
+    assert_eq!(all[0].as_deref(), Some(car.as_slice()));
+    assert_eq!(all[1], None);
+}
+
+#[test]
+fn the_model_reads_meaning() {
+    let Some(dir) = model_dir("the_model_reads_meaning") else {
+        return;
+    };
+    let model = Transformer::load(&dir).unwrap();
+    means_what_people_mean(&model);
+    let long = "word ".repeat(1_000);
+    assert!(
+        model.embed(&long).is_some(),
+        "a long text is cut, not refused"
+    );
+}
+
+#[test]
+fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
+    let Some(dir) = model_dir("the_static_vectors_read_meaning_and_keep_it_when_written_again")
+    else {
+        return;
+    };
+    let vectors = StaticVectors::load(&dir).unwrap();
+    means_what_people_mean(&vectors);
+
+    // The model is named after its directory.
+    let root = std::env::temp_dir().join(format!("kenning-static-{}", std::process::id()));
+    let copy = root.join("all-minilm-l6-v2");
+    std::fs::create_dir_all(&copy).unwrap();
+    std::fs::copy(dir.join("tokenizer.json"), copy.join("tokenizer.json")).unwrap();
+    vectors.save(&copy).unwrap();
+    let again = StaticVectors::load(&copy).unwrap();
+    for text in ["car", "quantum error correction", "Kubernetes"] {
+        assert_eq!(again.embed(text), vectors.embed(text), "{text}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
+    let empty = std::env::temp_dir().join(format!("kenning-no-model-{}", std::process::id()));
+    std::fs::create_dir_all(&empty).unwrap();
+    let refused = StaticVectors::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains(STATIC_FILE), "{refused}");
+    let refused = Transformer::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains("config.json"), "{refused}");
+    std::fs::write(empty.join(STATIC_FILE), b"not tensors").unwrap();
+    let refused = StaticVectors::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains("not a model Kenning can run"), "{refused}");
+    std::fs::remove_dir_all(&empty).unwrap();
+}
