@@ -7,6 +7,7 @@
 mod directory;
 mod ingest;
 mod load;
+mod meaning;
 mod ops;
 mod server;
 
@@ -63,6 +64,10 @@ pub struct Args {
     /// endpoint (`make bench-ingest`).
     #[arg(long)]
     ingest: bool,
+    /// Measure instead what finding topics by meaning costs: off, static
+    /// vectors and the model on the same data (`make bench-meaning`).
+    #[arg(long)]
+    meaning: bool,
     /// Folder for the SQLite database.
     #[arg(long, default_value = "target/bench-api")]
     folder: PathBuf,
@@ -282,6 +287,16 @@ fn run(args: &Args) -> anyhow::Result<()> {
                     r.ready, r.rebuilt, r.peak
                 ),
                 Ok(None) => {}
+                Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
+            }
+        }
+        return Ok(());
+    }
+    if args.meaning {
+        for backend in &args.backends {
+            match meaning::measure(args, backend) {
+                Ok(rows) if rows.is_empty() => {}
+                Ok(rows) => meaning::print_table(backend, &rows)?,
                 Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
             }
         }

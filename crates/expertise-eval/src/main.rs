@@ -7,6 +7,7 @@ mod bm25;
 mod ceiling;
 mod coffee;
 mod metrics;
+mod mismatch;
 mod posts;
 mod profiles;
 mod rng;
@@ -18,14 +19,16 @@ mod text;
 mod world;
 
 use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use kenning_keyphrase::KeyphraseExtractor;
+use kenning_meaning::{StaticVectors, Transformer};
 
 use crate::bm25::Analyzer;
-use crate::run::{run, Failure, Outcome};
+use crate::run::{run, Embedders, Failure, Outcome, KENNINGS};
 use crate::systems::NAMES;
 use crate::world::Evaluation;
 
@@ -40,16 +43,17 @@ usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
 Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
 answered with nobody, per evaluation and query form, for Kenning and its
 peers. DATASET is coffee (every Q&A site in the expertise data folder,
-and all of them pooled when there are several), SemEval2017 or Inspec
-(default: all). Then
+and all of them pooled when there are several), SemEval2017, Inspec or
+mismatch (questions in words no upload uses, on both; default: all). Then
 the profile table (what userTopics shows synthetic people against the
 gold key phrases of their documents; `profiles` alone runs just that).
 
   --quick        one SemEval2017 split and 100 Inspec queries
   --failures N   after the table, up to N queries per evaluation that
                  Kenning answered with nobody where BM25 profile found
-                 somebody, and N Kenning ranked wrong first where BM25
-                 profile was right
+                 somebody, N Kenning ranked wrong first where BM25
+                 profile was right, and N Kenning+model ranked wrong
+                 first, with the topics it reached
   --ceiling      instead: SemEval2017 held-out routing by Kenning, BM25
                  profile, three refinements of it and two rankers told
                  each person's field (the ceiling of ranking by words)
@@ -86,7 +90,7 @@ impl Options {
                     let n = args.next().context("--failures needs a number")?;
                     options.failures = n.parse().with_context(|| format!("--failures {n}"))?;
                 }
-                name if ["coffee", "semeval2017", "inspec", "profiles"]
+                name if ["coffee", "semeval2017", "inspec", "mismatch", "profiles"]
                     .contains(&name.to_lowercase().as_str()) =>
                 {
                     options.datasets.push(name.to_lowercase());
@@ -118,7 +122,33 @@ fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
         let sampled = if options.quick { 100 } else { 300 };
         evaluations.push(routing::known_item(&dataset, sampled, SEED)?);
     }
+    if options.wants("mismatch") {
+        let wordnet = mismatch::WordNet::load(&mismatch::wordnet_dir())?;
+        for name in ["SemEval2017.zip", "Inspec.zip"] {
+            let dataset = kenning_keyphrase_eval::load(&keyphrase.join(name))?;
+            evaluations.push(mismatch::evaluation(&dataset, &wordnet, SEED)?);
+        }
+    }
     Ok(evaluations)
+}
+
+/// The model's directory: `KENNING_MODEL_DIR`, else where the Makefile
+/// unpacks it.
+fn model_dir() -> PathBuf {
+    std::env::var_os("KENNING_MODEL_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/all-minilm-l6-v2"),
+        PathBuf::from,
+    )
+}
+
+/// The model and the static vectors distilled from it.
+fn embedders() -> anyhow::Result<Embedders> {
+    let dir = model_dir();
+    let hint = || format!("loading the model in {} (`make model`)", dir.display());
+    Ok(Embedders {
+        static_vectors: Arc::new(StaticVectors::load(&dir).with_context(hint)?),
+        model: Arc::new(Transformer::load(&dir).with_context(hint)?),
+    })
 }
 
 fn table(outcomes: &[Outcome]) -> String {
@@ -192,7 +222,7 @@ fn counts(outcome: &Outcome) -> String {
         outcome.uploads,
         questions,
         outcome.note,
-        latency(&outcome.latencies)
+        latency(&outcome.latencies[0])
     )
 }
 
@@ -241,11 +271,12 @@ fn main() -> anyhow::Result<()> {
     let outcomes = if only_profiles {
         Vec::new()
     } else {
+        let embedders = embedders()?;
         evaluations(&options)?
-    }
-    .iter()
-    .map(|e| run(e, &extractor, &analyzer, SEED, options.failures))
-    .collect::<anyhow::Result<Vec<_>>>()?;
+            .iter()
+            .map(|e| run(e, &extractor, &analyzer, &embedders, SEED, options.failures))
+            .collect::<anyhow::Result<Vec<_>>>()?
+    };
 
     let mut report = if outcomes.is_empty() {
         String::new()
@@ -256,14 +287,16 @@ fn main() -> anyhow::Result<()> {
         report.push_str(&counts(outcome));
         report.push('\n');
     }
-    let all: Vec<Duration> = outcomes
-        .iter()
-        .flat_map(|o| o.latencies.iter().copied())
-        .collect();
-    report.push_str(&format!(
-        "Kenning experts latency, every query: {}\n",
-        latency(&all)
-    ));
+    for (k, name) in NAMES[..KENNINGS].iter().enumerate() {
+        let all: Vec<Duration> = outcomes
+            .iter()
+            .flat_map(|o| o.latencies[k].iter().copied())
+            .collect();
+        report.push_str(&format!(
+            "{name} experts latency, every query: {}\n",
+            latency(&all)
+        ));
+    }
     for outcome in &outcomes {
         report.push_str(&failures(
             "Kenning answered with nobody, BM25 profile with somebody",
@@ -274,6 +307,11 @@ fn main() -> anyhow::Result<()> {
             "Kenning wrong first, BM25 profile right",
             outcome,
             &outcome.missed,
+        ));
+        report.push_str(&failures(
+            "Kenning+model wrong first (how it read the query)",
+            outcome,
+            &outcome.misread,
         ));
     }
     if options.wants("profiles") {

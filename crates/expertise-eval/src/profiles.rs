@@ -56,7 +56,7 @@ pub struct Row {
 }
 
 /// A person's documents, `DOCUMENTS_PER_PERSON` each, dealt at random.
-fn deal(dataset: &Dataset, seed: u64) -> Vec<Vec<usize>> {
+pub(crate) fn deal(dataset: &Dataset, seed: u64) -> Vec<Vec<usize>> {
     let mut rng = SplitMix64::new(seed);
     rng.permutation(dataset.documents.len())
         .chunks_exact(DOCUMENTS_PER_PERSON)
@@ -244,17 +244,11 @@ fn mean(values: &[f64]) -> f64 {
     }
 }
 
-/// The profile measures of every system on `dataset`.
-pub fn evaluate(
-    dataset: &Dataset,
-    extractor: &Arc<KeyphraseExtractor>,
-    seed: u64,
-) -> anyhow::Result<Row> {
-    let normalizer = Normalizer::new(&dataset.language)?;
-    let hands = deal(dataset, seed);
-    anyhow::ensure!(hands.len() >= 2, "{} has too few documents", dataset.name);
+/// The world in which each person of `hands` uploaded their documents of
+/// `dataset` the day before the questions, and nothing is asked yet.
+pub(crate) fn uploaded(dataset: &Dataset, hands: &[Vec<usize>]) -> World {
     let now = chrono::DateTime::from_timestamp(1_735_689_600, 0).unwrap_or_default();
-    let world = World {
+    World {
         people: (0..hands.len()).map(|p| format!("person {p}")).collect(),
         uploads: hands
             .iter()
@@ -273,7 +267,19 @@ pub fn evaluate(
             .collect(),
         queries: Vec::new(),
         now,
-    };
+    }
+}
+
+/// The profile measures of every system on `dataset`.
+pub fn evaluate(
+    dataset: &Dataset,
+    extractor: &Arc<KeyphraseExtractor>,
+    seed: u64,
+) -> anyhow::Result<Row> {
+    let normalizer = Normalizer::new(&dataset.language)?;
+    let hands = deal(dataset, seed);
+    anyhow::ensure!(hands.len() >= 2, "{} has too few documents", dataset.name);
+    let world = uploaded(dataset, &hands);
     let kenning = Kenning::new(&world, extractor.clone())?;
     let texts: Vec<String> = hands
         .iter()

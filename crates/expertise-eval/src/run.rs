@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_ports::TopicExtractor;
+use kenning_ports::{Embedder, TopicExtractor};
 
 use crate::bm25::Analyzer;
 use crate::metrics::{judge, Tally};
@@ -41,12 +41,38 @@ pub struct Outcome {
     /// Per world, on average.
     pub uploads: usize,
     pub note: String,
-    pub latencies: Vec<Duration>,
+    /// The latencies of `experts`, per variant of Kenning (the first
+    /// [`KENNINGS`] of [`NAMES`]).
+    pub latencies: [Vec<Duration>; KENNINGS],
     /// Queries Kenning answered with nobody and BM25 profile with somebody
     /// (so the words were in the uploads).
     pub unanswered: Vec<Failure>,
     /// Queries where Kenning's first person was wrong and BM25 profile's right.
     pub missed: Vec<Failure>,
+    /// Queries where Kenning with the model put a wrong person first (or
+    /// nobody), with how it read them.
+    pub misread: Vec<Failure>,
+}
+
+/// How many of the systems are Kenning: without meaning, with static
+/// vectors and with the model.
+pub const KENNINGS: usize = 3;
+
+/// The embedders Kenning finds topics by meaning with.
+#[derive(Clone)]
+pub struct Embedders {
+    /// Vectors distilled from the model.
+    pub static_vectors: Arc<dyn Embedder>,
+    /// The model itself.
+    pub model: Arc<dyn Embedder>,
+}
+
+impl std::fmt::Debug for Embedders {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Embedders")
+            .field("model", &self.model.model())
+            .finish()
+    }
 }
 
 /// Runs `evaluation`; `seed` fixes the baselines' tie-breaks and random
@@ -55,6 +81,7 @@ pub fn run(
     evaluation: &Evaluation,
     extractor: &Arc<KeyphraseExtractor>,
     analyzer: &Arc<Analyzer>,
+    embedders: &Embedders,
     seed: u64,
     failures: usize,
 ) -> anyhow::Result<Outcome> {
@@ -71,13 +98,18 @@ pub fn run(
             .sum::<usize>()
             / evaluation.worlds.len().max(1),
         note: evaluation.note.clone(),
-        latencies: Vec::new(),
+        latencies: Default::default(),
         unanswered: Vec::new(),
         missed: Vec::new(),
+        misread: Vec::new(),
     };
     for (w, world) in evaluation.worlds.iter().enumerate() {
         let mut rng = SplitMix64::new(seed.wrapping_add(w as u64));
         let mut kenning = Kenning::new(world, extractor.clone())?;
+        let mut meanings = [
+            kenning.with_meaning(embedders.static_vectors.clone())?,
+            kenning.with_meaning(embedders.model.clone())?,
+        ];
         let mut profile = ProfileBm25::new(world, analyzer.clone(), &mut rng);
         let mut peers: [Box<dyn Ranker>; 3] = [
             Box::new(DocumentBm25::new(world, analyzer.clone(), &mut rng)),
@@ -90,8 +122,34 @@ pub fn run(
             let by_profile = profile.rank(&query.text)?;
             let tallies = &mut outcome.tallies[query.form];
             tallies[0].add(judge(&ranked, &query.relevant));
-            tallies[1].add(judge(&by_profile, &query.relevant));
-            for (tally, peer) in tallies[2..].iter_mut().zip(&mut peers) {
+            for (k, (tally, meaning)) in tallies[1..KENNINGS]
+                .iter_mut()
+                .zip(&mut meanings)
+                .enumerate()
+            {
+                let by_meaning = meaning.rank(&query.text)?;
+                tally.add(judge(&by_meaning, &query.relevant));
+                let wrong = by_meaning
+                    .first()
+                    .is_none_or(|p| !query.relevant.contains(p));
+                // The model's misses, with what the query reached.
+                if k + 2 == KENNINGS && wrong && outcome.misread.len() < failures {
+                    let mut lines = describe(world, query, &by_profile);
+                    let got: Vec<String> = by_meaning
+                        .iter()
+                        .take(SHOWN)
+                        .map(|&p| person(world, query, p))
+                        .collect();
+                    lines[1] = format!("{}: {}", NAMES[k + 1], list(&got));
+                    lines.push(format!("read as: {}", list(&meaning.reading(&query.text)?)));
+                    outcome.misread.push(Failure {
+                        form: evaluation.forms[query.form],
+                        lines,
+                    });
+                }
+            }
+            tallies[KENNINGS].add(judge(&by_profile, &query.relevant));
+            for (tally, peer) in tallies[KENNINGS + 1..].iter_mut().zip(&mut peers) {
                 tally.add(judge(&peer.rank(&query.text)?, &query.relevant));
             }
 
@@ -140,7 +198,10 @@ pub fn run(
                 outcome.missed.push(Failure { form, lines });
             }
         }
-        outcome.latencies.extend_from_slice(kenning.latencies());
+        outcome.latencies[0].extend_from_slice(kenning.latencies());
+        for (latencies, meaning) in outcome.latencies[1..].iter_mut().zip(&meanings) {
+            latencies.extend_from_slice(meaning.latencies());
+        }
     }
     Ok(outcome)
 }

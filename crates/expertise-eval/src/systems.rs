@@ -15,6 +15,7 @@ use kenning_domain::{
     UserTopicsLimit,
 };
 use kenning_keyphrase::KeyphraseExtractor;
+use kenning_ports::Embedder;
 use kenning_store_memory::MemoryStore;
 
 use crate::bm25::{Analyzer, Bm25, Parameters};
@@ -22,8 +23,10 @@ use crate::rng::SplitMix64;
 use crate::world::World;
 
 /// The names of the systems, in the order of the table's columns.
-pub const NAMES: [&str; 5] = [
+pub const NAMES: [&str; 7] = [
     "Kenning",
+    "Kenning+static",
+    "Kenning+model",
     "BM25 profile",
     "BM25 documents",
     "most active",
@@ -50,6 +53,9 @@ pub trait Ranker {
 /// questions are asked.
 pub struct Kenning {
     service: ExpertiseService,
+    store: Arc<MemoryStore>,
+    clock: Arc<ManualClock>,
+    extractor: Arc<KeyphraseExtractor>,
     person_of: HashMap<UserId, usize>,
     latencies: Vec<Duration>,
 }
@@ -85,8 +91,13 @@ impl Kenning {
                 .with_context(|| format!("creating person {person}"))?;
             person_of.insert(user.id(), person);
         }
-        let service =
-            ExpertiseService::new(store.clone(), store, extractor, clock, Scoring::default());
+        let service = ExpertiseService::new(
+            store.clone(),
+            store.clone(),
+            extractor.clone(),
+            clock.clone(),
+            Scoring::default(),
+        );
         for (i, upload) in world.uploads.iter().enumerate() {
             let texts = upload
                 .texts
@@ -115,7 +126,34 @@ impl Kenning {
         }
         Ok(Self {
             service,
+            store,
+            clock,
+            extractor,
             person_of,
+            latencies: Vec::new(),
+        })
+    }
+
+    /// Kenning on the same uploads, finding topics by meaning too with
+    /// `embedder`, every learned topic embedded before the first query.
+    pub fn with_meaning(&self, embedder: Arc<dyn Embedder>) -> anyhow::Result<Self> {
+        let service = ExpertiseService::new(
+            self.store.clone(),
+            self.store.clone(),
+            self.extractor.clone(),
+            self.clock.clone(),
+            Scoring::default(),
+        )
+        .with_embedder(embedder);
+        service
+            .refresh_meanings()
+            .context("embedding the learned topics")?;
+        Ok(Self {
+            service,
+            store: self.store.clone(),
+            clock: self.clock.clone(),
+            extractor: self.extractor.clone(),
+            person_of: self.person_of.clone(),
             latencies: Vec::new(),
         })
     }
@@ -147,6 +185,24 @@ impl Kenning {
             .user_topics(user, UserTopicsLimit::parse(limit)?)
             .with_context(|| format!("userTopics of person {person}"))?;
         Ok(topics.into_iter().map(|t| t.topic.label).collect())
+    }
+
+    /// How `query` was read: each topic as "label (weight)", with the
+    /// similarity of those reached through meaning and how many people
+    /// learned each.
+    pub fn reading(&self, query: &str) -> anyhow::Result<Vec<String>> {
+        let reading = self
+            .service
+            .read_query(query)
+            .with_context(|| format!("queryReading({query:?})"))?;
+        Ok(reading
+            .topics
+            .iter()
+            .map(|t| match t.similarity {
+                Some(s) => format!("{:?} ~{s:.2}, {} people", t.label, t.people),
+                None => format!("{:?}, {} people", t.label, t.people),
+            })
+            .collect())
     }
 
     /// How long each `experts` call took.

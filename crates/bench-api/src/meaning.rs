@@ -1,0 +1,223 @@
+//! `make bench-meaning`: what finding topics by meaning costs, measured in
+//! one run on the same data with it off, with static vectors and with the
+//! model: the files on disk, the server's start, its memory, how long it
+//! takes to embed every learned topic, connector uploads and `experts`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use kenning_domain::Scoring;
+use serde_json::json;
+
+use crate::directory;
+use crate::load::Request;
+use crate::ops::upload_body;
+use crate::server::Kenning;
+use crate::Load;
+
+/// The ways of finding topics by meaning, as `--meaning` names them.
+const MODES: [&str; 3] = ["off", "static", "model"];
+
+const EXPERTS: &str = "query experts($query: String!) { experts(query: $query, limit: 10) { score user { globalUserId } } }";
+
+/// One mode, measured.
+#[derive(Debug)]
+pub struct MeaningRow {
+    mode: &'static str,
+    /// Seconds from the start of the process to its first ready answer.
+    ready: f64,
+    /// Seconds from ready until every learned topic was embedded.
+    indexed: Option<f64>,
+    /// Topics in the index.
+    topics: i64,
+    /// Resident memory once indexed, MiB.
+    resident: f64,
+    uploads: crate::load::Stats,
+    experts: crate::load::Stats,
+    /// Peak resident memory, MiB.
+    peak: f64,
+}
+
+/// How many learned topics the server's index of meanings holds, from
+/// its metrics (-1 without a model).
+fn indexed_topics(base: &str) -> anyhow::Result<i64> {
+    let body = ureq::get(&format!("{base}/metrics"))
+        .call()?
+        .body_mut()
+        .read_to_string()?;
+    body.lines()
+        .find_map(|l| l.strip_prefix("kenning_meaning_topics "))
+        .context("kenning_meaning_topics in /metrics")?
+        .trim()
+        .parse()
+        .context("a number of topics")
+}
+
+/// Waits until the index holds every one of `learned` topics (at most ten
+/// minutes); the seconds it took.
+fn wait_indexed(base: &str, learned: i64) -> anyhow::Result<(Option<f64>, i64)> {
+    let started = Instant::now();
+    loop {
+        let topics = indexed_topics(base)?;
+        if topics < 0 {
+            return Ok((None, topics));
+        }
+        if topics >= learned {
+            return Ok((Some(started.elapsed().as_secs_f64()), topics));
+        }
+        anyhow::ensure!(
+            started.elapsed() < Duration::from_secs(600),
+            "{topics} of {learned} topics indexed after ten minutes"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+/// The model's directory, as the Makefile unpacks it.
+fn model_dir() -> anyhow::Result<PathBuf> {
+    let dir = std::env::var_os("KENNING_MODEL_DIR").map_or_else(
+        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/all-minilm-l6-v2"),
+        PathBuf::from,
+    );
+    std::path::absolute(&dir).context("the model's directory")
+}
+
+/// Each mode on a fresh database of `backend` holding the generated
+/// expertise (10,000 people, 50,000 topic words).
+pub fn measure(args: &crate::Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
+    let binary = crate::server::release_binary()?;
+    let model = model_dir()?;
+    let keys = crate::ops::topic_keys();
+    let mut rows = Vec::new();
+    for mode in MODES {
+        let Some(url) = crate::fresh_database(args, backend)? else {
+            return Ok(rows);
+        };
+        Kenning::migrate(&binary, &url)?;
+        let db = kenning_store_diesel::Database::connect(&url)?;
+        directory::add_people(&db, 0, directory::EXPERTS)?;
+        directory::add_expertise(&url, &keys, &Scoring::default())?;
+        directory::analyze(&url)?;
+        let learned = directory::learned_topics(&url)?;
+        let model = model.display().to_string();
+        let started = Instant::now();
+        let kenning = Kenning::start_with(
+            &binary,
+            &url,
+            &[("KENNING_MEANING", mode), ("KENNING_MODEL_DIR", &model)],
+        )?;
+        let ready = started.elapsed().as_secs_f64();
+        let (indexed, topics) = wait_indexed(&kenning.base, learned)?;
+        let (resident, _) = kenning.memory()?;
+
+        let (base, key) = (kenning.base.clone(), kenning.api_key.clone());
+        let upload = Arc::new(move |c: usize, n: u64| {
+            let seed = directory::mix((c as u64) << 40 | n);
+            Request {
+                method: "POST",
+                url: format!("{base}/connectors/api/v1/entities-with-action"),
+                headers: vec![
+                    ("APIKEY", key.clone()),
+                    ("Content-Type", "application/json".to_owned()),
+                ],
+                body: upload_body(seed % directory::EXPERTS, seed as usize)
+                    .to_string()
+                    .into_bytes(),
+            }
+        });
+        let uploads = args.measure(
+            upload,
+            Arc::new(|status, _| status == 201),
+            Load::Connections(args.connections),
+            &format!("{backend} {mode} uploads"),
+        );
+
+        let (base, token) = (kenning.base.clone(), kenning.token.clone());
+        let ask = Arc::new(move |c: usize, n: u64| {
+            let seed = directory::mix((c as u64) << 40 | n);
+            let words: Vec<String> = (0..1 + seed % 3)
+                .map(|i| directory::topic_word(directory::zipf(seed ^ i, directory::VOCABULARY)))
+                .collect();
+            Request {
+                method: "POST",
+                url: format!("{base}/accounts/api/v1/graphql"),
+                headers: vec![
+                    ("Authorization", format!("Bearer {token}")),
+                    ("Content-Type", "application/json".to_owned()),
+                ],
+                body: json!({ "query": EXPERTS, "variables": { "query": words.join(" ") } })
+                    .to_string()
+                    .into_bytes(),
+            }
+        });
+        let experts = args.measure(
+            ask,
+            Arc::new(|status, body: &str| status == 200 && !body.contains("\"errors\"")),
+            Load::Connections(1),
+            &format!("{backend} {mode} experts"),
+        );
+        let (_, peak) = kenning.memory()?;
+        rows.push(MeaningRow {
+            mode,
+            ready,
+            indexed,
+            topics,
+            resident,
+            uploads,
+            experts,
+            peak,
+        });
+    }
+    Ok(rows)
+}
+
+/// The size of a file in MiB, or a dash when it is missing.
+fn size(path: &Path) -> String {
+    std::fs::metadata(path).map_or_else(
+        |_| "-".to_owned(),
+        |m| format!("{:.1}", m.len() as f64 / (1024.0 * 1024.0)),
+    )
+}
+
+/// Prints the files on disk and the table of every row of `backend`.
+pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
+    let binary = crate::server::release_binary()?;
+    let model = model_dir()?;
+    println!();
+    println!(
+        "On disk: the kenning binary {} MiB; the model ({}) {} MiB, its static vectors {} MiB, its tokenizer {} MiB",
+        size(&binary),
+        model.display(),
+        size(&model.join("model.safetensors")),
+        size(&model.join("static.safetensors")),
+        size(&model.join("tokenizer.json")),
+    );
+    println!();
+    println!("Meaning on {backend}: 10,000 people x 200 of 50,000 topic words; uploads of ~1 KB English texts; experts of 1 to 3 topic words, one client; release build");
+    println!();
+    println!("| meaning | seconds to ready | seconds to index | topics indexed | resident MiB | uploads/s | upload p99 ms | experts/s | experts p50 ms | experts p99 ms | peak MiB |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for row in rows {
+        println!(
+            "| {} | {:.2} | {} | {} | {:.0} | {:.0} | {:.1} | {:.0} | {:.2} | {:.2} | {:.0} |",
+            row.mode,
+            row.ready,
+            row.indexed.map_or("-".to_owned(), |s| format!("{s:.1}")),
+            if row.topics < 0 {
+                "-".to_owned()
+            } else {
+                row.topics.to_string()
+            },
+            row.resident,
+            row.uploads.per_second,
+            row.uploads.p99,
+            row.experts.per_second,
+            row.experts.p50,
+            row.experts.p99,
+            row.peak,
+        );
+    }
+    Ok(())
+}
