@@ -22,17 +22,17 @@ const UNKNOWN_SOUGHT: usize = 2;
 /// How many learned topics the query as a whole (the mean of its topics'
 /// vectors) reaches at most.
 const REACHED_PER_QUERY: usize = 5;
-/// How much a topic reached through its meaning counts, times its
-/// similarity, against a topic the query writes: at most half as much, so
-/// that the query's own words count most.
+/// How much a topic reached through its meaning counts at most against
+/// what reached it (see [`Meanings::reach`]): half, so that the query's own
+/// words count most.
 const REACHED_WEIGHT: f64 = 0.5;
 /// How many labels are asked of the store at once while indexing.
 const LABELS_PER_READ: usize = 1_000;
 
 /// A unit vector in eight bits a component: its components times `scale`,
 /// rounded, `scale` spreading the largest over the whole range. A quarter
-/// of the memory of 32-bit floats, read four times as fast, for an error
-/// of the similarity well under 0.01.
+/// of the memory of 32-bit floats, for an error of the similarity well
+/// under 0.01.
 #[derive(Debug, Clone)]
 struct Quantized {
     codes: Vec<i8>,
@@ -87,14 +87,19 @@ struct Index {
     codes: Vec<i8>,
     scales: Vec<f32>,
     at: HashMap<String, usize>,
+    /// Learned keys the embedder found no meaning in (no label, or no
+    /// token it knows): not asked of the store again while learned.
+    meaningless: HashSet<String>,
 }
 
-/// A vector to find the nearest rows of: at most `limit`, above `floor`.
+/// A vector to find the nearest rows of: at most `limit`, above `floor`,
+/// for a query topic of `weight` (one for the whole query).
 #[derive(Debug)]
 struct Sought {
     vector: Quantized,
     limit: usize,
     floor: f32,
+    weight: f64,
 }
 
 impl Index {
@@ -188,7 +193,8 @@ impl Meanings {
     }
 
     /// Brings the index up to the store's learned topics: embeds those it
-    /// lacks, drops those nobody knows any more. Returns how many topics
+    /// lacks (a topic without meaning to the embedder is remembered as
+    /// such, not read again), drops those nobody knows any more. Returns how many topics
     /// it holds. Queries meanwhile use the index as it was.
     pub(crate) fn refresh(&self, store: &dyn ExpertiseStore) -> Result<usize, StoreError> {
         let old = self.index();
@@ -196,10 +202,10 @@ impl Meanings {
         let dimensions = self.embedder.dimensions();
         let missing: Vec<String> = keys
             .iter()
-            .filter(|k| !old.at.contains_key(*k))
+            .filter(|k| !old.at.contains_key(*k) && !old.meaningless.contains(*k))
             .cloned()
             .collect();
-        if missing.is_empty() && keys.len() == old.keys.len() {
+        if missing.is_empty() && keys.len() == old.keys.len() + old.meaningless.len() {
             return Ok(old.keys.len());
         }
         let mut labels: HashMap<String, String> = HashMap::with_capacity(missing.len());
@@ -221,11 +227,14 @@ impl Meanings {
                 let codes = &old.codes[row * dimensions..(row + 1) * dimensions];
                 let label = old.labels[row].clone();
                 index.push(key, label, codes, old.scales[row]);
-            } else if let Some(label) = labels.get(&key) {
-                if let Some(vector) = vectors.get(label.as_str()) {
-                    let quantized = Quantized::new(vector);
-                    index.push(key, label.clone(), &quantized.codes, quantized.scale);
-                }
+            } else if let Some((label, vector)) = labels
+                .get(&key)
+                .and_then(|label| Some((label, vectors.get(label.as_str())?)))
+            {
+                let quantized = Quantized::new(vector);
+                index.push(key, label.clone(), &quantized.codes, quantized.scale);
+            } else {
+                index.meaningless.insert(key);
             }
         }
         let held = index.keys.len();
@@ -274,7 +283,6 @@ impl Meanings {
             })
             .collect();
         let mut queries: Vec<Sought> = Vec::new();
-        let mut weights: Vec<f64> = Vec::new();
         let mut whole = vec![0.0f32; dimensions];
         let mut embedded = 0;
         for (term, vector) in written.iter().zip(vectors) {
@@ -292,8 +300,8 @@ impl Meanings {
                     floor: self.embedder.related_above(&vector),
                     vector: Quantized::new(&vector),
                     limit: REACHED_PER_TOPIC,
+                    weight: term.weight,
                 });
-                weights.push(term.weight);
             }
         }
         if embedded > 1 {
@@ -304,8 +312,8 @@ impl Meanings {
                     floor: self.embedder.related_above(&whole),
                     vector: Quantized::new(&whole),
                     limit: REACHED_PER_QUERY,
+                    weight: 1.0,
                 });
-                weights.push(1.0);
             }
         }
         let skip: HashSet<usize> = query
@@ -313,9 +321,9 @@ impl Meanings {
             .filter_map(|t| index.at.get(&t.key).copied())
             .collect();
         let found = index.nearest(&queries, &skip, dimensions);
-        let floors: Vec<f32> = queries.iter().map(|s| s.floor).collect();
         let mut reached: Vec<QueryTerm> = Vec::new();
-        for ((near, floor), weight) in found.into_iter().zip(floors).zip(weights) {
+        for (near, sought) in found.into_iter().zip(&queries) {
+            let floor = sought.floor;
             for (row, similarity) in near {
                 let above = f64::from((similarity - floor) / (1.0 - floor).max(f32::EPSILON));
                 let nearness = above * above;
@@ -323,7 +331,7 @@ impl Meanings {
                 let term = QueryTerm {
                     key: index.keys[row].clone(),
                     label: index.labels[row].clone(),
-                    weight: weight * REACHED_WEIGHT * nearness,
+                    weight: sought.weight * REACHED_WEIGHT * nearness,
                     similarity: Some(similarity),
                 };
                 match reached.iter_mut().find(|t| t.key == term.key) {
@@ -434,6 +442,11 @@ mod tests {
             2,
             "what has no vector is left out"
         );
+        assert!(
+            meanings.index().meaningless.contains("unembeddable"),
+            "and is not read again"
+        );
+        assert_eq!(meanings.refresh(&store).unwrap(), 2, "nothing changed");
 
         let reached = meanings.reach(&[written("automobile")]);
         assert_eq!(reached.len(), 1, "{reached:?}");

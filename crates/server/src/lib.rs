@@ -123,7 +123,8 @@ pub enum Meaning {
     /// With the static vectors distilled from the model in the directory
     /// (its `static.safetensors` and `tokenizer.json`).
     Static(PathBuf),
-    /// By running the model in the directory on every topic and query.
+    /// By running the model in the directory on every learned topic and
+    /// on the topics of a query nobody learned.
     Model(PathBuf),
 }
 
