@@ -43,8 +43,35 @@ impl Reference {
     }
 }
 
+/// How many of the vocabulary's words stand for unrelated texts.
+const REFERENCE_WORDS: usize = 1_000;
+
+/// Whether a token of the vocabulary is a whole word of letters (not a
+/// piece of one, a special token or punctuation).
+fn whole_word(token: &str) -> bool {
+    token.len() >= 3 && token.chars().all(|c| c.is_ascii_lowercase())
+}
+
+/// The reference words of `tokenizer` (with their ids) among those `keep`
+/// accepts: [`REFERENCE_WORDS`] whole words spread evenly over the
+/// vocabulary in id order, the same every time.
+pub(crate) fn reference_words(
+    tokenizer: &tokenizers::Tokenizer,
+    keep: impl Fn(u32) -> bool,
+) -> Vec<(String, u32)> {
+    let mut words: Vec<(String, u32)> = tokenizer
+        .get_vocab(false)
+        .into_iter()
+        .filter(|(token, id)| whole_word(token) && keep(*id))
+        .collect();
+    words.sort_by_key(|(_, id)| *id);
+    spread(words.len(), REFERENCE_WORDS)
+        .map(|at| words[at].clone())
+        .collect()
+}
+
 /// `count` rows spread evenly over `0..rows`, the same every time.
-pub(crate) fn spread(rows: usize, count: usize) -> impl Iterator<Item = usize> {
+fn spread(rows: usize, count: usize) -> impl Iterator<Item = usize> {
     let step = (rows / count.max(1)).max(1);
     (0..rows).step_by(step).take(count)
 }

@@ -94,10 +94,3 @@ fn unit(mut vector: Vec<f32>) -> Option<Vec<f32>> {
     vector.iter_mut().for_each(|x| *x /= norm);
     Some(vector)
 }
-
-/// Whether a token of the vocabulary is a whole word of letters (not a
-/// piece of one, a special token or punctuation): the tokens whose
-/// similarities calibrate a model.
-fn whole_word(token: &str) -> bool {
-    token.len() >= 3 && token.chars().all(|c| c.is_ascii_lowercase())
-}

@@ -7,13 +7,11 @@ use std::path::Path;
 use candle_core::{Device, Tensor};
 use kenning_ports::Embedder;
 
-use crate::calibration::{spread, Reference};
-use crate::{name_of, tokenizer, unit, whole_word, ModelError, STATIC_FILE};
+use crate::calibration::{reference_words, Reference};
+use crate::{name_of, tokenizer, unit, ModelError, STATIC_FILE};
 
 /// The tensor the vectors are kept under in [`STATIC_FILE`].
 const TENSOR: &str = "vectors";
-/// How many of the vocabulary's words stand for unrelated texts.
-const REFERENCE_WORDS: usize = 1_000;
 
 /// A vector per token, and the tokenizer that splits a text into them.
 pub struct StaticVectors {
@@ -45,16 +43,10 @@ impl StaticVectors {
         dimensions: usize,
     ) -> Self {
         let rows = vectors.len() / dimensions.max(1);
-        let mut words: Vec<u32> = tokenizer
-            .get_vocab(false)
+        let sample: Vec<f32> = reference_words(&tokenizer, |id| (id as usize) < rows)
             .into_iter()
-            .filter(|(token, id)| whole_word(token) && (*id as usize) < rows)
-            .map(|(_, id)| id)
-            .collect();
-        words.sort_unstable();
-        let sample: Vec<f32> = spread(words.len(), REFERENCE_WORDS)
-            .flat_map(|at| {
-                let row = words[at] as usize * dimensions;
+            .flat_map(|(_, id)| {
+                let row = id as usize * dimensions;
                 vectors[row..row + dimensions].iter().copied()
             })
             .collect();

@@ -7,15 +7,13 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use kenning_ports::Embedder;
 
-use crate::calibration::{spread, Reference};
-use crate::{name_of, tokenizer, unit, whole_word, ModelError, StaticVectors};
+use crate::calibration::{reference_words, Reference};
+use crate::{name_of, tokenizer, unit, ModelError, StaticVectors};
 
 /// How many texts are run through the model at once.
 const BATCH: usize = 256;
 /// The most tokens of a text the model reads (its training length).
 const MAX_TOKENS: usize = 128;
-/// How many of the vocabulary's words stand for unrelated texts.
-const REFERENCE_WORDS: usize = 1_000;
 
 /// A sentence-embedding model (BERT with mean pooling) run in process.
 pub struct Transformer {
@@ -66,16 +64,8 @@ impl Transformer {
             dimensions: config.hidden_size,
             reference: Reference::default(),
         };
-        let words: Vec<String> = {
-            let mut vocabulary: Vec<(String, u32)> =
-                transformer.tokenizer.get_vocab(false).into_iter().collect();
-            vocabulary.retain(|(token, _)| whole_word(token));
-            vocabulary.sort_by_key(|(_, id)| *id);
-            spread(vocabulary.len(), REFERENCE_WORDS)
-                .map(|at| vocabulary[at].0.clone())
-                .collect()
-        };
-        let texts: Vec<&str> = words.iter().map(String::as_str).collect();
+        let words = reference_words(&transformer.tokenizer, |_| true);
+        let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
         let vectors: Vec<f32> = transformer
             .embed_all(&texts)?
             .into_iter()
