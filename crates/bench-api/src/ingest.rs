@@ -46,7 +46,7 @@ pub struct IngestRow {
 
 /// The `i`-th upload of the `n`-th request of connection `c`: a random
 /// person's, one of the texts.
-fn upload(c: usize, n: u64, i: usize) -> Value {
+pub(crate) fn upload(c: usize, n: u64, i: usize) -> Value {
     let seed = directory::mix((c as u64) << 40 | n << 12 | i as u64);
     upload_body(seed % PEOPLE, seed as usize)
 }

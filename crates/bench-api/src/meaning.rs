@@ -13,7 +13,6 @@ use serde_json::json;
 
 use crate::directory;
 use crate::load::Request;
-use crate::ops::upload_body;
 use crate::server::Kenning;
 use crate::Load;
 
@@ -113,19 +112,14 @@ pub fn measure(args: &crate::Args, backend: &str) -> anyhow::Result<Vec<MeaningR
         let (resident, _) = kenning.memory()?;
 
         let (base, key) = (kenning.base.clone(), kenning.api_key.clone());
-        let upload = Arc::new(move |c: usize, n: u64| {
-            let seed = directory::mix((c as u64) << 40 | n);
-            Request {
-                method: "POST",
-                url: format!("{base}/connectors/api/v1/entities-with-action"),
-                headers: vec![
-                    ("APIKEY", key.clone()),
-                    ("Content-Type", "application/json".to_owned()),
-                ],
-                body: upload_body(seed % directory::EXPERTS, seed as usize)
-                    .to_string()
-                    .into_bytes(),
-            }
+        let upload = Arc::new(move |c: usize, n: u64| Request {
+            method: "POST",
+            url: format!("{base}/connectors/api/v1/entities-with-action"),
+            headers: vec![
+                ("APIKEY", key.clone()),
+                ("Content-Type", "application/json".to_owned()),
+            ],
+            body: crate::ingest::upload(c, n, 0).to_string().into_bytes(),
         });
         let uploads = args.measure(
             upload,
@@ -136,10 +130,7 @@ pub fn measure(args: &crate::Args, backend: &str) -> anyhow::Result<Vec<MeaningR
 
         let (base, token) = (kenning.base.clone(), kenning.token.clone());
         let ask = Arc::new(move |c: usize, n: u64| {
-            let seed = directory::mix((c as u64) << 40 | n);
-            let words: Vec<String> = (0..1 + seed % 3)
-                .map(|i| directory::topic_word(directory::zipf(seed ^ i, directory::VOCABULARY)))
-                .collect();
+            let words = crate::ops::experts_words(c, n);
             Request {
                 method: "POST",
                 url: format!("{base}/accounts/api/v1/graphql"),
@@ -147,7 +138,7 @@ pub fn measure(args: &crate::Args, backend: &str) -> anyhow::Result<Vec<MeaningR
                     ("Authorization", format!("Bearer {token}")),
                     ("Content-Type", "application/json".to_owned()),
                 ],
-                body: json!({ "query": EXPERTS, "variables": { "query": words.join(" ") } })
+                body: json!({ "query": EXPERTS, "variables": { "query": words } })
                     .to_string()
                     .into_bytes(),
             }

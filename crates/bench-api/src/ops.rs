@@ -122,6 +122,16 @@ pub fn topic_keys() -> Vec<String> {
         .collect()
 }
 
+/// The `n`-th `experts` query of connection `c`: one to three topic words
+/// of the expertise's Zipf distribution.
+pub(crate) fn experts_words(c: usize, n: u64) -> String {
+    let seed = directory::mix((c as u64) << 40 | n);
+    let words: Vec<String> = (0..1 + seed % 3)
+        .map(|i| directory::topic_word(directory::zipf(seed ^ i, VOCABULARY)))
+        .collect();
+    words.join(" ")
+}
+
 /// Every operation, on a directory of `size` people.
 pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation> {
     let k = Arc::new(kenning_view(kenning));
@@ -245,15 +255,8 @@ pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation
             }})
         }),
     ));
-    // One to three topic words of the expertise's Zipf distribution.
     let experts_query = || -> Box<dyn Fn(usize, u64) -> Value + Send + Sync> {
-        Box::new(|c, n| {
-            let seed = directory::mix((c as u64) << 40 | n);
-            let words: Vec<String> = (0..1 + seed % 3)
-                .map(|i| directory::topic_word(directory::zipf(seed ^ i, VOCABULARY)))
-                .collect();
-            json!({ "query": words.join(" ") })
-        })
+        Box::new(|c, n| json!({ "query": experts_words(c, n) }))
     };
     out.push(Operation {
         drive: Drive::Connections(1),
