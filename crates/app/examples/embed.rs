@@ -33,6 +33,7 @@ fn main() -> Result<(), Box<dyn Error>> {
     let users = UserService::new(store.clone(), clock.clone(), LanguageId::parse("en")?);
     let expertise = ExpertiseService::new(
         store.clone(),
+        store.clone(),
         store,
         Arc::new(KeyphraseExtractor::new()),
         clock.clone(),

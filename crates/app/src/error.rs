@@ -30,13 +30,21 @@ pub enum ServiceError {
     /// The input broke field rules; every problem is listed.
     #[error("{0}")]
     Validation(ValidationErrors),
-    /// Another live user holds the value of a unique field, or (`field`
-    /// `version`) the user changed since the version the change was asked
-    /// for.
-    #[error("{}", conflict_message(.field))]
+    /// Another live resource of the kind holds the value of a unique
+    /// field.
+    #[error("{field} is already used by another {resource}")]
     Conflict {
-        /// The field's public name: `email`, `externalId` or `version`.
+        /// What kind of resource was refused.
+        resource: Resource,
+        /// The field's public name: `email`, `externalId`, `displayName`.
         field: &'static str,
+    },
+    /// The resource changed since the version the change was asked for
+    /// (code `Conflict`, as a taken value: the caller reads again).
+    #[error("the {resource} changed since the version given; read it again")]
+    StaleVersion {
+        /// What kind of resource changed.
+        resource: Resource,
     },
     /// The user's status does not allow the change.
     #[error("{message}")]
@@ -72,12 +80,23 @@ pub enum ServiceError {
     Internal(String),
 }
 
-/// The message of a [`ServiceError::Conflict`] on `field`.
-fn conflict_message(field: &str) -> String {
-    if field == "version" {
-        "the user changed since the version given; read it again".to_owned()
-    } else {
-        format!("{field} is already used by another user")
+/// What kind of resource a [`ServiceError::Conflict`] or
+/// [`ServiceError::StaleVersion`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Resource {
+    /// A user.
+    User,
+    /// A group of users.
+    Group,
+}
+
+impl std::fmt::Display for Resource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Resource::User => "user",
+            Resource::Group => "group",
+        })
     }
 }
 
@@ -136,7 +155,7 @@ impl ServiceError {
             ServiceError::Forbidden(_) => "Forbidden",
             ServiceError::NotFound(_) => "NotFound",
             ServiceError::Validation(_) => "ValidationError",
-            ServiceError::Conflict { .. } => "Conflict",
+            ServiceError::Conflict { .. } | ServiceError::StaleVersion { .. } => "Conflict",
             ServiceError::InvalidTransition { .. } => "InvalidTransition",
             ServiceError::GracePeriodExpired { .. } => "GracePeriodExpired",
             ServiceError::UnknownUser => "UnknownUser",
@@ -170,7 +189,9 @@ impl From<UserError> for ServiceError {
             UserError::GracePeriodExpired { scheduled_for } => {
                 ServiceError::GracePeriodExpired { scheduled_for }
             }
-            UserError::StaleVersion { .. } => ServiceError::Conflict { field: "version" },
+            UserError::StaleVersion { .. } => ServiceError::StaleVersion {
+                resource: Resource::User,
+            },
             // A refusal this crate does not know yet is still the domain
             // refusing the change, with the domain's words for why.
             other => ServiceError::Forbidden(other.to_string()),
@@ -178,12 +199,24 @@ impl From<UserError> for ServiceError {
     }
 }
 
-impl From<StoreError> for ServiceError {
-    fn from(error: StoreError) -> Self {
+impl ServiceError {
+    /// A store's failure to write a `resource`: a taken unique value is a
+    /// [`Conflict`](ServiceError::Conflict) on it, the store's own failure
+    /// is [`Internal`](ServiceError::Internal).
+    pub(crate) fn of_store(resource: Resource, error: StoreError) -> Self {
         match error {
-            StoreError::Conflict { field } => ServiceError::Conflict { field },
+            StoreError::Conflict { field } => ServiceError::Conflict { resource, field },
             failure @ StoreError::Backend(_) => ServiceError::Internal(chain(&failure)),
         }
+    }
+}
+
+/// The user repository is the store most use cases write to, so a bare
+/// `?` on a [`StoreError`] reads a taken value as a user's; the group use
+/// cases say [`Resource::Group`] through [`ServiceError::of_store`].
+impl From<StoreError> for ServiceError {
+    fn from(error: StoreError) -> Self {
+        ServiceError::of_store(Resource::User, error)
     }
 }
 
@@ -212,6 +245,8 @@ impl From<ModifyError> for ServiceError {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeSet;
+
     use super::*;
 
     /// One error of each variant. The match below is exhaustive (this is
@@ -225,7 +260,13 @@ mod tests {
             ServiceError::Validation(
                 kenning_domain::FieldViolation::new("email", kenning_domain::Rule::Required).into(),
             ),
-            ServiceError::Conflict { field: "email" },
+            ServiceError::Conflict {
+                resource: Resource::User,
+                field: "email",
+            },
+            ServiceError::StaleVersion {
+                resource: Resource::Group,
+            },
             ServiceError::InvalidTransition {
                 status: "DELETED",
                 message: String::new(),
@@ -247,6 +288,7 @@ mod tests {
                 | ServiceError::NotFound(_)
                 | ServiceError::Validation(_)
                 | ServiceError::Conflict { .. }
+                | ServiceError::StaleVersion { .. }
                 | ServiceError::InvalidTransition { .. }
                 | ServiceError::GracePeriodExpired { .. }
                 | ServiceError::UnknownUser
@@ -274,8 +316,36 @@ mod tests {
     }
 
     #[test]
-    fn codes_lists_the_code_of_every_variant() {
-        let codes: Vec<&str> = one_of_each().iter().map(ServiceError::code).collect();
-        assert_eq!(codes, ServiceError::CODES);
+    fn codes_lists_the_code_of_every_variant_once() {
+        let codes: BTreeSet<&str> = one_of_each().iter().map(ServiceError::code).collect();
+        let listed: BTreeSet<&str> = ServiceError::CODES.into_iter().collect();
+        assert_eq!(codes, listed);
+        assert_eq!(
+            listed.len(),
+            ServiceError::CODES.len(),
+            "a code listed twice"
+        );
+    }
+
+    #[test]
+    fn conflicts_name_the_kind_of_resource() {
+        let taken = ServiceError::of_store(
+            Resource::Group,
+            StoreError::Conflict {
+                field: "externalId",
+            },
+        );
+        assert_eq!(
+            taken.to_string(),
+            "externalId is already used by another group"
+        );
+        let stale = ServiceError::StaleVersion {
+            resource: Resource::Group,
+        };
+        assert_eq!(
+            stale.to_string(),
+            "the group changed since the version given; read it again"
+        );
+        assert_eq!(stale.code(), "Conflict");
     }
 }

@@ -12,8 +12,8 @@ use kenning_domain::{
     UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
-    ActionRecord, Clock, Embedder, ExpertiseStore, NewAction, RecordError, StoreError,
-    TopicExtractor, UserRepository,
+    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, RecordError,
+    StoreError, TopicExtractor, UserRepository,
 };
 use uuid::Uuid;
 
@@ -141,6 +141,7 @@ pub fn taught(
 pub struct ExpertiseService {
     store: Arc<dyn ExpertiseStore>,
     users: Arc<dyn UserRepository>,
+    groups: Arc<dyn GroupRepository>,
     extractor: Arc<dyn TopicExtractor>,
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
@@ -203,11 +204,14 @@ fn items(limit: u32) -> usize {
 }
 
 impl ExpertiseService {
-    /// The service under `scoring`. Standings the store built under other
-    /// settings stay as they are until [`ExpertiseService::rebuild_standings`].
+    /// The service under `scoring`: uploads name people of `users`,
+    /// `experts` may rank the members of one of `groups` alone. Standings
+    /// the store built under other settings stay as they are until
+    /// [`ExpertiseService::rebuild_standings`].
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
         users: Arc<dyn UserRepository>,
+        groups: Arc<dyn GroupRepository>,
         extractor: Arc<dyn TopicExtractor>,
         clock: Arc<dyn Clock>,
         scoring: Scoring,
@@ -225,6 +229,7 @@ impl ExpertiseService {
             ),
             store,
             users,
+            groups,
             extractor,
             clock,
             scoring,
@@ -415,7 +420,7 @@ impl ExpertiseService {
     }
 
     /// [`experts`](Self::experts) among the members of `group` alone when
-    /// given (a group that does not exist has no members): the members
+    /// given (`NotFound` for a group that does not exist): the members
     /// are ranked as they would be among everyone, topics weighted by how
     /// many people of the whole organisation know them.
     pub fn experts_in(
@@ -424,6 +429,11 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Result<Vec<Expert>, ServiceError> {
+        if let Some(group) = group {
+            if self.groups.group(group)?.is_none() {
+                return Err(ServiceError::NotFound(Missing::Group));
+            }
+        }
         let (terms, _) = self.query_terms(query)?;
         if terms.is_empty() {
             return Ok(Vec::new());

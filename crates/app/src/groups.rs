@@ -13,7 +13,8 @@ use kenning_ports::{
 };
 use uuid::Uuid;
 
-use crate::error::{Missing, ServiceError};
+use crate::error::{Missing, Resource, ServiceError};
+use crate::stale::retry_stale;
 
 /// Creates, reads, changes and deletes groups.
 #[derive(Clone)]
@@ -33,8 +34,10 @@ impl From<ModifyGroupError> for ServiceError {
     fn from(e: ModifyGroupError) -> Self {
         match e {
             ModifyGroupError::NotFound => ServiceError::NotFound(Missing::Group),
-            ModifyGroupError::Rejected(_) => ServiceError::Conflict { field: "version" },
-            ModifyGroupError::Store(e) => e.into(),
+            ModifyGroupError::Rejected(_) => ServiceError::StaleVersion {
+                resource: Resource::Group,
+            },
+            ModifyGroupError::Store(e) => ServiceError::of_store(Resource::Group, e),
         }
     }
 }
@@ -76,7 +79,9 @@ impl GroupService {
             attributes,
             self.clock.now(),
         );
-        self.groups.insert_group(&group)?;
+        self.groups
+            .insert_group(&group)
+            .map_err(|e| ServiceError::of_store(Resource::Group, e))?;
         Ok(group)
     }
 
@@ -100,7 +105,7 @@ impl GroupService {
 
     /// Makes the group's name, external id and members what `input` says,
     /// in one atomic step, only if the group is still at version
-    /// `expected` (when given; `Conflict` on `version` otherwise).
+    /// `expected` (when given; `StaleVersion` otherwise).
     pub fn replace(
         &self,
         id: GroupId,
@@ -116,6 +121,28 @@ impl GroupService {
             group.replace(attributes.clone(), now);
             Ok(())
         })?)
+    }
+
+    /// Changes the group into what `change` makes of it as read (SCIM's
+    /// `PATCH`): `change` sees the group as stored and answers its new
+    /// attributes, which replace it ([`replace`](Self::replace)) only at
+    /// the version read, so a change made meanwhile is never overwritten
+    /// with what was read before it. With `expected`, a group at another
+    /// version is `StaleVersion`; without, a group that changed between
+    /// the read and the write is read and changed again, up to
+    /// [`PATCH_ATTEMPTS`](crate::PATCH_ATTEMPTS) reads. An error of `change` ends it.
+    pub fn patch<E: From<ServiceError>>(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        mut change: impl FnMut(&Group) -> Result<GroupInput, E>,
+    ) -> Result<Group, E> {
+        retry_stale(expected, || {
+            let current = self.get(id)?;
+            let input = change(&current)?;
+            let version = expected.unwrap_or(current.version());
+            Ok(self.replace(id, Some(version), input))
+        })
     }
 
     /// The groups `user` belongs to, by name then id.

@@ -7,19 +7,21 @@
 
 #![warn(missing_docs)]
 
-pub mod credentials;
-pub mod error;
-pub mod expertise;
+mod credentials;
+mod error;
+mod expertise;
 mod group_commit;
-pub mod groups;
+mod groups;
 mod meaning;
-pub mod users;
+mod stale;
+mod users;
 
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
     REVOCATION_DELAY,
 };
-pub use error::{Missing, ServiceError};
+pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
-pub use users::UserService;
+pub use stale::PATCH_ATTEMPTS;
+pub use users::{Replacement, UserService, PURGE_BATCH};

@@ -11,10 +11,24 @@ use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
 use crate::group_commit::GroupCommit;
+use crate::stale::retry_stale;
 
 /// How many due users the purge takes from the store at a time; it takes
 /// batch after batch until the store has no more due users.
 pub const PURGE_BATCH: u32 = 100;
+
+/// A whole user as [`UserService::replace`] takes it: the e-mail address,
+/// every other attribute, and whether it is ACTIVE (or DEACTIVATED) when
+/// given.
+#[derive(Debug, Clone)]
+pub struct Replacement {
+    /// The e-mail address, as written.
+    pub email: String,
+    /// The other attributes, as written.
+    pub changes: UserPatchInput,
+    /// Whether the user is ACTIVE (`false`: DEACTIVATED), when given.
+    pub active: Option<bool>,
+}
 
 /// Creates, reads, changes and retires users.
 #[derive(Clone)]
@@ -143,8 +157,8 @@ impl UserService {
     }
 
     /// Changes the attributes the input lists. With `expected`, only if
-    /// the user is still at that version ([`User::version`]); `Conflict`
-    /// on `version` when someone changed it since.
+    /// the user is still at that version ([`User::version`]); `StaleVersion`
+    /// when someone changed it since.
     pub fn update(
         &self,
         id: UserId,
@@ -205,6 +219,32 @@ impl UserService {
         })
     }
 
+    /// Replaces the user with what `change` makes of it as read (SCIM's
+    /// `PATCH`): `change` sees the user as stored and answers the
+    /// [`Replacement`], applied as [`replace`](Self::replace) applies one,
+    /// only at the version read, so a change made meanwhile is never
+    /// overwritten with what was read before it. With `expected`, a user at
+    /// another version is `StaleVersion`; without, a user that changed
+    /// between the read and the write is read and changed again, up to
+    /// [`PATCH_ATTEMPTS`](crate::PATCH_ATTEMPTS) reads. An error of `change` ends it.
+    pub fn patch<E: From<ServiceError>>(
+        &self,
+        id: UserId,
+        expected: Option<u64>,
+        mut change: impl FnMut(&User) -> Result<Replacement, E>,
+    ) -> Result<User, E> {
+        retry_stale(expected, || {
+            let current = self.get(id)?;
+            let Replacement {
+                email,
+                changes,
+                active,
+            } = change(&current)?;
+            let version = expected.unwrap_or(current.version());
+            Ok(self.replace(id, Some(version), &email, changes, active))
+        })
+    }
+
     /// An ACTIVE user becomes DEACTIVATED; one deactivated already or
     /// pending deletion stays as it is ([`User::deactivate`]). `Forbidden`
     /// for a system user, `InvalidTransition` for a deleted one.
@@ -225,7 +265,7 @@ impl UserService {
     }
 
     /// [`delete`](Self::delete), only if the user is still at version
-    /// `expected` (when given); `Conflict` on `version` otherwise.
+    /// `expected` (when given); `StaleVersion` otherwise.
     pub fn delete_expecting(
         &self,
         id: UserId,

@@ -201,6 +201,7 @@ pub fn bench(folder: &std::path::Path) -> anyhow::Result<()> {
     let expertise = ExpertiseService::new(
         db.clone(),
         db.clone(),
+        db.clone(),
         Arc::new(KeyphraseExtractor::new()),
         clock,
         scoring,

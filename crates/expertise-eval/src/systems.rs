@@ -94,6 +94,7 @@ impl Kenning {
         let service = ExpertiseService::new(
             store.clone(),
             store.clone(),
+            store.clone(),
             extractor.clone(),
             clock.clone(),
             Scoring::default(),
@@ -138,6 +139,7 @@ impl Kenning {
     /// `embedder`, every learned topic embedded before the first query.
     pub fn with_meaning(&self, embedder: Arc<dyn Embedder>) -> anyhow::Result<Self> {
         let service = ExpertiseService::new(
+            self.store.clone(),
             self.store.clone(),
             self.store.clone(),
             self.extractor.clone(),

@@ -55,8 +55,12 @@ impl<S: ScalarValue> IntoFieldError<S> for ApiError {
                 ext.add_field("fields", Value::List(fields));
                 self.0.to_string()
             }
-            ServiceError::Conflict { field } => {
+            ServiceError::Conflict { field, .. } => {
                 ext.add_field("field", string(field));
+                self.0.to_string()
+            }
+            ServiceError::StaleVersion { .. } => {
+                ext.add_field("field", string("version"));
                 self.0.to_string()
             }
             ServiceError::InvalidTransition { status, .. } => {

@@ -153,9 +153,6 @@ impl Query {
         let expertise = context.expertise()?;
         let limit = parse_or_default(limit, ExpertsLimit::parse)?;
         let group = group_id.map(GroupId::from_uuid);
-        if let Some(group) = group {
-            context.groups.get(group)?;
-        }
         let experts = expertise.experts_in(&query, limit, group)?;
         let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
         if asks_for(executor, &["user"]) {

@@ -1,15 +1,71 @@
-//! Checking the credential a request presents, under the rate limits.
+//! Checking the credential a request presents, under the rate limits: the
+//! access token of `Authorization: Bearer` (GraphQL, SCIM) and the API key
+//! of the `APIKEY` header (the connector API), each refused with a message
+//! that says which of the two was sent where the other belongs.
 
 use std::time::{Duration, Instant};
 
-use actix_web::http::StatusCode;
+use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest};
-use kenning_app::{Principal, ServiceError};
+use kenning_app::{kind_of_secret, Principal, ServiceError};
 use kenning_domain::CredentialKind;
 
 use crate::problem::{Problem, RequestCode};
 use crate::throttle::client_key;
 use crate::AppState;
+
+/// The header a connector sends its API key in.
+pub const API_KEY_HEADER: &str = "APIKEY";
+
+/// The caller behind `Authorization: Bearer <token>`: an access token.
+pub async fn bearer(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
+    let token = match req.headers().get(header::AUTHORIZATION) {
+        None => Err(Problem::unauthenticated(
+            "send an access token as Authorization: Bearer <token>",
+        )),
+        Some(value) => value
+            .to_str()
+            .ok()
+            .and_then(|v| v.split_once(' '))
+            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+            .map(|(_, token)| token.trim().to_owned())
+            .ok_or_else(|| {
+                Problem::unauthenticated("the Authorization header must read Bearer <token>")
+            }),
+    };
+    let refused = match &token {
+        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::ApiKey) => {
+            "a connector API key was sent as the Bearer token: GraphQL needs an access token \
+             (kenning token create); API keys are for the connector API"
+        }
+        _ => "the access token is unknown or revoked",
+    };
+    check(req, state, CredentialKind::AccessToken, token, refused).await
+}
+
+/// Checks the `APIKEY` header: only connector keys pass, never access
+/// tokens.
+pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<(), Problem> {
+    const REFUSED: &str = "the API key is unknown or revoked";
+    let key = match req.headers().get(API_KEY_HEADER) {
+        None => Err(Problem::unauthenticated(
+            "send the connector's API key in the APIKEY header",
+        )),
+        Some(value) => value
+            .to_str()
+            .map(|v| v.trim().to_owned())
+            .map_err(|_| Problem::unauthenticated(REFUSED)),
+    };
+    let refused = match &key {
+        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::AccessToken) => {
+            "an access token was sent in the APIKEY header: connectors authenticate with an \
+             API key (kenning apikey create); access tokens are for GraphQL"
+        }
+        _ => REFUSED,
+    };
+    check(req, state, CredentialKind::ApiKey, key, refused).await?;
+    Ok(())
+}
 
 /// The caller behind `presented`, a credential of `kind` (or the 401 of a
 /// request that presents none usable); 401 with `refused` as the message
@@ -20,7 +76,7 @@ use crate::AppState;
 /// cannot be guessed at speed. A known credential that sends requests
 /// faster than its rate gets 429 too. The check reads storage unless the
 /// credential passed it lately, so it runs on the blocking pool.
-pub async fn check(
+async fn check(
     req: &HttpRequest,
     state: &AppState,
     kind: CredentialKind,

@@ -1,10 +1,8 @@
 //! The GraphQL endpoint: authentication, body guards, execution.
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
-use kenning_app::{kind_of_secret, Principal};
-use kenning_domain::CredentialKind;
 use kenning_graphql::{Answer, Context};
 use serde_json::Value;
 
@@ -30,7 +28,7 @@ async fn run(
     payload: web::Payload,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Problem> {
-    let principal = authenticate(&req, &state).await?;
+    let principal = credential::bearer(&req, &state).await?;
     let body = read_json(
         &req,
         payload,
@@ -108,35 +106,6 @@ impl std::io::Write for Capped {
 
 fn internal(e: &dyn std::fmt::Display) -> Problem {
     Problem::internal("GraphQL execution", e)
-}
-
-/// The caller behind `Authorization: Bearer <token>`.
-pub(crate) async fn authenticate(
-    req: &HttpRequest,
-    state: &AppState,
-) -> Result<Principal, Problem> {
-    let token = match req.headers().get(header::AUTHORIZATION) {
-        None => Err(Problem::unauthenticated(
-            "send an access token as Authorization: Bearer <token>",
-        )),
-        Some(value) => value
-            .to_str()
-            .ok()
-            .and_then(|v| v.split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim().to_owned())
-            .ok_or_else(|| {
-                Problem::unauthenticated("the Authorization header must read Bearer <token>")
-            }),
-    };
-    let refused = match &token {
-        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::ApiKey) => {
-            "a connector API key was sent as the Bearer token: GraphQL needs an access token \
-             (kenning token create); API keys are for the connector API"
-        }
-        _ => "the access token is unknown or revoked",
-    };
-    credential::check(req, state, CredentialKind::AccessToken, token, refused).await
 }
 
 /// Checks the shape of a GraphQL-over-HTTP body before juniper sees it, so

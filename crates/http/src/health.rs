@@ -2,7 +2,7 @@
 
 use actix_web::{web, HttpResponse};
 
-use crate::connector::wire::Health;
+use crate::wire::Health;
 use crate::AppState;
 
 fn status(status: &str) -> Health {

@@ -23,6 +23,7 @@ mod problem;
 mod scim;
 mod server;
 mod throttle;
+mod wire;
 
 use std::sync::Arc;
 

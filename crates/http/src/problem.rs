@@ -8,7 +8,7 @@ use serde_json::json;
 use kenning_app::ServiceError;
 
 use crate::body::BodyError;
-use crate::connector::wire::{ErrorBody, ErrorEnvelope, FieldProblem};
+use crate::wire::{ErrorBody, ErrorEnvelope, FieldProblem};
 
 /// Why this layer refused a request on its own, before (or instead of) a
 /// use case: each refusal has one status and a stable code, answered in the

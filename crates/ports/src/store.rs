@@ -144,9 +144,12 @@ pub trait UserRepository: Send + Sync {
     /// Stores each of `users` as [`insert`](UserRepository::insert)
     /// would, in their order, with one answer each: a user refused (a
     /// unique value taken, also by an earlier one of `users`) leaves
-    /// nothing and does not stop the others. The stored ones are written
-    /// together (one transaction, one sync to disk) and are all durable
-    /// when this returns; `Err` when the store failed and none was stored.
+    /// nothing and does not stop the others. The stored ones are all
+    /// durable when this returns. A store that can should write them
+    /// together (one transaction, one sync to disk; the database adapter
+    /// does), and then answers `Err` when it failed and none was stored;
+    /// this default inserts them one by one, each in its own step, and
+    /// answers each insert's own failure in its place.
     fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         Ok(users.iter().map(|user| self.insert(user)).collect())
     }

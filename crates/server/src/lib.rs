@@ -83,6 +83,7 @@ impl Services {
         let service = ExpertiseService::new(
             self.db.clone(),
             self.db.clone(),
+            self.db.clone(),
             Arc::new(KeyphraseExtractor::new()),
             self.clock.clone(),
             scoring,

@@ -166,6 +166,7 @@ fn world(scopes: Vec<Scope>) -> World {
     let expertise = ExpertiseService::new(
         store.inner.clone(),
         store.clone(),
+        store.clone(),
         Arc::new(KeyphraseExtractor::new()),
         clock,
         Scoring::default(),

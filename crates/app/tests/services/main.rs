@@ -6,6 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod authentication;
+mod patch;
 mod purge;
 mod remembered;
 mod upload;

@@ -4,8 +4,8 @@
 use std::collections::BTreeSet;
 
 use chrono::Duration;
-use kenning_app::users::PURGE_BATCH;
 use kenning_app::UserService;
+use kenning_app::PURGE_BATCH;
 use kenning_domain::{GracePeriod, LanguageId, NewUserInput, UserId};
 
 use super::{world, World};

@@ -88,6 +88,7 @@ fn setup() -> Setup {
     );
     let expertise = ExpertiseService::new(
         store.clone(),
+        store.clone(),
         store,
         std::sync::Arc::new(extractor()),
         clock,

@@ -1,6 +1,6 @@
 //! SCIM PATCH (RFC 7644 §3.5.2) on a user's resource: each operation is
 //! applied to the resource as Kenning shows it, and the result is read
-//! back as a replacement ([`super::resource::parse`]), so a PATCH follows
+//! back as a replacement ([`crate::resource::parse`]), so a PATCH follows
 //! exactly the rules of a PUT and is applied in one atomic step.
 //!
 //! Read as identity providers send it: `op` in any case (Entra ID's
@@ -12,12 +12,9 @@
 
 use serde_json::{Map, Value};
 
-use super::error::ScimError;
-use super::filter::{self, element_matches, Expr};
-use super::resource::ENTERPRISE_SCHEMA;
-
-/// The schema of a PATCH request.
-pub const PATCH_SCHEMA: &str = "urn:ietf:params:scim:api:messages:2.0:PatchOp";
+use crate::error::ScimError;
+use crate::filter::{self, element_matches, Expr};
+use crate::schemas::{ENTERPRISE_SCHEMA, PATCH_SCHEMA, USER_SCHEMA};
 
 /// The most operations one PATCH may carry.
 pub const MAX_OPERATIONS: usize = 100;
@@ -42,7 +39,7 @@ struct Path {
 fn parse_path(raw: &str) -> Result<Path, ScimError> {
     let mut rest = raw.trim().to_owned();
     let lower = rest.to_ascii_lowercase();
-    let core = format!("{}:", filter::USER_SCHEMA.to_ascii_lowercase());
+    let core = format!("{}:", USER_SCHEMA.to_ascii_lowercase());
     let enterprise_prefix = format!("{}:", ENTERPRISE_SCHEMA.to_ascii_lowercase());
     let mut enterprise = false;
     if lower.starts_with(&enterprise_prefix) {

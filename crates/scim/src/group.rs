@@ -2,18 +2,40 @@
 //! filters groups are listed by.
 
 use chrono::SecondsFormat;
-use kenning_domain::{Group, GroupFilter, GroupInput};
+use kenning_domain::{Group, GroupFilter, GroupId, GroupInput};
 use serde_json::{json, Map, Value};
 
-use super::error::ScimError;
-use super::filter::{field, plain_path, Expr};
-
-/// The Group schema's URN.
-pub const GROUP_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:Group";
+use crate::error::ScimError;
+use crate::filter::{field, plain_path, Expr};
+use crate::patch;
+use crate::resource::check_id;
+use crate::schemas::GROUP_SCHEMA;
+use crate::version;
 
 /// The ETag of a group's version.
 pub fn etag(group: &Group) -> String {
-    format!("W/\"{}\"", group.version())
+    version::etag(group.version())
+}
+
+/// A group id from a path; an id that is no UUID names no group.
+pub fn group_id(raw: &str) -> Result<GroupId, ScimError> {
+    uuid::Uuid::parse_str(raw)
+        .map(GroupId::from_uuid)
+        .map_err(|_| ScimError::no_group())
+}
+
+/// What the PATCH `request` makes of `current`: its operations applied
+/// to the group's resource, read back as a replacement whose `id` may
+/// only repeat `id_in_path`.
+pub fn patched(
+    current: &Group,
+    base: &str,
+    id_in_path: &str,
+    request: &Value,
+) -> Result<GroupInput, ScimError> {
+    let mut resource = render(current, base);
+    patch::apply(&mut resource, request)?;
+    parse(&resource, Some(id_in_path))
 }
 
 /// The SCIM resource of `group`, locations under `base`.
@@ -56,7 +78,7 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<GroupInput, S
             "a Group resource is a JSON object",
         ));
     }
-    super::resource::check_id(resource, id_in_path)?;
+    check_id(resource, id_in_path)?;
     let text = |name: &str| match field(resource, name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
@@ -115,7 +137,7 @@ pub fn filter(expr: &Expr) -> Result<GroupFilter, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scim::filter::parse as parse_filter;
+    use crate::filter::parse as parse_filter;
 
     #[test]
     fn a_group_resource_gives_its_name_external_id_and_member_ids() {

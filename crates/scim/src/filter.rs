@@ -16,6 +16,8 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{Comparison, FilterAttribute, FilterOperator, FilterValue, UserFilter};
 use serde_json::Value;
 
+use crate::schemas::USER_SCHEMA;
+
 /// The longest filter read, in characters.
 pub const MAX_FILTER_CHARS: usize = 2_000;
 
@@ -205,10 +207,8 @@ pub fn parse(text: &str) -> Result<Expr, String> {
     Ok(expr)
 }
 
-/// The core User schema's URN, which may stand before an attribute name.
-pub const USER_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:User";
-
-/// An attribute path lower-cased, without the core schema's URN.
+/// An attribute path lower-cased, without the core User schema's URN
+/// that may stand before it.
 pub fn plain_path(path: &str) -> String {
     let lower = path.to_ascii_lowercase();
     let prefix = format!("{}:", USER_SCHEMA.to_ascii_lowercase());

@@ -2,18 +2,56 @@
 //! extension), both ways. `docs/scim.md` has the mapping.
 
 use chrono::SecondsFormat;
-use kenning_domain::{NewUserInput, Patch, Profile, Status, User, UserPatchInput};
+use kenning_app::Replacement;
+use kenning_domain::{NewUserInput, Patch, Profile, Status, User, UserId, UserPatchInput};
 use serde_json::{json, Map, Value};
+use uuid::Uuid;
 
-use super::error::ScimError;
-use super::filter::{field, USER_SCHEMA};
-
-/// The enterprise extension's URN.
-pub const ENTERPRISE_SCHEMA: &str = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User";
+use crate::error::ScimError;
+use crate::filter::field;
+use crate::patch;
+use crate::schemas::{ENTERPRISE_SCHEMA, USER_SCHEMA};
+use crate::version;
 
 /// The ETag of a user's version.
 pub fn etag(user: &User) -> String {
-    format!("W/\"{}\"", user.version())
+    version::etag(user.version())
+}
+
+/// A user id from a path; an id that is no UUID names nobody.
+pub fn user_id(raw: &str) -> Result<UserId, ScimError> {
+    Uuid::parse_str(raw)
+        .map(UserId::from_uuid)
+        .map_err(|_| ScimError::not_found())
+}
+
+/// The user as SCIM sees it: ACTIVE or DEACTIVATED; one pending deletion
+/// or deleted is gone.
+pub fn visible(user: User) -> Result<User, ScimError> {
+    if user.is_provisioned() {
+        Ok(user)
+    } else {
+        Err(ScimError::not_found())
+    }
+}
+
+/// What the PATCH `request` makes of `current` (as SCIM sees it): its
+/// operations applied to the resource as stored ([`render_stored`]),
+/// read back as a replacement whose `id` may only repeat `id_in_path`.
+pub fn patched(
+    current: &User,
+    base: &str,
+    id_in_path: &str,
+    request: &Value,
+) -> Result<Replacement, ScimError> {
+    if !current.is_provisioned() {
+        return Err(ScimError::not_found());
+    }
+    let mut resource = render_stored(current, base);
+    patch::apply(&mut resource, request)?;
+    Ok(parse(&resource, Some(id_in_path))?
+        .own_display_name(Some(current))
+        .into_patch())
 }
 
 /// The SCIM resource of `user`, its `meta.location` under `base` (the
@@ -155,11 +193,11 @@ impl Attributes {
     /// the language, which a user always has and which stays when absent.
     /// Attributes SCIM does not carry (location, about, employment start)
     /// stay as they are.
-    pub fn into_patch(self) -> (String, UserPatchInput, Option<bool>) {
+    pub fn into_patch(self) -> Replacement {
         let set = |v: Option<String>| v.map_or(Patch::Clear, Patch::Set);
-        (
-            self.email,
-            UserPatchInput {
+        Replacement {
+            email: self.email,
+            changes: UserPatchInput {
                 firstname: Patch::Set(self.firstname),
                 lastname: Patch::Set(self.lastname),
                 external_id: set(self.external_id),
@@ -172,8 +210,8 @@ impl Attributes {
                 position: set(self.position),
                 ..UserPatchInput::default()
             },
-            self.active,
-        )
+            active: self.active,
+        }
     }
 }
 
@@ -302,21 +340,6 @@ pub fn parse(resource: &Value, id_in_path: Option<&str>) -> Result<Attributes, S
         department: enterprise_part("department")?,
         active,
     })
-}
-
-/// The SCIM attribute a domain field is shown as, for error details.
-pub fn scim_name(field: &str) -> &str {
-    match field {
-        "email" => "emails[primary eq true].value",
-        "firstname" => "name.givenName",
-        "lastname" => "name.familyName",
-        "languageId" => "preferredLanguage",
-        "countryId" => "addresses[type eq \"work\"].country",
-        "position" => "title",
-        "company" => "organization",
-        "expectedVersion" | "version" => "meta.version",
-        other => other,
-    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
-//! The connector API's bodies: the answers are these types, serialized, so
-//! the OpenAPI document (which is derived from them) describes what is
+//! The bodies of the API outside GraphQL and SCIM: the connector's
+//! requests and answers, the error envelope every such route answers
+//! with, and the health probes'. The answers are these types, serialized,
+//! so the OpenAPI document (which is derived from them) describes what is
 //! sent. The requests are read field by field, to report every bad field
 //! at once; their types here describe them for the document, and a test
 //! checks that the fields they name are the fields the handlers read.

@@ -17,8 +17,8 @@
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{kind_of_secret, Accepted, ServiceError};
-use kenning_domain::{CredentialKind, Raw, TextInput, UploadInput};
+use kenning_app::{Accepted, ServiceError};
+use kenning_domain::{Raw, TextInput, UploadInput};
 use serde_json::{Map, Value};
 
 use crate::body::read_json;
@@ -26,12 +26,9 @@ use crate::credential;
 use crate::problem::Problem;
 use crate::AppState;
 
-pub(crate) mod wire;
-
-use wire::{AcceptedItem, BatchAnswer, ErrorEnvelope, ItemResult, LearnedTopic, RefusedItem};
-
-/// The header that carries the connector's key.
-const API_KEY_HEADER: &str = "APIKEY";
+use crate::wire::{
+    self, AcceptedItem, BatchAnswer, ErrorEnvelope, ItemResult, LearnedTopic, RefusedItem,
+};
 
 /// `POST /connectors/api/v1/entities-with-action`.
 #[utoipa::path(
@@ -103,7 +100,7 @@ async fn read_object(
     limit: usize,
     shape: &'static str,
 ) -> Result<Map<String, Value>, Problem> {
-    authenticate(req, state).await?;
+    credential::api_key(req, state).await?;
     let body = read_json(req, payload, limit, state.config.body_timeout).await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
@@ -229,30 +226,6 @@ async fn run_batch(
 
 fn internal(e: &dyn std::fmt::Display) -> Problem {
     Problem::internal("an upload", e)
-}
-
-/// Checks the `APIKEY` header: only connector keys pass, never access
-/// tokens.
-async fn authenticate(req: &HttpRequest, state: &AppState) -> Result<(), Problem> {
-    const REFUSED: &str = "the API key is unknown or revoked";
-    let key = match req.headers().get(API_KEY_HEADER) {
-        None => Err(Problem::unauthenticated(
-            "send the connector's API key in the APIKEY header",
-        )),
-        Some(value) => value
-            .to_str()
-            .map(|v| v.trim().to_owned())
-            .map_err(|_| Problem::unauthenticated(REFUSED)),
-    };
-    let refused = match &key {
-        Ok(secret) if kind_of_secret(secret) == Some(CredentialKind::AccessToken) => {
-            "an access token was sent in the APIKEY header: connectors authenticate with an \
-             API key (kenning apikey create); access tokens are for GraphQL"
-        }
-        _ => REFUSED,
-    };
-    credential::check(req, state, CredentialKind::ApiKey, key, refused).await?;
-    Ok(())
 }
 
 /// The answer for a use-case error, under the error's own code.

@@ -4,10 +4,8 @@
 
 use serde_json::{json, Value};
 
-use super::filter::USER_SCHEMA;
-use super::group::GROUP_SCHEMA;
-use super::resource::ENTERPRISE_SCHEMA;
-use super::{LIST_SCHEMA, MAX_RESULTS};
+use crate::list::MAX_RESULTS;
+use crate::schemas::{ENTERPRISE_SCHEMA, GROUP_SCHEMA, LIST_SCHEMA, USER_SCHEMA};
 
 const CONFIG_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:ServiceProviderConfig";
 const RESOURCE_TYPE_SCHEMA: &str = "urn:ietf:params:scim:schemas:core:2.0:ResourceType";
@@ -251,4 +249,36 @@ pub fn list(resources: Vec<Value>) -> Value {
         "itemsPerPage": resources.len(),
         "Resources": resources
     })
+}
+
+/// `GET /ResourceTypes`: users and groups.
+pub fn resource_types(base: &str) -> Value {
+    list(vec![user_resource_type(base), group_resource_type(base)])
+}
+
+/// `GET /ResourceTypes/{name}`; `None` for a type there is not.
+pub fn resource_type(name: &str, base: &str) -> Option<Value> {
+    match name {
+        "User" => Some(user_resource_type(base)),
+        "Group" => Some(group_resource_type(base)),
+        _ => None,
+    }
+}
+
+fn all_schemas(base: &str) -> Vec<Value> {
+    vec![
+        user_schema(base),
+        enterprise_schema(base),
+        group_schema(base),
+    ]
+}
+
+/// `GET /Schemas`.
+pub fn schemas(base: &str) -> Value {
+    list(all_schemas(base))
+}
+
+/// `GET /Schemas/{id}`; `None` for a schema there is not.
+pub fn schema(id: &str, base: &str) -> Option<Value> {
+    all_schemas(base).into_iter().find(|s| s["id"] == id)
 }
