@@ -12,6 +12,7 @@
 //! therefore honoured at most that long after it was written, and one made
 //! through the same service at once.
 
+mod principal;
 mod verified;
 
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 use crate::error::{Missing, ServiceError};
+pub use principal::Principal;
 use verified::Verified;
 pub use verified::{DEFAULT_CAPACITY, REVOCATION_DELAY};
 
@@ -66,30 +68,6 @@ pub struct IssuedCredential {
     /// The whole secret to present (`kn_tok_...` or `kn_key_...`); it is not
     /// stored and cannot be shown again.
     pub secret: String,
-}
-
-/// Who is calling, once a credential has been checked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Principal {
-    /// The id of the credential that was presented.
-    pub credential_id: Uuid,
-    /// The name the credential was issued under.
-    pub name: String,
-    /// The scopes the credential carries.
-    pub scopes: Vec<Scope>,
-}
-
-impl Principal {
-    /// `Forbidden` unless the credential carries `scope`.
-    pub fn require(&self, scope: Scope) -> Result<(), ServiceError> {
-        if self.scopes.contains(&scope) {
-            Ok(())
-        } else {
-            Err(ServiceError::Forbidden(format!(
-                "this operation needs the scope {scope}"
-            )))
-        }
-    }
 }
 
 /// The kind of credential a presented secret is written as, by its

@@ -6,7 +6,7 @@ use std::time::Duration;
 use actix_web::http::header;
 use actix_web::{web, HttpRequest};
 
-use crate::problem::RequestCode;
+use crate::codes::RequestCode;
 
 /// Why a body could not be taken; each endpoint answers it in its own
 /// error envelope, with the status and code of its [`RequestCode`].

@@ -24,7 +24,7 @@ use serde_json::{Map, Value};
 use crate::body::read_json;
 use crate::credential;
 use crate::problem::Problem;
-use crate::AppState;
+use crate::state::AppState;
 
 use crate::wire::{
     self, AcceptedItem, BatchAnswer, ErrorEnvelope, ItemResult, LearnedTopic, RefusedItem,

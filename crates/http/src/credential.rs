@@ -10,9 +10,10 @@ use actix_web::{web, HttpRequest};
 use kenning_app::{kind_of_secret, Principal, ServiceError};
 use kenning_domain::CredentialKind;
 
-use crate::problem::{Problem, RequestCode};
+use crate::codes::RequestCode;
+use crate::problem::Problem;
+use crate::state::AppState;
 use crate::throttle::client_key;
-use crate::AppState;
 
 /// The header a connector sends its API key in.
 pub const API_KEY_HEADER: &str = "APIKEY";

@@ -7,9 +7,10 @@ use kenning_graphql::{Answer, Context};
 use serde_json::Value;
 
 use crate::body::read_json;
+use crate::codes::RequestCode;
 use crate::credential;
-use crate::problem::{Problem, RequestCode};
-use crate::AppState;
+use crate::problem::Problem;
+use crate::state::AppState;
 
 /// `POST /accounts/api/v1/graphql`.
 pub async fn execute(

@@ -11,8 +11,9 @@ use actix_web::http::Method;
 use actix_web::middleware::Next;
 use actix_web::web;
 
-use crate::problem::{Problem, RequestCode};
-use crate::AppState;
+use crate::codes::RequestCode;
+use crate::problem::Problem;
+use crate::state::AppState;
 
 /// The methods this service knows; any other answers 501 (RFC 9110,
 /// section 9.1: an unrecognized method).

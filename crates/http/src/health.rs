@@ -2,8 +2,8 @@
 
 use actix_web::{web, HttpResponse};
 
+use crate::state::AppState;
 use crate::wire::Health;
-use crate::AppState;
 
 fn status(status: &str) -> Health {
     Health {

@@ -8,7 +8,7 @@ use actix_web::middleware::Next;
 use actix_web::web;
 
 use crate::problem;
-use crate::METRICS_PATH;
+use crate::routes::METRICS_PATH;
 
 /// The local address of the separate metrics listener, when there is one.
 #[derive(Debug, Clone, Copy)]

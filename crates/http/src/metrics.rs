@@ -24,7 +24,7 @@ use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
 use crate::problem::Problem;
-use crate::AppState;
+use crate::state::AppState;
 
 /// Upper bounds (seconds) of the latency histogram buckets.
 const BUCKETS: [f64; 10] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];

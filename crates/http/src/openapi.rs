@@ -8,7 +8,8 @@ use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
 use utoipa::{Modify, OpenApi};
 
 use crate::assets::{self, asset, Asset, SCRIPT, STYLE};
-use crate::{connector, health, AppState};
+use crate::state::AppState;
+use crate::{connector, health};
 
 /// Where the document is served.
 pub const DOCUMENT_PATH: &str = "/connectors/api/v1/openapi.json";

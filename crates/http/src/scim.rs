@@ -17,7 +17,7 @@ use serde_json::Value;
 use crate::body::{read_json_of, BodyError};
 use crate::credential;
 use crate::problem::Problem;
-use crate::AppState;
+use crate::state::AppState;
 
 /// The base path of the SCIM endpoint.
 pub const SCIM_PATH: &str = "/accounts/api/v1/scim/v2";

@@ -10,7 +10,9 @@ use actix_web::{web, App, HttpServer};
 
 use crate::config::AllowedOrigin;
 use crate::listener::MetricsListener;
-use crate::{configure, head, listener, metrics, AppState};
+use crate::routes::configure;
+use crate::state::AppState;
+use crate::{head, listener, metrics};
 
 /// A server answering the API on `listener` and, when given,
 /// `GET /metrics` on `metrics_listener` alone; `workers` threads (`None`:
