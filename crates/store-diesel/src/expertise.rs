@@ -18,12 +18,13 @@ use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::kept::{generic_plans, Kept};
+use crate::rows::{from_db_time, to_db_time};
 use crate::schema::{
     action_topics, actions, expertise_settings, hidden_topics, learner_totals, learners, standings,
     topic_learners, users,
 };
-use crate::search::{Bind, Statement};
-use crate::{from_db_time, to_db_time, Database};
+use crate::sql::{Bind, Statement};
+use crate::Database;
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.

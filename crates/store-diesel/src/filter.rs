@@ -21,9 +21,8 @@ use kenning_domain::{
 };
 
 use crate::connection::DbConnection;
-use crate::search::{Bind, Statement};
-use crate::to_db_time;
-use crate::users::UserRow;
+use crate::rows::{to_db_time, UserRow};
+use crate::sql::{Bind, Statement};
 
 /// The SQL of one backend, with the values it binds in order.
 struct Sql<'a> {

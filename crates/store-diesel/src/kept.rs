@@ -21,7 +21,7 @@ use diesel::sql_types::{BigInt, Bool, Double, Text, Timestamp, Untyped};
 use diesel::{Connection, QueryResult, QueryableByName};
 
 use crate::connection::DbConnection;
-use crate::search::{Bind, Statement};
+use crate::sql::{Bind, Statement};
 
 /// A [`Statement`] on PostgreSQL, split at its placeholders so that diesel
 /// writes them back itself and may keep the statement prepared.

@@ -17,8 +17,11 @@ mod groups;
 mod kept;
 mod plans;
 mod rarity;
+mod rows;
 mod schema;
 mod search;
+mod sql;
+mod trigrams;
 mod users;
 
 pub use plans::QueryPlan;
@@ -27,7 +30,6 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use chrono::{DateTime, NaiveDateTime, Utc};
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use diesel::{QueryResult, RunQueryDsl};
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};
@@ -590,22 +592,10 @@ pub(crate) fn is_unique_violation(error: &DieselError) -> bool {
     )
 }
 
-/// Moments are stored as UTC, to the microsecond (the finest PostgreSQL keeps).
-pub(crate) fn to_db_time(moment: DateTime<Utc>) -> NaiveDateTime {
-    let naive = moment.naive_utc();
-    let micros = naive.and_utc().timestamp_micros();
-    DateTime::from_timestamp_micros(micros)
-        .map(|m| m.naive_utc())
-        .unwrap_or(naive)
-}
-
-pub(crate) fn from_db_time(moment: NaiveDateTime) -> DateTime<Utc> {
-    moment.and_utc()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::Utc;
 
     #[test]
     fn the_scheme_picks_the_backend() {
@@ -754,8 +744,8 @@ mod tests {
             #[diesel(sql_type = BigInt)]
             n: i64,
         }
-        let numbers = |db: &Database, sql: &str, binds: Vec<search::Bind>| -> Vec<i64> {
-            db.read(|conn| search::Statement::new(sql, binds).load::<Row>(conn))
+        let numbers = |db: &Database, sql: &str, binds: Vec<sql::Bind>| -> Vec<i64> {
+            db.read(|conn| sql::Statement::new(sql, binds).load::<Row>(conn))
                 .unwrap()
                 .into_iter()
                 .map(|row| row.n)
@@ -795,7 +785,7 @@ mod tests {
         // Numbered as they come, then renamed, under the earlier triggers.
         db.import_users(&users(0, 200)).unwrap();
         db.read(|conn| {
-            search::Statement::new(
+            sql::Statement::new(
                 "UPDATE users SET lastname = 'Zz' || lastname, \
                      search_text = search_text || ' zz' WHERE rowid % 7 = 0",
                 vec![],
@@ -826,12 +816,12 @@ mod tests {
             let mut indexed = numbers(
                 &db,
                 "SELECT rowid AS n FROM users_search WHERE users_search MATCH ?1",
-                vec![search::Bind::Text(format!("\"{text}\""))],
+                vec![sql::Bind::Text(format!("\"{text}\""))],
             );
             let mut held = numbers(
                 &db,
                 "SELECT search_row AS n FROM users WHERE search_text LIKE ?1",
-                vec![search::Bind::Text(format!("%{text}%"))],
+                vec![sql::Bind::Text(format!("%{text}%"))],
             );
             indexed.sort_unstable();
             held.sort_unstable();
@@ -891,14 +881,14 @@ mod tests {
             "UPDATE users SET is_hidden = TRUE WHERE email = 'hidden@example.com'",
             "UPDATE users SET status = 'DEACTIVATED' WHERE email = 'resting@example.com'",
         ] {
-            db.read(|conn| search::Statement::new(sql, vec![]).execute(conn))
+            db.read(|conn| sql::Statement::new(sql, vec![]).execute(conn))
                 .unwrap();
         }
         assert_eq!(db.migrate().unwrap(), reverted);
 
         let ranked: Vec<String> = db
             .read(|conn| {
-                search::Statement::new(
+                sql::Statement::new(
                     "SELECT u.email FROM learners l JOIN users u ON u.id = l.user_id \
                      WHERE l.ranked ORDER BY u.email",
                     vec![],
@@ -912,12 +902,5 @@ mod tests {
         assert_eq!(ranked, ["active@example.com"]);
         drop(db);
         std::fs::remove_dir_all(folder).unwrap();
-    }
-
-    #[test]
-    fn moments_keep_microseconds() {
-        let moment = DateTime::from_timestamp(1_700_000_000, 123_456_789).unwrap();
-        let stored = from_db_time(to_db_time(moment));
-        assert_eq!(stored.timestamp_subsec_nanos(), 123_456_000);
     }
 }

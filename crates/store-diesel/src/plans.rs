@@ -10,7 +10,8 @@ use kenning_ports::StoreError;
 use crate::connection::DbConnection;
 use crate::expertise::{learning_user_sql, BestRows};
 use crate::rarity::Estimates;
-use crate::search::{steps, steps_after, Bind, Statement};
+use crate::search::{steps, steps_after};
+use crate::sql::{Bind, Statement};
 use crate::Database;
 
 /// A whole e-mail address, as a search text in the plans: a text with

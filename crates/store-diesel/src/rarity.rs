@@ -20,7 +20,8 @@ use diesel::sql_types::{BigInt, Nullable, Text};
 use diesel::QueryableByName;
 
 use crate::connection::DbConnection;
-use crate::search::{trigrams, Bind, Statement};
+use crate::sql::{Bind, Statement};
+use crate::trigrams::trigrams;
 
 /// The most users a sample draws.
 pub(crate) const SAMPLE: i64 = 5_000;

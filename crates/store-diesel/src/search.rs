@@ -41,21 +41,13 @@
 
 use std::sync::Arc;
 
-use diesel::pg::Pg;
-use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
-use diesel::serialize::ToSql;
-use diesel::sql_types::{BigInt, Text, Timestamp};
-use diesel::sqlite::Sqlite;
-use diesel::{QueryableByName, RunQueryDsl};
-
 use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
 use crate::rarity::{Estimates, Rarity};
-use crate::users::UserRow;
-
-/// The fewest characters the trigram index can look up.
-const TRIGRAM: usize = 3;
+use crate::rows::UserRow;
+use crate::sql::{Bind, Statement};
+use crate::trigrams::{trigrams_at, TRIGRAM};
 
 /// The head of the list step 1 tests: enough rows that a text matching
 /// one user in a few dozen fills its page there, and few enough that a
@@ -308,78 +300,6 @@ fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'
         DbConnection::Sqlite(_) => sqlite,
         DbConnection::Postgres(_) => postgres,
     }
-}
-
-/// A value bound to a raw statement.
-#[derive(Debug, Clone)]
-pub(crate) enum Bind {
-    Text(String),
-    Int(i64),
-    Float(f64),
-    Moment(chrono::NaiveDateTime),
-    Bool(bool),
-}
-
-/// A raw statement with its values, runnable on either backend.
-#[derive(Debug, Clone)]
-pub(crate) struct Statement {
-    pub(crate) sql: String,
-    pub(crate) binds: Vec<Bind>,
-}
-
-impl Statement {
-    pub(crate) fn new(sql: &str, binds: Vec<Bind>) -> Self {
-        Self {
-            sql: sql.to_owned(),
-            binds,
-        }
-    }
-
-    /// Runs the statement and reads its rows by column name.
-    pub(crate) fn load<T>(&self, conn: &mut DbConnection) -> diesel::QueryResult<Vec<T>>
-    where
-        T: QueryableByName<Sqlite> + QueryableByName<Pg> + 'static,
-    {
-        match conn {
-            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).load(conn),
-            DbConnection::Postgres(conn) => bound::<Pg>(self).load(conn),
-        }
-    }
-
-    /// Runs the statement; returns the number of rows it changed.
-    pub(crate) fn execute(&self, conn: &mut DbConnection) -> diesel::QueryResult<usize> {
-        match conn {
-            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).execute(conn),
-            DbConnection::Postgres(conn) => bound::<Pg>(self).execute(conn),
-        }
-    }
-}
-
-/// `statement` with its values bound, for backend `DB`.
-fn bound<DB>(statement: &Statement) -> BoxedSqlQuery<'_, DB, SqlQuery>
-where
-    DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
-    DB: diesel::sql_types::HasSqlType<BigInt>,
-    DB: diesel::sql_types::HasSqlType<Timestamp>,
-    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Double>,
-    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Bool>,
-    String: ToSql<Text, DB>,
-    bool: ToSql<diesel::sql_types::Bool, DB>,
-    i64: ToSql<BigInt, DB>,
-    f64: ToSql<diesel::sql_types::Double, DB>,
-    chrono::NaiveDateTime: ToSql<Timestamp, DB>,
-{
-    let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
-    for bind in &statement.binds {
-        query = match bind {
-            Bind::Text(value) => query.bind::<Text, _>(value.clone()),
-            Bind::Int(value) => query.bind::<BigInt, _>(*value),
-            Bind::Float(value) => query.bind::<diesel::sql_types::Double, _>(*value),
-            Bind::Moment(value) => query.bind::<Timestamp, _>(*value),
-            Bind::Bool(value) => query.bind::<diesel::sql_types::Bool, _>(*value),
-        };
-    }
-    query
 }
 
 /// The statements of one form of a search (by offset or by cursor), each
@@ -666,25 +586,6 @@ fn by_cursor(after: Option<&UserCursor>, rows: i64) -> impl Fn(&[Bind]) -> Vec<B
     move |own| [&from[..], own, &[Bind::Int(rows)]].concat()
 }
 
-/// The trigrams of `needle`, each once, in order.
-pub(crate) fn trigrams(needle: &str) -> Vec<String> {
-    trigrams_at(needle).into_iter().map(|(_, t)| t).collect()
-}
-
-/// The trigrams of `needle`, each once, in order, with the place (in
-/// characters) where each first starts.
-fn trigrams_at(needle: &str) -> Vec<(usize, String)> {
-    let chars: Vec<char> = needle.chars().collect();
-    let mut seen: Vec<(usize, String)> = Vec::new();
-    for (at, window) in chars.windows(TRIGRAM).enumerate() {
-        let trigram: String = window.iter().collect();
-        if !seen.iter().any(|(_, t)| *t == trigram) {
-            seen.push((at, trigram));
-        }
-    }
-    seen
-}
-
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
@@ -729,7 +630,7 @@ pub(crate) fn after(
 
 #[cfg(test)]
 mod tests {
-    use super::{fts_phrase, like_pattern, plan, trigrams, Lookup, TrigramIndex};
+    use super::{fts_phrase, like_pattern, plan, Lookup, TrigramIndex};
     use crate::rarity::Estimates;
 
     /// Users at one mail domain, with numbered addresses.
@@ -794,14 +695,6 @@ mod tests {
         assert!(whole(TrigramIndex::PgTrgm, "l417"));
         // "ada" is everyone's: its lists are left out.
         assert!(!whole(TrigramIndex::PgTrgm, "ada417"));
-    }
-
-    #[test]
-    fn a_text_has_each_trigram_once() {
-        assert_eq!(trigrams("ab"), Vec::<String>::new());
-        assert_eq!(trigrams("zoë"), vec!["zoë"]);
-        assert_eq!(trigrams("aaaa"), vec!["aaa"]);
-        assert_eq!(trigrams("abcab"), vec!["abc", "bca", "cab"]);
     }
 
     #[test]
