@@ -10,8 +10,17 @@ use diesel::sqlite::SqliteConnection;
 use diesel::QueryResult;
 use kenning_ports::StoreError;
 
-use crate::checkpoints::{WAL_BOUND_PAGES, WAL_FILE_LIMIT};
-use crate::{store_error, Location};
+use crate::errors::store_error;
+use crate::location::Location;
+
+/// The log's size, in pages, past which a committing connection makes
+/// the checkpoint itself (SQLite's `wal_autocheckpoint`; its default is
+/// 1,000): 64 MiB at 4 KiB pages.
+pub(crate) const WAL_BOUND_PAGES: u32 = 16_384;
+
+/// The size, in bytes, the log file is cut back to once a checkpoint has
+/// copied all of it (SQLite's `journal_size_limit`): the bound's pages.
+pub(crate) const WAL_FILE_LIMIT: u64 = WAL_BOUND_PAGES as u64 * 4096;
 
 /// How long a SQLite writer waits for the write lock before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;

@@ -17,6 +17,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::database::Database;
 use crate::kept::{generic_plans, Kept};
 use crate::rows::{from_db_time, to_db_time};
 use crate::schema::{
@@ -24,7 +25,6 @@ use crate::schema::{
     topic_learners, users,
 };
 use crate::sql::{Bind, Statement};
-use crate::Database;
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.

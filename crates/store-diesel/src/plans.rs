@@ -8,11 +8,11 @@ use kenning_domain::{Email, ExternalId, UserKey};
 use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
+use crate::database::Database;
 use crate::expertise::{learning_user_sql, BestRows};
 use crate::rarity::Estimates;
 use crate::search::{steps, steps_after};
 use crate::sql::{Bind, Statement};
-use crate::Database;
 
 /// A whole e-mail address, as a search text in the plans: a text with
 /// rare trigrams (its digits) and common ones (its domain).
@@ -75,7 +75,7 @@ impl Database {
     /// plans depend on the statistics the database holds (SQLite's
     /// `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
-        let rarity = &self.rarity;
+        let rarity = self.rarity();
         let sample = |v: kenning_domain::FieldViolation| StoreError::backend_message(v.to_string());
         let exact_email_key = UserKey::Email(Email::parse(ADDRESS).map_err(sample)?);
         let exact_external_key = UserKey::ExternalId(ExternalId::parse("emp-1").map_err(sample)?);

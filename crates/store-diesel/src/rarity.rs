@@ -6,7 +6,7 @@
 //! The estimates only choose which trigrams a search asks for and whether
 //! it first looks in the head of the list; every step tests the whole text
 //! on the users it reads, so a stale or poor estimate costs time, never a
-//! wrong answer. They are kept per [`crate::Database`] in memory (bounded
+//! wrong answer. They are kept per `Database` in memory (bounded
 //! by the sample: at most [`SAMPLE`] texts' trigrams) and taken again
 //! after [`REFRESH_AFTER`] by the search that finds them old, while other
 //! searches go on with the old ones.
@@ -83,7 +83,7 @@ impl Estimates {
 }
 
 /// The counts themselves are not shown: tens of thousands of them would
-/// drown whatever prints a [`crate::Database`].
+/// drown whatever prints a `Database`.
 impl std::fmt::Debug for Estimates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Estimates")

@@ -9,11 +9,12 @@ use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserReposi
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::database::Database;
+use crate::errors::{is_unique_violation, store_error};
 use crate::rows::{to_db_time, UserRow};
 use crate::schema::users;
 use crate::search;
 use crate::sql::{Bind, Statement};
-use crate::{is_unique_violation, store_error, Database};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
@@ -187,7 +188,7 @@ impl UserRepository for Database {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let rows = self.read(|conn| search::page(conn, &self.rarity, text, offset, limit))?;
+        let rows = self.read(|conn| search::page(conn, self.rarity(), text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -197,7 +198,7 @@ impl UserRepository for Database {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, StoreError> {
-        let rows = self.read(|conn| search::after(conn, &self.rarity, text, after, limit))?;
+        let rows = self.read(|conn| search::after(conn, self.rarity(), text, after, limit))?;
         let users = rows
             .into_iter()
             .map(UserRow::into_user)
