@@ -13,7 +13,7 @@ use r2d2::{Pool, PooledConnection};
 use crate::checkpoints::Checkpoints;
 use crate::connection::{self, DbConnection, Manager, SessionSettings};
 use crate::errors::store_error;
-use crate::location::{Location, OpenError};
+use crate::location::{Backend, Location, OpenError};
 use crate::pooling::{Connector, Pooling};
 use crate::rarity::Rarity;
 
@@ -23,7 +23,7 @@ fn check(location: &Location) -> Result<(), OpenError> {
     connection::establish(location)
         .map(drop)
         .map_err(|e| OpenError::Connect {
-            backend: location.backend(),
+            backend: location.backend().name(),
             message: e
                 .to_string()
                 .split_whitespace()
@@ -58,7 +58,8 @@ pub struct Database {
     /// SQLite's connection for recording uploads (see
     /// [`Database::write_uploads`]); PostgreSQL's are recorded on `pool`.
     uploads: Option<Pool<Manager>>,
-    backend_name: &'static str,
+    /// The backend of both pools.
+    backend: Backend,
     /// How common each trigram of the users' texts is, for search.
     rarity: Arc<Rarity>,
     /// The thread an [`Pooling::OnDemand`] pool opens connections on (the
@@ -115,14 +116,10 @@ impl Database {
         };
         check(&location)?;
         let backend = location.backend();
-        let backend_name = match location {
-            Location::Sqlite(_) => "sqlite",
-            Location::Postgres(_) => "postgres",
-        };
         // r2d2 reports only what the driver said, never the URL, so a
         // password in it does not reach the logs.
         let failed = |e: r2d2::Error| OpenError::Connect {
-            backend,
+            backend: backend.name(),
             message: e.to_string(),
         };
         let checkpoints = match &location {
@@ -149,16 +146,11 @@ impl Database {
         Ok(Self {
             pool,
             uploads,
-            backend_name,
+            backend,
             rarity: Arc::default(),
             connector,
             _checkpoints: checkpoints,
         })
-    }
-
-    /// `sqlite` or `postgres`.
-    pub fn backend_name(&self) -> &'static str {
-        self.backend_name
     }
 
     /// Removes the old versions of erased rows that the database keeps in
@@ -260,9 +252,9 @@ impl Database {
     /// writers overlap their round trips and syncs, on a share of the
     /// pool.
     pub(crate) fn group_writers(&self) -> usize {
-        match self.backend_name {
-            "postgres" => POSTGRES_GROUP_WRITERS,
-            _ => 1,
+        match self.backend {
+            Backend::Postgres => POSTGRES_GROUP_WRITERS,
+            Backend::Sqlite => 1,
         }
     }
 

@@ -88,11 +88,11 @@ impl Location {
         }
     }
 
-    /// The backend's name for people: `SQLite` or `PostgreSQL`.
-    pub(crate) fn backend(&self) -> &'static str {
+    /// The backend the location is on.
+    pub(crate) fn backend(&self) -> Backend {
         match self {
-            Location::Sqlite(_) => "SQLite",
-            Location::Postgres(_) => "PostgreSQL",
+            Location::Sqlite(_) => Backend::Sqlite,
+            Location::Postgres(_) => Backend::Postgres,
         }
     }
 
@@ -103,6 +103,24 @@ impl Location {
         match self {
             Location::Sqlite(path) => Path::new(path).is_file(),
             Location::Postgres(_) => true,
+        }
+    }
+}
+
+/// The database software behind a location or a connection, for the
+/// decisions that differ between them without a connection at hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+impl Backend {
+    /// Its name for people: `SQLite` or `PostgreSQL`.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "SQLite",
+            Backend::Postgres => "PostgreSQL",
         }
     }
 }
