@@ -11,7 +11,7 @@ use diesel::QueryResult;
 use kenning_ports::StoreError;
 
 use crate::errors::store_error;
-use crate::location::Location;
+use crate::location::{Backend, Location};
 
 /// The log's size, in pages, past which a committing connection makes
 /// the checkpoint itself (SQLite's `wal_autocheckpoint`; its default is
@@ -37,6 +37,16 @@ pub(crate) const SQLITE_BUSY_TIMEOUT: std::time::Duration =
 pub(crate) enum DbConnection {
     Sqlite(SqliteConnection),
     Postgres(PgConnection),
+}
+
+impl DbConnection {
+    /// The backend the connection is to.
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            DbConnection::Sqlite(_) => Backend::Sqlite,
+            DbConnection::Postgres(_) => Backend::Postgres,
+        }
+    }
 }
 
 /// Opens connections of the backend a URL's scheme named. The derived

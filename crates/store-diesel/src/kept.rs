@@ -37,19 +37,19 @@ impl<'a> Kept<'a> {
     /// once each, in that order, as diesel numbers them.
     pub(crate) fn new(statement: &'a Statement) -> QueryResult<Self> {
         let pieces =
-            split_at_placeholders(&statement.sql, statement.binds.len()).ok_or_else(|| {
+            split_at_placeholders(statement.sql(), statement.binds().len()).ok_or_else(|| {
                 DieselError::QueryBuilderError(
                     format!(
                         "a kept statement needs its {} placeholders in order, once each: {}",
-                        statement.binds.len(),
-                        statement.sql
+                        statement.binds().len(),
+                        statement.sql()
                     )
                     .into(),
                 )
             })?;
         Ok(Self {
             pieces,
-            binds: &statement.binds,
+            binds: statement.binds(),
         })
     }
 

@@ -53,7 +53,8 @@ mod tests {
 
     use super::*;
     use crate::database::tests::migrated_file;
-    use crate::sql;
+    use crate::location::Backend;
+    use crate::sql::{Binder, Statement};
 
     /// Users stored before the migration `search_listing_order`, some
     /// renamed, are numbered by it in listing groups that follow the
@@ -68,12 +69,18 @@ mod tests {
             #[diesel(sql_type = BigInt)]
             n: i64,
         }
-        let numbers = |db: &Database, sql: &str, binds: Vec<sql::Bind>| -> Vec<i64> {
-            db.read(|conn| sql::Statement::new(sql, binds).load::<Row>(conn))
+        let numbers = |db: &Database, statement: Statement| -> Vec<i64> {
+            db.read(|conn| statement.load::<Row>(conn))
                 .unwrap()
                 .into_iter()
                 .map(|row| row.n)
                 .collect()
+        };
+        // `sql` followed by the placeholder of `value`.
+        let bound = |sql: &str, value: String| {
+            let mut binder = Binder::new(Backend::Sqlite);
+            let value = binder.text(value);
+            binder.statement(format!("{sql} {value}"))
         };
         let users = |from: usize, to: usize| -> Vec<User> {
             let language = LanguageId::parse("en").unwrap();
@@ -109,10 +116,9 @@ mod tests {
         // Numbered as they come, then renamed, under the earlier triggers.
         db.import_users(&users(0, 200)).unwrap();
         db.read(|conn| {
-            sql::Statement::new(
+            Statement::plain(
                 "UPDATE users SET lastname = 'Zz' || lastname, \
                      search_text = search_text || ' zz' WHERE rowid % 7 = 0",
-                vec![],
             )
             .execute(conn)
         })
@@ -121,8 +127,9 @@ mod tests {
 
         let groups = numbers(
             &db,
-            "SELECT search_row >> 21 AS n FROM users ORDER BY lastname, firstname, id",
-            vec![],
+            Statement::plain(
+                "SELECT search_row >> 21 AS n FROM users ORDER BY lastname, firstname, id",
+            ),
         );
         assert_eq!(groups.len(), 200);
         assert!(groups.windows(2).all(|w| w[0] <= w[1]), "{groups:?}");
@@ -132,20 +139,23 @@ mod tests {
         );
         let distinct = numbers(
             &db,
-            "SELECT count(DISTINCT search_row) AS n FROM users",
-            vec![],
+            Statement::plain("SELECT count(DISTINCT search_row) AS n FROM users"),
         );
         assert_eq!(distinct, [200]);
         for text in ["smith", " zz", "éva", "ab1"] {
             let mut indexed = numbers(
                 &db,
-                "SELECT rowid AS n FROM users_search WHERE users_search MATCH ?1",
-                vec![sql::Bind::Text(format!("\"{text}\""))],
+                bound(
+                    "SELECT rowid AS n FROM users_search WHERE users_search MATCH",
+                    format!("\"{text}\""),
+                ),
             );
             let mut held = numbers(
                 &db,
-                "SELECT search_row AS n FROM users WHERE search_text LIKE ?1",
-                vec![sql::Bind::Text(format!("%{text}%"))],
+                bound(
+                    "SELECT search_row AS n FROM users WHERE search_text LIKE",
+                    format!("%{text}%"),
+                ),
             );
             indexed.sort_unstable();
             held.sort_unstable();
@@ -205,17 +215,15 @@ mod tests {
             "UPDATE users SET is_hidden = TRUE WHERE email = 'hidden@example.com'",
             "UPDATE users SET status = 'DEACTIVATED' WHERE email = 'resting@example.com'",
         ] {
-            db.read(|conn| sql::Statement::new(sql, vec![]).execute(conn))
-                .unwrap();
+            db.read(|conn| Statement::plain(sql).execute(conn)).unwrap();
         }
         assert_eq!(db.migrate().unwrap(), reverted);
 
         let ranked: Vec<String> = db
             .read(|conn| {
-                sql::Statement::new(
+                Statement::plain(
                     "SELECT u.email FROM learners l JOIN users u ON u.id = l.user_id \
                      WHERE l.ranked ORDER BY u.email",
-                    vec![],
                 )
                 .load::<Ranked>(conn)
             })

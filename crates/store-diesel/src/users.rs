@@ -14,7 +14,7 @@ use crate::errors::{is_unique_violation, store_error};
 use crate::rows::{to_db_time, UserRow};
 use crate::schema::users;
 use crate::search;
-use crate::sql::{Bind, Statement};
+use crate::sql::{Binder, Statement};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
@@ -85,17 +85,12 @@ pub(crate) fn by_key_statement(conn: &DbConnection, key: &UserKey) -> Statement 
         UserKey::Email(email) => ("email_key", email.key()),
         UserKey::ExternalId(id) => ("external_id", id.as_str().to_owned()),
     };
-    let param = match conn {
-        DbConnection::Sqlite(_) => "?",
-        DbConnection::Postgres(_) => "$1",
-    };
-    Statement {
-        sql: format!(
-            "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {param} LIMIT 1",
-            Status::DELETED
-        ),
-        binds: vec![Bind::Text(value)],
-    }
+    let mut sql = Binder::new(conn.backend());
+    let value = sql.text(value);
+    sql.statement(format!(
+        "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {value} LIMIT 1",
+        Status::DELETED
+    ))
 }
 
 impl UserRepository for Database {
