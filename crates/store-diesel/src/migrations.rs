@@ -54,7 +54,163 @@ mod tests {
     use super::*;
     use crate::database::tests::migrated_file;
     use crate::location::Backend;
+    use crate::search::LISTING_GROUP_BITS;
     use crate::sql::{Binder, Statement};
+
+    /// The migration that numbers SQLite's trigram index in listing
+    /// groups, whose arithmetic on row numbers spells out
+    /// [`LISTING_GROUP_BITS`].
+    const LISTING_ORDER: &str =
+        include_str!("../../../migrations/sqlite/2026-11-25-200000_search_listing_order/up.sql");
+
+    /// The bits of one character's value in a listing group.
+    const BUCKET_BITS: u32 = 6;
+
+    /// The arithmetic of row numbers and listing groups that `sql` spells
+    /// out, outside its comments and strings.
+    #[derive(Debug, Default, PartialEq, Eq)]
+    struct Arithmetic {
+        /// The shifts of a row number or a listing group, by bits.
+        group_shifts: Vec<u32>,
+        /// The shifts that put a character's value in its place within a
+        /// group (of `b1` to `b7`), by bits.
+        bucket_shifts: Vec<u32>,
+        /// The numbers as large as a group's places (offsets within a
+        /// group: its last place, the one before).
+        offsets: Vec<u64>,
+    }
+
+    fn arithmetic(sql: &str) -> Arithmetic {
+        // Comments and quoted strings out: a comment names widths in
+        // words, the buckets' string is digits.
+        let mut code = String::new();
+        let mut rest = sql;
+        while let Some(at) = rest.find(['\'', '-']) {
+            code.push_str(&rest[..at]);
+            let tail = &rest[at..];
+            if let Some(quoted) = tail.strip_prefix('\'') {
+                rest = quoted.find('\'').map_or("", |end| &quoted[end + 1..]);
+                code.push_str("''");
+            } else if tail.starts_with("--") {
+                rest = tail.find('\n').map_or("", |end| &tail[end..]);
+            } else {
+                code.push('-');
+                rest = &tail[1..];
+            }
+        }
+        code.push_str(rest);
+
+        let mut found = Arithmetic::default();
+        for shift in ["<<", ">>"] {
+            for (at, _) in code.match_indices(shift) {
+                let bits: String = code[at + 2..]
+                    .trim_start()
+                    .chars()
+                    .take_while(char::is_ascii_digit)
+                    .collect();
+                let bits: u32 = bits.parse().unwrap();
+                let operand = code[..at]
+                    .trim_end()
+                    .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                    .next()
+                    .unwrap();
+                let is_bucket = operand.len() == 2
+                    && operand.starts_with('b')
+                    && operand[1..].chars().all(|c| c.is_ascii_digit());
+                if is_bucket {
+                    found.bucket_shifts.push(bits);
+                } else {
+                    found.group_shifts.push(bits);
+                }
+            }
+        }
+        for word in code.split(|c: char| !c.is_ascii_alphanumeric()) {
+            if let Ok(number) = word.parse::<u64>() {
+                if number >= 1 << 16 {
+                    found.offsets.push(number);
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether `found` agrees with [`LISTING_GROUP_BITS`]: every shift of a
+    /// row number or a group is by it, every offset is a group's last
+    /// place or the one before, and a group (of whole characters' values)
+    /// with its places fits in a positive 64-bit row number.
+    fn disagreements(found: &Arithmetic) -> Vec<String> {
+        let places = 1u64 << LISTING_GROUP_BITS;
+        let mut wrong = Vec::new();
+        for bits in &found.group_shifts {
+            if *bits != LISTING_GROUP_BITS {
+                wrong.push(format!("a group shifted by {bits} bits"));
+            }
+        }
+        for offset in &found.offsets {
+            if *offset != places - 1 && *offset != places - 2 {
+                wrong.push(format!("the offset {offset} within a group"));
+            }
+        }
+        for bits in &found.bucket_shifts {
+            let width = bits + BUCKET_BITS;
+            if bits % BUCKET_BITS != 0 || width + LISTING_GROUP_BITS > 63 {
+                wrong.push(format!("a character's value shifted by {bits} bits"));
+            }
+        }
+        wrong
+    }
+
+    /// The migrations cannot name [`LISTING_GROUP_BITS`], and an applied
+    /// migration is never edited: the width they spell out is checked
+    /// here, in the migration that introduced it and in every other of
+    /// either backend.
+    #[test]
+    fn the_migrations_spell_out_the_listing_group_width_of_the_code() {
+        let listing_order = arithmetic(LISTING_ORDER);
+        let places = (1u64 << LISTING_GROUP_BITS) - 1;
+        assert_eq!(listing_order.group_shifts.len(), 4, "{listing_order:?}");
+        assert_eq!(
+            listing_order.offsets,
+            [places, places - 1, places],
+            "{listing_order:?}"
+        );
+        assert_eq!(
+            listing_order.bucket_shifts,
+            [36, 30, 24, 18, 12, 6],
+            "{listing_order:?}"
+        );
+        assert_eq!(disagreements(&listing_order), Vec::<String>::new());
+
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../../migrations");
+        let mut read = 0;
+        for backend in ["sqlite", "postgres"] {
+            for migration in std::fs::read_dir(format!("{root}/{backend}")).unwrap() {
+                for file in ["up.sql", "down.sql"] {
+                    let path = migration.as_ref().unwrap().path().join(file);
+                    let sql = std::fs::read_to_string(&path).unwrap();
+                    let wrong = disagreements(&arithmetic(&sql));
+                    assert!(wrong.is_empty(), "{}: {wrong:?}", path.display());
+                    read += 1;
+                }
+            }
+        }
+        assert!(read > 50, "{read} migration files");
+    }
+
+    #[test]
+    fn a_listing_group_width_that_disagrees_is_found() {
+        let spelled = |bits: u32, offset: u64| {
+            format!(
+                "-- A row number is a listing group and a place (99 bits).\n\
+                 SELECT (b1 << 36) + (b2 << 30), '0123456789', listing_group << {bits}, \
+                 old.search_row >> {bits}, first + {offset}"
+            )
+        };
+        let agreeing = spelled(LISTING_GROUP_BITS, (1 << LISTING_GROUP_BITS) - 1);
+        assert_eq!(disagreements(&arithmetic(&agreeing)), Vec::<String>::new());
+        let wider = spelled(LISTING_GROUP_BITS + 1, (1 << (LISTING_GROUP_BITS + 1)) - 1);
+        assert_eq!(disagreements(&arithmetic(&wider)).len(), 3);
+    }
 
     /// Users stored before the migration `search_listing_order`, some
     /// renamed, are numbered by it in listing groups that follow the
@@ -127,9 +283,10 @@ mod tests {
 
         let groups = numbers(
             &db,
-            Statement::plain(
-                "SELECT search_row >> 21 AS n FROM users ORDER BY lastname, firstname, id",
-            ),
+            Statement::plain(format!(
+                "SELECT search_row >> {LISTING_GROUP_BITS} AS n FROM users \
+                 ORDER BY lastname, firstname, id"
+            )),
         );
         assert_eq!(groups.len(), 200);
         assert!(groups.windows(2).all(|w| w[0] <= w[1]), "{groups:?}");

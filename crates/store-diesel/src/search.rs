@@ -216,17 +216,26 @@ fn scan(backend: Backend, page: Page, pattern: &str) -> Statement {
     ))
 }
 
+/// The low bits of a row number of SQLite's trigram index, its place in
+/// its listing group; the bits above them are the group (see
+/// [`sqlite_trigrams`]). The migration `search_listing_order` spells the
+/// same width out in its views and triggers, which cannot name this
+/// constant; a test of the migrations keeps the two in agreement.
+pub(crate) const LISTING_GROUP_BITS: u32 = 21;
+
 /// The rest of the listing group (see [`sqlite_trigrams`]) of the last
 /// row of CTE `head`, the matches of `text` after it, as CTE `tail`: read
 /// only when `head` holds `full` rows (when it holds fewer, it holds every
-/// match). A group is a row number's bits above the low 21.
+/// match). A group is a row number's bits above the low
+/// [`LISTING_GROUP_BITS`].
 fn group_tail(full: &str, text: &str) -> String {
+    let bits = LISTING_GROUP_BITS;
     format!(
         "tail AS (SELECT rowid AS r \
              FROM (SELECT 1 WHERE (SELECT count(*) FROM head) = {full}) AS full \
              CROSS JOIN users_search WHERE users_search MATCH {text} \
              AND rowid > (SELECT max(r) FROM head) \
-             AND rowid < (((SELECT max(r) FROM head) >> 21) + 1) << 21) "
+             AND rowid < (((SELECT max(r) FROM head) >> {bits}) + 1) << {bits}) "
     )
 }
 
@@ -240,7 +249,7 @@ fn group_tail(full: &str, text: &str) -> String {
 fn head_after_position(position: &str, text: &str, also: &str, rows: &str) -> String {
     format!(
         "WITH first (above) AS (SELECT coalesce( \
-             (SELECT (search_row >> 21) << 21 FROM users INDEXED BY users_listing \
+             (SELECT (search_row >> {bits}) << {bits} FROM users INDEXED BY users_listing \
               WHERE {past} \
               ORDER BY lastname, firstname, id LIMIT 1), \
              {nobody})), \
@@ -254,6 +263,7 @@ fn head_after_position(position: &str, text: &str, also: &str, rows: &str) -> St
               ORDER BY found.rowid LIMIT {rows}), ",
         past = past(Some(position), "", ""),
         nobody = i64::MAX,
+        bits = LISTING_GROUP_BITS,
     )
 }
 
@@ -274,7 +284,8 @@ fn head_after_position(position: &str, text: &str, also: &str, rows: &str) -> St
 /// row is read.
 ///
 /// SQLite's trigram index numbers its rows in listing groups that follow
-/// the listing order (the high bits of a row number, above the low 21; see
+/// the listing order (the high bits of a row number, above the low
+/// [`LISTING_GROUP_BITS`]; see
 /// the migration `search_listing_order`), and gives its matches in
 /// row-number order. So the page lies among the first `offset + limit`
 /// matches the index gives (CTE `head`) and the rest of the last one's
