@@ -226,6 +226,16 @@ impl Database {
         work(&mut conn).map_err(store_error)
     }
 
+    /// Runs `work` in a read transaction on a pooled connection, for reads
+    /// of several statements whose answers must agree; see
+    /// [`connection::read_transaction`].
+    pub(crate) fn read_snapshot<T>(
+        &self,
+        work: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
+    ) -> Result<T, StoreError> {
+        self.read(|conn| connection::read_transaction(conn, work))
+    }
+
     /// [`Database::write`] for recording uploads. On SQLite it runs on a
     /// connection of its own with a page cache of [`UPLOAD_CACHE_KIB`]: a
     /// group of uploads changes thousands of index pages (each action's
@@ -278,9 +288,22 @@ pub(crate) mod tests {
 
     use chrono::Utc;
     use diesel::RunQueryDsl;
+    use kenning_domain::{LanguageId, NewUser, NewUserInput, User, UserId};
     use kenning_ports::StoreError;
 
     use super::*;
+
+    /// A new user of that e-mail address and names, registered now.
+    pub(crate) fn registered(email: &str, firstname: &str, lastname: &str) -> User {
+        let input = NewUserInput {
+            email: email.to_owned(),
+            firstname: firstname.to_owned(),
+            lastname: lastname.to_owned(),
+            ..NewUserInput::default()
+        };
+        let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
+        User::register(UserId::from_uuid(uuid::Uuid::new_v4()), new, Utc::now())
+    }
 
     /// A fresh SQLite file in a folder of its own (named after `name`),
     /// migrated; the folder is the caller's to remove.
@@ -327,6 +350,38 @@ pub(crate) mod tests {
             std::thread::sleep(Duration::from_millis(20));
         }
         drop(open);
+        drop(db);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    /// The statements of a read transaction see the state of its first
+    /// read, though a write commits between them.
+    #[test]
+    fn a_read_snapshot_sees_one_state() {
+        use diesel::sql_types::BigInt;
+
+        #[derive(diesel::QueryableByName)]
+        struct Count {
+            #[diesel(sql_type = BigInt)]
+            n: i64,
+        }
+        let users = |conn: &mut DbConnection| {
+            crate::sql::Statement::plain("SELECT count(*) AS n FROM users")
+                .load::<Count>(conn)
+                .map(|rows| rows[0].n)
+        };
+        let someone = registered("ada@example.com", "Ada", "Lovelace");
+
+        let (folder, db) = migrated_file("kenning-read-snapshot");
+        let (before, after) = db
+            .read_snapshot(|conn| {
+                let before = users(conn)?;
+                db.import_users(std::slice::from_ref(&someone)).unwrap();
+                Ok((before, users(conn)?))
+            })
+            .unwrap();
+        assert_eq!(after, before);
+        assert_eq!(db.read(users).unwrap(), before + 1);
         drop(db);
         std::fs::remove_dir_all(folder).unwrap();
     }

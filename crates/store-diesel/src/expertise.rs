@@ -915,7 +915,9 @@ impl ExpertiseStore for Database {
     }
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
-        self.read(|conn| {
+        // The actions and their topics from one state: an action erased
+        // between the two reads would count without its topics.
+        self.read_snapshot(|conn| {
             let teaching: Vec<String> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
                 .filter(action_topics::topic_key.eq(key))
@@ -1185,9 +1187,11 @@ impl Database {
 
 impl Database {
     /// [`ExpertiseStore::evidence`], of the members of `within` alone when
-    /// given: one connection for every read (on PostgreSQL one read-only
-    /// transaction, with the plans of [`generic_plans`]); each key's rows
-    /// bounded by their own `LIMIT`.
+    /// given: every read in one read transaction ([`generic_plans`]), so
+    /// the standings, the counts, the actions and the hidden topics are of
+    /// one state of the database, whatever uploads commit meanwhile (on
+    /// PostgreSQL with the plans made once without values); each key's
+    /// rows bounded by their own `LIMIT`.
     fn evidence_of(
         &self,
         keys: &[String],

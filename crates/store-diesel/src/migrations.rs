@@ -49,10 +49,9 @@ impl Database {
 
 #[cfg(test)]
 mod tests {
-    use chrono::Utc;
 
     use super::*;
-    use crate::database::tests::migrated_file;
+    use crate::database::tests::{migrated_file, registered};
     use crate::location::Backend;
     use crate::search::LISTING_GROUP_BITS;
     use crate::sql::{Binder, Statement};
@@ -218,7 +217,7 @@ mod tests {
     #[test]
     fn the_listing_order_migration_numbers_the_users_already_stored() {
         use diesel::sql_types::BigInt;
-        use kenning_domain::{LanguageId, NewUser, NewUserInput, User, UserId};
+        use kenning_domain::User;
 
         #[derive(diesel::QueryableByName)]
         struct Row {
@@ -239,17 +238,13 @@ mod tests {
             binder.statement(format!("{sql} {value}"))
         };
         let users = |from: usize, to: usize| -> Vec<User> {
-            let language = LanguageId::parse("en").unwrap();
             (from..to)
                 .map(|n| {
-                    let input = NewUserInput {
-                        email: format!("u{n}@example.com"),
-                        firstname: ["Ada", "Éva", "Bo", "Zed"][n % 4].to_owned(),
-                        lastname: ["Smith", "Smithson", "Ab1z", "Aéz", "Lee"][n % 5].to_owned(),
-                        ..NewUserInput::default()
-                    };
-                    let new = NewUser::parse(input, &language).unwrap();
-                    User::register(UserId::from_uuid(uuid::Uuid::new_v4()), new, Utc::now())
+                    registered(
+                        &format!("u{n}@example.com"),
+                        ["Ada", "Éva", "Bo", "Zed"][n % 4],
+                        ["Smith", "Smithson", "Ab1z", "Aéz", "Lee"][n % 5],
+                    )
                 })
                 .collect()
         };
@@ -329,7 +324,7 @@ mod tests {
     #[test]
     fn the_ranked_migration_marks_the_learners_already_stored() {
         use diesel::sql_types::Text;
-        use kenning_domain::{LanguageId, NewUser, NewUserInput, User, UserId};
+        use kenning_domain::User;
 
         #[derive(diesel::QueryableByName)]
         struct Ranked {
@@ -352,19 +347,9 @@ mod tests {
                 }
             }
         };
-        let language = LanguageId::parse("en").unwrap();
         let people: Vec<User> = ["active", "hidden", "resting"]
             .into_iter()
-            .map(|name| {
-                let input = NewUserInput {
-                    email: format!("{name}@example.com"),
-                    firstname: name.to_owned(),
-                    lastname: "Learner".to_owned(),
-                    ..NewUserInput::default()
-                };
-                let new = NewUser::parse(input, &language).unwrap();
-                User::register(UserId::from_uuid(uuid::Uuid::new_v4()), new, Utc::now())
-            })
+            .map(|name| registered(&format!("{name}@example.com"), name, "Learner"))
             .collect();
         db.import_users(&people).unwrap();
         for sql in [

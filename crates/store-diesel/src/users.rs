@@ -207,7 +207,9 @@ impl UserRepository for Database {
         skip: u64,
         count: u32,
     ) -> Result<FilteredUsers, StoreError> {
-        let (total, rows) = self.read(|conn| crate::filter::filtered(conn, filter, skip, count))?;
+        // The count and the page from one state, so that they agree.
+        let (total, rows) =
+            self.read_snapshot(|conn| crate::filter::filtered(conn, filter, skip, count))?;
         Ok(FilteredUsers {
             total: u64::try_from(total).unwrap_or_default(),
             users: rows
