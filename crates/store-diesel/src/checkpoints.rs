@@ -12,7 +12,7 @@
 //! Here a thread of the store makes them: every [`IDLE`] it runs a
 //! `PASSIVE` checkpoint, which copies what no reader still needs and never
 //! waits for a reader or a writer. The connections keep SQLite's own rule
-//! as a bound, at [`WAL_BOUND_PAGES`]:
+//! as a bound, at [`WAL_BOUND_PAGES`](crate::connection::WAL_BOUND_PAGES):
 //! should the thread fall behind, the writer checkpoints as before and the
 //! log grows no further. Durability does not change: a commit is synced
 //! to the log before it is acknowledged, whoever copies it later.
@@ -25,22 +25,13 @@ use std::time::Duration;
 use diesel::connection::SimpleConnection;
 
 use crate::connection::{establish, DbConnection};
-use crate::Location;
+use crate::location::Location;
 
 /// How long the thread sleeps between checkpoints. Waking it after each
 /// commit instead was measured slower: a checkpoint after every commit
 /// copies a page that several commits change once for each of them, and
 /// syncs the database file as often.
 const IDLE: Duration = Duration::from_millis(100);
-
-/// The log's size, in pages, past which a committing connection makes
-/// the checkpoint itself (SQLite's `wal_autocheckpoint`; its default is
-/// 1,000): 64 MiB at 4 KiB pages.
-pub(crate) const WAL_BOUND_PAGES: u32 = 16_384;
-
-/// The size, in bytes, the log file is cut back to once a checkpoint has
-/// copied all of it (SQLite's `journal_size_limit`): the bound's pages.
-pub(crate) const WAL_FILE_LIMIT: u64 = WAL_BOUND_PAGES as u64 * 4096;
 
 /// The checkpoint thread of one SQLite database; stopped and waited for
 /// when dropped.

@@ -1,5 +1,6 @@
-//! One connection type for both backends, its pool, and the two ways the
-//! query code runs on it: a plain read and a write transaction.
+//! One connection type for both backends, how a pool opens it, and the
+//! transactions the query code runs in: a read transaction, whose
+//! statements see one state of the database, and a write transaction.
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;
@@ -10,8 +11,17 @@ use diesel::sqlite::SqliteConnection;
 use diesel::QueryResult;
 use kenning_ports::StoreError;
 
-use crate::checkpoints::{WAL_BOUND_PAGES, WAL_FILE_LIMIT};
-use crate::{store_error, Location};
+use crate::errors::store_error;
+use crate::location::{Backend, Location};
+
+/// The log's size, in pages, past which a committing connection makes
+/// the checkpoint itself (SQLite's `wal_autocheckpoint`; its default is
+/// 1,000): 64 MiB at 4 KiB pages.
+pub(crate) const WAL_BOUND_PAGES: u32 = 16_384;
+
+/// The size, in bytes, the log file is cut back to once a checkpoint has
+/// copied all of it (SQLite's `journal_size_limit`): the bound's pages.
+pub(crate) const WAL_FILE_LIMIT: u64 = WAL_BOUND_PAGES as u64 * 4096;
 
 /// How long a SQLite writer waits for the write lock before giving up.
 const SQLITE_BUSY_TIMEOUT_MS: u32 = 5_000;
@@ -28,6 +38,16 @@ pub(crate) const SQLITE_BUSY_TIMEOUT: std::time::Duration =
 pub(crate) enum DbConnection {
     Sqlite(SqliteConnection),
     Postgres(PgConnection),
+}
+
+impl DbConnection {
+    /// The backend the connection is to.
+    pub(crate) fn backend(&self) -> Backend {
+        match self {
+            DbConnection::Sqlite(_) => Backend::Sqlite,
+            DbConnection::Postgres(_) => Backend::Postgres,
+        }
+    }
 }
 
 /// Opens connections of the backend a URL's scheme named. The derived
@@ -193,9 +213,43 @@ where
         }
         DbConnection::Postgres(_) => Tx::begin_transaction(conn)?,
     }
-    // From here on as diesel's own `transaction`: the derived transaction
-    // manager passes commit and rollback to the inner connection, whose
-    // manager the `BEGIN` above went through.
+    finish(conn, work)
+}
+
+/// How PostgreSQL begins a read transaction, as diesel's
+/// `build_transaction().repeatable_read().read_only()` does.
+const READ_SNAPSHOT_POSTGRES: &str = "BEGIN TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY";
+
+/// Runs `work` in a read transaction on `conn`, so that all its statements
+/// see one state of the database, whatever commits meanwhile: on
+/// PostgreSQL `REPEATABLE READ, READ ONLY`, whose snapshot is taken at its
+/// first statement and kept to its end; on SQLite a deferred `BEGIN`,
+/// which in WAL mode keeps the snapshot of its first read until it ends.
+/// It ends with a commit, or a rollback when `work` fails.
+pub(crate) fn read_transaction<T>(
+    conn: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
+) -> QueryResult<T> {
+    match conn {
+        DbConnection::Sqlite(_) => Tx::begin_transaction(conn)?,
+        DbConnection::Postgres(pg) => {
+            AnsiTransactionManager::begin_transaction_sql(pg, READ_SNAPSHOT_POSTGRES)?
+        }
+    }
+    finish(conn, work)
+}
+
+/// Runs `work` in the transaction just begun on `conn` and ends it as
+/// diesel's own `transaction` does: the derived transaction manager passes
+/// commit and rollback to the inner connection, whose manager the `BEGIN`
+/// went through. An `Err` from `work` rolls back.
+fn finish<T, E>(
+    conn: &mut DbConnection,
+    work: impl FnOnce(&mut DbConnection) -> Result<T, E>,
+) -> Result<T, E>
+where
+    E: From<DieselError>,
+{
     match work(conn) {
         Ok(value) => {
             Tx::commit_transaction(conn)?;

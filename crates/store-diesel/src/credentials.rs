@@ -7,8 +7,10 @@ use kenning_ports::{CredentialStore, StoreError, StoredCredential};
 use uuid::Uuid;
 
 use crate::connection::TxError;
+use crate::database::Database;
+use crate::errors::is_unique_violation;
+use crate::rows::{from_db_time, to_db_time};
 use crate::schema::credentials;
-use crate::{from_db_time, is_unique_violation, to_db_time, Database};
 
 /// A credential as stored; scopes are kept space-separated.
 #[derive(Debug, Clone, Queryable, Selectable, Insertable)]

@@ -17,13 +17,15 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::database::Database;
 use crate::kept::{generic_plans, Kept};
+use crate::location::Backend;
+use crate::rows::{from_db_time, to_db_time};
 use crate::schema::{
     action_topics, actions, expertise_settings, hidden_topics, learner_totals, learners, standings,
     topic_learners, users,
 };
-use crate::search::{Bind, Statement};
-use crate::{from_db_time, to_db_time, Database};
+use crate::sql::{Bind, Binder, Statement};
 
 /// Rows written by one INSERT: far below the bound-parameter limits of
 /// SQLite (32,766) and PostgreSQL (65,535) at seven columns a row.
@@ -32,28 +34,14 @@ const ROWS_PER_INSERT: usize = 500;
 /// Keys looked up by one statement: far below the bound-parameter limits.
 const KEYS_PER_READ: usize = 1_000;
 
-/// The placeholder of the group in a best-rows statement on `conn`'s
-/// backend, bound second after the topic key (on PostgreSQL, every key as
-/// one array). The limit is written into the statement: a plan made
-/// without the values (PostgreSQL's, see [`crate::kept`]) then still
-/// knows it.
-fn group_placeholder(conn: &DbConnection) -> &'static str {
-    match conn {
-        DbConnection::Sqlite(_) => "?2",
-        DbConnection::Postgres(_) => "$2",
-    }
-}
-
 /// The condition that keeps the rows of `column`'s users to the members
-/// of the bound group, when `within`.
-fn members_only(column: &str, placeholder: &str, within: bool) -> String {
-    if within {
+/// of the group bound at the placeholder `group`, when there is one.
+fn members_only(column: &str, group: Option<&str>) -> String {
+    group.map_or_else(String::new, |group| {
         format!(
-            " AND {column} IN (SELECT m.user_id FROM user_group_members m WHERE m.group_id = {placeholder})"
+            " AND {column} IN (SELECT m.user_id FROM user_group_members m WHERE m.group_id = {group})"
         )
-    } else {
-        String::new()
-    }
+    })
 }
 
 /// The columns of a row a best-rows statement reads, the order that ranks
@@ -94,8 +82,8 @@ impl BestRows {
     }
 
     /// The statement that reads, for one topic key (`key`, an expression),
-    /// at most `LIMIT` rows of ranked learners (and, `within`, members of
-    /// the bound group), best first, each with its person's number of
+    /// at most `LIMIT` rows of ranked learners (and, with a `group`, members
+    /// of the group bound there), best first, each with its person's number of
     /// actions: it walks the topic's range of the index from the top and
     /// stops after `LIMIT` rows of ranked learners, whatever the number of
     /// people or actions on the topic. Each row's person is one look-up
@@ -110,20 +98,19 @@ impl BestRows {
     /// since for a key it cannot estimate (each of an array's) it hashes
     /// every learner when joined; `OFFSET 0` keeps that inner query apart,
     /// or the look-up is made twice, to test and to read.
-    fn per_key(self, conn: &DbConnection, key: &str, limit: u32, within: bool) -> String {
-        let group = group_placeholder(conn);
+    fn per_key(self, backend: Backend, key: &str, limit: u32, group: Option<&str>) -> String {
         let (table, alias, [first, second]) = self.source();
         let columns = self.columns();
-        let members = members_only(&format!("{alias}.user_id"), group, within);
-        match conn {
-            DbConnection::Sqlite(_) => format!(
+        let members = members_only(&format!("{alias}.user_id"), group);
+        match backend {
+            Backend::Sqlite => format!(
                 "SELECT {columns}, l.actions \
                  FROM {table} {alias} CROSS JOIN learners l INDEXED BY learners_ranked \
                  ON l.user_id = {alias}.user_id \
                  WHERE {alias}.topic_key = {key} AND l.ranked{members} \
                  ORDER BY {alias}.{first} DESC, {alias}.{second} DESC LIMIT {limit}"
             ),
-            DbConnection::Postgres(_) => format!(
+            Backend::Postgres => format!(
                 "SELECT r.* FROM (SELECT {columns}, \
                  (SELECT l.actions FROM learners l \
                  WHERE l.user_id = {alias}.user_id AND l.ranked) AS actions \
@@ -135,24 +122,38 @@ impl BestRows {
         }
     }
 
-    /// The statement [`BestRows::statements`] runs on `conn`'s backend:
-    /// SQLite's reads one key (bound first); PostgreSQL's reads every key
-    /// of the array bound first, one [`BestRows::per_key`] read each
-    /// (`LATERAL`), so that a query is planned and sent once, not once a
-    /// key (planning each took a third of a millisecond).
-    fn sql(self, conn: &DbConnection, limit: u32, within: bool) -> String {
-        match conn {
-            DbConnection::Sqlite(_) => self.per_key(conn, "?1", limit, within),
-            DbConnection::Postgres(_) => {
+    /// The statement [`BestRows::statements`] runs on `backend` for `key`,
+    /// of the members of `within` alone when given: SQLite's reads one
+    /// key; PostgreSQL's reads every key of the text array `key`, one
+    /// [`BestRows::per_key`] read each (`LATERAL`), so that a query is
+    /// planned and sent once, not once a key (planning each took a third
+    /// of a millisecond). The key is bound first and the group second; the
+    /// limit is written into the statement: a plan made without the values
+    /// (PostgreSQL's, see [`crate::kept`]) then still knows it.
+    fn statement(
+        self,
+        backend: Backend,
+        key: String,
+        limit: u32,
+        within: Option<GroupId>,
+    ) -> Statement {
+        let mut sql = Binder::new(backend);
+        let key = sql.text(key);
+        let group = within.map(|group| sql.text(group.to_string()));
+        let group = group.as_deref();
+        let text = match backend {
+            Backend::Sqlite => self.per_key(backend, &key, limit, group),
+            Backend::Postgres => {
                 let (_, _, [first, second]) = self.source();
                 format!(
-                    "SELECT b.* FROM unnest($1::text[]) WITH ORDINALITY AS k(key, place) \
+                    "SELECT b.* FROM unnest({key}::text[]) WITH ORDINALITY AS k(key, place) \
                      CROSS JOIN LATERAL ({per_key}) b \
                      ORDER BY k.place, b.{first} DESC, b.{second} DESC",
-                    per_key = self.per_key(conn, "k.key", limit, within),
+                    per_key = self.per_key(backend, "k.key", limit, group),
                 )
             }
-        }
+        };
+        sql.statement(text)
     }
 
     /// The statements that read the best rows on each of `keys`, at most
@@ -164,21 +165,14 @@ impl BestRows {
         limit: u32,
         within: Option<GroupId>,
     ) -> Vec<Statement> {
-        let sql = self.sql(conn, limit, within.is_some());
-        let bound = |key: Bind| {
-            let mut binds = vec![key];
-            if let Some(group) = within {
-                binds.push(Bind::Text(group.to_string()));
-            }
-            Statement::new(&sql, binds)
-        };
-        match conn {
-            DbConnection::Sqlite(_) => keys
+        let backend = conn.backend();
+        match backend {
+            Backend::Sqlite => keys
                 .iter()
-                .map(|key| bound(Bind::Text(key.clone())))
+                .map(|key| self.statement(backend, key.clone(), limit, within))
                 .collect(),
-            DbConnection::Postgres(_) if keys.is_empty() => Vec::new(),
-            DbConnection::Postgres(_) => vec![bound(Bind::Text(text_array(keys)))],
+            Backend::Postgres if keys.is_empty() => Vec::new(),
+            Backend::Postgres => vec![self.statement(backend, text_array(keys), limit, within)],
         }
     }
 
@@ -468,58 +462,44 @@ struct IdRow {
 /// 'DELETED'`, and SQLite uses a partial index only for a statement that
 /// states the index's condition as the index does (a bound parameter does
 /// not count), so the statement spells it out beside the statuses it wants.
-pub(crate) fn learning_user_sql(conn: &DbConnection) -> String {
-    let key = match conn {
-        DbConnection::Sqlite(_) => "?",
-        DbConnection::Postgres(_) => "$1",
-    };
-    format!(
+pub(crate) fn learning_user(conn: &DbConnection, key: &str) -> Statement {
+    let mut sql = Binder::new(conn.backend());
+    let key = sql.text(key);
+    sql.statement(format!(
         "UPDATE users SET version = version \
          WHERE email_key = {key} AND status <> '{deleted}' AND status IN ('{}', '{}') \
          RETURNING id",
         Status::LEARNING[0],
         Status::LEARNING[1],
         deleted = Status::DELETED,
-    )
+    ))
 }
 
 /// Counts one more action of a learner (the first makes her a learner)
 /// and returns her number of actions.
-fn count_action_sql(conn: &DbConnection) -> &'static str {
-    match conn {
-        DbConnection::Sqlite(_) => {
-            "INSERT INTO learners (user_id, actions) VALUES (?, 1) \
-             ON CONFLICT (user_id) DO UPDATE SET actions = learners.actions + 1 \
-             RETURNING actions"
-        }
-        DbConnection::Postgres(_) => {
-            "INSERT INTO learners (user_id, actions) VALUES ($1, 1) \
-             ON CONFLICT (user_id) DO UPDATE SET actions = learners.actions + 1 \
-             RETURNING actions"
-        }
-    }
+fn count_action(conn: &DbConnection, user_id: &str) -> Statement {
+    let mut sql = Binder::new(conn.backend());
+    let user = sql.text(user_id);
+    sql.statement(format!(
+        "INSERT INTO learners (user_id, actions) VALUES ({user}, 1) \
+         ON CONFLICT (user_id) DO UPDATE SET actions = learners.actions + 1 \
+         RETURNING actions"
+    ))
 }
 
 /// Counts `people` more who know each key of `counts` (diesel writes no
 /// upsert of many rows for SQLite).
-fn count_learners_sql(conn: &DbConnection, counts: &[(&String, &i64)]) -> Statement {
-    let values: Vec<String> = (0..counts.len())
-        .map(|n| match conn {
-            DbConnection::Sqlite(_) => "(?, ?)".to_owned(),
-            DbConnection::Postgres(_) => format!("(${}, ${})", 2 * n + 1, 2 * n + 2),
-        })
+fn count_learners(conn: &DbConnection, counts: &[(&String, &i64)]) -> Statement {
+    let mut sql = Binder::new(conn.backend());
+    let values: Vec<String> = counts
+        .iter()
+        .map(|(key, people)| format!("({}, {})", sql.text(*key), sql.int(**people)))
         .collect();
-    Statement {
-        sql: format!(
-            "INSERT INTO topic_learners (topic_key, people) VALUES {} \
-             ON CONFLICT (topic_key) DO UPDATE SET people = topic_learners.people + excluded.people",
-            values.join(", ")
-        ),
-        binds: counts
-            .iter()
-            .flat_map(|(key, people)| [Bind::Text((*key).clone()), Bind::Int(**people)])
-            .collect(),
-    }
+    sql.statement(format!(
+        "INSERT INTO topic_learners (topic_key, people) VALUES {} \
+         ON CONFLICT (topic_key) DO UPDATE SET people = topic_learners.people + excluded.people",
+        values.join(", ")
+    ))
 }
 
 /// What the actions of one write add to the counts, kept until the end of
@@ -538,7 +518,7 @@ impl NewCounts {
     fn write(&self, conn: &mut DbConnection) -> QueryResult<()> {
         let people_on: Vec<(&String, &i64)> = self.people_on.iter().collect();
         for counts in people_on.chunks(ROWS_PER_INSERT) {
-            count_learners_sql(conn, counts).execute(conn)?;
+            count_learners(conn, counts).execute(conn)?;
         }
         for (shard, (people, actions)) in &self.totals {
             execute_natively(
@@ -616,9 +596,7 @@ fn record_one(
             received: from_db_time(received),
         }));
     }
-    let counted: Vec<CountRow> = diesel::sql_query(count_action_sql(conn))
-        .bind::<Text, _>(&user_id)
-        .load(conn)?;
+    let counted: Vec<CountRow> = count_action(conn, &user_id).load(conn)?;
     let first_action = counted.first().is_some_and(|c| c.actions == 1);
     let learned: Vec<ActionTopicRow> = action
         .topics
@@ -664,7 +642,7 @@ fn record_one(
     // The user's row is locked until commit, so nobody else writes these
     // standings meanwhile: those read above are updated in place.
     for rows in after.chunks(ROWS_PER_INSERT) {
-        upsert_standings_sql(conn, rows).execute(conn)?;
+        upsert_standings(conn, rows).execute(conn)?;
     }
     for key in lesson.first_known {
         *counts.people_on.entry(key).or_default() += 1;
@@ -684,10 +662,9 @@ fn lock_learners<'a>(
     actions: &'a [NewAction],
 ) -> QueryResult<HashMap<&'a str, String>> {
     let keys: BTreeSet<&str> = actions.iter().map(|a| a.user_email_key.as_str()).collect();
-    let sql = learning_user_sql(conn);
     let mut learners = HashMap::with_capacity(keys.len());
     for key in keys {
-        let found: Vec<IdRow> = diesel::sql_query(&sql).bind::<Text, _>(key).load(conn)?;
+        let found: Vec<IdRow> = learning_user(conn, key).load(conn)?;
         if let Some(IdRow { id }) = found.into_iter().next() {
             learners.insert(key, id);
         }
@@ -697,43 +674,34 @@ fn lock_learners<'a>(
 
 /// Writes `rows` over the standings of the same user and topic, or as new
 /// ones (diesel writes no upsert of many rows for SQLite).
-fn upsert_standings_sql(conn: &DbConnection, rows: &[StandingRow]) -> Statement {
-    let values: Vec<String> = (0..rows.len())
-        .map(|n| match conn {
-            DbConnection::Sqlite(_) => "(?, ?, ?, ?, ?, ?, ?, ?)".to_owned(),
-            DbConnection::Postgres(_) => {
-                let at = 8 * n;
-                let places: Vec<String> = (1..=8).map(|i| format!("${}", at + i)).collect();
-                format!("({})", places.join(", "))
-            }
+fn upsert_standings(conn: &DbConnection, rows: &[StandingRow]) -> Statement {
+    let mut sql = Binder::new(conn.backend());
+    let values: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let places = [
+                Bind::Text(r.user_id.clone()),
+                Bind::Text(r.topic_key.clone()),
+                Bind::Text(r.label.clone()),
+                Bind::Float(r.score),
+                Bind::Moment(r.as_of),
+                Bind::Float(r.rank_key),
+                Bind::Bool(r.shown),
+                Bind::Float(r.label_votes),
+            ]
+            .map(|value| sql.bind(value));
+            format!("({})", places.join(", "))
         })
         .collect();
-    Statement {
-        sql: format!(
-            "INSERT INTO standings \
-             (user_id, topic_key, label, score, as_of, rank_key, shown, label_votes) VALUES {} \
-             ON CONFLICT (user_id, topic_key) DO UPDATE SET label = excluded.label, \
-             label_votes = excluded.label_votes, \
-             score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key, \
-             shown = standings.shown OR excluded.shown",
-            values.join(", ")
-        ),
-        binds: rows
-            .iter()
-            .flat_map(|r| {
-                [
-                    Bind::Text(r.user_id.clone()),
-                    Bind::Text(r.topic_key.clone()),
-                    Bind::Text(r.label.clone()),
-                    Bind::Float(r.score),
-                    Bind::Moment(r.as_of),
-                    Bind::Float(r.rank_key),
-                    Bind::Bool(r.shown),
-                    Bind::Float(r.label_votes),
-                ]
-            })
-            .collect(),
-    }
+    sql.statement(format!(
+        "INSERT INTO standings \
+         (user_id, topic_key, label, score, as_of, rank_key, shown, label_votes) VALUES {} \
+         ON CONFLICT (user_id, topic_key) DO UPDATE SET label = excluded.label, \
+         label_votes = excluded.label_votes, \
+         score = excluded.score, as_of = excluded.as_of, rank_key = excluded.rank_key, \
+         shown = standings.shown OR excluded.shown",
+        values.join(", ")
+    ))
 }
 
 /// Stores each `(action_id, topic_key, relevance)` of `rows` as that
@@ -755,17 +723,18 @@ fn set_relevance(conn: &mut DbConnection, rows: &[(String, String, f64)]) -> Que
                 let values: Vec<String> = rows.iter().map(pick).collect();
                 Bind::Text(text_array(&values))
             };
-            Statement::new(
+            let mut sql = Binder::new(Backend::Postgres);
+            let (ids, keys, relevances) = (
+                sql.bind(column(|row| row.0.clone())),
+                sql.bind(column(|row| row.1.clone())),
+                sql.bind(column(|row| format!("{:e}", row.2))),
+            );
+            sql.statement(format!(
                 "UPDATE action_topics t SET relevance = v.relevance \
-                 FROM unnest($1::text[], $2::text[], $3::text[]::float8[]) \
+                 FROM unnest({ids}::text[], {keys}::text[], {relevances}::text[]::float8[]) \
                  AS v(action_id, topic_key, relevance) \
-                 WHERE t.action_id = v.action_id AND t.topic_key = v.topic_key",
-                vec![
-                    column(|row| row.0.clone()),
-                    column(|row| row.1.clone()),
-                    column(|row| format!("{:e}", row.2)),
-                ],
-            )
+                 WHERE t.action_id = v.action_id AND t.topic_key = v.topic_key"
+            ))
             .execute(conn)?;
         }
     }
@@ -946,7 +915,9 @@ impl ExpertiseStore for Database {
     }
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
-        self.read(|conn| {
+        // The actions and their topics from one state: an action erased
+        // between the two reads would count without its topics.
+        self.read_snapshot(|conn| {
             let teaching: Vec<String> = action_topics::table
                 .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
                 .filter(action_topics::topic_key.eq(key))
@@ -1216,9 +1187,11 @@ impl Database {
 
 impl Database {
     /// [`ExpertiseStore::evidence`], of the members of `within` alone when
-    /// given: one connection for every read (on PostgreSQL one read-only
-    /// transaction, with the plans of [`generic_plans`]); each key's rows
-    /// bounded by their own `LIMIT`.
+    /// given: every read in one read transaction ([`generic_plans`]), so
+    /// the standings, the counts, the actions and the hidden topics are of
+    /// one state of the database, whatever uploads commit meanwhile (on
+    /// PostgreSQL with the plans made once without values); each key's
+    /// rows bounded by their own `LIMIT`.
     fn evidence_of(
         &self,
         keys: &[String],

@@ -21,34 +21,18 @@ use kenning_domain::{
 };
 
 use crate::connection::DbConnection;
-use crate::search::{Bind, Statement};
-use crate::to_db_time;
-use crate::users::UserRow;
+use crate::location::Backend;
+use crate::rows::{to_db_time, UserRow};
+use crate::sql::{Bind, Binder, Statement};
 
-/// The SQL of one backend, with the values it binds in order.
-struct Sql<'a> {
-    conn: &'a DbConnection,
-    binds: Vec<Bind>,
+/// A filter as the SQL of one backend, its values bound as it is written.
+struct Sql {
+    binder: Binder,
 }
 
-impl Sql<'_> {
+impl Sql {
     fn sqlite(&self) -> bool {
-        matches!(self.conn, DbConnection::Sqlite(_))
-    }
-
-    /// A placeholder for `value`.
-    fn param(&mut self, value: Bind) -> String {
-        self.binds.push(value);
-        if self.sqlite() {
-            "?".to_owned()
-        } else {
-            format!("${}", self.binds.len())
-        }
-    }
-
-    /// A placeholder for a text value.
-    fn text(&mut self, value: &str) -> String {
-        self.param(Bind::Text(value.to_owned()))
+        self.binder.backend() == Backend::Sqlite
     }
 
     fn condition(&mut self, filter: &UserFilter) -> String {
@@ -85,7 +69,7 @@ impl Sql<'_> {
                     Op::LessThan => "<",
                     _ => "<=",
                 };
-                let at = self.param(Bind::Moment(to_db_time(*moment)));
+                let at = self.binder.bind(Bind::Moment(to_db_time(*moment)));
                 format!("(COALESCE(modified, created) {op} {at})")
             }
             FilterValue::Text(wanted) if c.attribute() == FilterAttribute::UserName => {
@@ -95,7 +79,7 @@ impl Sql<'_> {
                 let test = if matches!(c.operator(), Op::Equal | Op::NotEqual) {
                     // One look-up in each unique index (their own
                     // condition stated), whatever the planner makes of OR.
-                    let (name, email) = (self.text(&key), self.text(&key));
+                    let (name, email) = (self.binder.text(&key), self.binder.text(&key));
                     let live = format!("status <> '{}'", Status::DELETED);
                     format!(
                         "id IN (SELECT id FROM users WHERE {live} AND user_name_key = {name} \
@@ -147,19 +131,19 @@ impl Sql<'_> {
         use FilterOperator as Op;
         let find = if self.sqlite() { "instr" } else { "strpos" };
         match operator {
-            Op::Contains => format!("{find}({column}, {}) > 0", self.text(wanted)),
+            Op::Contains => format!("{find}({column}, {}) > 0", self.binder.text(wanted)),
             Op::StartsWith => format!(
                 "substr({column}, 1, length({})) = {}",
-                self.text(wanted),
-                self.text(wanted)
+                self.binder.text(wanted),
+                self.binder.text(wanted)
             ),
             Op::EndsWith if wanted.is_empty() => "1 = 1".to_owned(),
             Op::EndsWith => format!(
                 "substr({column}, length({column}) - length({}) + 1) = {}",
-                self.text(wanted),
-                self.text(wanted)
+                self.binder.text(wanted),
+                self.binder.text(wanted)
             ),
-            _ => format!("{column} = {}", self.text(wanted)),
+            _ => format!("{column} = {}", self.binder.text(wanted)),
         }
     }
 }
@@ -167,7 +151,7 @@ impl Sql<'_> {
 /// The users a filter asks for: ACTIVE or DEACTIVATED (the first term
 /// states the unique indexes' own condition, so SQLite can read them) and
 /// the filter's condition.
-fn base(sql: &mut Sql<'_>, filter: Option<&UserFilter>) -> String {
+fn base(sql: &mut Sql, filter: Option<&UserFilter>) -> String {
     let condition = filter.map_or_else(|| "(1 = 1)".to_owned(), |f| sql.condition(f));
     format!(
         "status <> '{}' AND status IN ('{}', '{}') AND {condition}",
@@ -186,14 +170,12 @@ struct Count {
 /// The statement counting the users `filter` asks for.
 pub(crate) fn count_statement(conn: &DbConnection, filter: Option<&UserFilter>) -> Statement {
     let mut sql = Sql {
-        conn,
-        binds: Vec::new(),
+        binder: Binder::new(conn.backend()),
     };
     let condition = base(&mut sql, filter);
-    Statement {
-        sql: format!("SELECT COUNT(*) AS count FROM users WHERE {condition}"),
-        binds: sql.binds,
-    }
+    sql.binder.statement(format!(
+        "SELECT COUNT(*) AS count FROM users WHERE {condition}"
+    ))
 }
 
 /// The statement reading one page of the users `filter` asks for, in
@@ -205,19 +187,15 @@ pub(crate) fn page_statement(
     count: u32,
 ) -> Statement {
     let mut sql = Sql {
-        conn,
-        binds: Vec::new(),
+        binder: Binder::new(conn.backend()),
     };
     let condition = base(&mut sql, filter);
-    let limit = sql.param(Bind::Int(i64::from(count)));
-    let offset = sql.param(Bind::Int(i64::try_from(skip).unwrap_or(i64::MAX)));
-    Statement {
-        sql: format!(
-            "SELECT users.* FROM users WHERE {condition} \
-             ORDER BY lastname, firstname, id LIMIT {limit} OFFSET {offset}"
-        ),
-        binds: sql.binds,
-    }
+    let limit = sql.binder.int(i64::from(count));
+    let offset = sql.binder.int(i64::try_from(skip).unwrap_or(i64::MAX));
+    sql.binder.statement(format!(
+        "SELECT users.* FROM users WHERE {condition} \
+         ORDER BY lastname, firstname, id LIMIT {limit} OFFSET {offset}"
+    ))
 }
 
 /// How many users `filter` asks for, and the page.

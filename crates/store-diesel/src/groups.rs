@@ -12,8 +12,9 @@ use kenning_ports::{FilteredGroups, GroupRepository, Membership, ModifyGroupErro
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::database::Database;
+use crate::rows::{from_db_time, to_db_time};
 use crate::schema::{user_group_members as members, user_groups as groups};
-use crate::{from_db_time, to_db_time, Database};
 
 /// Most member rows one `INSERT` carries (both backends bound the
 /// parameters of a statement).

@@ -7,10 +7,11 @@
 //! of an index whatever the key, and planning their `LATERAL` statements
 //! took 0.6-1.3 ms of a 5 ms query. [`Kept`] runs a statement through
 //! diesel's cache of prepared statements (by its SQL, once per
-//! connection), and [`generic_plans`] runs reads in a read-only
-//! transaction in which PostgreSQL plans a kept statement once without
-//! its values and reuses that plan (the pool's connections otherwise plan
-//! every run with its values: see `connection.rs`).
+//! connection), and [`generic_plans`] runs reads in a read transaction
+//! (one snapshot, on either backend) in which PostgreSQL plans a kept
+//! statement once without its values and reuses that plan (the pool's
+//! connections otherwise plan every run with its values: see
+//! `connection.rs`).
 
 use diesel::connection::SimpleConnection;
 use diesel::pg::{Pg, PgConnection};
@@ -20,8 +21,8 @@ use diesel::result::Error as DieselError;
 use diesel::sql_types::{BigInt, Bool, Double, Text, Timestamp, Untyped};
 use diesel::{Connection, QueryResult, QueryableByName};
 
-use crate::connection::DbConnection;
-use crate::search::{Bind, Statement};
+use crate::connection::{read_transaction, DbConnection};
+use crate::sql::{Bind, Statement};
 
 /// A [`Statement`] on PostgreSQL, split at its placeholders so that diesel
 /// writes them back itself and may keep the statement prepared.
@@ -37,19 +38,19 @@ impl<'a> Kept<'a> {
     /// once each, in that order, as diesel numbers them.
     pub(crate) fn new(statement: &'a Statement) -> QueryResult<Self> {
         let pieces =
-            split_at_placeholders(&statement.sql, statement.binds.len()).ok_or_else(|| {
+            split_at_placeholders(statement.sql(), statement.binds().len()).ok_or_else(|| {
                 DieselError::QueryBuilderError(
                     format!(
                         "a kept statement needs its {} placeholders in order, once each: {}",
-                        statement.binds.len(),
-                        statement.sql
+                        statement.binds().len(),
+                        statement.sql()
                     )
                     .into(),
                 )
             })?;
         Ok(Self {
             pieces,
-            binds: &statement.binds,
+            binds: statement.binds(),
         })
     }
 
@@ -114,23 +115,20 @@ impl Query for Kept<'_> {
 
 impl<Conn> RunQueryDsl<Conn> for Kept<'_> where Conn: Connection<Backend = Pg> {}
 
-/// Runs `reads` on `conn`, on PostgreSQL in a read-only transaction in
-/// which each [`Kept`] statement is planned once, without its values, and
-/// that plan reused (`plan_cache_mode` for the transaction alone); the
-/// reads then also see one snapshot.
+/// Runs `reads` on `conn` in a read transaction ([`read_transaction`]:
+/// they see one state of the database), in which on PostgreSQL each
+/// [`Kept`] statement is planned once, without its values, and that plan
+/// reused (`plan_cache_mode` for the transaction alone).
 pub(crate) fn generic_plans<T>(
     conn: &mut DbConnection,
     reads: impl FnOnce(&mut DbConnection) -> QueryResult<T>,
 ) -> QueryResult<T> {
-    match conn {
-        DbConnection::Sqlite(_) => reads(conn),
-        DbConnection::Postgres(_) => conn.transaction(|conn| {
-            conn.batch_execute(
-                "SET TRANSACTION READ ONLY; SET LOCAL plan_cache_mode = force_generic_plan",
-            )?;
-            reads(conn)
-        }),
-    }
+    read_transaction(conn, |conn| {
+        if let DbConnection::Postgres(_) = conn {
+            conn.batch_execute("SET LOCAL plan_cache_mode = force_generic_plan")?;
+        }
+        reads(conn)
+    })
 }
 
 #[cfg(test)]

@@ -8,10 +8,11 @@ use kenning_domain::{Email, ExternalId, UserKey};
 use kenning_ports::StoreError;
 
 use crate::connection::DbConnection;
-use crate::expertise::{learning_user_sql, BestRows};
+use crate::database::Database;
+use crate::expertise::{learning_user, BestRows};
 use crate::rarity::Estimates;
-use crate::search::{steps, steps_after, Bind, Statement};
-use crate::Database;
+use crate::search::{steps, steps_after};
+use crate::sql::Statement;
 
 /// A whole e-mail address, as a search text in the plans: a text with
 /// rare trigrams (its digits) and common ones (its domain).
@@ -43,22 +44,18 @@ struct PostgresStep {
 
 fn explain(conn: &mut DbConnection, statement: &Statement) -> diesel::QueryResult<String> {
     let lines = match conn {
-        DbConnection::Sqlite(_) => Statement {
-            sql: format!("EXPLAIN QUERY PLAN {}", statement.sql),
-            binds: statement.binds.clone(),
-        }
-        .load::<SqliteStep>(conn)?
-        .into_iter()
-        .map(|s| s.detail)
-        .collect::<Vec<_>>(),
-        DbConnection::Postgres(_) => Statement {
-            sql: format!("EXPLAIN {}", statement.sql),
-            binds: statement.binds.clone(),
-        }
-        .load::<PostgresStep>(conn)?
-        .into_iter()
-        .map(|s| s.line)
-        .collect(),
+        DbConnection::Sqlite(_) => statement
+            .prefixed("EXPLAIN QUERY PLAN")
+            .load::<SqliteStep>(conn)?
+            .into_iter()
+            .map(|s| s.detail)
+            .collect::<Vec<_>>(),
+        DbConnection::Postgres(_) => statement
+            .prefixed("EXPLAIN")
+            .load::<PostgresStep>(conn)?
+            .into_iter()
+            .map(|s| s.line)
+            .collect(),
     };
     Ok(lines.join("\n"))
 }
@@ -74,15 +71,12 @@ impl Database {
     /// plans depend on the statistics the database holds (SQLite's
     /// `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
-        let rarity = &self.rarity;
+        let rarity = self.rarity();
         let sample = |v: kenning_domain::FieldViolation| StoreError::backend_message(v.to_string());
         let exact_email_key = UserKey::Email(Email::parse(ADDRESS).map_err(sample)?);
         let exact_external_key = UserKey::ExternalId(ExternalId::parse("emp-1").map_err(sample)?);
         let plans = self.read(|conn| {
-            let lookup = Statement {
-                sql: learning_user_sql(conn),
-                binds: vec![Bind::Text("someone@example.com".to_owned())],
-            };
+            let lookup = learning_user(conn, "someone@example.com");
             let best = BestRows::Standings
                 .statements(conn, &["rust".to_owned()], 300, None)
                 .pop();

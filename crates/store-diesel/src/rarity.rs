@@ -6,7 +6,7 @@
 //! The estimates only choose which trigrams a search asks for and whether
 //! it first looks in the head of the list; every step tests the whole text
 //! on the users it reads, so a stale or poor estimate costs time, never a
-//! wrong answer. They are kept per [`crate::Database`] in memory (bounded
+//! wrong answer. They are kept per `Database` in memory (bounded
 //! by the sample: at most [`SAMPLE`] texts' trigrams) and taken again
 //! after [`REFRESH_AFTER`] by the search that finds them old, while other
 //! searches go on with the old ones.
@@ -20,7 +20,9 @@ use diesel::sql_types::{BigInt, Nullable, Text};
 use diesel::QueryableByName;
 
 use crate::connection::DbConnection;
-use crate::search::{trigrams, Bind, Statement};
+use crate::location::Backend;
+use crate::sql::{Binder, Statement};
+use crate::trigrams::trigrams;
 
 /// The most users a sample draws.
 pub(crate) const SAMPLE: i64 = 5_000;
@@ -30,22 +32,37 @@ pub(crate) const REFRESH_AFTER: Duration = Duration::from_secs(60);
 /// `SAMPLE` random numbers up to the highest rowid, and the texts of the
 /// users that hold them: a uniform sample of the users, read through the
 /// table's own b-tree, one seek each.
-const SAMPLE_SQLITE: &str = "WITH RECURSIVE draw(n) AS \
-         (SELECT 1 UNION ALL SELECT n + 1 FROM draw WHERE n < ?1) \
-     SELECT search_text FROM users WHERE rowid IN \
-         (SELECT abs(random()) % (SELECT max(rowid) FROM users) + 1 FROM draw) \
-       AND search_text IS NOT NULL";
+fn sample_sqlite() -> Statement {
+    let mut sql = Binder::new(Backend::Sqlite);
+    let sample = sql.int(SAMPLE);
+    sql.statement(format!(
+        "WITH RECURSIVE draw(n) AS \
+             (SELECT 1 UNION ALL SELECT n + 1 FROM draw WHERE n < {sample}) \
+         SELECT search_text FROM users WHERE rowid IN \
+             (SELECT abs(random()) % (SELECT max(rowid) FROM users) + 1 FROM draw) \
+           AND search_text IS NOT NULL"
+    ))
+}
+
 /// How many rows the planner believes `users` holds (-1 before its first
 /// statistics).
 const USERS_POSTGRES: &str = "SELECT CAST(reltuples AS BIGINT) AS users \
      FROM pg_class WHERE oid = CAST('users' AS regclass)";
-/// A share of the table's pages, every user on them.
-const SAMPLE_POSTGRES: &str = "SELECT search_text FROM users \
-     TABLESAMPLE SYSTEM (CAST($1 AS DOUBLE PRECISION)) \
-     WHERE search_text IS NOT NULL LIMIT $2";
-/// A table too small to sample, or not yet counted: its first users.
-const FIRST_POSTGRES: &str = "SELECT search_text FROM users \
-     WHERE search_text IS NOT NULL LIMIT $1";
+
+/// `SAMPLE` users from a share of the table's pages, `percent` of them,
+/// every user on them; the first `SAMPLE` users without a share.
+fn sample_postgres(percent: Option<f64>) -> Statement {
+    let mut sql = Binder::new(Backend::Postgres);
+    let pages = percent.map(|percent| {
+        let percent = sql.text(percent.to_string());
+        format!(" TABLESAMPLE SYSTEM (CAST({percent} AS DOUBLE PRECISION))")
+    });
+    let sample = sql.int(SAMPLE);
+    sql.statement(format!(
+        "SELECT search_text FROM users{} WHERE search_text IS NOT NULL LIMIT {sample}",
+        pages.unwrap_or_default()
+    ))
+}
 
 /// How many of the sampled users hold each trigram.
 #[derive(Default)]
@@ -82,7 +99,7 @@ impl Estimates {
 }
 
 /// The counts themselves are not shown: tens of thousands of them would
-/// drown whatever prints a [`crate::Database`].
+/// drown whatever prints a `Database`.
 impl std::fmt::Debug for Estimates {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Estimates")
@@ -142,23 +159,19 @@ impl Rarity {
 /// Takes a sample of at most [`SAMPLE`] users and counts its trigrams.
 fn sample(conn: &mut DbConnection) -> diesel::QueryResult<Estimates> {
     let statement = match conn {
-        DbConnection::Sqlite(_) => Statement::new(SAMPLE_SQLITE, vec![Bind::Int(SAMPLE)]),
+        DbConnection::Sqlite(_) => sample_sqlite(),
         DbConnection::Postgres(_) => {
-            let users = Statement::new(USERS_POSTGRES, Vec::new())
+            let users = Statement::plain(USERS_POSTGRES)
                 .load::<Counted>(conn)?
                 .first()
                 .map_or(-1, |c| c.users);
-            if users > SAMPLE * 2 {
-                // Twice the pages the sample needs, as some users may have
-                // no text; the LIMIT keeps it to SAMPLE.
-                let percent = (200.0 * SAMPLE as f64 / users as f64).min(100.0);
-                Statement::new(
-                    SAMPLE_POSTGRES,
-                    vec![Bind::Text(percent.to_string()), Bind::Int(SAMPLE)],
-                )
-            } else {
-                Statement::new(FIRST_POSTGRES, vec![Bind::Int(SAMPLE)])
-            }
+            // A table too small to sample, or not yet counted, gives its
+            // first users. Otherwise twice the pages the sample needs are
+            // read, as some users may have no text; the LIMIT keeps it to
+            // SAMPLE.
+            let percent =
+                (users > SAMPLE * 2).then(|| (200.0 * SAMPLE as f64 / users as f64).min(100.0));
+            sample_postgres(percent)
         }
     };
     let texts = statement.load::<Sampled>(conn)?;

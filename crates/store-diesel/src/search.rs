@@ -41,21 +41,14 @@
 
 use std::sync::Arc;
 
-use diesel::pg::Pg;
-use diesel::query_builder::{BoxedSqlQuery, SqlQuery};
-use diesel::serialize::ToSql;
-use diesel::sql_types::{BigInt, Text, Timestamp};
-use diesel::sqlite::Sqlite;
-use diesel::{QueryableByName, RunQueryDsl};
-
 use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
+use crate::location::Backend;
 use crate::rarity::{Estimates, Rarity};
-use crate::users::UserRow;
-
-/// The fewest characters the trigram index can look up.
-const TRIGRAM: usize = 3;
+use crate::rows::UserRow;
+use crate::sql::{Binder, Statement};
+use crate::trigrams::{trigrams_at, TRIGRAM};
 
 /// The head of the list step 1 tests: enough rows that a text matching
 /// one user in a few dozen fills its page there, and few enough that a
@@ -86,328 +79,297 @@ fn fts_phrase(needle: &str) -> String {
     format!("\"{}\"", needle.replace('"', "\"\""))
 }
 
-/// Every user (no search text), in listing order: the listing index.
-const ALL_SQLITE: &str = "SELECT users.* FROM users \
-     ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
-const ALL_POSTGRES: &str = "SELECT users.* FROM users \
-     ORDER BY lastname, firstname, id LIMIT $1 OFFSET $2";
+/// Where a page lies in the listing order: the values that place it,
+/// bound around each statement's own. A page by cursor reads only the
+/// rows after its position, whose values are bound first in every
+/// statement.
+#[derive(Debug, Clone, Copy)]
+enum Page<'a> {
+    /// `limit` matches after the first `offset`.
+    Offset { offset: i64, limit: i64 },
+    /// `rows` matches after the position `after`, from the start of the
+    /// listing when `None`.
+    After {
+        after: Option<&'a UserCursor>,
+        rows: i64,
+    },
+}
 
-/// Step 1: the matches among the first `window` users.
-const HEAD_SQLITE: &str = "SELECT * FROM (SELECT users.* FROM users \
-         ORDER BY lastname, firstname, id LIMIT ?) AS head \
-     WHERE search_text LIKE ? ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
-const HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
-         ORDER BY lastname, firstname, id LIMIT $1) AS head \
-     WHERE search_text LIKE $2 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT $3 OFFSET $4";
+/// What bounds a page's rows in one statement.
+struct Bounds {
+    /// The number of matches up to the end of the page: `limit + offset`
+    /// by offset, the rows by cursor.
+    through: String,
+    /// The page's `LIMIT` (and `OFFSET`).
+    limit: String,
+}
 
-/// The rest of the listing group (see [`TRIGRAMS_SQLITE`]) of the last row
-/// of CTE `head`, the matches of `$text` after it, as CTE `tail`: read
-/// only when `head` holds `$full` rows (when it holds fewer, it holds
-/// every match). A group is a row number's bits above the low 21.
-macro_rules! group_tail {
-    ($full:literal, $text:literal) => {
-        concat!(
-            "tail AS (SELECT rowid AS r \
-                 FROM (SELECT 1 WHERE (SELECT count(*) FROM head) = ",
-            $full,
-            ") AS full \
-                 CROSS JOIN users_search WHERE users_search MATCH ",
-            $text,
-            " AND rowid > (SELECT max(r) FROM head) \
-                 AND rowid < (((SELECT max(r) FROM head) >> 21) + 1) << 21) "
-        )
-    };
+impl Page<'_> {
+    /// The rows the page reads.
+    fn rows(self) -> i64 {
+        match self {
+            Page::Offset { limit, .. } => limit,
+            Page::After { rows, .. } => rows,
+        }
+    }
+
+    /// The length of the head of the list step 1 tests.
+    fn window(self) -> i64 {
+        match self {
+            Page::Offset { offset, limit } => scan_window(offset, limit),
+            Page::After { rows, .. } => scan_window(0, rows),
+        }
+    }
+
+    /// By cursor, binds the position (last name, first name, id: the
+    /// listing index's columns) and returns it as a row value, which
+    /// [`past`] compares rows with; nothing by offset. Without a cursor the
+    /// position is the start of the listing, as every row comes after the
+    /// empty names and the empty id.
+    fn position(self, sql: &mut Binder) -> Option<String> {
+        let Page::After { after, .. } = self else {
+            return None;
+        };
+        let (last, first, id) = after.map_or_else(Default::default, |c| {
+            (
+                c.lastname().to_owned(),
+                c.firstname().to_owned(),
+                c.id().to_string(),
+            )
+        });
+        let (last, first, id) = (sql.text(last), sql.text(first), sql.text(id));
+        Some(format!("({last}, {first}, {id})"))
+    }
+
+    /// Binds what bounds the page, after the statement's own values.
+    fn bounds(self, sql: &mut Binder) -> Bounds {
+        match self {
+            Page::Offset { offset, limit } => {
+                let (limit, offset) = (sql.int(limit), sql.int(offset));
+                Bounds {
+                    through: format!("{limit} + {offset}"),
+                    limit: format!("LIMIT {limit} OFFSET {offset}"),
+                }
+            }
+            Page::After { rows, .. } => {
+                let rows = sql.int(rows);
+                Bounds {
+                    limit: format!("LIMIT {rows}"),
+                    through: rows,
+                }
+            }
+        }
+    }
+}
+
+/// The condition that a row of `users` comes after `position`, between
+/// `lead` and `trail`; nothing without a position.
+fn past(position: Option<&str>, lead: &str, trail: &str) -> String {
+    position.map_or_else(String::new, |position| {
+        format!("{lead}(lastname, firstname, id) > {position}{trail}")
+    })
+}
+
+/// The users from `position` on (from the start without one), in listing
+/// order: a range of the listing index.
+fn listing(position: Option<&str>) -> String {
+    format!(
+        "SELECT users.* FROM users{} ORDER BY lastname, firstname, id",
+        past(position, " WHERE ", "")
+    )
+}
+
+/// Every user (no search text), in listing order.
+fn all(backend: Backend, page: Page) -> Statement {
+    let mut sql = Binder::new(backend);
+    let position = page.position(&mut sql);
+    let Bounds { limit, .. } = page.bounds(&mut sql);
+    sql.statement(format!("{} {limit}", listing(position.as_deref())))
+}
+
+/// Step 1: the matches of `pattern` among the first users of the page's
+/// [`Page::window`].
+fn head(backend: Backend, page: Page, pattern: &str) -> Statement {
+    let mut sql = Binder::new(backend);
+    let position = page.position(&mut sql);
+    let window = sql.int(page.window());
+    let pattern = sql.text(pattern);
+    let Bounds { limit, .. } = page.bounds(&mut sql);
+    sql.statement(format!(
+        "SELECT * FROM ({} LIMIT {window}) AS head \
+         WHERE search_text LIKE {pattern} ESCAPE '\\' \
+         ORDER BY lastname, firstname, id {limit}",
+        listing(position.as_deref())
+    ))
+}
+
+/// Step 3: every row tested against `pattern`, in listing order.
+fn scan(backend: Backend, page: Page, pattern: &str) -> Statement {
+    let mut sql = Binder::new(backend);
+    let position = page.position(&mut sql);
+    let pattern = sql.text(pattern);
+    let Bounds { limit, .. } = page.bounds(&mut sql);
+    sql.statement(format!(
+        "SELECT users.* FROM users WHERE {}search_text LIKE {pattern} ESCAPE '\\' \
+         ORDER BY lastname, firstname, id {limit}",
+        past(position.as_deref(), "", " AND ")
+    ))
+}
+
+/// The low bits of a row number of SQLite's trigram index, its place in
+/// its listing group; the bits above them are the group (see
+/// [`sqlite_trigrams`]). The migration `search_listing_order` spells the
+/// same width out in its views and triggers, which cannot name this
+/// constant; a test of the migrations keeps the two in agreement.
+pub(crate) const LISTING_GROUP_BITS: u32 = 21;
+
+/// The rest of the listing group (see [`sqlite_trigrams`]) of the last
+/// row of CTE `head`, the matches of `text` after it, as CTE `tail`: read
+/// only when `head` holds `full` rows (when it holds fewer, it holds every
+/// match). A group is a row number's bits above the low
+/// [`LISTING_GROUP_BITS`].
+fn group_tail(full: &str, text: &str) -> String {
+    let bits = LISTING_GROUP_BITS;
+    format!(
+        "tail AS (SELECT rowid AS r \
+             FROM (SELECT 1 WHERE (SELECT count(*) FROM head) = {full}) AS full \
+             CROSS JOIN users_search WHERE users_search MATCH {text} \
+             AND rowid > (SELECT max(r) FROM head) \
+             AND rowid < (((SELECT max(r) FROM head) >> {bits}) + 1) << {bits}) "
+    )
 }
 
 /// CTEs `first` and `head` of a page by cursor. `first` is the first row
-/// number of the listing group of the first user after the position
-/// `(?1, ?2, ?3)` (past every number when nobody follows): no earlier
-/// group holds a user after the position. `head` is the first `$rows`
-/// matches of `?4` from there, in row-number order, that come after the
-/// position and meet `$also`; the position is tested on
-/// `users_search_row`, which holds the listing order's columns.
-macro_rules! head_after_position {
-    ($also:literal, $rows:literal) => {
-        concat!(
-            "WITH first (above) AS (SELECT coalesce( \
-                 (SELECT (search_row >> 21) << 21 FROM users INDEXED BY users_listing \
-                  WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
-                  ORDER BY lastname, firstname, id LIMIT 1), \
-                 9223372036854775807)), \
-             head AS MATERIALIZED \
-                 (SELECT found.rowid AS r FROM users_search AS found \
-                    CROSS JOIN users INDEXED BY users_search_row \
-                      ON users.search_row = found.rowid \
-                  WHERE found.users_search MATCH ?4 \
-                    AND found.rowid >= (SELECT above FROM first) \
-                    AND (users.lastname, users.firstname, users.id) > (?1, ?2, ?3) ",
-            $also,
-            " ORDER BY found.rowid LIMIT ",
-            $rows,
-            "), "
-        )
-    };
+/// number of the listing group of the first user after `position` (past
+/// every number when nobody follows): no earlier group holds a user after
+/// the position. `head` is the first `rows` matches of `text` from there,
+/// in row-number order, that come after the position and meet `also`; the
+/// position is tested on `users_search_row`, which holds the listing
+/// order's columns.
+fn head_after_position(position: &str, text: &str, also: &str, rows: &str) -> String {
+    format!(
+        "WITH first (above) AS (SELECT coalesce( \
+             (SELECT (search_row >> {bits}) << {bits} FROM users INDEXED BY users_listing \
+              WHERE {past} \
+              ORDER BY lastname, firstname, id LIMIT 1), \
+             {nobody})), \
+         head AS MATERIALIZED \
+             (SELECT found.rowid AS r FROM users_search AS found \
+                CROSS JOIN users INDEXED BY users_search_row \
+                  ON users.search_row = found.rowid \
+              WHERE found.users_search MATCH {text} \
+                AND found.rowid >= (SELECT above FROM first) \
+                AND (users.lastname, users.firstname, users.id) > {position} {also} \
+              ORDER BY found.rowid LIMIT {rows}), ",
+        past = past(Some(position), "", ""),
+        nobody = i64::MAX,
+        bits = LISTING_GROUP_BITS,
+    )
 }
 
-/// Step 2: the matches the trigram index finds, sorted. SQLite is told to
-/// reach users through the index of the trigram table's rowids, so that
-/// its planner cannot walk the listing index and probe every row instead;
-/// the CTE keeps PostgreSQL's planner from doing the same.
+/// Step 2 on SQLite: the matches the trigram index finds for `text` (an
+/// FTS5 query), sorted; with a `pattern`, `text` asks for rare trigrams
+/// only and finds a superset, of which the users matching `pattern` are
+/// kept. SQLite is told to reach users through the index of the trigram
+/// table's rowids, so that its planner cannot walk the listing index and
+/// probe every row instead.
 ///
-/// On SQLite a text of more than [`TRIGRAMS_ASKED`] trigrams is looked
-/// up by its rarest few ([`Lookup::Rare`], by the estimates of
-/// [`crate::rarity`]): the index is asked for the users holding them all
-/// (a superset, tested with `LIKE`), which skips the lists of trigrams
-/// everyone has (an address's shared domain). A shorter text is asked for
-/// whole, as a phrase, which is exact, and the users found are sorted from
-/// the index `users_search_row`, which holds the listing order's columns,
-/// before any row is read.
+/// A text of more than [`TRIGRAMS_ASKED`] trigrams is looked up by its
+/// rarest few ([`Lookup::Rare`], by the estimates of [`crate::rarity`]):
+/// the index is asked for the users holding them all (a superset, tested
+/// with `LIKE`), which skips the lists of trigrams everyone has (an
+/// address's shared domain). A shorter text is asked for whole, as a
+/// phrase, which is exact, and the users found are sorted from the index
+/// `users_search_row`, which holds the listing order's columns, before any
+/// row is read.
 ///
 /// SQLite's trigram index numbers its rows in listing groups that follow
-/// the listing order (the high bits of a row number, above the low 21; see
+/// the listing order (the high bits of a row number, above the low
+/// [`LISTING_GROUP_BITS`]; see
 /// the migration `search_listing_order`), and gives its matches in
 /// row-number order. So the page lies among the first `offset + limit`
 /// matches the index gives (CTE `head`) and the rest of the last one's
-/// group (CTE `tail`, read only when `head` is `full`): no match of a later
-/// group can be on the page. Only those are sorted, however many users
-/// match: a common surname's first page costs about one group, and a rare
-/// text, fewer matches than `head` takes, is read once.
-const TRIGRAMS_SQLITE: &str = concat!(
-    "WITH head AS MATERIALIZED \
-         (SELECT rowid AS r FROM users_search WHERE users_search MATCH ?1 \
-          ORDER BY rowid LIMIT ?2 + ?3), ",
-    group_tail!("?2 + ?3", "?1"),
-    "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM users INDEXED BY users_search_row \
-          WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
-          ORDER BY lastname, firstname, id LIMIT ?2 OFFSET ?3) \
-     ORDER BY lastname, firstname, id"
-);
-/// A look-up by rare trigrams finds a superset: `head` keeps the users
-/// among it that hold the whole text.
-const RARE_TRIGRAMS_SQLITE: &str = concat!(
-    "WITH head AS MATERIALIZED \
-         (SELECT found.rowid AS r FROM users_search AS found \
-            CROSS JOIN users INDEXED BY users_search_row ON users.search_row = found.rowid \
-          WHERE found.users_search MATCH ?1 AND users.search_text LIKE ?2 ESCAPE '\\' \
-          ORDER BY found.rowid LIMIT ?3 + ?4), ",
-    group_tail!("?3 + ?4", "?1"),
-    "SELECT users.* FROM users INDEXED BY users_search_row \
-     WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
-       AND search_text LIKE ?2 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ?3 OFFSET ?4"
-);
-/// PostgreSQL's trigram step for a text looked up whole: the index gives
-/// the users holding every trigram of it, `LIKE` tests them. Only the
-/// listing order's columns of the matches are kept until the page is
-/// known, then its rows are read. The matches are read in a subquery
-/// fenced with `OFFSET 0`, so that the planner neither walks the listing
-/// index testing every row nor stores the matches (a `MATERIALIZED` CTE
-/// wrote and read them again: 6 ms of a common surname's 25 at a million
-/// users).
-const TRIGRAMS_POSTGRES: &str = "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM (SELECT id, lastname, firstname FROM users \
-              WHERE search_text LIKE $1 ESCAPE '\\' OFFSET 0) AS found \
-          ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3) \
-     ORDER BY lastname, firstname, id";
-/// PostgreSQL's trigram step for a text with rarer trigrams than others
-/// (see [`Lookup::Rare`]): the index is asked only for the users holding
-/// the rarest few (up to [`TRIGRAMS_ASKED`] patterns of one trigram each;
-/// a repeated one is read once), and the whole text is tested with
-/// `strpos`, which the index cannot answer, so the planner does not read
-/// the lists of the common trigrams. Search texts and needles are folded
-/// alike, so `strpos` is the matching rule. As [`TRIGRAMS_POSTGRES`],
-/// only the listing order's columns are kept until the page is known.
-const RARE_TRIGRAMS_POSTGRES: &str = "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM (SELECT id, lastname, firstname FROM users \
-              WHERE search_text LIKE $1 AND search_text LIKE $2 AND search_text LIKE $3 \
-                AND strpos(search_text, $4) > 0 OFFSET 0) AS found \
-          ORDER BY lastname, firstname, id LIMIT $5 OFFSET $6) \
-     ORDER BY lastname, firstname, id";
+/// group (CTE `tail`, [`group_tail`], read only when `head` is full): no
+/// match of a later group can be on the page. Only those are sorted,
+/// however many users match: a common surname's first page costs about
+/// one group, and a rare text, fewer matches than `head` takes, is read
+/// once. By cursor, the index is read from the group of the first user
+/// after the position, and the page lies among the first `rows` matches
+/// after it and the rest of the last one's group
+/// ([`head_after_position`]).
+fn sqlite_trigrams(page: Page, text: String, pattern: Option<String>) -> Statement {
+    let mut sql = Binder::new(Backend::Sqlite);
+    let position = page.position(&mut sql);
+    let text = sql.text(text);
+    let pattern = pattern.map(|p| sql.text(p));
+    let Bounds { through, limit } = page.bounds(&mut sql);
+    let head = match (&position, &pattern) {
+        (Some(position), pattern) => {
+            let also = pattern
+                .as_ref()
+                .map(|p| format!("AND users.search_text LIKE {p} ESCAPE '\\'"));
+            head_after_position(position, &text, &also.unwrap_or_default(), &through)
+        }
+        (None, None) => format!(
+            "WITH head AS MATERIALIZED \
+                 (SELECT rowid AS r FROM users_search WHERE users_search MATCH {text} \
+                  ORDER BY rowid LIMIT {through}), "
+        ),
+        (None, Some(pattern)) => format!(
+            "WITH head AS MATERIALIZED \
+                 (SELECT found.rowid AS r FROM users_search AS found \
+                    CROSS JOIN users INDEXED BY users_search_row \
+                      ON users.search_row = found.rowid \
+                  WHERE found.users_search MATCH {text} \
+                    AND users.search_text LIKE {pattern} ESCAPE '\\' \
+                  ORDER BY found.rowid LIMIT {through}), "
+        ),
+    };
+    let tail = group_tail(&through, &text);
+    let past = past(position.as_deref(), " AND ", "");
+    let found = "search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail)";
+    let rows = match pattern {
+        None => format!(
+            "SELECT users.* FROM users WHERE id IN \
+                 (SELECT id FROM users INDEXED BY users_search_row \
+                  WHERE {found}{past} \
+                  ORDER BY lastname, firstname, id {limit}) \
+             ORDER BY lastname, firstname, id"
+        ),
+        Some(pattern) => format!(
+            "SELECT users.* FROM users INDEXED BY users_search_row \
+             WHERE {found}{past} AND search_text LIKE {pattern} ESCAPE '\\' \
+             ORDER BY lastname, firstname, id {limit}"
+        ),
+    };
+    sql.statement(format!("{head}{tail}{rows}"))
+}
+
+/// Step 2 on PostgreSQL: the users that `matching` (a condition on
+/// `search_text`, written with the binder it is given) selects through the
+/// `pg_trgm` index, sorted. Only the listing order's columns of the matches
+/// are kept until the page is known, then its rows are read. The matches
+/// are read in a subquery fenced with `OFFSET 0`, so that the planner
+/// neither walks the listing index testing every row nor stores the
+/// matches (a `MATERIALIZED` CTE wrote and read them again: 6 ms of a
+/// common surname's 25 at a million users).
+fn postgres_trigrams(page: Page, matching: impl FnOnce(&mut Binder) -> String) -> Statement {
+    let mut sql = Binder::new(Backend::Postgres);
+    let position = page.position(&mut sql);
+    let matching = matching(&mut sql);
+    let Bounds { limit, .. } = page.bounds(&mut sql);
+    sql.statement(format!(
+        "SELECT users.* FROM users WHERE id IN \
+             (SELECT id FROM (SELECT id, lastname, firstname FROM users \
+                  WHERE {matching} OFFSET 0) AS found{} \
+              ORDER BY lastname, firstname, id {limit}) \
+         ORDER BY lastname, firstname, id",
+        past(position.as_deref(), " WHERE ", "")
+    ))
+}
 
 /// The most rare trigrams a look-up by rare trigrams asks for.
 const TRIGRAMS_ASKED: usize = 3;
-
-/// Step 3: every row tested, in listing order.
-const SCAN_SQLITE: &str = "SELECT users.* FROM users \
-     WHERE search_text LIKE ? ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ? OFFSET ?";
-const SCAN_POSTGRES: &str = "SELECT users.* FROM users \
-     WHERE search_text LIKE $1 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT $2 OFFSET $3";
-
-/// The cursor forms of the statements above: the same steps, each reading
-/// only rows after the position bound first. SQLite's placeholders are
-/// numbered so that the position comes first in every statement too.
-const AFTER_ALL_SQLITE: &str = "SELECT users.* FROM users \
-     WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
-     ORDER BY lastname, firstname, id LIMIT ?4";
-const AFTER_ALL_POSTGRES: &str = "SELECT users.* FROM users \
-     WHERE (lastname, firstname, id) > ($1, $2, $3) \
-     ORDER BY lastname, firstname, id LIMIT $4";
-
-const AFTER_HEAD_SQLITE: &str = "SELECT * FROM (SELECT users.* FROM users \
-         WHERE (lastname, firstname, id) > (?1, ?2, ?3) \
-         ORDER BY lastname, firstname, id LIMIT ?4) AS head \
-     WHERE search_text LIKE ?5 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ?6";
-const AFTER_HEAD_POSTGRES: &str = "SELECT * FROM (SELECT users.* FROM users \
-         WHERE (lastname, firstname, id) > ($1, $2, $3) \
-         ORDER BY lastname, firstname, id LIMIT $4) AS head \
-     WHERE search_text LIKE $5 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT $6";
-
-/// By cursor, the trigram index is read from the group of the first user
-/// after the position, and the page lies among the first `rows` matches
-/// after it and the rest of the last one's group
-/// ([`head_after_position`], [`group_tail`]).
-const AFTER_TRIGRAMS_SQLITE: &str = concat!(
-    head_after_position!("", "?5"),
-    group_tail!("?5", "?4"),
-    "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM users INDEXED BY users_search_row \
-          WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
-            AND (lastname, firstname, id) > (?1, ?2, ?3) \
-          ORDER BY lastname, firstname, id LIMIT ?5) \
-     ORDER BY lastname, firstname, id"
-);
-const AFTER_RARE_TRIGRAMS_SQLITE: &str = concat!(
-    head_after_position!("AND users.search_text LIKE ?5 ESCAPE '\\'", "?6"),
-    group_tail!("?6", "?4"),
-    "SELECT users.* FROM users INDEXED BY users_search_row \
-     WHERE search_row IN (SELECT r FROM head UNION ALL SELECT r FROM tail) \
-       AND (lastname, firstname, id) > (?1, ?2, ?3) \
-       AND search_text LIKE ?5 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ?6"
-);
-const AFTER_TRIGRAMS_POSTGRES: &str = "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM (SELECT id, lastname, firstname FROM users \
-              WHERE search_text LIKE $4 ESCAPE '\\' OFFSET 0) AS found \
-          WHERE (lastname, firstname, id) > ($1, $2, $3) \
-          ORDER BY lastname, firstname, id LIMIT $5) \
-     ORDER BY lastname, firstname, id";
-const AFTER_RARE_TRIGRAMS_POSTGRES: &str = "SELECT users.* FROM users WHERE id IN \
-         (SELECT id FROM (SELECT id, lastname, firstname FROM users \
-              WHERE search_text LIKE $4 AND search_text LIKE $5 AND search_text LIKE $6 \
-                AND strpos(search_text, $7) > 0 OFFSET 0) AS found \
-          WHERE (lastname, firstname, id) > ($1, $2, $3) \
-          ORDER BY lastname, firstname, id LIMIT $8) \
-     ORDER BY lastname, firstname, id";
-
-const AFTER_SCAN_SQLITE: &str = "SELECT users.* FROM users \
-     WHERE (lastname, firstname, id) > (?1, ?2, ?3) AND search_text LIKE ?4 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT ?5";
-const AFTER_SCAN_POSTGRES: &str = "SELECT users.* FROM users \
-     WHERE (lastname, firstname, id) > ($1, $2, $3) AND search_text LIKE $4 ESCAPE '\\' \
-     ORDER BY lastname, firstname, id LIMIT $5";
-
-fn pick(conn: &DbConnection, sqlite: &'static str, postgres: &'static str) -> &'static str {
-    match conn {
-        DbConnection::Sqlite(_) => sqlite,
-        DbConnection::Postgres(_) => postgres,
-    }
-}
-
-/// A value bound to a raw statement.
-#[derive(Debug, Clone)]
-pub(crate) enum Bind {
-    Text(String),
-    Int(i64),
-    Float(f64),
-    Moment(chrono::NaiveDateTime),
-    Bool(bool),
-}
-
-/// A raw statement with its values, runnable on either backend.
-#[derive(Debug, Clone)]
-pub(crate) struct Statement {
-    pub(crate) sql: String,
-    pub(crate) binds: Vec<Bind>,
-}
-
-impl Statement {
-    pub(crate) fn new(sql: &str, binds: Vec<Bind>) -> Self {
-        Self {
-            sql: sql.to_owned(),
-            binds,
-        }
-    }
-
-    /// Runs the statement and reads its rows by column name.
-    pub(crate) fn load<T>(&self, conn: &mut DbConnection) -> diesel::QueryResult<Vec<T>>
-    where
-        T: QueryableByName<Sqlite> + QueryableByName<Pg> + 'static,
-    {
-        match conn {
-            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).load(conn),
-            DbConnection::Postgres(conn) => bound::<Pg>(self).load(conn),
-        }
-    }
-
-    /// Runs the statement; returns the number of rows it changed.
-    pub(crate) fn execute(&self, conn: &mut DbConnection) -> diesel::QueryResult<usize> {
-        match conn {
-            DbConnection::Sqlite(conn) => bound::<Sqlite>(self).execute(conn),
-            DbConnection::Postgres(conn) => bound::<Pg>(self).execute(conn),
-        }
-    }
-}
-
-/// `statement` with its values bound, for backend `DB`.
-fn bound<DB>(statement: &Statement) -> BoxedSqlQuery<'_, DB, SqlQuery>
-where
-    DB: diesel::backend::Backend + diesel::sql_types::HasSqlType<Text>,
-    DB: diesel::sql_types::HasSqlType<BigInt>,
-    DB: diesel::sql_types::HasSqlType<Timestamp>,
-    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Double>,
-    DB: diesel::sql_types::HasSqlType<diesel::sql_types::Bool>,
-    String: ToSql<Text, DB>,
-    bool: ToSql<diesel::sql_types::Bool, DB>,
-    i64: ToSql<BigInt, DB>,
-    f64: ToSql<diesel::sql_types::Double, DB>,
-    chrono::NaiveDateTime: ToSql<Timestamp, DB>,
-{
-    let mut query = diesel::sql_query(statement.sql.as_str()).into_boxed::<DB>();
-    for bind in &statement.binds {
-        query = match bind {
-            Bind::Text(value) => query.bind::<Text, _>(value.clone()),
-            Bind::Int(value) => query.bind::<BigInt, _>(*value),
-            Bind::Float(value) => query.bind::<diesel::sql_types::Double, _>(*value),
-            Bind::Moment(value) => query.bind::<Timestamp, _>(*value),
-            Bind::Bool(value) => query.bind::<diesel::sql_types::Bool, _>(*value),
-        };
-    }
-    query
-}
-
-/// The statements of one form of a search (by offset or by cursor), each
-/// as SQLite's and PostgreSQL's.
-struct Form {
-    all: (&'static str, &'static str),
-    head: (&'static str, &'static str),
-    trigrams: (&'static str, &'static str),
-    /// The trigram step asking for the rarest trigrams ([`Lookup::Rare`]).
-    rare_trigrams: (&'static str, &'static str),
-    scan: (&'static str, &'static str),
-}
-
-const BY_OFFSET: Form = Form {
-    all: (ALL_SQLITE, ALL_POSTGRES),
-    head: (HEAD_SQLITE, HEAD_POSTGRES),
-    trigrams: (TRIGRAMS_SQLITE, TRIGRAMS_POSTGRES),
-    rare_trigrams: (RARE_TRIGRAMS_SQLITE, RARE_TRIGRAMS_POSTGRES),
-    scan: (SCAN_SQLITE, SCAN_POSTGRES),
-};
-
-const BY_CURSOR: Form = Form {
-    all: (AFTER_ALL_SQLITE, AFTER_ALL_POSTGRES),
-    head: (AFTER_HEAD_SQLITE, AFTER_HEAD_POSTGRES),
-    trigrams: (AFTER_TRIGRAMS_SQLITE, AFTER_TRIGRAMS_POSTGRES),
-    rare_trigrams: (AFTER_RARE_TRIGRAMS_SQLITE, AFTER_RARE_TRIGRAMS_POSTGRES),
-    scan: (AFTER_SCAN_SQLITE, AFTER_SCAN_POSTGRES),
-};
 
 /// A text whose rarest trigram is held by a smaller share of the users
 /// than this is not looked for in the head of the list: the head is
@@ -467,10 +429,10 @@ enum TrigramIndex {
 }
 
 impl TrigramIndex {
-    fn of(conn: &DbConnection) -> Self {
-        match conn {
-            DbConnection::Sqlite(_) => Self::Fts5,
-            DbConnection::Postgres(_) => Self::PgTrgm,
+    fn of(backend: Backend) -> Self {
+        match backend {
+            Backend::Sqlite => Self::Fts5,
+            Backend::Postgres => Self::PgTrgm,
         }
     }
 }
@@ -523,85 +485,87 @@ fn plan(index: TrigramIndex, needle: &str, estimates: &Estimates) -> Plan {
     Plan { head, lookup }
 }
 
-impl Form {
-    /// The steps of this form for `needle` on the backend of `conn`, the
-    /// head of the list `window` rows long; `with` puts the values that
-    /// place the page (offset and limit, or position and rows) around each
-    /// statement's own. A text of three characters or more is planned with
-    /// `estimates` ([`plan`]).
-    fn steps(
-        &self,
-        conn: &DbConnection,
-        needle: Option<&str>,
-        estimates: &Estimates,
-        window: i64,
-        with: &dyn Fn(&[Bind]) -> Vec<Bind>,
-    ) -> Vec<Statement> {
-        let on = |(sqlite, postgres)| pick(conn, sqlite, postgres);
-        let Some(needle) = needle else {
-            return vec![Statement::new(on(self.all), with(&[]))];
-        };
-        let pattern = Bind::Text(like_pattern(needle));
-        let head = Statement::new(on(self.head), with(&[Bind::Int(window), pattern.clone()]));
-        if needle.chars().count() < TRIGRAM {
-            return vec![head, Statement::new(on(self.scan), with(&[pattern]))];
-        }
-        let plan = plan(TrigramIndex::of(conn), needle, estimates);
-        let trigrams = match (&plan.lookup, conn) {
-            (Lookup::Whole, DbConnection::Sqlite(_)) => {
-                Statement::new(self.trigrams.0, with(&[Bind::Text(fts_phrase(needle))]))
-            }
-            (Lookup::Whole, DbConnection::Postgres(_)) => {
-                Statement::new(self.trigrams.1, with(&[pattern]))
-            }
-            (Lookup::Rare(rare), DbConnection::Sqlite(_)) => {
-                let asked: Vec<String> = rare.iter().map(|t| fts_phrase(t)).collect();
-                Statement::new(
-                    self.rare_trigrams.0,
-                    with(&[Bind::Text(asked.join(" AND ")), pattern]),
-                )
-            }
-            (Lookup::Rare(rare), DbConnection::Postgres(_)) => {
-                let mut own: Vec<Bind> = (0..TRIGRAMS_ASKED)
-                    .map(|i| {
-                        let trigram = rare.get(i).or(rare.last()).map_or("", String::as_str);
-                        Bind::Text(like_pattern(trigram))
-                    })
-                    .collect();
-                own.push(Bind::Text(needle.to_owned()));
-                Statement::new(self.rare_trigrams.1, with(&own))
-            }
-        };
-        if plan.head {
-            vec![head, trigrams]
-        } else {
-            vec![trigrams]
-        }
-    }
+/// PostgreSQL's condition for a text looked up whole: the index gives the
+/// users holding every trigram of it, `LIKE` tests them.
+fn postgres_whole(sql: &mut Binder, pattern: &str) -> String {
+    format!("search_text LIKE {} ESCAPE '\\'", sql.text(pattern))
+}
 
-    /// Runs the steps in order until one fills all `rows` of the page.
-    fn search(
-        &self,
-        conn: &mut DbConnection,
-        rarity: &Rarity,
-        needle: Option<&str>,
-        window: i64,
-        rows: i64,
-        with: &dyn Fn(&[Bind]) -> Vec<Bind>,
-    ) -> diesel::QueryResult<Vec<UserRow>> {
-        let estimates = match needle {
-            Some(needle) if needle.chars().count() >= TRIGRAM => rarity.estimates(conn)?,
-            _ => Arc::default(),
-        };
-        let mut found = Vec::new();
-        for step in self.steps(conn, needle, &estimates, window, with) {
-            found = step.load::<UserRow>(conn)?;
-            if found.len() as i64 == rows {
-                break;
-            }
-        }
-        Ok(found)
+/// PostgreSQL's condition for a text with rarer trigrams than others (see
+/// [`Lookup::Rare`]): the index is asked only for the users holding the
+/// rarest few (up to [`TRIGRAMS_ASKED`] patterns of one trigram each; a
+/// repeated one is read once), and the whole text is tested with
+/// `strpos`, which the index cannot answer, so the planner does not read
+/// the lists of the common trigrams. Search texts and needles are folded
+/// alike, so `strpos` is the matching rule.
+fn postgres_rare(sql: &mut Binder, rare: &[String], needle: &str) -> String {
+    let mut tests: Vec<String> = (0..TRIGRAMS_ASKED)
+        .map(|i| {
+            let trigram = rare.get(i).or(rare.last()).map_or("", String::as_str);
+            format!("search_text LIKE {}", sql.text(like_pattern(trigram)))
+        })
+        .collect();
+    tests.push(format!("strpos(search_text, {}) > 0", sql.text(needle)));
+    tests.join(" AND ")
+}
+
+/// The steps of a search for `needle` on `backend`, for `page`, in order;
+/// a text of three characters or more is planned with `estimates`
+/// ([`plan`]). `None` as the needle lists everyone.
+fn planned(
+    backend: Backend,
+    needle: Option<&str>,
+    estimates: &Estimates,
+    page: Page,
+) -> Vec<Statement> {
+    let Some(needle) = needle else {
+        return vec![all(backend, page)];
+    };
+    let pattern = like_pattern(needle);
+    let head = head(backend, page, &pattern);
+    if needle.chars().count() < TRIGRAM {
+        return vec![head, scan(backend, page, &pattern)];
     }
+    let plan = plan(TrigramIndex::of(backend), needle, estimates);
+    let trigrams = match (&plan.lookup, backend) {
+        (Lookup::Whole, Backend::Sqlite) => sqlite_trigrams(page, fts_phrase(needle), None),
+        (Lookup::Whole, Backend::Postgres) => {
+            postgres_trigrams(page, |sql| postgres_whole(sql, &pattern))
+        }
+        (Lookup::Rare(rare), Backend::Sqlite) => {
+            let asked: Vec<String> = rare.iter().map(|t| fts_phrase(t)).collect();
+            sqlite_trigrams(page, asked.join(" AND "), Some(pattern))
+        }
+        (Lookup::Rare(rare), Backend::Postgres) => {
+            postgres_trigrams(page, |sql| postgres_rare(sql, rare, needle))
+        }
+    };
+    if plan.head {
+        vec![head, trigrams]
+    } else {
+        vec![trigrams]
+    }
+}
+
+/// Runs the steps of a search in order until one fills the page.
+fn search(
+    conn: &mut DbConnection,
+    rarity: &Rarity,
+    needle: Option<&str>,
+    page: Page,
+) -> diesel::QueryResult<Vec<UserRow>> {
+    let estimates = match needle {
+        Some(needle) if needle.chars().count() >= TRIGRAM => rarity.estimates(conn)?,
+        _ => Arc::default(),
+    };
+    let mut found = Vec::new();
+    for step in planned(conn.backend(), needle, &estimates, page) {
+        found = step.load::<UserRow>(conn)?;
+        if found.len() as i64 == page.rows() {
+            break;
+        }
+    }
+    Ok(found)
 }
 
 /// The statements a search runs, in order, on the backend of `conn`,
@@ -614,32 +578,12 @@ pub(crate) fn steps(
     offset: i64,
     limit: i64,
 ) -> Vec<Statement> {
-    BY_OFFSET.steps(
-        conn,
+    planned(
+        conn.backend(),
         needle,
         estimates,
-        scan_window(offset, limit),
-        &by_offset(offset, limit),
+        Page::Offset { offset, limit },
     )
-}
-
-/// Puts a statement's own values before the page's, offset and limit.
-fn by_offset(offset: i64, limit: i64) -> impl Fn(&[Bind]) -> Vec<Bind> {
-    move |own| [own, &[Bind::Int(limit), Bind::Int(offset)][..]].concat()
-}
-
-/// The position `after` as the first three values of a cursor statement:
-/// from the start of the listing when `None`, as every row comes after the
-/// empty names and the empty id.
-fn position(after: Option<&UserCursor>) -> [Bind; 3] {
-    let (last, first, id) = after.map_or_else(Default::default, |c| {
-        (
-            c.lastname().to_owned(),
-            c.firstname().to_owned(),
-            c.id().to_string(),
-        )
-    });
-    [Bind::Text(last), Bind::Text(first), Bind::Text(id)]
 }
 
 /// The statements a search by cursor runs, in order, on the backend of
@@ -651,38 +595,12 @@ pub(crate) fn steps_after(
     after: Option<&UserCursor>,
     rows: i64,
 ) -> Vec<Statement> {
-    BY_CURSOR.steps(
-        conn,
+    planned(
+        conn.backend(),
         needle,
         estimates,
-        scan_window(0, rows),
-        &by_cursor(after, rows),
+        Page::After { after, rows },
     )
-}
-
-/// Puts a statement's own values between the position and the rows.
-fn by_cursor(after: Option<&UserCursor>, rows: i64) -> impl Fn(&[Bind]) -> Vec<Bind> {
-    let from = position(after);
-    move |own| [&from[..], own, &[Bind::Int(rows)]].concat()
-}
-
-/// The trigrams of `needle`, each once, in order.
-pub(crate) fn trigrams(needle: &str) -> Vec<String> {
-    trigrams_at(needle).into_iter().map(|(_, t)| t).collect()
-}
-
-/// The trigrams of `needle`, each once, in order, with the place (in
-/// characters) where each first starts.
-fn trigrams_at(needle: &str) -> Vec<(usize, String)> {
-    let chars: Vec<char> = needle.chars().collect();
-    let mut seen: Vec<(usize, String)> = Vec::new();
-    for (at, window) in chars.windows(TRIGRAM).enumerate() {
-        let trigram: String = window.iter().collect();
-        if !seen.iter().any(|(_, t)| *t == trigram) {
-            seen.push((at, trigram));
-        }
-    }
-    seen
 }
 
 /// The page of users matching `text`, in listing order.
@@ -694,15 +612,7 @@ pub(crate) fn page(
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
-    let window = scan_window(offset, limit);
-    BY_OFFSET.search(
-        conn,
-        rarity,
-        text.needle(),
-        window,
-        limit,
-        &by_offset(offset, limit),
-    )
+    search(conn, rarity, text.needle(), Page::Offset { offset, limit })
 }
 
 /// Up to `limit` users matching `text` after the position `after` (from
@@ -716,20 +626,12 @@ pub(crate) fn after(
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let rows = i64::from(limit.get()) + 1;
-    let window = scan_window(0, rows);
-    BY_CURSOR.search(
-        conn,
-        rarity,
-        text.needle(),
-        window,
-        rows,
-        &by_cursor(after, rows),
-    )
+    search(conn, rarity, text.needle(), Page::After { after, rows })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{fts_phrase, like_pattern, plan, trigrams, Lookup, TrigramIndex};
+    use super::{fts_phrase, like_pattern, plan, Lookup, TrigramIndex};
     use crate::rarity::Estimates;
 
     /// Users at one mail domain, with numbered addresses.
@@ -794,14 +696,6 @@ mod tests {
         assert!(whole(TrigramIndex::PgTrgm, "l417"));
         // "ada" is everyone's: its lists are left out.
         assert!(!whole(TrigramIndex::PgTrgm, "ada417"));
-    }
-
-    #[test]
-    fn a_text_has_each_trigram_once() {
-        assert_eq!(trigrams("ab"), Vec::<String>::new());
-        assert_eq!(trigrams("zoë"), vec!["zoë"]);
-        assert_eq!(trigrams("aaaa"), vec!["aaa"]);
-        assert_eq!(trigrams("abcab"), vec!["abc", "bca", "cab"]);
     }
 
     #[test]

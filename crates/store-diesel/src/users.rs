@@ -1,19 +1,20 @@
 //! The user repository.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use kenning_domain::{
-    About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
-    LanguageId, LastName, Limit, Location, Offset, Position, Profile, SearchText, ShownName,
-    Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName, UserParts,
+    Limit, Offset, SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
+use crate::database::Database;
+use crate::errors::{is_unique_violation, store_error};
+use crate::rows::{to_db_time, UserRow};
 use crate::schema::users;
-use crate::search::{self, Bind, Statement};
-use crate::{from_db_time, is_unique_violation, store_error, to_db_time, Database};
+use crate::search;
+use crate::sql::{Binder, Statement};
 
 /// How often [`UserRepository::modify`] re-reads a user that another writer
 /// changed between its read and its write.
@@ -32,167 +33,6 @@ fn next_version(version: i64) -> Result<u64, StoreError> {
 
 /// Most ids one look-up of [`UserRepository::live_users`] binds.
 const LIVE_USERS_BATCH: usize = 5_000;
-
-/// A user as stored.
-#[derive(Debug, Clone, Queryable, QueryableByName, Selectable, Insertable, AsChangeset)]
-#[diesel(table_name = users)]
-#[diesel(check_for_backend(diesel::sqlite::Sqlite, diesel::pg::Pg))]
-#[diesel(treat_none_as_null = true)]
-pub(crate) struct UserRow {
-    id: String,
-    status: String,
-    deletion_scheduled_for: Option<NaiveDateTime>,
-    date_deleted: Option<NaiveDateTime>,
-    created: NaiveDateTime,
-    version: i64,
-    is_system: bool,
-    is_hidden: bool,
-    is_federated: bool,
-    email: Option<String>,
-    email_key: Option<String>,
-    firstname: String,
-    lastname: String,
-    external_id: Option<String>,
-    language_id: Option<String>,
-    location: Option<String>,
-    about: Option<String>,
-    country_id: Option<String>,
-    company: Option<String>,
-    department: Option<String>,
-    position: Option<String>,
-    employment_start: Option<NaiveDate>,
-    gender: Option<String>,
-    avatar_url: Option<String>,
-    search_text: Option<String>,
-    modified: Option<NaiveDateTime>,
-    user_name: Option<String>,
-    user_name_key: Option<String>,
-    display_name: Option<String>,
-}
-
-fn text<T: AsRef<str>>(value: &Option<T>) -> Option<String> {
-    value.as_ref().map(|v| v.as_ref().to_owned())
-}
-
-impl UserRow {
-    fn new(user: &User, version: i64) -> Self {
-        let profile = user.profile();
-        let status = user.status();
-        Self {
-            id: user.id().to_string(),
-            status: status.name().to_owned(),
-            deletion_scheduled_for: user.deletion_scheduled_for().map(to_db_time),
-            date_deleted: user.date_deleted().map(to_db_time),
-            created: to_db_time(user.created()),
-            version,
-            is_system: user.is_system(),
-            is_hidden: user.is_hidden(),
-            is_federated: user.is_federated(),
-            email: profile.map(|p| p.email.as_str().to_owned()),
-            email_key: profile.map(|p| p.email.key()),
-            firstname: profile
-                .map(|p| p.firstname.as_str().to_owned())
-                .unwrap_or_default(),
-            lastname: profile
-                .map(|p| p.lastname.as_str().to_owned())
-                .unwrap_or_default(),
-            external_id: profile.and_then(|p| text(&p.external_id)),
-            language_id: profile.map(|p| p.language_id.as_str().to_owned()),
-            location: profile.and_then(|p| text(&p.location)),
-            about: profile.and_then(|p| text(&p.about)),
-            country_id: profile.and_then(|p| p.country_id.as_ref().map(|c| c.as_str().to_owned())),
-            company: profile.and_then(|p| text(&p.company)),
-            department: profile.and_then(|p| text(&p.department)),
-            position: profile.and_then(|p| text(&p.position)),
-            employment_start: profile.and_then(|p| p.employment_start.map(|d| d.date())),
-            gender: profile.and_then(|p| p.gender.clone()),
-            avatar_url: profile.and_then(|p| p.avatar_url.clone()),
-            search_text: profile.map(|p| {
-                SearchText::haystack(
-                    p.email.as_str(),
-                    p.external_id.as_ref().map(ExternalId::as_str),
-                    p.firstname.as_str(),
-                    p.lastname.as_str(),
-                )
-            }),
-            modified: Some(to_db_time(user.modified())),
-            user_name: profile.and_then(|p| text(&p.user_name)),
-            user_name_key: profile.and_then(|p| p.user_name.as_ref().map(UserName::key)),
-            display_name: profile.and_then(|p| text(&p.display_name)),
-        }
-    }
-
-    pub(crate) fn into_user(self) -> Result<User, StoreError> {
-        let corrupt = |what: &str| {
-            StoreError::backend_message(format!("stored user {} has an invalid {what}", self.id))
-        };
-        let id = Uuid::parse_str(&self.id)
-            .map(UserId::from_uuid)
-            .map_err(|_| corrupt("id"))?;
-        let moment =
-            |m: Option<NaiveDateTime>, what: &str| m.map(from_db_time).ok_or_else(|| corrupt(what));
-        let status = match self.status.as_str() {
-            Status::ACTIVE => Status::Active,
-            Status::DEACTIVATED => Status::Deactivated,
-            Status::PENDING_DELETION => Status::PendingDeletion {
-                scheduled_for: moment(self.deletion_scheduled_for, "deletion moment")?,
-            },
-            Status::DELETED => Status::Deleted {
-                at: moment(self.date_deleted, "deletion date")?,
-            },
-            _ => return Err(corrupt("status")),
-        };
-        let profile = match (&status, self.email.as_deref()) {
-            (Status::Deleted { .. }, _) => None,
-            (_, Some(email)) => Some(self.profile(email).map_err(|field| corrupt(&field))?),
-            (_, None) => return Err(corrupt(Email::FIELD)),
-        };
-        User::from_parts(UserParts {
-            id,
-            created: from_db_time(self.created),
-            modified: from_db_time(self.modified.unwrap_or(self.created)),
-            version: u64::try_from(self.version).map_err(|_| corrupt("version"))?,
-            is_system: self.is_system,
-            is_hidden: self.is_hidden,
-            is_federated: self.is_federated,
-            status,
-            profile,
-        })
-        .map_err(StoreError::backend)
-    }
-
-    /// The profile of a user that is not deleted; every value went through
-    /// its type's checks before it was stored, so a failure means the row
-    /// was changed behind Kenning's back.
-    fn profile(&self, email: &str) -> Result<Profile, String> {
-        fn optional<T>(
-            value: &Option<String>,
-            parse: impl Fn(&str) -> Result<T, kenning_domain::FieldViolation>,
-        ) -> Result<Option<T>, kenning_domain::FieldViolation> {
-            value.as_deref().map(parse).transpose()
-        }
-        let field = |v: kenning_domain::FieldViolation| v.field.into_owned();
-        Ok(Profile {
-            email: Email::parse(email).map_err(field)?,
-            firstname: FirstName::parse(&self.firstname).map_err(field)?,
-            lastname: LastName::parse(&self.lastname).map_err(field)?,
-            external_id: optional(&self.external_id, ExternalId::parse).map_err(field)?,
-            user_name: optional(&self.user_name, UserName::parse).map_err(field)?,
-            display_name: optional(&self.display_name, ShownName::parse).map_err(field)?,
-            language_id: LanguageId::parse(self.language_id.as_deref().unwrap_or_default())
-                .map_err(field)?,
-            location: optional(&self.location, Location::parse).map_err(field)?,
-            about: optional(&self.about, About::parse).map_err(field)?,
-            country_id: optional(&self.country_id, CountryId::parse).map_err(field)?,
-            company: optional(&self.company, Company::parse).map_err(field)?,
-            department: optional(&self.department, Department::parse).map_err(field)?,
-            position: optional(&self.position, Position::parse).map_err(field)?,
-            employment_start: self.employment_start.map(EmploymentStart::from),
-            gender: self.gender.clone(),
-            avatar_url: self.avatar_url.clone(),
-        })
-    }
-}
 
 /// What one attempt of [`UserRepository::modify`] came to.
 enum Attempt {
@@ -245,17 +85,12 @@ pub(crate) fn by_key_statement(conn: &DbConnection, key: &UserKey) -> Statement 
         UserKey::Email(email) => ("email_key", email.key()),
         UserKey::ExternalId(id) => ("external_id", id.as_str().to_owned()),
     };
-    let param = match conn {
-        DbConnection::Sqlite(_) => "?",
-        DbConnection::Postgres(_) => "$1",
-    };
-    Statement {
-        sql: format!(
-            "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {param} LIMIT 1",
-            Status::DELETED
-        ),
-        binds: vec![Bind::Text(value)],
-    }
+    let mut sql = Binder::new(conn.backend());
+    let value = sql.text(value);
+    sql.statement(format!(
+        "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {value} LIMIT 1",
+        Status::DELETED
+    ))
 }
 
 impl UserRepository for Database {
@@ -348,7 +183,7 @@ impl UserRepository for Database {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let rows = self.read(|conn| search::page(conn, &self.rarity, text, offset, limit))?;
+        let rows = self.read(|conn| search::page(conn, self.rarity(), text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -358,7 +193,7 @@ impl UserRepository for Database {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, StoreError> {
-        let rows = self.read(|conn| search::after(conn, &self.rarity, text, after, limit))?;
+        let rows = self.read(|conn| search::after(conn, self.rarity(), text, after, limit))?;
         let users = rows
             .into_iter()
             .map(UserRow::into_user)
@@ -372,7 +207,9 @@ impl UserRepository for Database {
         skip: u64,
         count: u32,
     ) -> Result<FilteredUsers, StoreError> {
-        let (total, rows) = self.read(|conn| crate::filter::filtered(conn, filter, skip, count))?;
+        // The count and the page from one state, so that they agree.
+        let (total, rows) =
+            self.read_snapshot(|conn| crate::filter::filtered(conn, filter, skip, count))?;
         Ok(FilteredUsers {
             total: u64::try_from(total).unwrap_or_default(),
             users: rows
@@ -428,8 +265,8 @@ impl UserRepository for Database {
                 else {
                     return Ok(Attempt::NotFound);
                 };
-                let version = row.version;
-                let was_deleted = row.status == Status::DELETED;
+                let version = row.version();
+                let was_deleted = row.is_deleted();
                 let mut user = row.into_user()?;
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
