@@ -130,6 +130,7 @@ impl TestApp {
             http: options.http,
             limits: options.limits,
             purge_interval: options.purge_interval,
+            audit_retention_days: kenning_app::DEFAULT_RETENTION_DAYS,
             default_language: LanguageId::parse("en").unwrap(),
             workers: Some(2),
             scoring: options.scoring,

@@ -7,6 +7,7 @@
 //! check cannot be written and never run.
 
 mod adapters;
+mod audit;
 mod cursor;
 mod import;
 mod learning;
@@ -17,27 +18,45 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use kenning_domain::{
-    Comparison, CredentialKind, Email, EntityTopic, ExternalId, FilterAttribute, FilterOperator,
-    FilterValue, LanguageId, Limit, Location, NewUser, NewUserInput, Offset, Patch, Scope, Scoring,
-    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch,
-    UserPatchInput,
+    Actor, Attribution, Comparison, CredentialKind, Email, EntityTopic, ExternalId,
+    FilterAttribute, FilterOperator, FilterValue, LanguageId, Limit, Location, NewUser,
+    NewUserInput, Offset, Patch, Scope, Scoring, SearchText, Status, User, UserCursor, UserError,
+    UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
 };
 use kenning_ports::{
-    CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError, NewAction,
-    RecordError, StoreError, StoredCredential, UserRepository,
+    AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError,
+    NewAction, RecordError, StoreError, StoredCredential, UserRepository,
 };
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
 /// A store under test.
 pub trait Store:
-    UserRepository + CredentialStore + ExpertiseStore + GroupRepository + 'static
+    UserRepository + CredentialStore + ExpertiseStore + GroupRepository + AuditTrail + 'static
 {
 }
-impl<T: UserRepository + CredentialStore + ExpertiseStore + GroupRepository + 'static> Store for T {}
+impl<T> Store for T where
+    T: UserRepository + CredentialStore + ExpertiseStore + GroupRepository + AuditTrail + 'static
+{
+}
 
 fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
+}
+
+/// A change made by the embedding program at [`now`].
+fn by() -> Attribution {
+    by_at(now())
+}
+
+/// A change made by the embedding program at `at`.
+fn by_at(at: DateTime<Utc>) -> Attribution {
+    Attribution::new(Actor::embedded(), at)
+}
+
+/// `users`, each made by the embedding program at [`now`].
+fn attributed(users: &[User]) -> Vec<(User, Attribution)> {
+    users.iter().map(|u| (u.clone(), by())).collect()
 }
 
 fn new_user(email: &str, first: &str, last: &str, external: Option<&str>) -> User {
@@ -104,7 +123,7 @@ fn set_location(value: String) -> UserPatch {
 #[contract_check]
 fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
     let user = full_user();
-    UserRepository::insert(&*store, &user).unwrap();
+    UserRepository::insert(&*store, &user, &by()).unwrap();
     assert_eq!(store.get(user.id()).unwrap(), Some(user));
     assert_eq!(store.get(UserId::from_uuid(Uuid::new_v4())).unwrap(), None);
     store.ping().unwrap();
@@ -115,23 +134,29 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
     UserRepository::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("e-1")),
+        &by(),
     )
     .unwrap();
     assert_eq!(
-        UserRepository::insert(&*store, &new_user("ADA@Example.COM", "Ada", "Byron", None)),
+        UserRepository::insert(
+            &*store,
+            &new_user("ADA@Example.COM", "Ada", "Byron", None),
+            &by()
+        ),
         Err(StoreError::Conflict { field: "email" })
     );
     assert_eq!(
         UserRepository::insert(
             &*store,
-            &new_user("other@example.com", "Ada", "Byron", Some("e-1"))
+            &new_user("other@example.com", "Ada", "Byron", Some("e-1")),
+            &by()
         ),
         Err(StoreError::Conflict {
             field: "externalId"
         })
     );
     let hopper = full_user();
-    UserRepository::insert(&*store, &hopper).unwrap();
+    UserRepository::insert(&*store, &hopper, &by()).unwrap();
     let mut same_name = new_user("g2@example.com", "G", "H", None);
     let name = UserPatch::parse(UserPatchInput {
         user_name: Patch::Set("ghopper@NAVY".into()),
@@ -140,7 +165,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
     .unwrap();
     same_name.update(name).unwrap();
     assert_eq!(
-        UserRepository::insert(&*store, &same_name),
+        UserRepository::insert(&*store, &same_name, &by()),
         Err(StoreError::Conflict { field: "userName" })
     );
     assert_eq!(page(&*store, None, 0, 100).len(), 2);
@@ -151,7 +176,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
 #[contract_check]
 fn users_inserted_together_are_answered_each_in_order(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", Some("e-1"));
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     let bob = new_user("bob@example.com", "Bob", "Byron", Some("e-2"));
     let carol = new_user("carol@example.com", "Carol", "Coder", None);
     let erin = new_user("erin@example.com", "Erin", "Engel", None);
@@ -164,7 +189,7 @@ fn users_inserted_together_are_answered_each_in_order(store: Arc<impl Store>) {
         erin.clone(),
     ];
     assert_eq!(
-        store.insert_all(&batch).unwrap(),
+        store.insert_all(&attributed(&batch)).unwrap(),
         vec![
             Ok(()),
             Err(StoreError::Conflict { field: "email" }),
@@ -201,6 +226,7 @@ fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
                     UserRepository::insert(
                         &*store,
                         &new_user("race@example.com", "Racer", &format!("No{i}"), None),
+                        &by(),
                     )
                 })
             })
@@ -219,10 +245,12 @@ fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
 #[contract_check]
 fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     let user = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &user).unwrap();
+    UserRepository::insert(&*store, &user, &by()).unwrap();
 
     let changed = store
-        .modify(user.id(), &mut |u| u.update(set_location("London".into())))
+        .modify(user.id(), &by(), &mut |u| {
+            u.update(set_location("London".into()))
+        })
         .unwrap();
     assert_eq!(
         changed.profile().unwrap().location,
@@ -230,7 +258,7 @@ fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     );
     assert_eq!(store.get(user.id()).unwrap(), Some(changed.clone()));
 
-    let refused = store.modify(user.id(), &mut |u| {
+    let refused = store.modify(user.id(), &by(), &mut |u| {
         u.update(set_location("Paris".into()))?;
         Err(UserError::Forbidden("no"))
     });
@@ -240,18 +268,18 @@ fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     );
     assert_eq!(store.get(user.id()).unwrap(), Some(changed));
 
-    let missing = store.modify(UserId::from_uuid(Uuid::new_v4()), &mut |_| Ok(()));
+    let missing = store.modify(UserId::from_uuid(Uuid::new_v4()), &by(), &mut |_| Ok(()));
     assert_eq!(missing, Err(ModifyError::NotFound));
 }
 
 #[contract_check]
 fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<impl Store>) {
     let user = new_user("ver@example.com", "Ver", "Sion", None);
-    UserRepository::insert(&*store, &user).unwrap();
+    UserRepository::insert(&*store, &user, &by()).unwrap();
     assert_eq!(store.get(user.id()).unwrap().unwrap().version(), 1);
     let later = now() + Duration::seconds(90);
     let changed = store
-        .modify(user.id(), &mut |u| {
+        .modify(user.id(), &by(), &mut |u| {
             u.update(set_location("Leeds".into()))?;
             u.touch(later);
             Ok(())
@@ -259,7 +287,7 @@ fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<
         .unwrap();
     assert_eq!((changed.version(), changed.modified()), (2, later));
     assert_eq!(store.get(user.id()).unwrap(), Some(changed.clone()));
-    let stale = store.modify(user.id(), &mut |u| u.expect_version(1));
+    let stale = store.modify(user.id(), &by(), &mut |u| u.expect_version(1));
     assert_eq!(
         stale,
         Err(ModifyError::Rejected(UserError::StaleVersion {
@@ -268,7 +296,7 @@ fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<
         }))
     );
     store
-        .modify(user.id(), &mut |u| u.expect_version(2))
+        .modify(user.id(), &by(), &mut |u| u.expect_version(2))
         .unwrap();
     let stored = store.get(user.id()).unwrap().unwrap();
     assert_eq!(stored.version(), 3);
@@ -279,9 +307,9 @@ fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<
 fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada).unwrap();
-    UserRepository::insert(&*store, &bob).unwrap();
-    let taken = store.modify(bob.id(), &mut |u| {
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    let taken = store.modify(bob.id(), &by(), &mut |u| {
         u.change_email(Email::parse("Ada@Example.com").unwrap())
     });
     assert_eq!(
@@ -297,14 +325,14 @@ fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
     let id = user.id();
     let mut counted = user;
     counted.update(set_location("0".into())).unwrap();
-    UserRepository::insert(&*store, &counted).unwrap();
+    UserRepository::insert(&*store, &counted, &by()).unwrap();
     std::thread::scope(|s| {
         for _ in 0..8 {
             let store = store.clone();
             s.spawn(move || {
                 for _ in 0..5 {
                     store
-                        .modify(id, &mut |u| {
+                        .modify(id, &by(), &mut |u| {
                             let n: u32 = u
                                 .profile()
                                 .unwrap()
@@ -333,16 +361,19 @@ fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
     UserRepository::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("EMP-7")),
+        &by(),
     )
     .unwrap();
     UserRepository::insert(
         &*store,
         &new_user("alan@turing.org", "Alan", "Turing", None),
+        &by(),
     )
     .unwrap();
     UserRepository::insert(
         &*store,
         &new_user("grace_100%@navy.mil", "Grace", "Hopper", None),
+        &by(),
     )
     .unwrap();
 
@@ -384,7 +415,7 @@ fn directory(store: &dyn UserRepository) -> Vec<User> {
         })
         .collect();
     for user in &users {
-        store.insert(user).unwrap();
+        store.insert(user, &by()).unwrap();
     }
     users.sort_by_key(UserCursor::of);
     users
@@ -470,7 +501,7 @@ fn a_whole_address_finds_every_user_holding_it(store: Arc<impl Store>) {
         new_user("z@example.org", "Cy", "Zz", Some("NOOR.1000@example.com")),
     ];
     for user in &holders {
-        UserRepository::insert(&*store, user).unwrap();
+        UserRepository::insert(&*store, user, &by()).unwrap();
     }
     listed.extend(holders);
     listed.sort_by_key(UserCursor::of);
@@ -529,6 +560,7 @@ fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
         UserRepository::insert(
             &*store,
             &new_user(&format!("u{i}@example.com"), first, last, None),
+            &by(),
         )
         .unwrap();
     }
@@ -565,11 +597,15 @@ fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
     let later = new_user("later@example.com", "Later", "One", None);
     let active = new_user("active@example.com", "Active", "One", None);
     for u in [&early, &later, &active] {
-        UserRepository::insert(&*store, u).unwrap();
+        UserRepository::insert(&*store, u, &by()).unwrap();
     }
-    store.modify(early.id(), &mut |u| u.delete(now())).unwrap();
     store
-        .modify(later.id(), &mut |u| u.delete(now() + Duration::days(1)))
+        .modify(early.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
+    store
+        .modify(later.id(), &by(), &mut |u| {
+            u.delete(now() + Duration::days(1))
+        })
         .unwrap();
 
     let moment = now() + Duration::days(14);
@@ -591,15 +627,23 @@ fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
 #[contract_check]
 fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     let user = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
-    UserRepository::insert(&*store, &user).unwrap();
-    store.modify(user.id(), &mut |u| u.delete(now())).unwrap();
+    UserRepository::insert(&*store, &user, &by()).unwrap();
+    store
+        .modify(user.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
     // Pending deletion still holds the address.
     assert_eq!(
-        UserRepository::insert(&*store, &new_user("gone@example.com", "New", "Comer", None)),
+        UserRepository::insert(
+            &*store,
+            &new_user("gone@example.com", "New", "Comer", None),
+            &by()
+        ),
         Err(StoreError::Conflict { field: "email" })
     );
     let at = now() + Duration::days(15);
-    let purged = store.modify(user.id(), &mut |u| u.anonymize(at)).unwrap();
+    let purged = store
+        .modify(user.id(), &by(), &mut |u| u.anonymize(at))
+        .unwrap();
     assert_eq!(
         purged.status(),
         Status::Deleted {
@@ -616,6 +660,7 @@ fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     UserRepository::insert(
         &*store,
         &new_user("GONE@example.com", "New", "Comer", Some("ext-9")),
+        &by(),
     )
     .unwrap();
     // The deleted user shows only in the unfiltered listing.
@@ -642,7 +687,7 @@ fn exact_look_ups_find_the_one_live_holder(store: Arc<impl Store>) {
     let ada = new_user("Ada@Example.com", "Ada", "Lovelace", Some("E-1"));
     let adam = new_user("adam@example.com", "Adam", "Smith", Some("E-10"));
     for user in [&ada, &adam] {
-        UserRepository::insert(&*store, user).unwrap();
+        UserRepository::insert(&*store, user, &by()).unwrap();
     }
     // Whole values only: the address without regard to case, the
     // externalId exactly.
@@ -654,14 +699,18 @@ fn exact_look_ups_find_the_one_live_holder(store: Arc<impl Store>) {
 
     // A user pending deletion still holds its values; an anonymized one
     // holds none, and a newcomer may take them.
-    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
     assert_eq!(by_email(&*store, "ada@example.com"), Some(ada.id()));
     let at = now() + Duration::days(15);
-    store.modify(ada.id(), &mut |u| u.anonymize(at)).unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| u.anonymize(at))
+        .unwrap();
     assert_eq!(by_email(&*store, "ada@example.com"), None);
     assert_eq!(by_external_id(&*store, "E-1"), None);
     let heir = new_user("ada@example.com", "Ada", "Heir", Some("E-1"));
-    UserRepository::insert(&*store, &heir).unwrap();
+    UserRepository::insert(&*store, &heir, &by()).unwrap();
     assert_eq!(by_email(&*store, "ada@example.com"), Some(heir.id()));
     assert_eq!(by_external_id(&*store, "E-1"), Some(heir.id()));
 
@@ -688,17 +737,21 @@ fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
     let stays = full_user();
     let gone = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
     for user in [&stays, &gone] {
-        UserRepository::insert(&*store, user).unwrap();
+        UserRepository::insert(&*store, user, &by()).unwrap();
     }
-    store.modify(gone.id(), &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(gone.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
     let at = now() + Duration::days(15);
-    let purged = store.modify(gone.id(), &mut |u| u.anonymize(at)).unwrap();
+    let purged = store
+        .modify(gone.id(), &by(), &mut |u| u.anonymize(at))
+        .unwrap();
     store.compact_after_erasure().unwrap();
     assert_eq!(store.get(stays.id()).unwrap(), Some(stays));
     assert_eq!(store.get(gone.id()).unwrap(), Some(purged));
 }
 
-fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential {
+pub(crate) fn credential(kind: CredentialKind, name: &str, minute: i64) -> StoredCredential {
     StoredCredential {
         id: Uuid::new_v4(),
         kind,
@@ -719,7 +772,7 @@ fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
     let first = credential(CredentialKind::AccessToken, "first", 1);
     let key = credential(CredentialKind::ApiKey, "crm", 3);
     for c in [&second, &first, &key] {
-        CredentialStore::insert(&*store, c).unwrap();
+        CredentialStore::insert(&*store, c, &by()).unwrap();
     }
     assert_eq!(
         store.find(CredentialKind::AccessToken, first.id).unwrap(),
@@ -738,12 +791,14 @@ fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
 
     let at = now() + Duration::hours(1);
     assert!(store
-        .revoke(CredentialKind::AccessToken, first.id, at)
+        .revoke(CredentialKind::AccessToken, first.id, &by_at(at))
         .unwrap());
     assert!(!store
-        .revoke(CredentialKind::AccessToken, first.id, at)
+        .revoke(CredentialKind::AccessToken, first.id, &by_at(at))
         .unwrap());
-    assert!(!store.revoke(CredentialKind::ApiKey, second.id, at).unwrap());
+    assert!(!store
+        .revoke(CredentialKind::ApiKey, second.id, &by_at(at))
+        .unwrap());
     assert_eq!(
         store
             .find(CredentialKind::AccessToken, first.id)
@@ -762,7 +817,7 @@ fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
                 let store = store.clone();
                 s.spawn(move || {
                     store
-                        .insert_first(&credential(CredentialKind::AccessToken, "admin", i))
+                        .insert_first(&credential(CredentialKind::AccessToken, "admin", i), &by())
                         .unwrap()
                 })
             })
@@ -777,15 +832,15 @@ fn only_one_first_credential_is_ever_stored(store: Arc<impl Store>) {
     assert_eq!(store.list(CredentialKind::AccessToken).unwrap().len(), 1);
     // Other kinds are counted on their own.
     assert!(store
-        .insert_first(&credential(CredentialKind::ApiKey, "k", 0))
+        .insert_first(&credential(CredentialKind::ApiKey, "k", 0), &by())
         .unwrap());
 
     let revoked_all = store.list(CredentialKind::AccessToken).unwrap();
     for c in revoked_all {
-        store.revoke(c.kind, c.id, now()).unwrap();
+        store.revoke(c.kind, c.id, &by_at(now())).unwrap();
     }
     assert!(!store
-        .insert_first(&credential(CredentialKind::AccessToken, "again", 9))
+        .insert_first(&credential(CredentialKind::AccessToken, "again", 9), &by())
         .unwrap());
 }
 
@@ -825,7 +880,7 @@ fn actions_teach_their_user(store: Arc<impl Store>) {
     assert!(store.rebuild_if_changed(&scoring).unwrap());
     assert!(!store.rebuild_if_changed(&scoring).unwrap());
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
 
     let first = action(
         "ADA@example.com",
@@ -881,8 +936,8 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada).unwrap();
-    UserRepository::insert(&*store, &bob).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
     let mut old = action("bob@example.com", Some("old"), 0, &[("go", 1.0)]);
     old.received = now() - Duration::hours(1);
     store.record(&old, &scoring).unwrap();
@@ -945,7 +1000,7 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
 fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     assert_eq!(
         store.record(
             &action("nobody@example.com", Some("a"), 0, &[("x", 1.0)]),
@@ -953,7 +1008,9 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
         ),
         Err(RecordError::UnknownUser)
     );
-    store.modify(ada.id(), &mut |u| u.deactivate()).unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| u.deactivate())
+        .unwrap();
     // Deactivated users keep learning but are not listed as experts.
     store
         .record(&action("ada@example.com", None, 0, &[("x", 1.0)]), &scoring)
@@ -963,7 +1020,9 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
         .unwrap()
         .standings
         .is_empty());
-    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
     assert_eq!(
         store.record(
             &action("ada@example.com", Some("a"), 0, &[("x", 1.0)]),
@@ -977,7 +1036,7 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
         1
     );
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &bob).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
     store
         .record(
             &action("bob@example.com", Some("a"), 0, &[("x", 1.0)]),
@@ -990,7 +1049,7 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
 fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     let results: Vec<Result<UserId, RecordError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..24)
             .map(|_| {
@@ -1020,17 +1079,21 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada).unwrap();
-    UserRepository::insert(&*store, &bob).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
     for email in ["ada@example.com", "bob@example.com"] {
         store
             .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
             .unwrap();
     }
     assert!(store.set_hidden(ada.id(), "rust", true).unwrap());
-    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
     store
-        .modify(ada.id(), &mut |u| u.anonymize(now() + Duration::days(14)))
+        .modify(ada.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| {
+            u.anonymize(now() + Duration::days(14))
+        })
         .unwrap();
     assert!(store.standings_of(ada.id()).unwrap().is_empty());
     assert!(store.hidden_of(ada.id()).unwrap().is_empty());
@@ -1063,7 +1126,7 @@ fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     store
         .record(
             &action("ada@example.com", None, 0, &[("rust", 1.0)]),
@@ -1094,7 +1157,7 @@ fn a_topic_shown_by_any_upload_stays_shown(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     let hidden = |mut a: NewAction, keys: &[&str]| {
         for topic in &mut a.topics {
             topic.shown = !keys.contains(&topic.key.as_str());
@@ -1170,8 +1233,8 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada).unwrap();
-    UserRepository::insert(&*store, &bob).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
     assert!(store.set_hidden(ada.id(), "vat", true).unwrap());
     assert!(!store.set_hidden(ada.id(), "vat", true).unwrap());
     assert!(store.set_hidden(ada.id(), "helm", true).unwrap());
@@ -1202,7 +1265,7 @@ fn a_standing_shows_the_label_written_most(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     let labelled = |day: i64, label: &str, relevance: f64| {
         let mut a = action("ada@example.com", None, day, &[("helm", relevance)]);
         a.topics[0].label = label.to_owned();
@@ -1238,7 +1301,7 @@ fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
         .collect();
     for (p, person) in people.iter().enumerate() {
-        UserRepository::insert(&*store, person).unwrap();
+        UserRepository::insert(&*store, person, &by()).unwrap();
         let key = format!("topic{}", p % 5);
         for _ in 0..(30 + p) {
             store
@@ -1275,7 +1338,7 @@ fn uploads_during_a_rebuild_are_not_lost(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
         .collect();
     for (p, person) in people.iter().enumerate() {
-        UserRepository::insert(&*store, person).unwrap();
+        UserRepository::insert(&*store, person, &by()).unwrap();
         for _ in 0..(30 + p) {
             store
                 .record(
@@ -1342,7 +1405,7 @@ fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     let cy = new_user("cy@example.com", "Cy", "Twombly", None);
     for user in [&ada, &bob, &cy] {
-        UserRepository::insert(&*store, user).unwrap();
+        UserRepository::insert(&*store, user, &by()).unwrap();
     }
     let mut titled = action("ada@example.com", None, 0, &[]);
     // A title (primary, factor 1.5): 0.6 counts as 0.9.
@@ -1369,7 +1432,9 @@ fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
         read.push((done.id, user));
     }
     // Deactivated users are not read.
-    store.modify(cy.id(), &mut |u| u.deactivate()).unwrap();
+    store
+        .modify(cy.id(), &by(), &mut |u| u.deactivate())
+        .unwrap();
 
     let found = store
         .best_actions_on(&["rust".into(), "go".into(), "none".into()], 2, &scoring)
@@ -1442,7 +1507,7 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
             profile: user.profile().cloned(),
         })
         .unwrap();
-        UserRepository::insert(&*store, &user).unwrap();
+        UserRepository::insert(&*store, &user, &by()).unwrap();
         store
             .record(
                 &action(email, None, day, &[("rust", relevance), ("cargo", 1.0)]),
@@ -1477,7 +1542,7 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
 
     // Within a group: its visible members alone, the counts unchanged.
     let team = group_with("Team", &[ids[0], ids[3], ids[4]]);
-    store.insert_group(&team).unwrap();
+    store.insert_group(&team, &by()).unwrap();
     let within = store
         .evidence_within(&["rust".into()], 1, 10, &Scoring::default(), team.id())
         .unwrap();
@@ -1543,7 +1608,7 @@ fn counts_follow_uploads_erasures_and_rebuilds(store: Arc<impl Store>) {
         .map(|name| new_user(&format!("{name}@example.com"), "Some", name, None))
         .collect();
     for person in &people {
-        UserRepository::insert(&*store, person).unwrap();
+        UserRepository::insert(&*store, person, &by()).unwrap();
     }
     let upload = |email: &str, topics: &[(&str, f64)]| {
         store
@@ -1567,7 +1632,7 @@ fn counts_follow_uploads_erasures_and_rebuilds(store: Arc<impl Store>) {
     // A deactivated user still counts: she is not listed, but what she
     // learned is known.
     store
-        .modify(people[2].id(), &mut |u| u.deactivate())
+        .modify(people[2].id(), &by(), &mut |u| u.deactivate())
         .unwrap();
     assert_eq!(
         counts(&*store, &keys),
@@ -1576,10 +1641,10 @@ fn counts_follow_uploads_erasures_and_rebuilds(store: Arc<impl Store>) {
 
     // Erasing a user takes her out of every count.
     store
-        .modify(people[0].id(), &mut |u| u.delete(now()))
+        .modify(people[0].id(), &by(), &mut |u| u.delete(now()))
         .unwrap();
     store
-        .modify(people[0].id(), &mut |u| {
+        .modify(people[0].id(), &by(), &mut |u| {
             u.anonymize(now() + Duration::days(14))
         })
         .unwrap();
@@ -1619,7 +1684,7 @@ fn counts_are_exact_when_uploads_race(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("r{p}@example.com"), "R", &format!("n{p}"), None))
         .collect();
     for person in &people {
-        UserRepository::insert(&*store, person).unwrap();
+        UserRepository::insert(&*store, person, &by()).unwrap();
     }
     std::thread::scope(|s| {
         for p in 0..people.len() {
@@ -1732,27 +1797,29 @@ fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Sto
     let mut users = Vec::new();
     for (email, first, last, external) in people {
         let user = new_user(email, first, last, external);
-        UserRepository::insert(&*store, &user).unwrap();
+        UserRepository::insert(&*store, &user, &by()).unwrap();
         users.push(user.id());
     }
     // Bob deactivated an hour later, Carl changed at the hour, Gone
     // pending deletion.
     store
-        .modify(users[1], &mut |u| {
+        .modify(users[1], &by(), &mut |u| {
             u.deactivate()?;
             u.touch(at + Duration::hours(1));
             Ok(())
         })
         .unwrap();
     store
-        .modify(users[2], &mut |u| {
+        .modify(users[2], &by(), &mut |u| {
             u.touch(at);
             Ok(())
         })
         .unwrap();
-    store.modify(users[5], &mut |u| u.delete(now())).unwrap();
     store
-        .modify(users[3], &mut |u| {
+        .modify(users[5], &by(), &mut |u| u.delete(now()))
+        .unwrap();
+    store
+        .modify(users[3], &by(), &mut |u| {
             u.update(
                 UserPatch::parse(UserPatchInput {
                     user_name: Patch::Set("Dora\\SSO".into()),
@@ -1822,24 +1889,26 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for u in [&ada, &bob] {
-        UserRepository::insert(&*store, u).unwrap();
+        UserRepository::insert(&*store, u, &by()).unwrap();
     }
     let sales = group_of("Sales", Some("g-1"), &[&ada, &bob]);
-    store.insert_group(&sales).unwrap();
+    store.insert_group(&sales, &by()).unwrap();
     assert_eq!(store.group(sales.id()).unwrap(), Some(sales.clone()));
     assert_eq!(
-        store.insert_group(&group_of("Other", Some("g-1"), &[])),
+        store.insert_group(&group_of("Other", Some("g-1"), &[]), &by()),
         Err(StoreError::Conflict {
             field: "externalId"
         })
     );
     let rnd = group_of("R&D", None, &[&ada]);
-    store.insert_group(&rnd).unwrap();
-    store.insert_group(&group_of("r&d", None, &[])).unwrap();
+    store.insert_group(&rnd, &by()).unwrap();
+    store
+        .insert_group(&group_of("r&d", None, &[]), &by())
+        .unwrap();
 
     let later = now() + Duration::minutes(5);
     let renamed = store
-        .modify_group(sales.id(), &mut |g| {
+        .modify_group(sales.id(), &by(), &mut |g| {
             g.expect_version(1)?;
             let mut a = g.attributes().clone();
             a.members.remove(&bob.id());
@@ -1850,7 +1919,7 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     assert_eq!((renamed.version(), renamed.modified()), (2, later));
     assert_eq!(store.group(sales.id()).unwrap(), Some(renamed.clone()));
     assert_eq!(
-        store.modify_group(sales.id(), &mut |g| g.expect_version(1)),
+        store.modify_group(sales.id(), &by(), &mut |g| g.expect_version(1)),
         Err(ModifyGroupError::Rejected(
             kenning_domain::GroupError::StaleVersion {
                 expected: 1,
@@ -1860,7 +1929,7 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     );
     let missing = kenning_domain::GroupId::from_uuid(Uuid::new_v4());
     assert_eq!(
-        store.modify_group(missing, &mut |_| Ok(())),
+        store.modify_group(missing, &by(), &mut |_| Ok(())),
         Err(ModifyGroupError::NotFound)
     );
 
@@ -1886,7 +1955,7 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     assert_eq!(all.groups.len(), 1);
 
     assert_eq!(
-        store.delete_group(rnd.id(), Some(2)),
+        store.delete_group(rnd.id(), Some(2), &by()),
         Err(ModifyGroupError::Rejected(
             kenning_domain::GroupError::StaleVersion {
                 expected: 2,
@@ -1894,9 +1963,9 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
             }
         ))
     );
-    store.delete_group(rnd.id(), Some(1)).unwrap();
+    store.delete_group(rnd.id(), Some(1), &by()).unwrap();
     assert_eq!(
-        store.delete_group(rnd.id(), None),
+        store.delete_group(rnd.id(), None, &by()),
         Err(ModifyGroupError::NotFound)
     );
     assert_eq!(store.group(rnd.id()).unwrap(), None);
@@ -1914,16 +1983,18 @@ fn an_anonymized_user_leaves_every_group(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for u in [&ada, &bob] {
-        UserRepository::insert(&*store, u).unwrap();
+        UserRepository::insert(&*store, u, &by()).unwrap();
     }
     let team = group_of("Team", None, &[&ada, &bob]);
     let solo = group_of("Solo", None, &[&bob]);
-    store.insert_group(&team).unwrap();
-    store.insert_group(&solo).unwrap();
-    store.modify(ada.id(), &mut |u| u.delete(now())).unwrap();
+    store.insert_group(&team, &by()).unwrap();
+    store.insert_group(&solo, &by()).unwrap();
+    store
+        .modify(ada.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
     let due = now() + Duration::days(30);
     store
-        .modify(ada.id(), &mut |u| {
+        .modify(ada.id(), &by(), &mut |u| {
             u.anonymize(due)?;
             u.touch(due);
             Ok(())

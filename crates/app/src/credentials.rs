@@ -18,7 +18,7 @@ mod verified;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{CredentialKind, CredentialName, Scope};
+use kenning_domain::{Actor, Attribution, CredentialKind, CredentialName, Scope};
 use kenning_ports::{Clock, CredentialStore, StoredCredential};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
@@ -116,23 +116,40 @@ pub struct CredentialService {
     store: Arc<dyn CredentialStore>,
     clock: Arc<dyn Clock>,
     verified: Arc<Verified>,
+    /// Who the credentials issued and revoked here are recorded as issued
+    /// and revoked by.
+    actor: Actor,
 }
 
 impl std::fmt::Debug for CredentialService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CredentialService").finish_non_exhaustive()
+        f.debug_struct("CredentialService")
+            .field("actor", &self.actor)
+            .finish_non_exhaustive()
     }
 }
 
 impl CredentialService {
     /// The service over `store`, stamping issue and revocation moments with
     /// `clock` and timing its memory of recent checks by it; that memory
-    /// holds at most [`DEFAULT_CAPACITY`] credentials.
+    /// holds at most [`DEFAULT_CAPACITY`] credentials. What it issues and
+    /// revokes is recorded as done by [`Actor::embedded`] until
+    /// [`acting_as`](Self::acting_as) names someone.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self {
             store,
             clock,
             verified: Arc::new(Verified::new(DEFAULT_CAPACITY)),
+            actor: Actor::embedded(),
+        }
+    }
+
+    /// The same service (sharing its memory of recent checks), what it
+    /// issues and revokes recorded in the audit trail as done by `actor`.
+    pub fn acting_as(&self, actor: Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
         }
     }
 
@@ -184,7 +201,8 @@ impl CredentialService {
         scopes: &[Scope],
     ) -> Result<IssuedCredential, ServiceError> {
         let (stored, secret) = self.prepare(kind, name, scopes)?;
-        self.store.insert(&stored)?;
+        let by = Attribution::new(self.actor.clone(), stored.created);
+        self.store.insert(&stored, &by)?;
         Ok(IssuedCredential {
             credential: stored.into(),
             secret,
@@ -195,7 +213,8 @@ impl CredentialService {
     /// scope and returns it; otherwise `None`.
     pub fn issue_first_admin_token(&self) -> Result<Option<IssuedCredential>, ServiceError> {
         let (stored, secret) = self.prepare(CredentialKind::AccessToken, "admin", &Scope::ALL)?;
-        if self.store.insert_first(&stored)? {
+        let by = Attribution::new(self.actor.clone(), stored.created);
+        if self.store.insert_first(&stored, &by)? {
             Ok(Some(IssuedCredential {
                 credential: stored.into(),
                 secret,
@@ -221,7 +240,8 @@ impl CredentialService {
     /// refuses it from now on; other services on the same store within
     /// [`REVOCATION_DELAY`].
     pub fn revoke(&self, kind: CredentialKind, id: Uuid) -> Result<(), ServiceError> {
-        if self.store.revoke(kind, id, self.clock.now())? {
+        let by = Attribution::new(self.actor.clone(), self.clock.now());
+        if self.store.revoke(kind, id, &by)? {
             self.verified.forget(kind, id);
             Ok(())
         } else {

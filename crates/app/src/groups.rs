@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use kenning_domain::{
-    FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput, Rule, UserId,
-    ValidationErrors,
+    Actor, Attribution, FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput,
+    Rule, UserId, ValidationErrors,
 };
 use kenning_ports::{
     Clock, FilteredGroups, GroupRepository, Membership, ModifyGroupError, UserRepository,
@@ -22,11 +22,15 @@ pub struct GroupService {
     groups: Arc<dyn GroupRepository>,
     users: Arc<dyn UserRepository>,
     clock: Arc<dyn Clock>,
+    /// Who the changes made through this service are recorded as made by.
+    actor: Actor,
 }
 
 impl std::fmt::Debug for GroupService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GroupService").finish_non_exhaustive()
+        f.debug_struct("GroupService")
+            .field("actor", &self.actor)
+            .finish_non_exhaustive()
     }
 }
 
@@ -44,7 +48,9 @@ impl From<ModifyGroupError> for ServiceError {
 
 impl GroupService {
     /// The service over `groups`, whose members are `users`; `clock` says
-    /// when groups change.
+    /// when groups change. Its changes are recorded as made by
+    /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
+    /// someone.
     pub fn new(
         groups: Arc<dyn GroupRepository>,
         users: Arc<dyn UserRepository>,
@@ -54,7 +60,22 @@ impl GroupService {
             groups,
             users,
             clock,
+            actor: Actor::embedded(),
         }
+    }
+
+    /// The same service, its changes recorded in the audit trail as made
+    /// by `actor`.
+    pub fn acting_as(&self, actor: Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
+        }
+    }
+
+    /// A change made now by this service's actor.
+    fn attribution(&self) -> Attribution {
+        Attribution::new(self.actor.clone(), self.clock.now())
     }
 
     /// The attributes `input` gives, every member a user that is not
@@ -74,13 +95,10 @@ impl GroupService {
     /// A new group.
     pub fn create(&self, input: GroupInput) -> Result<Group, ServiceError> {
         let attributes = self.attributes(input)?;
-        let group = Group::create(
-            GroupId::from_uuid(Uuid::new_v4()),
-            attributes,
-            self.clock.now(),
-        );
+        let by = self.attribution();
+        let group = Group::create(GroupId::from_uuid(Uuid::new_v4()), attributes, by.at);
         self.groups
-            .insert_group(&group)
+            .insert_group(&group, &by)
             .map_err(|e| ServiceError::of_store(Resource::Group, e))?;
         Ok(group)
     }
@@ -113,12 +131,12 @@ impl GroupService {
         input: GroupInput,
     ) -> Result<Group, ServiceError> {
         let attributes = self.attributes(input)?;
-        let now = self.clock.now();
-        Ok(self.groups.modify_group(id, &mut |group| {
+        let by = self.attribution();
+        Ok(self.groups.modify_group(id, &by, &mut |group| {
             if let Some(version) = expected {
                 group.expect_version(version)?;
             }
-            group.replace(attributes.clone(), now);
+            group.replace(attributes.clone(), by.at);
             Ok(())
         })?)
     }
@@ -166,6 +184,8 @@ impl GroupService {
     /// Deletes the group (its members stay users), only if it is at
     /// version `expected` when given, in one atomic step.
     pub fn delete(&self, id: GroupId, expected: Option<u64>) -> Result<(), ServiceError> {
-        Ok(self.groups.delete_group(id, expected)?)
+        Ok(self
+            .groups
+            .delete_group(id, expected, &self.attribution())?)
     }
 }

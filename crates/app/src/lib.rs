@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+mod audit;
 mod credentials;
 mod error;
 mod expertise;
@@ -16,6 +17,7 @@ mod meaning;
 mod stale;
 mod users;
 
+pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
     REVOCATION_DELAY,

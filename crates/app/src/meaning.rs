@@ -397,7 +397,8 @@ mod tests {
         };
         let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
         let user = User::register(UserId::from_uuid(Uuid::new_v4()), new, now);
-        UserRepository::insert(&store, &user).unwrap();
+        let by = kenning_domain::Attribution::new(kenning_domain::Actor::embedded(), now);
+        UserRepository::insert(&store, &user, &by).unwrap();
         let action = NewAction {
             id: Uuid::new_v4(),
             user_email_key: "ada@example.com".into(),

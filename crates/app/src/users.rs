@@ -2,9 +2,11 @@
 
 use std::sync::Arc;
 
+use chrono::{DateTime, Utc};
 use kenning_domain::{
-    Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User, UserCursor,
-    UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput, ValidationErrors,
+    Actor, Attribution, Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User,
+    UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
+    ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
@@ -36,14 +38,17 @@ pub struct UserService {
     users: Arc<dyn UserRepository>,
     clock: Arc<dyn Clock>,
     default_language: LanguageId,
+    /// Who the changes made through this service are recorded as made by.
+    actor: Actor,
     /// New users of concurrent callers are stored together.
-    inserts: GroupCommit<User, Result<(), StoreError>>,
+    inserts: GroupCommit<(User, Attribution), Result<(), StoreError>>,
 }
 
 impl std::fmt::Debug for UserService {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("UserService")
             .field("default_language", &self.default_language)
+            .field("actor", &self.actor)
             .finish_non_exhaustive()
     }
 }
@@ -51,7 +56,9 @@ impl std::fmt::Debug for UserService {
 impl UserService {
     /// The service over `users`; `clock` says when users are created,
     /// deleted and purged, and a user created without a language gets
-    /// `default_language`.
+    /// `default_language`. Its changes are recorded as made by
+    /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
+    /// someone.
     pub fn new(
         users: Arc<dyn UserRepository>,
         clock: Arc<dyn Clock>,
@@ -59,7 +66,7 @@ impl UserService {
     ) -> Self {
         let insert_all = {
             let users = users.clone();
-            move |new: &[User]| users.insert_all(new)
+            move |new: &[(User, Attribution)]| users.insert_all(new)
         };
         Self {
             inserts: GroupCommit::start(
@@ -70,7 +77,22 @@ impl UserService {
             users,
             clock,
             default_language,
+            actor: Actor::embedded(),
         }
+    }
+
+    /// The same service, its changes recorded in the audit trail as made
+    /// by `actor` (the credential of a request, the command line).
+    pub fn acting_as(&self, actor: Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
+        }
+    }
+
+    /// A change made now by this service's actor.
+    fn attribution(&self, at: DateTime<Utc>) -> Attribution {
+        Attribution::new(self.actor.clone(), at)
     }
 
     /// A new ACTIVE user.
@@ -83,14 +105,15 @@ impl UserService {
     /// yet.
     pub fn create_as(&self, input: NewUserInput, active: bool) -> Result<User, ServiceError> {
         let new = NewUser::parse(input, &self.default_language)?;
-        let mut user = User::register(UserId::from_uuid(Uuid::new_v4()), new, self.clock.now());
+        let now = self.clock.now();
+        let mut user = User::register(UserId::from_uuid(Uuid::new_v4()), new, now);
         if !active {
             user.deactivate()?;
         }
         // Written with the new users of concurrent callers, durable when
         // answered.
         self.inserts
-            .write(vec![user.clone()])?
+            .write(vec![(user.clone(), self.attribution(now))])?
             .pop()
             .unwrap_or_else(|| Err(StoreError::backend_message("a new user was not answered")))?;
         Ok(user)
@@ -310,6 +333,7 @@ impl UserService {
 
     fn anonymize_due(&self) -> Result<usize, ServiceError> {
         let now = self.clock.now();
+        let by = Attribution::new(Actor::purge(), now);
         let mut purged = 0;
         loop {
             let due = self.users.due_for_purge(now, PURGE_BATCH)?;
@@ -320,7 +344,7 @@ impl UserService {
                     user.touch(now);
                     Ok(())
                 };
-                match self.users.modify(*id, anonymize) {
+                match self.users.modify(*id, &by, anonymize) {
                     Ok(_) => {
                         purged += 1;
                         progressed = true;
@@ -348,7 +372,7 @@ impl UserService {
         mut change: impl FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ServiceError> {
         let now = self.clock.now();
-        Ok(self.users.modify(id, &mut |user| {
+        Ok(self.users.modify(id, &self.attribution(now), &mut |user| {
             change(user)?;
             user.touch(now);
             Ok(())

@@ -48,11 +48,18 @@ pub enum Scope {
     UsersWrite,
     /// Ask who knows what.
     ExpertiseRead,
+    /// Read the audit trail: who changed what.
+    AuditRead,
 }
 
 impl Scope {
     /// Every scope, the set the first admin token carries.
-    pub const ALL: [Scope; 3] = [Scope::UsersRead, Scope::UsersWrite, Scope::ExpertiseRead];
+    pub const ALL: [Scope; 4] = [
+        Scope::UsersRead,
+        Scope::UsersWrite,
+        Scope::ExpertiseRead,
+        Scope::AuditRead,
+    ];
 
     /// The scope's public name, as tokens list it.
     pub fn as_str(&self) -> &'static str {
@@ -60,6 +67,7 @@ impl Scope {
             Scope::UsersRead => "users:read",
             Scope::UsersWrite => "users:write",
             Scope::ExpertiseRead => "expertise:read",
+            Scope::AuditRead => "audit:read",
         }
     }
 }
@@ -72,7 +80,7 @@ impl fmt::Display for Scope {
 
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read)")]
+#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read, audit:read)")]
 pub struct UnknownScope(pub String);
 
 impl FromStr for Scope {

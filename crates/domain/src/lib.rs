@@ -10,6 +10,7 @@
 
 #![warn(missing_docs)]
 
+mod audit;
 mod credential;
 mod cursor;
 mod expertise;
@@ -22,6 +23,11 @@ mod upload;
 mod user;
 mod validation;
 
+pub use audit::{
+    credential_issued, credential_revoked, group_changed, group_created, group_deleted,
+    group_members_changed, parse_audit_cursor, user_changes, user_created, Actor, Attribution,
+    AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
+};
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
@@ -37,7 +43,9 @@ pub use group::{
     DisplayName, Group, GroupAttributes, GroupError, GroupFilter, GroupId, GroupInput, GroupParts,
     MAX_MEMBERS,
 };
-pub use paging::{ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit};
+pub use paging::{
+    AuditLimit, ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit,
+};
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,

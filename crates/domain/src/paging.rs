@@ -118,6 +118,11 @@ count_limit!(
     /// 10).
     RelatedTopicsLimit, max = 100, default = 10
 );
+count_limit!(
+    /// How many entries of the audit trail one read returns at most: 1 to
+    /// 500 (default 50).
+    AuditLimit, max = 500, default = 50
+);
 
 /// What a user listing matches: nothing (all users) or a folded piece of
 /// text looked for inside e-mail, externalId, first name, last name and

@@ -4,20 +4,22 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{ExpertiseService, GroupService, Principal, UserService};
-use kenning_domain::{Scope, User, UserId};
+use kenning_app::{AuditService, ExpertiseService, GroupService, Principal, UserService};
+use kenning_domain::{Actor, Channel, Scope, User, UserId};
 use kenning_ports::Membership;
 
 use crate::error::ApiError;
 
-/// What a request executes with: who is calling, the use cases, and the
-/// largest offset `users` accepts (the schema's [`crate::Limits::max_offset`]).
+/// What a request executes with: who is calling, the use cases (their
+/// changes recorded as the caller's), and the largest offset `users`
+/// accepts (the schema's [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
     pub principal: Principal,
     pub users: UserService,
     pub groups: GroupService,
     pub expertise: ExpertiseService,
+    pub audit: AuditService,
     pub max_offset: u32,
     read_ahead: Arc<ReadAhead>,
 }
@@ -54,19 +56,23 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl juniper::Context for Context {}
 
 impl Context {
-    /// A request's context: `principal` calling the use cases.
+    /// A request's context: `principal` calling the use cases, whose
+    /// changes are recorded as made by its credential through GraphQL.
     pub fn new(
         principal: Principal,
         users: UserService,
         groups: GroupService,
         expertise: ExpertiseService,
+        audit: AuditService,
         max_offset: u32,
     ) -> Self {
+        let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
         Self {
             principal,
-            users,
-            groups,
+            users: users.acting_as(actor.clone()),
+            groups: groups.acting_as(actor),
             expertise,
+            audit,
             max_offset,
             read_ahead: Arc::default(),
         }
@@ -116,6 +122,13 @@ impl Context {
     pub(crate) fn allow(&self, scope: Scope) -> Result<&UserService, ApiError> {
         self.principal.require(scope)?;
         Ok(&self.users)
+    }
+
+    /// The audit trail, if the caller holds `audit:read`; otherwise the
+    /// scope error.
+    pub(crate) fn audit(&self) -> Result<&AuditService, ApiError> {
+        self.principal.require(Scope::AuditRead)?;
+        Ok(&self.audit)
     }
 
     /// The expertise use cases, if the caller holds `expertise:read`;

@@ -7,6 +7,7 @@
 //! Resolvers are synchronous and call blocking use cases, so the schema is
 //! executed off the async workers.
 
+mod audit;
 mod connection;
 mod context;
 mod cost;

@@ -1,12 +1,16 @@
 //! The root types and the schema.
 
+use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_domain::{
-    self as domain, Email, ExpertsLimit, ExternalId, FieldViolation, GroupId, RelatedTopicsLimit,
-    Scope, SearchText, User, UserCursor, UserId, UserKey, UserTopicsLimit,
+    self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
+    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, Scope, SearchText, User, UserCursor,
+    UserId, UserKey, UserTopicsLimit,
 };
+use kenning_ports::AuditQuery;
 use uuid::Uuid;
 
+use crate::audit::AuditPageObject;
 use crate::connection::UserConnection;
 use crate::context::{asks_for, Context};
 use crate::error::ApiError;
@@ -34,6 +38,15 @@ fn parse_or_default<T: Default>(
         .transpose()
         .map(Option::unwrap_or_default)
         .map_err(violation)
+}
+
+/// The value `parsed` holds, or `None` with its violation added to
+/// `problems`, so every bad argument is reported at once.
+fn kept<T>(
+    problems: &mut Vec<FieldViolation>,
+    parsed: std::result::Result<T, FieldViolation>,
+) -> Option<T> {
+    parsed.map_err(|v| problems.push(v)).ok()
 }
 
 /// The `expectedVersion` of a change: versions start at 1.
@@ -212,6 +225,57 @@ impl Query {
             .into_iter()
             .map(UserTopicObject)
             .collect())
+    }
+
+    /// Who changed what: the changes made to users, groups and
+    /// credentials through GraphQL, SCIM, the command line and the purge,
+    /// newest first, `limit` at a time (1 to 500, default 50); pass a
+    /// page's `nextCursor` as `before` for the next. Each filter given
+    /// must hold: the resource's id or type (`user`, `group`,
+    /// `credential`), the credential that made it, the kinds of change,
+    /// and the time range (`from` included, `until` not). Needs
+    /// `audit:read`.
+    #[allow(clippy::too_many_arguments)]
+    fn audit_trail(
+        context: &Context,
+        #[graphql(default = 50)] limit: Option<i32>,
+        before: Option<String>,
+        resource_id: Option<Uuid>,
+        resource_type: Option<String>,
+        credential_id: Option<Uuid>,
+        kinds: Option<Vec<String>>,
+        from: Option<DateTime<Utc>>,
+        until: Option<DateTime<Utc>>,
+    ) -> Result<AuditPageObject> {
+        let audit = context.audit()?;
+        let limit = parse_or_default(limit, AuditLimit::parse)?;
+        let mut problems = Vec::new();
+        let before = before.and_then(|raw| kept(&mut problems, parse_audit_cursor(&raw)));
+        let resource_kind =
+            resource_type.and_then(|raw| kept(&mut problems, ResourceKind::parse(&raw)));
+        let kinds: Vec<ChangeKind> = kinds
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|raw| kept(&mut problems, ChangeKind::parse(raw)))
+            .collect();
+        if let Some(errors) = problems
+            .into_iter()
+            .map(domain::ValidationErrors::from)
+            .reduce(domain::ValidationErrors::and)
+        {
+            return Err(errors.into());
+        }
+        let query = AuditQuery {
+            before,
+            limit: limit.get(),
+            resource_id,
+            resource_kind,
+            credential_id,
+            kinds,
+            from,
+            until,
+        };
+        Ok(AuditPageObject(audit.entries(query, limit)?))
     }
 }
 

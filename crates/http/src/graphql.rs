@@ -44,6 +44,7 @@ async fn run(
         state.users.clone(),
         state.groups.clone(),
         state.expertise.clone(),
+        state.audit.clone(),
         state.schema.limits().max_offset,
     );
     let schema = state.schema.clone();

@@ -10,7 +10,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_domain::{Group, Scope, User};
+use kenning_domain::{Actor, Channel, Group, Scope, User};
 use kenning_scim::{discover, groups, users, Kind, ListRequest, ScimError, Shown};
 use serde_json::Value;
 
@@ -145,10 +145,18 @@ fn base(req: &HttpRequest) -> String {
     format!("{}://{}{SCIM_PATH}", info.scheme(), info.host())
 }
 
-/// Whether the request's access token carries `scope`.
-async fn allow(req: &HttpRequest, state: &AppState, scope: Scope) -> Result<(), ScimError> {
+/// Whether the request's access token carries `scope`; who it is, as
+/// the audit trail records the changes it makes.
+async fn allow(req: &HttpRequest, state: &AppState, scope: Scope) -> Result<Actor, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
-    principal.require(scope).map_err(|e| ScimError::service(&e))
+    principal
+        .require(scope)
+        .map_err(|e| ScimError::service(&e))?;
+    Ok(Actor::credential(
+        principal.credential_id,
+        &principal.name,
+        Channel::Scim,
+    ))
 }
 
 /// Runs blocking work (a use case and what SCIM makes of its answer) on
@@ -451,12 +459,12 @@ async fn create(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Scope::UsersWrite).await?;
             let resource = body(&req, payload, &state).await?;
             let (input, active) = users::parse(&resource, None)?
                 .own_display_name(None)
                 .into_new();
-            let service = state.users.clone();
+            let service = state.users.acting_as(actor);
             let user = blocking(move || service.create_as(input, active)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(user_answer(StatusCode::CREATED, &user, &req, &shown))
@@ -469,6 +477,7 @@ async fn create(
 /// write: the version `If-Match` asks for, the id as written, and the
 /// JSON body.
 struct Write {
+    actor: Actor,
     expected: Option<u64>,
     id_text: String,
     body: Value,
@@ -481,10 +490,11 @@ async fn write_request(
     id: String,
     resource: &str,
 ) -> Result<Write, ScimError> {
-    allow(req, state, Scope::UsersWrite).await?;
+    let actor = allow(req, state, Scope::UsersWrite).await?;
     let expected = if_match(req, resource)?;
     let body = body(req, payload, state).await?;
     Ok(Write {
+        actor,
         expected,
         id_text: id,
         body,
@@ -504,7 +514,7 @@ async fn replace(
             let replacement = users::parse(&write.body, Some(&write.id_text))?
                 .own_display_name(Some(&current))
                 .into_patch();
-            let service = state.users.clone();
+            let service = state.users.acting_as(write.actor);
             let user = blocking(move || {
                 service.replace(
                     current.id(),
@@ -533,7 +543,7 @@ async fn patch(
             let write = write_request(&req, payload, &state, id.into_inner(), "user").await?;
             let user_id = users::user_id(&write.id_text)?;
             let base = base(&req);
-            let service = state.users.clone();
+            let service = state.users.acting_as(write.actor);
             let user = blocking(move || {
                 service.patch(user_id, write.expected, |current| {
                     users::patched(current, &base, &write.id_text, &write.body)
@@ -554,10 +564,10 @@ async fn delete(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Scope::UsersWrite).await?;
             let expected = if_match(&req, "user")?;
             let user = visible(&state, &id).await?;
-            let service = state.users.clone();
+            let service = state.users.acting_as(actor);
             blocking(move || service.delete_expecting(user.id(), expected)).await?;
             Ok(HttpResponse::NoContent().finish())
         }
@@ -572,10 +582,10 @@ async fn create_group(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Scope::UsersWrite).await?;
             let resource = body(&req, payload, &state).await?;
             let input = groups::parse(&resource, None)?;
-            let service = state.groups.clone();
+            let service = state.groups.acting_as(actor);
             let created = blocking(move || service.create(input)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(group_answer(StatusCode::CREATED, &created, &req, &shown))
@@ -616,7 +626,7 @@ async fn replace_group(
             let write = write_request(&req, payload, &state, id.into_inner(), "group").await?;
             let id = groups::group_id(&write.id_text)?;
             let input = groups::parse(&write.body, Some(&write.id_text))?;
-            let service = state.groups.clone();
+            let service = state.groups.acting_as(write.actor);
             let replaced = blocking(move || service.replace(id, write.expected, input)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(group_answer(StatusCode::OK, &replaced, &req, &shown))
@@ -636,7 +646,7 @@ async fn patch_group(
             let write = write_request(&req, payload, &state, id.into_inner(), "group").await?;
             let id = groups::group_id(&write.id_text)?;
             let base = base(&req);
-            let service = state.groups.clone();
+            let service = state.groups.acting_as(write.actor);
             let patched = blocking(move || {
                 service.patch(id, write.expected, |current| {
                     groups::patched(current, &base, &write.id_text, &write.body)
@@ -657,10 +667,10 @@ async fn delete_group(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Scope::UsersWrite).await?;
             let expected = if_match(&req, "group")?;
             let id = groups::group_id(&id)?;
-            let service = state.groups.clone();
+            let service = state.groups.acting_as(actor);
             blocking(move || service.delete(id, expected)).await?;
             Ok(HttpResponse::NoContent().finish())
         }

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kenning_app::{CredentialService, ExpertiseService, GroupService, UserService};
+use kenning_app::{AuditService, CredentialService, ExpertiseService, GroupService, UserService};
 use kenning_graphql::Schema;
 
 use crate::config::HttpConfig;
@@ -17,6 +17,7 @@ pub struct AppState {
     pub credentials: CredentialService,
     pub groups: GroupService,
     pub expertise: ExpertiseService,
+    pub audit: AuditService,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
     pub(crate) throttle: Arc<Throttle>,
@@ -31,6 +32,7 @@ impl AppState {
         credentials: CredentialService,
         groups: GroupService,
         expertise: ExpertiseService,
+        audit: AuditService,
         schema: Schema,
         config: HttpConfig,
     ) -> Self {
@@ -39,6 +41,7 @@ impl AppState {
             credentials,
             groups,
             expertise,
+            audit,
             schema: Arc::new(schema),
             metrics: Arc::new(Metrics::default()),
             throttle: Arc::new(Throttle::new(

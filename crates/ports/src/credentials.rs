@@ -5,7 +5,7 @@
 //! work (`kenning-app`'s `CredentialService`).
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{CredentialKind, Scope};
+use kenning_domain::{Attribution, CredentialKind, Scope};
 use uuid::Uuid;
 
 use crate::store::StoreError;
@@ -29,15 +29,22 @@ pub struct StoredCredential {
     pub revoked: Option<DateTime<Utc>>,
 }
 
-/// Where credentials live.
+/// Where credentials live. Issuing and revoking record
+/// [`kenning_domain::credential_issued`] and
+/// [`kenning_domain::credential_revoked`] in the audit trail
+/// ([`crate::AuditTrail`]) in the same atomic step.
 pub trait CredentialStore: Send + Sync {
-    /// Stores a new credential.
-    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError>;
+    /// Stores a new credential, issued as `by` says.
+    fn insert(&self, credential: &StoredCredential, by: &Attribution) -> Result<(), StoreError>;
 
     /// Stores `credential` only if no credential of its kind was ever
     /// stored, atomically; returns whether it did. At most one credential
     /// is ever stored this way per kind, even when processes race.
-    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError>;
+    fn insert_first(
+        &self,
+        credential: &StoredCredential,
+        by: &Attribution,
+    ) -> Result<bool, StoreError>;
 
     /// The credential of `kind` with `id`, revoked or not.
     fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError>;
@@ -45,12 +52,7 @@ pub trait CredentialStore: Send + Sync {
     /// Every credential of the kind, oldest first, revoked ones included.
     fn list(&self, kind: CredentialKind) -> Result<Vec<StoredCredential>, StoreError>;
 
-    /// Marks the credential revoked at `now`; false if there is no such
-    /// credential or it was revoked already.
-    fn revoke(
-        &self,
-        kind: CredentialKind,
-        id: Uuid,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError>;
+    /// Marks the credential revoked as `by` says (at `by.at`); false if
+    /// there is no such credential or it was revoked already.
+    fn revoke(&self, kind: CredentialKind, id: Uuid, by: &Attribution) -> Result<bool, StoreError>;
 }

@@ -2,7 +2,9 @@
 
 use std::collections::HashMap;
 
-use kenning_domain::{DisplayName, ExternalId, Group, GroupError, GroupFilter, GroupId, UserId};
+use kenning_domain::{
+    Attribution, DisplayName, ExternalId, Group, GroupError, GroupFilter, GroupId, UserId,
+};
 
 use crate::store::StoreError;
 
@@ -49,10 +51,14 @@ pub enum ModifyGroupError {
 /// - [`modify_group`](GroupRepository::modify_group) and
 ///   [`delete_group`](GroupRepository::delete_group) are atomic per group;
 /// - a user that is anonymized leaves every group in the same atomic step
-///   (each group it left counts one version more).
+///   (each group it left counts one version more);
+/// - every write records what it changed in the audit trail
+///   ([`crate::AuditTrail`]) under its [`Attribution`], in the same atomic
+///   step ([`kenning_domain::group_created`], [`kenning_domain::group_changed`],
+///   [`kenning_domain::group_deleted`]).
 pub trait GroupRepository: Send + Sync {
-    /// Stores a new group with its members.
-    fn insert_group(&self, group: &Group) -> Result<(), StoreError>;
+    /// Stores a new group with its members, made as `by` says.
+    fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError>;
     /// The group with this id.
     fn group(&self, id: GroupId) -> Result<Option<Group>, StoreError>;
     /// Loads the group, lets `change` alter it and stores the result with
@@ -61,12 +67,18 @@ pub trait GroupRepository: Send + Sync {
     fn modify_group(
         &self,
         id: GroupId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
     ) -> Result<Group, ModifyGroupError>;
     /// Deletes the group (not its members), only if it is at version
     /// `expected` when given ([`ModifyGroupError::Rejected`] otherwise), as
     /// one atomic step.
-    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError>;
+    fn delete_group(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        by: &Attribution,
+    ) -> Result<(), ModifyGroupError>;
     /// The groups `filter` asks for, by name then id, the first `skip` left
     /// out, at most `count`; with how many match in all.
     fn groups(

@@ -9,6 +9,7 @@
 
 #![warn(missing_docs)]
 
+pub mod audit;
 pub mod clock;
 pub mod credentials;
 pub mod expertise;
@@ -17,6 +18,7 @@ pub mod meaning;
 pub mod store;
 pub mod topics;
 
+pub use audit::{AuditQuery, AuditTrail};
 pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError};

@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    Limit, Offset, SearchText, User, UserCursor, UserError, UserFilter, UserId, UserKey,
+    Attribution, Limit, Offset, SearchText, User, UserCursor, UserError, UserFilter, UserId,
+    UserKey,
 };
 
 /// A storage failure.
@@ -136,10 +137,16 @@ pub struct FilteredUsers {
 ///   with growing offsets are disjoint and together complete;
 /// - a `modify` that anonymizes a user (leaves it DELETED) also removes
 ///   everything learned from its actions ([`crate::ExpertiseStore`]), in
-///   the same atomic step.
+///   the same atomic step;
+/// - every write records what it changed in the audit trail
+///   ([`crate::AuditTrail`]) under its [`Attribution`], in the same atomic
+///   step: [`kenning_domain::user_created`] for a new user,
+///   [`kenning_domain::user_changes`] of what a `modify` read and wrote,
+///   and, when an anonymization takes the user out of groups,
+///   [`kenning_domain::group_changed`] of each of them.
 pub trait UserRepository: Send + Sync {
-    /// Stores a new user.
-    fn insert(&self, user: &User) -> Result<(), StoreError>;
+    /// Stores a new user, made as `by` says.
+    fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError>;
 
     /// Stores each of `users` as [`insert`](UserRepository::insert)
     /// would, in their order, with one answer each: a user refused (a
@@ -150,8 +157,14 @@ pub trait UserRepository: Send + Sync {
     /// does), and then answers `Err` when it failed and none was stored;
     /// this default inserts them one by one, each in its own step, and
     /// answers each insert's own failure in its place.
-    fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
-        Ok(users.iter().map(|user| self.insert(user)).collect())
+    fn insert_all(
+        &self,
+        users: &[(User, Attribution)],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+        Ok(users
+            .iter()
+            .map(|(user, by)| self.insert(user, by))
+            .collect())
     }
 
     /// How many calls of [`insert_all`](UserRepository::insert_all) are
@@ -211,11 +224,13 @@ pub trait UserRepository: Send + Sync {
     fn live_users(&self, users: &[UserId]) -> Result<Vec<UserId>, StoreError>;
 
     /// Loads the user, lets `change` alter it and stores the result, as one
-    /// atomic step. When `change` refuses, nothing is written. `change` may
-    /// be called more than once if a concurrent writer forces a retry.
+    /// atomic step made as `by` says. When `change` refuses, nothing is
+    /// written. `change` may be called more than once if a concurrent
+    /// writer forces a retry.
     fn modify(
         &self,
         id: UserId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ModifyError>;
 

@@ -9,8 +9,8 @@ use std::time::Duration;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
-use kenning_app::{CredentialService, ExpertiseService, GroupService, UserService};
-use kenning_domain::{LanguageId, Scoring};
+use kenning_app::{AuditService, CredentialService, ExpertiseService, GroupService, UserService};
+use kenning_domain::{Actor, LanguageId, Scoring};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
 use kenning_keyphrase::KeyphraseExtractor;
@@ -19,12 +19,14 @@ use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
 
-/// The use cases over one database.
+/// The use cases over one database, their changes recorded as made at
+/// the command line (the server's requests name their own callers).
 #[derive(Clone)]
 pub struct Services {
     pub users: UserService,
     pub credentials: CredentialService,
     pub groups: GroupService,
+    pub audit: AuditService,
     db: Arc<Database>,
     clock: Arc<dyn Clock>,
 }
@@ -62,9 +64,12 @@ impl Services {
         db.migrate().context("applying migrations")?;
         let db = Arc::new(db);
         Ok(Self {
-            users: UserService::new(db.clone(), clock.clone(), default_language),
-            credentials: CredentialService::new(db.clone(), clock.clone()),
-            groups: GroupService::new(db.clone(), db.clone(), clock.clone()),
+            users: UserService::new(db.clone(), clock.clone(), default_language)
+                .acting_as(Actor::cli()),
+            credentials: CredentialService::new(db.clone(), clock.clone()).acting_as(Actor::cli()),
+            groups: GroupService::new(db.clone(), db.clone(), clock.clone())
+                .acting_as(Actor::cli()),
+            audit: AuditService::new(db.clone(), clock.clone()),
             db,
             clock,
         })
@@ -103,8 +108,11 @@ pub struct Settings {
     pub bind: String,
     pub http: HttpConfig,
     pub limits: Limits,
-    /// How often the server anonymizes users whose grace period has passed.
+    /// How often the server anonymizes users whose grace period has passed
+    /// and prunes the audit trail.
     pub purge_interval: Duration,
+    /// How many days the audit trail keeps an entry.
+    pub audit_retention_days: u32,
     pub default_language: LanguageId,
     /// HTTP worker threads; `None` takes actix's default (one per core).
     pub workers: Option<usize>,
@@ -175,6 +183,7 @@ pub struct Application {
     services: Services,
     expertise: ExpertiseService,
     purge_interval: Duration,
+    audit_retention_days: u32,
     meaning_refresh: Duration,
     first_admin_token: Option<String>,
 }
@@ -221,6 +230,7 @@ impl Application {
             services.credentials.clone(),
             services.groups.clone(),
             expertise.clone(),
+            services.audit.clone(),
             kenning_graphql::schema(settings.limits),
             settings.http,
         );
@@ -237,6 +247,7 @@ impl Application {
             services,
             expertise,
             purge_interval: settings.purge_interval,
+            audit_retention_days: settings.audit_retention_days,
             meaning_refresh: settings.meaning_refresh,
             first_admin_token,
         })
@@ -271,6 +282,8 @@ impl Application {
             refresh_meanings_in_background(self.expertise.clone(), self.meaning_refresh)?;
         }
         let users = self.services.users.clone();
+        let audit = self.services.audit.clone();
+        let retention = self.audit_retention_days;
         let interval = self.purge_interval;
         let purger = actix_web::rt::spawn(async move {
             let mut ticks = actix_web::rt::time::interval(interval);
@@ -282,6 +295,16 @@ impl Application {
                     Ok(Ok(n)) => log::info!("purge: anonymized {n} user(s)"),
                     Ok(Err(e)) => log::error!("purge failed: {e:?}"),
                     Err(e) => log::error!("purge failed: {e}"),
+                }
+                let audit = audit.clone();
+                match web::block(move || audit.prune(retention)).await {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => log::info!(
+                        "audit: pruned {n} entr{} older than {retention} days",
+                        if n == 1 { "y" } else { "ies" }
+                    ),
+                    Ok(Err(e)) => log::error!("pruning the audit trail failed: {e:?}"),
+                    Err(e) => log::error!("pruning the audit trail failed: {e}"),
                 }
             }
         });

@@ -13,6 +13,7 @@ use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
 use kenning_store_diesel::Location;
 use uuid::Uuid;
 
+mod audit;
 mod http_args;
 mod topics;
 
@@ -76,6 +77,9 @@ enum Command {
     Apikey(ApikeyCommand),
     /// Anonymize every user whose grace period has passed; print how many.
     Purge,
+    /// Print the audit trail, newest first: who changed which user, group
+    /// or credential, when, and which fields (never their values).
+    Audit(audit::AuditArgs),
     /// Preview topic extraction.
     #[command(subcommand)]
     Topics(TopicsCommand),
@@ -105,6 +109,11 @@ struct ServeArgs {
     #[arg(long, env = "KENNING_PURGE_INTERVAL_SECS", default_value_t = 300,
           value_parser = clap::value_parser!(u64).range(1..))]
     purge_interval_secs: u64,
+    /// Days the audit trail keeps an entry; older ones are pruned on the
+    /// purge interval, a thousand at a time.
+    #[arg(long, env = "KENNING_AUDIT_RETENTION_DAYS", default_value_t = kenning_app::DEFAULT_RETENTION_DAYS,
+          value_parser = clap::value_parser!(u32).range(1..=36_500))]
+    audit_retention_days: u32,
     /// Language of users created without `languageId` (ISO 639-1).
     #[arg(long, env = "KENNING_DEFAULT_LANGUAGE", default_value = "en", value_parser = parse_language)]
     default_language: LanguageId,
@@ -205,7 +214,8 @@ enum TokenCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// users:read, users:write or expertise:read; repeat for several
+        /// users:read, users:write, expertise:read or audit:read; repeat
+        /// for several
         /// (none: all scopes).
         #[arg(long = "scope")]
         scopes: Vec<Scope>,
@@ -358,6 +368,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             println!("anonymized {purged} {users} whose grace period had ended");
             Ok(())
         }
+        Command::Audit(args) => audit::print(&open(&cli.database_url, Missing::Refuse)?, args),
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
         Command::Demo(args) => kenning_upload::demo::run(args),
@@ -427,6 +438,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         http,
         limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),
+        audit_retention_days: args.audit_retention_days,
         default_language: args.default_language,
         workers: args.workers,
         scoring: args.scoring.scoring()?,

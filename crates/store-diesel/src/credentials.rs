@@ -1,8 +1,8 @@
 //! The credential store.
 
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use kenning_domain::{CredentialKind, Scope};
+use kenning_domain::{credential_issued, credential_revoked, Attribution, CredentialKind, Scope};
 use kenning_ports::{CredentialStore, StoreError, StoredCredential};
 use uuid::Uuid;
 
@@ -77,18 +77,23 @@ impl CredentialRow {
 }
 
 impl CredentialStore for Database {
-    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
+    fn insert(&self, credential: &StoredCredential, by: &Attribution) -> Result<(), StoreError> {
         let row = CredentialRow::new(credential, false);
         self.write(|conn| {
             diesel::insert_into(credentials::table)
                 .values(&row)
-                .execute(conn)
+                .execute(conn)?;
+            crate::audit::record(conn, by, &[credential_issued(credential.id)])
                 .map_err(TxError::from)
         })?;
         Ok(())
     }
 
-    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
+    fn insert_first(
+        &self,
+        credential: &StoredCredential,
+        by: &Attribution,
+    ) -> Result<bool, StoreError> {
         let row = CredentialRow::new(credential, true);
         let stored: Result<bool, TxError> = self.write(|conn| {
             let existing: i64 = credentials::table
@@ -101,6 +106,7 @@ impl CredentialStore for Database {
             diesel::insert_into(credentials::table)
                 .values(&row)
                 .execute(conn)?;
+            crate::audit::record(conn, by, &[credential_issued(credential.id)])?;
             Ok(true)
         });
         match stored {
@@ -136,23 +142,21 @@ impl CredentialStore for Database {
             .collect()
     }
 
-    fn revoke(
-        &self,
-        kind: CredentialKind,
-        id: Uuid,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        let now = to_db_time(now);
+    fn revoke(&self, kind: CredentialKind, id: Uuid, by: &Attribution) -> Result<bool, StoreError> {
+        let now = to_db_time(by.at);
         let changed = self.write(|conn| {
-            diesel::update(
+            let changed = diesel::update(
                 credentials::table
                     .filter(credentials::kind.eq(kind.as_str()))
                     .filter(credentials::id.eq(id.to_string()))
                     .filter(credentials::revoked.is_null()),
             )
             .set(credentials::revoked.eq(now))
-            .execute(conn)
-            .map_err(TxError::from)
+            .execute(conn)?;
+            if changed == 1 {
+                crate::audit::record(conn, by, &[credential_revoked(id)])?;
+            }
+            Ok::<_, TxError>(changed)
         })?;
         Ok(changed == 1)
     }

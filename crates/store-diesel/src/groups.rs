@@ -5,8 +5,8 @@ use std::collections::{BTreeSet, HashMap};
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use kenning_domain::{
-    DisplayName, Email, ExternalId, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
-    GroupParts, UserId,
+    group_changed, group_created, group_deleted, Attribution, DisplayName, Email, ExternalId,
+    Group, GroupAttributes, GroupError, GroupFilter, GroupId, GroupParts, UserId,
 };
 use kenning_ports::{FilteredGroups, GroupRepository, Membership, ModifyGroupError, StoreError};
 use uuid::Uuid;
@@ -115,23 +115,30 @@ fn write_members(conn: &mut DbConnection, group: &Group) -> QueryResult<()> {
 }
 
 /// Takes the user `user` out of every group, each group one version more
-/// and changed at `at`; in the transaction that anonymizes the user.
+/// and changed at `at`; in the transaction that anonymizes the user. The
+/// ids of the groups it left.
 pub(crate) fn leave_groups(
     conn: &mut DbConnection,
     user: &str,
     at: NaiveDateTime,
-) -> QueryResult<()> {
-    let of_user = members::table
+) -> QueryResult<Vec<Uuid>> {
+    let of_user: Vec<String> = members::table
         .filter(members::user_id.eq(user))
-        .select(members::group_id);
-    diesel::update(groups::table.filter(groups::id.eq_any(of_user)))
+        .select(members::group_id)
+        .order(members::group_id.asc())
+        .load(conn)?;
+    diesel::update(groups::table.filter(groups::id.eq_any(&of_user)))
         .set((
             groups::version.eq(groups::version + 1),
             groups::modified.eq(at),
         ))
         .execute(conn)?;
     diesel::delete(members::table.filter(members::user_id.eq(user))).execute(conn)?;
-    Ok(())
+    // Ids were written from `GroupId`s; one that is not would be skipped.
+    Ok(of_user
+        .iter()
+        .filter_map(|id| Uuid::parse_str(id).ok())
+        .collect())
 }
 
 /// What one attempt of `modify_group` came to.
@@ -142,13 +149,14 @@ enum Attempt {
 }
 
 impl GroupRepository for Database {
-    fn insert_group(&self, group: &Group) -> Result<(), StoreError> {
+    fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
         let row = GroupRow::new(group, i64::try_from(group.version()).unwrap_or(1));
         self.write(|conn| {
             diesel::insert_into(groups::table)
                 .values(&row)
                 .execute(conn)?;
-            write_members(conn, group).map_err(TxError::from)
+            write_members(conn, group)?;
+            crate::audit::record(conn, by, &[group_created(group)]).map_err(TxError::from)
         })?;
         Ok(())
     }
@@ -173,6 +181,7 @@ impl GroupRepository for Database {
     fn modify_group(
         &self,
         id: GroupId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
     ) -> Result<Group, ModifyGroupError> {
         let key = id.to_string();
@@ -191,6 +200,7 @@ impl GroupRepository for Database {
             let version = row.version;
             let mut by_group = members_of(conn, std::slice::from_ref(&key))?;
             let mut group = row.into_group(by_group.remove(&key).unwrap_or_default())?;
+            let before = group.clone();
             if let Err(refusal) = change(&mut group) {
                 return Ok(Attempt::Rejected(refusal));
             }
@@ -199,6 +209,8 @@ impl GroupRepository for Database {
                 .set(&GroupRow::new(&group, next))
                 .execute(conn)?;
             write_members(conn, &group)?;
+            let changed: Vec<_> = group_changed(&before, &group).into_iter().collect();
+            crate::audit::record(conn, by, &changed)?;
             let stored = u64::try_from(next).unwrap_or(u64::MAX);
             Ok(Attempt::Done(Box::new(group.stored_at(stored))))
         });
@@ -209,7 +221,12 @@ impl GroupRepository for Database {
         }
     }
 
-    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError> {
+    fn delete_group(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        by: &Attribution,
+    ) -> Result<(), ModifyGroupError> {
         let key = id.to_string();
         let deleted: Result<Result<(), ModifyGroupError>, TxError> = self.write(|conn| {
             // The row's write lock first, as a change takes it.
@@ -232,6 +249,7 @@ impl GroupRepository for Database {
             }
             diesel::delete(members::table.filter(members::group_id.eq(&key))).execute(conn)?;
             diesel::delete(groups::table.find(&key)).execute(conn)?;
+            crate::audit::record(conn, by, &[group_deleted(id.as_uuid())])?;
             Ok(Ok(()))
         });
         deleted.map_err(StoreError::from)?

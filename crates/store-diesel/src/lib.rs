@@ -16,6 +16,7 @@
 //! (`sql`), the user row and stored moments (`rows`), trigrams
 //! (`trigrams`) and failures as the ports see them (`errors`).
 
+mod audit;
 mod checkpoints;
 mod connection;
 mod credentials;

@@ -144,6 +144,19 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    audit_entries (position) {
+        position -> BigInt,
+        at -> Timestamp,
+        kind -> Text,
+        resource_id -> Text,
+        credential_id -> Nullable<Text>,
+        actor_name -> Text,
+        channel -> Text,
+        fields -> Text,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_groups,

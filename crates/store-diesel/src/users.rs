@@ -3,7 +3,8 @@
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use kenning_domain::{
-    Limit, Offset, SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
+    group_members_changed, user_changes, user_created, Attribution, Limit, Offset, SearchText,
+    Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
@@ -94,19 +95,22 @@ pub(crate) fn by_key_statement(conn: &DbConnection, key: &UserKey) -> Statement 
 }
 
 impl UserRepository for Database {
-    fn insert(&self, user: &User) -> Result<(), StoreError> {
-        self.insert_all(std::slice::from_ref(user))?
+    fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
+        self.insert_all(&[(user.clone(), by.clone())])?
             .pop()
             .unwrap_or_else(|| Err(StoreError::backend_message("an insert was not answered")))
     }
 
-    fn insert_all(&self, users: &[User]) -> Result<Vec<Result<(), StoreError>>, StoreError> {
+    fn insert_all(
+        &self,
+        users: &[(User, Attribution)],
+    ) -> Result<Vec<Result<(), StoreError>>, StoreError> {
         if users.is_empty() {
             return Ok(Vec::new());
         }
         self.write(|conn| {
             let mut answers = Vec::with_capacity(users.len());
-            for user in users {
+            for (user, by) in users {
                 let row = UserRow::new(user, stored_version(user));
                 let insert = |conn: &mut DbConnection| {
                     diesel::insert_into(users::table).values(&row).execute(conn)
@@ -130,7 +134,10 @@ impl UserRepository for Database {
                     }
                 };
                 answers.push(match inserted {
-                    Ok(_) => Ok(()),
+                    Ok(_) => {
+                        crate::audit::record(conn, by, &[user_created(user)])?;
+                        Ok(())
+                    }
                     Err(e) if is_unique_violation(&e) => Err(store_error(e)),
                     Err(e) => return Err(TxError::from(e)),
                 });
@@ -244,6 +251,7 @@ impl UserRepository for Database {
     fn modify(
         &self,
         id: UserId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ModifyError> {
         let key = id.to_string();
@@ -268,6 +276,7 @@ impl UserRepository for Database {
                 let version = row.version();
                 let was_deleted = row.is_deleted();
                 let mut user = row.into_user()?;
+                let before = user.clone();
                 if let Err(refusal) = change(&mut user) {
                     return Ok(Attempt::Rejected(refusal));
                 }
@@ -278,9 +287,15 @@ impl UserRepository for Database {
                 )
                 .set(&UserRow::new(&user, version + 1))
                 .execute(conn)?;
+                if written == 1 {
+                    crate::audit::record(conn, by, &user_changes(&before, &user))?;
+                }
                 if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
                     crate::expertise::erase_expertise(conn, &key)?;
-                    crate::groups::leave_groups(conn, &key, to_db_time(user.modified()))?;
+                    let left =
+                        crate::groups::leave_groups(conn, &key, to_db_time(user.modified()))?;
+                    let changes: Vec<_> = left.into_iter().map(group_members_changed).collect();
+                    crate::audit::record(conn, by, &changes)?;
                 }
                 Ok(if written == 1 {
                     Attempt::Done(Box::new(user.stored_at(next_version(version)?)))

@@ -12,12 +12,15 @@ use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
+    credential_issued, credential_revoked, group_changed, group_created, group_deleted,
+    group_members_changed, user_changes, user_created, Attribution, AuditEntry, Change,
     CredentialKind, Email, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit, Offset,
     SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
 };
 use kenning_ports::{
-    CredentialStore, FilteredGroups, FilteredUsers, GroupRepository, Membership, ModifyError,
-    ModifyGroupError, StoreError, StoredCredential, UserPage, UserRepository,
+    AuditQuery, AuditTrail, CredentialStore, FilteredGroups, FilteredUsers, GroupRepository,
+    Membership, ModifyError, ModifyGroupError, StoreError, StoredCredential, UserPage,
+    UserRepository,
 };
 use uuid::Uuid;
 
@@ -27,6 +30,10 @@ struct State {
     groups: HashMap<GroupId, Group>,
     credentials: Vec<StoredCredential>,
     expertise: expertise::Learned,
+    /// The audit trail, oldest first.
+    audit: Vec<AuditEntry>,
+    /// The position the next entry gets.
+    next_position: u64,
 }
 
 /// Users, credentials and what uploads taught (actions, standings, each
@@ -62,6 +69,19 @@ fn haystack(user: &User) -> Option<String> {
 }
 
 impl State {
+    /// Records `changes`, made as `by` says, in the audit trail.
+    fn record(&mut self, by: &Attribution, changes: impl IntoIterator<Item = Change>) {
+        for change in changes {
+            self.next_position += 1;
+            self.audit.push(AuditEntry {
+                position: self.next_position,
+                at: by.at,
+                actor: by.actor.clone(),
+                change,
+            });
+        }
+    }
+
     /// The users `text` matches, in listing order.
     fn matching(&self, text: &SearchText) -> Vec<(UserCursor, &User)> {
         let mut found: Vec<(UserCursor, &User)> = self
@@ -128,7 +148,7 @@ impl State {
 }
 
 impl UserRepository for MemoryStore {
-    fn insert(&self, user: &User) -> Result<(), StoreError> {
+    fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
         let mut state = self.lock();
         if state.users.contains_key(&user.id()) {
             return Err(StoreError::backend_message(format!(
@@ -138,6 +158,7 @@ impl UserRepository for MemoryStore {
         }
         state.check_unique(user)?;
         state.users.insert(user.id(), user.clone());
+        state.record(by, [user_created(user)]);
         Ok(())
     }
 
@@ -245,6 +266,7 @@ impl UserRepository for MemoryStore {
     fn modify(
         &self,
         id: UserId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ModifyError> {
         let mut state = self.lock();
@@ -255,14 +277,19 @@ impl UserRepository for MemoryStore {
         state.check_unique(&user)?;
         let erased = matches!(user.status(), Status::Deleted { .. });
         if let Some(old) = state.users.insert(id, user.clone()) {
+            state.record(by, user_changes(&old, &user));
             if erased && !matches!(old.status(), Status::Deleted { .. }) {
                 state.expertise.erase(id);
+                let mut left = Vec::new();
                 for group in state.groups.values_mut() {
                     if group.remove_member(id, user.modified()) {
                         let version = group.version() + 1;
                         *group = group.clone().stored_at(version);
+                        left.push(group_members_changed(group.id().as_uuid()));
                     }
                 }
+                left.sort_by_key(|change| change.resource_id);
+                state.record(by, left);
             }
         }
         Ok(user)
@@ -300,17 +327,24 @@ impl UserRepository for MemoryStore {
 }
 
 impl CredentialStore for MemoryStore {
-    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
-        self.lock().credentials.push(credential.clone());
+    fn insert(&self, credential: &StoredCredential, by: &Attribution) -> Result<(), StoreError> {
+        let mut state = self.lock();
+        state.credentials.push(credential.clone());
+        state.record(by, [credential_issued(credential.id)]);
         Ok(())
     }
 
-    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
+    fn insert_first(
+        &self,
+        credential: &StoredCredential,
+        by: &Attribution,
+    ) -> Result<bool, StoreError> {
         let mut state = self.lock();
         if state.credentials.iter().any(|c| c.kind == credential.kind) {
             return Ok(false);
         }
         state.credentials.push(credential.clone());
+        state.record(by, [credential_issued(credential.id)]);
         Ok(true)
     }
 
@@ -335,12 +369,7 @@ impl CredentialStore for MemoryStore {
         Ok(listed)
     }
 
-    fn revoke(
-        &self,
-        kind: CredentialKind,
-        id: Uuid,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
+    fn revoke(&self, kind: CredentialKind, id: Uuid, by: &Attribution) -> Result<bool, StoreError> {
         let mut state = self.lock();
         match state
             .credentials
@@ -348,7 +377,8 @@ impl CredentialStore for MemoryStore {
             .find(|c| c.kind == kind && c.id == id && c.revoked.is_none())
         {
             Some(c) => {
-                c.revoked = Some(now);
+                c.revoked = Some(by.at);
+                state.record(by, [credential_revoked(id)]);
                 Ok(true)
             }
             None => Ok(false),
@@ -357,10 +387,11 @@ impl CredentialStore for MemoryStore {
 }
 
 impl GroupRepository for MemoryStore {
-    fn insert_group(&self, group: &Group) -> Result<(), StoreError> {
+    fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
         let mut state = self.lock();
         state.check_unique_group(group)?;
         state.groups.insert(group.id(), group.clone());
+        state.record(by, [group_created(group)]);
         Ok(())
     }
 
@@ -371,6 +402,7 @@ impl GroupRepository for MemoryStore {
     fn modify_group(
         &self,
         id: GroupId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
     ) -> Result<Group, ModifyGroupError> {
         let mut state = self.lock();
@@ -383,11 +415,18 @@ impl GroupRepository for MemoryStore {
         change(&mut group).map_err(ModifyGroupError::Rejected)?;
         let group = group.stored_at(version + 1);
         state.check_unique_group(&group)?;
-        state.groups.insert(id, group.clone());
+        if let Some(before) = state.groups.insert(id, group.clone()) {
+            state.record(by, group_changed(&before, &group));
+        }
         Ok(group)
     }
 
-    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError> {
+    fn delete_group(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        by: &Attribution,
+    ) -> Result<(), ModifyGroupError> {
         let mut state = self.lock();
         let group = state.groups.get(&id).ok_or(ModifyGroupError::NotFound)?;
         if let Some(version) = expected {
@@ -396,6 +435,7 @@ impl GroupRepository for MemoryStore {
                 .map_err(ModifyGroupError::Rejected)?;
         }
         state.groups.remove(&id);
+        state.record(by, [group_deleted(id.as_uuid())]);
         Ok(())
     }
 
@@ -440,5 +480,30 @@ impl GroupRepository for MemoryStore {
             }
         }
         Ok(of)
+    }
+}
+
+impl AuditTrail for MemoryStore {
+    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, StoreError> {
+        Ok(self
+            .lock()
+            .audit
+            .iter()
+            .rev()
+            .filter(|entry| query.matches(entry))
+            .take(usize::try_from(query.limit).unwrap_or(usize::MAX))
+            .cloned()
+            .collect())
+    }
+
+    fn prune_audit(&self, before: DateTime<Utc>, max: u32) -> Result<u32, StoreError> {
+        let mut state = self.lock();
+        let mut pruned = 0;
+        state.audit.retain(|entry| {
+            let old = entry.at < before && pruned < max;
+            pruned += u32::from(old);
+            !old
+        });
+        Ok(pruned)
     }
 }

@@ -11,7 +11,7 @@ use kenning_ports::{UserPage, UserRepository};
 use kenning_test_macros::contract_check;
 
 use super::{
-    adapters, directory, matching, names, new_user, now, page, Store, SEARCHES_OF_EVERY_KIND,
+    adapters, by, directory, matching, names, new_user, now, page, Store, SEARCHES_OF_EVERY_KIND,
 };
 
 fn page_after(
@@ -116,7 +116,7 @@ fn a_search_follows_renames_and_erasures(store: Arc<impl Store>) {
         })
         .unwrap();
         listed[at] = store
-            .modify(listed[at].id(), &mut |u| u.update(patch.clone()))
+            .modify(listed[at].id(), &by(), &mut |u| u.update(patch.clone()))
             .unwrap();
     }
     let erased = listed
@@ -124,9 +124,9 @@ fn a_search_follows_renames_and_erasures(store: Arc<impl Store>) {
         .position(|u| u.profile().unwrap().lastname.as_str() == "Bqqq")
         .unwrap();
     let gone = listed.remove(erased).id();
-    store.modify(gone, &mut |u| u.delete(now())).unwrap();
+    store.modify(gone, &by(), &mut |u| u.delete(now())).unwrap();
     let at = now() + Duration::days(15);
-    store.modify(gone, &mut |u| u.anonymize(at)).unwrap();
+    store.modify(gone, &by(), &mut |u| u.anonymize(at)).unwrap();
     listed.sort_by_key(UserCursor::of);
 
     let qqq = matching(&listed, Some("qqq"));
@@ -200,7 +200,7 @@ fn a_search_keeps_the_order_of_names_alike(store: Arc<impl Store>) {
     ];
     for (n, (last, first)) in alike.iter().enumerate() {
         let user = new_user(&format!("t{n}@kqz.example"), first, last, None);
-        UserRepository::insert(&*store, &user).unwrap();
+        UserRepository::insert(&*store, &user, &by()).unwrap();
         listed.push(user);
     }
     listed.sort_by_key(UserCursor::of);
@@ -232,7 +232,7 @@ fn a_search_keeps_the_order_of_names_alike(store: Arc<impl Store>) {
 fn a_full_last_page_says_nothing_follows(store: Arc<impl Store>) {
     for (i, last) in ["Alpha", "Beta", "Gamma", "Delta"].iter().enumerate() {
         let user = new_user(&format!("u{i}@example.com"), "Al", last, None);
-        UserRepository::insert(&*store, &user).unwrap();
+        UserRepository::insert(&*store, &user, &by()).unwrap();
     }
     let first = page_after(&*store, None, None, 2);
     assert_eq!(names(&first.users), ["Al Alpha", "Al Beta"]);
@@ -255,7 +255,7 @@ fn a_cursor_between_rows_still_works(store: Arc<impl Store>) {
         .map(|(i, last)| new_user(&format!("u{i}@example.com"), "Jo", last, None))
         .collect();
     for user in &users {
-        UserRepository::insert(&*store, user).unwrap();
+        UserRepository::insert(&*store, user, &by()).unwrap();
     }
     let first = page_after(&*store, Some("jo"), None, 2);
     assert_eq!(names(&first.users), ["Jo Adams", "Jo Baker"]);
@@ -264,9 +264,13 @@ fn a_cursor_between_rows_still_works(store: Arc<impl Store>) {
     // Baker is deleted and anonymized: the row moves to the front of the
     // listing (its names are empty) and out of every search.
     let baker = first.users[1].id();
-    store.modify(baker, &mut |u| u.delete(now())).unwrap();
+    store
+        .modify(baker, &by(), &mut |u| u.delete(now()))
+        .unwrap();
     let at = now() + Duration::days(15);
-    store.modify(baker, &mut |u| u.anonymize(at)).unwrap();
+    store
+        .modify(baker, &by(), &mut |u| u.anonymize(at))
+        .unwrap();
     let next = page_after(&*store, Some("jo"), Some(&cursor), 2);
     assert_eq!(names(&next.users), ["Jo Clark", "Jo Davis"]);
     assert!(next.more);

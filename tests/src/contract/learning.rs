@@ -9,7 +9,7 @@ use kenning_domain::{Holding, Lesson, Scoring, TopicStanding, UserId};
 use kenning_ports::{NewAction, UserRepository};
 use kenning_test_macros::contract_check;
 
-use super::{action, adapters, new_user, now, Store};
+use super::{action, adapters, by, new_user, now, Store};
 
 /// Actions of several types, out of date order, voting for different
 /// labels of one key, some showing it and some not.
@@ -76,7 +76,7 @@ fn assert_holds(stored: &[TopicStanding], expected: &HashMap<String, Holding>, u
 fn standings_are_what_the_domain_learns(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
     let history = history("ada@example.com");
     for action in &history[..2] {
         store.record(action, &scoring).unwrap();
@@ -96,8 +96,8 @@ fn the_learned_topics_are_listed_with_a_label_each(store: Arc<impl Store>) {
     assert!(store.learned_keys().unwrap().is_empty());
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Builder", None);
-    UserRepository::insert(&*store, &ada).unwrap();
-    UserRepository::insert(&*store, &bob).unwrap();
+    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserRepository::insert(&*store, &bob, &by()).unwrap();
     for action in history("ada@example.com") {
         store.record(&action, &scoring).unwrap();
     }
@@ -131,7 +131,11 @@ fn the_learned_topics_are_listed_with_a_label_each(store: Arc<impl Store>) {
 
     // A topic nobody knows any more is no longer listed.
     let at = now() + chrono::Duration::days(60);
-    store.modify(bob.id(), &mut |u| u.delete(now())).unwrap();
-    store.modify(bob.id(), &mut |u| u.anonymize(at)).unwrap();
+    store
+        .modify(bob.id(), &by(), &mut |u| u.delete(now()))
+        .unwrap();
+    store
+        .modify(bob.id(), &by(), &mut |u| u.anonymize(at))
+        .unwrap();
     assert_eq!(store.learned_keys().unwrap(), ["chart", "helm", "values"]);
 }

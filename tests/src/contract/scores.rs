@@ -10,7 +10,7 @@ use kenning_domain::{rank_experts, Expert, QueryTerm, Scoring, UserId};
 use kenning_ports::{ExpertiseStore, UserRepository};
 use kenning_test_macros::contract_check;
 
-use super::{action, adapters, new_user, now, Store};
+use super::{action, adapters, by, new_user, now, Store};
 
 const QUERY: [&str; 3] = ["helm", "chart", "helm chart"];
 
@@ -51,7 +51,7 @@ fn score(store: &dyn ExpertiseStore, user: UserId) -> f64 {
 fn person(store: &dyn UserRepository, name: &str) -> (UserId, String) {
     let email = format!("{name}@example.com");
     let user = new_user(&email, name, "Tester", None);
-    store.insert(&user).unwrap();
+    store.insert(&user, &by()).unwrap();
     (user.id(), email)
 }
 

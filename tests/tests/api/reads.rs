@@ -10,12 +10,12 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
-use kenning_app::{ExpertiseService, GroupService, Principal, UserService};
+use kenning_app::{AuditService, ExpertiseService, GroupService, Principal, UserService};
 use kenning_clock::ManualClock;
 use kenning_domain::{
-    Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId, Limit, NewUserInput, Offset,
-    Raw, Scope, Scoring, SearchText, UploadInput, User, UserCursor, UserError, UserFilter, UserId,
-    UserKey,
+    Attribution, Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId, Limit,
+    NewUserInput, Offset, Raw, Scope, Scoring, SearchText, UploadInput, User, UserCursor,
+    UserError, UserFilter, UserId, UserKey,
 };
 use kenning_graphql::{Answer, Context, Limits, Outcome};
 use kenning_keyphrase::KeyphraseExtractor;
@@ -54,8 +54,8 @@ impl Counted {
 }
 
 impl UserRepository for Counted {
-    fn insert(&self, user: &User) -> Result<(), StoreError> {
-        UserRepository::insert(&*self.inner, user)
+    fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
+        UserRepository::insert(&*self.inner, user, by)
     }
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
         self.single_users.fetch_add(1, Ordering::SeqCst);
@@ -98,9 +98,10 @@ impl UserRepository for Counted {
     fn modify(
         &self,
         id: UserId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ModifyError> {
-        self.inner.modify(id, change)
+        self.inner.modify(id, by, change)
     }
     fn due_for_purge(&self, now: DateTime<Utc>, max: u32) -> Result<Vec<UserId>, StoreError> {
         self.inner.due_for_purge(now, max)
@@ -114,8 +115,8 @@ impl UserRepository for Counted {
 }
 
 impl GroupRepository for Counted {
-    fn insert_group(&self, group: &Group) -> Result<(), StoreError> {
-        self.inner.insert_group(group)
+    fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
+        self.inner.insert_group(group, by)
     }
     fn group(&self, id: GroupId) -> Result<Option<Group>, StoreError> {
         self.inner.group(id)
@@ -123,12 +124,18 @@ impl GroupRepository for Counted {
     fn modify_group(
         &self,
         id: GroupId,
+        by: &Attribution,
         change: &mut dyn FnMut(&mut Group) -> Result<(), GroupError>,
     ) -> Result<Group, ModifyGroupError> {
-        self.inner.modify_group(id, change)
+        self.inner.modify_group(id, by, change)
     }
-    fn delete_group(&self, id: GroupId, expected: Option<u64>) -> Result<(), ModifyGroupError> {
-        self.inner.delete_group(id, expected)
+    fn delete_group(
+        &self,
+        id: GroupId,
+        expected: Option<u64>,
+        by: &Attribution,
+    ) -> Result<(), ModifyGroupError> {
+        self.inner.delete_group(id, expected, by)
     }
     fn groups(
         &self,
@@ -168,7 +175,7 @@ fn world(scopes: Vec<Scope>) -> World {
         store.clone(),
         store.clone(),
         Arc::new(KeyphraseExtractor::new()),
-        clock,
+        clock.clone(),
         Scoring::default(),
     );
     let mut members = Vec::new();
@@ -211,7 +218,8 @@ fn world(scopes: Vec<Scope>) -> World {
         name: "reader".into(),
         scopes,
     };
-    let context = Context::new(principal, users, groups, expertise, 10_000);
+    let audit = AuditService::new(store.inner.clone(), clock);
+    let context = Context::new(principal, users, groups, expertise, audit, 10_000);
     World {
         store,
         context,

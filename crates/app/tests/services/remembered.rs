@@ -6,10 +6,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::Duration;
 use kenning_app::{CredentialService, IssuedCredential, ServiceError, REVOCATION_DELAY};
 use kenning_clock::ManualClock;
-use kenning_domain::{CredentialKind, Scope};
+use kenning_domain::{Attribution, CredentialKind, Scope};
 use kenning_ports::{CredentialStore, StoreError, StoredCredential};
 use kenning_store_memory::MemoryStore;
 use uuid::Uuid;
@@ -32,12 +32,16 @@ impl Watched {
 }
 
 impl CredentialStore for Watched {
-    fn insert(&self, credential: &StoredCredential) -> Result<(), StoreError> {
-        self.inner.insert(credential)
+    fn insert(&self, credential: &StoredCredential, by: &Attribution) -> Result<(), StoreError> {
+        self.inner.insert(credential, by)
     }
 
-    fn insert_first(&self, credential: &StoredCredential) -> Result<bool, StoreError> {
-        self.inner.insert_first(credential)
+    fn insert_first(
+        &self,
+        credential: &StoredCredential,
+        by: &Attribution,
+    ) -> Result<bool, StoreError> {
+        self.inner.insert_first(credential, by)
     }
 
     fn find(&self, kind: CredentialKind, id: Uuid) -> Result<Option<StoredCredential>, StoreError> {
@@ -54,13 +58,8 @@ impl CredentialStore for Watched {
         self.inner.list(kind)
     }
 
-    fn revoke(
-        &self,
-        kind: CredentialKind,
-        id: Uuid,
-        now: DateTime<Utc>,
-    ) -> Result<bool, StoreError> {
-        self.inner.revoke(kind, id, now)
+    fn revoke(&self, kind: CredentialKind, id: Uuid, by: &Attribution) -> Result<bool, StoreError> {
+        self.inner.revoke(kind, id, by)
     }
 }
 
