@@ -4,11 +4,15 @@
 //! source: a module is a file, and a module depends on another when it
 //! names it, or an item of it, by a path (`crate::a::b::Item`, `super::x`,
 //! `self::child::y`, or a declared child's bare name `child::z`, grouped
-//! imports included), each path counted toward the longest module it
-//! names. An item of the crate root (defined there or re-exported with
-//! `pub use`) is the root's, so a root that uses a child and a child that
-//! uses `crate::Item` are a circle. Declaring `mod child;` is no use of
-//! it. What is compiled only for tests (`#[cfg(test)]` items and inline
+//! imports included), each path counted toward the module that defines
+//! what it names. That module is found as rust-analyzer finds it: through
+//! the imports and re-exports of the modules the path passes (`pub use
+//! child::Item`, `as` renames, globs), so `crate::Email` re-exported by the
+//! root from `profile` is a use of `profile`, and an import is never a
+//! definition. An item defined in the crate root (an inline module counts
+//! as part of its file) is the root's, so a root that uses a child and a
+//! child that uses `crate::Item` are a circle. Declaring `mod child;` is
+//! no use of it. What is compiled only for tests (`#[cfg(test)]` items and inline
 //! modules) is left out, and a test module's file may use its parents:
 //! that is how a test reaches what it tests.
 
@@ -228,6 +232,66 @@ mod checker {
             circles,
             [["crate::a", "crate::b", "crate::c", "crate::c::d"]]
         );
+    }
+
+    #[test]
+    fn a_re_exported_item_is_its_defining_modules() {
+        assert_no_circle(&[
+            (
+                "src/lib.rs",
+                "mod a;\nmod b;\nmod c;\n\
+                 pub use a::{Thing, Other as Renamed};\npub(crate) use b::*;\n\
+                 use c::Private;\npub use a::Nested;\n",
+            ),
+            (
+                "src/a.rs",
+                "mod deep;\npub use deep::Nested;\npub struct Thing;\npub enum Other { One }\n\
+                 fn uses() { crate::Renamed::One; }\n",
+            ),
+            ("src/a/deep.rs", "pub struct Nested;\n"),
+            (
+                "src/b.rs",
+                "pub fn globbed() {}\nuse crate::{Thing, Nested};\n",
+            ),
+            (
+                "src/c.rs",
+                "pub struct Private;\nfn f() { crate::globbed(); crate::Private; }\n",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_root_item_used_by_a_child_the_root_uses_is_a_circle() {
+        let circles = circles_of(&[
+            (
+                "src/lib.rs",
+                "mod a;\nmod b;\npub use a::Thing;\nuse b::Helper;\n\
+                 pub fn root_item() {}\n",
+            ),
+            (
+                "src/a.rs",
+                "pub struct Thing;\nfn f() { crate::root_item() }\n",
+            ),
+            (
+                "src/b.rs",
+                "pub struct Helper;\nfn f() { crate::Helper; }\n",
+            ),
+        ]);
+        assert_eq!(circles, [["crate", "crate::a"]]);
+    }
+
+    #[test]
+    fn an_item_imported_from_another_crate_is_no_modules() {
+        assert_no_circle(&[
+            (
+                "src/lib.rs",
+                "mod a;\npub use a::Thing;\npub use other_crate::Error;\n",
+            ),
+            (
+                "src/a.rs",
+                "pub struct Thing;\nfn f() -> crate::Error { todo!() }\n",
+            ),
+        ]);
     }
 
     #[test]

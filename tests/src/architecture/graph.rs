@@ -1,11 +1,14 @@
 //! The modules of one crate (a file each, found by following `mod name;`
 //! from the crate's root) and which depends on which, with the circles
-//! among them.
+//! among them. A path depends on the module that defines what it names,
+//! found as rust-analyzer finds it: through the imports and re-exports of
+//! the modules it passes (`crate::Email` is `crate::profile::Email` when the
+//! root has `pub use profile::Email`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
-use super::scan::{scan, FileScan, PathUse};
+use super::scan::{scan, FileScan, Import, PathUse};
 
 /// Where the checker reads source files from.
 pub trait Sources {
@@ -80,6 +83,12 @@ impl Graph {
             .enumerate()
             .map(|(i, m)| (m.path.clone(), i))
             .collect();
+        let namespaces = modules
+            .iter()
+            .zip(&scans)
+            .map(|(module, found)| Namespace::of(&module.path, found, &index))
+            .collect();
+        let names = Names { index, namespaces };
         let mut edges = BTreeMap::new();
         for (from, found) in scans.iter().enumerate() {
             let here = &modules[from];
@@ -87,16 +96,16 @@ impl Graph {
                 let Some(target) = absolute(&here.path, used) else {
                     continue;
                 };
-                let to = (0..=target.len())
-                    .rev()
-                    .find_map(|len| index.get(&target[..len]).copied())
-                    .unwrap_or(0);
+                let to = match names.resolve(&target, 0) {
+                    Named::Module(to) | Named::Item(to) | Named::Unsure(to) => to,
+                    Named::Outside => continue,
+                };
                 let exempt = here.test && here.path.starts_with(&modules[to].path);
                 if to != from && !exempt {
                     edges.entry((from, to)).or_insert_with(|| Evidence {
                         file: here.file.clone(),
                         line: used.line,
-                        path: written(&used.segments),
+                        path: used.segments.join("::"),
                     });
                 }
             }
@@ -138,13 +147,122 @@ impl Graph {
     }
 }
 
-/// A path as it reads: `crate::a` for the leaf `self` of `crate::a::{self, ..}`.
-fn written(segments: &[String]) -> String {
-    let shown = match segments.split_last() {
-        Some((last, rest)) if last == "self" && !rest.is_empty() => rest,
-        _ => segments,
-    };
-    shown.join("::")
+/// How many imports a path is followed through before its module is taken
+/// as is: more than any real chain of re-exports, and an end to a loop of
+/// globs.
+const MAX_HOPS: usize = 16;
+
+/// What a module's file makes nameable in it at its top level.
+struct Namespace {
+    /// The items it defines.
+    defined: HashSet<String>,
+    /// Each imported name and the path below the crate root it names;
+    /// `None` when that is outside the crate.
+    imported: HashMap<String, Option<Vec<String>>>,
+    /// The paths below the crate root whose every name it imports.
+    globs: Vec<Vec<String>>,
+}
+
+impl Namespace {
+    fn of(here: &[String], found: &FileScan, index: &HashMap<Vec<String>, usize>) -> Self {
+        let defined: HashSet<String> = found.definitions.iter().cloned().collect();
+        // An import path starts at `crate`, `self`, `super`, or a name of the
+        // module itself (a child, an inline module, an enum); any other first
+        // name is another crate's.
+        let within = |import: &Import| -> Option<Vec<String>> {
+            let first = import.path.first()?;
+            let local = matches!(first.as_str(), "crate" | "self" | "super")
+                || defined.contains(first)
+                || index.contains_key(&[here, std::slice::from_ref(first)].concat());
+            if !local {
+                return None;
+            }
+            let used = PathUse {
+                segments: import.path.clone(),
+                inline_depth: 0,
+                line: 0,
+            };
+            absolute(here, &used)
+        };
+        let mut imported = HashMap::new();
+        let mut globs = Vec::new();
+        for import in &found.imports {
+            match &import.name {
+                Some(name) => {
+                    imported.insert(name.clone(), within(import));
+                }
+                None => globs.extend(within(import)),
+            }
+        }
+        Self {
+            defined,
+            imported,
+            globs,
+        }
+    }
+}
+
+/// What a path below the crate root names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Named {
+    /// The module itself.
+    Module(usize),
+    /// An item the module defines, or something inside one (a variant, an
+    /// associated function).
+    Item(usize),
+    /// Something the module neither defines nor imports as far as the scan
+    /// can tell (an item a macro writes, say): the module is taken as its
+    /// owner.
+    Unsure(usize),
+    /// Something of another crate, imported.
+    Outside,
+}
+
+/// The crate's modules with their namespaces, to resolve paths in.
+struct Names {
+    index: HashMap<Vec<String>, usize>,
+    namespaces: Vec<Namespace>,
+}
+
+impl Names {
+    /// What `path` names, after `hops` imports already followed to it.
+    fn resolve(&self, path: &[String], hops: usize) -> Named {
+        let (len, module) = (0..=path.len())
+            .rev()
+            .find_map(|len| self.index.get(&path[..len]).map(|&m| (len, m)))
+            .unwrap_or((0, 0));
+        match path[len..].split_first() {
+            None => Named::Module(module),
+            Some((name, rest)) => self.look_up(module, name, rest, hops),
+        }
+    }
+
+    /// What `name::rest` names in `module`: the module's own item, or what
+    /// an import or glob of it names; an import is no definition.
+    fn look_up(&self, module: usize, name: &str, rest: &[String], hops: usize) -> Named {
+        let namespace = &self.namespaces[module];
+        if namespace.defined.contains(name) {
+            return Named::Item(module);
+        }
+        if hops >= MAX_HOPS {
+            return Named::Unsure(module);
+        }
+        if let Some(target) = namespace.imported.get(name) {
+            return match target {
+                Some(target) => self.resolve(&[target, rest].concat(), hops + 1),
+                None => Named::Outside,
+            };
+        }
+        for glob in &namespace.globs {
+            if let Named::Module(source) = self.resolve(glob, hops + 1) {
+                match self.look_up(source, name, rest, hops + 1) {
+                    Named::Unsure(_) => {}
+                    found => return found,
+                }
+            }
+        }
+        Named::Unsure(module)
+    }
 }
 
 /// The folder in which the modules a file declares are: beside a crate

@@ -1,5 +1,7 @@
 //! One source file read as the module check needs it: the modules it
-//! declares and the paths by which it may reach other modules of its crate.
+//! declares, the paths by which it may reach other modules of its crate, and
+//! the names its module defines or imports, by which a path through it is
+//! followed to where the item it names is defined.
 //! Comments, string and character literals are skipped, so a doc comment
 //! or a message naming `crate::x` is no dependency, and so are the items
 //! compiled only for tests (`#[cfg(test)]`): a test module may use its
@@ -24,16 +26,36 @@ pub struct PathUse {
     pub line: usize,
 }
 
+/// A name that a `use` item of the file's own module brings into it, with
+/// any visibility: a re-export (`pub use child::Item`) and a plain import
+/// alike name an item defined elsewhere, never one of this module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Import {
+    /// The path imported, as written (`child::Item`, `crate::a::b`); for a
+    /// glob, the path before its `::*`.
+    pub path: Vec<String>,
+    /// The name it is known by here: its last segment or its `as` alias;
+    /// `None` for a glob, which brings every name of its path.
+    pub name: Option<String>,
+}
+
 /// What [`scan`] found in one file.
 #[derive(Debug, Default)]
 pub struct FileScan {
     pub declarations: Vec<Declaration>,
     pub paths: Vec<PathUse>,
+    /// The items the file's module defines at its top level (functions,
+    /// types, traits, constants, statics, `macro_rules!` macros and inline
+    /// modules, whose contents are part of the file).
+    pub definitions: Vec<String>,
+    /// The names its top-level `use` items bring in.
+    pub imports: Vec<Import>,
 }
 
 /// Reads one file's declarations and paths.
 pub fn scan(source: &str) -> FileScan {
     let (tokens, mut declarations) = without_test_items(tokenize(source));
+    let (definitions, imports) = top_level_names(&tokens);
     let mut candidates = Vec::new();
     let mut braces: Vec<bool> = Vec::new();
     let mut inline_depth = 0;
@@ -97,6 +119,71 @@ pub fn scan(source: &str) -> FileScan {
     FileScan {
         declarations,
         paths,
+        definitions,
+        imports,
+    }
+}
+
+/// The items defined and the names imported at the file's top level, outside
+/// every brace: what is inside a function, an `impl`, a trait or an inline
+/// module is not in the file's module's own namespace.
+fn top_level_names(tokens: &[Token]) -> (Vec<String>, Vec<Import>) {
+    let mut definitions = Vec::new();
+    let mut imports = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        match &tokens[i].kind {
+            Kind::Punct('{') => {
+                i = closing(tokens, i).map_or(tokens.len(), |close| close + 1);
+                continue;
+            }
+            Kind::Ident(word) if starts_item(tokens, i) => match word.as_str() {
+                "use" => {
+                    i = use_tree(tokens, i + 1, Vec::new(), &mut imports);
+                    continue;
+                }
+                "fn" | "struct" | "enum" | "union" | "trait" | "const" | "static" | "type"
+                | "mod" => {
+                    let mut at = i + 1;
+                    if kind(tokens, at) == Some(&Kind::Ident("mut".to_owned())) {
+                        at += 1;
+                    }
+                    if let Some(Kind::Ident(name)) = kind(tokens, at) {
+                        definitions.push(name.clone());
+                    }
+                }
+                "macro_rules" if is_punct(tokens, i + 1, '!') => {
+                    if let Some(Kind::Ident(name)) = kind(tokens, i + 2) {
+                        definitions.push(name.clone());
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+        i += 1;
+    }
+    // `const _` and `use Trait as _` name nothing.
+    definitions.retain(|name| name != "_");
+    imports.retain(|import| import.name.as_deref() != Some("_"));
+    (definitions, imports)
+}
+
+/// Whether the word at `i` can begin an item's keywords: it follows the end
+/// of an item or an attribute, a visibility or another of an item's
+/// qualifiers (`pub(crate) const unsafe fn`, `extern "C" fn`), not a `<` or
+/// a `,` of generics (`<const N: usize>`).
+fn starts_item(tokens: &[Token], i: usize) -> bool {
+    let Some(previous) = i.checked_sub(1).and_then(|p| kind(tokens, p)) else {
+        return true;
+    };
+    match previous {
+        Kind::Punct(';' | '}' | ']' | ')') | Kind::Literal => true,
+        Kind::Ident(word) => matches!(
+            word.as_str(),
+            "pub" | "unsafe" | "async" | "const" | "extern" | "default"
+        ),
+        _ => false,
     }
 }
 
@@ -425,33 +512,66 @@ fn starts_path(tokens: &[Token], i: usize) -> bool {
 }
 
 /// The paths of a path or a use tree starting at `i` (`a::b::{c, d::{self,
-/// e as f}, g::*}` gives `a::b::c`, `a::b::d::self`, `a::b::d::e`,
-/// `a::b::g`), and the index after it.
-fn path_tree(tokens: &[Token], mut i: usize) -> (Vec<Vec<String>>, usize) {
-    let mut prefix = Vec::new();
+/// e as f}, g::*}` gives `a::b::c`, `a::b::d`, `a::b::d::e`, `a::b::g`),
+/// and the index after it.
+fn path_tree(tokens: &[Token], i: usize) -> (Vec<Vec<String>>, usize) {
+    let mut imports = Vec::new();
+    let end = use_tree(tokens, i, Vec::new(), &mut imports);
+    (imports.into_iter().map(|import| import.path).collect(), end)
+}
+
+/// The imports of the use tree starting at `i`, below `prefix` (`a::{b as c,
+/// d::{self, *}}` imports `a::b` as `c`, `a::d` as `d`, and every name of
+/// `a::d`), and the index after the tree. A path that is no import reads as
+/// one name imported (`crate::a::B::new` as `new`).
+fn use_tree(
+    tokens: &[Token],
+    mut i: usize,
+    mut prefix: Vec<String>,
+    out: &mut Vec<Import>,
+) -> usize {
+    // A leading `::` names an external crate, which is no module of this one.
+    if prefix.is_empty() && kind(tokens, i) == Some(&Kind::PathSep) {
+        i += 1;
+    }
     loop {
         match kind(tokens, i) {
-            Some(Kind::Ident(name)) => {
-                prefix.push(name.clone());
+            Some(Kind::Ident(segment)) => {
+                prefix.push(segment.clone());
                 i += 1;
                 if kind(tokens, i) == Some(&Kind::PathSep) {
                     i += 1;
-                } else {
-                    return (vec![prefix], i);
+                    continue;
                 }
+                if prefix.len() > 1 && prefix.last().is_some_and(|last| last == "self") {
+                    prefix.pop();
+                }
+                let mut name = prefix.last().cloned();
+                // `x as Alias`, but not a cast to a path (`x as crate::T`).
+                if kind(tokens, i) == Some(&Kind::Ident("as".to_owned()))
+                    && kind(tokens, i + 2) != Some(&Kind::PathSep)
+                {
+                    if let Some(Kind::Ident(alias)) = kind(tokens, i + 1) {
+                        name = Some(alias.clone());
+                        i += 2;
+                    }
+                }
+                out.push(Import { path: prefix, name });
+                return i;
+            }
+            Some(Kind::Punct('*')) => {
+                out.push(Import {
+                    path: prefix,
+                    name: None,
+                });
+                return i + 1;
             }
             Some(Kind::Punct('{')) => {
-                let mut paths = Vec::new();
                 i += 1;
                 while i < tokens.len() && !is_punct(tokens, i, '}') {
-                    let (leaves, end) = path_tree(tokens, i);
-                    paths.extend(leaves.into_iter().map(|leaf| {
-                        let mut path = prefix.clone();
-                        path.extend(leaf);
-                        path
-                    }));
-                    // Past an `as` rename, to the next tree or the group's end.
-                    i = end.max(i + 1);
+                    // Past anything unexpected, to the next tree or the
+                    // group's end.
+                    i = use_tree(tokens, i, prefix.clone(), out).max(i + 1);
                     while i < tokens.len() && !is_punct(tokens, i, ',') && !is_punct(tokens, i, '}')
                     {
                         i += 1;
@@ -460,9 +580,9 @@ fn path_tree(tokens: &[Token], mut i: usize) -> (Vec<Vec<String>>, usize) {
                         i += 1;
                     }
                 }
-                return (paths, i + 1);
+                return i + 1;
             }
-            _ => return (vec![prefix], i),
+            _ => return i,
         }
     }
 }
