@@ -1,0 +1,40 @@
+//! What the store holds, behind its one lock.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use kenning_domain::{Group, GroupId, User, UserId};
+use kenning_ports::StoredCredential;
+
+use crate::learned::Learned;
+
+/// Everything the store holds; each port's implementation reads and
+/// writes it under the lock.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub(crate) users: HashMap<UserId, User>,
+    pub(crate) groups: HashMap<GroupId, Group>,
+    pub(crate) credentials: Vec<StoredCredential>,
+    pub(crate) expertise: Learned,
+}
+
+/// Users, credentials and what uploads taught (actions, standings, each
+/// user's action count) held in memory behind one lock, implementing
+/// `UserRepository`, `CredentialStore` and `ExpertiseStore`.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave a half-applied change:
+        // every write is a single insert of a finished value.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
