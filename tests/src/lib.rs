@@ -2,6 +2,8 @@
 
 pub mod app;
 #[cfg(test)]
+mod architecture;
+#[cfg(test)]
 #[deny(dead_code)]
 mod contract;
 pub mod db;

@@ -8,7 +8,9 @@ use candle_core::{Device, Tensor};
 use kenning_ports::Embedder;
 
 use crate::calibration::{reference_words, Reference};
-use crate::{name_of, tokenizer, unit, ModelError, STATIC_FILE};
+use crate::directory::{name_of, tokenizer, STATIC_FILE};
+use crate::error::ModelError;
+use crate::vector::unit;
 
 /// The tensor the vectors are kept under in [`STATIC_FILE`].
 const TENSOR: &str = "vectors";

@@ -8,7 +8,10 @@ use candle_transformers::models::bert::{BertModel, Config};
 use kenning_ports::Embedder;
 
 use crate::calibration::{reference_words, Reference};
-use crate::{name_of, tokenizer, unit, ModelError, StaticVectors};
+use crate::directory::{name_of, tokenizer};
+use crate::error::ModelError;
+use crate::static_vectors::StaticVectors;
+use crate::vector::unit;
 
 /// How many texts are run through the model at once.
 const BATCH: usize = 256;

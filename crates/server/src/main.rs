@@ -9,15 +9,17 @@ use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Meaning, Pooling, Services, Settings};
 use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
-use kenning_domain::{ActionType, CredentialKind, LanguageId, Scope, Scoring};
+use kenning_domain::{CredentialKind, LanguageId, Scope};
 use kenning_store_diesel::Location;
 use uuid::Uuid;
 
 mod audit;
 mod http_args;
+mod scoring_args;
 mod topics;
 
 use http_args::HttpArgs;
+use scoring_args::ScoringArgs;
 
 /// Kenning: manages an organisation's users and learns who knows what.
 #[derive(Debug, Parser)]
@@ -152,60 +154,6 @@ enum MeaningMode {
     Static,
     Model,
     Off,
-}
-
-/// How expertise is scored. Every instance on one database must use the
-/// same settings: a change rebuilds the stored standings at start.
-#[derive(Debug, Args)]
-struct ScoringArgs {
-    /// The weight of an action type, as TYPE=WEIGHT; repeat (or separate
-    /// with commas in the environment) for several.
-    #[arg(long = "action-weight", env = "KENNING_ACTION_WEIGHTS", value_delimiter = ',',
-          value_parser = parse_action_weight)]
-    action_weights: Vec<(ActionType, f64)>,
-    /// The weight of every action type not given with --action-weight.
-    #[arg(long, env = "KENNING_DEFAULT_ACTION_WEIGHT", default_value_t = 1.0)]
-    default_action_weight: f64,
-    /// Factor of texts sent with descriptor "primary".
-    #[arg(long, env = "KENNING_PRIMARY_FACTOR", default_value_t = 1.5)]
-    primary_factor: f64,
-    /// Factor of texts sent with descriptor "default" (or none).
-    #[arg(long, env = "KENNING_DEFAULT_FACTOR", default_value_t = 1.0)]
-    default_factor: f64,
-    /// Factor of texts sent with descriptor "secondary".
-    #[arg(long, env = "KENNING_SECONDARY_FACTOR", default_value_t = 0.5)]
-    secondary_factor: f64,
-    /// Days after which an action counts half as much.
-    #[arg(long, env = "KENNING_HALF_LIFE_DAYS", default_value_t = 365,
-          value_parser = clap::value_parser!(u32).range(1..=36500))]
-    half_life_days: u32,
-}
-
-impl ScoringArgs {
-    fn scoring(self) -> anyhow::Result<Scoring> {
-        Ok(Scoring::new(
-            self.action_weights,
-            self.default_action_weight,
-            [
-                self.primary_factor,
-                self.default_factor,
-                self.secondary_factor,
-            ],
-            chrono::Duration::days(i64::from(self.half_life_days)),
-        )?)
-    }
-}
-
-fn parse_action_weight(raw: &str) -> Result<(ActionType, f64), String> {
-    let (name, weight) = raw
-        .split_once('=')
-        .ok_or_else(|| format!("{raw:?} is not TYPE=WEIGHT"))?;
-    let action = ActionType::parse(name.trim()).map_err(|e| e.to_string())?;
-    let weight: f64 = weight
-        .trim()
-        .parse()
-        .map_err(|_| format!("the weight of {name} is not a number"))?;
-    Ok((action, weight))
 }
 
 #[derive(Debug, Subcommand)]

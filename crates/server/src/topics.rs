@@ -12,6 +12,8 @@ use kenning_domain::{Descriptor, TextFormat, UploadText};
 use kenning_keyphrase::KeyphraseExtractor;
 use serde_json::json;
 
+use crate::scoring_args::ScoringArgs;
+
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
     /// Read the input as HTML (only its visible text counts).
@@ -30,7 +32,7 @@ pub struct ExtractArgs {
     #[arg(long, default_value = "default", value_parser = parse_descriptor)]
     descriptor: Descriptor,
     #[command(flatten)]
-    scoring: super::ScoringArgs,
+    scoring: ScoringArgs,
     /// Files to read; standard input when none is given.
     files: Vec<PathBuf>,
 }

@@ -1,90 +1,18 @@
-//! Actions and standings held in memory.
+//! `ExpertiseStore` on the memory store: actions recorded, standings
+//! learned and read, under its one lock.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
-use chrono::{DateTime, Utc};
 use kenning_domain::{
-    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Holding, Population, Scoring,
+    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring,
     TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
 };
-use uuid::Uuid;
 
-use crate::{MemoryStore, State};
-
-#[derive(Debug, Clone)]
-struct StoredAction {
-    id: Uuid,
-    user: UserId,
-    entity_type: String,
-    action_type: String,
-    action_date: DateTime<Utc>,
-    alias: Option<String>,
-    received: DateTime<Utc>,
-    topics: Vec<EntityTopic>,
-}
-
-/// A user's holding on one topic, as stored, with its rank key.
-#[derive(Debug, Clone)]
-struct Held {
-    holding: Holding,
-    rank_key: f64,
-}
-
-/// Everything learned from uploads.
-#[derive(Debug, Default)]
-pub(crate) struct Learned {
-    actions: Vec<StoredAction>,
-    /// Per topic key, each user's label, standing, its rank key and
-    /// whether it is shown.
-    standings: HashMap<String, HashMap<UserId, Held>>,
-    /// Each user's number of actions.
-    activity: HashMap<UserId, u64>,
-    /// Per topic key, the actions that taught it: id, user and the topic's
-    /// relevance per descriptor.
-    teaching: HashMap<String, Vec<(Uuid, UserId, [f64; 3])>>,
-    /// The sum of `activity`, kept with it.
-    actions_total: u64,
-    /// The topics each user hid from their profile and ranking.
-    hidden: BTreeSet<(UserId, String)>,
-    fingerprint: Option<String>,
-}
-
-impl Learned {
-    pub(crate) fn erase(&mut self, user: UserId) {
-        self.actions.retain(|a| a.user != user);
-        self.hidden.retain(|(u, _)| *u != user);
-        if let Some(actions) = self.activity.remove(&user) {
-            self.actions_total -= actions;
-        }
-        self.teaching.retain(|_, actions| {
-            actions.retain(|(_, u, _)| *u != user);
-            !actions.is_empty()
-        });
-        self.standings.retain(|_, users| {
-            users.remove(&user);
-            !users.is_empty()
-        });
-    }
-
-    fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
-        for topic in &action.topics {
-            let users = self.standings.entry(topic.key.clone()).or_default();
-            let before = users.remove(&user).map(|held| held.holding);
-            let holding = Holding::learn(
-                before,
-                topic,
-                &action.action_type,
-                action.action_date,
-                scoring,
-            );
-            let rank_key = holding.standing.rank_key(scoring);
-            users.insert(user, Held { holding, rank_key });
-        }
-    }
-}
+use crate::learned::{Held, Learned, StoredAction};
+use crate::state::{MemoryStore, State};
 
 fn topic_standing(key: &str, user: UserId, held: &Held) -> TopicStanding {
     TopicStanding {

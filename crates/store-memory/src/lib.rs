@@ -6,9 +6,10 @@
 //! is not a way around the database: nothing survives the process.
 
 mod expertise;
+mod learned;
+mod state;
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
@@ -24,38 +25,8 @@ use kenning_ports::{
 };
 use uuid::Uuid;
 
-#[derive(Debug, Default)]
-struct State {
-    users: HashMap<UserId, User>,
-    groups: HashMap<GroupId, Group>,
-    credentials: Vec<StoredCredential>,
-    expertise: expertise::Learned,
-    /// The audit trail, oldest first.
-    audit: Vec<AuditEntry>,
-    /// The position the next entry gets.
-    next_position: u64,
-}
-
-/// Users, credentials and what uploads taught (actions, standings, each
-/// user's action count) held in memory behind one lock, implementing
-/// `UserRepository`, `CredentialStore` and `ExpertiseStore`.
-#[derive(Debug, Default)]
-pub struct MemoryStore {
-    state: Mutex<State>,
-}
-
-impl MemoryStore {
-    /// An empty store.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        // A panic while holding the lock cannot leave a half-applied change:
-        // every write is a single insert of a finished value.
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
+pub use state::MemoryStore;
+use state::State;
 
 fn haystack(user: &User) -> Option<String> {
     user.profile().map(|p| {

@@ -10,9 +10,7 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, Channel, CredentialKind, ResourceKind, UserPatch,
     UserPatchInput,
 };
-use kenning_ports::{
-    AuditQuery, AuditTrail, CredentialStore, GroupRepository, StoreError, UserRepository,
-};
+use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, StoreError, UserRepository};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 

@@ -35,7 +35,8 @@ use std::collections::{HashMap, HashSet};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{ScoredTopic, Scoring, TopicStanding};
+use super::scoring::Scoring;
+use super::standing::{ScoredTopic, TopicStanding};
 use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::user::UserId;
 

@@ -1,10 +1,12 @@
-use chrono::TimeZone;
+use chrono::{DateTime, Duration, TimeZone, Utc};
 use uuid::Uuid;
 
 use std::collections::{HashMap, HashSet};
 
 use super::*;
 use crate::topic::{TextWord, Topic};
+use crate::upload::{ActionType, Descriptor};
+use crate::user::UserId;
 
 fn t(days: i64) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap() + Duration::days(days)

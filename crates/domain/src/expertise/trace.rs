@@ -12,7 +12,7 @@
 
 use std::collections::HashMap;
 
-use super::{slot, EntityTopic, Scoring};
+use super::scoring::{slot, EntityTopic, Scoring};
 use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::upload::Descriptor;
 

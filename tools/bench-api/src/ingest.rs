@@ -11,6 +11,7 @@ use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::TopicExtractor;
 use serde_json::{json, Value};
 
+use crate::args::{Args, Load};
 use crate::directory;
 use crate::load::{Request, Stats};
 use crate::ops::{upload_body, TEXTS};
@@ -56,7 +57,7 @@ pub(crate) fn upload(c: usize, n: u64, i: usize) -> Value {
 pub fn measure(
     backend: &str,
     url: &str,
-    args: &crate::Args,
+    args: &Args,
     batches: &[(usize, usize)],
 ) -> anyhow::Result<Vec<IngestRow>> {
     let binary = crate::server::release_binary()?;
@@ -105,7 +106,7 @@ pub fn measure(
         let stats = args.measure(
             make,
             check,
-            crate::Load::Connections(connections),
+            Load::Connections(connections),
             &format!("{backend} {items} a request"),
         );
         let (_, peak) = kenning.memory()?;

@@ -11,7 +11,7 @@ use std::process::{Command, Stdio};
 use kenning_keyphrase_eval::Dataset;
 use serde::Deserialize;
 
-use crate::Run;
+use crate::run::Run;
 
 /// What a script prints.
 #[derive(Debug, Deserialize)]

@@ -11,10 +11,10 @@ use anyhow::Context;
 use kenning_domain::Scoring;
 use serde_json::json;
 
+use crate::args::{fresh_database, Args, Load};
 use crate::directory;
 use crate::load::Request;
 use crate::server::Kenning;
-use crate::Load;
 
 /// The ways of finding topics by meaning, as `--meaning` names them.
 const MODES: [&str; 3] = ["off", "static", "model"];
@@ -85,13 +85,13 @@ fn model_dir() -> anyhow::Result<PathBuf> {
 
 /// Each mode on a fresh database of `backend` holding the generated
 /// expertise (10,000 people, 50,000 topic words).
-pub fn measure(args: &crate::Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
+pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
     let binary = crate::server::release_binary()?;
     let model = model_dir()?;
     let keys = crate::ops::topic_keys();
     let mut rows = Vec::new();
     for mode in MODES {
-        let Some(url) = crate::fresh_database(args, backend)? else {
+        let Some(url) = fresh_database(args, backend)? else {
             return Ok(rows);
         };
         Kenning::migrate(&binary, &url)?;

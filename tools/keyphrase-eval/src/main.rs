@@ -4,17 +4,17 @@
 //! dataset in the data folder, in one run.
 
 mod python;
+mod run;
 
 use std::collections::HashSet;
-use std::time::Instant;
 
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_keyphrase_eval::{data_dir, f1_at, load_all, Dataset, Normalizer, YakeRust};
 use kenning_ports::TopicExtractor;
-use serde::Deserialize;
 
 use crate::python::Python;
+use crate::run::Run;
 
 const K: usize = 10;
 
@@ -26,37 +26,6 @@ const SYSTEMS: [&str; 5] = [
     "MultipartiteRank",
     "PositionRank",
 ];
-
-/// What a system produced on a dataset: its phrases for each document, best
-/// first, and the wall time it took for each, in seconds.
-#[derive(Debug, Deserialize)]
-struct Run {
-    keyphrases: Vec<Vec<String>>,
-    seconds: Vec<f64>,
-}
-
-impl Run {
-    /// Runs `extract` on each text, timing each call alone.
-    fn timed<'a>(
-        texts: impl IntoIterator<Item = &'a str>,
-        mut extract: impl FnMut(&str) -> Vec<String>,
-    ) -> Self {
-        let (mut keyphrases, mut seconds) = (Vec::new(), Vec::new());
-        for text in texts {
-            let start = Instant::now();
-            keyphrases.push(extract(text));
-            seconds.push(start.elapsed().as_secs_f64());
-        }
-        Self {
-            keyphrases,
-            seconds,
-        }
-    }
-
-    fn ms_per_doc(&self) -> f64 {
-        1000.0 * self.seconds.iter().sum::<f64>() / self.seconds.len().max(1) as f64
-    }
-}
 
 struct Scores {
     f1_5: f64,

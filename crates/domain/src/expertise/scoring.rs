@@ -1,0 +1,195 @@
+//! The operator's scoring settings, and what they make of a topic of an
+//! entity: its relevance under the descriptor factors, and the contribution
+//! of an action that taught it.
+
+use std::collections::BTreeMap;
+
+use chrono::{DateTime, Duration, Utc};
+
+use crate::upload::{ActionType, Descriptor};
+
+/// Why scoring settings were refused.
+///
+/// New settings bring new ways to refuse them, so the enum is
+/// non-exhaustive: a match outside this crate needs a wildcard arm.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ScoringError {
+    /// An action type's (or descriptor's) weight was negative or not finite;
+    /// names which.
+    #[error("the weight of {0} must be a finite number >= 0")]
+    Weight(String),
+    /// The half-life was shorter than a day.
+    #[error("the half-life must be at least one day")]
+    HalfLife,
+}
+
+/// The operator's scoring settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scoring {
+    action_weights: BTreeMap<String, f64>,
+    default_weight: f64,
+    primary: f64,
+    default_factor: f64,
+    secondary: f64,
+    half_life: Duration,
+}
+
+impl Default for Scoring {
+    fn default() -> Self {
+        Self {
+            action_weights: BTreeMap::new(),
+            default_weight: 1.0,
+            primary: 1.5,
+            default_factor: 1.0,
+            secondary: 0.5,
+            half_life: Duration::days(365),
+        }
+    }
+}
+
+fn weight(name: &str, value: f64) -> Result<f64, ScoringError> {
+    if value.is_finite() && value >= 0.0 {
+        Ok(value)
+    } else {
+        Err(ScoringError::Weight(name.to_owned()))
+    }
+}
+
+impl Scoring {
+    /// Settings with a weight per action type, the weight of every other
+    /// type, the factors of the three descriptors (primary, default,
+    /// secondary) and the half-life of a contribution.
+    pub fn new(
+        action_weights: impl IntoIterator<Item = (ActionType, f64)>,
+        default_weight: f64,
+        factors: [f64; 3],
+        half_life: Duration,
+    ) -> Result<Self, ScoringError> {
+        let mut weights = BTreeMap::new();
+        for (action, value) in action_weights {
+            weights.insert(action.as_str().to_owned(), weight(action.as_str(), value)?);
+        }
+        if half_life < Duration::days(1) {
+            return Err(ScoringError::HalfLife);
+        }
+        Ok(Self {
+            action_weights: weights,
+            default_weight: weight("unlisted action types", default_weight)?,
+            primary: weight("primary", factors[0])?,
+            default_factor: weight("default", factors[1])?,
+            secondary: weight("secondary", factors[2])?,
+            half_life,
+        })
+    }
+
+    /// The weight of an action of this type: its configured weight, else the
+    /// default one.
+    pub fn action_weight(&self, action: &ActionType) -> f64 {
+        self.weight_of(action.as_str())
+    }
+
+    /// The weight of a stored action type name; names without a weight of
+    /// their own weigh the default weight.
+    fn weight_of(&self, action_type: &str) -> f64 {
+        self.action_weights
+            .get(action_type)
+            .copied()
+            .unwrap_or(self.default_weight)
+    }
+
+    /// What one action of `action_type` adds to its user's standing on
+    /// `topic`: the action's weight times the topic's relevance in the
+    /// entity.
+    pub fn contribution(&self, action_type: &str, topic: &EntityTopic) -> f64 {
+        self.weight_of(action_type) * topic.relevance(self)
+    }
+
+    /// The factor a topic's relevance in a text of this descriptor is
+    /// multiplied by.
+    pub fn descriptor_factor(&self, descriptor: Descriptor) -> f64 {
+        match descriptor {
+            Descriptor::Primary => self.primary,
+            Descriptor::Default => self.default_factor,
+            Descriptor::Secondary => self.secondary,
+        }
+    }
+
+    /// The time after which a standing's score has decayed to half.
+    pub fn half_life(&self) -> Duration {
+        self.half_life
+    }
+
+    /// The factor by which a contribution made at `from` has shrunk at `to`.
+    pub fn decay(&self, from: DateTime<Utc>, to: DateTime<Utc>) -> f64 {
+        let age = (to - from).num_milliseconds() as f64;
+        let half_life = self.half_life.num_milliseconds() as f64;
+        0.5_f64.powf(age / half_life)
+    }
+
+    /// A stable description of the settings: stored aggregates built under
+    /// other settings must be rebuilt.
+    pub fn fingerprint(&self) -> String {
+        let weights: Vec<String> = self
+            .action_weights
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        // `ranked` names the standings' layout: one with a rank key
+        // (Standing::rank_key) that standings stored before lack;
+        // `relevant` the actions' topics', with their relevance under
+        // these settings stored beside them, which rows stored before lack.
+        format!(
+            "ranked relevant weights[{}] default={} factors={},{},{} half_life_s={}",
+            weights.join(","),
+            self.default_weight,
+            self.primary,
+            self.default_factor,
+            self.secondary,
+            self.half_life.num_seconds()
+        )
+    }
+}
+
+/// A topic of an entity (all its texts together): the relevance it has in
+/// the texts of each descriptor, so that the descriptor factors can be
+/// applied, and applied again when the operator changes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityTopic {
+    /// The topic's key, what standings are kept under.
+    pub key: String,
+    /// The topic as people read it.
+    pub label: String,
+    /// Summed relevance in the primary, default and secondary texts.
+    pub by_descriptor: [f64; 3],
+    /// Whether people read it (see [`entity_topics`]): every key of a
+    /// text whose words are judged when read, and elsewhere a key phrase
+    /// of two or more words or a word written as a name. The others are
+    /// kept for ranking alone.
+    ///
+    /// [`entity_topics`]: crate::entity_topics
+    pub shown: bool,
+}
+
+pub(crate) fn slot(descriptor: Descriptor) -> usize {
+    match descriptor {
+        Descriptor::Primary => 0,
+        Descriptor::Default => 1,
+        Descriptor::Secondary => 2,
+    }
+}
+
+impl EntityTopic {
+    /// relevance(topic in the entity): each text's relevance times its
+    /// descriptor's factor, summed.
+    pub fn relevance(&self, scoring: &Scoring) -> f64 {
+        [
+            Descriptor::Primary,
+            Descriptor::Default,
+            Descriptor::Secondary,
+        ]
+        .into_iter()
+        .map(|d| scoring.descriptor_factor(d) * self.by_descriptor[slot(d)])
+        .sum()
+    }
+}

@@ -1,0 +1,228 @@
+//! What a person holds on a topic and how an action adds to it: the
+//! standing that decays by the half-life, the label her uploads voted for,
+//! and the forms a store keeps and a reader is shown.
+
+use chrono::{DateTime, Utc};
+
+use super::scoring::{EntityTopic, Scoring};
+use crate::user::UserId;
+
+/// A user's accumulated score on a topic, as of a moment.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Standing {
+    /// The score at `as_of`; it decays from there by the half-life.
+    pub score: f64,
+    /// The moment `score` holds for.
+    pub as_of: DateTime<Utc>,
+}
+
+impl Standing {
+    /// The standing after a contribution made at `at`. The later of the two
+    /// moments is kept, so no factor ever grows beyond one by much.
+    pub fn add(self, contribution: f64, at: DateTime<Utc>, scoring: &Scoring) -> Self {
+        if at >= self.as_of {
+            Self {
+                score: self.score * scoring.decay(self.as_of, at) + contribution,
+                as_of: at,
+            }
+        } else {
+            Self {
+                score: self.score + contribution * scoring.decay(at, self.as_of),
+                as_of: self.as_of,
+            }
+        }
+    }
+
+    /// The score at `now`.
+    pub fn score_at(&self, now: DateTime<Utc>, scoring: &Scoring) -> f64 {
+        self.score * scoring.decay(self.as_of, now)
+    }
+
+    /// A number that orders standings as their scores do at any one
+    /// moment, under `scoring`'s half-life: the logarithm of the score
+    /// carried to a fixed epoch. Every score decays by the same factor
+    /// over the same time, so the order never changes while the number is
+    /// stored; a store keeps it in an index and reads the best standings on
+    /// a topic without decaying every one. A score of zero ranks last.
+    pub fn rank_key(&self, scoring: &Scoring) -> f64 {
+        if self.score <= 0.0 || !self.score.is_finite() {
+            return LAST_RANK;
+        }
+        let since_epoch = (self.as_of - rank_epoch()).num_milliseconds() as f64;
+        let half_life = scoring.half_life().num_milliseconds() as f64;
+        self.score.ln() + since_epoch / half_life * std::f64::consts::LN_2
+    }
+}
+
+/// The rank key of a standing of zero: below any other.
+const LAST_RANK: f64 = -1e300;
+
+/// The moment rank keys are carried to.
+fn rank_epoch() -> DateTime<Utc> {
+    DateTime::<Utc>::UNIX_EPOCH
+}
+
+/// What a person's uploads said of how a topic reads, kept beside the
+/// standing: the label shown, its lead in the uploads' vote, and whether
+/// any upload showed the topic ([`EntityTopic::shown`]).
+///
+/// Each upload's label votes with the weight of its contribution, and a
+/// label that has had more than half of all the weight since it was
+/// first ahead keeps the place (a weighted majority vote, Boyer and
+/// Moore's, kept in one number, the lead). So the form a person writes
+/// most often (casing included: `Helm` over `helm` when they write it
+/// so) is shown, it does not flip with each upload, and a form used once
+/// does not displace it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicLabel {
+    /// The label shown.
+    pub label: String,
+    /// Its lead in the vote.
+    pub votes: f64,
+    /// Shown by any of the uploads.
+    pub shown: bool,
+}
+
+impl TopicLabel {
+    /// What the first upload that taught `topic`, contributing
+    /// `contribution`, says.
+    pub fn first(topic: &EntityTopic, contribution: f64) -> Self {
+        Self {
+            label: topic.label.clone(),
+            votes: contribution,
+            shown: topic.shown,
+        }
+    }
+
+    /// With another upload that taught `topic`, contributing
+    /// `contribution`.
+    pub fn learn(&mut self, topic: &EntityTopic, contribution: f64) {
+        self.shown |= topic.shown;
+        if self.label == topic.label {
+            self.votes += contribution;
+        } else if contribution > self.votes {
+            self.label.clone_from(&topic.label);
+            self.votes = contribution - self.votes;
+        } else {
+            self.votes -= contribution;
+        }
+    }
+}
+
+/// What a person holds on one topic: her standing and the label her
+/// uploads voted for. [`Holding::learn`] is the one rule by which every
+/// store learns from an action, on upload and on a rebuild.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Holding {
+    /// The label shown, its lead in the vote, and whether it is shown.
+    pub label: TopicLabel,
+    /// The score and the moment it holds for.
+    pub standing: Standing,
+}
+
+impl Holding {
+    /// `before` (`None`: nothing yet on the topic) after an action of
+    /// `action_type`, made at `at`, that taught `topic`: its contribution
+    /// added to the standing, its label's vote counted.
+    pub fn learn(
+        before: Option<Self>,
+        topic: &EntityTopic,
+        action_type: &str,
+        at: DateTime<Utc>,
+        scoring: &Scoring,
+    ) -> Self {
+        let contribution = scoring.contribution(action_type, topic);
+        match before {
+            Some(mut held) => {
+                held.label.learn(topic, contribution);
+                held.standing = held.standing.add(contribution, at, scoring);
+                held
+            }
+            None => Self {
+                label: TopicLabel::first(topic, contribution),
+                standing: Standing {
+                    score: contribution,
+                    as_of: at,
+                },
+            },
+        }
+    }
+}
+
+/// What one action changes in what its person knows, for a store to
+/// apply: her holding on each topic it taught, and the topics she knew
+/// nothing of before (each one more person who knows it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Lesson {
+    /// Each topic's key and her holding on it after the action.
+    pub holdings: Vec<(String, Holding)>,
+    /// The keys of `holdings` that she held nothing on before.
+    pub first_known: Vec<String>,
+}
+
+impl Lesson {
+    /// What an action of `action_type`, made at `at`, that taught
+    /// `topics` changes, given `before`, her holdings on those topics as
+    /// stored (the others are new to her). A key taught twice is learned
+    /// twice, in order, and is one holding.
+    pub fn of(
+        action_type: &str,
+        at: DateTime<Utc>,
+        topics: &[EntityTopic],
+        mut before: std::collections::HashMap<String, Holding>,
+        scoring: &Scoring,
+    ) -> Self {
+        let mut first_known = Vec::new();
+        let mut holdings: Vec<(String, Holding)> = Vec::with_capacity(topics.len());
+        let mut place: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(topics.len());
+        for topic in topics {
+            if let Some(&at_place) = place.get(topic.key.as_str()) {
+                let (_, held) = &mut holdings[at_place];
+                *held = Holding::learn(Some(held.clone()), topic, action_type, at, scoring);
+                continue;
+            }
+            let held = before.remove(&topic.key);
+            if held.is_none() {
+                first_known.push(topic.key.clone());
+            }
+            place.insert(&topic.key, holdings.len());
+            let after = Holding::learn(held, topic, action_type, at, scoring);
+            holdings.push((topic.key.clone(), after));
+        }
+        Self {
+            holdings,
+            first_known,
+        }
+    }
+}
+
+/// One stored (user, topic) aggregate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TopicStanding {
+    /// Whose standing it is.
+    pub user: UserId,
+    /// The topic's key.
+    pub key: String,
+    /// The topic as people read it.
+    pub label: String,
+    /// The accumulated score and the moment it holds for.
+    pub standing: Standing,
+    /// Whether people read it: shown by any of the user's uploads
+    /// ([`EntityTopic::shown`]).
+    pub shown: bool,
+}
+
+/// A topic of a user with its current score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoredTopic {
+    /// The topic's key.
+    pub key: String,
+    /// The topic as people read it.
+    pub label: String,
+    /// The score, as of the moment it was asked for; greater is better.
+    pub score: f64,
+    /// Whether people read it ([`EntityTopic::shown`]); topics that are
+    /// not are kept for ranking alone.
+    pub shown: bool,
+}

@@ -1,0 +1,30 @@
+//! A model's directory, as both embedders read it: its name, its
+//! tokenizer, and the file static vectors are written to.
+
+use std::path::Path;
+
+use crate::error::ModelError;
+
+/// The file static vectors are written to in a model's directory.
+pub const STATIC_FILE: &str = "static.safetensors";
+
+/// The model's name: its directory's.
+pub(crate) fn name_of(dir: &Path) -> String {
+    dir.file_name()
+        .map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().into())
+}
+
+/// The model's tokenizer, from its `tokenizer.json`.
+pub(crate) fn tokenizer(dir: &Path) -> Result<tokenizers::Tokenizer, ModelError> {
+    let path = dir.join("tokenizer.json");
+    if !path.is_file() {
+        return Err(ModelError::Read {
+            source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+            path,
+        });
+    }
+    let mut tokenizer =
+        tokenizers::Tokenizer::from_file(&path).map_err(|e| ModelError::invalid(&path, e))?;
+    tokenizer.with_padding(None);
+    Ok(tokenizer)
+}

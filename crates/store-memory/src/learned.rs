@@ -1,0 +1,81 @@
+//! Everything learned from uploads, as the store holds it: the actions,
+//! each user's holding on each topic, and the counts kept beside them.
+
+use std::collections::{BTreeSet, HashMap};
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{EntityTopic, Holding, Scoring, UserId};
+use uuid::Uuid;
+
+/// An action as recorded, with the topics it taught.
+#[derive(Debug, Clone)]
+pub(crate) struct StoredAction {
+    pub(crate) id: Uuid,
+    pub(crate) user: UserId,
+    pub(crate) entity_type: String,
+    pub(crate) action_type: String,
+    pub(crate) action_date: DateTime<Utc>,
+    pub(crate) alias: Option<String>,
+    pub(crate) received: DateTime<Utc>,
+    pub(crate) topics: Vec<EntityTopic>,
+}
+
+/// A user's holding on one topic, as stored, with its rank key.
+#[derive(Debug, Clone)]
+pub(crate) struct Held {
+    pub(crate) holding: Holding,
+    pub(crate) rank_key: f64,
+}
+
+/// Everything learned from uploads.
+#[derive(Debug, Default)]
+pub(crate) struct Learned {
+    pub(crate) actions: Vec<StoredAction>,
+    /// Per topic key, each user's label, standing, its rank key and
+    /// whether it is shown.
+    pub(crate) standings: HashMap<String, HashMap<UserId, Held>>,
+    /// Each user's number of actions.
+    pub(crate) activity: HashMap<UserId, u64>,
+    /// Per topic key, the actions that taught it: id, user and the topic's
+    /// relevance per descriptor.
+    pub(crate) teaching: HashMap<String, Vec<(Uuid, UserId, [f64; 3])>>,
+    /// The sum of `activity`, kept with it.
+    pub(crate) actions_total: u64,
+    /// The topics each user hid from their profile and ranking.
+    pub(crate) hidden: BTreeSet<(UserId, String)>,
+    pub(crate) fingerprint: Option<String>,
+}
+
+impl Learned {
+    pub(crate) fn erase(&mut self, user: UserId) {
+        self.actions.retain(|a| a.user != user);
+        self.hidden.retain(|(u, _)| *u != user);
+        if let Some(actions) = self.activity.remove(&user) {
+            self.actions_total -= actions;
+        }
+        self.teaching.retain(|_, actions| {
+            actions.retain(|(_, u, _)| *u != user);
+            !actions.is_empty()
+        });
+        self.standings.retain(|_, users| {
+            users.remove(&user);
+            !users.is_empty()
+        });
+    }
+
+    pub(crate) fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
+        for topic in &action.topics {
+            let users = self.standings.entry(topic.key.clone()).or_default();
+            let before = users.remove(&user).map(|held| held.holding);
+            let holding = Holding::learn(
+                before,
+                topic,
+                &action.action_type,
+                action.action_date,
+                scoring,
+            );
+            let rank_key = holding.standing.rank_key(scoring);
+            users.insert(user, Held { holding, rank_key });
+        }
+    }
+}

@@ -1,0 +1,45 @@
+//! What the store holds, behind its one lock.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, MutexGuard};
+
+use kenning_domain::{AuditEntry, Group, GroupId, User, UserId};
+use kenning_ports::StoredCredential;
+
+use crate::learned::Learned;
+
+/// Everything the store holds; each port's implementation reads and
+/// writes it under the lock.
+#[derive(Debug, Default)]
+pub(crate) struct State {
+    pub(crate) users: HashMap<UserId, User>,
+    pub(crate) groups: HashMap<GroupId, Group>,
+    pub(crate) credentials: Vec<StoredCredential>,
+    pub(crate) expertise: Learned,
+    /// The audit trail, oldest first.
+    pub(crate) audit: Vec<AuditEntry>,
+    /// The position the next entry gets.
+    pub(crate) next_position: u64,
+}
+
+/// Users, groups, credentials, what uploads taught (actions, standings,
+/// each user's action count) and the audit trail, held in memory behind
+/// one lock, implementing `UserRepository`, `GroupRepository`,
+/// `CredentialStore`, `ExpertiseStore` and `AuditTrail`.
+#[derive(Debug, Default)]
+pub struct MemoryStore {
+    state: Mutex<State>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub(crate) fn lock(&self) -> MutexGuard<'_, State> {
+        // A panic while holding the lock cannot leave a half-applied change:
+        // every write is a single insert of a finished value.
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
