@@ -13,6 +13,7 @@ mod codes;
 mod config;
 mod connector;
 mod credential;
+mod exposition;
 mod graphiql;
 mod graphql;
 mod head;

@@ -8,13 +8,7 @@
 //! status is a number the server answered, the outcome is a stable code. A
 //! client therefore cannot make the exposition grow.
 
-use std::time::Instant;
-
-use actix_web::body::MessageBody;
-use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::Method;
-use actix_web::middleware::Next;
-use actix_web::{web, HttpResponse};
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -23,14 +17,11 @@ use prometheus_client::metrics::gauge::Gauge;
 use prometheus_client::metrics::histogram::Histogram;
 use prometheus_client::registry::Registry;
 
-use crate::problem::Problem;
-use crate::state::AppState;
-
 /// Upper bounds (seconds) of the latency histogram buckets.
 const BUCKETS: [f64; 10] = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 5.0];
 
 /// The content type of the OpenMetrics text format, which Prometheus reads.
-const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+pub(crate) const CONTENT_TYPE: &str = "application/openmetrics-text; version=1.0.0; charset=utf-8";
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -104,7 +95,7 @@ impl Default for Metrics {
 }
 
 impl Metrics {
-    fn observe(&self, route: String, method: &'static str, status: u16, seconds: f64) {
+    pub(crate) fn observe(&self, route: String, method: &'static str, status: u16, seconds: f64) {
         let labels = RequestLabels {
             route,
             method,
@@ -142,7 +133,7 @@ impl Metrics {
 
 /// The label of a request method: the method itself when it is one of
 /// the standard ones, else `other`, so invented methods share one series.
-fn method_label(method: &Method) -> &'static str {
+pub(crate) fn method_label(method: &Method) -> &'static str {
     const KNOWN: [(Method, &str); 9] = [
         (Method::GET, "GET"),
         (Method::HEAD, "HEAD"),
@@ -158,45 +149,6 @@ fn method_label(method: &Method) -> &'static str {
         .iter()
         .find(|(known, _)| known == method)
         .map_or("other", |(_, label)| label)
-}
-
-/// Middleware: times each request and counts it under its route pattern
-/// (never the raw path, so ids do not multiply the series) and its method
-/// label.
-pub async fn record(
-    req: ServiceRequest,
-    next: Next<impl MessageBody>,
-) -> Result<ServiceResponse<impl MessageBody>, actix_web::Error> {
-    let started = Instant::now();
-    let metrics = req
-        .app_data::<web::Data<AppState>>()
-        .map(|s| s.metrics.clone());
-    let method = method_label(req.method());
-    let response = next.call(req).await?;
-    if let Some(metrics) = metrics {
-        let route = response
-            .request()
-            .match_pattern()
-            .unwrap_or_else(|| "unmatched".to_owned());
-        metrics.observe(
-            route,
-            method,
-            response.status().as_u16(),
-            started.elapsed().as_secs_f64(),
-        );
-    }
-    Ok(response)
-}
-
-/// `GET /metrics`.
-pub async fn render(state: web::Data<AppState>) -> HttpResponse {
-    state
-        .metrics
-        .set_meaning_topics(state.expertise.meaning_topics());
-    match state.metrics.render() {
-        Ok(body) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(body),
-        Err(e) => Problem::internal("rendering the metrics", &e).into_response(),
-    }
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@ use actix_web::web;
 
 use crate::config::MetricsEndpoint;
 use crate::state::AppState;
-use crate::{connector, graphiql, graphql, health, metrics, openapi, problem, scim};
+use crate::{connector, exposition, graphiql, graphql, health, openapi, problem, scim};
 
 /// The path of the GraphQL endpoint.
 pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
@@ -50,7 +50,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .route("/healthz", web::get().to(health::alive))
         .route("/readyz", web::get().to(health::ready));
     if metrics {
-        cfg.route(METRICS_PATH, web::get().to(metrics::render));
+        cfg.route(METRICS_PATH, web::get().to(exposition::render));
     }
     cfg.default_service(web::to(problem::not_found));
 }

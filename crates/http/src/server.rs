@@ -12,7 +12,7 @@ use crate::config::AllowedOrigin;
 use crate::listener::MetricsListener;
 use crate::routes::configure;
 use crate::state::AppState;
-use crate::{head, listener, metrics};
+use crate::{exposition, head, listener};
 
 /// A server answering the API on `listener` and, when given,
 /// `GET /metrics` on `metrics_listener` alone; `workers` threads (`None`:
@@ -46,7 +46,7 @@ pub fn server(
             .wrap(Condition::new(!origins.is_empty(), cors(origins)))
             .wrap(from_fn(head::bound))
             .wrap(security_headers())
-            .wrap(from_fn(metrics::record))
+            .wrap(from_fn(exposition::record))
             .wrap(
                 Logger::new("%{client}xi \"%{request}xi\" %s %b %Dms")
                     .custom_request_replace("client", move |req| {
