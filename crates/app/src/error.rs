@@ -213,7 +213,7 @@ impl ServiceError {
 
 /// The user repository is the store most use cases write to, so a bare
 /// `?` on a [`StoreError`] reads a taken value as a user's; the group use
-/// cases say [`Resource::Group`] through [`ServiceError::of_store`].
+/// cases say [`Resource::Group`] through `ServiceError::of_store`.
 impl From<StoreError> for ServiceError {
     fn from(error: StoreError) -> Self {
         ServiceError::of_store(Resource::User, error)

@@ -20,7 +20,7 @@ mod users;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
-    REVOCATION_DELAY,
+    DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};

@@ -36,7 +36,7 @@ pub fn visible(user: User) -> Result<User, ScimError> {
 }
 
 /// What the PATCH `request` makes of `current` (as SCIM sees it): its
-/// operations applied to the resource as stored ([`render_stored`]),
+/// operations applied to the resource as stored (`displayName` only when set),
 /// read back as a replacement whose `id` may only repeat `id_in_path`.
 pub fn patched(
     current: &User,

@@ -2,6 +2,8 @@
 
 use chrono::Duration;
 use diesel::{Connection, RunQueryDsl};
+use kenning_domain::AuditLimit;
+use kenning_ports::AuditQuery;
 use kenning_tests::app::TestApp;
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{CREATE_USER, DELETE_USER};
@@ -46,8 +48,8 @@ fn distinctive_user() -> serde_json::Value {
 }
 
 /// What the purge erases: the user's fields, and the topics and alias of
-/// its upload, which the upload's answer names.
-fn erased_strings(app: &TestApp) -> Vec<String> {
+/// its upload, which the upload's answer names; and the user's id.
+fn erased_strings(app: &TestApp) -> (Vec<String>, String) {
     let user = distinctive_user();
     let reply = app.graphql(CREATE_USER, json!({ "createUserInput": user }));
     let id = reply.json()["data"]["createUser"]["globalUserId"]
@@ -101,7 +103,7 @@ fn erased_strings(app: &TestApp) -> Vec<String> {
     // lower-case forms too.
     let folded: Vec<String> = strings.iter().map(|s| s.to_lowercase()).collect();
     strings.extend(folded);
-    strings
+    (strings, id)
 }
 
 #[on_every_backend]
@@ -109,7 +111,25 @@ fn a_purge_leaves_no_personal_data_in_the_files(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "erasure_leaves_no_personal_data_in_the_files") else {
         return;
     };
-    let erased = erased_strings(&app);
+    let (erased, id) = erased_strings(&app);
+    // The audit trail keeps the user's history by field names alone.
+    let trail = app
+        .services
+        .audit
+        .entries(
+            AuditQuery {
+                resource_id: Some(id.parse().unwrap()),
+                ..AuditQuery::default()
+            },
+            AuditLimit::default(),
+        )
+        .unwrap()
+        .entries;
+    let kinds: Vec<&str> = trail.iter().map(|e| e.change.kind.as_str()).collect();
+    assert_eq!(kinds, ["user.anonymized", "user.deleted", "user.created"]);
+    let text = format!("{trail:?}");
+    let left: Vec<&String> = erased.iter().filter(|s| text.contains(*s)).collect();
+    assert!(left.is_empty(), "the audit trail holds {left:?}");
     match backend {
         Backend::Sqlite => {
             let path = app.database_url().trim_start_matches("sqlite://");

@@ -117,6 +117,7 @@ fn every_command_has_help() {
         vec!["apikey", "--help"],
         vec!["apikey", "create", "--help"],
         vec!["purge", "--help"],
+        vec!["audit", "--help"],
         vec!["topics", "--help"],
         vec!["topics", "extract", "--help"],
         vec!["upload", "--help"],
@@ -162,7 +163,7 @@ fn tokens_are_created_listed_and_revoked() {
     assert_eq!(reporting[4], "-");
     assert_eq!(
         listed(&list, "all")[2],
-        "users:read,users:write,expertise:read"
+        "users:read,users:write,expertise:read,audit:read"
     );
 
     let id = reporting[0].to_owned();
@@ -189,6 +190,64 @@ fn tokens_are_created_listed_and_revoked() {
         "{}",
         stderr(&out)
     );
+}
+
+#[test]
+fn the_audit_trail_shows_what_the_command_line_changed() {
+    let scratch = Scratch::migrated();
+    let db = scratch.db_url();
+    succeeds(kenning(&db, &["token", "create", "--name", "reporting"]));
+    let list = stdout(&succeeds(kenning(&db, &["token", "list"])));
+    let id = listed(&list, "reporting")[0].to_owned();
+    succeeds(kenning(&db, &["token", "revoke", &id]));
+    succeeds(kenning(&db, &["apikey", "create", "--name", "crm"]));
+
+    let trail = stdout(&succeeds(kenning(&db, &["audit"])));
+    let rows: Vec<Vec<&str>> = trail
+        .lines()
+        .skip(1)
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let kinds: Vec<&str> = rows.iter().map(|r| r[2]).collect();
+    assert_eq!(
+        kinds,
+        [
+            "credential.issued",
+            "credential.revoked",
+            "credential.issued"
+        ],
+        "{trail}"
+    );
+    assert_eq!(rows[1][3], id, "{trail}");
+    assert!(
+        rows.iter().all(|r| r[4] == "cli" && r[5] == "cli"),
+        "{trail}"
+    );
+
+    let page = succeeds(kenning(&db, &["audit", "--limit", "1"]));
+    assert_eq!(stdout(&page).lines().count(), 2, "{}", stdout(&page));
+    let next = stderr(&page);
+    let cursor = next
+        .split("--before ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no next page in {next}"));
+    let older = stdout(&succeeds(kenning(&db, &["audit", "--before", cursor])));
+    assert_eq!(older.lines().count(), 3, "{older}");
+    let revoked = stdout(&succeeds(kenning(
+        &db,
+        &["audit", "--kind", "credential.revoked", "--resource", &id],
+    )));
+    assert_eq!(revoked.lines().count(), 2, "{revoked}");
+    for (args, message) in [
+        (["--kind", "user.renamed"], "must be one of user.created"),
+        (["--limit", "501"], "must be at most 500"),
+        (["--before", "0"], "must be a cursor"),
+    ] {
+        let out = kenning(&db, &[&["audit"][..], &args[..]].concat());
+        assert!(!out.status.success());
+        assert!(stderr(&out).contains(message), "{}", stderr(&out));
+    }
 }
 
 #[test]
