@@ -1,10 +1,13 @@
 //! Webhooks: Kenning telling other systems about its changes.
 //!
-//! This crate checks where a webhook may go: a subscription's URL
-//! ([`check_url`]) and each address it reaches, under the operator's
-//! [`NetworkPolicy`], which by default lets webhooks reach only public
-//! unicast addresses, over `https`. It signs what it sends, so a receiver
-//! can tell a delivery from Kenning from a forgery or a replay.
+//! This crate writes a change of the audit trail as the document a
+//! webhook carries, a CloudEvents 1.0 event in JSON ([`cloud_event`]),
+//! whose id ([`event_id`]) is the same each time the change is sent. It
+//! checks where a webhook may go: a subscription's URL ([`check_url`])
+//! and each address it reaches, under the operator's [`NetworkPolicy`],
+//! which by default lets webhooks reach only public unicast addresses,
+//! over `https`. It signs what it sends, so a receiver can tell a
+//! delivery from Kenning from a forgery or a replay.
 //!
 //! # The signature
 //!
@@ -56,12 +59,17 @@
 //! { printf '%s.' "$t"; cat body.json; } | openssl dgst -sha256 -hmac "$secret"
 //! ```
 
+mod event;
 mod policy;
 mod ranges;
 mod refusal;
 mod signature;
 mod target;
 
+pub use event::{
+    cloud_event, event_id, EventError, EventSource, InvalidSource, CONTENT_TYPE, MAX_SOURCE_CHARS,
+    TYPE_PREFIX,
+};
 pub use policy::{NetworkPolicy, Scheme};
 pub use ranges::{special_range, AddressRange};
 pub use refusal::Refusal;
