@@ -7,7 +7,28 @@
 //! and each address it reaches, under the operator's [`NetworkPolicy`],
 //! which by default lets webhooks reach only public unicast addresses,
 //! over `https`. It signs what it sends, so a receiver can tell a
-//! delivery from Kenning from a forgery or a replay.
+//! delivery from Kenning from a forgery or a replay. And it delivers one
+//! event to one URL ([`Sender::deliver`]), blocking, and says what came of
+//! it ([`Outcome`]); subscriptions, retries and their schedule are the
+//! caller's.
+//!
+//! # A delivery
+//!
+//! One `POST` to the subscription's URL, its body the event's JSON, with
+//! these headers:
+//!
+//! | header | value |
+//! | --- | --- |
+//! | `Content-Type` | `application/cloudevents+json` ([`CONTENT_TYPE`]) |
+//! | `Webhook-Id` ([`ID_HEADER`]) | the event's id, also its CloudEvents `id`: the same on every attempt, so a receiver drops duplicates by it |
+//! | `Kenning-Signature` ([`SIGNATURE_HEADER`]) | the signature, below |
+//!
+//! A 2xx answer delivers it. The sender cannot be turned against the
+//! network it runs in: it connects only to addresses the
+//! [`NetworkPolicy`] admits, checking every address a name resolves to
+//! and connecting to those alone (no second lookup, no proxy); it never
+//! follows a redirect; each delivery ends within its timeout; and it reads
+//! no answer's body. See [`Sender`].
 //!
 //! # The signature
 //!
@@ -59,13 +80,16 @@
 //! { printf '%s.' "$t"; cat body.json; } | openssl dgst -sha256 -hmac "$secret"
 //! ```
 
+mod delivery;
 mod event;
 mod policy;
 mod ranges;
 mod refusal;
+mod resolver;
 mod signature;
 mod target;
 
+pub use delivery::{Outcome, RetryReason, Sender, ID_HEADER, MAX_ID_CHARS};
 pub use event::{
     cloud_event, event_id, EventError, EventSource, InvalidSource, CONTENT_TYPE, MAX_SOURCE_CHARS,
     TYPE_PREFIX,

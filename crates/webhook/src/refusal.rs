@@ -4,12 +4,14 @@ use std::net::IpAddr;
 
 use crate::ranges::AddressRange;
 
-/// A URL or an address the sender refuses, naming the rule it breaks.
+/// Why the sender will not send a webhook, naming the rule broken: a URL
+/// or an address it refuses, or an event id no header can carry. Sending
+/// it again would be refused again.
 ///
-/// Each message completes a sentence about the subscription's `url`
-/// ("url must use https"), so it can be shown to the caller who gave it as
-/// a validation error on that field; [`Refusal::code`] is the stable
-/// machine name.
+/// The message of a URL's refusal completes a sentence about the
+/// subscription's `url` ("url must use https"), so it can be shown to the
+/// caller who gave it as a validation error on that field;
+/// [`Refusal::code`] is the stable machine name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum Refusal {
@@ -53,11 +55,18 @@ pub enum Refusal {
         /// The range it lies in.
         range: AddressRange,
     },
+    /// The event id is empty or holds what a header value cannot (only
+    /// visible ASCII can be sent), so no delivery could carry it.
+    #[error("the event id must be visible ASCII, at most {limit} characters long")]
+    EventId {
+        /// The most characters allowed.
+        limit: usize,
+    },
 }
 
 impl Refusal {
     /// Every code [`Refusal::code`] gives.
-    pub const CODES: [&'static str; 8] = [
+    pub const CODES: [&'static str; 9] = [
         "UrlTooLong",
         "UrlUnprintable",
         "UrlMalformed",
@@ -66,6 +75,7 @@ impl Refusal {
         "UrlFragment",
         "PlainHttp",
         "BlockedAddress",
+        "EventId",
     ];
 
     /// The stable machine name of the rule broken.
@@ -79,6 +89,7 @@ impl Refusal {
             Refusal::Fragment => "UrlFragment",
             Refusal::PlainHttp => "PlainHttp",
             Refusal::BlockedAddress { .. } => "BlockedAddress",
+            Refusal::EventId { .. } => "EventId",
         }
     }
 }
