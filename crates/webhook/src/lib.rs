@@ -33,7 +33,7 @@
 //! # The signature
 //!
 //! Each delivery carries the header [`SIGNATURE_HEADER`]
-//! (`Kenning-Signature`), as Stripe and GitHub sign theirs:
+//! (`Kenning-Signature`), in the scheme Stripe signs its webhooks with:
 //!
 //! ```text
 //! Kenning-Signature: t=1700000000,v1=4ea13d88d9360c1a6dd4285d433ca4bf6e5a184e712d096e4b1bf3e083966694
