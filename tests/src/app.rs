@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
-use kenning::{Application, Meaning, Services, Settings};
+use kenning::{Application, Meaning, Services, Settings, WebhookSettings};
 use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
@@ -76,6 +76,7 @@ pub struct Options {
     pub purge_interval: Duration,
     pub scoring: Scoring,
     pub meaning: Meaning,
+    pub webhooks: WebhookSettings,
 }
 
 impl Default for Options {
@@ -86,6 +87,7 @@ impl Default for Options {
             purge_interval: Duration::from_secs(3600),
             scoring: Scoring::default(),
             meaning: Meaning::Off,
+            webhooks: WebhookSettings::default(),
         }
     }
 }
@@ -131,6 +133,7 @@ impl TestApp {
             limits: options.limits,
             purge_interval: options.purge_interval,
             audit_retention_days: kenning_app::DEFAULT_RETENTION_DAYS,
+            webhooks: options.webhooks,
             default_language: LanguageId::parse("en").unwrap(),
             workers: Some(2),
             scoring: options.scoring,

@@ -13,6 +13,7 @@ mod import;
 mod learning;
 mod plans;
 mod scores;
+mod webhooks;
 
 use std::sync::Arc;
 
@@ -25,18 +26,30 @@ use kenning_domain::{
 };
 use kenning_ports::{
     AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError,
-    NewAction, RecordError, StoreError, StoredCredential, UserRepository,
+    NewAction, RecordError, StoreError, StoredCredential, UserRepository, WebhookStore,
 };
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
 /// A store under test.
 pub trait Store:
-    UserRepository + CredentialStore + ExpertiseStore + GroupRepository + AuditTrail + 'static
+    UserRepository
+    + CredentialStore
+    + ExpertiseStore
+    + GroupRepository
+    + AuditTrail
+    + WebhookStore
+    + 'static
 {
 }
 impl<T> Store for T where
-    T: UserRepository + CredentialStore + ExpertiseStore + GroupRepository + AuditTrail + 'static
+    T: UserRepository
+        + CredentialStore
+        + ExpertiseStore
+        + GroupRepository
+        + AuditTrail
+        + WebhookStore
+        + 'static
 {
 }
 

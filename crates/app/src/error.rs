@@ -110,6 +110,8 @@ pub enum Missing {
     Credential,
     /// No group has the id.
     Group,
+    /// No webhook subscription has the id.
+    Subscription,
 }
 
 impl std::fmt::Display for Missing {
@@ -118,6 +120,7 @@ impl std::fmt::Display for Missing {
             Missing::User => "no user has this globalUserId",
             Missing::Credential => "no live credential has this id",
             Missing::Group => "no group has this id",
+            Missing::Subscription => "no webhook subscription has this id",
         })
     }
 }

@@ -16,6 +16,7 @@ mod groups;
 mod meaning;
 mod stale;
 mod users;
+mod webhooks;
 
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
@@ -27,3 +28,4 @@ pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic}
 pub use groups::GroupService;
 pub use stale::PATCH_ATTEMPTS;
 pub use users::{Replacement, UserService, PURGE_BATCH};
+pub use webhooks::{DeliverySettings, Round, WebhookService};

@@ -50,15 +50,19 @@ pub enum Scope {
     ExpertiseRead,
     /// Read the audit trail: who changed what.
     AuditRead,
+    /// Subscribe other systems to changes (webhooks), list and end
+    /// subscriptions.
+    WebhooksManage,
 }
 
 impl Scope {
     /// Every scope, the set the first admin token carries.
-    pub const ALL: [Scope; 4] = [
+    pub const ALL: [Scope; 5] = [
         Scope::UsersRead,
         Scope::UsersWrite,
         Scope::ExpertiseRead,
         Scope::AuditRead,
+        Scope::WebhooksManage,
     ];
 
     /// The scope's public name, as tokens list it.
@@ -68,6 +72,7 @@ impl Scope {
             Scope::UsersWrite => "users:write",
             Scope::ExpertiseRead => "expertise:read",
             Scope::AuditRead => "audit:read",
+            Scope::WebhooksManage => "webhooks:manage",
         }
     }
 }
@@ -80,7 +85,7 @@ impl fmt::Display for Scope {
 
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read, audit:read)")]
+#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read, audit:read, webhooks:manage)")]
 pub struct UnknownScope(pub String);
 
 impl FromStr for Scope {

@@ -22,6 +22,7 @@ mod topic;
 mod upload;
 mod user;
 mod validation;
+mod webhook;
 
 pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
@@ -60,3 +61,7 @@ pub use user::{
     UserId, UserParts, UserPatch, UserPatchInput,
 };
 pub use validation::{FieldViolation, Rule, ValidationErrors};
+pub use webhook::{
+    gives_up, parse_subscription, retry_delay, Subscription, SubscriptionInput, SubscriptionState,
+    FIRST_RETRY, LONGEST_RETRY, MAX_URL_LEN,
+};

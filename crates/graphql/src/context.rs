@@ -4,7 +4,9 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{AuditService, ExpertiseService, GroupService, Principal, UserService};
+use kenning_app::{
+    AuditService, ExpertiseService, GroupService, Principal, UserService, WebhookService,
+};
 use kenning_domain::{Actor, Channel, Scope, User, UserId};
 use kenning_ports::Membership;
 
@@ -20,6 +22,7 @@ pub struct Context {
     pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub audit: AuditService,
+    pub webhooks: WebhookService,
     pub max_offset: u32,
     read_ahead: Arc<ReadAhead>,
 }
@@ -64,6 +67,7 @@ impl Context {
         groups: GroupService,
         expertise: ExpertiseService,
         audit: AuditService,
+        webhooks: WebhookService,
         max_offset: u32,
     ) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
@@ -73,6 +77,7 @@ impl Context {
             groups: groups.acting_as(actor),
             expertise,
             audit,
+            webhooks,
             max_offset,
             read_ahead: Arc::default(),
         }
@@ -129,6 +134,13 @@ impl Context {
     pub(crate) fn audit(&self) -> Result<&AuditService, ApiError> {
         self.principal.require(Scope::AuditRead)?;
         Ok(&self.audit)
+    }
+
+    /// The webhook use cases, if the caller holds `webhooks:manage`;
+    /// otherwise the scope error.
+    pub(crate) fn webhooks(&self) -> Result<&WebhookService, ApiError> {
+        self.principal.require(Scope::WebhooksManage)?;
+        Ok(&self.webhooks)
     }
 
     /// The expertise use cases, if the caller holds `expertise:read`;

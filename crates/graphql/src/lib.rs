@@ -17,6 +17,7 @@ mod expertise;
 mod inputs;
 mod schema;
 mod user;
+mod webhook;
 
 pub use context::Context;
 pub use error::ApiError;

@@ -17,6 +17,7 @@ use crate::error::ApiError;
 use crate::expertise::{ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::user::UserObject;
+use crate::webhook::{CreatedWebhookObject, WebhookObject};
 
 type Result<T> = std::result::Result<T, ApiError>;
 
@@ -227,6 +228,24 @@ impl Query {
             .collect())
     }
 
+    /// The webhook subscriptions, oldest first, with what waits for each.
+    /// Needs `webhooks:manage`.
+    fn webhooks(context: &Context) -> Result<Vec<WebhookObject>> {
+        let webhooks = context.webhooks()?;
+        let counts = webhooks.counts()?;
+        Ok(webhooks
+            .subscriptions()?
+            .into_iter()
+            .map(|subscription| WebhookObject {
+                counts: counts
+                    .iter()
+                    .find(|c| c.subscription == subscription.id)
+                    .cloned(),
+                subscription,
+            })
+            .collect())
+    }
+
     /// Who changed what: the changes made to users, groups and
     /// credentials through GraphQL, SCIM, the command line and the purge,
     /// newest first, `limit` at a time (1 to 500, default 50); pass a
@@ -285,6 +304,37 @@ pub struct Mutation;
 
 #[graphql_object(context = Context)]
 impl Mutation {
+    /// Subscribes `url` to the changes of `kinds` (all kinds when none):
+    /// each is posted as a signed CloudEvent (docs/events.md). The URL must
+    /// use https and reach a public address unless the operator allows its
+    /// network. The secret is shown this once. Needs `webhooks:manage`.
+    fn create_webhook(
+        context: &Context,
+        url: String,
+        kinds: Option<Vec<String>>,
+    ) -> Result<CreatedWebhookObject> {
+        let webhooks = context.webhooks()?;
+        let input = domain::SubscriptionInput {
+            url,
+            kinds: kinds.unwrap_or_default(),
+        };
+        Ok(CreatedWebhookObject(webhooks.subscribe(&input)?))
+    }
+
+    /// Ends a subscription; what waits for it is dropped. Needs
+    /// `webhooks:manage`.
+    fn delete_webhook(context: &Context, id: Uuid) -> Result<bool> {
+        context.webhooks()?.unsubscribe(id)?;
+        Ok(true)
+    }
+
+    /// Delivers to a FAILING subscription again, what waits for it first.
+    /// Needs `webhooks:manage`.
+    fn resume_webhook(context: &Context, id: Uuid) -> Result<bool> {
+        context.webhooks()?.resume(id)?;
+        Ok(true)
+    }
+
     /// Creates an ACTIVE user.
     fn create_user(context: &Context, create_user_input: CreateUserInput) -> Result<UserObject> {
         let users = context.allow(Scope::UsersWrite)?;

@@ -45,6 +45,12 @@ pub async fn render(state: web::Data<AppState>) -> HttpResponse {
     state
         .metrics
         .set_meaning_topics(state.expertise.meaning_topics());
+    let webhooks = state.webhooks.clone();
+    match web::block(move || webhooks.counts()).await {
+        Ok(Ok(counts)) => state.metrics.set_webhook_events(&counts),
+        Ok(Err(e)) => log::error!("counting webhook deliveries failed: {}", e.log_message()),
+        Err(e) => log::error!("counting webhook deliveries failed: {e}"),
+    }
     match state.metrics.render() {
         Ok(body) => HttpResponse::Ok().content_type(CONTENT_TYPE).body(body),
         Err(e) => Problem::internal("rendering the metrics", &e).into_response(),

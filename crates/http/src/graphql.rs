@@ -45,6 +45,7 @@ async fn run(
         state.groups.clone(),
         state.expertise.clone(),
         state.audit.clone(),
+        state.webhooks.clone(),
         state.schema.limits().max_offset,
     );
     let schema = state.schema.clone();

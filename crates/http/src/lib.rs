@@ -36,4 +36,4 @@ pub use metrics::Metrics;
 pub use routes::{CONNECTOR_BATCH_PATH, CONNECTOR_PATH, GRAPHQL_PATH, METRICS_PATH};
 pub use scim::SCIM_PATH;
 pub use server::server;
-pub use state::AppState;
+pub use state::{AppState, UseCases};

@@ -31,6 +31,12 @@ struct RequestLabels {
 }
 
 #[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct WebhookLabels {
+    subscription: String,
+    state: &'static str,
+}
+
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct UploadLabels {
     outcome: &'static str,
 }
@@ -48,6 +54,7 @@ pub struct Metrics {
     uploads: Family<UploadLabels, Counter>,
     topics_extracted: Counter,
     meaning_topics: Gauge,
+    webhook_events: Family<WebhookLabels, Gauge>,
 }
 
 impl Default for Metrics {
@@ -83,6 +90,13 @@ impl Default for Metrics {
             "Learned topics a query reaches by meaning (-1 without a model)",
             meaning_topics.clone(),
         );
+        let webhook_events = Family::<WebhookLabels, Gauge>::default();
+        registry.register(
+            "webhook_events",
+            "Webhook deliveries per subscription: pending (waiting), failed (waiting after a \
+             failed attempt) and delivered (still kept in the outbox)",
+            webhook_events.clone(),
+        );
         Self {
             registry,
             requests,
@@ -90,6 +104,7 @@ impl Default for Metrics {
             uploads,
             topics_extracted,
             meaning_topics,
+            webhook_events,
         }
     }
 }
@@ -121,6 +136,27 @@ impl Metrics {
     pub fn set_meaning_topics(&self, topics: Option<usize>) {
         self.meaning_topics
             .set(topics.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX)));
+    }
+
+    /// Sets the webhook deliveries of each subscription; subscriptions no
+    /// longer listed have no series.
+    pub fn set_webhook_events(&self, counts: &[kenning_ports::OutboxCounts]) {
+        self.webhook_events.clear();
+        for c in counts {
+            for (state, n) in [
+                ("pending", c.pending),
+                ("failed", c.failed),
+                ("delivered", c.delivered),
+            ] {
+                let labels = WebhookLabels {
+                    subscription: c.subscription.to_string(),
+                    state,
+                };
+                self.webhook_events
+                    .get_or_create(&labels)
+                    .set(i64::try_from(n).unwrap_or(i64::MAX));
+            }
+        }
     }
 
     /// The OpenMetrics text exposition of every series.

@@ -3,21 +3,32 @@
 
 use std::sync::Arc;
 
-use kenning_app::{AuditService, CredentialService, ExpertiseService, GroupService, UserService};
+use kenning_app::{
+    AuditService, CredentialService, ExpertiseService, GroupService, UserService, WebhookService,
+};
 use kenning_graphql::Schema;
 
 use crate::config::HttpConfig;
 use crate::metrics::Metrics;
 use crate::throttle::Throttle;
 
-/// What the handlers share.
-#[derive(Clone)]
-pub struct AppState {
+/// The use cases the handlers call.
+#[derive(Debug, Clone)]
+pub struct UseCases {
     pub users: UserService,
     pub credentials: CredentialService,
     pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub audit: AuditService,
+    pub webhooks: WebhookService,
+}
+
+/// What the handlers share: the use cases (as fields of their own,
+/// through `Deref`), the schema, the metrics, the rate limits and the
+/// configuration.
+#[derive(Clone)]
+pub struct AppState {
+    use_cases: UseCases,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
     pub(crate) throttle: Arc<Throttle>,
@@ -25,23 +36,11 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state of a fresh process: its metrics and rate limits start
-    /// from zero.
-    pub fn new(
-        users: UserService,
-        credentials: CredentialService,
-        groups: GroupService,
-        expertise: ExpertiseService,
-        audit: AuditService,
-        schema: Schema,
-        config: HttpConfig,
-    ) -> Self {
+    /// The state of a fresh process over `use_cases`: its metrics and rate
+    /// limits start from zero.
+    pub fn new(use_cases: UseCases, schema: Schema, config: HttpConfig) -> Self {
         Self {
-            users,
-            credentials,
-            groups,
-            expertise,
-            audit,
+            use_cases,
             schema: Arc::new(schema),
             metrics: Arc::new(Metrics::default()),
             throttle: Arc::new(Throttle::new(
@@ -50,6 +49,14 @@ impl AppState {
             )),
             config,
         }
+    }
+}
+
+impl std::ops::Deref for AppState {
+    type Target = UseCases;
+
+    fn deref(&self) -> &UseCases {
+        &self.use_cases
     }
 }
 

@@ -17,6 +17,7 @@ pub mod groups;
 pub mod meaning;
 pub mod store;
 pub mod topics;
+pub mod webhooks;
 
 pub use audit::{AuditQuery, AuditTrail};
 pub use clock::Clock;
@@ -26,3 +27,4 @@ pub use groups::{FilteredGroups, GroupRepository, Membership, ModifyGroupError};
 pub use meaning::Embedder;
 pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 pub use topics::{Extraction, TopicExtractor};
+pub use webhooks::{Delivery, OutboxCounts, SendOutcome, WebhookSender, WebhookStore};

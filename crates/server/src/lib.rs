@@ -9,15 +9,19 @@ use std::time::Duration;
 use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
-use kenning_app::{AuditService, CredentialService, ExpertiseService, GroupService, UserService};
+use kenning_app::{
+    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService, UserService,
+    WebhookService,
+};
 use kenning_domain::{Actor, LanguageId, Scoring};
 use kenning_graphql::Limits;
-use kenning_http::{AppState, HttpConfig, MetricsEndpoint};
+use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_meaning::{StaticVectors, Transformer};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
+use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 
 /// The use cases over one database, their changes recorded as made at
 /// the command line (the server's requests name their own callers).
@@ -75,6 +79,22 @@ impl Services {
         })
     }
 
+    /// The webhook use cases: subscriptions checked, and events delivered,
+    /// under `settings`.
+    pub fn webhooks(&self, settings: &WebhookSettings) -> WebhookService {
+        let sender = Webhooks::new(
+            NetworkPolicy::allowing(settings.allow_networks.iter().copied()),
+            settings.timeout,
+            EventSource::default(),
+        );
+        WebhookService::new(
+            self.db.clone(),
+            Arc::new(sender),
+            self.clock.clone(),
+            settings.delivery,
+        )
+    }
+
     /// The expertise use cases under `scoring`, reading topics with the
     /// key-phrase extractor and finding them by meaning with `embedder`
     /// when given. Only the server, which owns the settings, builds this,
@@ -100,6 +120,31 @@ impl Services {
     }
 }
 
+/// How webhooks are checked and delivered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebhookSettings {
+    /// Networks webhooks may reach although loopback, private or
+    /// link-local, and over plain http.
+    pub allow_networks: Vec<ipnet::IpNet>,
+    /// How long one delivery may take.
+    pub timeout: Duration,
+    /// How long between two rounds of delivery when nothing was due.
+    pub interval: Duration,
+    /// Retries, leases, batches, what the outbox keeps.
+    pub delivery: DeliverySettings,
+}
+
+impl Default for WebhookSettings {
+    fn default() -> Self {
+        Self {
+            allow_networks: Vec::new(),
+            timeout: Duration::from_secs(10),
+            interval: Duration::from_millis(500),
+            delivery: DeliverySettings::default(),
+        }
+    }
+}
+
 /// How `serve` runs.
 #[derive(Debug, Clone)]
 pub struct Settings {
@@ -113,6 +158,8 @@ pub struct Settings {
     pub purge_interval: Duration,
     /// How many days the audit trail keeps an entry.
     pub audit_retention_days: u32,
+    /// How webhooks are checked and delivered.
+    pub webhooks: WebhookSettings,
     pub default_language: LanguageId,
     /// HTTP worker threads; `None` takes actix's default (one per core).
     pub workers: Option<usize>,
@@ -184,6 +231,8 @@ pub struct Application {
     expertise: ExpertiseService,
     purge_interval: Duration,
     audit_retention_days: u32,
+    webhooks: WebhookService,
+    webhook_interval: Duration,
     meaning_refresh: Duration,
     first_admin_token: Option<String>,
 }
@@ -212,6 +261,7 @@ impl Application {
         // Loaded once the address is known to be free: a start that cannot
         // listen fails at once.
         let expertise = services.expertise(settings.scoring, settings.meaning.load());
+        let webhooks = services.webhooks(&settings.webhooks);
 
         let port = listener.local_addr()?.port();
         let metrics_listener = match &settings.http.metrics {
@@ -225,12 +275,16 @@ impl Application {
             .as_ref()
             .map(|l| l.local_addr().map(|a| a.port()))
             .transpose()?;
+        let use_cases = UseCases {
+            users: services.users.clone(),
+            credentials: services.credentials.clone(),
+            groups: services.groups.clone(),
+            expertise: expertise.clone(),
+            audit: services.audit.clone(),
+            webhooks: webhooks.clone(),
+        };
         let state = AppState::new(
-            services.users.clone(),
-            services.credentials.clone(),
-            services.groups.clone(),
-            expertise.clone(),
-            services.audit.clone(),
+            use_cases,
             kenning_graphql::schema(settings.limits),
             settings.http,
         );
@@ -248,6 +302,8 @@ impl Application {
             expertise,
             purge_interval: settings.purge_interval,
             audit_retention_days: settings.audit_retention_days,
+            webhooks,
+            webhook_interval: settings.webhooks.interval,
             meaning_refresh: settings.meaning_refresh,
             first_admin_token,
         })
@@ -278,6 +334,7 @@ impl Application {
     /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         rebuild_in_background(self.expertise.clone())?;
+        deliver_in_background(self.webhooks.clone(), self.webhook_interval)?;
         if self.expertise.meaning_model().is_some() {
             refresh_meanings_in_background(self.expertise.clone(), self.meaning_refresh)?;
         }
@@ -312,6 +369,23 @@ impl Application {
         purger.abort();
         result
     }
+}
+
+/// Delivers webhooks on a thread of its own for the life of the process:
+/// a round after another while there is work, a pause of `interval` when
+/// a round found none or failed.
+fn deliver_in_background(webhooks: WebhookService, interval: Duration) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name("webhook-sender".to_owned())
+        .spawn(move || loop {
+            match webhooks.deliver_due() {
+                Ok(round) if round.delivered + round.failed > 0 => continue,
+                Ok(_) => {}
+                Err(e) => log::error!("delivering webhooks failed: {}", e.log_message()),
+            }
+            std::thread::sleep(interval);
+        })?;
+    Ok(())
 }
 
 /// Rebuilds the standings on a thread of its own, logging how long it

@@ -17,6 +17,8 @@ mod audit;
 mod http_args;
 mod scoring_args;
 mod topics;
+mod webhook_args;
+mod webhooks;
 
 use http_args::HttpArgs;
 use scoring_args::ScoringArgs;
@@ -82,6 +84,9 @@ enum Command {
     /// Print the audit trail, newest first: who changed which user, group
     /// or credential, when, and which fields (never their values).
     Audit(audit::AuditArgs),
+    /// Subscribe other systems to changes (signed webhooks).
+    #[command(subcommand)]
+    Webhook(webhooks::WebhookCommand),
     /// Preview topic extraction.
     #[command(subcommand)]
     Topics(TopicsCommand),
@@ -126,6 +131,8 @@ struct ServeArgs {
     http: HttpArgs,
     #[command(flatten)]
     scoring: ScoringArgs,
+    #[command(flatten)]
+    webhooks: webhook_args::WebhookArgs,
     /// How experts finds the topics a query means besides the ones it
     /// writes: by running the model on every learned topic and on a
     /// query's unlearned words (`model`), with vectors distilled from it
@@ -317,6 +324,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             Ok(())
         }
         Command::Audit(args) => audit::print(&open(&cli.database_url, Missing::Refuse)?, args),
+        Command::Webhook(command) => {
+            webhooks::run(&open(&cli.database_url, Missing::Refuse)?, command)
+        }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
         Command::Demo(args) => kenning_upload::demo::run(args),
@@ -387,6 +397,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),
         audit_retention_days: args.audit_retention_days,
+        webhooks: args.webhooks.settings()?,
         default_language: args.default_language,
         workers: args.workers,
         scoring: args.scoring.scoring()?,

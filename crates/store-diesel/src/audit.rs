@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::connection::{DbConnection, TxError};
 use crate::database::Database;
 use crate::rows::{from_db_time, to_db_time};
-use crate::schema::audit_entries;
+use crate::schema::{audit_entries, webhook_outbox};
 
 /// How the field names of a change are kept: one text, comma-separated
 /// (field names hold no commas).
@@ -82,7 +82,22 @@ impl EntryRow {
     }
 }
 
-/// Records `changes`, made as `by` says, in the transaction of `conn`.
+/// The audit entries at `positions`, in no particular order; those
+/// pruned meanwhile are missing.
+pub(crate) fn entries_at(
+    conn: &mut DbConnection,
+    positions: &[i64],
+) -> Result<Vec<AuditEntry>, StoreError> {
+    let rows: Vec<EntryRow> = audit_entries::table
+        .filter(audit_entries::position.eq_any(positions))
+        .select(EntryRow::as_select())
+        .load(conn)
+        .map_err(crate::errors::store_error)?;
+    rows.into_iter().map(EntryRow::into_entry).collect()
+}
+
+/// Records `changes`, made as `by` says, in the transaction of `conn`, and
+/// queues each for the webhook subscriptions that want it.
 pub(crate) fn record(
     conn: &mut DbConnection,
     by: &Attribution,
@@ -104,10 +119,11 @@ pub(crate) fn record(
             fields: change.fields.join(FIELD_SEPARATOR),
         })
         .collect();
-    for row in &rows {
+    for (row, change) in rows.iter().zip(changes) {
         diesel::insert_into(audit_entries::table)
             .values(row)
             .execute(conn)?;
+        crate::outbox::enqueue(conn, change, by.at)?;
     }
     Ok(())
 }
@@ -154,8 +170,13 @@ impl AuditTrail for Database {
     fn prune_audit(&self, before: DateTime<Utc>, max: u32) -> Result<u32, StoreError> {
         let before = to_db_time(before);
         let pruned = self.write(|conn| {
+            // An entry a delivery still waits for stays until delivered.
+            let awaited = webhook_outbox::table
+                .filter(webhook_outbox::delivered.is_null())
+                .select(webhook_outbox::position);
             let oldest: Vec<i64> = audit_entries::table
                 .filter(audit_entries::at.lt(before))
+                .filter(diesel::dsl::not(audit_entries::position.eq_any(awaited)))
                 .order(audit_entries::position.asc())
                 .limit(i64::from(max))
                 .select(audit_entries::position)

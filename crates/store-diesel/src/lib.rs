@@ -28,6 +28,7 @@ mod groups;
 mod kept;
 mod location;
 mod migrations;
+mod outbox;
 mod plans;
 mod pooling;
 mod rarity;
@@ -37,6 +38,7 @@ mod search;
 mod sql;
 mod trigrams;
 mod users;
+mod webhooks;
 
 pub use database::Database;
 pub use location::{Location, OpenError};

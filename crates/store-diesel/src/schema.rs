@@ -157,6 +157,31 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    webhook_subscriptions (id) {
+        id -> Text,
+        url -> Text,
+        kinds -> Text,
+        secret -> Text,
+        created -> Timestamp,
+        failing_since -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    webhook_outbox (id) {
+        id -> BigInt,
+        subscription_id -> Text,
+        position -> BigInt,
+        resource_id -> Text,
+        attempts -> Integer,
+        first_attempt -> Nullable<Timestamp>,
+        next_attempt -> Timestamp,
+        lease_until -> Nullable<Timestamp>,
+        delivered -> Nullable<Timestamp>,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_groups,
@@ -167,5 +192,8 @@ diesel::allow_tables_to_appear_in_same_query!(
     learners,
     topic_learners,
     learner_totals,
-    hidden_topics
+    hidden_topics,
+    audit_entries,
+    webhook_subscriptions,
+    webhook_outbox
 );

@@ -8,6 +8,7 @@
 mod expertise;
 mod learned;
 mod state;
+mod webhooks;
 
 use std::collections::HashMap;
 
@@ -44,12 +45,14 @@ impl State {
     fn record(&mut self, by: &Attribution, changes: impl IntoIterator<Item = Change>) {
         for change in changes {
             self.next_position += 1;
-            self.audit.push(AuditEntry {
+            let entry = AuditEntry {
                 position: self.next_position,
                 at: by.at,
                 actor: by.actor.clone(),
                 change,
-            });
+            };
+            webhooks::enqueue(self, &entry);
+            self.audit.push(entry);
         }
     }
 
@@ -469,9 +472,16 @@ impl AuditTrail for MemoryStore {
 
     fn prune_audit(&self, before: DateTime<Utc>, max: u32) -> Result<u32, StoreError> {
         let mut state = self.lock();
+        // An entry a delivery still waits for stays until it is delivered.
+        let kept: std::collections::HashSet<u64> = state
+            .audit
+            .iter()
+            .filter(|e| e.at < before && webhooks::awaited(&state, e.position))
+            .map(|e| e.position)
+            .collect();
         let mut pruned = 0;
         state.audit.retain(|entry| {
-            let old = entry.at < before && pruned < max;
+            let old = entry.at < before && pruned < max && !kept.contains(&entry.position);
             pruned += u32::from(old);
             !old
         });

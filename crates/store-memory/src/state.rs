@@ -3,8 +3,10 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
-use kenning_domain::{AuditEntry, Group, GroupId, User, UserId};
+use chrono::{DateTime, Utc};
+use kenning_domain::{AuditEntry, Group, GroupId, Subscription, User, UserId};
 use kenning_ports::StoredCredential;
+use uuid::Uuid;
 
 use crate::learned::Learned;
 
@@ -20,6 +22,27 @@ pub(crate) struct State {
     pub(crate) audit: Vec<AuditEntry>,
     /// The position the next entry gets.
     pub(crate) next_position: u64,
+    /// The webhook subscriptions, oldest first.
+    pub(crate) subscriptions: Vec<Subscription>,
+    /// What waits for them and what was delivered, oldest first.
+    pub(crate) outbox: Vec<OutboxRow>,
+    /// The id the last queued delivery got.
+    pub(crate) next_delivery: u64,
+}
+
+/// One change queued for one subscription.
+#[derive(Debug, Clone)]
+pub(crate) struct OutboxRow {
+    pub(crate) id: u64,
+    pub(crate) subscription: Uuid,
+    /// The audit entry it tells.
+    pub(crate) position: u64,
+    pub(crate) resource: Uuid,
+    pub(crate) attempts: u32,
+    pub(crate) first_attempt: Option<DateTime<Utc>>,
+    pub(crate) next_attempt: DateTime<Utc>,
+    pub(crate) lease_until: Option<DateTime<Utc>>,
+    pub(crate) delivered: Option<DateTime<Utc>>,
 }
 
 /// Users, groups, credentials, what uploads taught (actions, standings,

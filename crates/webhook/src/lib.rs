@@ -83,6 +83,7 @@
 mod delivery;
 mod event;
 mod policy;
+mod port;
 mod ranges;
 mod refusal;
 mod resolver;
@@ -95,6 +96,7 @@ pub use event::{
     TYPE_PREFIX,
 };
 pub use policy::{NetworkPolicy, Scheme};
+pub use port::Webhooks;
 pub use ranges::{special_range, AddressRange};
 pub use refusal::Refusal;
 pub use signature::{sign, verify, DEFAULT_TOLERANCE_SECS, SIGNATURE_HEADER};

@@ -28,3 +28,4 @@ mod reads;
 mod scim;
 mod throttle;
 mod users;
+mod webhooks;

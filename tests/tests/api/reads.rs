@@ -10,7 +10,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
-use kenning_app::{AuditService, ExpertiseService, GroupService, Principal, UserService};
+use kenning_app::{
+    AuditService, DeliverySettings, ExpertiseService, GroupService, Principal, UserService,
+    WebhookService,
+};
 use kenning_clock::ManualClock;
 use kenning_domain::{
     Attribution, Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId, Limit,
@@ -24,6 +27,7 @@ use kenning_ports::{
     StoreError, UserPage, UserRepository,
 };
 use kenning_store_memory::MemoryStore;
+use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 use serde_json::{json, Value};
 use uuid::Uuid;
 
@@ -218,8 +222,19 @@ fn world(scopes: Vec<Scope>) -> World {
         name: "reader".into(),
         scopes,
     };
+    let clock_for_webhooks = clock.clone();
     let audit = AuditService::new(store.inner.clone(), clock);
-    let context = Context::new(principal, users, groups, expertise, audit, 10_000);
+    let webhooks = WebhookService::new(
+        store.inner.clone(),
+        Arc::new(Webhooks::new(
+            NetworkPolicy::default(),
+            std::time::Duration::from_secs(1),
+            EventSource::default(),
+        )),
+        clock_for_webhooks,
+        DeliverySettings::default(),
+    );
+    let context = Context::new(principal, users, groups, expertise, audit, webhooks, 10_000);
     World {
         store,
         context,

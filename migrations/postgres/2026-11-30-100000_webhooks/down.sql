@@ -1,0 +1,2 @@
+DROP TABLE webhook_outbox;
+DROP TABLE webhook_subscriptions;
