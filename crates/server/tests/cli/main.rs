@@ -16,6 +16,7 @@ mod postgres;
 mod readme;
 mod revocation;
 mod upload;
+mod webhooks;
 
 /// A temporary folder removed at the end of the test.
 struct Scratch(PathBuf);
@@ -118,6 +119,8 @@ fn every_command_has_help() {
         vec!["apikey", "create", "--help"],
         vec!["purge", "--help"],
         vec!["audit", "--help"],
+        vec!["webhook", "--help"],
+        vec!["webhook", "create", "--help"],
         vec!["topics", "--help"],
         vec!["topics", "extract", "--help"],
         vec!["upload", "--help"],
