@@ -47,7 +47,14 @@ pub async fn render(state: web::Data<AppState>) -> HttpResponse {
         .set_meaning_topics(state.expertise.meaning_topics());
     let webhooks = state.webhooks.clone();
     match web::block(move || webhooks.counts()).await {
-        Ok(Ok(counts)) => state.metrics.set_webhook_events(&counts),
+        Ok(Ok(counts)) => state
+            .metrics
+            .set_webhook_events(counts.into_iter().map(|c| {
+                (
+                    c.subscription.to_string(),
+                    [c.pending, c.failed, c.delivered],
+                )
+            })),
         Ok(Err(e)) => log::error!("counting webhook deliveries failed: {}", e.log_message()),
         Err(e) => log::error!("counting webhook deliveries failed: {e}"),
     }

@@ -138,18 +138,19 @@ impl Metrics {
             .set(topics.map_or(-1, |n| i64::try_from(n).unwrap_or(i64::MAX)));
     }
 
-    /// Sets the webhook deliveries of each subscription; subscriptions no
+    /// Sets the webhook deliveries of each subscription, given as its id
+    /// and its pending, failed and delivered counts; subscriptions no
     /// longer listed have no series.
-    pub fn set_webhook_events(&self, counts: &[kenning_ports::OutboxCounts]) {
+    pub fn set_webhook_events(&self, counts: impl IntoIterator<Item = (String, [u64; 3])>) {
         self.webhook_events.clear();
-        for c in counts {
+        for (subscription, [pending, failed, delivered]) in counts {
             for (state, n) in [
-                ("pending", c.pending),
-                ("failed", c.failed),
-                ("delivered", c.delivered),
+                ("pending", pending),
+                ("failed", failed),
+                ("delivered", delivered),
             ] {
                 let labels = WebhookLabels {
-                    subscription: c.subscription.to_string(),
+                    subscription: subscription.clone(),
                     state,
                 };
                 self.webhook_events
