@@ -169,8 +169,8 @@ enum TokenCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// users:read, users:write, expertise:read or audit:read; repeat
-        /// for several
+        /// users:read, users:write, expertise:read, audit:read or
+        /// webhooks:manage; repeat
         /// (none: all scopes).
         #[arg(long = "scope")]
         scopes: Vec<Scope>,
