@@ -170,8 +170,7 @@ enum TokenCommand {
         #[arg(long)]
         name: String,
         /// users:read, users:write, expertise:read, audit:read or
-        /// webhooks:manage; repeat
-        /// (none: all scopes).
+        /// webhooks:manage; repeat for several (none: all scopes).
         #[arg(long = "scope")]
         scopes: Vec<Scope>,
     },
