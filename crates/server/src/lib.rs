@@ -334,7 +334,7 @@ impl Application {
     /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         rebuild_in_background(self.expertise.clone())?;
-        deliver_in_background(self.webhooks.clone(), self.webhook_interval)?;
+        let delivering = deliver_in_background(self.webhooks.clone(), self.webhook_interval)?;
         if self.expertise.meaning_model().is_some() {
             refresh_meanings_in_background(self.expertise.clone(), self.meaning_refresh)?;
         }
@@ -367,25 +367,62 @@ impl Application {
         });
         let result = self.server.await;
         purger.abort();
+        delivering.stop();
         result
     }
 }
 
-/// Delivers webhooks on a thread of its own for the life of the process:
-/// a round after another while there is work, a pause of `interval` when
-/// a round found none or failed.
-fn deliver_in_background(webhooks: WebhookService, interval: Duration) -> std::io::Result<()> {
-    std::thread::Builder::new()
+/// The webhook sender's thread, running until it is stopped.
+struct Delivering {
+    /// Dropped to stop the thread.
+    stop: std::sync::mpsc::Sender<()>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+impl Delivering {
+    /// Stops the thread once its round is over (a delivery under way ends
+    /// within its timeout) and waits for it, so that it is never inside
+    /// the database driver when the process ends.
+    fn stop(self) {
+        drop(self.stop);
+        if self.thread.join().is_err() {
+            log::error!("the webhook sender ended in a panic");
+        }
+    }
+}
+
+/// Delivers webhooks on a thread of its own until stopped: a round after
+/// another while there is work, a pause of `interval` when a round found
+/// none or failed.
+fn deliver_in_background(
+    webhooks: WebhookService,
+    interval: Duration,
+) -> std::io::Result<Delivering> {
+    use std::sync::mpsc::{channel, RecvTimeoutError, TryRecvError};
+    let (stop, stopped) = channel::<()>();
+    let thread = std::thread::Builder::new()
         .name("webhook-sender".to_owned())
         .spawn(move || loop {
-            match webhooks.deliver_due() {
-                Ok(round) if round.delivered + round.failed > 0 => continue,
-                Ok(_) => {}
-                Err(e) => log::error!("delivering webhooks failed: {}", e.log_message()),
+            let busy = match webhooks.deliver_due() {
+                Ok(round) => round.delivered + round.failed > 0,
+                Err(e) => {
+                    log::error!("delivering webhooks failed: {}", e.log_message());
+                    false
+                }
+            };
+            let go_on = if busy {
+                matches!(stopped.try_recv(), Err(TryRecvError::Empty))
+            } else {
+                matches!(
+                    stopped.recv_timeout(interval),
+                    Err(RecvTimeoutError::Timeout)
+                )
+            };
+            if !go_on {
+                return;
             }
-            std::thread::sleep(interval);
         })?;
-    Ok(())
+    Ok(Delivering { stop, thread })
 }
 
 /// Rebuilds the standings on a thread of its own, logging how long it
