@@ -1099,7 +1099,7 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
             .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
             .unwrap();
     }
-    assert!(store.set_hidden(ada.id(), "rust", true).unwrap());
+    assert!(store.set_hidden(ada.id(), "rust", true, &by()).unwrap());
     store
         .modify(ada.id(), &by(), &mut |u| u.delete(now()))
         .unwrap();
@@ -1248,10 +1248,10 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     UserRepository::insert(&*store, &ada, &by()).unwrap();
     UserRepository::insert(&*store, &bob, &by()).unwrap();
-    assert!(store.set_hidden(ada.id(), "vat", true).unwrap());
-    assert!(!store.set_hidden(ada.id(), "vat", true).unwrap());
-    assert!(store.set_hidden(ada.id(), "helm", true).unwrap());
-    assert!(store.set_hidden(bob.id(), "helm", true).unwrap());
+    assert!(store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
+    assert!(!store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
+    assert!(store.set_hidden(ada.id(), "helm", true, &by()).unwrap());
+    assert!(store.set_hidden(bob.id(), "helm", true, &by()).unwrap());
     store
         .record(
             &action("ada@example.com", None, 0, &[("helm", 1.0)]),
@@ -1265,8 +1265,8 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
         .hidden;
     let expected = [(ada.id(), "helm".to_owned()), (bob.id(), "helm".to_owned())];
     assert_eq!(on, expected.into_iter().collect());
-    assert!(store.set_hidden(ada.id(), "helm", false).unwrap());
-    assert!(!store.set_hidden(ada.id(), "helm", false).unwrap());
+    assert!(store.set_hidden(ada.id(), "helm", false, &by()).unwrap());
+    assert!(!store.set_hidden(ada.id(), "helm", false, &by()).unwrap());
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["vat"]);
     assert_eq!(store.hidden_of(bob.id()).unwrap(), ["helm"]);
 }

@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, EntityTopic, Expert,
-    ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit,
-    Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText, UserId,
-    UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, Actor, Attribution,
+    EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
+    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
+    UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, RecordError,
@@ -147,6 +147,8 @@ pub struct ExpertiseService {
     scoring: Arc<Scoring>,
     commit: GroupCommit<NewAction, Result<UserId, RecordError>>,
     meanings: Option<Arc<Meanings>>,
+    /// Who a person's say over their profile is recorded as made by.
+    actor: Actor,
 }
 
 impl std::fmt::Debug for ExpertiseService {
@@ -234,6 +236,7 @@ impl ExpertiseService {
             clock,
             scoring,
             meanings: None,
+            actor: Actor::embedded(),
         }
     }
 
@@ -650,10 +653,21 @@ impl ExpertiseService {
     ) -> Result<Vec<String>, ServiceError> {
         self.known(user)?;
         let key = self.topic_key(topic)?;
+        let by = Attribution::new(self.actor.clone(), self.clock.now());
         self.store
-            .set_hidden(user, &key, hidden)
+            .set_hidden(user, &key, hidden, &by)
             .map_err(internal)?;
         self.store.hidden_of(user).map_err(internal)
+    }
+
+    /// The same service, a person's say over their profile recorded in the
+    /// audit trail as made by `actor` (uploads are not changes of a
+    /// person and are not recorded).
+    pub fn acting_as(&self, actor: Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
+        }
     }
 
     /// The topics `user` hides, by key; `NotFound` when no user has the

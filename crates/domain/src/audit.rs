@@ -478,6 +478,12 @@ pub fn group_changed(before: &Group, after: &Group) -> Option<Change> {
         .then(|| Change::of(ChangeKind::GroupUpdated, after.id().as_uuid(), &fields))
 }
 
+/// The change of the user `id` who hid a topic of their profile or showed
+/// it again.
+pub fn hidden_topics_changed(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserUpdated, id, &["hiddenTopics"])
+}
+
 /// The change of the group `id` whose members changed without a change of
 /// the group itself (a member anonymized left it).
 pub fn group_members_changed(id: Uuid) -> Change {

@@ -26,8 +26,8 @@ mod webhook;
 
 pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
-    group_members_changed, parse_audit_cursor, user_changes, user_created, Actor, Attribution,
-    AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
+    group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
+    Actor, Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
 };
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;

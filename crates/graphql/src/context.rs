@@ -74,8 +74,8 @@ impl Context {
         Self {
             principal,
             users: users.acting_as(actor.clone()),
-            groups: groups.acting_as(actor),
-            expertise,
+            groups: groups.acting_as(actor.clone()),
+            expertise: expertise.acting_as(actor),
             audit,
             webhooks,
             max_offset,

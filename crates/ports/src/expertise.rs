@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring, TopicStanding, UserId,
+    ActionTopic, Attribution, EntityTopic, Evidence, GroupId, Population, Scoring, TopicStanding,
+    UserId,
 };
 use uuid::Uuid;
 
@@ -193,10 +194,18 @@ pub trait ExpertiseStore: Send + Sync {
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
 
     /// Hides the topic `key` from `user`'s profile and ranking (`hidden`)
-    /// or shows it again; returns whether that changed anything. Uploads
-    /// go on teaching a hidden topic, but it stays hidden until shown
-    /// again; erasing the user forgets it.
-    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError>;
+    /// or shows it again; returns whether that changed anything, and when
+    /// it did records it in the audit trail under `by`
+    /// ([`kenning_domain::hidden_topics_changed`]) in the same atomic step.
+    /// Uploads go on teaching a hidden topic, but it stays hidden until
+    /// shown again; erasing the user forgets it.
+    fn set_hidden(
+        &self,
+        user: UserId,
+        key: &str,
+        hidden: bool,
+        by: &Attribution,
+    ) -> Result<bool, StoreError>;
 
     /// The keys `user` hid, in key order.
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;

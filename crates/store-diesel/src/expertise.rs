@@ -8,8 +8,9 @@ use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
-    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Holding, Lesson, Population,
-    Scoring, Standing, Status, TopicLabel, TopicStanding, UserId,
+    commonest_labels, hidden_topics_changed, ActionTopic, Attribution, EntityTopic, Evidence,
+    GroupId, Holding, Lesson, Population, Scoring, Standing, Status, TopicLabel, TopicStanding,
+    UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -1003,7 +1004,13 @@ impl ExpertiseStore for Database {
             .collect()
     }
 
-    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError> {
+    fn set_hidden(
+        &self,
+        user: UserId,
+        key: &str,
+        hidden: bool,
+        by: &Attribution,
+    ) -> Result<bool, StoreError> {
         let user_id = user.to_string();
         let changed = self
             .write(|conn| {
@@ -1028,7 +1035,11 @@ impl ExpertiseStore for Database {
                         ),
                     )
                 };
-                changed.map_err(TxError::from)
+                let changed = changed?;
+                if changed > 0 {
+                    crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
+                }
+                Ok::<_, TxError>(changed)
             })
             .map_err(StoreError::from)?;
         Ok(changed > 0)

@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    commonest_labels, ActionTopic, EntityTopic, Evidence, GroupId, Population, Scoring,
-    TopicStanding, UserId,
+    commonest_labels, hidden_topics_changed, ActionTopic, Attribution, EntityTopic, Evidence,
+    GroupId, Population, Scoring, TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -369,14 +369,24 @@ impl ExpertiseStore for MemoryStore {
         Ok(true)
     }
 
-    fn set_hidden(&self, user: UserId, key: &str, hidden: bool) -> Result<bool, StoreError> {
+    fn set_hidden(
+        &self,
+        user: UserId,
+        key: &str,
+        hidden: bool,
+        by: &Attribution,
+    ) -> Result<bool, StoreError> {
         let mut state = self.lock();
         let pair = (user, key.to_owned());
-        Ok(if hidden {
+        let changed = if hidden {
             state.expertise.hidden.insert(pair)
         } else {
             state.expertise.hidden.remove(&pair)
-        })
+        };
+        if changed {
+            state.record(by, [hidden_topics_changed(user.as_uuid())]);
+        }
+        Ok(changed)
     }
 
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {

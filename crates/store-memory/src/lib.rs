@@ -42,7 +42,7 @@ fn haystack(user: &User) -> Option<String> {
 
 impl State {
     /// Records `changes`, made as `by` says, in the audit trail.
-    fn record(&mut self, by: &Attribution, changes: impl IntoIterator<Item = Change>) {
+    pub(crate) fn record(&mut self, by: &Attribution, changes: impl IntoIterator<Item = Change>) {
         for change in changes {
             self.next_position += 1;
             let entry = AuditEntry {

@@ -189,3 +189,26 @@ fn pruning_takes_the_oldest_first_a_bounded_step_at_a_time(store: Arc<impl Store
     let kept: Vec<_> = everything(&*store).iter().map(|e| e.at).collect();
     assert_eq!(kept, [now() + Duration::days(4), now() + Duration::days(3)]);
 }
+
+#[contract_check]
+fn a_topic_hidden_or_shown_is_recorded_when_it_changes_something(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserRepository::insert(&*store, &ada, &by_at(now())).unwrap();
+    let person = Actor::credential(Uuid::new_v4(), "ada's app", Channel::GraphQl);
+    let by = Attribution::new(person.clone(), now() + Duration::minutes(1));
+    assert!(store.set_hidden(ada.id(), "helm", true, &by).unwrap());
+    assert!(!store.set_hidden(ada.id(), "helm", true, &by).unwrap());
+    assert!(store.set_hidden(ada.id(), "helm", false, &by).unwrap());
+    let entries = everything(&*store);
+    assert_eq!(
+        kinds(&entries),
+        ["user.updated", "user.updated", "user.created"]
+    );
+    for entry in &entries[..2] {
+        assert_eq!(entry.change.fields, ["hiddenTopics"]);
+        assert_eq!(entry.change.resource_id, ada.id().as_uuid());
+        assert_eq!(entry.actor, person);
+    }
+    let text = format!("{entries:?}");
+    assert!(!text.contains("helm"), "the topic is the person's: {text}");
+}

@@ -62,6 +62,12 @@ fn graphql_scim_and_the_purge_are_each_recorded_as_their_actor(backend: Backend)
         .as_str()
         .unwrap_or_else(|| panic!("{}", created.body))
         .to_owned();
+    let hidden = app.graphql_as(
+        &hr,
+        "mutation hide($id: UUID!) { hideTopic(globalUserId: $id, topic: \"engines\") }",
+        json!({ "id": ada }),
+    );
+    assert!(hidden.json()["errors"].is_null(), "{}", hidden.body);
     let scim = |method: &str, path: &str, body: &Value| {
         app.request(
             method,
@@ -105,6 +111,7 @@ fn graphql_scim_and_the_purge_are_each_recorded_as_their_actor(backend: Backend)
             "user.deleted",
             "user.updated",
             "user.created",
+            "user.updated",
             "user.created"
         ]
     );
@@ -123,6 +130,10 @@ fn graphql_scim_and_the_purge_are_each_recorded_as_their_actor(backend: Backend)
     assert_eq!(events[3]["resourceId"], bob.as_str());
     assert_eq!(actor(3)["name"], "identity-provider");
     assert_eq!(events[4]["resourceId"], ada.as_str());
+    assert_eq!(events[4]["fields"], json!(["hiddenTopics"]));
+    assert_eq!(actor(4)["name"], "hr-system");
+    assert_eq!(actor(4)["channel"], "graphql");
+    assert_eq!(events[5]["resourceId"], ada.as_str());
 
     let of_team = trail(&app, &auditor, json!({ "resourceId": team }));
     assert_eq!(kinds(&of_team), ["group.updated", "group.created"]);
