@@ -177,8 +177,8 @@ impl WebhookService {
     /// process does not take them too), posts each, and records what
     /// became of it; a subscription whose delivery kept failing for
     /// `retry_for` (or whose URL the network policy now refuses) is marked
-    /// failing, its events kept. Then drops the oldest delivered beyond
-    /// `keep_delivered`.
+    /// failing, its events kept. Then, when it delivered any, drops the
+    /// oldest delivered beyond `keep_delivered`.
     pub fn deliver_due(&self) -> Result<Round, ServiceError> {
         let now = self.clock.now();
         let leased =
@@ -226,7 +226,10 @@ impl WebhookService {
                 round.given_up += 1;
             }
         }
-        self.store.prune_outbox(self.settings.keep_delivered)?;
+        // Only a delivery adds to what is kept delivered.
+        if round.delivered > 0 {
+            self.store.prune_outbox(self.settings.keep_delivered)?;
+        }
         Ok(round)
     }
 }
