@@ -286,13 +286,13 @@ impl Query {
         }
         let query = AuditQuery {
             before,
-            limit: limit.get(),
             resource_id,
             resource_kind,
             credential_id,
             kinds,
             from,
             until,
+            ..AuditQuery::default()
         };
         Ok(AuditPageObject(audit.entries(query, limit)?))
     }

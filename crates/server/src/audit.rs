@@ -69,13 +69,13 @@ pub fn print(services: &Services, args: AuditArgs) -> anyhow::Result<()> {
     let limit = AuditLimit::parse(i64::from(args.limit)).map_err(|v| anyhow::anyhow!("{v}"))?;
     let query = AuditQuery {
         before: args.before,
-        limit: limit.get(),
         resource_id: args.resource,
         resource_kind: args.resource_type,
         credential_id: args.credential,
         kinds: args.kinds,
         from: args.from,
         until: args.until,
+        ..AuditQuery::default()
     };
     let page = services.audit.entries(query, limit)?;
     let mut out = std::io::stdout().lock();
