@@ -13,6 +13,7 @@ mod import;
 mod learning;
 mod plans;
 mod scores;
+mod sessions;
 mod webhooks;
 
 use std::sync::Arc;
@@ -26,7 +27,8 @@ use kenning_domain::{
 };
 use kenning_ports::{
     AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError,
-    NewAction, RecordError, StoreError, StoredCredential, UserRepository, WebhookStore,
+    NewAction, RecordError, SessionStore, StoreError, StoredCredential, UserRepository,
+    WebhookStore,
 };
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
@@ -39,6 +41,7 @@ pub trait Store:
     + GroupRepository
     + AuditTrail
     + WebhookStore
+    + SessionStore
     + 'static
 {
 }
@@ -49,6 +52,7 @@ impl<T> Store for T where
         + GroupRepository
         + AuditTrail
         + WebhookStore
+        + SessionStore
         + 'static
 {
 }

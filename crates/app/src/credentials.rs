@@ -95,12 +95,12 @@ fn prefix(kind: CredentialKind) -> &'static str {
     }
 }
 
-fn hash(secret: &str) -> String {
+pub(crate) fn hash(secret: &str) -> String {
     let digest = Sha256::digest(secret.as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
-fn random_secret() -> Result<String, ServiceError> {
+pub(crate) fn random_secret() -> Result<String, ServiceError> {
     let mut bytes = [0u8; 32];
     getrandom::fill(&mut bytes)
         .map_err(|e| ServiceError::Internal(format!("no randomness: {e}")))?;

@@ -677,6 +677,37 @@ impl ExpertiseService {
         self.store.hidden_of(user).map_err(internal)
     }
 
+    /// The topics `user` hides, each by key with the label people read
+    /// it under (the key itself when nobody holds the topic any more);
+    /// `NotFound` when no user has the id.
+    pub fn hidden_topics_labelled(
+        &self,
+        user: UserId,
+    ) -> Result<Vec<(String, String)>, ServiceError> {
+        let keys = self.hidden_topics(user)?;
+        let labels = self.store.labels_of(&keys).map_err(internal)?;
+        Ok(keys
+            .into_iter()
+            .map(|key| {
+                let label = labels.get(&key).cloned().unwrap_or_else(|| key.clone());
+                (key, label)
+            })
+            .collect())
+    }
+
+    /// Up to `max` of `user`'s actions that taught the topic `key`, newest
+    /// first: the evidence behind a topic of an expert.
+    pub fn evidence_of(
+        &self,
+        user: UserId,
+        key: &str,
+        max: u32,
+    ) -> Result<Vec<ActionRecord>, ServiceError> {
+        self.store
+            .actions_on(user, key, &self.scoring, max)
+            .map_err(internal)
+    }
+
     /// `NotFound` when no user has the id.
     fn known(&self, user: UserId) -> Result<(), ServiceError> {
         match self.users.get(user).map_err(internal)? {

@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+mod access;
 mod audit;
 mod credentials;
 mod error;
@@ -14,10 +15,12 @@ mod expertise;
 mod group_commit;
 mod groups;
 mod meaning;
+mod sessions;
 mod stale;
 mod users;
 mod webhooks;
 
+pub use access::{Caller, Operation};
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
@@ -26,6 +29,7 @@ pub use credentials::{
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
+pub use sessions::{IssuedLink, Person, SessionService, SignInError, SignedIn};
 pub use stale::PATCH_ATTEMPTS;
 pub use users::{Replacement, UserService, PURGE_BATCH};
 pub use webhooks::{DeliverySettings, Round, WebhookService};

@@ -25,17 +25,20 @@ pub enum Channel {
     Cli,
     /// The purge of users whose grace period ended.
     Purge,
+    /// The web app, by a person signed in as themselves.
+    Web,
     /// A program that embeds the use cases and named no other door.
     Embedded,
 }
 
 impl Channel {
     /// Every channel.
-    pub const ALL: [Channel; 5] = [
+    pub const ALL: [Channel; 6] = [
         Channel::GraphQl,
         Channel::Scim,
         Channel::Cli,
         Channel::Purge,
+        Channel::Web,
         Channel::Embedded,
     ];
 
@@ -46,19 +49,23 @@ impl Channel {
             Channel::Scim => "scim",
             Channel::Cli => "cli",
             Channel::Purge => "purge",
+            Channel::Web => "web",
             Channel::Embedded => "embedded",
         }
     }
 }
 
-/// Who made a change: the credential that asked for it (id and name), or,
-/// for the command line and the purge, the name of that door.
+/// Who made a change: the credential that asked for it (id and name); a
+/// person signed in to the web app (named by their `globalUserId`, never
+/// by their name, which an anonymization erases); or, for the command line
+/// and the purge, the name of that door.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actor {
     /// The credential presented; `None` for the command line and the
     /// purge.
     pub credential_id: Option<Uuid>,
-    /// The credential's name, or `cli`, `purge` or `embedded`.
+    /// The credential's name, the signed-in person's `globalUserId`, or
+    /// `cli`, `purge` or `embedded`.
     pub name: String,
     /// The door the change came through.
     pub channel: Channel,
@@ -71,6 +78,16 @@ impl Actor {
             credential_id: Some(id),
             name: name.to_owned(),
             channel,
+        }
+    }
+
+    /// The person `user`, signed in to the web app, acting on their own
+    /// behalf.
+    pub fn person(user: Uuid) -> Self {
+        Self {
+            credential_id: None,
+            name: user.to_string(),
+            channel: Channel::Web,
         }
     }
 
@@ -162,6 +179,12 @@ pub enum ChangeKind {
     UserDeletionCancelled,
     /// A user's personal data was erased (DELETED).
     UserAnonymized,
+    /// A person signed in to the web app (the field names how: `link` or
+    /// `oidc`).
+    UserSignedIn,
+    /// A person's session ended: they signed out, or were signed out
+    /// because they may no longer sign in.
+    UserSignedOut,
     /// A group was created.
     GroupCreated,
     /// A group's name, external id or members changed.
@@ -176,7 +199,7 @@ pub enum ChangeKind {
 
 impl ChangeKind {
     /// Every kind, in the order of their names' documentation.
-    pub const ALL: [ChangeKind; 13] = [
+    pub const ALL: [ChangeKind; 15] = [
         ChangeKind::UserCreated,
         ChangeKind::UserUpdated,
         ChangeKind::UserEmailChanged,
@@ -185,6 +208,8 @@ impl ChangeKind {
         ChangeKind::UserDeleted,
         ChangeKind::UserDeletionCancelled,
         ChangeKind::UserAnonymized,
+        ChangeKind::UserSignedIn,
+        ChangeKind::UserSignedOut,
         ChangeKind::GroupCreated,
         ChangeKind::GroupUpdated,
         ChangeKind::GroupDeleted,
@@ -195,7 +220,7 @@ impl ChangeKind {
     /// Every kind's name, for the message of a name that is none.
     pub const NAMES: &'static str = "user.created, user.updated, user.email_changed, \
         user.deactivated, user.reactivated, user.deleted, user.deletion_cancelled, \
-        user.anonymized, group.created, group.updated, group.deleted, credential.issued, \
+        user.anonymized, user.signed_in, user.signed_out, group.created, group.updated, group.deleted, credential.issued, \
         credential.revoked";
 
     /// The kind named `raw` in a filter, else a violation on `kinds`.
@@ -221,6 +246,8 @@ impl ChangeKind {
             ChangeKind::UserDeleted => "user.deleted",
             ChangeKind::UserDeletionCancelled => "user.deletion_cancelled",
             ChangeKind::UserAnonymized => "user.anonymized",
+            ChangeKind::UserSignedIn => "user.signed_in",
+            ChangeKind::UserSignedOut => "user.signed_out",
             ChangeKind::GroupCreated => "group.created",
             ChangeKind::GroupUpdated => "group.updated",
             ChangeKind::GroupDeleted => "group.deleted",
@@ -239,7 +266,9 @@ impl ChangeKind {
             | ChangeKind::UserReactivated
             | ChangeKind::UserDeleted
             | ChangeKind::UserDeletionCancelled
-            | ChangeKind::UserAnonymized => ResourceKind::User,
+            | ChangeKind::UserAnonymized
+            | ChangeKind::UserSignedIn
+            | ChangeKind::UserSignedOut => ResourceKind::User,
             ChangeKind::GroupCreated | ChangeKind::GroupUpdated | ChangeKind::GroupDeleted => {
                 ResourceKind::Group
             }
@@ -482,6 +511,16 @@ pub fn group_changed(before: &Group, after: &Group) -> Option<Change> {
 /// it again.
 pub fn hidden_topics_changed(id: Uuid) -> Change {
     Change::of(ChangeKind::UserUpdated, id, &["hiddenTopics"])
+}
+
+/// The sign-in of the person `id`, by `method` (`link` or `oidc`).
+pub fn user_signed_in(id: Uuid, method: &'static str) -> Change {
+    Change::of(ChangeKind::UserSignedIn, id, &[method])
+}
+
+/// The end of a session of the person `id`.
+pub fn user_signed_out(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserSignedOut, id, &[])
 }
 
 /// The change of the group `id` whose members changed without a change of

@@ -18,6 +18,7 @@ mod filter;
 mod group;
 mod paging;
 mod profile;
+mod session;
 mod topic;
 mod upload;
 mod user;
@@ -27,7 +28,8 @@ mod webhook;
 pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
     group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
-    Actor, Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
+    user_signed_in, user_signed_out, Actor, Attribution, AuditEntry, Change, ChangeKind, Channel,
+    ResourceKind, UnknownChangeKind,
 };
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
@@ -51,6 +53,7 @@ pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,
     LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,
 };
+pub use session::{SessionPolicy, SessionState, SignInMethod, SIGN_IN_LINK_MINUTES};
 pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,

@@ -367,6 +367,12 @@ impl User {
     pub fn is_ranked(&self) -> bool {
         self.status() == Status::Active && !self.is_hidden
     }
+    /// Whether the user may sign in to the web app and keep a session:
+    /// ACTIVE only (a deactivated, pending or deleted user is signed out
+    /// on their next request).
+    pub fn may_sign_in(&self) -> bool {
+        self.status() == Status::Active
+    }
     /// Whether the user signs in through an external identity provider.
     pub fn is_federated(&self) -> bool {
         self.is_federated

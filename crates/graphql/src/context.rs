@@ -5,7 +5,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
 use kenning_app::{
-    AuditService, ExpertiseService, GroupService, Principal, UserService, WebhookService,
+    AuditService, Caller, ExpertiseService, GroupService, Operation, Principal, UserService,
+    WebhookService,
 };
 use kenning_domain::{Actor, Channel, Scope, User, UserId};
 use kenning_ports::Membership;
@@ -143,16 +144,19 @@ impl Context {
         Ok(&self.webhooks)
     }
 
-    /// The expertise use cases, if the caller holds `expertise:read`;
+    /// The expertise use cases, if the caller may read expertise;
     /// otherwise the scope error.
     pub(crate) fn expertise(&self) -> Result<&ExpertiseService, ApiError> {
-        self.expertise_with(Scope::ExpertiseRead)
+        self.expertise_for(Operation::ReadExpertise)
     }
 
-    /// The expertise use cases, if the caller holds `scope` (a change to
-    /// a person's profile asks `users:write`); otherwise the scope error.
-    pub(crate) fn expertise_with(&self, scope: Scope) -> Result<&ExpertiseService, ApiError> {
-        self.principal.require(scope)?;
+    /// The expertise use cases, if the caller may do `operation` (as
+    /// [`Caller::require`] decides); otherwise the scope error.
+    pub(crate) fn expertise_for(
+        &self,
+        operation: Operation,
+    ) -> Result<&ExpertiseService, ApiError> {
+        Caller::Machine(self.principal.clone()).require(operation)?;
         Ok(&self.expertise)
     }
 }

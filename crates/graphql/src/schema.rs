@@ -2,6 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
+use kenning_app::Operation;
 use kenning_domain::{
     self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
     FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, Scope, SearchText, User, UserCursor,
@@ -208,8 +209,9 @@ impl Query {
     /// The keys of the topics a user hid from their profile and ranking
     /// (`hideTopic`). Needs `users:read`.
     fn hidden_topics(context: &Context, global_user_id: Uuid) -> Result<Vec<String>> {
-        let expertise = context.expertise_with(Scope::UsersRead)?;
-        Ok(expertise.hidden_topics(user_id(global_user_id))?)
+        let user = user_id(global_user_id);
+        let expertise = context.expertise_for(Operation::ReadHiddenTopicsOf(user))?;
+        Ok(expertise.hidden_topics(user)?)
     }
 
     /// The topics a user knows best, with their scores and the actions that
@@ -370,16 +372,18 @@ impl Mutation {
     /// go on teaching it but do not bring it back. Returns the keys of
     /// every topic the user hides now. Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
-        let expertise = context.expertise_with(Scope::UsersWrite)?;
-        Ok(expertise.set_topic_hidden(user_id(global_user_id), &topic, true)?)
+        let user = user_id(global_user_id);
+        let expertise = context.expertise_for(Operation::ChangeTopicsOf(user))?;
+        Ok(expertise.set_topic_hidden(user, &topic, true)?)
     }
 
     /// Shows a topic hidden with `hideTopic` again, in the profile and in
     /// ranking, with everything learned meanwhile. Returns the keys of the
     /// topics the user still hides. Needs `users:write`.
     fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
-        let expertise = context.expertise_with(Scope::UsersWrite)?;
-        Ok(expertise.set_topic_hidden(user_id(global_user_id), &topic, false)?)
+        let user = user_id(global_user_id);
+        let expertise = context.expertise_for(Operation::ChangeTopicsOf(user))?;
+        Ok(expertise.set_topic_hidden(user, &topic, false)?)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).

@@ -35,6 +35,7 @@ mod rarity;
 mod rows;
 mod schema;
 mod search;
+mod sessions;
 mod sql;
 mod trigrams;
 mod users;

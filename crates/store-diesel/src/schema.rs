@@ -182,6 +182,28 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    signin_links (secret_hash) {
+        secret_hash -> Text,
+        user_id -> Text,
+        created -> Timestamp,
+        expires -> Timestamp,
+        used -> Nullable<Timestamp>,
+    }
+}
+
+diesel::table! {
+    sessions (id) {
+        id -> Text,
+        secret_hash -> Text,
+        user_id -> Text,
+        method -> Text,
+        csrf -> Text,
+        created -> Timestamp,
+        last_seen -> Timestamp,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_groups,
@@ -195,5 +217,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     hidden_topics,
     audit_entries,
     webhook_subscriptions,
-    webhook_outbox
+    webhook_outbox,
+    signin_links,
+    sessions
 );

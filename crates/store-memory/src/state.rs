@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{AuditEntry, Group, GroupId, Subscription, User, UserId};
-use kenning_ports::StoredCredential;
+use kenning_ports::{StoredCredential, StoredLink, StoredSession};
 use uuid::Uuid;
 
 use crate::learned::Learned;
@@ -28,6 +28,17 @@ pub(crate) struct State {
     pub(crate) outbox: Vec<OutboxRow>,
     /// The id the last queued delivery got.
     pub(crate) next_delivery: u64,
+    /// Every sign-in link issued, used or not.
+    pub(crate) links: Vec<IssuedLink>,
+    /// The open sessions, by id.
+    pub(crate) sessions: HashMap<Uuid, StoredSession>,
+}
+
+/// A sign-in link, and when it was used.
+#[derive(Debug, Clone)]
+pub(crate) struct IssuedLink {
+    pub(crate) link: StoredLink,
+    pub(crate) used: Option<DateTime<Utc>>,
 }
 
 /// One change queued for one subscription.
@@ -46,9 +57,10 @@ pub(crate) struct OutboxRow {
 }
 
 /// Users, groups, credentials, what uploads taught (actions, standings,
-/// each user's action count) and the audit trail, held in memory behind
-/// one lock, implementing `UserRepository`, `GroupRepository`,
-/// `CredentialStore`, `ExpertiseStore` and `AuditTrail`.
+/// each user's action count), the audit trail, webhooks, sign-in links and
+/// sessions, held in memory behind one lock, implementing
+/// `UserRepository`, `GroupRepository`, `CredentialStore`,
+/// `ExpertiseStore`, `AuditTrail`, `WebhookStore` and `SessionStore`.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     state: Mutex<State>,

@@ -1,0 +1,101 @@
+//! Who may do what, decided once for every door: a machine token by its
+//! scopes, a signed-in person by whose profile it is. The adapters name
+//! the caller and the operation; this module answers.
+
+use kenning_domain::{Scope, UserId};
+
+use crate::credentials::Principal;
+use crate::error::ServiceError;
+
+/// Who is calling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Caller {
+    /// A script with a machine token (GraphQL), by its scopes.
+    Machine(Principal),
+    /// A person signed in to the web app, acting as themselves.
+    Person(UserId),
+}
+
+/// What a caller asks to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Operation {
+    /// Ask who knows about something, read profiles of expertise and the
+    /// topics that go together.
+    ReadExpertise,
+    /// Read the directory's groups (to narrow a question to one).
+    ReadGroups,
+    /// Read which topics a person hid from their profile.
+    ReadHiddenTopicsOf(UserId),
+    /// Hide a topic of the person's profile, or show it again.
+    ChangeTopicsOf(UserId),
+}
+
+impl Caller {
+    /// `Forbidden`, saying why, unless the caller may do `operation`: a
+    /// machine token needs `expertise:read` to read expertise, `users:read`
+    /// to read groups and anyone's hidden topics and `users:write` to
+    /// change anyone's topics; a person may read expertise and groups, and
+    /// read and change their own hidden topics only.
+    pub fn require(&self, operation: Operation) -> Result<(), ServiceError> {
+        match self {
+            Caller::Machine(principal) => principal.require(match operation {
+                Operation::ReadExpertise => Scope::ExpertiseRead,
+                Operation::ReadGroups | Operation::ReadHiddenTopicsOf(_) => Scope::UsersRead,
+                Operation::ChangeTopicsOf(_) => Scope::UsersWrite,
+            }),
+            Caller::Person(me) => match operation {
+                Operation::ReadExpertise | Operation::ReadGroups => Ok(()),
+                Operation::ReadHiddenTopicsOf(user) | Operation::ChangeTopicsOf(user)
+                    if user == *me =>
+                {
+                    Ok(())
+                }
+                Operation::ReadHiddenTopicsOf(_) | Operation::ChangeTopicsOf(_) => {
+                    Err(ServiceError::Forbidden(
+                        "a person may read and change the topics of their own profile only"
+                            .to_owned(),
+                    ))
+                }
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uuid::Uuid;
+
+    fn machine(scopes: &[Scope]) -> Caller {
+        Caller::Machine(Principal {
+            credential_id: Uuid::new_v4(),
+            name: "script".to_owned(),
+            scopes: scopes.to_vec(),
+        })
+    }
+
+    #[test]
+    fn a_person_changes_their_own_profile_only() {
+        let me = UserId::from_uuid(Uuid::new_v4());
+        let other = UserId::from_uuid(Uuid::new_v4());
+        let person = Caller::Person(me);
+        assert!(person.require(Operation::ChangeTopicsOf(me)).is_ok());
+        assert!(matches!(
+            person.require(Operation::ChangeTopicsOf(other)),
+            Err(ServiceError::Forbidden(_))
+        ));
+        assert!(person.require(Operation::ReadExpertise).is_ok());
+    }
+
+    #[test]
+    fn a_machine_needs_the_scope_of_the_operation() {
+        let anyone = UserId::from_uuid(Uuid::new_v4());
+        let reader = machine(&[Scope::ExpertiseRead]);
+        assert!(reader.require(Operation::ReadExpertise).is_ok());
+        assert!(reader.require(Operation::ChangeTopicsOf(anyone)).is_err());
+        assert!(reader.require(Operation::ReadGroups).is_err());
+        let writer = machine(&[Scope::UsersWrite]);
+        assert!(writer.require(Operation::ChangeTopicsOf(anyone)).is_ok());
+        assert!(writer.require(Operation::ReadExpertise).is_err());
+    }
+}

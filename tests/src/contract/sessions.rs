@@ -1,0 +1,105 @@
+//! Sign-in links and sessions, kept by every store alike: a link signs in
+//! once and not after it expires; a session is found by its secret's hash
+//! until it is ended, and its start and end are in the audit trail.
+
+use std::sync::Arc;
+
+use chrono::Duration;
+use kenning_domain::{Actor, Attribution, SignInMethod, UserId};
+use kenning_ports::{AuditQuery, Redemption, StoredLink, StoredSession};
+use kenning_test_macros::contract_check;
+use uuid::Uuid;
+
+use super::{adapters, now, Store};
+
+fn link(secret_hash: &str, user: UserId, minutes: i64) -> StoredLink {
+    StoredLink {
+        secret_hash: secret_hash.to_owned(),
+        user,
+        created: now(),
+        expires: now() + Duration::minutes(minutes),
+    }
+}
+
+#[contract_check]
+fn a_link_signs_in_once_and_not_after_it_expires(store: Arc<impl Store>) {
+    let ada = UserId::from_uuid(Uuid::new_v4());
+    store.insert_link(&link("aaa", ada, 15)).unwrap();
+    store.insert_link(&link("bbb", ada, 15)).unwrap();
+    assert_eq!(
+        store.redeem_link("aaa", now()).unwrap(),
+        Redemption::Redeemed(ada)
+    );
+    assert_eq!(store.redeem_link("aaa", now()).unwrap(), Redemption::Used);
+    assert_eq!(
+        store
+            .redeem_link("bbb", now() + Duration::minutes(15))
+            .unwrap(),
+        Redemption::Expired
+    );
+    assert_eq!(
+        store.redeem_link("ccc", now()).unwrap(),
+        Redemption::Unknown
+    );
+}
+
+#[contract_check]
+fn two_redemptions_of_one_link_at_once_sign_in_once(store: Arc<impl Store>) {
+    let ada = UserId::from_uuid(Uuid::new_v4());
+    store.insert_link(&link("raced", ada, 15)).unwrap();
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let store = store.clone();
+            std::thread::spawn(move || store.redeem_link("raced", now()).unwrap())
+        })
+        .collect();
+    let outcomes: Vec<Redemption> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    let won = outcomes
+        .iter()
+        .filter(|o| matches!(o, Redemption::Redeemed(_)))
+        .count();
+    assert_eq!(won, 1, "{outcomes:?}");
+}
+
+#[contract_check]
+fn a_session_lasts_until_it_is_ended_and_both_are_audited(store: Arc<impl Store>) {
+    let ada = UserId::from_uuid(Uuid::new_v4());
+    let session = StoredSession {
+        id: Uuid::new_v4(),
+        secret_hash: "cookie-hash".to_owned(),
+        user: ada,
+        method: SignInMethod::Oidc,
+        csrf: "token".to_owned(),
+        created: now(),
+        last_seen: now(),
+    };
+    let by = Attribution::new(Actor::person(ada.as_uuid()), now());
+    store.open_session(&session, &by).unwrap();
+    assert_eq!(store.session("cookie-hash").unwrap(), Some(session.clone()));
+    assert_eq!(store.session("other").unwrap(), None);
+
+    let later = now() + Duration::minutes(5);
+    store.touch_session(session.id, later).unwrap();
+    // A touch never moves the last use back.
+    store.touch_session(session.id, now()).unwrap();
+    assert_eq!(
+        store.session("cookie-hash").unwrap().unwrap().last_seen,
+        later
+    );
+
+    assert!(store.end_session(session.id, &by).unwrap());
+    assert_eq!(store.session("cookie-hash").unwrap(), None);
+    assert!(!store.end_session(session.id, &by).unwrap());
+
+    let entries = store
+        .audit_entries(&AuditQuery {
+            limit: 10,
+            resource_id: Some(ada.as_uuid()),
+            ..AuditQuery::default()
+        })
+        .unwrap();
+    let kinds: Vec<&str> = entries.iter().map(|e| e.change.kind.as_str()).collect();
+    assert_eq!(kinds, ["user.signed_out", "user.signed_in"]);
+    assert_eq!(entries[1].change.fields, ["oidc"]);
+    assert_eq!(entries[1].actor, Actor::person(ada.as_uuid()));
+}
