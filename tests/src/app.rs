@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
-use kenning::{Application, Meaning, Services, Settings, WebhookSettings};
+use kenning::{Application, Meaning, Services, Settings, WebSettings, WebhookSettings};
 use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
@@ -77,6 +77,7 @@ pub struct Options {
     pub scoring: Scoring,
     pub meaning: Meaning,
     pub webhooks: WebhookSettings,
+    pub web: WebSettings,
 }
 
 impl Default for Options {
@@ -88,6 +89,7 @@ impl Default for Options {
             scoring: Scoring::default(),
             meaning: Meaning::Off,
             webhooks: WebhookSettings::default(),
+            web: WebSettings::default(),
         }
     }
 }
@@ -130,6 +132,7 @@ impl TestApp {
             database_url: db.url().to_owned(),
             bind: "127.0.0.1:0".to_owned(),
             http: options.http,
+            web: options.web,
             limits: options.limits,
             purge_interval: options.purge_interval,
             audit_retention_days: kenning_app::DEFAULT_RETENTION_DAYS,
@@ -156,6 +159,8 @@ impl TestApp {
             .expect("open the services");
         let agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
+            // A redirect is an answer to check, as a sign-in's is.
+            .max_redirects(0)
             .timeout_global(Some(Duration::from_secs(60)))
             .build()
             .into();
@@ -284,6 +289,42 @@ impl TestApp {
         self.graphql_as(&self.admin_token, query, variables)
     }
 
+    /// Signs the person with `email` in through a sign-in link, as a
+    /// browser would, and returns the session's cookie (`name=value`).
+    pub fn sign_in(&self, email: &str) -> String {
+        let link = self.services.sessions.issue_link(email).unwrap();
+        let reply = self.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+        assert_eq!(reply.status, 303, "{}", reply.body);
+        let cookie = reply.header("set-cookie").expect("a session cookie");
+        cookie.split(';').next().unwrap().to_owned()
+    }
+
+    /// GETs the web app's page `path` with the session `cookie`.
+    pub fn page(&self, path: &str, cookie: &str) -> Reply {
+        self.request(
+            "GET",
+            path,
+            &[("Cookie", cookie), ("Accept", "text/html")],
+            b"",
+        )
+    }
+
+    /// POSTs the form `fields` to the web app's `path` with the session
+    /// `cookie`, from the app's own origin.
+    pub fn submit(&self, path: &str, cookie: &str, fields: &[(&str, &str)]) -> Reply {
+        let body: String = url_encoded(fields);
+        self.request(
+            "POST",
+            path,
+            &[
+                ("Cookie", cookie),
+                ("Content-Type", "application/x-www-form-urlencoded"),
+                ("Origin", &self.base),
+            ],
+            body.as_bytes(),
+        )
+    }
+
     /// Creates a user through the API and returns its globalUserId.
     pub fn create_user(&self, email: &str, firstname: &str, lastname: &str) -> String {
         let reply = self.graphql(
@@ -348,4 +389,24 @@ impl Drop for TestApp {
             let _ = thread.join();
         }
     }
+}
+
+/// `fields` as an `application/x-www-form-urlencoded` body.
+pub fn url_encoded(fields: &[(&str, &str)]) -> String {
+    let encode = |text: &str| -> String {
+        text.bytes()
+            .map(|b| match b {
+                b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                    (b as char).to_string()
+                }
+                b' ' => "+".to_owned(),
+                _ => format!("%{b:02X}"),
+            })
+            .collect()
+    };
+    fields
+        .iter()
+        .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
+        .collect::<Vec<_>>()
+        .join("&")
 }

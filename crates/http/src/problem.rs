@@ -134,6 +134,20 @@ pub async fn not_found() -> HttpResponse {
     Problem::refusal(RequestCode::NotFound, "no such route").into_response()
 }
 
+/// 404 for a path that is no route: a page for a browser (which asks for
+/// HTML first), the JSON problem for everyone else.
+pub async fn no_route(req: actix_web::HttpRequest) -> HttpResponse {
+    let wants_page = req
+        .headers()
+        .get(actix_web::http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|accept| accept.starts_with("text/html"));
+    if wants_page {
+        return kenning_web::not_found_page();
+    }
+    not_found().await
+}
+
 pub async fn method_not_allowed() -> HttpResponse {
     Problem::refusal(
         RequestCode::MethodNotAllowed,

@@ -22,6 +22,7 @@ pub const METRICS_PATH: &str = "/metrics";
 /// configuration exposes it.
 pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
     let metrics = state.config.metrics != MetricsEndpoint::Off;
+    let people = state.web.clone();
     cfg.app_data(web::Data::new(state))
         .service(
             web::resource(GRAPHQL_PATH)
@@ -48,9 +49,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .configure(scim::configure)
         .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))
-        .route("/readyz", web::get().to(health::ready));
+        .route("/readyz", web::get().to(health::ready))
+        .configure(|cfg| kenning_web::configure(cfg, people));
     if metrics {
         cfg.route(METRICS_PATH, web::get().to(exposition::render));
     }
-    cfg.default_service(web::to(problem::not_found));
+    cfg.default_service(web::to(problem::no_route));
 }

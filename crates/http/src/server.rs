@@ -100,9 +100,19 @@ fn cors(origins: &[AllowedOrigin]) -> Cors {
 }
 
 /// The request line as the log shows it: at most [`LOGGED_LINE`] bytes,
-/// so a client cannot make one log line as long as its request head.
+/// so a client cannot make one log line as long as its request head, and
+/// without the secrets of a sign-in (a sign-in link's, the identity
+/// provider's code), so that the log signs nobody in.
 fn request_line(req: &ServiceRequest) -> String {
-    let mut line = format!("{} {} {:?}", req.method(), req.uri(), req.version());
+    let path = req.path();
+    let target = match kenning_web::SECRET_PATH_PREFIXES
+        .iter()
+        .find(|prefix| path.starts_with(*prefix))
+    {
+        Some(prefix) => format!("{prefix}..."),
+        None => req.uri().to_string(),
+    };
+    let mut line = format!("{} {} {:?}", req.method(), target, req.version());
     if line.len() > LOGGED_LINE {
         let cut = (0..=LOGGED_LINE)
             .rev()

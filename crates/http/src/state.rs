@@ -4,7 +4,8 @@
 use std::sync::Arc;
 
 use kenning_app::{
-    AuditService, CredentialService, ExpertiseService, GroupService, UserService, WebhookService,
+    AuditService, CredentialService, ExpertiseService, GroupService, SessionService, UserService,
+    WebhookService,
 };
 use kenning_graphql::Schema;
 
@@ -21,6 +22,7 @@ pub struct UseCases {
     pub expertise: ExpertiseService,
     pub audit: AuditService,
     pub webhooks: WebhookService,
+    pub sessions: SessionService,
 }
 
 /// What the handlers share: the use cases (as fields of their own,
@@ -33,12 +35,26 @@ pub struct AppState {
     pub metrics: Arc<Metrics>,
     pub(crate) throttle: Arc<Throttle>,
     pub config: HttpConfig,
+    /// The web app for people, over the same use cases.
+    pub web: kenning_web::Web,
 }
 
 impl AppState {
-    /// The state of a fresh process over `use_cases`: its metrics and rate
-    /// limits start from zero.
-    pub fn new(use_cases: UseCases, schema: Schema, config: HttpConfig) -> Self {
+    /// The state of a fresh process over `use_cases`, with the web app
+    /// set up as `web` says: its metrics and rate limits start from zero.
+    pub fn new(
+        use_cases: UseCases,
+        schema: Schema,
+        config: HttpConfig,
+        web: kenning_web::WebConfig,
+    ) -> Self {
+        let web = kenning_web::Web {
+            users: use_cases.users.clone(),
+            groups: use_cases.groups.clone(),
+            expertise: use_cases.expertise.clone(),
+            sessions: use_cases.sessions.clone(),
+            config: web,
+        };
         Self {
             use_cases,
             schema: Arc::new(schema),
@@ -48,6 +64,7 @@ impl AppState {
                 config.requests_per_minute,
             )),
             config,
+            web,
         }
     }
 }

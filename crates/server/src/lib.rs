@@ -10,10 +10,10 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
 use kenning_app::{
-    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService, UserService,
-    WebhookService,
+    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService,
+    SessionService, UserService, WebhookService,
 };
-use kenning_domain::{Actor, LanguageId, Scoring};
+use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
 use kenning_keyphrase::KeyphraseExtractor;
@@ -21,6 +21,7 @@ use kenning_meaning::{StaticVectors, Transformer};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
+pub use kenning_web::WebConfig;
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 
 /// The use cases over one database, their changes recorded as made at
@@ -31,6 +32,7 @@ pub struct Services {
     pub credentials: CredentialService,
     pub groups: GroupService,
     pub audit: AuditService,
+    pub sessions: SessionService,
     db: Arc<Database>,
     clock: Arc<dyn Clock>,
 }
@@ -74,6 +76,12 @@ impl Services {
             groups: GroupService::new(db.clone(), db.clone(), clock.clone())
                 .acting_as(Actor::cli()),
             audit: AuditService::new(db.clone(), clock.clone()),
+            sessions: SessionService::new(
+                db.clone(),
+                db.clone(),
+                clock.clone(),
+                SessionPolicy::default(),
+            ),
             db,
             clock,
         })
@@ -152,6 +160,8 @@ pub struct Settings {
     /// `HOST:PORT`; port 0 picks a free port.
     pub bind: String,
     pub http: HttpConfig,
+    /// The web app for people: its public address and sign-in.
+    pub web: WebSettings,
     pub limits: Limits,
     /// How often the server anonymizes users whose grace period has passed
     /// and prunes the audit trail.
@@ -169,6 +179,57 @@ pub struct Settings {
     pub meaning: Meaning,
     /// How often the topics learned meanwhile are embedded.
     pub meaning_refresh: Duration,
+}
+
+/// The path of the sign-in link whose secret is `secret`.
+pub fn signin_link_path(secret: &str) -> String {
+    kenning_web::link_path(secret)
+}
+
+/// How the web app for people is reached and signed in to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WebSettings {
+    /// The address people reach Kenning at; `None`: `http://127.0.0.1:`
+    /// and the port served on.
+    pub public_url: Option<url::Url>,
+    /// Whether sign-in links are accepted.
+    pub signin_links: bool,
+    /// The organisation's OpenID Connect provider, if any.
+    pub oidc: Option<kenning_web::OidcConfig>,
+}
+
+impl Default for WebSettings {
+    fn default() -> Self {
+        Self {
+            public_url: None,
+            signin_links: true,
+            oidc: None,
+        }
+    }
+}
+
+impl WebSettings {
+    /// The web app's configuration for a server on `port`.
+    pub fn config(&self, port: u16) -> anyhow::Result<WebConfig> {
+        let public_url = match &self.public_url {
+            Some(url) => url.clone(),
+            None => url::Url::parse(&format!("http://127.0.0.1:{port}"))?,
+        };
+        let mut config = WebConfig::new(public_url);
+        config.links = self.signin_links;
+        if let Some(oidc) = &self.oidc {
+            config = config
+                .with_oidc(oidc.clone())
+                .map_err(|e| anyhow::anyhow!("the OpenID Connect settings: {e}"))?;
+            log::info!(
+                "web: people sign in with {} ({}); its redirect URI is {}",
+                oidc.name,
+                oidc.issuer,
+                config.redirect_uri()
+            );
+        }
+        Ok(config)
+    }
 }
 
 /// How `experts` finds the topics a query means besides those it writes.
@@ -282,11 +343,13 @@ impl Application {
             expertise: expertise.clone(),
             audit: services.audit.clone(),
             webhooks: webhooks.clone(),
+            sessions: services.sessions.clone(),
         };
         let state = AppState::new(
             use_cases,
             kenning_graphql::schema(settings.limits),
             settings.http,
+            settings.web.config(port)?,
         );
         let server = kenning_http::server(state, listener, metrics_listener, settings.workers)?;
         let first_admin_token = services

@@ -94,10 +94,88 @@ enum Command {
     /// server's connector API in batches; a repeated run sends only what
     /// was not acknowledged.
     Upload(kenning_upload::UploadArgs),
+    /// Print a sign-in link for the person with this e-mail address: good
+    /// once, for 15 minutes, alone on stdout.
+    SigninLink(SigninLinkArgs),
     /// Load a sample organisation (a dozen people and their documents,
     /// chats and e-mails) into a running server through its API, to try
     /// `experts` on; running it again changes nothing.
     Demo(kenning_upload::demo::DemoArgs),
+}
+
+#[derive(Debug, Args)]
+struct SigninLinkArgs {
+    /// The e-mail address of the person to sign in (an ACTIVE user).
+    #[arg(long)]
+    email: String,
+    #[command(flatten)]
+    public: PublicUrlArg,
+}
+
+/// The organisation's OpenID Connect provider (see docs/web.md).
+#[derive(Debug, Args)]
+struct OidcArgs {
+    /// The provider's issuer URL (its discovery document is read below
+    /// it), e.g. https://login.microsoftonline.com/<tenant>/v2.0.
+    #[arg(long, env = "KENNING_OIDC_ISSUER", requires = "oidc_client_id")]
+    oidc_issuer: Option<String>,
+    /// The client id Kenning is registered under at the provider.
+    #[arg(long, env = "KENNING_OIDC_CLIENT_ID", requires = "oidc_issuer")]
+    oidc_client_id: Option<String>,
+    /// The client's secret (omit for a public client).
+    #[arg(long, env = "KENNING_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    oidc_client_secret: Option<String>,
+    /// Match this claim of the ID token against a user's externalId,
+    /// instead of the verified `email` claim against the e-mail address.
+    #[arg(long, env = "KENNING_OIDC_EXTERNAL_ID_CLAIM")]
+    oidc_external_id_claim: Option<String>,
+    /// The provider's name on the sign-in button.
+    #[arg(
+        long,
+        env = "KENNING_OIDC_NAME",
+        default_value = "your organisation's account"
+    )]
+    oidc_name: String,
+    /// Seconds one call to the provider may take.
+    #[arg(long, env = "KENNING_OIDC_TIMEOUT_SECS", default_value_t = 10,
+          value_parser = clap::value_parser!(u64).range(1..=120))]
+    oidc_timeout_secs: u64,
+}
+
+impl OidcArgs {
+    fn config(self) -> Option<kenning_web::OidcConfig> {
+        let (issuer, client_id) = (self.oidc_issuer?, self.oidc_client_id?);
+        Some(kenning_web::OidcConfig {
+            issuer,
+            client_id,
+            client_secret: self.oidc_client_secret,
+            external_id_claim: self.oidc_external_id_claim,
+            name: self.oidc_name,
+            timeout: Duration::from_secs(self.oidc_timeout_secs),
+        })
+    }
+}
+
+/// Where people reach Kenning.
+#[derive(Debug, Args)]
+struct PublicUrlArg {
+    /// The address people reach the web app at, as their browser writes
+    /// it (behind a proxy, the proxy's): links and the identity provider's
+    /// redirect are made from it. Default: `http://127.0.0.1:` and the
+    /// port served on.
+    #[arg(long, env = "KENNING_PUBLIC_URL", value_parser = parse_public_url)]
+    public_url: Option<url::Url>,
+}
+
+fn parse_public_url(raw: &str) -> Result<url::Url, String> {
+    let url = url::Url::parse(raw.trim()).map_err(|e| format!("not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err("the public URL must be http:// or https:// with a host".to_owned());
+    }
+    if url.query().is_some() || url.fragment().is_some() || url.path() != "/" {
+        return Err("the public URL is an origin alone, such as https://kenning.example.com (Kenning is served at the root)".to_owned());
+    }
+    Ok(url)
 }
 
 #[derive(Debug, Subcommand)]
@@ -110,7 +188,7 @@ enum TopicsCommand {
 #[derive(Debug, Args)]
 struct ServeArgs {
     /// Address to listen on.
-    #[arg(long, env = "KENNING_BIND", default_value = "127.0.0.1:8080")]
+    #[arg(long, env = "KENNING_BIND", default_value = DEFAULT_BIND)]
     bind: String,
     /// Seconds between two runs of the purge of due users.
     #[arg(long, env = "KENNING_PURGE_INTERVAL_SECS", default_value_t = 300,
@@ -129,6 +207,14 @@ struct ServeArgs {
     workers: Option<usize>,
     #[command(flatten)]
     http: HttpArgs,
+    #[command(flatten)]
+    public: PublicUrlArg,
+    /// Accept no sign-in links (`kenning signin-link`): people sign in
+    /// with the identity provider alone.
+    #[arg(long, env = "KENNING_NO_SIGNIN_LINKS")]
+    no_signin_links: bool,
+    #[command(flatten)]
+    oidc: OidcArgs,
     #[command(flatten)]
     scoring: ScoringArgs,
     #[command(flatten)]
@@ -328,9 +414,67 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
-        Command::Demo(args) => kenning_upload::demo::run(args),
+        Command::Demo(args) => {
+            let url = url::Url::parse(&args.url).ok();
+            kenning_upload::demo::run(args)?;
+            demo_signin_link(&cli.database_url, url)
+        }
+        Command::SigninLink(args) => {
+            let services = open(&cli.database_url, Missing::Refuse)?;
+            signin_link(&services, &args.email, args.public.public_url)
+        }
     }
 }
+
+/// Prints a sign-in link for the person with `email`, alone on stdout.
+fn signin_link(
+    services: &Services,
+    email: &str,
+    public_url: Option<url::Url>,
+) -> anyhow::Result<()> {
+    let base = match public_url {
+        Some(url) => url,
+        None => url::Url::parse(&format!("http://{}", default_bind()))?,
+    };
+    let issued = services.sessions.issue_link(email)?;
+    eprintln!(
+        "a sign-in link for {email}, good once until {} (UTC):",
+        issued.expires.format("%Y-%m-%d %H:%M")
+    );
+    println!(
+        "{}{}",
+        base.as_str().trim_end_matches('/'),
+        kenning::signin_link_path(&issued.secret)
+    );
+    Ok(())
+}
+
+/// After `kenning demo`: a sign-in link for a sample person on stdout,
+/// when the database the server uses is the one this command sees (the
+/// default, or `--database-url`); otherwise says how to make one.
+fn demo_signin_link(database_url: &str, public_url: Option<url::Url>) -> anyhow::Result<()> {
+    let (name, email) = kenning_upload::demo::guide();
+    let services = match open(database_url, Missing::Refuse) {
+        Ok(services) => services,
+        Err(e) => {
+            eprintln!(
+                "no sign-in link printed ({e}); make one on the server's database with                  `kenning signin-link --email {email}`"
+            );
+            return Ok(());
+        }
+    };
+    eprintln!("to try the web app, sign in as {name}, a sample person:");
+    signin_link(&services, &email, public_url)
+}
+
+/// Where `serve` listens when not told: `KENNING_BIND`, else
+/// 127.0.0.1:8080.
+fn default_bind() -> String {
+    std::env::var("KENNING_BIND").unwrap_or_else(|_| DEFAULT_BIND.to_owned())
+}
+
+/// The address `serve` listens on by default.
+const DEFAULT_BIND: &str = "127.0.0.1:8080";
 
 fn create(
     services: &Services,
@@ -393,6 +537,11 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         database_url,
         bind: args.bind,
         http,
+        web: kenning::WebSettings {
+            public_url: args.public.public_url,
+            signin_links: !args.no_signin_links,
+            oidc: args.oidc.config(),
+        },
         limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),
         audit_retention_days: args.audit_retention_days,

@@ -39,7 +39,7 @@ const KINDS: [(&str, &str); 5] = [
 pub struct DemoArgs {
     /// The server's address.
     #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
-    url: String,
+    pub url: String,
     /// An access token with `users:write` (`kenning token create`), to
     /// create the people.
     #[arg(long, env = "KENNING_TOKEN", hide_env_values = true)]
@@ -101,6 +101,15 @@ pub fn uploads() -> Vec<Value> {
         }
     }
     all
+}
+
+/// The sample person a trial signs in as, by name and e-mail address.
+pub fn guide() -> (String, String) {
+    let person = &PEOPLE[0];
+    (
+        format!("{} {}", person.firstname, person.lastname),
+        person.email(),
+    )
 }
 
 /// Each subject's question, with the addresses of the people whose own

@@ -28,4 +28,5 @@ mod reads;
 mod scim;
 mod throttle;
 mod users;
+mod web;
 mod webhooks;

@@ -6,10 +6,11 @@ use std::process::{Command, Output};
 
 use serde_json::{json, Value};
 
-use super::{first_line, graphql_post, kenning, serve, stderr, stdout, succeeds, Scratch};
+use super::{first_line, graphql_post, http, kenning, serve, stderr, stdout, succeeds, Scratch};
 
-fn demo(port: u16, token: &str, key: &str) -> Output {
+fn demo(db: &str, port: u16, token: &str, key: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args(["--database-url", db])
         .args(["demo", "--url", &format!("http://127.0.0.1:{port}")])
         .args(["--token", token, "--api-key", key])
         .env("RUST_LOG", "warn")
@@ -39,17 +40,27 @@ fn the_sample_organisation_loads_once_and_answers_its_questions() {
     )));
     let key = key.trim();
 
-    let first = succeeds(demo(port, &token, key));
-    assert!(
-        stdout(&first).is_empty(),
-        "stdout is left to other commands"
+    let first = succeeds(demo(&db, port, &token, key));
+    // Stdout holds a sign-in link for a sample person, alone; it works.
+    let link = stdout(&first);
+    assert_eq!(link.lines().count(), 1, "{link}");
+    let path = link
+        .trim()
+        .strip_prefix(&format!("http://127.0.0.1:{port}"))
+        .unwrap_or_else(|| panic!("a link to the server: {link}"));
+    let signed = http(
+        port,
+        &format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
     );
+    assert!(signed.starts_with("HTTP/1.1 303"), "{signed}");
+    assert!(signed.contains("kenning_session="), "{signed}");
     let said = stderr(&first);
+    assert!(said.contains("sign in as Priya Raman"), "{said}");
     assert!(
         said.contains("12 people (12 new), 312 uploads (learned 312, already there 0)"),
         "{said}"
     );
-    let again = stderr(&succeeds(demo(port, &token, key)));
+    let again = stderr(&succeeds(demo(&db, port, &token, key)));
     assert!(
         again.contains("12 people (0 new), 312 uploads (learned 0, already there 312)"),
         "{again}"
@@ -91,7 +102,7 @@ fn the_sample_organisation_loads_once_and_answers_its_questions() {
             "expertise:read",
         ],
     )));
-    let refused = demo(port, reader.trim(), key);
+    let refused = demo(&db, port, reader.trim(), key);
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("Forbidden"),

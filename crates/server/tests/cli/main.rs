@@ -124,10 +124,52 @@ fn every_command_has_help() {
         vec!["topics", "--help"],
         vec!["topics", "extract", "--help"],
         vec!["upload", "--help"],
+        vec!["signin-link", "--help"],
     ] {
         let out = succeeds(kenning("unused.db", &args));
         assert!(stdout(&out).contains("Usage: kenning"), "{args:?}");
     }
+}
+
+#[test]
+fn signin_link_prints_a_link_for_an_active_person_alone() {
+    let scratch = Scratch::migrated();
+    let db = scratch.db_url();
+    fails_with(
+        kenning(&db, &["signin-link", "--email", "ada@example.com"]),
+        "no person in Kenning has this e-mail address",
+    );
+    let (mut served, port) = serve(&db);
+    let token = first_line(&mut served);
+    let body = r#"{"query":"mutation { createUser(createUserInput: {firstname: \"Ada\", lastname: \"L\", email: \"ada@example.com\"}) { globalUserId } }"}"#;
+    assert!(graphql_post(port, &token, body).contains("globalUserId"));
+    let out = succeeds(kenning(
+        &db,
+        &[
+            "signin-link",
+            "--email",
+            "Ada@Example.com",
+            "--public-url",
+            "https://kenning.example.com",
+        ],
+    ));
+    let link = stdout(&out);
+    assert_eq!(link.lines().count(), 1, "{link}");
+    assert!(
+        link.starts_with("https://kenning.example.com/auth/link/"),
+        "{link}"
+    );
+    let out = kenning(
+        &db,
+        &[
+            "signin-link",
+            "--email",
+            "ada@example.com",
+            "--public-url",
+            "ftp://x",
+        ],
+    );
+    assert!(!out.status.success());
 }
 
 #[test]

@@ -1,0 +1,93 @@
+//! The signed-in person's own profile, with a button per topic to hide it
+//! and one per hidden topic to show it again.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use kenning_app::{Caller, Operation, ServiceError};
+
+use crate::forms;
+use crate::render::{internal_error, message_page, respond};
+use crate::session::signed_in;
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// `GET /me`.
+pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    let person = match signed_in(&req, &app).await {
+        Ok(person) => person,
+        Err(response) => return response,
+    };
+    let worker = app.clone();
+    let me = person.clone();
+    match web::block(move || super::person::profile(&worker, &me, &me.user, true)).await {
+        Ok(Ok(profile)) => respond(StatusCode::OK, &profile),
+        Ok(Err(e)) => internal_error(&e.log_message()),
+        Err(e) => internal_error(&e.to_string()),
+    }
+}
+
+/// `POST /me/topics`: hides the topic `topic` (`hidden=true`) or shows it
+/// again (`hidden=false`), then back to `/me`.
+pub(crate) async fn change_topic(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let person = match signed_in(&req, &app).await {
+        Ok(person) => person,
+        Err(response) => return response,
+    };
+    let mut csrf = String::new();
+    let mut topic = None;
+    let mut hidden = None;
+    for (name, value) in url::form_urlencoded::parse(&body) {
+        match name.as_ref() {
+            "csrf" => csrf = value.into_owned(),
+            "topic" => topic = Some(value.into_owned()),
+            "hidden" => hidden = Some(value == "true"),
+            _ => {}
+        }
+    }
+    if let Some(refused) = forms::refusal(&req, &app, &person, &csrf) {
+        return refused;
+    }
+    let (Some(topic), Some(hidden)) = (topic.filter(|t| !t.trim().is_empty()), hidden) else {
+        return message_page(
+            StatusCode::BAD_REQUEST,
+            Chrome::of(Some(&person)),
+            "Which topic?",
+            "The form named no topic, or not whether to hide or show it. Go back to your \
+             profile and use its buttons.",
+        );
+    };
+    let worker = app.clone();
+    let me = person.clone();
+    let changed = web::block(move || {
+        let id = me.user.id();
+        Caller::Person(id).require(Operation::ChangeTopicsOf(id))?;
+        worker
+            .expertise
+            .acting_as(me.actor())
+            .set_topic_hidden(id, &topic, hidden)
+    })
+    .await;
+    match changed {
+        Ok(Ok(_)) => HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, "/me"))
+            .finish(),
+        Ok(Err(ServiceError::Forbidden(why))) => message_page(
+            StatusCode::FORBIDDEN,
+            Chrome::of(Some(&person)),
+            "Not yours to change",
+            &why,
+        ),
+        Ok(Err(ServiceError::Validation(e))) => message_page(
+            StatusCode::BAD_REQUEST,
+            Chrome::of(Some(&person)),
+            "Which topic?",
+            &e.to_string(),
+        ),
+        Ok(Err(e)) => internal_error(&e.log_message()),
+        Err(e) => internal_error(&e.to_string()),
+    }
+}

@@ -1,0 +1,186 @@
+//! A person's page: the profile fields that are set, groups, the topics
+//! they know best with why, and the topics that go with their best one.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use kenning_app::{Caller, Operation, Person, ServiceError};
+use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
+use uuid::Uuid;
+
+use crate::render::{internal_error, message_page, respond};
+use crate::session::signed_in;
+use crate::state::Web;
+use crate::view::{profile_fields, query_param, Chrome, Field, TopicWhy};
+
+/// How many related topics a page links to.
+const RELATED: u32 = 8;
+
+/// A topic linked to a search for it.
+#[derive(Debug)]
+pub(crate) struct Linked {
+    pub(crate) label: String,
+    pub(crate) search: String,
+}
+
+/// A topic of the profile, with the search its label links to.
+#[derive(Debug)]
+pub(crate) struct ProfileTopic {
+    pub(crate) key: String,
+    pub(crate) label: String,
+    pub(crate) score: String,
+    pub(crate) search: String,
+    pub(crate) evidence: Vec<crate::view::Evidence>,
+}
+
+impl From<TopicWhy> for ProfileTopic {
+    fn from(t: TopicWhy) -> Self {
+        Self {
+            search: query_param(&t.label),
+            key: t.key,
+            label: t.label,
+            score: t.score,
+            evidence: t.evidence,
+        }
+    }
+}
+
+/// A person's page, or one's own (`own`, with the say over its topics).
+#[derive(Template)]
+#[template(path = "person.html")]
+pub(crate) struct ProfilePage {
+    pub(crate) chrome: Chrome,
+    pub(crate) name: String,
+    pub(crate) own: bool,
+    /// Why nothing else is shown (a person not listed).
+    pub(crate) notice: Option<String>,
+    pub(crate) fields: Vec<Field>,
+    pub(crate) groups: Vec<String>,
+    pub(crate) topics: Vec<ProfileTopic>,
+    pub(crate) hidden: Vec<(String, String)>,
+    pub(crate) related: Vec<Linked>,
+}
+
+/// The profile of `user` as its page shows it to `viewer`: fields,
+/// groups, topics with why, related topics; `own` adds the topics the
+/// person hides.
+pub(crate) fn profile(
+    app: &Web,
+    viewer: &Person,
+    user: &User,
+    own: bool,
+) -> Result<ProfilePage, ServiceError> {
+    let caller = Caller::Person(viewer.user.id());
+    caller.require(Operation::ReadExpertise)?;
+    let id = user.id();
+    let topics: Vec<ProfileTopic> = app
+        .expertise
+        .user_topics(id, UserTopicsLimit::DEFAULT)?
+        .iter()
+        .map(|t| TopicWhy::of_profile(t).into())
+        .collect();
+    let related = match topics.first() {
+        Some(best) => app
+            .expertise
+            .related_topics(&best.key, RelatedTopicsLimit::parse(RELATED.into())?)?
+            .into_iter()
+            .map(|r| Linked {
+                search: query_param(&r.label),
+                label: r.label,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let hidden = if own {
+        caller.require(Operation::ReadHiddenTopicsOf(id))?;
+        app.expertise.hidden_topics_labelled(id)?
+    } else {
+        Vec::new()
+    };
+    caller.require(Operation::ReadGroups)?;
+    let groups = app
+        .groups
+        .groups_of(id)?
+        .into_iter()
+        .map(|m| m.display_name.as_str().to_owned())
+        .collect();
+    Ok(ProfilePage {
+        chrome: Chrome::of(Some(viewer)),
+        name: user.profile().map(|p| p.display_name()).unwrap_or_default(),
+        own,
+        notice: None,
+        fields: profile_fields(user),
+        groups,
+        topics,
+        hidden,
+        related,
+    })
+}
+
+/// Why `user`'s page shows nothing, if it does not: only people `experts`
+/// would rank are shown.
+fn unlisted(user: &User) -> Option<(&'static str, &'static str)> {
+    match user.status() {
+        Status::Deleted { .. } => Some((
+            "This person was deleted",
+            "Their account was deleted, and Kenning keeps nothing about them.",
+        )),
+        Status::Deactivated | Status::PendingDeletion { .. } => Some((
+            "This person is deactivated",
+            "Their account is deactivated, so Kenning does not show their profile or \
+             list them in answers.",
+        )),
+        Status::Active if user.is_hidden() => Some((
+            "This person is not listed",
+            "Their profile is hidden from Kenning's answers, so it is not shown.",
+        )),
+        Status::Active => None,
+    }
+}
+
+fn no_such_person(person: &Person) -> HttpResponse {
+    message_page(
+        StatusCode::NOT_FOUND,
+        Chrome::of(Some(person)),
+        "There is no such person",
+        "No person in Kenning has this address. Check the link, or find them with the search.",
+    )
+}
+
+/// `GET /people/{globalUserId}`.
+pub(crate) async fn page(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let viewer = match signed_in(&req, &app).await {
+        Ok(person) => person,
+        Err(response) => return response,
+    };
+    let Ok(id) = Uuid::try_parse(&id) else {
+        return no_such_person(&viewer);
+    };
+    let worker = app.clone();
+    let who = viewer.clone();
+    let shown = web::block(move || {
+        let user = match worker.users.get(UserId::from_uuid(id)) {
+            Ok(user) => user,
+            Err(ServiceError::NotFound(_)) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        if let Some((title, text)) = unlisted(&user) {
+            return Ok(Some(Err((title, text))));
+        }
+        profile(&worker, &who, &user, false).map(|p| Some(Ok(p)))
+    })
+    .await;
+    match shown {
+        Ok(Ok(Some(Ok(profile)))) => respond(StatusCode::OK, &profile),
+        Ok(Ok(Some(Err((title, text))))) => {
+            message_page(StatusCode::OK, Chrome::of(Some(&viewer)), title, text)
+        }
+        Ok(Ok(None)) => no_such_person(&viewer),
+        Ok(Err(e)) => internal_error(&e.log_message()),
+        Err(e) => internal_error(&e.to_string()),
+    }
+}

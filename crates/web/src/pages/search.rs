@@ -1,0 +1,297 @@
+//! The search page: "who knows about ...", the people ranked with the
+//! topics that matched and why, and how the question was read.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use kenning_app::{Caller, Operation, QueryReading, ServiceError};
+use kenning_domain::{Expert, ExpertsLimit, GroupFilter, GroupId, UserId};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use crate::render::{internal_error, respond};
+use crate::session::signed_in;
+use crate::state::Web;
+use crate::view::{query_param, score_words, Chrome, Evidence};
+
+/// The longest question the box takes.
+const MAX_QUERY: usize = 500;
+/// How many more people "More results" asks for.
+const PAGE: u32 = 10;
+/// How many topics of a person a card explains, and how many actions each.
+const TOPICS_PER_CARD: usize = 5;
+const ACTIONS_PER_TOPIC: u32 = 3;
+/// How many groups the filter offers.
+const GROUPS_OFFERED: u32 = 500;
+
+/// The page's query string; anything malformed reads as absent.
+#[derive(Debug, Default, Deserialize)]
+struct Params {
+    q: Option<String>,
+    group: Option<String>,
+    limit: Option<String>,
+}
+
+#[derive(Debug)]
+struct GroupOption {
+    id: Uuid,
+    name: String,
+    selected: bool,
+}
+
+#[derive(Debug)]
+struct Card {
+    id: Uuid,
+    name: String,
+    meta: String,
+    score: String,
+    words: &'static str,
+    topics: Vec<CardTopic>,
+}
+
+#[derive(Debug)]
+struct CardTopic {
+    label: String,
+    evidence: Vec<Evidence>,
+}
+
+#[derive(Debug)]
+struct ReadTopic {
+    label: String,
+    people: String,
+    similarity: String,
+}
+
+#[derive(Debug)]
+struct Reading {
+    languages: String,
+    matched: Vec<ReadTopic>,
+    reached: Vec<ReadTopic>,
+    unknown: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+struct SearchPage {
+    chrome: Chrome,
+    query: String,
+    max_query: usize,
+    groups: Vec<GroupOption>,
+    problem: Option<String>,
+    searched: bool,
+    heading: String,
+    cards: Vec<Card>,
+    more: Option<String>,
+    reading: Option<Reading>,
+}
+
+/// What the page found, read in one blocking call.
+#[derive(Default)]
+struct Found {
+    groups: Vec<GroupOption>,
+    cards: Vec<Card>,
+    reading: Option<Reading>,
+    problem: Option<String>,
+    full: bool,
+}
+
+fn people(n: u64) -> String {
+    match n {
+        1 => "1 person".to_owned(),
+        n => format!("{n} people"),
+    }
+}
+
+fn reading_of(reading: QueryReading) -> Reading {
+    let mut matched = Vec::new();
+    let mut reached = Vec::new();
+    let mut unknown = Vec::new();
+    for t in reading.topics {
+        let line = ReadTopic {
+            label: t.label.clone(),
+            people: people(t.people),
+            similarity: t.similarity.map(|s| format!("{s:.2}")).unwrap_or_default(),
+        };
+        match (t.similarity, t.people) {
+            (Some(_), _) => reached.push(line),
+            (None, 0) => unknown.push(t.label),
+            (None, _) => matched.push(line),
+        }
+    }
+    Reading {
+        languages: reading.languages.join(" and "),
+        matched,
+        reached,
+        unknown,
+    }
+}
+
+/// The card of `expert`, explained by the actions behind its topics.
+fn card(app: &Web, expert: &Expert, name: String, meta: String) -> Result<Card, ServiceError> {
+    let topics = expert
+        .topics
+        .iter()
+        .take(TOPICS_PER_CARD)
+        .map(|t| {
+            let actions = app
+                .expertise
+                .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
+            Ok(CardTopic {
+                label: t.label.clone(),
+                evidence: Evidence::of_all(&actions),
+            })
+        })
+        .collect::<Result<Vec<_>, ServiceError>>()?;
+    Ok(Card {
+        id: expert.user.as_uuid(),
+        name,
+        meta,
+        score: format!("{:.0}", expert.score),
+        words: score_words(expert.score),
+        topics,
+    })
+}
+
+/// Everything the page shows for `query` (none: the groups alone).
+fn find(
+    app: &Web,
+    caller: &Caller,
+    query: &str,
+    group: Option<GroupId>,
+    limit: ExpertsLimit,
+) -> Result<Found, ServiceError> {
+    let mut found = Found::default();
+    caller.require(Operation::ReadGroups)?;
+    found.groups = app
+        .groups
+        .list(&GroupFilter::default(), 0, GROUPS_OFFERED)?
+        .groups
+        .into_iter()
+        .map(|g| GroupOption {
+            id: g.id().as_uuid(),
+            name: g.attributes().display_name.as_str().to_owned(),
+            selected: Some(g.id()) == group,
+        })
+        .collect();
+    if query.is_empty() {
+        return Ok(found);
+    }
+    caller.require(Operation::ReadExpertise)?;
+    let experts = match app.expertise.experts_in(query, limit, group) {
+        Ok(experts) => experts,
+        Err(ServiceError::NotFound(_)) => {
+            found.problem = Some("That group is not one Kenning knows; choose another.".to_owned());
+            return Ok(found);
+        }
+        Err(ServiceError::Validation(e)) => {
+            found.problem = Some(e.to_string());
+            return Ok(found);
+        }
+        Err(e) => return Err(e),
+    };
+    found.full = experts.len() == limit.get() as usize;
+    let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
+    let users = app.users.get_many(&ids)?;
+    for expert in &experts {
+        let Some(profile) = users
+            .iter()
+            .find(|u| u.id() == expert.user)
+            .and_then(|u| u.profile())
+        else {
+            continue;
+        };
+        let meta = [
+            profile.position.as_ref().map(|v| v.as_str()),
+            profile.department.as_ref().map(|v| v.as_str()),
+            profile.location.as_ref().map(|v| v.as_str()),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" · ");
+        found
+            .cards
+            .push(card(app, expert, profile.display_name(), meta)?);
+    }
+    found.reading = Some(reading_of(app.expertise.read_query(query)?));
+    Ok(found)
+}
+
+/// `GET /`: the search page, with answers when a question is asked.
+pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    let person = match signed_in(&req, &app).await {
+        Ok(person) => person,
+        Err(response) => return response,
+    };
+    let params = web::Query::<Params>::from_query(req.query_string())
+        .map(web::Query::into_inner)
+        .unwrap_or_default();
+    let query = params.q.unwrap_or_default().trim().to_owned();
+    let mut problem = None;
+    let query = if query.chars().count() > MAX_QUERY {
+        problem = Some(format!(
+            "The question is longer than {MAX_QUERY} characters; ask it in fewer words."
+        ));
+        String::new()
+    } else {
+        query
+    };
+    let group = params
+        .group
+        .as_deref()
+        .filter(|g| !g.is_empty())
+        .map(|g| Uuid::try_parse(g).map(GroupId::from_uuid));
+    let group = match group {
+        Some(Ok(id)) => Some(id),
+        Some(Err(_)) => {
+            problem = Some("That group is not one Kenning knows; choose another.".to_owned());
+            None
+        }
+        None => None,
+    };
+    let limit = params
+        .limit
+        .and_then(|l| l.parse::<i64>().ok())
+        .and_then(|l| ExpertsLimit::parse(l).ok())
+        .unwrap_or_default();
+    let caller = Caller::Person(person.user.id());
+    let searched = !query.is_empty() && problem.is_none();
+    let asked = if searched {
+        query.clone()
+    } else {
+        String::new()
+    };
+    let worker = app.clone();
+    let found = match web::block(move || find(&worker, &caller, &asked, group, limit)).await {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) => return internal_error(&e.log_message()),
+        Err(e) => return internal_error(&e.to_string()),
+    };
+    let more = (found.full && limit.get() < ExpertsLimit::MAX).then(|| {
+        let next = (limit.get() + PAGE).min(ExpertsLimit::MAX);
+        let group = group
+            .map(|g| format!("&group={}", g.as_uuid()))
+            .unwrap_or_default();
+        format!("/?q={}{group}&limit={next}", query_param(&query))
+    });
+    let heading = match found.cards.len() {
+        0 => format!("Nobody is known to know about \u{201c}{query}\u{201d}"),
+        1 => format!("1 person knows about \u{201c}{query}\u{201d}"),
+        n => format!("{n} people know about \u{201c}{query}\u{201d}"),
+    };
+    respond(
+        StatusCode::OK,
+        &SearchPage {
+            chrome: Chrome::of(Some(&person)),
+            query,
+            max_query: MAX_QUERY,
+            groups: found.groups,
+            problem: problem.or(found.problem),
+            searched: searched && found.reading.is_some(),
+            heading,
+            cards: found.cards,
+            more,
+            reading: found.reading,
+        },
+    )
+}

@@ -1,0 +1,35 @@
+//! Every path of the web app and what answers it.
+
+use actix_web::web;
+
+use crate::paths::{CALLBACK_PATH, LINK_PREFIX};
+use crate::state::Web;
+use crate::{assets, pages};
+
+/// The paths a person's sign-in secrets travel in, which logs must not
+/// keep whole: a sign-in link's path carries its secret, the provider's
+/// answer its code.
+pub const SECRET_PATH_PREFIXES: [&str; 2] = [LINK_PREFIX, CALLBACK_PATH];
+
+/// The path of the sign-in link whose secret is `secret`.
+pub fn link_path(secret: &str) -> String {
+    format!("{LINK_PREFIX}{secret}")
+}
+
+/// Registers the web app's routes.
+pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
+    cfg.app_data(web::Data::new(app))
+        .route("/", web::get().to(pages::search::page))
+        .route("/people/{id}", web::get().to(pages::person::page))
+        .route("/me", web::get().to(pages::me::page))
+        .route("/me/topics", web::post().to(pages::me::change_topic))
+        .route("/signin", web::get().to(pages::auth::signin_page))
+        .route(
+            &format!("{LINK_PREFIX}{{secret}}"),
+            web::get().to(pages::auth::link),
+        )
+        .route("/auth/signout", web::post().to(pages::auth::sign_out))
+        .route("/auth/oidc", web::get().to(pages::auth::oidc_begin))
+        .route(CALLBACK_PATH, web::get().to(pages::auth::oidc_callback))
+        .route(assets::PATH, web::get().to(assets::serve));
+}

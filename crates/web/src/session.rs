@@ -1,0 +1,120 @@
+//! The session cookie: read from a request, set when a person signs in,
+//! cleared when the session ends.
+
+use actix_web::http::header;
+use actix_web::{web, HttpRequest, HttpResponse};
+use kenning_app::{Person, SignInError, SignedIn};
+
+use crate::config::WebConfig;
+use crate::render::internal_error;
+use crate::signin::signin_response;
+use crate::state::Web;
+
+/// The value of the cookie `name` that `req` carries, if any.
+pub(crate) fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
+    req.headers()
+        .get_all(header::COOKIE)
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(key, _)| *key == name)
+        .map(|(_, value)| value.trim_matches('"').to_owned())
+        .filter(|value| !value.is_empty())
+}
+
+/// The `Set-Cookie` value that gives the browser the session `secret`,
+/// kept as long as a session can last.
+pub(crate) fn set_cookie(config: &WebConfig, secret: &str, max_age_seconds: i64) -> String {
+    format!(
+        "{}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{}",
+        config.cookie_name(),
+        if config.secure() { "; Secure" } else { "" }
+    )
+}
+
+/// The answer to a sign-in that began a session: its cookie, and on to
+/// the search.
+pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, "/"))
+        .insert_header((
+            header::SET_COOKIE,
+            set_cookie(
+                &app.config,
+                &signed_in.secret,
+                app.sessions.policy().absolute.num_seconds(),
+            ),
+        ))
+        .finish()
+}
+
+/// The name of the cookie that holds a sign-in with the identity
+/// provider under way.
+pub(crate) const PENDING_COOKIE: &str = "kenning_oidc";
+
+/// The `Set-Cookie` value that keeps a sign-in under way (`value`; empty
+/// and `max_age_seconds` 0 to forget it), sent back only to `/auth/`.
+pub(crate) fn pending_cookie(config: &WebConfig, value: &str, max_age_seconds: i64) -> String {
+    format!(
+        "{PENDING_COOKIE}={value}; Path=/auth/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{}",
+        if config.secure() { "; Secure" } else { "" }
+    )
+}
+
+/// The `Set-Cookie` value that makes the browser forget the session.
+pub(crate) fn clear_cookie(config: &WebConfig) -> String {
+    set_cookie(config, "", 0)
+}
+
+/// The person signed in on `req`, or the response to give instead: the
+/// sign-in page, saying why when a session ended (and clearing its
+/// cookie).
+pub(crate) async fn signed_in(
+    req: &HttpRequest,
+    app: &web::Data<Web>,
+) -> Result<Person, HttpResponse> {
+    let Some(secret) = cookie(req, &app.config.cookie_name()) else {
+        return Err(signin_response(app, None));
+    };
+    let sessions = app.sessions.clone();
+    match web::block(move || sessions.person(&secret)).await {
+        Ok(Ok(person)) => Ok(person),
+        Ok(Err(SignInError::Service(e))) => Err(internal_error(&e.log_message())),
+        Ok(Err(why)) => {
+            let mut response = signin_response(app, Some(why.to_string()));
+            if let Ok(value) = header::HeaderValue::from_str(&clear_cookie(&app.config)) {
+                response.headers_mut().append(header::SET_COOKIE, value);
+            }
+            Err(response)
+        }
+        Err(e) => Err(internal_error(&e.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::test::TestRequest;
+
+    #[test]
+    fn the_session_cookie_is_found_among_others() {
+        let req = TestRequest::default()
+            .insert_header((header::COOKIE, "a=1; kenning_session=abc; b=2"))
+            .to_http_request();
+        assert_eq!(cookie(&req, "kenning_session").as_deref(), Some("abc"));
+        assert_eq!(cookie(&req, "other"), None);
+    }
+
+    #[test]
+    fn the_cookie_is_http_only_lax_and_secure_over_https() {
+        let plain = WebConfig::new("http://127.0.0.1:8080".parse().unwrap());
+        let value = set_cookie(&plain, "s", 60);
+        assert!(value.starts_with("kenning_session=s;"));
+        assert!(value.contains("HttpOnly") && value.contains("SameSite=Lax"));
+        assert!(!value.contains("Secure"));
+        let secure = WebConfig::new("https://kenning.example.com".parse().unwrap());
+        let value = set_cookie(&secure, "s", 60);
+        assert!(value.starts_with("__Host-kenning_session=s;"));
+        assert!(value.ends_with("; Secure"));
+    }
+}

@@ -1,0 +1,216 @@
+//! What the templates show, prepared from the use cases' answers: plain
+//! strings and numbers, so that the templates hold no logic beyond
+//! loops and conditions (and escape every value they print).
+
+use chrono::{DateTime, Utc};
+use kenning_app::{Person, UserTopic};
+use kenning_domain::{ScoredTopic, User};
+use kenning_ports::ActionRecord;
+
+/// What every page's frame shows: who is signed in, and the token of the
+/// sign-out form.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Chrome {
+    /// The signed-in person's name; `None` on the sign-in pages.
+    pub(crate) name: Option<String>,
+    /// The session's token against cross-site request forgery.
+    pub(crate) csrf: String,
+}
+
+impl Chrome {
+    /// The frame of a page seen by `person` (or by nobody signed in).
+    pub(crate) fn of(person: Option<&Person>) -> Self {
+        match person {
+            Some(p) => Self {
+                name: p.user.profile().map(|profile| profile.display_name()),
+                csrf: p.csrf_token().to_owned(),
+            },
+            None => Self::default(),
+        }
+    }
+}
+
+/// A score of `experts` in words: what the documented scale promises at
+/// each step (see docs/expertise.md, "What a score means").
+pub(crate) fn score_words(score: f64) -> &'static str {
+    if score >= 80.0 {
+        "strong: several uploads about everything asked"
+    } else if score >= 50.0 {
+        "good: a solid part of what was asked"
+    } else if score >= 30.0 {
+        "some: part of what was asked, or little of it"
+    } else {
+        "slight: a word of the question, once or twice"
+    }
+}
+
+/// A moment as a person reads it: the day.
+pub(crate) fn day(at: DateTime<Utc>) -> String {
+    at.format("%-d %b %Y").to_string()
+}
+
+/// Actions behind a topic: what was done, to what kind of thing, when
+/// (never the text, which Kenning does not keep), and how many times
+/// alike that day.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Evidence {
+    pub(crate) action: String,
+    pub(crate) entity: String,
+    pub(crate) day: String,
+    pub(crate) times: usize,
+}
+
+impl Evidence {
+    /// `actions` as lines, those alike on the same day told once with
+    /// their number, in their order.
+    pub(crate) fn of_all(actions: &[ActionRecord]) -> Vec<Self> {
+        let mut lines: Vec<Self> = Vec::new();
+        for action in actions {
+            let line = Self {
+                action: action.action_type.replace('_', " "),
+                entity: action.entity_type.replace('_', " "),
+                day: day(action.action_date),
+                times: 1,
+            };
+            match lines
+                .iter_mut()
+                .find(|l| (&l.action, &l.entity, &l.day) == (&line.action, &line.entity, &line.day))
+            {
+                Some(alike) => alike.times += 1,
+                None => lines.push(line),
+            }
+        }
+        lines
+    }
+}
+
+/// A topic with its score and why.
+#[derive(Debug, Clone)]
+pub(crate) struct TopicWhy {
+    pub(crate) key: String,
+    pub(crate) label: String,
+    pub(crate) score: String,
+    pub(crate) evidence: Vec<Evidence>,
+}
+
+impl TopicWhy {
+    /// `topic` with the actions that taught it.
+    pub(crate) fn of(topic: &ScoredTopic, actions: &[ActionRecord]) -> Self {
+        Self {
+            key: topic.key.clone(),
+            label: topic.label.clone(),
+            score: format!("{:.1}", topic.score),
+            evidence: Evidence::of_all(actions),
+        }
+    }
+
+    /// A topic of a profile, with its actions.
+    pub(crate) fn of_profile(topic: &UserTopic) -> Self {
+        Self::of(&topic.topic, &topic.actions)
+    }
+}
+
+/// A field of a profile that is set: its name and value.
+#[derive(Debug, Clone)]
+pub(crate) struct Field {
+    pub(crate) name: &'static str,
+    pub(crate) value: String,
+}
+
+/// The fields of `user`'s profile that are set, in the profile's order
+/// (the name is the page's heading, so not among them).
+pub(crate) fn profile_fields(user: &User) -> Vec<Field> {
+    let Some(p) = user.profile() else {
+        return Vec::new();
+    };
+    let mut fields = Vec::new();
+    let mut add = |name: &'static str, value: Option<String>| {
+        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
+            fields.push(Field { name, value });
+        }
+    };
+    add(
+        "Position",
+        p.position.as_ref().map(|v| v.as_str().to_owned()),
+    );
+    add(
+        "Department",
+        p.department.as_ref().map(|v| v.as_str().to_owned()),
+    );
+    add("Company", p.company.as_ref().map(|v| v.as_str().to_owned()));
+    add(
+        "Location",
+        p.location.as_ref().map(|v| v.as_str().to_owned()),
+    );
+    add(
+        "Country",
+        p.country_id.as_ref().map(|c| {
+            isocountry::CountryCode::for_alpha2_caseless(c.as_str())
+                .map(|code| code.name().to_owned())
+                .unwrap_or_else(|_| c.as_str().to_uppercase())
+        }),
+    );
+    add("About", p.about.as_ref().map(|v| v.as_str().to_owned()));
+    add("E-mail", Some(p.email.as_str().to_owned()));
+    add(
+        "With the organisation since",
+        p.employment_start
+            .map(|d| d.date().format("%-d %B %Y").to_string()),
+    );
+    fields
+}
+
+/// `text` encoded for a URL's query.
+pub(crate) fn query_param(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn actions_alike_on_one_day_are_told_once_with_their_number() {
+        let action = |kind: &str, day: u32| ActionRecord {
+            id: uuid::Uuid::new_v4(),
+            entity_type: "chat_message".to_owned(),
+            action_type: kind.to_owned(),
+            action_date: chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, day, 8, 0, 0).unwrap(),
+            alias: None,
+            relevance: 1.0,
+        };
+        let lines = Evidence::of_all(&[
+            action("send", 2),
+            action("send", 2),
+            action("read", 2),
+            action("send", 3),
+        ]);
+        let told: Vec<(&str, &str, &str, usize)> = lines
+            .iter()
+            .map(|l| {
+                (
+                    l.action.as_str(),
+                    l.entity.as_str(),
+                    l.day.as_str(),
+                    l.times,
+                )
+            })
+            .collect();
+        assert_eq!(
+            told,
+            [
+                ("send", "chat message", "2 Mar 2026", 2),
+                ("read", "chat message", "2 Mar 2026", 1),
+                ("send", "chat message", "3 Mar 2026", 1),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_documented_steps_of_the_scale_read_differently() {
+        assert!(score_words(80.0).starts_with("strong"));
+        assert!(score_words(79.9).starts_with("good"));
+        assert!(score_words(40.0).starts_with("some"));
+        assert!(score_words(10.0).starts_with("slight"));
+    }
+}

@@ -1,0 +1,354 @@
+//! The web app for people, through its front door: sign-in by link,
+//! sessions, the search and person pages, a person's say over their own
+//! topics, and the guards (escaping, cross-site request forgery, who may
+//! sign in).
+
+use chrono::Duration;
+use kenning_tests::app::{Reply, TestApp};
+use kenning_tests::db::Backend;
+use kenning_tests::documents::DEACTIVATE_USER;
+use kenning_tests::on_every_backend;
+use serde_json::json;
+
+const KUBERNETES: &str = "Kubernetes clusters schedule containers across nodes. Our Kubernetes clusters run the payment services, and Kubernetes operators restart failed containers and scale the clusters when traffic grows.";
+const TAX: &str = "Corporate tax returns are due in March. The finance team prepared the corporate tax returns and the VAT reconciliation for the German subsidiary, and the tax auditors reviewed the returns.";
+
+fn teach(app: &TestApp, key: &str, email: &str, text: &str) {
+    let reply = app.upload(
+        key,
+        &json!({
+            "entity_type": "document",
+            "action_type": "create",
+            "action_date": "2026-03-01T08:00:00.000Z",
+            "user_email": email,
+            "text": text,
+        }),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+}
+
+/// The session's token against request forgery, read off a page.
+fn csrf_of(page: &Reply) -> String {
+    let (_, rest) = page
+        .body
+        .split_once("name=\"csrf\" value=\"")
+        .unwrap_or_else(|| panic!("no token on the page: {}", page.body));
+    rest.split('"').next().unwrap().to_owned()
+}
+
+/// The audit trail's kinds of change for `id`, newest first.
+fn audited(app: &TestApp, id: &str) -> Vec<String> {
+    let reply = app.graphql(
+        "query($id: UUID!) { auditTrail(resourceId: $id) { events { kind } } }",
+        json!({ "id": id }),
+    );
+    reply.json()["data"]["auditTrail"]["events"]
+        .as_array()
+        .unwrap_or_else(|| panic!("auditTrail failed: {}", reply.body))
+        .iter()
+        .map(|e| e["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[on_every_backend]
+fn a_person_signs_in_with_a_link_once_and_finds_people(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_sign_in_and_search") else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", KUBERNETES);
+    teach(&app, &key, "bob@example.com", TAX);
+
+    // Nobody signed in gets the sign-in page, whatever they ask for.
+    let anonymous = app.page("/?q=kubernetes", "");
+    assert_eq!(anonymous.status, 401);
+    assert!(
+        anonymous.body.contains("Sign in to Kenning"),
+        "{}",
+        anonymous.body
+    );
+    assert!(!anonymous.body.contains("Alice"));
+
+    let link = app.services.sessions.issue_link("BOB@example.com").unwrap();
+    let path = kenning::signin_link_path(&link.secret);
+    let signed = app.request("GET", &path, &[], b"");
+    assert_eq!(signed.status, 303, "{}", signed.body);
+    assert_eq!(signed.header("location"), Some("/"));
+    let cookie = signed.header("set-cookie").unwrap();
+    assert!(cookie.starts_with("kenning_session="), "{cookie}");
+    for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(cookie.contains(attribute), "{cookie}");
+    }
+    assert!(!cookie.contains("Secure"), "plain http: {cookie}");
+    let cookie = cookie.split(';').next().unwrap().to_owned();
+
+    // The link is good once.
+    let again = app.request("GET", &path, &[], b"");
+    assert_eq!(again.status, 410);
+    assert!(again.body.contains("used already"), "{}", again.body);
+
+    let found = app.page("/?q=kubernetes+clusters", &cookie);
+    assert_eq!(found.status, 200, "{}", found.body);
+    let policy = found.header("content-security-policy").unwrap();
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(found.body.contains("<input type=\"search\""));
+    assert!(
+        found.body.contains(&format!("href=\"/people/{alice}\"")),
+        "{}",
+        found.body
+    );
+    assert!(found.body.contains("of 100"), "{}", found.body);
+    assert!(
+        found.body.contains("create · document · 1 Mar 2026"),
+        "{}",
+        found.body
+    );
+    assert!(found.body.contains("How Kenning read the question"));
+    assert!(!found.body.contains("/people/") || !found.body.contains(">Bob Finance<"));
+
+    // A word nobody learned explains the empty answer.
+    let nobody = app.page("/?q=zymurgy", &cookie);
+    assert!(
+        nobody.body.contains("Nobody is known to know"),
+        "{}",
+        nobody.body
+    );
+    assert!(
+        nobody.body.contains("Words nobody has learned"),
+        "{}",
+        nobody.body
+    );
+
+    let person = app.page(&format!("/people/{alice}"), &cookie);
+    assert_eq!(person.status, 200);
+    assert!(
+        person.body.contains("<h1>Alice Ops</h1>"),
+        "{}",
+        person.body
+    );
+    assert!(person.body.contains("Kubernetes"), "{}", person.body);
+    assert!(
+        !person.body.contains("Hide "),
+        "only one's own topics have buttons"
+    );
+
+    let kinds = audited(&app, &link.user.to_string());
+    assert_eq!(kinds.first().map(String::as_str), Some("user.signed_in"));
+}
+
+#[on_every_backend]
+fn a_link_expires_and_only_active_people_sign_in(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_link_expires") else {
+        return;
+    };
+    let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
+    let link = app.services.sessions.issue_link("ada@example.com").unwrap();
+    app.advance(Duration::minutes(15));
+    let late = app.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+    assert_eq!(late.status, 410);
+    assert!(late.body.contains("expired"), "{}", late.body);
+
+    let forged = app.request("GET", "/auth/link/not-a-link", &[], b"");
+    assert_eq!(forged.status, 404);
+    assert!(
+        forged.body.contains("not one Kenning issued"),
+        "{}",
+        forged.body
+    );
+
+    // Nobody unknown or deactivated gets a link.
+    assert!(app
+        .services
+        .sessions
+        .issue_link("nobody@example.com")
+        .is_err());
+    let reply = app.graphql(DEACTIVATE_USER, json!({ "globalUserId": ada }));
+    assert!(reply.json()["errors"].is_null(), "{}", reply.body);
+    assert!(app.services.sessions.issue_link("ada@example.com").is_err());
+}
+
+#[on_every_backend]
+fn a_person_hides_and_shows_their_own_topics(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_hide_and_show") else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    teach(&app, &key, "alice@example.com", KUBERNETES);
+    let cookie = app.sign_in("alice@example.com");
+    let me = app.page("/me", &cookie);
+    assert_eq!(me.status, 200);
+    assert!(me.body.contains("Hide clusters"), "{}", me.body);
+    let csrf = csrf_of(&me);
+
+    // Without the token, or from another site, nothing changes.
+    let forged = app.submit(
+        "/me/topics",
+        &cookie,
+        &[("topic", "cluster"), ("hidden", "true")],
+    );
+    assert_eq!(forged.status, 403);
+    let foreign = app.request(
+        "POST",
+        "/me/topics",
+        &[
+            ("Cookie", &cookie),
+            ("Content-Type", "application/x-www-form-urlencoded"),
+            ("Origin", "https://evil.example"),
+        ],
+        format!("csrf={csrf}&topic=cluster&hidden=true").as_bytes(),
+    );
+    assert_eq!(foreign.status, 403);
+    assert!(app.page("/me", &cookie).body.contains("Hide clusters"));
+
+    let hidden = app.submit(
+        "/me/topics",
+        &cookie,
+        &[("csrf", &csrf), ("topic", "cluster"), ("hidden", "true")],
+    );
+    assert_eq!(hidden.status, 303, "{}", hidden.body);
+    assert_eq!(hidden.header("location"), Some("/me"));
+    let me = app.page("/me", &cookie);
+    assert!(!me.body.contains("Hide clusters"), "{}", me.body);
+    assert!(me.body.contains("Show clusters"), "{}", me.body);
+    let found = app.page("/?q=clusters", &cookie);
+    assert!(
+        !found.body.contains(&format!("/people/{alice}")),
+        "{}",
+        found.body
+    );
+
+    let shown = app.submit(
+        "/me/topics",
+        &cookie,
+        &[("csrf", &csrf), ("topic", "cluster"), ("hidden", "false")],
+    );
+    assert_eq!(shown.status, 303);
+    assert!(app.page("/me", &cookie).body.contains("Hide clusters"));
+    let kinds = audited(&app, &alice);
+    assert_eq!(&kinds[..2], ["user.updated", "user.updated"], "{kinds:?}");
+}
+
+#[on_every_backend]
+fn sessions_end_on_sign_out_when_idle_and_when_deactivated(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_sessions_end") else {
+        return;
+    };
+    let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
+    app.create_user("bob@example.com", "Bob", "Finance");
+
+    // Signing out ends the session everywhere: the cookie is worth nothing.
+    let cookie = app.sign_in("ada@example.com");
+    let me = app.page("/me", &cookie);
+    let out = app.submit("/auth/signout", &cookie, &[("csrf", &csrf_of(&me))]);
+    assert_eq!(out.status, 200, "{}", out.body);
+    assert!(out.body.contains("signed out"), "{}", out.body);
+    assert!(out.header("set-cookie").unwrap().contains("Max-Age=0"));
+    assert_eq!(app.page("/me", &cookie).status, 401);
+    let beside = app.spawn_beside();
+    assert_eq!(beside.page("/me", &cookie).status, 401);
+    let kinds = audited(&app, &ada);
+    assert_eq!(
+        &kinds[..2],
+        ["user.signed_out", "user.signed_in"],
+        "{kinds:?}"
+    );
+
+    // A session unused for a working day ends; the page says why.
+    let cookie = app.sign_in("ada@example.com");
+    app.advance(Duration::hours(8));
+    let idle = app.page("/", &cookie);
+    assert_eq!(idle.status, 401);
+    assert!(idle.body.contains("long pause"), "{}", idle.body);
+
+    // A person deactivated is signed out on their next request.
+    let cookie = app.sign_in("bob@example.com");
+    assert_eq!(app.page("/", &cookie).status, 200);
+    let bob = app
+        .services
+        .users
+        .get_by_key(&kenning_domain::UserKey::Email(
+            kenning_domain::Email::parse("bob@example.com").unwrap(),
+        ));
+    let bob = bob.unwrap().id().to_string();
+    let reply = app.graphql(DEACTIVATE_USER, json!({ "globalUserId": bob }));
+    assert!(reply.json()["errors"].is_null(), "{}", reply.body);
+    let refused = app.page("/", &cookie);
+    assert_eq!(refused.status, 401);
+    assert!(refused.body.contains("deactivated"), "{}", refused.body);
+    assert_eq!(audited(&app, &bob)[0], "user.signed_out");
+}
+
+#[on_every_backend]
+fn pages_escape_names_and_refuse_what_they_should(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_escaping_and_refusals") else {
+        return;
+    };
+    let key = app.api_key();
+    let mallory = app.create_user("mallory@example.com", "<img src=x onerror=alert(1)>", "Doe");
+    teach(&app, &key, "mallory@example.com", KUBERNETES);
+    let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
+    let cookie = app.sign_in("ada@example.com");
+
+    for path in [format!("/people/{mallory}"), "/?q=kubernetes".to_owned()] {
+        let page = app.page(&path, &cookie);
+        assert_eq!(page.status, 200, "{path}");
+        assert!(!page.body.contains("<img"), "{path}: {}", page.body);
+        assert!(
+            page.body.contains("&#60;img src=x onerror=alert(1)&#62;"),
+            "{path}: {}",
+            page.body
+        );
+    }
+    let query = app.page("/?q=%3Cscript%3Ealert(1)%3C%2Fscript%3E", &cookie);
+    assert!(!query.body.contains("<script>"), "{}", query.body);
+
+    // Unknown and malformed people are a clear 404 page.
+    for path in [
+        "/people/6f1c3c52-8c1f-4a53-9a43-1d2d51f0b7a1",
+        "/people/not-an-id",
+    ] {
+        let page = app.page(path, &cookie);
+        assert_eq!(page.status, 404, "{path}");
+        assert!(page.body.contains("There is no such person"), "{path}");
+    }
+    // A deactivated person's page says so and shows nothing else.
+    let reply = app.graphql(DEACTIVATE_USER, json!({ "globalUserId": mallory }));
+    assert!(reply.json()["errors"].is_null(), "{}", reply.body);
+    let page = app.page(&format!("/people/{mallory}"), &cookie);
+    assert!(
+        page.body.contains("This person is deactivated"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("Kubernetes"), "{}", page.body);
+
+    // A path that is no page is a page for a browser, JSON for a script.
+    assert!(app
+        .page("/nowhere", &cookie)
+        .body
+        .contains("There is no such page"));
+    let script = app.request("GET", "/nowhere", &[], b"");
+    assert_eq!(script.status, 404);
+    assert!(script.body.starts_with('{'), "{}", script.body);
+
+    // GraphQL takes no session cookie: a form posted from another site
+    // with the cookie changes nothing.
+    let forged = app.request(
+        "POST",
+        "/accounts/api/v1/graphql",
+        &[
+            ("Cookie", &cookie),
+            ("Content-Type", "text/plain"),
+            ("Origin", "https://evil.example"),
+        ],
+        format!(
+            r#"{{"query":"mutation {{ deactivateUser(globalUserId: \"{ada}\") {{ globalUserId }} }}"}}"#
+        )
+        .as_bytes(),
+    );
+    assert_eq!(forged.status, 401, "{}", forged.body);
+    assert_eq!(app.page("/me", &cookie).status, 200);
+}
