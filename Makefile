@@ -16,11 +16,16 @@ PEERS := tools/keyphrase-eval/peers
 MODEL_VENV := .venv-model
 MODEL_FILES := crates/meaning/model
 MODEL_DIR := models/all-minilm-l6-v2
+# The browser tests' own environment (Selenium, pytest) and their node
+# packages (oidc-provider, axe-core), beside Debian's chromium and
+# chromium-driver, which `browser-deps` installs when missing.
+BROWSER_VENV := .venv-browser
+BROWSER_CHECK := tests/browser
 # WordNet (Debian's wordnet-base), for the vocabulary-mismatch questions of
 # eval-experts.
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 
-.PHONY: run test lint build model venv eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build model venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -52,14 +57,17 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## OpenAPI check: schemathesis (installed in .venv-openapi from PyPI) runs
 ## against a server with the connector API's published document and fails
 ## on any 5xx or answer the document does not allow (see
-## docs/connectors.md). The PostgreSQL variants run when
-## KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
+## docs/connectors.md), then the browser tests of the web app (Chromium
+## at phone width, a real OpenID provider, axe-core; see docs/web.md),
+## whose screenshots go to target/screenshots. The PostgreSQL variants run
+## when KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
 ## ignored, and the last line says why.
-test: $(OPENAPI_VENV)/.installed model
+test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps model
 	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	$(CARGO) build --quiet -p kenning && \
 	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \
+	bash $(BROWSER_CHECK)/run.sh $(BROWSER_VENV)/bin/python target/debug/kenning || status=$$?; \
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
 	fi; \
@@ -176,6 +184,23 @@ $(OPENAPI_VENV)/.installed: $(OPENAPI_CHECK)/requirements.txt
 	$(PYTHON) -m venv $(OPENAPI_VENV)
 	$(OPENAPI_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(OPENAPI_CHECK)/requirements.txt
 	touch $@
+
+$(BROWSER_VENV)/.installed: $(BROWSER_CHECK)/requirements.txt $(BROWSER_CHECK)/package-lock.json
+	$(PYTHON) -m venv $(BROWSER_VENV)
+	$(BROWSER_VENV)/bin/pip install --quiet --disable-pip-version-check -r $(BROWSER_CHECK)/requirements.txt
+	cd $(BROWSER_CHECK) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+## Debian's chromium and chromium-driver for the browser tests, installed
+## when missing (as root; otherwise the browser tests say they were not run).
+browser-deps:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	  else \
+	    echo "chromium and chromium-driver are missing; install them (apt-get install chromium chromium-driver) to run the browser tests"; \
+	  fi; \
+	fi
 
 $(SCIM_VENV)/.installed: $(SCIM_CHECK)/requirements.txt
 	$(PYTHON) -m venv $(SCIM_VENV)

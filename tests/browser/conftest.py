@@ -1,0 +1,198 @@
+"""The browser tests' fixtures: a real Kenning server on a fresh SQLite
+file, a real OpenID provider (node, oidc-provider) beside it, and a fresh
+headless Chromium at phone width for each test.
+
+Settings from the environment: KENNING_BIN (the binary), SCREENSHOTS (the
+folder screenshots go to; target/screenshots by default)."""
+
+import json
+import os
+import shutil
+import socket
+import sqlite3
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent.parent
+BIN = os.environ.get("KENNING_BIN", str(ROOT / "target/debug/kenning"))
+SCREENSHOTS = Path(os.environ.get("SCREENSHOTS", ROOT / "target/screenshots"))
+AXE = HERE / "node_modules/axe-core/axe.min.js"
+
+KUBERNETES = ("Kubernetes clusters schedule containers across nodes. Our Kubernetes "
+              "clusters run the payment services, and Kubernetes operators restart failed "
+              "containers and scale the clusters when traffic grows.")
+COMPILERS = ("The compiler translates the source language into machine code. We "
+             "rewrote the compiler's register allocation and the optimizer's inlining "
+             "passes, and the compiler now emits smaller machine code.")
+TAX = ("Corporate tax returns are due in March. The finance team prepared the "
+       "corporate tax returns and the VAT reconciliation for the German subsidiary.")
+
+PEOPLE = [
+    ("ada@example.com", "Ada", "Lovelace", "Platform engineer", [KUBERNETES, KUBERNETES]),
+    ("grace@example.com", "Grace", "Hopper", "Compiler lead", [COMPILERS, COMPILERS]),
+    ("mallory@example.com", "<img src=x onerror=window.__xss=1>", "Doe", None, [KUBERNETES]),
+    ("bob@example.com", "Bob", "Finance", "Tax advisor", [TAX]),
+    ("erin@example.com", "Erin", "Keys", None, [TAX]),
+]
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(url, seconds=60):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except urllib.error.HTTPError:
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds} s")
+
+
+class Kenning:
+    """A running server and what the tests ask of it."""
+
+    def __init__(self, folder, port, provider_port):
+        self.folder = folder
+        self.db = folder / "kenning.db"
+        self.url = f"http://127.0.0.1:{port}"
+        self.db_url = f"sqlite://{self.db}"
+        env = dict(os.environ, RUST_LOG="warn",
+                   KENNING_OIDC_ISSUER=f"http://127.0.0.1:{provider_port}",
+                   KENNING_OIDC_CLIENT_ID="kenning",
+                   KENNING_OIDC_CLIENT_SECRET="kenning-test-secret",
+                   KENNING_OIDC_NAME="Test Provider")
+        env.pop("DATABASE_URL", None)
+        self.process = subprocess.Popen(
+            [BIN, "--database-url", self.db_url, "serve", "--bind", f"127.0.0.1:{port}",
+             "--meaning", "off"],
+            stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"), env=env, text=True)
+        self.token = self.process.stdout.readline().strip()
+        wait_for(self.url + "/readyz")
+        self.key = self.cli("apikey", "create", "--name", "browser-tests")
+
+    def cli(self, *args):
+        out = subprocess.run([BIN, "--database-url", self.db_url, *args],
+                             capture_output=True, text=True, check=True)
+        return out.stdout.strip()
+
+    def graphql(self, query, variables=None):
+        body = json.dumps({"query": query, "variables": variables or {}}).encode()
+        request = urllib.request.Request(
+            self.url + "/accounts/api/v1/graphql", data=body,
+            headers={"Authorization": f"Bearer {self.token}",
+                     "Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            answer = json.load(response)
+        assert "errors" not in answer, answer
+        return answer["data"]
+
+    def create(self, email, first, last, position):
+        fields = {"email": email, "firstname": first, "lastname": last}
+        if position:
+            fields["position"] = position
+        data = self.graphql("mutation($i: CreateUserInput!) { createUser(createUserInput: $i)"
+                            " { globalUserId } }", {"i": fields})
+        return data["createUser"]["globalUserId"]
+
+    def upload(self, email, text, n):
+        body = json.dumps({"entity_type": "document", "action_type": "create",
+                           "action_date": "2026-03-01T08:00:00.000Z", "user_email": email,
+                           "text": text, "action_alias": f"browser_{email.split('@')[0]}_{n}"})
+        request = urllib.request.Request(
+            self.url + "/connectors/api/v1/entities-with-action", data=body.encode(),
+            headers={"APIKEY": self.key, "Content-Type": "application/json"})
+        with urllib.request.urlopen(request) as response:
+            assert response.status == 201
+
+    def signin_link(self, email):
+        return self.cli("signin-link", "--email", email, "--public-url", self.url)
+
+    def sql(self, statement):
+        with sqlite3.connect(self.db, timeout=10) as conn:
+            conn.execute(statement)
+
+    def stop(self):
+        self.process.terminate()
+        self.process.wait(timeout=20)
+
+
+@pytest.fixture(scope="session")
+def kenning():
+    folder = Path(tempfile.mkdtemp(prefix="kenning-browser-"))
+    port, provider_port = free_port(), free_port()
+    accounts = {
+        "grace": {"email": "grace@example.com", "email_verified": True, "name": "Grace Hopper"},
+        "stranger": {"email": "stranger@example.com", "email_verified": True},
+        "unverified": {"email": "erin@example.com", "email_verified": False},
+    }
+    clients = [{"client_id": "kenning", "client_secret": "kenning-test-secret",
+                "redirect_uris": [f"http://127.0.0.1:{port}/auth/callback"]}]
+    provider = subprocess.Popen(
+        ["node", str(HERE / "provider.js")], cwd=HERE,
+        env=dict(os.environ, PROVIDER_PORT=str(provider_port), ACCOUNTS=json.dumps(accounts),
+                 CLIENTS=json.dumps(clients), NODE_ENV="development"),
+        stdout=subprocess.PIPE, stderr=open(folder / "provider.log", "w"), text=True)
+    assert provider.stdout.readline().strip() == "ready"
+    server = Kenning(folder, port, provider_port)
+    server.ids = {}
+    for email, first, last, position, texts in PEOPLE:
+        server.ids[email] = server.create(email, first, last, position)
+        for n, text in enumerate(texts):
+            server.upload(email, text, n)
+    yield server
+    server.stop()
+    provider.terminate()
+    provider.wait(timeout=20)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def browser(tmp_path):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for flag in ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync",
+                 "--disable-dev-shm-usage", f"--user-data-dir={tmp_path / 'profile'}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(
+        options=options,
+        service=Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver"))
+    # A phone: 390 CSS pixels wide.
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    driver.implicitly_wait(0)
+    yield driver
+    driver.quit()
+
+
+def check_page(driver, name):
+    """axe-core's checks on the page (no serious or critical violation),
+    nothing wider than the phone, and a screenshot named `name`."""
+    driver.execute_script(AXE.read_text())
+    result = driver.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "axe.run(document).then(r => done(r.violations.map(v => "
+        "({id: v.id, impact: v.impact, nodes: v.nodes.map(n => n.target.join(' '))}))))")
+    serious = [v for v in result if v["impact"] in ("serious", "critical")]
+    assert not serious, f"{name}: {serious}"
+    width = driver.execute_script("return document.documentElement.scrollWidth")
+    assert width <= 390, f"{name} is {width} px wide at 390"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    driver.save_screenshot(str(SCREENSHOTS / f"{name}.png"))

@@ -1,0 +1,259 @@
+"""Kenning's web app as a person uses it: in Chromium, at phone width,
+signed in by a link or by the organisation's OpenID provider, by
+keyboard where it matters; every page checked by axe-core."""
+
+import datetime
+import http.server
+import socket
+import subprocess
+import threading
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions as seen
+from selenium.webdriver.support.ui import WebDriverWait
+
+from conftest import BIN, check_page, free_port, wait_for
+
+
+def wait(driver, seconds=15):
+    return WebDriverWait(driver, seconds)
+
+
+def text(driver):
+    return driver.find_element(By.TAG_NAME, "body").text
+
+
+def heading(driver):
+    return driver.find_element(By.TAG_NAME, "h1").text
+
+
+def sign_in(driver, kenning, email):
+    driver.get(kenning.signin_link(email))
+    wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Find who knows"))
+
+
+def tab_to(driver, matches, limit=40):
+    """Presses Tab until the focused element is one `matches` accepts."""
+    for _ in range(limit):
+        driver.switch_to.active_element.send_keys(Keys.TAB)
+        focused = driver.switch_to.active_element
+        if matches(focused):
+            return focused
+    raise AssertionError("Tab never reached the element")
+
+
+def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning):
+    link = kenning.signin_link("ada@example.com")
+    browser.get(kenning.url + "/")
+    assert heading(browser) == "Sign in to Kenning"
+    check_page(browser, "signin")
+    browser.get(link)
+    assert heading(browser) == "Find who knows"
+    assert "Signed in as Ada Lovelace" in text(browser)
+    check_page(browser, "search-empty")
+
+    # By keyboard alone: to the box, a question, Enter, a result, Enter.
+    box = tab_to(browser, lambda e: e.get_attribute("id") == "q")
+    box.send_keys("kubernetes clusters", Keys.ENTER)
+    wait(browser).until(seen.presence_of_element_located((By.ID, "results")))
+    page = text(browser)
+    assert "Ada Lovelace" in page
+    assert "of 100" in page
+    assert "create · document · 1 Mar 2026" in page
+    assert "How Kenning read the question" in page
+    check_page(browser, "search")
+    tab_to(browser, lambda e: e.tag_name == "a" and e.text == "Ada Lovelace").send_keys(Keys.ENTER)
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Ada Lovelace"))
+    assert "Platform engineer" in text(browser)
+    check_page(browser, "person")
+
+    # The link was good once.
+    browser.delete_all_cookies()
+    browser.get(link)
+    assert heading(browser) == "This sign-in link no longer works"
+    check_page(browser, "link-used")
+
+
+def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
+    sign_in(browser, kenning, "ada@example.com")
+    browser.get(kenning.url + "/me")
+    check_page(browser, "me")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Hide clusters']").click()
+    wait(browser).until(seen.presence_of_element_located(
+        (By.XPATH, "//button[normalize-space()='Show clusters']")))
+    assert "Hide clusters" not in text(browser)
+    browser.get(kenning.url + "/?q=clusters")
+    ada = "/people/" + kenning.ids["ada@example.com"]
+    assert not browser.find_elements(By.CSS_SELECTOR, f"a[href='{ada}']")
+    browser.get(kenning.url + "/me")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Show clusters']").click()
+    wait(browser).until(seen.presence_of_element_located(
+        (By.XPATH, "//button[normalize-space()='Hide clusters']")))
+
+
+def test_signing_out_ends_the_session(browser, kenning):
+    sign_in(browser, kenning, "ada@example.com")
+    browser.find_element(By.XPATH, "//button[normalize-space()='Sign out']").click()
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "You are signed out"))
+    check_page(browser, "signed-out")
+    browser.get(kenning.url + "/me")
+    assert heading(browser) == "Sign in to Kenning"
+
+
+def test_an_idle_session_ends_and_says_why(browser, kenning):
+    sign_in(browser, kenning, "erin@example.com")
+    idle = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=9)
+    kenning.sql("UPDATE sessions SET last_seen = '%s' WHERE user_id = '%s'"
+                % (idle.strftime("%Y-%m-%d %H:%M:%S"), kenning.ids["erin@example.com"]))
+    browser.get(kenning.url + "/me")
+    assert heading(browser) == "Sign in to Kenning"
+    assert "long pause" in text(browser)
+    check_page(browser, "session-ended")
+
+
+def test_a_deactivated_person_is_signed_out(browser, kenning):
+    sign_in(browser, kenning, "bob@example.com")
+    kenning.graphql("mutation($id: UUID!) { deactivateUser(globalUserId: $id) { globalUserId } }",
+                    {"id": kenning.ids["bob@example.com"]})
+    browser.get(kenning.url + "/")
+    assert heading(browser) == "Sign in to Kenning"
+    assert "deactivated" in text(browser)
+    browser.get(kenning.url + "/people/" + kenning.ids["bob@example.com"])
+    assert "Sign in" in heading(browser)
+    refused = subprocess.run([BIN, "--database-url", kenning.db_url, "signin-link",
+                              "--email", "bob@example.com"], capture_output=True, text=True)
+    assert refused.returncode != 0 and "deactivated" in refused.stderr
+
+
+def test_a_name_with_markup_shows_as_text(browser, kenning):
+    sign_in(browser, kenning, "ada@example.com")
+    browser.get(kenning.url + "/people/" + kenning.ids["mallory@example.com"])
+    assert heading(browser) == "<img src=x onerror=window.__xss=1> Doe"
+    assert browser.execute_script("return window.__xss === undefined")
+    browser.get(kenning.url + "/?q=kubernetes")
+    assert "<img src=x onerror=window.__xss=1> Doe" in text(browser)
+    assert browser.execute_script("return window.__xss === undefined")
+    browser.get(kenning.url + "/people/6f1c3c52-8c1f-4a53-9a43-1d2d51f0b7a1")
+    assert heading(browser) == "There is no such person"
+    check_page(browser, "no-such-person")
+
+
+class Evil(http.server.BaseHTTPRequestHandler):
+    """Another site's page, with forms aimed at Kenning."""
+
+    target = ""
+    victim = ""
+
+    def do_GET(self):
+        page = f"""<!doctype html><html lang="en"><title>Elsewhere</title><body>
+<form method="post" action="{self.target}/me/topics">
+  <input type="hidden" name="topic" value="cluster"><input type="hidden" name="hidden" value="true">
+  <button id="hide">Win a prize</button></form>
+<form method="post" action="{self.target}/accounts/api/v1/graphql" enctype="text/plain">
+  <input type="hidden" name='{{"query":"mutation {{ deactivateUser(globalUserId: \\"{self.victim}\\") {{ globalUserId }} }}","x":"' value='"}}'>
+  <button id="graphql">Win another</button></form></body></html>"""
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.end_headers()
+        self.wfile.write(page.encode())
+
+    def log_message(self, *args):
+        pass
+
+
+def test_another_site_cannot_change_anything(browser, kenning):
+    Evil.target = kenning.url
+    Evil.victim = kenning.ids["ada@example.com"]
+    evil = http.server.HTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    try:
+        sign_in(browser, kenning, "ada@example.com")
+        browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        browser.find_element(By.ID, "hide").click()
+        wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "This form was refused"))
+        check_page(browser, "form-refused")
+        browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        browser.find_element(By.ID, "graphql").click()
+        wait(browser).until(lambda d: "Unauthenticated" in d.page_source or "401" in d.page_source
+                            or "credential" in d.page_source)
+        browser.get(kenning.url + "/me")
+        assert "Hide clusters" in text(browser)
+        user = kenning.graphql("query($id: UUID!) { user(globalUserId: $id) { status } }",
+                               {"id": kenning.ids["ada@example.com"]})
+        assert user["user"]["status"] == "ACTIVE"
+    finally:
+        evil.shutdown()
+
+
+def provider_sign_in(browser, kenning, login):
+    browser.get(kenning.url + "/signin")
+    browser.find_element(By.LINK_TEXT, "Sign in with Test Provider").click()
+    wait(browser).until(seen.presence_of_element_located((By.NAME, "login")))
+    browser.find_element(By.NAME, "login").send_keys(login)
+    browser.find_element(By.NAME, "password").send_keys("any password", Keys.ENTER)
+    wait(browser).until(lambda d: d.current_url.startswith(kenning.url)
+                        or d.find_elements(By.XPATH, "//button[normalize-space()='Continue']"))
+    consent = browser.find_elements(By.XPATH, "//button[normalize-space()='Continue']")
+    if consent and not browser.current_url.startswith(kenning.url):
+        consent[0].click()
+    wait(browser).until(lambda d: d.current_url.startswith(kenning.url))
+
+
+def test_signing_in_with_the_identity_provider(browser, kenning):
+    provider_sign_in(browser, kenning, "grace")
+    assert heading(browser) == "Find who knows"
+    assert "Signed in as Grace Hopper" in text(browser)
+    audit = kenning.graphql(
+        "query($id: UUID!) { auditTrail(resourceId: $id) { events { kind fields } } }",
+        {"id": kenning.ids["grace@example.com"]})
+    assert {"kind": "user.signed_in", "fields": ["oidc"]} in audit["auditTrail"]["events"]
+
+
+@pytest.mark.parametrize("login, said", [
+    ("stranger", "Kenning does not know you yet"),
+    ("unverified", "The sign-in did not succeed"),
+])
+def test_the_identity_provider_cannot_sign_in_whom_kenning_refuses(browser, kenning, login, said):
+    provider_sign_in(browser, kenning, login)
+    assert heading(browser) == said
+    check_page(browser, f"refused-{login}")
+
+
+def test_a_forged_state_signs_nobody_in(browser, kenning):
+    browser.get(kenning.url + "/auth/oidc")
+    wait(browser).until(seen.presence_of_element_located((By.NAME, "login")))
+    browser.get(kenning.url + "/auth/callback?code=stolen&state=forged")
+    assert heading(browser) == "This sign-in answer is not the one expected"
+    browser.get(kenning.url + "/me")
+    assert heading(browser) == "Sign in to Kenning"
+
+
+def test_a_provider_that_does_not_answer_is_said_to(kenning, tmp_path):
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)
+    port = free_port()
+    server = None
+    try:
+        server = subprocess.Popen(
+            [BIN, "--database-url", f"sqlite://{tmp_path / 'k.db'}", "serve", "--bind",
+             f"127.0.0.1:{port}", "--meaning", "off", "--oidc-issuer",
+             f"http://127.0.0.1:{silent.getsockname()[1]}", "--oidc-client-id", "kenning",
+             "--oidc-timeout-secs", "2"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        server.stdout.readline()
+
+        wait_for(f"http://127.0.0.1:{port}/readyz")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/auth/oidc", timeout=30)
+        assert refused.value.code == 503
+        assert "did not answer" in refused.value.read().decode()
+    finally:
+        if server:
+            server.terminate()
+            server.wait(timeout=20)
+        silent.close()
