@@ -257,3 +257,53 @@ def test_a_provider_that_does_not_answer_is_said_to(kenning, tmp_path):
             server.terminate()
             server.wait(timeout=20)
         silent.close()
+
+
+class NoRedirects(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
+@pytest.mark.parametrize("mode, signed_in", [
+    ("honest", True), ("issuer", False), ("audience", False),
+])
+def test_a_token_for_another_issuer_or_audience_is_refused(kenning, tmp_path, mode, signed_in):
+    from rogue import Rogue
+    rogue = Rogue(mode, "ada@example.com")
+    port = free_port()
+    server = None
+    opener = urllib.request.build_opener(NoRedirects)
+
+    def get(url, cookie=None):
+        request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
+        try:
+            response = opener.open(request, timeout=30)
+        except urllib.error.HTTPError as answer:
+            response = answer
+        return response.status, response.headers, response.read().decode()
+
+    try:
+        # A server of its own, on the main one's database, so Ada exists.
+        server = subprocess.Popen(
+            [BIN, "--database-url", kenning.db_url, "serve", "--bind", f"127.0.0.1:{port}",
+             "--meaning", "off", "--oidc-issuer", rogue.base, "--oidc-client-id", "kenning",
+             "--oidc-client-secret", "s"],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        wait_for(f"http://127.0.0.1:{port}/readyz")
+        status, headers, _ = get(f"http://127.0.0.1:{port}/auth/oidc")
+        assert status == 303
+        pending = headers["Set-Cookie"].split(";")[0]
+        status, headers, _ = get(headers["Location"])
+        assert status == 302
+        status, headers, body = get(headers["Location"], pending)
+        if signed_in:
+            assert status == 303, body
+            assert "kenning_session=" in headers["Set-Cookie"]
+        else:
+            assert status == 403, body
+            assert "failed a check" in body, body
+    finally:
+        if server:
+            server.terminate()
+            server.wait(timeout=20)
+        rogue.stop()
