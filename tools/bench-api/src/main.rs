@@ -55,7 +55,9 @@ fn measure_backend(
         directory::analyze(url)?;
         stored = size;
         let kenning = Kenning::start(&binary, url)?;
-        let operations = ops::operations(&kenning, &baseline, size);
+        let cookie = kenning.sign_in(&binary, url, &directory::email(0))?;
+        let mut operations = ops::operations(&kenning, &baseline, size);
+        operations.extend(ops::page_operations(&kenning, &cookie, size));
         let mut baseline_rate = None;
         let chosen = operations.iter().filter(|o| {
             o.target == Target::Baseline
@@ -89,6 +91,8 @@ fn measure_backend(
                 baseline_rate,
             ));
         }
+        let (raw, compressed) = kenning.first_load(&cookie, &ops::experts_words(0, 0))?;
+        rows.push(Row::weight(size, backend, raw, compressed));
         let (_, peak) = kenning.memory()?;
         rows.push(Row::memory(size, backend, peak));
     }

@@ -132,6 +132,45 @@ pub(crate) fn experts_words(c: usize, n: u64) -> String {
     words.join(" ")
 }
 
+/// The web app's pages, seen by a person signed in with `cookie`: the
+/// search page answering the `experts` queries, and people's pages.
+pub fn page_operations(kenning: &Kenning, cookie: &str, size: u64) -> Vec<Operation> {
+    let page = |name: &'static str,
+                target: Target,
+                path: Box<dyn Fn(usize, u64) -> String + Send + Sync>| {
+        let (base, cookie) = (kenning.base.clone(), cookie.to_owned());
+        Operation {
+            name,
+            make: Arc::new(move |c, n| Request {
+                method: "GET",
+                url: format!("{base}{}", path(c, n)),
+                headers: vec![
+                    ("Cookie", cookie.clone()),
+                    ("Accept", "text/html".to_owned()),
+                ],
+                body: Vec::new(),
+            }),
+            check: Arc::new(|status, body| status == 200 && body.contains("<h1>")),
+            target,
+            drive: Drive::Connections(1),
+        }
+    };
+    vec![
+        page(
+            "web: the search page (10,000 people x 200 topics), one client",
+            Target::P99Below(50.0),
+            Box::new(|c, n| format!("/?q={}", experts_words(c, n).replace(' ', "+"))),
+        ),
+        page(
+            "web: a person's page, one client",
+            Target::P99Below(20.0),
+            Box::new(move |c, n| {
+                format!("/people/{}", directory::id(someone(c, n, size.min(10_000))))
+            }),
+        ),
+    ]
+}
+
 /// Every operation, on a directory of `size` people.
 pub fn operations(kenning: &Kenning, baseline: &str, size: u64) -> Vec<Operation> {
     let k = Arc::new(kenning_view(kenning));
@@ -336,6 +375,8 @@ pub struct Row {
     baseline: Option<f64>,
     /// Peak resident memory, MiB, for the memory line.
     memory: Option<f64>,
+    /// Bytes as sent and compressed, for the line of a page's weight.
+    weight: Option<(usize, usize)>,
 }
 
 impl Row {
@@ -357,6 +398,22 @@ impl Row {
             target: Some(operation.target),
             baseline,
             memory: None,
+            weight: None,
+        }
+    }
+
+    /// What the first load of the search page weighs.
+    pub fn weight(size: u64, backend: &str, raw: usize, compressed: usize) -> Self {
+        Self {
+            name: "web: first load of the search page (page and style sheet)".to_owned(),
+            size,
+            backend: backend.to_owned(),
+            load: String::new(),
+            stats: None,
+            target: None,
+            baseline: None,
+            memory: None,
+            weight: Some((raw, compressed)),
         }
     }
 
@@ -371,6 +428,7 @@ impl Row {
             target: None,
             baseline: None,
             memory: Some(peak_mib),
+            weight: None,
         }
     }
 }
@@ -423,6 +481,22 @@ pub fn print_table(rows: &[Row]) {
             println!(
                 "| {} | {} | {} | | | | | | | <= 100 MiB | {peak:.0} MiB, {verdict} |",
                 row.name, row.size, row.backend
+            );
+            continue;
+        }
+        if let Some((raw, compressed)) = row.weight {
+            let verdict = if compressed < 150 * 1024 {
+                "met"
+            } else {
+                "NOT MET"
+            };
+            println!(
+                "| {} | {} | {} | | | | | | | < 150 KB compressed | {:.1} KB ({:.1} KB as sent), {verdict} |",
+                row.name,
+                row.size,
+                row.backend,
+                compressed as f64 / 1024.0,
+                raw as f64 / 1024.0
             );
             continue;
         }

@@ -91,6 +91,52 @@ impl Kenning {
         Ok(server)
     }
 
+    /// Signs the person with `email` in to the web app through a sign-in
+    /// link, as a browser would; the session's cookie (`name=value`).
+    pub fn sign_in(&self, binary: &Path, url: &str, email: &str) -> anyhow::Result<String> {
+        let link = Self::command(
+            binary,
+            url,
+            &["signin-link", "--email", email, "--public-url", &self.base],
+        )?;
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .build()
+            .into();
+        let response = agent.get(&link).call()?;
+        let cookie = response
+            .headers()
+            .get("set-cookie")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .with_context(|| format!("signing in with {link} set no cookie"))?;
+        Ok(cookie.to_owned())
+    }
+
+    /// What a browser loads for the search page answering `query` (the
+    /// page and its style sheet): bytes as sent, and gzip-compressed.
+    pub fn first_load(&self, cookie: &str, query: &str) -> anyhow::Result<(usize, usize)> {
+        use std::io::Write as _;
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .build()
+            .into();
+        let mut raw = 0;
+        let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let search = format!("{}/?q={}", self.base, query.replace(' ', "+"));
+        for url in [search, format!("{}/static/kenning.css", self.base)] {
+            let mut response = agent.get(&url).header("Cookie", cookie).call()?;
+            if !response.status().is_success() {
+                bail!("{url} answered {}", response.status());
+            }
+            let body = response.body_mut().read_to_vec()?;
+            raw += body.len();
+            gzip.write_all(&body)?;
+        }
+        Ok((raw, gzip.finish()?.len()))
+    }
+
     /// The server's resident memory now and at its peak, in MiB.
     pub fn memory(&self) -> anyhow::Result<(f64, f64)> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
