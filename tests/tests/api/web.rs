@@ -352,3 +352,85 @@ fn pages_escape_names_and_refuse_what_they_should(backend: Backend) {
     assert_eq!(forged.status, 401, "{}", forged.body);
     assert_eq!(app.page("/me", &cookie).status, 200);
 }
+
+#[on_every_backend]
+fn a_search_narrows_to_a_group_and_asks_for_more(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "web_group_and_more") else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    let carol = app.create_user("carol@example.com", "Carol", "Ops");
+    teach(&app, &key, "alice@example.com", KUBERNETES);
+    teach(&app, &key, "carol@example.com", KUBERNETES);
+    let team = app
+        .services
+        .groups
+        .create(kenning_domain::GroupInput {
+            display_name: "Platform <team>".to_owned(),
+            external_id: None,
+            members: vec![carol.clone()],
+        })
+        .unwrap();
+    let cookie = app.sign_in("alice@example.com");
+
+    let everyone = app.page("/?q=kubernetes", &cookie);
+    assert!(everyone
+        .body
+        .contains("<option value=\"\">everyone</option>"));
+    assert!(
+        everyone.body.contains("Platform &#60;team&#62;"),
+        "{}",
+        everyone.body
+    );
+    assert!(everyone.body.contains(&format!("/people/{alice}")));
+    let group = team.id().as_uuid();
+    let narrowed = app.page(&format!("/?q=kubernetes&group={group}"), &cookie);
+    assert!(
+        !narrowed.body.contains(&format!("/people/{alice}")),
+        "{}",
+        narrowed.body
+    );
+    assert!(narrowed.body.contains(&format!("/people/{carol}")));
+    assert!(narrowed
+        .body
+        .contains(&format!("value=\"{group}\" selected")));
+    let unknown = app.page("/?q=kubernetes&group=nonsense", &cookie);
+    assert!(
+        unknown.body.contains("not one Kenning knows"),
+        "{}",
+        unknown.body
+    );
+
+    // One result a page: the next page is asked for on demand.
+    let first = app.page("/?q=kubernetes&limit=1", &cookie);
+    assert!(
+        first.body.contains("/?q=kubernetes&#38;limit=11"),
+        "{}",
+        first.body
+    );
+    let everyone_fits = app.page("/?q=kubernetes", &cookie);
+    assert!(!everyone_fits.body.contains("More results"));
+}
+
+#[on_every_backend]
+fn sign_in_links_can_be_turned_off(backend: Backend) {
+    let options = kenning_tests::app::Options {
+        web: kenning::WebSettings {
+            signin_links: false,
+            ..kenning::WebSettings::default()
+        },
+        ..kenning_tests::app::Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "web_links_off", options) else {
+        return;
+    };
+    app.create_user("ada@example.com", "Ada", "Lovelace");
+    let link = app.services.sessions.issue_link("ada@example.com").unwrap();
+    let refused = app.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+    assert_eq!(refused.status, 403);
+    assert!(refused.body.contains("Sign-in links are turned off"));
+    assert!(refused.header("set-cookie").is_none());
+    let page = app.request("GET", "/signin", &[], b"");
+    assert!(!page.body.contains("kenning signin-link"), "{}", page.body);
+}
