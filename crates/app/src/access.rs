@@ -19,6 +19,14 @@ pub enum Caller {
 /// What a caller asks to do.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operation {
+    /// Read the user directory (users, their groups, groups).
+    ReadUsers,
+    /// Create, change or delete users and groups.
+    WriteUsers,
+    /// Read the audit trail.
+    ReadAudit,
+    /// Subscribe other systems to changes.
+    ManageWebhooks,
     /// Ask who knows about something, read profiles of expertise and the
     /// topics that go together.
     ReadExpertise,
@@ -32,19 +40,31 @@ pub enum Operation {
 
 impl Caller {
     /// `Forbidden`, saying why, unless the caller may do `operation`: a
-    /// machine token needs `expertise:read` to read expertise, `users:read`
-    /// to read groups and anyone's hidden topics and `users:write` to
-    /// change anyone's topics; a person may read expertise and groups, and
-    /// read and change their own hidden topics only.
+    /// machine token needs the scope of the operation (`users:read` to
+    /// read the directory, groups and anyone's hidden topics,
+    /// `users:write` to change users, groups and anyone's topics,
+    /// `audit:read`, `webhooks:manage`, `expertise:read` to read
+    /// expertise); a person may read expertise and groups, and read and
+    /// change their own hidden topics only.
     pub fn require(&self, operation: Operation) -> Result<(), ServiceError> {
         match self {
             Caller::Machine(principal) => principal.require(match operation {
+                Operation::ReadUsers => Scope::UsersRead,
+                Operation::WriteUsers => Scope::UsersWrite,
+                Operation::ReadAudit => Scope::AuditRead,
+                Operation::ManageWebhooks => Scope::WebhooksManage,
                 Operation::ReadExpertise => Scope::ExpertiseRead,
                 Operation::ReadGroups | Operation::ReadHiddenTopicsOf(_) => Scope::UsersRead,
                 Operation::ChangeTopicsOf(_) => Scope::UsersWrite,
             }),
             Caller::Person(me) => match operation {
                 Operation::ReadExpertise | Operation::ReadGroups => Ok(()),
+                Operation::ReadUsers
+                | Operation::WriteUsers
+                | Operation::ReadAudit
+                | Operation::ManageWebhooks => Err(ServiceError::Forbidden(
+                    "this is for administrators' tokens, not for a person signed in".to_owned(),
+                )),
                 Operation::ReadHiddenTopicsOf(user) | Operation::ChangeTopicsOf(user)
                     if user == *me =>
                 {
@@ -85,6 +105,14 @@ mod tests {
             Err(ServiceError::Forbidden(_))
         ));
         assert!(person.require(Operation::ReadExpertise).is_ok());
+        for refused in [
+            Operation::ReadUsers,
+            Operation::WriteUsers,
+            Operation::ReadAudit,
+            Operation::ManageWebhooks,
+        ] {
+            assert!(person.require(refused).is_err(), "{refused:?}");
+        }
     }
 
     #[test]

@@ -8,7 +8,7 @@ use kenning_app::{
     AuditService, Caller, ExpertiseService, GroupService, Operation, Principal, UserService,
     WebhookService,
 };
-use kenning_domain::{Actor, Channel, Scope, User, UserId};
+use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
 
 use crate::error::ApiError;
@@ -104,7 +104,7 @@ impl Context {
     /// [`groups_of`](Self::groups_of) to answer from, when the caller may
     /// read groups at all.
     pub(crate) fn read_groups_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
-        if self.principal.require(Scope::UsersRead).is_err() || ids.is_empty() {
+        if self.caller().require(Operation::ReadGroups).is_err() || ids.is_empty() {
             return Ok(());
         }
         let mut found = self.groups.groups_of_all(ids)?;
@@ -123,24 +123,29 @@ impl Context {
         }
     }
 
-    /// The user use cases, if the caller holds `scope`; otherwise the
-    /// scope error.
-    pub(crate) fn allow(&self, scope: Scope) -> Result<&UserService, ApiError> {
-        self.principal.require(scope)?;
+    /// The caller, as `app` decides what it may do.
+    fn caller(&self) -> Caller {
+        Caller::Machine(self.principal.clone())
+    }
+
+    /// The user use cases, if the caller may do `operation` (as
+    /// [`Caller::require`] decides); otherwise the scope error.
+    pub(crate) fn allow(&self, operation: Operation) -> Result<&UserService, ApiError> {
+        self.caller().require(operation)?;
         Ok(&self.users)
     }
 
-    /// The audit trail, if the caller holds `audit:read`; otherwise the
-    /// scope error.
+    /// The audit trail, if the caller may read it; otherwise the scope
+    /// error.
     pub(crate) fn audit(&self) -> Result<&AuditService, ApiError> {
-        self.principal.require(Scope::AuditRead)?;
+        self.caller().require(Operation::ReadAudit)?;
         Ok(&self.audit)
     }
 
-    /// The webhook use cases, if the caller holds `webhooks:manage`;
-    /// otherwise the scope error.
+    /// The webhook use cases, if the caller may manage them; otherwise
+    /// the scope error.
     pub(crate) fn webhooks(&self) -> Result<&WebhookService, ApiError> {
-        self.principal.require(Scope::WebhooksManage)?;
+        self.caller().require(Operation::ManageWebhooks)?;
         Ok(&self.webhooks)
     }
 
@@ -156,7 +161,7 @@ impl Context {
         &self,
         operation: Operation,
     ) -> Result<&ExpertiseService, ApiError> {
-        Caller::Machine(self.principal.clone()).require(operation)?;
+        self.caller().require(operation)?;
         Ok(&self.expertise)
     }
 }

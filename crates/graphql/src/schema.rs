@@ -5,7 +5,7 @@ use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, R
 use kenning_app::Operation;
 use kenning_domain::{
     self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
-    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, Scope, SearchText, User, UserCursor,
+    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User, UserCursor,
     UserId, UserKey, UserTopicsLimit,
 };
 use kenning_ports::AuditQuery;
@@ -82,7 +82,7 @@ impl Query {
         offset: Option<Offset>,
         limit: Option<Limit>,
     ) -> Result<Vec<UserObject>> {
-        let users = context.allow(Scope::UsersRead)?;
+        let users = context.allow(Operation::ReadUsers)?;
         let offset = parse_or_default(offset.map(|o| o.0), domain::Offset::parse)?
             .at_most(context.max_offset)
             .map_err(violation)?;
@@ -107,7 +107,7 @@ impl Query {
         first: Option<i32>,
         after: Option<String>,
     ) -> Result<UserConnection> {
-        let users = context.allow(Scope::UsersRead)?;
+        let users = context.allow(Operation::ReadUsers)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
         let first = parse_or_default(first, |n| {
             domain::Limit::parse(n).map_err(|v| FieldViolation::new(UserConnection::FIRST, v.rule))
@@ -126,7 +126,7 @@ impl Query {
 
     /// One user, whatever its status.
     fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersRead)?;
+        let users = context.allow(Operation::ReadUsers)?;
         Ok(UserObject(users.get(user_id(global_user_id))?))
     }
 
@@ -135,7 +135,7 @@ impl Query {
     /// know people by their address. `users(searchText:)` finds addresses
     /// that contain a text instead. `NotFound` when nobody holds it.
     fn user_by_email(context: &Context, email: String) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersRead)?;
+        let users = context.allow(Operation::ReadUsers)?;
         let key = UserKey::Email(Email::parse(&email).map_err(violation)?);
         Ok(UserObject(users.get_by_key(&key)?))
     }
@@ -145,7 +145,7 @@ impl Query {
     /// people by their id in another system. `NotFound` when nobody
     /// holds it.
     fn user_by_external_id(context: &Context, external_id: String) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersRead)?;
+        let users = context.allow(Operation::ReadUsers)?;
         let key = UserKey::ExternalId(ExternalId::parse(&external_id).map_err(violation)?);
         Ok(UserObject(users.get_by_key(&key)?))
     }
@@ -339,13 +339,13 @@ impl Mutation {
 
     /// Creates an ACTIVE user.
     fn create_user(context: &Context, create_user_input: CreateUserInput) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         Ok(UserObject(users.create(create_user_input.into())?))
     }
 
     /// Changes the attributes sent; the others stay.
     fn update_user(context: &Context, update_user_input: UpdateUserInput) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         let (id, changes, expected) = update_user_input.split();
         let expected = expected_version(expected)?;
         Ok(UserObject(users.update(user_id(id), changes, expected)?))
@@ -356,7 +356,7 @@ impl Mutation {
         context: &Context,
         update_user_email_input: UpdateUserEmailInput,
     ) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         let input = update_user_email_input;
         let expected = expected_version(input.expected_version)?;
         Ok(UserObject(users.update_email(
@@ -388,26 +388,26 @@ impl Mutation {
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).
     fn deactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         Ok(UserObject(users.deactivate(user_id(global_user_id))?))
     }
 
     /// DEACTIVATED -> ACTIVE (no change if already active).
     fn reactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         Ok(UserObject(users.reactivate(user_id(global_user_id))?))
     }
 
     /// Deactivates the user and schedules its anonymization 14 days later.
     fn delete_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         Ok(UserObject(users.delete(user_id(global_user_id))?))
     }
 
     /// Cancels a pending deletion while the grace period lasts; the user
     /// stays DEACTIVATED.
     fn cancel_delete(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Scope::UsersWrite)?;
+        let users = context.allow(Operation::WriteUsers)?;
         Ok(UserObject(users.cancel_delete(user_id(global_user_id))?))
     }
 }

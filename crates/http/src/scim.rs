@@ -10,7 +10,8 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_domain::{Actor, Channel, Group, Scope, User};
+use kenning_app::{Caller, Operation};
+use kenning_domain::{Actor, Channel, Group, User};
 use kenning_scim::{discover, groups, users, Kind, ListRequest, ScimError, Shown};
 use serde_json::Value;
 
@@ -147,10 +148,14 @@ fn base(req: &HttpRequest) -> String {
 
 /// Whether the request's access token carries `scope`; who it is, as
 /// the audit trail records the changes it makes.
-async fn allow(req: &HttpRequest, state: &AppState, scope: Scope) -> Result<Actor, ScimError> {
+async fn allow(
+    req: &HttpRequest,
+    state: &AppState,
+    operation: Operation,
+) -> Result<Actor, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
-    principal
-        .require(scope)
+    Caller::Machine(principal.clone())
+        .require(operation)
         .map_err(|e| ScimError::service(&e))?;
     Ok(Actor::credential(
         principal.credential_id,
@@ -231,7 +236,7 @@ fn outcome(result: Result<HttpResponse, ScimError>) -> HttpResponse {
 async fn service_provider_config(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             let config = discover::service_provider_config(&base(&req));
             Ok(answer(StatusCode::OK, &config))
         }
@@ -242,7 +247,7 @@ async fn service_provider_config(req: HttpRequest, state: web::Data<AppState>) -
 async fn resource_types(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             Ok(answer(
                 StatusCode::OK,
                 &discover::resource_types(&base(&req)),
@@ -259,7 +264,7 @@ async fn resource_type(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             discover::resource_type(&name, &base(&req))
                 .map(|found| answer(StatusCode::OK, &found))
                 .ok_or_else(|| ScimError::no_such("resource type"))
@@ -271,7 +276,7 @@ async fn resource_type(
 async fn schemas(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             Ok(answer(StatusCode::OK, &discover::schemas(&base(&req))))
         }
         .await,
@@ -285,7 +290,7 @@ async fn schema(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             discover::schema(&id, &base(&req))
                 .map(|s| answer(StatusCode::OK, &s))
                 .ok_or_else(|| ScimError::no_such("schema"))
@@ -338,7 +343,7 @@ async fn body(
 async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             let shown = Shown::of(&query(&req)?);
             let user = visible(&state, &id).await?;
             if let Some(answer) = not_modified(&req, user.version(), users::etag(&user)) {
@@ -362,7 +367,7 @@ async fn list_groups(req: HttpRequest, state: web::Data<AppState>) -> HttpRespon
 async fn list(req: HttpRequest, state: web::Data<AppState>, kind: Kind) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             list_page(&req, &state, kind, &query(&req)?).await
         }
         .await,
@@ -403,7 +408,7 @@ async fn search(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             let request = body(&req, payload, &state).await?;
             let params = kenning_scim::search_parameters(&request)?;
             list_page(&req, &state, kind, &params).await
@@ -459,7 +464,7 @@ async fn create(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Operation::WriteUsers).await?;
             let resource = body(&req, payload, &state).await?;
             let (input, active) = users::parse(&resource, None)?
                 .own_display_name(None)
@@ -490,7 +495,7 @@ async fn write_request(
     id: String,
     resource: &str,
 ) -> Result<Write, ScimError> {
-    let actor = allow(req, state, Scope::UsersWrite).await?;
+    let actor = allow(req, state, Operation::WriteUsers).await?;
     let expected = if_match(req, resource)?;
     let body = body(req, payload, state).await?;
     Ok(Write {
@@ -564,7 +569,7 @@ async fn delete(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Operation::WriteUsers).await?;
             let expected = if_match(&req, "user")?;
             let user = visible(&state, &id).await?;
             let service = state.users.acting_as(actor);
@@ -582,7 +587,7 @@ async fn create_group(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Operation::WriteUsers).await?;
             let resource = body(&req, payload, &state).await?;
             let input = groups::parse(&resource, None)?;
             let service = state.groups.acting_as(actor);
@@ -601,7 +606,7 @@ async fn get_group(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Scope::UsersRead).await?;
+            allow(&req, &state, Operation::ReadUsers).await?;
             let shown = Shown::of(&query(&req)?);
             let id = groups::group_id(&id)?;
             let service = state.groups.clone();
@@ -667,7 +672,7 @@ async fn delete_group(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Scope::UsersWrite).await?;
+            let actor = allow(&req, &state, Operation::WriteUsers).await?;
             let expected = if_match(&req, "group")?;
             let id = groups::group_id(&id)?;
             let service = state.groups.acting_as(actor);
