@@ -21,6 +21,8 @@ const PAGE: u32 = 10;
 /// How many topics of a person a card explains, and how many actions each.
 const TOPICS_PER_CARD: usize = 5;
 const ACTIONS_PER_TOPIC: u32 = 3;
+/// What a group that does not exist is told as.
+const UNKNOWN_GROUP: &str = "That group is not one Kenning knows; choose another.";
 /// How many groups the filter offers.
 const GROUPS_OFFERED: u32 = 500;
 
@@ -180,7 +182,7 @@ fn find(
     let experts = match app.expertise.experts_in(query, limit, group) {
         Ok(experts) => experts,
         Err(ServiceError::NotFound(_)) => {
-            found.problem = Some("That group is not one Kenning knows; choose another.".to_owned());
+            found.problem = Some(UNKNOWN_GROUP.to_owned());
             return Ok(found);
         }
         Err(ServiceError::Validation(e)) => {
@@ -244,7 +246,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     let group = match group {
         Some(Ok(id)) => Some(id),
         Some(Err(_)) => {
-            problem = Some("That group is not one Kenning knows; choose another.".to_owned());
+            problem = Some(UNKNOWN_GROUP.to_owned());
             None
         }
         None => None,
