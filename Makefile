@@ -21,6 +21,8 @@ MODEL_DIR := models/all-minilm-l6-v2
 # chromium-driver, which `browser-deps` installs when missing.
 BROWSER_VENV := .venv-browser
 BROWSER_CHECK := tests/browser
+# Firefox's WebDriver, built from crates.io (Debian has no package of it).
+GECKODRIVER := target/tools/bin/geckodriver
 # WordNet (Debian's wordnet-base), for the vocabulary-mismatch questions of
 # eval-experts.
 WORDNET_DIR := target/wordnet/usr/share/wordnet
@@ -58,16 +60,17 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## against a server with the connector API's published document and fails
 ## on any 5xx or answer the document does not allow (see
 ## docs/connectors.md), then the browser tests of the web app (Chromium
-## at phone width, a real OpenID provider, axe-core; see docs/web.md),
+## at phone width and Firefox, a real OpenID provider, axe-core; see
+## docs/web.md),
 ## whose screenshots go to target/screenshots. The PostgreSQL variants run
 ## when KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
 ## ignored, and the last line says why.
-test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps model
+test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps $(GECKODRIVER) model
 	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	$(CARGO) build --quiet -p kenning && \
 	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \
-	bash $(BROWSER_CHECK)/run.sh $(BROWSER_VENV)/bin/python target/debug/kenning || status=$$?; \
+	GECKODRIVER="$(CURDIR)/$(GECKODRIVER)" bash $(BROWSER_CHECK)/run.sh $(BROWSER_VENV)/bin/python target/debug/kenning || status=$$?; \
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
 	fi; \
@@ -191,16 +194,22 @@ $(BROWSER_VENV)/.installed: $(BROWSER_CHECK)/requirements.txt $(BROWSER_CHECK)/p
 	cd $(BROWSER_CHECK) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-## Debian's chromium and chromium-driver for the browser tests, installed
-## when missing (as root; otherwise the browser tests say they were not run).
+## Debian's chromium, chromium-driver and firefox-esr for the browser
+## tests, installed when missing (as root; otherwise the browser tests say
+## what they did not run).
 browser-deps:
-	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null \
+	    || ! command -v firefox-esr >/dev/null; then \
 	  if [ "$$(id -u)" = 0 ]; then \
-	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      chromium chromium-driver firefox-esr >/dev/null; \
 	  else \
-	    echo "chromium and chromium-driver are missing; install them (apt-get install chromium chromium-driver) to run the browser tests"; \
+	    echo "chromium, chromium-driver or firefox-esr is missing; install them (apt-get install chromium chromium-driver firefox-esr) to run the browser tests"; \
 	  fi; \
 	fi
+
+$(GECKODRIVER):
+	$(CARGO) install --quiet --locked geckodriver --version 0.37.1 --root target/tools
 
 $(SCIM_VENV)/.installed: $(SCIM_CHECK)/requirements.txt
 	$(PYTHON) -m venv $(SCIM_VENV)

@@ -16,5 +16,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   echo "NOT RUN: the browser tests; missing: ${missing[*]}"
   exit 0
 fi
+# Firefox runs where it and geckodriver are (GECKODRIVER names the driver).
+if ! { command -v firefox-esr >/dev/null || command -v firefox >/dev/null; } \
+   || ! { [ -n "${GECKODRIVER:-}" ] || command -v geckodriver >/dev/null; }; then
+  echo "NOT RUN: the browser tests in Firefox (firefox-esr or geckodriver missing); Chromium only"
+fi
 cd "$here"
 exec "$python" -m pytest -q -p no:cacheprovider test_web.py

@@ -117,16 +117,20 @@ def test_an_idle_session_ends_and_says_why(browser, kenning):
 
 def test_a_deactivated_person_is_signed_out(browser, kenning):
     sign_in(browser, kenning, "bob@example.com")
-    kenning.graphql("mutation($id: UUID!) { deactivateUser(globalUserId: $id) { globalUserId } }",
-                    {"id": kenning.ids["bob@example.com"]})
-    browser.get(kenning.url + "/")
-    assert heading(browser) == "Sign in to Kenning"
-    assert "deactivated" in text(browser)
-    browser.get(kenning.url + "/people/" + kenning.ids["bob@example.com"])
-    assert "Sign in" in heading(browser)
-    refused = subprocess.run([BIN, "--database-url", kenning.db_url, "signin-link",
-                              "--email", "bob@example.com"], capture_output=True, text=True)
-    assert refused.returncode != 0 and "deactivated" in refused.stderr
+    bob = {"id": kenning.ids["bob@example.com"]}
+    kenning.graphql("mutation($id: UUID!) { deactivateUser(globalUserId: $id) { globalUserId } }", bob)
+    try:
+        browser.get(kenning.url + "/")
+        assert heading(browser) == "Sign in to Kenning"
+        assert "deactivated" in text(browser)
+        browser.get(kenning.url + "/people/" + bob["id"])
+        assert "Sign in" in heading(browser)
+        refused = subprocess.run([BIN, "--database-url", kenning.db_url, "signin-link",
+                                  "--email", "bob@example.com"], capture_output=True, text=True)
+        assert refused.returncode != 0 and "deactivated" in refused.stderr
+    finally:
+        kenning.graphql(
+            "mutation($id: UUID!) { reactivateUser(globalUserId: $id) { globalUserId } }", bob)
 
 
 def test_a_name_with_markup_shows_as_text(browser, kenning):
