@@ -2,7 +2,8 @@
 fails: it answers OpenID Connect discovery, keys and tokens correctly but
 for one thing, an ID token signed with its own key that names another
 issuer, or another audience (mode "issuer", "audience"; "honest" names
-neither, so that a test can show the refusal is the check's)."""
+neither, so that a test can show the refusal is the check's). Its token
+also carries `employee_id`, and its e-mail address only when given."""
 
 import base64
 import json
@@ -86,7 +87,9 @@ class Rogue:
     def id_token(self, nonce):
         now = int(time.time())
         claims = {"iss": self.base, "aud": "kenning", "sub": "rogue-1", "iat": now,
-                  "exp": now + 600, "nonce": nonce, "email": self.email, "email_verified": True}
+                  "exp": now + 600, "nonce": nonce, "employee_id": "E-1906"}
+        if self.email:
+            claims.update(email=self.email, email_verified=True)
         if self.mode == "issuer":
             claims["iss"] = "https://elsewhere.example"
         if self.mode == "audience":

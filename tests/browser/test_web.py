@@ -268,12 +268,23 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
-@pytest.mark.parametrize("mode, signed_in", [
-    ("honest", True), ("issuer", False), ("audience", False),
+@pytest.mark.parametrize("mode, settings, signed_in", [
+    ("honest", [], True),
+    ("issuer", [], False),
+    ("audience", [], False),
+    ("external", ["--oidc-external-id-claim", "employee_id"], True),
 ])
-def test_a_token_for_another_issuer_or_audience_is_refused(kenning, tmp_path, mode, signed_in):
+def test_an_id_token_is_checked_and_matched(kenning, tmp_path, mode, settings, signed_in):
+    """A token naming another issuer or audience is refused; one the checks
+    accept signs in the person its verified e-mail address names, or the
+    person whose externalId the configured claim names."""
     from rogue import Rogue
-    rogue = Rogue(mode, "ada@example.com")
+    if mode == "external" and "grace-external" not in kenning.ids:
+        kenning.ids["grace-external"] = kenning.graphql(
+            "mutation($i: CreateUserInput!) { createUser(createUserInput: $i) { globalUserId } }",
+            {"i": {"email": "hopper@example.com", "firstname": "Grace", "lastname": "B",
+                   "externalId": "E-1906"}})["createUser"]["globalUserId"]
+    rogue = Rogue(mode, None if mode == "external" else "ada@example.com")
     port = free_port()
     server = None
     opener = urllib.request.build_opener(NoRedirects)
@@ -287,11 +298,11 @@ def test_a_token_for_another_issuer_or_audience_is_refused(kenning, tmp_path, mo
         return response.status, response.headers, response.read().decode()
 
     try:
-        # A server of its own, on the main one's database, so Ada exists.
+        # A server of its own, on the main one's database, so the people exist.
         server = subprocess.Popen(
             [BIN, "--database-url", kenning.db_url, "serve", "--bind", f"127.0.0.1:{port}",
              "--meaning", "off", "--oidc-issuer", rogue.base, "--oidc-client-id", "kenning",
-             "--oidc-client-secret", "s"],
+             "--oidc-client-secret", "s", *settings],
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         wait_for(f"http://127.0.0.1:{port}/readyz")
         status, headers, _ = get(f"http://127.0.0.1:{port}/auth/oidc")
@@ -300,12 +311,16 @@ def test_a_token_for_another_issuer_or_audience_is_refused(kenning, tmp_path, mo
         status, headers, _ = get(headers["Location"])
         assert status == 302
         status, headers, body = get(headers["Location"], pending)
-        if signed_in:
-            assert status == 303, body
-            assert "kenning_session=" in headers["Set-Cookie"]
-        else:
+        if not signed_in:
             assert status == 403, body
             assert "failed a check" in body, body
+            return
+        assert status == 303, body
+        session = next(v.split(";")[0] for v in headers.get_all("Set-Cookie")
+                       if v.startswith("kenning_session="))
+        _, _, page = get(f"http://127.0.0.1:{port}/me", session)
+        expected = "Grace B" if mode == "external" else "Ada Lovelace"
+        assert f"Signed in as {expected}" in page, page
     finally:
         if server:
             server.terminate()
