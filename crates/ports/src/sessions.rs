@@ -79,4 +79,14 @@ pub trait SessionStore: Send + Sync {
     /// Ends the session `id` on every instance, recording
     /// `user.signed_out` as `by` when it was still open; whether it was.
     fn end_session(&self, id: Uuid, by: &Attribution) -> Result<bool, StoreError>;
+
+    /// Forgets what can no longer sign anyone in: sessions last used
+    /// before `idle_before` or begun before `begun_before`, and sign-in
+    /// links that expired before `links_before`; how many rows went.
+    fn prune_sessions(
+        &self,
+        idle_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+        links_before: DateTime<Utc>,
+    ) -> Result<u64, StoreError>;
 }

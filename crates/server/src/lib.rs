@@ -163,8 +163,8 @@ pub struct Settings {
     /// The web app for people: its public address and sign-in.
     pub web: WebSettings,
     pub limits: Limits,
-    /// How often the server anonymizes users whose grace period has passed
-    /// and prunes the audit trail.
+    /// How often the server anonymizes users whose grace period has passed,
+    /// prunes the audit trail and forgets ended sessions.
     pub purge_interval: Duration,
     /// How many days the audit trail keeps an entry.
     pub audit_retention_days: u32,
@@ -403,6 +403,7 @@ impl Application {
         }
         let users = self.services.users.clone();
         let audit = self.services.audit.clone();
+        let sessions = self.services.sessions.clone();
         let retention = self.audit_retention_days;
         let interval = self.purge_interval;
         let purger = actix_web::rt::spawn(async move {
@@ -425,6 +426,13 @@ impl Application {
                     ),
                     Ok(Err(e)) => log::error!("pruning the audit trail failed: {e:?}"),
                     Err(e) => log::error!("pruning the audit trail failed: {e}"),
+                }
+                let sessions = sessions.clone();
+                match web::block(move || sessions.prune()).await {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => log::info!("web: forgot {n} ended session(s) and expired link(s)"),
+                    Ok(Err(e)) => log::error!("pruning sessions failed: {e:?}"),
+                    Err(e) => log::error!("pruning sessions failed: {e}"),
                 }
             }
         });

@@ -178,4 +178,28 @@ impl SessionStore for Database {
         })?;
         Ok(ended)
     }
+
+    fn prune_sessions(
+        &self,
+        idle_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+        links_before: DateTime<Utc>,
+    ) -> Result<u64, StoreError> {
+        let pruned = self.write(|conn| {
+            let sessions = diesel::delete(
+                sessions::table.filter(
+                    sessions::last_seen
+                        .lt(to_db_time(idle_before))
+                        .or(sessions::created.lt(to_db_time(begun_before))),
+                ),
+            )
+            .execute(conn)?;
+            let links = diesel::delete(
+                signin_links::table.filter(signin_links::expires.lt(to_db_time(links_before))),
+            )
+            .execute(conn)?;
+            Ok::<_, TxError>(sessions + links)
+        })?;
+        Ok(pruned as u64)
+    }
 }

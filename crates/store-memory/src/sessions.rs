@@ -72,4 +72,19 @@ impl SessionStore for MemoryStore {
         state.record(by, [user_signed_out(ended.user.as_uuid())]);
         Ok(true)
     }
+
+    fn prune_sessions(
+        &self,
+        idle_before: DateTime<Utc>,
+        begun_before: DateTime<Utc>,
+        links_before: DateTime<Utc>,
+    ) -> Result<u64, StoreError> {
+        let mut state = self.lock();
+        let (sessions, links) = (state.sessions.len(), state.links.len());
+        state
+            .sessions
+            .retain(|_, s| s.last_seen >= idle_before && s.created >= begun_before);
+        state.links.retain(|l| l.link.expires >= links_before);
+        Ok((sessions - state.sessions.len() + links - state.links.len()) as u64)
+    }
 }

@@ -103,3 +103,46 @@ fn a_session_lasts_until_it_is_ended_and_both_are_audited(store: Arc<impl Store>
     assert_eq!(entries[1].change.fields, ["oidc"]);
     assert_eq!(entries[1].actor, Actor::person(ada.as_uuid()));
 }
+
+#[contract_check]
+fn pruning_forgets_what_can_no_longer_sign_in(store: Arc<impl Store>) {
+    let ada = UserId::from_uuid(Uuid::new_v4());
+    let session = |hash: &str, created_hours: i64, seen_hours: i64| StoredSession {
+        id: Uuid::new_v4(),
+        secret_hash: hash.to_owned(),
+        user: ada,
+        method: SignInMethod::Link,
+        csrf: "t".to_owned(),
+        created: now() - Duration::hours(created_hours),
+        last_seen: now() - Duration::hours(seen_hours),
+    };
+    let by = Attribution::new(Actor::person(ada.as_uuid()), now());
+    for s in [
+        session("live", 1, 0),
+        session("idle", 10, 9),
+        session("old", 200, 1),
+    ] {
+        store.open_session(&s, &by).unwrap();
+    }
+    store.insert_link(&link("fresh", ada, 15)).unwrap();
+    store.insert_link(&link("stale", ada, -60)).unwrap();
+    let pruned = store
+        .prune_sessions(
+            now() - Duration::hours(8),
+            now() - Duration::days(7),
+            now() - Duration::minutes(30),
+        )
+        .unwrap();
+    assert_eq!(pruned, 3);
+    assert!(store.session("live").unwrap().is_some());
+    assert!(store.session("idle").unwrap().is_none());
+    assert!(store.session("old").unwrap().is_none());
+    assert_eq!(
+        store.redeem_link("stale", now()).unwrap(),
+        Redemption::Unknown
+    );
+    assert_eq!(
+        store.redeem_link("fresh", now()).unwrap(),
+        Redemption::Redeemed(ada)
+    );
+}
