@@ -432,16 +432,53 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Result<Vec<Expert>, ServiceError> {
-        if let Some(group) = group {
-            if self.groups.group(group)?.is_none() {
-                return Err(ServiceError::NotFound(Missing::Group));
-            }
-        }
+        self.known_group(group)?;
         let (terms, _) = self.query_terms(query)?;
         if terms.is_empty() {
             return Ok(Vec::new());
         }
-        let terms = self.with_reached(terms);
+        self.rank(&self.with_reached(terms), limit, group)
+    }
+
+    /// [`experts_in`](Self::experts_in) and [`read_query`](Self::read_query)
+    /// at once, the query read a single time: what a page that shows both
+    /// asks.
+    pub fn experts_read(
+        &self,
+        query: &str,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<(Vec<Expert>, QueryReading), ServiceError> {
+        self.known_group(group)?;
+        let (written, language) = self.query_terms(query)?;
+        let nothing_written = written.is_empty();
+        let terms = self.with_reached(written);
+        let experts = if nothing_written {
+            Vec::new()
+        } else {
+            self.rank(&terms, limit, group)?
+        };
+        Ok((experts, self.reading(&terms, language)?))
+    }
+
+    /// `NotFound` for a group that does not exist.
+    fn known_group(&self, group: Option<GroupId>) -> Result<(), ServiceError> {
+        match group {
+            Some(group) if self.groups.group(group)?.is_none() => {
+                Err(ServiceError::NotFound(Missing::Group))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// At most `limit` people ranked on the query's `terms` (among the
+    /// members of `group` alone when given).
+    fn rank(
+        &self,
+        terms: &[QueryTerm],
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<Vec<Expert>, ServiceError> {
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
         let evidence = match group {
@@ -455,7 +492,7 @@ impl ExpertiseService {
         }
         .map_err(internal)?;
         let mut experts = rank_experts(
-            &terms,
+            terms,
             evidence,
             self.clock.now(),
             &self.scoring,
@@ -557,7 +594,12 @@ impl ExpertiseService {
     /// why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
         let (terms, language) = self.query_terms(query)?;
-        let terms = self.with_reached(terms);
+        self.reading(&self.with_reached(terms), language)
+    }
+
+    /// How the query's `terms`, read in `language`, stand against what is
+    /// known.
+    fn reading(&self, terms: &[QueryTerm], language: String) -> Result<QueryReading, ServiceError> {
         let mut languages = vec![language];
         if languages[0] != FALLBACK_LANGUAGE {
             languages.push(FALLBACK_LANGUAGE.to_owned());
@@ -571,7 +613,7 @@ impl ExpertiseService {
         let population = self.store.population().map_err(internal)?;
         Ok(QueryReading {
             languages,
-            topics: read_query(&terms, &knowing, population),
+            topics: read_query(terms, &knowing, population),
             meaning_model: self.meaning_model().map(str::to_owned),
         })
     }

@@ -157,6 +157,31 @@ fn an_upload_teaches_exactly_the_topics_extracted() {
 }
 
 #[test]
+fn experts_read_answers_as_experts_and_read_query_do() {
+    let s = setup();
+    person(&s.users, "ada@example.com", "Ada", "Lovelace");
+    person(&s.users, "grace@example.com", "Grace", "Hopper");
+    s.expertise
+        .upload(upload("ada@example.com", RUST_NOTE, "doc-1"))
+        .unwrap();
+    s.expertise
+        .upload(upload("grace@example.com", GC_NOTE, "doc-2"))
+        .unwrap();
+    for query in [QUERY, "nothing known"] {
+        let (experts, reading) = s
+            .expertise
+            .experts_read(query, ExpertsLimit::default(), None)
+            .unwrap();
+        assert_eq!(
+            experts,
+            s.expertise.experts(query, ExpertsLimit::default()).unwrap(),
+            "{query}"
+        );
+        assert_eq!(reading, s.expertise.read_query(query).unwrap(), "{query}");
+    }
+}
+
+#[test]
 fn experts_rank_who_taught_a_topic_more_first() {
     let s = setup();
     let ada = person(&s.users, "ada@example.com", "Ada", "Lovelace");

@@ -179,8 +179,8 @@ fn find(
         return Ok(found);
     }
     caller.require(Operation::ReadExpertise)?;
-    let experts = match app.expertise.experts_in(query, limit, group) {
-        Ok(experts) => experts,
+    let (experts, reading) = match app.expertise.experts_read(query, limit, group) {
+        Ok(answer) => answer,
         Err(ServiceError::NotFound(_)) => {
             found.problem = Some(UNKNOWN_GROUP.to_owned());
             return Ok(found);
@@ -215,7 +215,7 @@ fn find(
             .cards
             .push(card(app, expert, profile.display_name(), meta)?);
     }
-    found.reading = Some(reading_of(app.expertise.read_query(query)?));
+    found.reading = Some(reading_of(reading));
     Ok(found)
 }
 
