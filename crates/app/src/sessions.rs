@@ -39,8 +39,6 @@ pub struct Person {
     pub user: User,
     /// The session's id.
     pub session: Uuid,
-    /// How they signed in.
-    pub method: SignInMethod,
     csrf: String,
 }
 
@@ -63,13 +61,11 @@ impl Person {
     }
 }
 
-/// A session begun: the secret for the cookie, and who it is.
+/// A session begun: the secret its cookie carries.
 #[derive(Debug, Clone)]
 pub struct SignedIn {
     /// The cookie's value (shown once, never stored).
     pub secret: String,
-    /// The person.
-    pub person: Person,
 }
 
 /// Why a sign-in was refused, or a session is over.
@@ -234,15 +230,7 @@ impl SessionService {
         };
         let by = Attribution::new(Actor::person(user.id().as_uuid()), now);
         self.store.open_session(&session, &by)?;
-        Ok(SignedIn {
-            secret,
-            person: Person {
-                user,
-                session: session.id,
-                method,
-                csrf: session.csrf,
-            },
-        })
+        Ok(SignedIn { secret })
     }
 
     /// The person the session cookie `secret` names. A session idle or
@@ -278,7 +266,6 @@ impl SessionService {
         Ok(Person {
             user,
             session: session.id,
-            method: session.method,
             csrf: session.csrf,
         })
     }

@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use crate::group::Group;
+use crate::session::SignInMethod;
 use crate::user::{Profile, Status, User};
 use crate::validation::{FieldViolation, Rule};
 
@@ -513,9 +514,9 @@ pub fn hidden_topics_changed(id: Uuid) -> Change {
     Change::of(ChangeKind::UserUpdated, id, &["hiddenTopics"])
 }
 
-/// The sign-in of the person `id`, by `method` (`link` or `oidc`).
-pub fn user_signed_in(id: Uuid, method: &'static str) -> Change {
-    Change::of(ChangeKind::UserSignedIn, id, &[method])
+/// The sign-in of the person `id`, by `method`.
+pub fn user_signed_in(id: Uuid, method: SignInMethod) -> Change {
+    Change::of(ChangeKind::UserSignedIn, id, &[method.as_str()])
 }
 
 /// The end of a session of the person `id`.

@@ -122,10 +122,7 @@ impl SessionStore for Database {
             crate::audit::record(
                 conn,
                 by,
-                &[user_signed_in(
-                    session.user.as_uuid(),
-                    session.method.as_str(),
-                )],
+                &[user_signed_in(session.user.as_uuid(), session.method)],
             )
             .map_err(TxError::from)
         })?;

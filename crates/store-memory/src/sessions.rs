@@ -38,13 +38,7 @@ impl SessionStore for MemoryStore {
     fn open_session(&self, session: &StoredSession, by: &Attribution) -> Result<(), StoreError> {
         let mut state = self.lock();
         state.sessions.insert(session.id, session.clone());
-        state.record(
-            by,
-            [user_signed_in(
-                session.user.as_uuid(),
-                session.method.as_str(),
-            )],
-        );
+        state.record(by, [user_signed_in(session.user.as_uuid(), session.method)]);
         Ok(())
     }
 
