@@ -159,9 +159,17 @@ impl SessionService {
         self.policy
     }
 
+    /// Begins a session for the person an identity provider's verified
+    /// claim names (`key`: the e-mail address, or the externalId), who
+    /// proved who they are by `method`.
+    pub fn sign_in_as(&self, key: &UserKey, method: SignInMethod) -> Result<SignedIn, SignInError> {
+        let user = self.person_by(key)?;
+        self.sign_in(user, method)
+    }
+
     /// The person who may sign in under `key`: `UnknownPerson` when
     /// nobody has it, `NotActive` unless they are ACTIVE.
-    pub fn person_by(&self, key: &UserKey) -> Result<User, SignInError> {
+    fn person_by(&self, key: &UserKey) -> Result<User, SignInError> {
         let user = self
             .users
             .get_by_key(key)?
@@ -208,10 +216,9 @@ impl SessionService {
         }
     }
 
-    /// Begins a session for `user`, who proved who they are by `method`
-    /// (an identity provider's verified claim, or a link); refused unless
-    /// they may sign in. Recorded in the audit trail.
-    pub fn sign_in(&self, user: User, method: SignInMethod) -> Result<SignedIn, SignInError> {
+    /// Begins a session for `user`, who proved who they are by `method`;
+    /// refused unless they may sign in. Recorded in the audit trail.
+    fn sign_in(&self, user: User, method: SignInMethod) -> Result<SignedIn, SignInError> {
         if !user.may_sign_in() {
             return Err(SignInError::NotActive {
                 status: status_words(&user),

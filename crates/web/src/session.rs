@@ -22,30 +22,32 @@ pub(crate) fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
         .filter(|value| !value.is_empty())
 }
 
-/// The `Set-Cookie` value that gives the browser the session `secret`,
-/// kept as long as a session can last.
-pub(crate) fn set_cookie(config: &WebConfig, secret: &str, max_age_seconds: i64) -> String {
+/// A `Set-Cookie` value: `name=value` for `path` and `max_age_seconds`
+/// (0: forget it), never readable by a script, sent on top-level
+/// navigations from elsewhere but on no other cross-site request, and
+/// over https alone when the public URL is https.
+fn set_cookie_value(
+    config: &WebConfig,
+    name: &str,
+    value: &str,
+    path: &str,
+    max_age_seconds: i64,
+) -> String {
     format!(
-        "{}={secret}; Path=/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{}",
-        config.cookie_name(),
+        "{name}={value}; Path={path}; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{}",
         if config.secure() { "; Secure" } else { "" }
     )
 }
 
-/// The answer to a sign-in that began a session: its cookie, and on to
-/// the search.
-pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, "/"))
-        .insert_header((
-            header::SET_COOKIE,
-            set_cookie(
-                &app.config,
-                &signed_in.secret,
-                app.sessions.policy().absolute.num_seconds(),
-            ),
-        ))
-        .finish()
+/// The `Set-Cookie` value that gives the browser the session `secret`,
+/// kept as long as a session can last.
+pub(crate) fn set_cookie(config: &WebConfig, secret: &str, max_age_seconds: i64) -> String {
+    set_cookie_value(config, &config.cookie_name(), secret, "/", max_age_seconds)
+}
+
+/// The `Set-Cookie` value that makes the browser forget the session.
+pub(crate) fn clear_cookie(config: &WebConfig) -> String {
+    set_cookie(config, "", 0)
 }
 
 /// The name of the cookie that holds a sign-in with the identity
@@ -55,15 +57,32 @@ pub(crate) const PENDING_COOKIE: &str = "kenning_oidc";
 /// The `Set-Cookie` value that keeps a sign-in under way (`value`; empty
 /// and `max_age_seconds` 0 to forget it), sent back only to `/auth/`.
 pub(crate) fn pending_cookie(config: &WebConfig, value: &str, max_age_seconds: i64) -> String {
-    format!(
-        "{PENDING_COOKIE}={value}; Path=/auth/; HttpOnly; SameSite=Lax; Max-Age={max_age_seconds}{}",
-        if config.secure() { "; Secure" } else { "" }
-    )
+    set_cookie_value(config, PENDING_COOKIE, value, "/auth/", max_age_seconds)
 }
 
-/// The `Set-Cookie` value that makes the browser forget the session.
-pub(crate) fn clear_cookie(config: &WebConfig) -> String {
-    set_cookie(config, "", 0)
+/// `response` also setting the cookie `set_cookie` (a `Set-Cookie`
+/// value as the functions above make it).
+pub(crate) fn with_cookie(mut response: HttpResponse, set_cookie: &str) -> HttpResponse {
+    if let Ok(value) = header::HeaderValue::from_str(set_cookie) {
+        response.headers_mut().append(header::SET_COOKIE, value);
+    }
+    response
+}
+
+/// The answer to a sign-in that began a session: its cookie, and on to
+/// the search.
+pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
+    let cookie = set_cookie(
+        &app.config,
+        &signed_in.secret,
+        app.sessions.policy().absolute.num_seconds(),
+    );
+    with_cookie(
+        HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, "/"))
+            .finish(),
+        &cookie,
+    )
 }
 
 /// The person signed in on `req`, or the response to give instead: the
@@ -80,13 +99,10 @@ pub(crate) async fn signed_in(
     match web::block(move || sessions.person(&secret)).await {
         Ok(Ok(person)) => Ok(person),
         Ok(Err(SignInError::Service(e))) => Err(internal_error(&e.log_message())),
-        Ok(Err(why)) => {
-            let mut response = signin_response(app, Some(why.to_string()));
-            if let Ok(value) = header::HeaderValue::from_str(&clear_cookie(&app.config)) {
-                response.headers_mut().append(header::SET_COOKIE, value);
-            }
-            Err(response)
-        }
+        Ok(Err(why)) => Err(with_cookie(
+            signin_response(app, Some(why.to_string())),
+            &clear_cookie(&app.config),
+        )),
         Err(e) => Err(internal_error(&e.to_string())),
     }
 }

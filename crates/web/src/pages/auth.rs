@@ -9,7 +9,7 @@ use crate::forms;
 use crate::oidc::{Claimed, OidcError, Pending};
 use crate::render::{internal_error, message_page, not_found_page};
 use crate::session::{
-    clear_cookie, cookie, pending_cookie, session_started, signed_in, PENDING_COOKIE,
+    clear_cookie, cookie, pending_cookie, session_started, signed_in, with_cookie, PENDING_COOKIE,
 };
 use crate::signin::signin;
 use crate::state::Web;
@@ -74,18 +74,15 @@ pub(crate) async fn sign_out(
     }
     let sessions = app.sessions.clone();
     match web::block(move || sessions.sign_out(&person)).await {
-        Ok(Ok(())) => {
-            let mut response = message_page(
+        Ok(Ok(())) => with_cookie(
+            message_page(
                 StatusCode::OK,
                 Chrome::default(),
                 "You are signed out",
                 "Your session has ended on every device and every Kenning server.",
-            );
-            if let Ok(value) = header::HeaderValue::from_str(&clear_cookie(&app.config)) {
-                response.headers_mut().append(header::SET_COOKIE, value);
-            }
-            response
-        }
+            ),
+            &clear_cookie(&app.config),
+        ),
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),
     }
@@ -150,11 +147,10 @@ pub(crate) async fn oidc_callback(req: HttpRequest, app: web::Data<Web>) -> Http
     };
     let forget = pending_cookie(&app.config, "", 0);
     let refuse = |status: StatusCode, title: &str, text: &str| {
-        let mut response = message_page(status, Chrome::default(), title, text);
-        if let Ok(value) = header::HeaderValue::from_str(&forget) {
-            response.headers_mut().append(header::SET_COOKIE, value);
-        }
-        response
+        with_cookie(
+            message_page(status, Chrome::default(), title, text),
+            &forget,
+        )
     };
     let answer = web::Query::<Callback>::from_query(req.query_string())
         .map(web::Query::into_inner)
@@ -202,23 +198,19 @@ pub(crate) async fn oidc_callback(req: HttpRequest, app: web::Data<Web>) -> Http
             Claimed::ExternalId(id) => ExternalId::parse(&id).map(UserKey::ExternalId),
         }
         .map_err(|_| Outcome::Refused(SignInError::UnknownPerson))?;
-        let user = sessions.person_by(&key).map_err(Outcome::Refused)?;
         sessions
-            .sign_in(user, SignInMethod::Oidc)
+            .sign_in_as(&key, SignInMethod::Oidc)
             .map_err(Outcome::Refused)
     })
     .await;
-    let mut response = match signed {
+    let response = match signed {
         Ok(Ok(signed_in)) => session_started(&app, &signed_in),
         Ok(Err(Outcome::Provider(e))) => provider_failed(&e),
         Ok(Err(Outcome::Refused(SignInError::Service(e)))) => internal_error(&e.log_message()),
         Ok(Err(Outcome::Refused(why))) => refused(&why),
         Err(e) => internal_error(&e.to_string()),
     };
-    if let Ok(value) = header::HeaderValue::from_str(&forget) {
-        response.headers_mut().append(header::SET_COOKIE, value);
-    }
-    response
+    with_cookie(response, &forget)
 }
 
 /// Why a sign-in with the provider did not begin a session.
