@@ -18,7 +18,8 @@ use crate::error::ApiError;
 /// accepts (the schema's [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
-    pub principal: Principal,
+    /// Who is calling, as `app` decides what it may do.
+    pub caller: Caller,
     pub users: UserService,
     pub groups: GroupService,
     pub expertise: ExpertiseService,
@@ -73,7 +74,7 @@ impl Context {
     ) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
         Self {
-            principal,
+            caller: Caller::Machine(principal),
             users: users.acting_as(actor.clone()),
             groups: groups.acting_as(actor.clone()),
             expertise: expertise.acting_as(actor),
@@ -104,7 +105,7 @@ impl Context {
     /// [`groups_of`](Self::groups_of) to answer from, when the caller may
     /// read groups at all.
     pub(crate) fn read_groups_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
-        if self.caller().require(Operation::ReadGroups).is_err() || ids.is_empty() {
+        if self.caller.require(Operation::ReadGroups).is_err() || ids.is_empty() {
             return Ok(());
         }
         let mut found = self.groups.groups_of_all(ids)?;
@@ -123,29 +124,24 @@ impl Context {
         }
     }
 
-    /// The caller, as `app` decides what it may do.
-    fn caller(&self) -> Caller {
-        Caller::Machine(self.principal.clone())
-    }
-
     /// The user use cases, if the caller may do `operation` (as
     /// [`Caller::require`] decides); otherwise the scope error.
     pub(crate) fn allow(&self, operation: Operation) -> Result<&UserService, ApiError> {
-        self.caller().require(operation)?;
+        self.caller.require(operation)?;
         Ok(&self.users)
     }
 
     /// The audit trail, if the caller may read it; otherwise the scope
     /// error.
     pub(crate) fn audit(&self) -> Result<&AuditService, ApiError> {
-        self.caller().require(Operation::ReadAudit)?;
+        self.caller.require(Operation::ReadAudit)?;
         Ok(&self.audit)
     }
 
     /// The webhook use cases, if the caller may manage them; otherwise
     /// the scope error.
     pub(crate) fn webhooks(&self) -> Result<&WebhookService, ApiError> {
-        self.caller().require(Operation::ManageWebhooks)?;
+        self.caller.require(Operation::ManageWebhooks)?;
         Ok(&self.webhooks)
     }
 
@@ -161,7 +157,7 @@ impl Context {
         &self,
         operation: Operation,
     ) -> Result<&ExpertiseService, ApiError> {
-        self.caller().require(operation)?;
+        self.caller.require(operation)?;
         Ok(&self.expertise)
     }
 }

@@ -154,14 +154,11 @@ async fn allow(
     operation: Operation,
 ) -> Result<Actor, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
-    Caller::Machine(principal.clone())
+    let actor = Actor::credential(principal.credential_id, &principal.name, Channel::Scim);
+    Caller::Machine(principal)
         .require(operation)
         .map_err(|e| ScimError::service(&e))?;
-    Ok(Actor::credential(
-        principal.credential_id,
-        &principal.name,
-        Channel::Scim,
-    ))
+    Ok(actor)
 }
 
 /// Runs blocking work (a use case and what SCIM makes of its answer) on
