@@ -181,9 +181,15 @@ pub struct Settings {
     pub meaning_refresh: Duration,
 }
 
-/// The path of the sign-in link whose secret is `secret`.
-pub fn signin_link_path(secret: &str) -> String {
-    kenning_web::link_path(secret)
+pub use kenning_web::link_path as signin_link_path;
+
+/// The address people reach the web app at: the one `configured`, else
+/// `http://127.0.0.1:` and the `port` served on.
+pub fn public_url(configured: Option<&url::Url>, port: u16) -> anyhow::Result<url::Url> {
+    match configured {
+        Some(url) => Ok(url.clone()),
+        None => Ok(url::Url::parse(&format!("http://127.0.0.1:{port}"))?),
+    }
 }
 
 /// How the web app for people is reached and signed in to.
@@ -211,11 +217,7 @@ impl Default for WebSettings {
 impl WebSettings {
     /// The web app's configuration for a server on `port`.
     pub fn config(&self, port: u16) -> anyhow::Result<WebConfig> {
-        let public_url = match &self.public_url {
-            Some(url) => url.clone(),
-            None => url::Url::parse(&format!("http://127.0.0.1:{port}"))?,
-        };
-        let mut config = WebConfig::new(public_url);
+        let mut config = WebConfig::new(public_url(self.public_url.as_ref(), port)?);
         config.links = self.signin_links;
         if let Some(oidc) = &self.oidc {
             config = config

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Meaning, Pooling, Services, Settings};
 use kenning_app::{id_of_secret, Credential, ServiceError};
@@ -432,10 +433,12 @@ fn signin_link(
     email: &str,
     public_url: Option<url::Url>,
 ) -> anyhow::Result<()> {
-    let base = match public_url {
-        Some(url) => url,
-        None => url::Url::parse(&format!("http://{}", default_bind()))?,
-    };
+    let bind = default_bind();
+    let port = bind
+        .rsplit_once(':')
+        .and_then(|(_, port)| port.parse().ok())
+        .with_context(|| format!("KENNING_BIND `{bind}` names no port; give --public-url"))?;
+    let base = kenning::public_url(public_url.as_ref(), port)?;
     let issued = services.sessions.issue_link(email)?;
     eprintln!(
         "a sign-in link for {email}, good once until {} (UTC):",
@@ -468,7 +471,7 @@ fn demo_signin_link(database_url: &str, public_url: Option<url::Url>) -> anyhow:
 }
 
 /// Where `serve` listens when not told: `KENNING_BIND`, else
-/// 127.0.0.1:8080.
+/// [`DEFAULT_BIND`]; its port makes the default public URL.
 fn default_bind() -> String {
     std::env::var("KENNING_BIND").unwrap_or_else(|_| DEFAULT_BIND.to_owned())
 }
