@@ -12,7 +12,7 @@ use kenning_domain::{
     UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
-    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, RecordError,
+    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question, RecordError,
     StoreError, TopicExtractor, UserRepository,
 };
 use uuid::Uuid;
@@ -64,6 +64,24 @@ pub struct QueryReading {
     pub topics: Vec<ReadTerm>,
     /// The model the query's meaning was read with, if any.
     pub meaning_model: Option<String>,
+    /// The words read as the question ("who", "can", "help", "with"), as
+    /// written: never topics.
+    pub asking: Vec<String>,
+    /// What the query asks about: the query less its question.
+    pub subject: String,
+    /// Whether somebody learned a topic the subject writes. When nobody
+    /// did, whoever is listed was reached through meaning alone and
+    /// scores below 50: the nearest Kenning has, not someone who knows.
+    pub subject_known: bool,
+}
+
+/// A query as read: its subject's topics (with those reached through
+/// meaning, once added), the language it was read in, and its question.
+#[derive(Debug)]
+struct ReadQuery {
+    terms: Vec<QueryTerm>,
+    language: String,
+    question: Question,
 }
 
 /// A topic of a user, with the actions that earned it.
@@ -433,11 +451,11 @@ impl ExpertiseService {
         group: Option<GroupId>,
     ) -> Result<Vec<Expert>, ServiceError> {
         self.known_group(group)?;
-        let (terms, _) = self.query_terms(query)?;
-        if terms.is_empty() {
+        let read = self.query_terms(query)?;
+        if read.terms.is_empty() {
             return Ok(Vec::new());
         }
-        self.rank(&self.with_reached(terms), limit, group)
+        self.rank(&self.with_reached(read.terms), limit, group)
     }
 
     /// [`experts_in`](Self::experts_in) and [`read_query`](Self::read_query)
@@ -450,15 +468,15 @@ impl ExpertiseService {
         group: Option<GroupId>,
     ) -> Result<(Vec<Expert>, QueryReading), ServiceError> {
         self.known_group(group)?;
-        let (written, language) = self.query_terms(query)?;
-        let nothing_written = written.is_empty();
-        let terms = self.with_reached(written);
+        let mut read = self.query_terms(query)?;
+        let nothing_written = read.terms.is_empty();
+        read.terms = self.with_reached(read.terms);
         let experts = if nothing_written {
             Vec::new()
         } else {
-            self.rank(&terms, limit, group)?
+            self.rank(&read.terms, limit, group)?
         };
-        Ok((experts, self.reading(&terms, language)?))
+        Ok((experts, self.reading(read)?))
     }
 
     /// `NotFound` for a group that does not exist.
@@ -548,19 +566,21 @@ impl ExpertiseService {
         .collect())
     }
 
-    /// The topics a query is matched on. A query is too short for its
-    /// language to be told reliably ("Gloucestershire man arrested for
-    /// naked gardening" reads as Danish), so a query not read as English
-    /// is also read with English rules, the extractor's fallback, and both
-    /// readings count.
-    /// Returns them with the language detected; a blank query is refused.
-    fn query_terms(&self, query: &str) -> Result<(Vec<QueryTerm>, String), ServiceError> {
+    /// The topics a query is matched on: those of its subject, the query
+    /// less the words that ask for a person ("who can help with"), which
+    /// are never topics. A query is too short for its language to be told
+    /// reliably ("Gloucestershire man arrested for naked gardening" reads
+    /// as Danish), so a subject not read as English is also read with
+    /// English rules, the extractor's fallback, and both readings count.
+    /// A blank query is refused.
+    fn query_terms(&self, query: &str) -> Result<ReadQuery, ServiceError> {
         if query.trim().is_empty() {
             return Err(FieldViolation::new("query", Rule::Required).into());
         }
+        let question = self.extractor.question(query);
         let read = |language| {
             self.extractor.extract(
-                query,
+                &question.subject,
                 kenning_domain::TextFormat::Plain,
                 language,
                 TOPICS_PER_QUERY,
@@ -576,7 +596,11 @@ impl ExpertiseService {
                 }
             }
         }
-        Ok((terms, detected.language))
+        Ok(ReadQuery {
+            terms,
+            language: detected.language,
+            question,
+        })
     }
 
     /// `terms` and the learned topics they reach through their meaning.
@@ -593,13 +617,18 @@ impl ExpertiseService {
     /// learned it and its share of the score. A topic nobody learned is
     /// why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
-        let (terms, language) = self.query_terms(query)?;
-        self.reading(&self.with_reached(terms), language)
+        let mut read = self.query_terms(query)?;
+        read.terms = self.with_reached(read.terms);
+        self.reading(read)
     }
 
-    /// How the query's `terms`, read in `language`, stand against what is
-    /// known.
-    fn reading(&self, terms: &[QueryTerm], language: String) -> Result<QueryReading, ServiceError> {
+    /// How a read query stands against what is known.
+    fn reading(&self, read: ReadQuery) -> Result<QueryReading, ServiceError> {
+        let ReadQuery {
+            terms,
+            language,
+            question,
+        } = read;
         let mut languages = vec![language];
         if languages[0] != FALLBACK_LANGUAGE {
             languages.push(FALLBACK_LANGUAGE.to_owned());
@@ -611,10 +640,14 @@ impl ExpertiseService {
             self.store.people_on(&keys).map_err(internal)?
         };
         let population = self.store.population().map_err(internal)?;
+        let topics = read_query(&terms, &knowing, population);
         Ok(QueryReading {
             languages,
-            topics: read_query(terms, &knowing, population),
+            subject_known: topics.iter().any(|t| t.similarity.is_none() && t.people > 0),
+            topics,
             meaning_model: self.meaning_model().map(str::to_owned),
+            asking: question.asking,
+            subject: question.subject,
         })
     }
 

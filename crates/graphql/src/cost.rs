@@ -182,7 +182,7 @@ fn default_items(parent: Option<&str>, field: &str) -> Option<u64> {
         (Some("experts"), "topics") => Some(10),
         // The topics read from a query: ten phrases and their words,
         // counted as twenty.
-        (Some("queryReading"), "topics" | "unknownTopics") => Some(20),
+        (Some("queryReading"), "topics" | "unknownTopics" | "asking") => Some(20),
         // Each of a user's topics lists its ten newest actions.
         (Some("userTopics"), "actions") => Some(10),
         // A user's groups are not paged; counted as a typical few.

@@ -201,6 +201,26 @@ impl QueryReadingObject {
         self.0.meaning_model.as_deref()
     }
 
+    /// The words read as the question rather than its subject ("who",
+    /// "can", "help", "with"), as written: they are never topics, and
+    /// meaning reaches nothing from them.
+    fn asking(&self) -> &[String] {
+        &self.0.asking
+    }
+
+    /// What the query asks about: the query less its question.
+    fn subject(&self) -> &str {
+        &self.0.subject
+    }
+
+    /// Whether somebody learned a topic the subject writes. False when
+    /// nobody did: whoever `experts` lists then was reached through
+    /// meaning alone and scores below 50, the nearest Kenning has rather
+    /// than someone who knows.
+    fn subject_known(&self) -> bool {
+        self.0.subject_known
+    }
+
     /// The topics of the query that nobody learned, as the query wrote
     /// them: they find nobody. A query all of whose topics are here is
     /// answered with an empty list.

@@ -122,6 +122,7 @@ pub struct Rules {
     pub code: &'static str,
     stemmer: Stemmer,
     stop_words: HashSet<String>,
+    asking_words: HashSet<String>,
 }
 
 impl std::fmt::Debug for Rules {
@@ -145,12 +146,22 @@ impl Rules {
             code,
             stemmer: Stemmer::create(algorithm),
             stop_words,
+            asking_words: crate::question::asking_words(code)
+                .iter()
+                .map(|w| (*w).to_owned())
+                .collect(),
         }
     }
 
     /// Whether a lower-case word is a stop word.
     pub fn is_stop_word(&self, lower: &str) -> bool {
         self.stop_words.contains(lower)
+    }
+
+    /// Whether a lower-case word asks for a person in a question (see
+    /// [`crate::question`]).
+    pub fn is_asking_word(&self, lower: &str) -> bool {
+        self.asking_words.contains(lower)
     }
 
     /// Whether a word (as written, and in lower case) can end a key
@@ -236,7 +247,12 @@ impl Languages {
         SUPPORTED.iter().map(|(code, _, _)| *code)
     }
 
-    fn english(&self) -> &Rules {
+    /// The rules of every supported language, English first.
+    pub fn all(&self) -> impl Iterator<Item = &Rules> {
+        SUPPORTED.iter().map(|(code, _, _)| &self.rules[code])
+    }
+
+    pub fn english(&self) -> &Rules {
         // Built in `new` from SUPPORTED, whose first entry is English.
         &self.rules[&"en"]
     }

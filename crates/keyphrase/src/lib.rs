@@ -12,6 +12,7 @@ mod centrality;
 mod html;
 mod language;
 mod phrases;
+mod question;
 mod readable;
 mod select;
 mod terms;
@@ -19,7 +20,7 @@ mod text;
 mod words;
 
 use kenning_domain::{TextFormat, Topic};
-use kenning_ports::{Extraction, TopicExtractor};
+use kenning_ports::{Extraction, Question, TopicExtractor};
 use language::Languages;
 
 /// The longest text read, in bytes; the rest of a longer text is ignored so
@@ -89,6 +90,31 @@ impl TopicExtractor for KeyphraseExtractor {
                 .collect(),
             words,
         }
+    }
+
+    /// Read in the language whose function and asking words the query
+    /// uses most (a question is too short for the detector: "Wer kennt
+    /// sich mit Datenschutz aus" holds one German stop word), the detected
+    /// one first among equals, and in English.
+    fn question(&self, query: &str) -> Question {
+        let detected = self.languages.pick(query, None);
+        let lower = query.to_lowercase().replace('’', "'");
+        let words: Vec<&str> = lower
+            .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
+            .filter(|w| !w.is_empty())
+            .collect();
+        let hits = |rules: &language::Rules| {
+            words
+                .iter()
+                .filter(|w| rules.is_asking_word(w) || rules.is_stop_word(w))
+                .count()
+        };
+        let own = self
+            .languages
+            .all()
+            .fold(detected, |best, rules| if hits(rules) > hits(best) { rules } else { best });
+        let (asking, subject) = question::read(query, &[own, self.languages.english()]);
+        Question { asking, subject }
     }
 
     fn readable(&self, label: &str) -> bool {

@@ -28,5 +28,5 @@ pub use groups::{FilteredGroups, GroupRepository, Membership, ModifyGroupError};
 pub use meaning::Embedder;
 pub use sessions::{Redemption, SessionStore, StoredLink, StoredSession};
 pub use store::{Failure, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
-pub use topics::{Extraction, TopicExtractor};
+pub use topics::{Extraction, Question, TopicExtractor};
 pub use webhooks::{Delivery, OutboxCounts, SendOutcome, WebhookSender, WebhookStore};

@@ -14,6 +14,18 @@ pub struct Extraction {
     pub words: Vec<TextWord>,
 }
 
+/// A query read as a question: the words that ask for a person
+/// ("who can help with", "wer kennt sich mit ... aus") apart from the
+/// subject asked about.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Question {
+    /// The words read as the question, as written, in the query's order.
+    pub asking: Vec<String>,
+    /// The rest of the query: what it asks about. The whole query when no
+    /// question is read in it.
+    pub subject: String,
+}
+
 /// Finds the key phrases (1 to 3 words) and the content words of a text.
 ///
 /// Implementations are pure computations: no IO, deterministic for the same
@@ -30,6 +42,16 @@ pub trait TopicExtractor: Send + Sync {
         language: Option<&str>,
         limit: usize,
     ) -> Extraction;
+
+    /// `query` read as a question: the words that ask for a person (never
+    /// topics) and the subject asked about. Reads no question unless an
+    /// implementation knows how.
+    fn question(&self, query: &str) -> Question {
+        Question {
+            asking: Vec::new(),
+            subject: query.to_owned(),
+        }
+    }
 
     /// Whether a topic's label reads as a subject a person knows about: a
     /// key phrase or a noun or name, never a verb, adverb, function word

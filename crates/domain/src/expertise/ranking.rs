@@ -95,25 +95,37 @@ impl QueryTerm {
 }
 
 /// The weight a query's topics are measured against, the sum of weight
-/// times idf (`idf_of` a key; `None` when nobody learned it): that of the
-/// topics the query writes, or, when nobody learned any of them, that of
-/// the topics it reached through their meaning. Topics reached besides
-/// written ones only add to a person's share, so that matching the
-/// query's own words counts most.
-fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f64 {
-    let sum = |written: bool| -> f64 {
-        query
-            .iter()
-            .filter(|t| t.written() == written)
-            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
-            .sum()
-    };
-    let written = sum(true);
+/// times idf (`idf_of` a key; `None` when nobody learned it) of the topics
+/// the query writes. A word nobody learned counts as much as a topic one
+/// person learned (`unknown_idf`), so that a query about something nobody
+/// knows is covered by nobody: "quantum chromodynamics" is not answered
+/// by the person who knows "quantum" alone. A phrase nobody learned adds
+/// nothing (its words count already, and a phrase is often learned as its
+/// words). When the query writes nothing, the weight of the topics it
+/// reached through their meaning. Topics reached besides written ones
+/// only add to a person's share, so that matching the query's own words
+/// counts most.
+fn query_weight(
+    query: &[QueryTerm],
+    idf_of: impl Fn(&str) -> Option<f64>,
+    unknown_idf: f64,
+) -> f64 {
+    let written: f64 = query
+        .iter()
+        .filter(|t| t.written())
+        .filter_map(|t| match idf_of(&t.key) {
+            Some(idf) => Some(t.weight * idf),
+            None => (!t.key.contains(' ')).then_some(t.weight * unknown_idf),
+        })
+        .sum();
     if written > 0.0 {
-        written
-    } else {
-        sum(false)
+        return written;
     }
+    query
+        .iter()
+        .filter(|t| !t.written())
+        .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+        .sum()
 }
 
 /// How many people learned anything, and from how many actions.
@@ -366,19 +378,25 @@ pub fn rank_experts(
             .sum();
         (total / people.len().max(1) as f64).max(1.0)
     };
-    let coverable = query_weight(query, |key| topics.get(key).map(|topic| topic.idf));
+    let coverable = query_weight(
+        query,
+        |key| topics.get(key).map(|topic| topic.idf),
+        idf(people.max(1.0), 1.0),
+    );
     if coverable <= 0.0 {
         return Vec::new();
     }
 
-    let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
+    // Per person: the expert, each topic's covered share, and the weight
+    // of the query's topics the person holds at all.
+    let mut experts: HashMap<UserId, (Expert, Vec<f64>, f64)> = HashMap::new();
     known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
     for (s, score) in known {
         let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
         let topic = topics.get(&s.key).copied().unwrap_or_default();
         let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
         let covered = w * topic.idf * topic.covered(score, actions / mean_activity);
-        let (expert, shares) = experts.entry(s.user).or_insert((
+        let (expert, shares, held) = experts.entry(s.user).or_insert((
             Expert {
                 user: s.user,
                 score: 0.0,
@@ -386,7 +404,9 @@ pub fn rank_experts(
                 topics: Vec::new(),
             },
             Vec::new(),
+            0.0,
         ));
+        *held += w * topic.idf;
         expert.score += covered;
         expert.raw_score += w * score;
         expert.topics.push(ScoredTopic {
@@ -400,14 +420,19 @@ pub fn rank_experts(
     let documents = documents_evidence(&weight, &topics, actions, coverable);
     let mut ranked: Vec<Expert> = experts
         .into_values()
-        .map(|(mut expert, shares)| {
+        .map(|(mut expert, shares, held)| {
             let mut order: Vec<(f64, ScoredTopic)> =
                 shares.into_iter().zip(expert.topics).collect();
             order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
             expert.topics = order.into_iter().map(|(_, t)| t).collect();
             let own = (expert.score / coverable).min(1.0);
             let matched = documents.get(&expert.user).copied().unwrap_or_default();
-            let documents = matched / (matched + DOCUMENTS_SATURATION);
+            // The documents' evidence counts as far as the person holds
+            // the query's topics: many actions that match one word of a
+            // longer query, or a topic reached only through meaning, say
+            // little about the rest of it.
+            let holds = (held / coverable).min(1.0);
+            let documents = holds * matched / (matched + DOCUMENTS_SATURATION);
             expert.score = (100.0 * (own + documents) / 2.0).clamp(0.0, 100.0);
             expert
         })
@@ -434,14 +459,15 @@ pub struct ReadTerm {
     /// one).
     pub weight: f64,
     /// How many people learned it; 0 when nobody did, and then it finds
-    /// nobody and takes no part in the score.
+    /// nobody.
     pub people: u64,
     /// The share of the query's weight it carries in the score, in [0, 1]:
     /// its weight times its specificity (idf over people) over the sum of
-    /// those of the learned topics the query writes. Their shares add up to
-    /// one; a topic reached through meaning adds its share on top (when
-    /// the query writes no learned topic, the shares of those reached add
-    /// up to one).
+    /// those of the topics the query writes, a word nobody learned counted
+    /// as specific as a topic one person learned and a phrase nobody
+    /// learned not at all. The shares of the written topics add up to one,
+    /// and the share of a word nobody learned is a share nobody covers; a
+    /// topic reached through meaning adds its share on top.
     pub share: f64,
     /// `None` for a topic the query writes; for a learned topic the query
     /// reached through its meaning, the cosine similarity of the two.
@@ -450,8 +476,8 @@ pub struct ReadTerm {
 
 /// How `query` is read against what is known: each topic with its weight,
 /// how many of the `population` learned it (`knowing`; topics left out
-/// were learned by nobody) and its share of the score, the largest share
-/// first, the topics nobody learned last in the query's order.
+/// were learned by nobody) and its share of the score, the learned topics
+/// first by their share, then the topics nobody learned.
 pub fn read_query(
     query: &[QueryTerm],
     knowing: &HashMap<String, u64>,
@@ -476,16 +502,31 @@ pub fn read_query(
             }
         })
         .collect();
-    let total = query_weight(query, |key| {
-        let n = knowing.get(key).copied().unwrap_or(0);
-        (n > 0).then(|| idf(people, n as f64))
-    });
+    let unknown_idf = idf(people.max(1.0), 1.0);
+    for t in &mut read {
+        if t.people == 0 && t.similarity.is_none() && !t.key.contains(' ') {
+            t.share = t.weight * unknown_idf;
+        }
+    }
+    let total = query_weight(
+        query,
+        |key| {
+            let n = knowing.get(key).copied().unwrap_or(0);
+            (n > 0).then(|| idf(people, n as f64))
+        },
+        unknown_idf,
+    );
     if total > 0.0 {
         for t in &mut read {
             t.share /= total;
         }
     }
-    // A stable sort keeps the query's order among equal shares.
-    read.sort_by(|a, b| b.share.total_cmp(&a.share));
+    // The learned first, then those nobody learned; a stable sort keeps
+    // the query's order among equal shares.
+    read.sort_by(|a, b| {
+        (a.people == 0)
+            .cmp(&(b.people == 0))
+            .then(b.share.total_cmp(&a.share))
+    });
     read
 }

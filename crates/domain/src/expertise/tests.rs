@@ -589,7 +589,7 @@ fn only_the_best_actions_earn_document_evidence() {
 }
 
 #[test]
-fn a_query_reading_shares_the_score_among_the_learned_topics() {
+fn a_query_reading_shares_the_score_among_the_written_topics() {
     let query = [term("k8s"), term("quantum"), term("error")];
     let knowing = HashMap::from([("quantum".to_owned(), 2), ("error".to_owned(), 40)]);
     let population = Population {
@@ -603,11 +603,22 @@ fn a_query_reading_shares_the_score_among_the_learned_topics() {
         ["quantum", "error", "k8s"],
         "rarer first, unknown last"
     );
-    assert!((read[0].share + read[1].share - 1.0).abs() < 1e-12);
-    assert!(read[0].share > 0.8, "{read:?}");
-    assert_eq!((read[2].people, read[2].share), (0, 0.0));
+    let shares: f64 = read.iter().map(|t| t.share).sum();
+    assert!((shares - 1.0).abs() < 1e-12, "{read:?}");
+    // A word nobody learned weighs as much as one a single person did,
+    // more than one two people did: the share nobody covers.
+    assert_eq!(read[2].people, 0);
+    assert!(read[2].share > read[0].share, "{read:?}");
+    assert!(read[0].share > 5.0 * read[1].share, "{read:?}");
     let nobody = read_query(&[term("k8s")], &HashMap::new(), Population::default());
-    assert_eq!(nobody[0].share, 0.0);
+    assert_eq!(nobody[0].share, 1.0, "{nobody:?}");
+    let phrase = read_query(
+        &[term("quantum"), term("quantum chromodynam")],
+        &knowing,
+        population,
+    );
+    assert_eq!(phrase[0].share, 1.0, "a phrase nobody learned adds no weight");
+    assert_eq!(phrase[1].share, 0.0);
 }
 
 #[test]
@@ -886,4 +897,67 @@ fn a_reading_shows_reached_topics_beside_the_written_shares() {
         (only_reached[0].share - 1.0).abs() < 1e-9,
         "{only_reached:?}"
     );
+}
+
+/// The people of `rows` with `per_topic` actions each on every topic
+/// they stand on, at relevance 1.
+fn actions_of(rows: &[TopicStanding], per_topic: u128) -> Vec<ActionTopic> {
+    let mut actions = Vec::new();
+    for (i, row) in rows.iter().enumerate() {
+        for a in 0..per_topic {
+            actions.push(action_topic(i as u128 * 1000 + a, row.user, &row.key, 1.0));
+        }
+    }
+    actions
+}
+
+#[test]
+fn a_subject_reached_only_through_meaning_scores_below_50() {
+    let s = Scoring::default();
+    let (mechanic, baker) = (user(1), user(2));
+    let rows = vec![
+        standing(mechanic, "car", 20.0, 0),
+        standing(baker, "bread", 20.0, 0),
+    ];
+    let population = Population {
+        people: 2,
+        actions: 200,
+    };
+    // However near and however much the evidence, a person found through
+    // meaning alone is the nearest there is, not someone who knows.
+    for similarity in [0.75, 0.9, 0.99] {
+        let mut evidence = evidence(&rows, activity(&rows, 100), population);
+        evidence.actions = actions_of(&rows, 100);
+        let query = vec![term("automobil"), reached("car", 0.5, similarity)];
+        let ranked = rank_experts(&query, evidence, t(0), &s, 10);
+        assert_eq!(ranked[0].user, mechanic, "{ranked:?}");
+        assert!(ranked[0].score < 50.0, "{similarity}: {ranked:?}");
+    }
+}
+
+#[test]
+fn one_word_of_a_longer_query_is_a_weak_answer() {
+    let s = Scoring::default();
+    let physicist = user(1);
+    let mut rows = vec![standing(physicist, "quantum", 20.0, 0)];
+    for n in 10..20 {
+        rows.push(standing(user(n), "tax", 5.0, 0));
+    }
+    let population = Population {
+        people: 11,
+        actions: 200,
+    };
+    let mut evidence = evidence(&rows, activity(&rows, 20), population);
+    evidence.actions = actions_of(&rows, 20);
+    // Nobody learned "chromodynamics", nor the phrase.
+    let query = vec![
+        term("quantum"),
+        term("chromodynam"),
+        term("quantum chromodynam"),
+    ];
+    let ranked = rank_experts(&query, evidence.clone(), t(0), &s, 10);
+    assert_eq!(ranked.len(), 1, "{ranked:?}");
+    assert!(ranked[0].score < 50.0, "{ranked:?}");
+    let alone = rank_experts(&[term("quantum")], evidence, t(0), &s, 10);
+    assert!(alone[0].score >= 80.0, "the word alone is covered: {alone:?}");
 }

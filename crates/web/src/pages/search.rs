@@ -67,6 +67,9 @@ struct ReadTopic {
 #[derive(Debug)]
 struct Reading {
     languages: String,
+    asking: String,
+    subject: String,
+    subject_known: bool,
     matched: Vec<ReadTopic>,
     reached: Vec<ReadTopic>,
     unknown: Vec<String>,
@@ -122,6 +125,9 @@ fn reading_of(reading: QueryReading) -> Reading {
     }
     Reading {
         languages: reading.languages.join(" and "),
+        asking: reading.asking.join(" "),
+        subject: reading.subject,
+        subject_known: reading.subject_known,
         matched,
         reached,
         unknown,
