@@ -26,6 +26,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 # WordNet (Debian's wordnet-base), for the vocabulary-mismatch questions of
 # eval-experts.
 WORDNET_DIR := target/wordnet/usr/share/wordnet
+FREEDICT_DIR := target/freedict/usr/share/dictd
 
 .PHONY: run test lint build model venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
 
@@ -111,11 +112,21 @@ eval-topics: venv
 ## Expert finding: P@1, MRR and nDCG@10 of Kenning's experts (without
 ## meaning, with static vectors and with the model), BM25 (profile and
 ## document models), the most active people and a random order, on the Q&A
-## dump, the keyphrase datasets and questions in words no upload uses
-## (WordNet's, from Debian's wordnet-base package). See docs/expertise.md.
-eval-experts: model $(WORDNET_DIR)/data.noun
+## dump, the keyphrase datasets, questions in words no upload uses
+## (WordNet's, from Debian's wordnet-base package), the same queries asked
+## in sentences, key phrases asked in German and French (translated with
+## FreeDict, from Debian's dict-freedict-eng-deu and -fra) and queries
+## nobody can answer. See docs/expertise.md.
+eval-experts: model $(WORDNET_DIR)/data.noun $(FREEDICT_DIR)/freedict-eng-deu.index
 	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
+		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" \
 		$(CARGO) run --release -p kenning-expertise-eval
+
+$(FREEDICT_DIR)/freedict-eng-deu.index:
+	mkdir -p target/freedict-download
+	cd target/freedict-download && apt-get download dict-freedict-eng-deu dict-freedict-eng-fra
+	for deb in target/freedict-download/*.deb; do dpkg-deb -x "$$deb" target/freedict; done
+	touch $@
 
 $(WORDNET_DIR)/data.noun:
 	mkdir -p target/wordnet-download

@@ -9,6 +9,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
 
 use kenning_domain::QueryTerm;
 use kenning_ports::{Embedder, ExpertiseStore, StoreError};
@@ -26,8 +27,12 @@ const REACHED_PER_QUERY: usize = 5;
 /// what reached it (see [`Meanings::reach`]): half, so that the query's own
 /// words count most.
 const REACHED_WEIGHT: f64 = 0.5;
-/// How many labels are asked of the store at once while indexing.
-const LABELS_PER_READ: usize = 1_000;
+/// How many labels are asked of the store, and embedded, at once while
+/// indexing.
+const LABELS_PER_READ: usize = 256;
+/// How often a refresh that embeds many topics lets queries see those it
+/// has embedded so far.
+const PUBLISHED_EVERY: Duration = Duration::from_secs(1);
 
 /// A unit vector in eight bits a component: its components times `scale`,
 /// rounded, `scale` spreading the largest over the whole range. A quarter
@@ -80,7 +85,7 @@ fn similarity(a: &[i8], a_scale: f32, b: &[i8], b_scale: f32) -> f32 {
 
 /// The learned topics' vectors, quantized, one row of `dimensions` per
 /// key.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 struct Index {
     keys: Vec<String>,
     labels: Vec<String>,
@@ -194,8 +199,12 @@ impl Meanings {
 
     /// Brings the index up to the store's learned topics: embeds those it
     /// lacks (a topic without meaning to the embedder is remembered as
-    /// such, not read again), drops those nobody knows any more. Returns how many topics
-    /// it holds. Queries meanwhile use the index as it was.
+    /// such, not read again), drops those nobody knows any more. Returns
+    /// how many topics it holds. Queries meanwhile use the index as it
+    /// was, and see the topics embedded so far at least every
+    /// [`PUBLISHED_EVERY`]: a refresh with thousands of new topics to run
+    /// through the model makes them reachable as it goes, not all at its
+    /// end.
     pub(crate) fn refresh(&self, store: &dyn ExpertiseStore) -> Result<usize, StoreError> {
         let old = self.index();
         let keys = store.learned_keys()?;
@@ -208,41 +217,59 @@ impl Meanings {
         if missing.is_empty() && keys.len() == old.keys.len() + old.meaningless.len() {
             return Ok(old.keys.len());
         }
-        let mut labels: HashMap<String, String> = HashMap::with_capacity(missing.len());
-        for chunk in missing.chunks(LABELS_PER_READ) {
-            labels.extend(store.labels_of(chunk)?);
-        }
-        let texts: Vec<&str> = missing
-            .iter()
-            .filter_map(|k| labels.get(k).map(String::as_str))
-            .collect();
-        let vectors: HashMap<&str, Vec<f32>> = texts
-            .iter()
-            .zip(self.embedder.embed_all(&texts))
-            .filter_map(|(label, vector)| Some((*label, vector?)))
-            .collect();
+        // What is still learned keeps its vector.
         let mut index = Index::default();
         for key in keys {
             if let Some(&row) = old.at.get(&key) {
                 let codes = &old.codes[row * dimensions..(row + 1) * dimensions];
                 let label = old.labels[row].clone();
                 index.push(key, label, codes, old.scales[row]);
-            } else if let Some((label, vector)) = labels
-                .get(&key)
-                .and_then(|label| Some((label, vectors.get(label.as_str())?)))
-            {
-                let quantized = Quantized::new(vector);
-                index.push(key, label.clone(), &quantized.codes, quantized.scale);
-            } else {
+            } else if old.meaningless.contains(&key) {
                 index.meaningless.insert(key);
             }
         }
+        let mut published = Instant::now();
+        for chunk in missing.chunks(LABELS_PER_READ) {
+            let labels = store.labels_of(chunk)?;
+            let texts: Vec<&str> = chunk
+                .iter()
+                .filter_map(|k| labels.get(k).map(String::as_str))
+                .collect();
+            let vectors: HashMap<&str, Vec<f32>> = texts
+                .iter()
+                .zip(self.embedder.embed_all(&texts))
+                .filter_map(|(label, vector)| Some((*label, vector?)))
+                .collect();
+            for key in chunk {
+                match labels
+                    .get(key)
+                    .and_then(|label| Some((label, vectors.get(label.as_str())?)))
+                {
+                    Some((label, vector)) => {
+                        let quantized = Quantized::new(vector);
+                        index.push(key.clone(), label.clone(), &quantized.codes, quantized.scale);
+                    }
+                    None => {
+                        index.meaningless.insert(key.clone());
+                    }
+                }
+            }
+            if published.elapsed() >= PUBLISHED_EVERY {
+                self.publish(index.clone());
+                published = Instant::now();
+            }
+        }
         let held = index.keys.len();
+        self.publish(index);
+        Ok(held)
+    }
+
+    /// Makes `index` the one queries use.
+    fn publish(&self, index: Index) {
         match self.index.write() {
             Ok(mut slot) => *slot = Arc::new(index),
             Err(poisoned) => *poisoned.into_inner() = Arc::new(index),
         }
-        Ok(held)
     }
 
     /// The learned topics `query` reaches through its meaning: for each of

@@ -146,7 +146,7 @@ impl Rules {
             code,
             stemmer: Stemmer::create(algorithm),
             stop_words,
-            asking_words: crate::question::asking_words(code)
+            asking_words: crate::asking::asking_words(code)
                 .iter()
                 .map(|w| (*w).to_owned())
                 .collect(),

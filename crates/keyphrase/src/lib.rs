@@ -8,6 +8,7 @@
 //! under which inflected and differently cased variants meet, and a
 //! readable label (the form most often written).
 
+mod asking;
 mod centrality;
 mod html;
 mod language;

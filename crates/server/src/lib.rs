@@ -522,8 +522,9 @@ fn rebuild_in_background(expertise: ExpertiseService) -> std::io::Result<()> {
 }
 
 /// Embeds the learned topics on a thread of its own, at start and then
-/// every `interval`, so that queries reach the topics learned meanwhile by
-/// their meaning. A failure is logged and tried again.
+/// every `interval` (at once again when a refresh took longer), so that
+/// queries reach the topics learned meanwhile by their meaning. A failure
+/// is logged and tried again.
 fn refresh_meanings_in_background(
     expertise: ExpertiseService,
     interval: Duration,
@@ -543,7 +544,9 @@ fn refresh_meanings_in_background(
                     Err(e) => log::error!("meaning: indexing failed: {}", e.log_message()),
                 }
                 first = false;
-                std::thread::sleep(interval);
+                // Every `interval` from the start of the last refresh, so
+                // that a slow refresh does not add its time to the wait.
+                std::thread::sleep(interval.saturating_sub(started.elapsed()));
             }
         })
         .map(|_| ())

@@ -641,7 +641,11 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
     let reading = &reply.json()["data"]["queryReading"];
     assert_eq!(reading["unknownTopics"], json!(["k8s"]), "{}", reply.body);
     assert_eq!(reading["topics"][0]["learned"], json!(false));
-    assert_eq!(reading["topics"][0]["share"], json!(0.0));
+    assert_eq!(
+        reading["topics"][0]["share"],
+        json!(1.0),
+        "the whole query, which nobody covers"
+    );
 
     let reply = app.graphql(
         QUERY_READING,
@@ -668,13 +672,14 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
         learned.iter().all(|t| t["people"] == json!(1)),
         "{topics:?}"
     );
-    let shares: f64 = learned.iter().map(|t| t["share"].as_f64().unwrap()).sum();
+    // The written topics share the score; "k8s", which nobody learned,
+    // holds a share nobody covers.
+    let share = |t: &Value| t["share"].as_f64().unwrap();
+    let shares: f64 = topics.iter().map(share).sum();
     assert!((shares - 1.0).abs() < 1e-9, "{topics:?}");
-    assert_eq!(
-        topics.last().unwrap()["topic"],
-        json!("k8s"),
-        "the unknown come last"
-    );
+    let unknown = topics.last().unwrap();
+    assert_eq!(unknown["topic"], json!("k8s"), "the unknown come last");
+    assert!(share(unknown) > 0.0, "{topics:?}");
 
     let reply = app.graphql(QUERY_READING, json!({ "query": "  " }));
     assert_eq!(
@@ -683,6 +688,81 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
         "{}",
         reply.body
     );
+}
+
+const QUESTION_READING: &str = "query reading($query: String!) { queryReading(query: $query) { asking subject subjectKnown unknownTopics topics { key } } }";
+
+/// People type questions: the words that ask for a person are read as
+/// the question, never as topics, in English as in German; the subject
+/// alone is matched.
+#[on_every_backend]
+fn a_question_is_read_apart_from_its_subject(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_question_is_read_apart_from_its_subject") else {
+        return;
+    };
+    let key = app.api_key();
+    ops_and_finance(&app);
+    // Carol helps: she learns "help", "need" and "know" from her tickets.
+    app.create_user("carol@example.com", "Carol", "Support");
+    let support = "Customers who need help write to us. We help them and know \
+        what they need: help with invoices, help with logins, help with orders.";
+    teach(&app, &key, "carol@example.com", "create", support);
+
+    let reply = app.graphql(
+        QUESTION_READING,
+        json!({ "query": "Who can help with Kubernetes clusters?" }),
+    );
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(
+        reading["asking"],
+        json!(["Who", "can", "help", "with"]),
+        "{}",
+        reply.body
+    );
+    assert_eq!(reading["subject"], json!("Kubernetes clusters"));
+    assert_eq!(reading["subjectKnown"], json!(true));
+    let keys: Vec<&Value> = reading["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| &t["key"])
+        .collect();
+    assert!(!keys.contains(&&json!("help")), "{keys:?}");
+    for question in [
+        "Who can help with Kubernetes clusters?",
+        "I need someone who knows Kubernetes",
+        "Wer kennt sich mit Kubernetes aus?",
+    ] {
+        let found = experts(&app, question);
+        assert_eq!(emails(&found), ["alice@example.com"], "{question}: {found:?}");
+    }
+    assert_eq!(
+        emails(&experts(&app, "I need help with tax returns")),
+        ["bob@example.com"]
+    );
+}
+
+/// A subject nobody learned is said to be unknown, and nobody is listed
+/// for it as someone who knows.
+#[on_every_backend]
+fn a_subject_nobody_learned_finds_nobody_who_knows(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "a_subject_nobody_learned_finds_nobody_who_knows")
+    else {
+        return;
+    };
+    ops_and_finance(&app);
+    let reply = app.graphql(
+        QUESTION_READING,
+        json!({ "query": "Does anyone know quantum chromodynamics?" }),
+    );
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(reading["subject"], json!("quantum chromodynamics"), "{}", reply.body);
+    assert_eq!(reading["subjectKnown"], json!(false), "{}", reply.body);
+    assert!(experts(&app, "quantum chromodynamics").is_empty());
+    // One word of the subject known, the other not: a weak answer.
+    let found = experts(&app, "tax chromodynamics");
+    assert_eq!(emails(&found), ["bob@example.com"]);
+    assert!(found[0]["score"].as_f64().unwrap() < 50.0, "{found:?}");
 }
 
 /// What a person reads are topics (key phrases, nouns, names), never the

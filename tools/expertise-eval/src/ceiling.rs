@@ -544,6 +544,7 @@ mod tests {
             form: 0,
             text: "telescopes".into(),
             relevant: vec![3, 4, 5],
+            asked: None,
         }];
         let evaluation = Evaluation {
             name: "Test".into(),

@@ -154,6 +154,7 @@ pub fn evaluations(dir: &Path, name: &str) -> anyhow::Result<Vec<Evaluation>> {
                     form,
                     text,
                     relevant: relevant.clone(),
+                    asked: None,
                 });
             }
         }

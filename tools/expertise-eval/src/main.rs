@@ -3,11 +3,14 @@
 //! people and a random order, on the same texts in one run. See
 //! `docs/expertise.md`.
 
+mod asking;
 mod bm25;
 mod ceiling;
 mod coffee;
+mod crosslingual;
 mod metrics;
 mod mismatch;
+mod nobody;
 mod posts;
 mod profiles;
 mod rng;
@@ -43,10 +46,15 @@ usage: kenning-expertise-eval [--quick] [--failures N] [DATASET...]
 Prints one markdown table: P@1, MRR, nDCG@10 and the share of queries
 answered with nobody, per evaluation and query form, for Kenning and its
 peers. DATASET is coffee (every Q&A site in the expertise data folder,
-and all of them pooled when there are several), SemEval2017, Inspec or
-mismatch (questions in words no upload uses, on both; default: all). Then
-the profile table (what userTopics shows synthetic people against the
-gold key phrases of their documents; `profiles` alone runs just that).
+and all of them pooled when there are several), SemEval2017, Inspec,
+mismatch (questions in words no upload uses, on both), languages (the
+people's key phrases asked in German and French, on both) or nobody
+(queries nobody in the organisation can answer, on SemEval2017; default:
+all).
+Every query of coffee, SemEval2017 and Inspec is also asked wrapped in a
+question in English, German or French, as a form of its own. Then the
+profile table (what userTopics shows synthetic people against the gold
+key phrases of their documents; `profiles` alone runs just that).
 
   --quick        one SemEval2017 split and 100 Inspec queries
   --failures N   after the table, up to N queries per evaluation that
@@ -90,7 +98,15 @@ impl Options {
                     let n = args.next().context("--failures needs a number")?;
                     options.failures = n.parse().with_context(|| format!("--failures {n}"))?;
                 }
-                name if ["coffee", "semeval2017", "inspec", "mismatch", "profiles"]
+                name if [
+                    "coffee",
+                    "semeval2017",
+                    "inspec",
+                    "mismatch",
+                    "languages",
+                    "nobody",
+                    "profiles",
+                ]
                     .contains(&name.to_lowercase().as_str()) =>
                 {
                     options.datasets.push(name.to_lowercase());
@@ -109,24 +125,41 @@ impl Options {
 fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
     let mut evaluations = Vec::new();
     if options.wants("coffee") {
-        evaluations.extend(coffee::all_sites(&coffee::data_dir())?);
+        evaluations.extend(
+            coffee::all_sites(&coffee::data_dir())?
+                .iter()
+                .map(|e| asking::asked(e, SEED)),
+        );
     }
     let keyphrase = kenning_keyphrase_eval::data_dir();
     if options.wants("semeval2017") {
         let dataset = kenning_keyphrase_eval::load(&keyphrase.join("SemEval2017.zip"))?;
         let splits = if options.quick { 1 } else { 5 };
-        evaluations.push(routing::category_routing(&dataset, splits, SEED)?);
+        let routing = routing::category_routing(&dataset, splits, SEED)?;
+        evaluations.push(asking::asked(&routing, SEED));
     }
     if options.wants("inspec") {
         let dataset = kenning_keyphrase_eval::load(&keyphrase.join("Inspec.zip"))?;
         let sampled = if options.quick { 100 } else { 300 };
-        evaluations.push(routing::known_item(&dataset, sampled, SEED)?);
+        let known = routing::known_item(&dataset, sampled, SEED)?;
+        evaluations.push(asking::asked(&known, SEED));
     }
     if options.wants("mismatch") {
         let wordnet = mismatch::WordNet::load(&mismatch::wordnet_dir())?;
         for name in ["SemEval2017.zip", "Inspec.zip"] {
             let dataset = kenning_keyphrase_eval::load(&keyphrase.join(name))?;
             evaluations.push(mismatch::evaluation(&dataset, &wordnet, SEED)?);
+        }
+    }
+    if options.wants("languages") {
+        let dir = crosslingual::freedict_dir();
+        let dictionaries = crosslingual::LANGUAGES
+            .iter()
+            .map(|(_, name)| crosslingual::Dictionary::load(&dir, name))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        for name in ["SemEval2017.zip", "Inspec.zip"] {
+            let dataset = kenning_keyphrase_eval::load(&keyphrase.join(name))?;
+            evaluations.push(crosslingual::evaluation(&dataset, &dictionaries, SEED)?);
         }
     }
     Ok(evaluations)
@@ -188,6 +221,58 @@ fn table(outcomes: &[Outcome]) -> String {
             out.push_str(&format!("| {} |\n", row.join(" | ")));
         }
     }
+    out
+}
+
+/// Each form bare and asked as a question, MRR side by side per Kenning
+/// variant, and the share of the listed experts' topics that are words of
+/// the question.
+fn questions_table(outcomes: &[Outcome]) -> String {
+    let mut out = String::from(
+        "\nQuestions: MRR of each form bare and asked in a question (EN, DE, FR), and the share of the first experts' topics that are the question's words (goal: asked within 0.01 of bare; share 0)\n\n| evaluation | query form |",
+    );
+    for name in &NAMES[..KENNINGS] {
+        out.push_str(&format!(" {name} bare | {name} asked | {name} difference |"));
+    }
+    out.push_str(&format!("\n|{}\n", "---|".repeat(2 + 3 * KENNINGS)));
+    for outcome in outcomes {
+        let bare: Vec<(usize, &str)> = outcome
+            .forms
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.ends_with(", asked"))
+            .map(|(i, f)| (i, *f))
+            .collect();
+        for (i, form) in bare {
+            let Some(asked) = outcome
+                .forms
+                .iter()
+                .position(|f| *f == format!("{form}, asked"))
+            else {
+                continue;
+            };
+            out.push_str(&format!("| {} | {form} |", outcome.name));
+            for k in 0..KENNINGS {
+                let (b, a) = (
+                    outcome.tallies[i][k].mean_reciprocal_rank(),
+                    outcome.tallies[asked][k].mean_reciprocal_rank(),
+                );
+                out.push_str(&format!(" {b:.3} | {a:.3} | {:+.3} |", a - b));
+            }
+            out.push('\n');
+        }
+    }
+    out.push_str("\nQuestion words among the topics of the first experts of asked queries:");
+    for (k, name) in NAMES[..KENNINGS].iter().enumerate() {
+        let (asking, all) = outcomes.iter().fold((0, 0), |(a, t), o| {
+            (a + o.question_topics[k].0, t + o.question_topics[k].1)
+        });
+        out.push_str(&format!(
+            " {name} {asking} of {all} ({:.4});",
+            asking as f64 / all.max(1) as f64
+        ));
+    }
+    out.push('\n');
     out
 }
 
@@ -268,21 +353,39 @@ fn main() -> anyhow::Result<()> {
     }
     let only_profiles =
         options.datasets.iter().all(|d| d == "profiles") && !options.datasets.is_empty();
-    let outcomes = if only_profiles {
-        Vec::new()
+    let embedders = if only_profiles {
+        None
     } else {
-        let embedders = embedders()?;
-        evaluations(&options)?
+        Some(embedders()?)
+    };
+    let outcomes = match &embedders {
+        None => Vec::new(),
+        Some(embedders) => evaluations(&options)?
             .iter()
-            .map(|e| run(e, &extractor, &analyzer, &embedders, SEED, options.failures))
-            .collect::<anyhow::Result<Vec<_>>>()?
+            .map(|e| run(e, &extractor, &analyzer, embedders, SEED, options.failures))
+            .collect::<anyhow::Result<Vec<_>>>()?,
     };
 
     let mut report = if outcomes.is_empty() {
         String::new()
     } else {
-        format!("{}\n", table(&outcomes))
+        format!("{}{}\n", table(&outcomes), questions_table(&outcomes))
     };
+    if let Some(embedders) = embedders.as_ref().filter(|_| options.wants("nobody")) {
+        let dataset = kenning_keyphrase_eval::load(
+            &kenning_keyphrase_eval::data_dir().join("SemEval2017.zip"),
+        )?;
+        let splits = if options.quick { 1 } else { 5 };
+        let routing = routing::category_routing(&dataset, splits, SEED)?;
+        let wordnet = mismatch::WordNet::load(&mismatch::wordnet_dir())?;
+        report.push_str(&nobody::run(
+            &routing,
+            &wordnet,
+            &extractor,
+            embedders,
+            SEED,
+        )?);
+    }
     for outcome in &outcomes {
         report.push_str(&counts(outcome));
         report.push('\n');

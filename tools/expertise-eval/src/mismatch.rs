@@ -29,13 +29,13 @@ use crate::rng::SplitMix64;
 use crate::world::{Evaluation, Query, World};
 
 /// The most people a question may have as right answers.
-const MAX_RIGHT: usize = 3;
+pub const MAX_RIGHT: usize = 3;
 /// How often a person writes a word for it to be one of their subjects.
 const OFTEN: usize = 3;
 /// The fewest letters of a gold phrase asked about in other words.
 const MIN_LETTERS: usize = 4;
 /// The most questions of one form per dataset.
-const MAX_QUESTIONS: usize = 150;
+pub const MAX_QUESTIONS: usize = 150;
 
 /// The forms of a question, one row each.
 pub const FORMS: [&str; 3] = ["synonym", "hypernym", "abbreviation"];
@@ -179,6 +179,19 @@ impl WordNet {
         Ok(wordnet)
     }
 
+    /// The single-word nouns people use (those of the sense-tagged
+    /// corpus), letters only, at least [`MIN_LETTERS`] of them, sorted.
+    pub fn used_words(&self) -> Vec<&str> {
+        let mut words: Vec<&str> = self
+            .used
+            .iter()
+            .map(String::as_str)
+            .filter(|w| w.len() >= MIN_LETTERS && w.chars().all(|c| c.is_ascii_lowercase()))
+            .collect();
+        words.sort_unstable();
+        words
+    }
+
     /// The other lemmas of `phrase`'s most frequent noun sense, and the
     /// lemmas of the senses that sense is a kind or an instance of; each
     /// as people write it (words apart), and only lemmas people use (that
@@ -223,7 +236,7 @@ fn strip_marker(lemma: &str) -> &str {
 
 /// The words of a text, folded and stemmed as the check of unused words
 /// reads them.
-fn words(text: &str, stemmer: &Stemmer) -> Vec<String> {
+pub fn words(text: &str, stemmer: &Stemmer) -> Vec<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(|w| stemmer.stem(&w.to_lowercase()).into_owned())
@@ -233,13 +246,13 @@ fn words(text: &str, stemmer: &Stemmer) -> Vec<String> {
 /// Whether a gold phrase is made of words, not a symbol or an acronym
 /// that WordNet would read as a word ("CAD" as a rude man, "Ca" as
 /// California): letters and spaces, four or more.
-fn a_word_phrase(phrase: &str) -> bool {
+pub fn a_word_phrase(phrase: &str) -> bool {
     phrase.chars().filter(char::is_ascii_alphabetic).count() >= MIN_LETTERS
         && phrase.chars().all(|c| c.is_ascii_alphabetic() || c == ' ')
 }
 
 /// Whether `phrase` (stemmed words) is written in `text` (stemmed words).
-fn writes(text: &[String], phrase: &[String]) -> bool {
+pub fn writes(text: &[String], phrase: &[String]) -> bool {
     !phrase.is_empty() && text.windows(phrase.len()).any(|w| w == phrase)
 }
 
@@ -337,6 +350,7 @@ pub fn evaluation(dataset: &Dataset, wordnet: &WordNet, seed: u64) -> anyhow::Re
                 form,
                 text,
                 relevant,
+                asked: None,
             });
         }
     }

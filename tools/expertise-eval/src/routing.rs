@@ -87,6 +87,7 @@ fn queries(first: String, document: &Document, relevant: &[usize]) -> Vec<Query>
                 form,
                 text,
                 relevant: relevant.to_vec(),
+                asked: None,
             })
         })
         .collect()

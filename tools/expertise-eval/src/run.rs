@@ -1,6 +1,7 @@
 //! Runs every system on every query of an evaluation and keeps what the
 //! report needs: the tallies, Kenning's latencies, and a few of its misses.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,7 +13,7 @@ use crate::bm25::Analyzer;
 use crate::metrics::{judge, Tally};
 use crate::rng::SplitMix64;
 use crate::systems::{DocumentBm25, Kenning, MostActive, ProfileBm25, RandomOrder, Ranker, NAMES};
-use crate::world::{Evaluation, Query, World};
+use crate::world::{Asked, Evaluation, Query, World};
 
 /// How many people a failure report lists per system.
 const SHOWN: usize = 3;
@@ -52,6 +53,51 @@ pub struct Outcome {
     /// Queries where Kenning with the model put a wrong person first (or
     /// nobody), with how it read them.
     pub misread: Vec<Failure>,
+    /// Per variant of Kenning, over the queries asked as questions: how
+    /// many of the topics that earned the first [`LISTED`] experts their
+    /// place are words of the question rather than of the query, and how
+    /// many topics those were in all.
+    pub question_topics: [(usize, usize); KENNINGS],
+}
+
+/// How many of the experts listed for a question are looked into for the
+/// question's words.
+pub const LISTED: usize = 10;
+
+/// The keys of the words and phrases a question adds to the query it
+/// wraps, read as Kenning reads a query (in the detected language and in
+/// English).
+fn question_keys(extractor: &KeyphraseExtractor, asked: &Asked) -> HashSet<String> {
+    let keys = |text: &str| -> HashSet<String> {
+        [None, Some("en")]
+            .into_iter()
+            .flat_map(|language| {
+                let read = extractor.extract(text, TextFormat::Plain, language, 20);
+                read.topics
+                    .into_iter()
+                    .map(|t| t.key)
+                    .chain(read.words.into_iter().map(|w| w.key))
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let bare = keys(&asked.bare);
+    keys(&asked.template.replace("{}", " "))
+        .into_iter()
+        .filter(|k| !bare.contains(k))
+        .collect()
+}
+
+/// How many of the topics of the first [`LISTED`] `experts` are among
+/// `question` keys, and how many topics they listed.
+fn count_question_topics(
+    experts: &[(usize, kenning_domain::Expert)],
+    question: &HashSet<String>,
+) -> (usize, usize) {
+    let topics = experts.iter().take(LISTED).flat_map(|(_, e)| &e.topics);
+    topics.fold((0, 0), |(asking, all), t| {
+        (asking + usize::from(question.contains(&t.key)), all + 1)
+    })
 }
 
 /// How many of the systems are Kenning: without meaning, with static
@@ -102,6 +148,7 @@ pub fn run(
         unanswered: Vec::new(),
         missed: Vec::new(),
         misread: Vec::new(),
+        question_topics: Default::default(),
     };
     for (w, world) in evaluation.worlds.iter().enumerate() {
         let mut rng = SplitMix64::new(seed.wrapping_add(w as u64));
@@ -117,8 +164,17 @@ pub fn run(
             Box::new(RandomOrder::new(world, &mut rng)),
         ];
         for query in &world.queries {
+            let question = query
+                .asked
+                .as_ref()
+                .map(|asked| question_keys(extractor, asked));
             let experts = kenning.experts(&query.text)?;
             let ranked: Vec<usize> = experts.iter().map(|(p, _)| *p).collect();
+            if let Some(question) = &question {
+                let (asking, all) = count_question_topics(&experts, question);
+                outcome.question_topics[0].0 += asking;
+                outcome.question_topics[0].1 += all;
+            }
             let by_profile = profile.rank(&query.text)?;
             let tallies = &mut outcome.tallies[query.form];
             tallies[0].add(judge(&ranked, &query.relevant));
@@ -127,7 +183,13 @@ pub fn run(
                 .zip(&mut meanings)
                 .enumerate()
             {
-                let by_meaning = meaning.rank(&query.text)?;
+                let listed = meaning.experts(&query.text)?;
+                if let Some(question) = &question {
+                    let (asking, all) = count_question_topics(&listed, question);
+                    outcome.question_topics[k + 1].0 += asking;
+                    outcome.question_topics[k + 1].1 += all;
+                }
+                let by_meaning: Vec<usize> = listed.iter().map(|(p, _)| *p).collect();
                 tally.add(judge(&by_meaning, &query.relevant));
                 let wrong = by_meaning
                     .first()

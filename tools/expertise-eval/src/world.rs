@@ -72,6 +72,18 @@ pub struct Query {
     pub text: String,
     /// The right people, each once; never empty.
     pub relevant: Vec<usize>,
+    /// For a query asked as a question: the question's template and the
+    /// query it wraps.
+    pub asked: Option<Asked>,
+}
+
+/// How a query was wrapped in a question.
+#[derive(Debug, Clone)]
+pub struct Asked {
+    /// The template, `{}` standing for the bare query.
+    pub template: &'static str,
+    /// The bare query.
+    pub bare: String,
 }
 
 /// One organisation: its people, their uploads, the questions put to it.

@@ -94,38 +94,79 @@ impl QueryTerm {
     }
 }
 
-/// The weight a query's topics are measured against, the sum of weight
-/// times idf (`idf_of` a key; `None` when nobody learned it) of the topics
-/// the query writes. A word nobody learned counts as much as a topic one
-/// person learned (`unknown_idf`), so that a query about something nobody
-/// knows is covered by nobody: "quantum chromodynamics" is not answered
-/// by the person who knows "quantum" alone. A phrase nobody learned adds
-/// nothing (its words count already, and a phrase is often learned as its
-/// words). When the query writes nothing, the weight of the topics it
-/// reached through their meaning. Topics reached besides written ones
+/// The weight a query's topics are measured against: the sum of weight
+/// times idf (`idf_of` a key; `None` when nobody learned it) of the
+/// learned topics the query writes, or, when it writes none, of the topics
+/// it reached through their meaning. Topics reached besides written ones
 /// only add to a person's share, so that matching the query's own words
 /// counts most.
-fn query_weight(
+fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f64 {
+    let sum = |written: bool| -> f64 {
+        query
+            .iter()
+            .filter(|t| t.written() == written)
+            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+            .sum()
+    };
+    let written = sum(true);
+    if written > 0.0 {
+        written
+    } else {
+        sum(false)
+    }
+}
+
+/// The weight of everything the query writes: [`query_weight`]'s written
+/// topics, and each word nobody learned as much as a topic one person
+/// learned (`unknown_idf`). A phrase nobody learned adds nothing (its words
+/// count already, and a phrase is often learned as its words).
+fn written_weight(
     query: &[QueryTerm],
     idf_of: impl Fn(&str) -> Option<f64>,
     unknown_idf: f64,
 ) -> f64 {
-    let written: f64 = query
+    query
         .iter()
         .filter(|t| t.written())
         .filter_map(|t| match idf_of(&t.key) {
             Some(idf) => Some(t.weight * idf),
             None => (!t.key.contains(' ')).then_some(t.weight * unknown_idf),
         })
-        .sum();
-    if written > 0.0 {
-        return written;
-    }
-    query
-        .iter()
-        .filter(|t| !t.written())
-        .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
         .sum()
+}
+
+/// How much of a query somebody holds, in [0, 1]: every score is
+/// multiplied by it, so that it says how much of the query the person
+/// answers, while the order of the people stays that of the part held.
+/// The share of the written weight ([`written_weight`]) that learned
+/// topics carry; when the query writes no learned topic, the greatest
+/// weight a topic reached through meaning carries against it, at most a
+/// half ([`QueryTerm::weight`] of a reached topic), so that the nearest
+/// in meaning never reads as someone who knows.
+fn held_share(
+    query: &[QueryTerm],
+    idf_of: impl Fn(&str) -> Option<f64> + Copy,
+    unknown_idf: f64,
+) -> f64 {
+    let all = written_weight(query, idf_of, unknown_idf);
+    if all <= 0.0 {
+        return 0.0;
+    }
+    let known: f64 = query
+        .iter()
+        .filter(|t| t.written())
+        .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+        .sum();
+    let held = if known > 0.0 {
+        known
+    } else {
+        query
+            .iter()
+            .filter(|t| !t.written())
+            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+            .fold(0.0, f64::max)
+    };
+    (held / all).min(1.0)
 }
 
 /// How many people learned anything, and from how many actions.
@@ -378,25 +419,21 @@ pub fn rank_experts(
             .sum();
         (total / people.len().max(1) as f64).max(1.0)
     };
-    let coverable = query_weight(
-        query,
-        |key| topics.get(key).map(|topic| topic.idf),
-        idf(people.max(1.0), 1.0),
-    );
+    let idf_of = |key: &str| topics.get(key).map(|topic| topic.idf);
+    let coverable = query_weight(query, idf_of);
     if coverable <= 0.0 {
         return Vec::new();
     }
+    let answerable = held_share(query, idf_of, idf(people.max(1.0), 1.0));
 
-    // Per person: the expert, each topic's covered share, and the weight
-    // of the query's topics the person holds at all.
-    let mut experts: HashMap<UserId, (Expert, Vec<f64>, f64)> = HashMap::new();
+    let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
     known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
     for (s, score) in known {
         let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
         let topic = topics.get(&s.key).copied().unwrap_or_default();
         let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
         let covered = w * topic.idf * topic.covered(score, actions / mean_activity);
-        let (expert, shares, held) = experts.entry(s.user).or_insert((
+        let (expert, shares) = experts.entry(s.user).or_insert((
             Expert {
                 user: s.user,
                 score: 0.0,
@@ -404,9 +441,7 @@ pub fn rank_experts(
                 topics: Vec::new(),
             },
             Vec::new(),
-            0.0,
         ));
-        *held += w * topic.idf;
         expert.score += covered;
         expert.raw_score += w * score;
         expert.topics.push(ScoredTopic {
@@ -420,20 +455,15 @@ pub fn rank_experts(
     let documents = documents_evidence(&weight, &topics, actions, coverable);
     let mut ranked: Vec<Expert> = experts
         .into_values()
-        .map(|(mut expert, shares, held)| {
+        .map(|(mut expert, shares)| {
             let mut order: Vec<(f64, ScoredTopic)> =
                 shares.into_iter().zip(expert.topics).collect();
             order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
             expert.topics = order.into_iter().map(|(_, t)| t).collect();
             let own = (expert.score / coverable).min(1.0);
             let matched = documents.get(&expert.user).copied().unwrap_or_default();
-            // The documents' evidence counts as far as the person holds
-            // the query's topics: many actions that match one word of a
-            // longer query, or a topic reached only through meaning, say
-            // little about the rest of it.
-            let holds = (held / coverable).min(1.0);
-            let documents = holds * matched / (matched + DOCUMENTS_SATURATION);
-            expert.score = (100.0 * (own + documents) / 2.0).clamp(0.0, 100.0);
+            let documents = matched / (matched + DOCUMENTS_SATURATION);
+            expert.score = (100.0 * answerable * (own + documents) / 2.0).clamp(0.0, 100.0);
             expert
         })
         .collect();
@@ -508,14 +538,16 @@ pub fn read_query(
             t.share = t.weight * unknown_idf;
         }
     }
-    let total = query_weight(
-        query,
-        |key| {
-            let n = knowing.get(key).copied().unwrap_or(0);
-            (n > 0).then(|| idf(people, n as f64))
-        },
-        unknown_idf,
-    );
+    let idf_of = |key: &str| {
+        let n = knowing.get(key).copied().unwrap_or(0);
+        (n > 0).then(|| idf(people, n as f64))
+    };
+    let written = written_weight(query, idf_of, unknown_idf);
+    let total = if written > 0.0 {
+        written
+    } else {
+        query_weight(query, idf_of)
+    };
     if total > 0.0 {
         for t in &mut read {
             t.share /= total;
