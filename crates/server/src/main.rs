@@ -235,8 +235,9 @@ struct ServeArgs {
         default_value = "models/all-minilm-l6-v2"
     )]
     model_dir: std::path::PathBuf,
-    /// Seconds between two embeddings of the topics learned meanwhile (a
-    /// query reaches a new topic by its meaning after at most this long).
+    /// Seconds between the starts of two embeddings of the topics learned
+    /// meanwhile (a query reaches a new topic by its meaning after this
+    /// plus the time to embed the new topics before it).
     #[arg(long, env = "KENNING_MEANING_REFRESH_SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..))]
     meaning_refresh_secs: u64,
