@@ -12,8 +12,8 @@ use kenning_domain::{
     UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
-    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question, RecordError,
-    StoreError, TopicExtractor, UserRepository,
+    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question,
+    RecordError, StoreError, TopicExtractor, UserRepository,
 };
 use uuid::Uuid;
 
@@ -643,7 +643,9 @@ impl ExpertiseService {
         let topics = read_query(&terms, &knowing, population);
         Ok(QueryReading {
             languages,
-            subject_known: topics.iter().any(|t| t.similarity.is_none() && t.people > 0),
+            subject_known: topics
+                .iter()
+                .any(|t| t.similarity.is_none() && t.people > 0),
             topics,
             meaning_model: self.meaning_model().map(str::to_owned),
             asking: question.asking,

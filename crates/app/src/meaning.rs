@@ -247,7 +247,12 @@ impl Meanings {
                 {
                     Some((label, vector)) => {
                         let quantized = Quantized::new(vector);
-                        index.push(key.clone(), label.clone(), &quantized.codes, quantized.scale);
+                        index.push(
+                            key.clone(),
+                            label.clone(),
+                            &quantized.codes,
+                            quantized.scale,
+                        );
                     }
                     None => {
                         index.meaningless.insert(key.clone());

@@ -110,10 +110,13 @@ impl TopicExtractor for KeyphraseExtractor {
                 .filter(|w| rules.is_asking_word(w) || rules.is_stop_word(w))
                 .count()
         };
-        let own = self
-            .languages
-            .all()
-            .fold(detected, |best, rules| if hits(rules) > hits(best) { rules } else { best });
+        let own = self.languages.all().fold(detected, |best, rules| {
+            if hits(rules) > hits(best) {
+                rules
+            } else {
+                best
+            }
+        });
         let (asking, subject) = question::read(query, &[own, self.languages.english()]);
         Question { asking, subject }
     }

@@ -89,10 +89,7 @@ fn part(surface: &str, languages: &[&Rules]) -> Part {
 /// a question mark), less the asking words it ends with after a function
 /// word that asks nothing (they name the subject: "with help desks").
 fn opening(spans: &[Span<'_>], asked: bool) -> usize {
-    let run = spans
-        .iter()
-        .take_while(|s| s.part != Part::Subject)
-        .count();
+    let run = spans.iter().take_while(|s| s.part != Part::Subject).count();
     let asking = spans[..run]
         .iter()
         .filter(|s| s.part == Part::Asking)
@@ -149,7 +146,7 @@ pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
         .map_or(query.len(), |s| s.start);
     let subject = query[from..to.max(from)]
         .trim()
-        .trim_end_matches(|c: char| matches!(c, '?' | '!' | '.' | ',' | ';' | ':'))
+        .trim_end_matches(['?', '!', '.', ',', ';', ':'])
         .trim()
         .to_owned();
     let asking = spans[..opens]
@@ -193,7 +190,10 @@ mod tests {
             subject("I need someone who knows tax returns"),
             "tax returns"
         );
-        assert_eq!(subject("who is an expert in machine learning"), "machine learning");
+        assert_eq!(
+            subject("who is an expert in machine learning"),
+            "machine learning"
+        );
         assert_eq!(subject("Who's good at C++?"), "C++");
     }
 
@@ -202,7 +202,10 @@ mod tests {
         let (asking, german) = read_as("Wer kennt sich mit Datenschutz aus?");
         assert_eq!(german, "Datenschutz");
         assert_eq!(asking, ["Wer", "kennt", "sich", "mit", "aus"]);
-        assert_eq!(subject("Quelqu'un sait configurer nginx ?"), "configurer nginx");
+        assert_eq!(
+            subject("Quelqu'un sait configurer nginx ?"),
+            "configurer nginx"
+        );
         assert_eq!(
             subject("Qui connaît la comptabilité analytique"),
             "comptabilité analytique"
@@ -221,8 +224,14 @@ mod tests {
 
     #[test]
     fn asking_words_after_a_preposition_name_the_subject() {
-        assert_eq!(subject("who can help with help desk tickets"), "help desk tickets");
-        assert_eq!(subject("who knows about people analytics"), "people analytics");
+        assert_eq!(
+            subject("who can help with help desk tickets"),
+            "help desk tickets"
+        );
+        assert_eq!(
+            subject("who knows about people analytics"),
+            "people analytics"
+        );
     }
 
     #[test]

@@ -734,7 +734,11 @@ fn a_question_is_read_apart_from_its_subject(backend: Backend) {
         "Wer kennt sich mit Kubernetes aus?",
     ] {
         let found = experts(&app, question);
-        assert_eq!(emails(&found), ["alice@example.com"], "{question}: {found:?}");
+        assert_eq!(
+            emails(&found),
+            ["alice@example.com"],
+            "{question}: {found:?}"
+        );
     }
     assert_eq!(
         emails(&experts(&app, "I need help with tax returns")),
@@ -756,7 +760,12 @@ fn a_subject_nobody_learned_finds_nobody_who_knows(backend: Backend) {
         json!({ "query": "Does anyone know quantum chromodynamics?" }),
     );
     let reading = &reply.json()["data"]["queryReading"];
-    assert_eq!(reading["subject"], json!("quantum chromodynamics"), "{}", reply.body);
+    assert_eq!(
+        reading["subject"],
+        json!("quantum chromodynamics"),
+        "{}",
+        reply.body
+    );
     assert_eq!(reading["subjectKnown"], json!(false), "{}", reply.body);
     assert!(experts(&app, "quantum chromodynamics").is_empty());
     // One word of the subject known, the other not: a weak answer.

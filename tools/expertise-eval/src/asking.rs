@@ -78,7 +78,10 @@ pub fn asked(evaluation: &Evaluation, seed: u64) -> Evaluation {
         name: evaluation.name.clone(),
         forms,
         worlds,
-        note: format!("{}; each query also asked in a question (EN, DE, FR)", evaluation.note),
+        note: format!(
+            "{}; each query also asked in a question (EN, DE, FR)",
+            evaluation.note
+        ),
     }
 }
 

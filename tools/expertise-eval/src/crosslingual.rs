@@ -57,7 +57,7 @@ fn base64_number(digits: &str) -> Option<usize> {
 }
 
 /// The first translation of a dictd entry: the line after the headword
-/// ("Datenschutz <masc>", "1. impôt, taxe"), its first item, without
+/// (`Datenschutz <masc>`, `1. impôt, taxe`), its first item, without
 /// grammatical notes in angle, square or round brackets.
 fn first_translation(entry: &str) -> Option<String> {
     let line = entry.lines().nth(1)?.trim();
@@ -91,7 +91,8 @@ impl Dictionary {
         };
         let index = std::fs::read_to_string(dir.join(format!("freedict-{name}.index")))
             .with_context(hint)?;
-        let packed = std::fs::read(dir.join(format!("freedict-{name}.dict.dz"))).with_context(hint)?;
+        let packed =
+            std::fs::read(dir.join(format!("freedict-{name}.dict.dz"))).with_context(hint)?;
         let mut data = Vec::new();
         flate2::read::GzDecoder::new(packed.as_slice())
             .read_to_end(&mut data)
@@ -105,11 +106,14 @@ impl Dictionary {
                 continue;
             };
             let headword = headword.trim().to_lowercase();
-            if headword.is_empty() || headword.starts_with("00-") || translations.contains_key(&headword)
+            if headword.is_empty()
+                || headword.starts_with("00-")
+                || translations.contains_key(&headword)
             {
                 continue;
             }
-            let (Some(offset), Some(length)) = (base64_number(offset), base64_number(length)) else {
+            let (Some(offset), Some(length)) = (base64_number(offset), base64_number(length))
+            else {
                 continue;
             };
             let Some(entry) = data.get(offset..offset.saturating_add(length)) else {

@@ -107,7 +107,7 @@ impl Options {
                     "nobody",
                     "profiles",
                 ]
-                    .contains(&name.to_lowercase().as_str()) =>
+                .contains(&name.to_lowercase().as_str()) =>
                 {
                     options.datasets.push(name.to_lowercase());
                 }
@@ -232,7 +232,9 @@ fn questions_table(outcomes: &[Outcome]) -> String {
         "\nQuestions: MRR of each form bare and asked in a question (EN, DE, FR), and the share of the first experts' topics that are the question's words (goal: asked within 0.01 of bare; share 0)\n\n| evaluation | query form |",
     );
     for name in &NAMES[..KENNINGS] {
-        out.push_str(&format!(" {name} bare | {name} asked | {name} difference |"));
+        out.push_str(&format!(
+            " {name} bare | {name} asked | {name} difference |"
+        ));
     }
     out.push_str(&format!("\n|{}\n", "---|".repeat(2 + 3 * KENNINGS)));
     for outcome in outcomes {
@@ -379,11 +381,7 @@ fn main() -> anyhow::Result<()> {
         let routing = routing::category_routing(&dataset, splits, SEED)?;
         let wordnet = mismatch::WordNet::load(&mismatch::wordnet_dir())?;
         report.push_str(&nobody::run(
-            &routing,
-            &wordnet,
-            &extractor,
-            embedders,
-            SEED,
+            &routing, &wordnet, &extractor, embedders, SEED,
         )?);
     }
     for outcome in &outcomes {

@@ -52,10 +52,9 @@ impl Tally {
     /// The share of the queries nobody can answer that nobody answered
     /// with [`CONFIDENT`] or more.
     fn nobody_share(&self) -> f64 {
-        share(
-            self.answers.iter().filter(|a| !a.answerable),
-            |a| a.score < CONFIDENT,
-        )
+        share(self.answers.iter().filter(|a| !a.answerable), |a| {
+            a.score < CONFIDENT
+        })
     }
 
     /// The share of the answerable queries whose right first person
@@ -193,10 +192,17 @@ pub fn run(
     let (mut answerable, mut about_removed, mut dictionary) = (0, 0, 0);
     for (w, world) in routing.worlds.iter().enumerate() {
         let mut rng = SplitMix64::new(seed.wrapping_add(1_000 + w as u64));
-        let fields = world.people.len().div_ceil(crate::routing::PEOPLE_PER_CATEGORY);
+        let fields = world
+            .people
+            .len()
+            .div_ceil(crate::routing::PEOPLE_PER_CATEGORY);
         let removed: HashSet<usize> = rng.permutation(fields).into_iter().take(REMOVED).collect();
         let world = without(world, &removed);
-        let orphaned = world.queries.iter().filter(|q| q.relevant.is_empty()).count();
+        let orphaned = world
+            .queries
+            .iter()
+            .filter(|q| q.relevant.is_empty())
+            .count();
         about_removed += orphaned;
         answerable += world.queries.len() - orphaned;
         let mut queries: Vec<(String, Vec<usize>)> = world

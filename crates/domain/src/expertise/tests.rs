@@ -617,7 +617,10 @@ fn a_query_reading_shares_the_score_among_the_written_topics() {
         &knowing,
         population,
     );
-    assert_eq!(phrase[0].share, 1.0, "a phrase nobody learned adds no weight");
+    assert_eq!(
+        phrase[0].share, 1.0,
+        "a phrase nobody learned adds no weight"
+    );
     assert_eq!(phrase[1].share, 0.0);
 }
 
@@ -959,5 +962,8 @@ fn one_word_of_a_longer_query_is_a_weak_answer() {
     assert_eq!(ranked.len(), 1, "{ranked:?}");
     assert!(ranked[0].score < 50.0, "{ranked:?}");
     let alone = rank_experts(&[term("quantum")], evidence, t(0), &s, 10);
-    assert!(alone[0].score >= 80.0, "the word alone is covered: {alone:?}");
+    assert!(
+        alone[0].score >= 80.0,
+        "the word alone is covered: {alone:?}"
+    );
 }
