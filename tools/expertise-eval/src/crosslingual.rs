@@ -17,10 +17,12 @@ use anyhow::Context;
 use kenning_keyphrase_eval::Dataset;
 use rust_stemmers::{Algorithm, Stemmer};
 
-use crate::mismatch::{a_word_phrase, words, writes, MAX_QUESTIONS, MAX_RIGHT};
+use crate::mismatch::{
+    a_word_phrase, debian_data_dir, sampled, stemmed_texts, words, writes, MAX_QUESTIONS, MAX_RIGHT,
+};
 use crate::profiles::{deal, uploaded};
 use crate::rng::SplitMix64;
-use crate::world::{Evaluation, Query, World};
+use crate::world::{Evaluation, World};
 
 /// The languages asked in, with their FreeDict dictionary's name.
 pub const LANGUAGES: [(&str, &str); 2] = [("German", "eng-deu"), ("French", "eng-fra")];
@@ -28,16 +30,7 @@ pub const LANGUAGES: [(&str, &str); 2] = [("German", "eng-deu"), ("French", "eng
 /// Where FreeDict's dictd files are: `KENNING_FREEDICT_DIR`, else where
 /// the Makefile unpacks Debian's packages, else where Debian installs them.
 pub fn freedict_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("KENNING_FREEDICT_DIR") {
-        return PathBuf::from(dir);
-    }
-    let unpacked =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/freedict/usr/share/dictd");
-    if unpacked.is_dir() {
-        unpacked
-    } else {
-        PathBuf::from("/usr/share/dictd")
-    }
+    debian_data_dir("KENNING_FREEDICT_DIR", "freedict", "/usr/share/dictd")
 }
 
 /// A bilingual dictionary: each English headword (lower case) with its
@@ -147,18 +140,7 @@ pub fn evaluation(
     let stemmer = Stemmer::create(Algorithm::English);
     let hands = deal(dataset, seed);
     anyhow::ensure!(hands.len() >= 2, "{} has too few documents", dataset.name);
-    let texts: Vec<Vec<String>> = hands
-        .iter()
-        .map(|hand| {
-            hand.iter()
-                .flat_map(|&d| {
-                    let mut w = words(&dataset.documents[d].text, &stemmer);
-                    w.push(String::new());
-                    w
-                })
-                .collect()
-        })
-        .collect();
+    let texts = stemmed_texts(dataset, &hands, &stemmer);
     let right = |phrase: &str| -> Vec<usize> {
         let phrase = words(phrase, &stemmer);
         (0..texts.len())
@@ -191,16 +173,7 @@ pub fn evaluation(
                 found.push((translation.to_owned(), relevant));
             }
         }
-        let order = rng.permutation(found.len());
-        for at in order.into_iter().take(MAX_QUESTIONS) {
-            let (text, relevant) = found[at].clone();
-            queries.push(Query {
-                form,
-                text,
-                relevant,
-                asked: None,
-            });
-        }
+        queries.extend(sampled(&mut rng, form, found));
     }
     let world = World {
         queries,

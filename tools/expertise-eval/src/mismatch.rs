@@ -92,20 +92,30 @@ const ABBREVIATIONS: [(&str, &str); 48] = [
     ("WSN", "wireless sensor network"),
 ];
 
+/// Where the files of a Debian data package are: the environment
+/// variable `variable` when set, else `installed` unpacked under the
+/// Makefile's `target/{unpacked}`, else `installed` itself (where Debian
+/// installs it).
+pub fn debian_data_dir(variable: &str, unpacked: &str, installed: &str) -> PathBuf {
+    if let Some(dir) = std::env::var_os(variable) {
+        return PathBuf::from(dir);
+    }
+    let inside = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../target")
+        .join(unpacked)
+        .join(installed.trim_start_matches('/'));
+    if inside.is_dir() {
+        inside
+    } else {
+        PathBuf::from(installed)
+    }
+}
+
 /// Where WordNet's database files are: `KENNING_WORDNET_DIR`, else where
 /// the Makefile unpacks Debian's `wordnet-base`, else where Debian installs
 /// it.
 pub fn wordnet_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("KENNING_WORDNET_DIR") {
-        return PathBuf::from(dir);
-    }
-    let unpacked =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/wordnet/usr/share/wordnet");
-    if unpacked.is_dir() {
-        unpacked
-    } else {
-        PathBuf::from("/usr/share/wordnet")
-    }
+    debian_data_dir("KENNING_WORDNET_DIR", "wordnet", "/usr/share/wordnet")
 }
 
 /// WordNet's nouns: each lemma's most frequent sense, and each sense's
@@ -243,6 +253,46 @@ pub fn words(text: &str, stemmer: &Stemmer) -> Vec<String> {
         .collect()
 }
 
+/// At most [`MAX_QUESTIONS`] of the `found` queries (text and right
+/// people) of `form`, drawn at random.
+pub fn sampled(rng: &mut SplitMix64, form: usize, found: Vec<(String, Vec<usize>)>) -> Vec<Query> {
+    let order = rng.permutation(found.len());
+    let mut found: Vec<Option<(String, Vec<usize>)>> = found.into_iter().map(Some).collect();
+    order
+        .into_iter()
+        .take(MAX_QUESTIONS)
+        .filter_map(|at| found[at].take())
+        .map(|(text, relevant)| Query {
+            form,
+            text,
+            relevant,
+            asked: None,
+        })
+        .collect()
+}
+
+/// Each person's documents of `hands` as stemmed words, one after the
+/// other, an empty word between two documents so that no phrase runs
+/// across them.
+pub fn stemmed_texts(
+    dataset: &Dataset,
+    hands: &[Vec<usize>],
+    stemmer: &Stemmer,
+) -> Vec<Vec<String>> {
+    hands
+        .iter()
+        .map(|hand| {
+            hand.iter()
+                .flat_map(|&d| {
+                    let mut w = words(&dataset.documents[d].text, stemmer);
+                    w.push(String::new());
+                    w
+                })
+                .collect()
+        })
+        .collect()
+}
+
 /// Whether a gold phrase is made of words, not a symbol or an acronym
 /// that WordNet would read as a word ("CAD" as a rude man, "Ca" as
 /// California): letters and spaces, four or more.
@@ -261,19 +311,7 @@ pub fn evaluation(dataset: &Dataset, wordnet: &WordNet, seed: u64) -> anyhow::Re
     let stemmer = Stemmer::create(Algorithm::English);
     let hands = deal(dataset, seed);
     anyhow::ensure!(hands.len() >= 2, "{} has too few documents", dataset.name);
-    let texts: Vec<Vec<String>> = hands
-        .iter()
-        .map(|hand| {
-            hand.iter()
-                .flat_map(|&d| {
-                    let mut w = words(&dataset.documents[d].text, &stemmer);
-                    // No phrase runs across two documents.
-                    w.push(String::new());
-                    w
-                })
-                .collect()
-        })
-        .collect();
+    let texts = stemmed_texts(dataset, &hands, &stemmer);
     let used: HashSet<&str> = texts.iter().flatten().map(String::as_str).collect();
     let unused = |query: &str| {
         let w = words(query, &stemmer);
@@ -343,16 +381,7 @@ pub fn evaluation(dataset: &Dataset, wordnet: &WordNet, seed: u64) -> anyhow::Re
     let mut rng = SplitMix64::new(seed);
     let mut queries = Vec::new();
     for (form, found) in candidates.into_iter().enumerate() {
-        let order = rng.permutation(found.len());
-        for at in order.into_iter().take(MAX_QUESTIONS) {
-            let (text, relevant) = found[at].clone();
-            queries.push(Query {
-                form,
-                text,
-                relevant,
-                asked: None,
-            });
-        }
+        queries.extend(sampled(&mut rng, form, found));
     }
     let world = World {
         queries,
