@@ -104,11 +104,13 @@ impl TopicExtractor for KeyphraseExtractor {
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
             .filter(|w| !w.is_empty())
             .collect();
+        // A question's frame is read in the language whose asking words it
+        // uses most, then whose function words: "Qui est notre expert en
+        // data mining" frames an English subject in French.
         let hits = |rules: &language::Rules| {
-            words
-                .iter()
-                .filter(|w| rules.is_asking_word(w) || rules.is_stop_word(w))
-                .count()
+            let asking = words.iter().filter(|w| rules.is_asking_word(w)).count();
+            let function = words.iter().filter(|w| rules.is_stop_word(w)).count();
+            (asking, function)
         };
         let own = self.languages.all().fold(detected, |best, rules| {
             if hits(rules) > hits(best) {

@@ -214,6 +214,20 @@ mod tests {
     }
 
     #[test]
+    fn a_frame_in_one_language_around_a_subject_in_another_is_read_in_its_own() {
+        assert_eq!(
+            subject("Qui est notre expert en the analysis of the data of the web ?"),
+            "analysis of the data of the web"
+        );
+        assert_eq!(
+            subject("Wer kennt sich mit the design of the control of the grid aus?"),
+            "design of the control of the grid"
+        );
+        // A word of another language in an English question stays English.
+        assert_eq!(subject("who is an expert in die casting"), "die casting");
+    }
+
+    #[test]
     fn a_subject_alone_is_read_whole() {
         for query in ["help desk software", "GDPR", "people analytics"] {
             let (asking, whole) = read_as(query);
