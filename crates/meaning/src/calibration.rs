@@ -52,15 +52,14 @@ fn whole_word(token: &str) -> bool {
     token.len() >= 3 && token.chars().all(|c| c.is_ascii_lowercase())
 }
 
-/// The reference words of `tokenizer` (with their ids) among those `keep`
-/// accepts: [`REFERENCE_WORDS`] whole words spread evenly over the
-/// vocabulary in id order, the same every time.
+/// The reference words of a `vocabulary` (words with their ids) among
+/// those `keep` accepts: [`REFERENCE_WORDS`] whole words spread evenly over
+/// the vocabulary in id order, the same every time.
 pub(crate) fn reference_words(
-    tokenizer: &tokenizers::Tokenizer,
+    vocabulary: impl IntoIterator<Item = (String, u32)>,
     keep: impl Fn(u32) -> bool,
 ) -> Vec<(String, u32)> {
-    let mut words: Vec<(String, u32)> = tokenizer
-        .get_vocab(false)
+    let mut words: Vec<(String, u32)> = vocabulary
         .into_iter()
         .filter(|(token, id)| whole_word(token) && keep(*id))
         .collect();

@@ -10,17 +10,24 @@
 //! model on it (mean pooling, as the model was trained); [`StaticVectors`]
 //! by averaging the distilled vectors of its tokens, which costs
 //! microseconds instead of milliseconds and knows nothing of context.
+//!
+//! [`Quantised`] runs multilingual-e5-small (a twelve-layer XLM-RoBERTa
+//! encoder reading about a hundred languages) from a 4-bit file,
+//! `model.q4`; [`load_model`] runs whichever model a directory holds.
 
 #![warn(missing_docs)]
 
 mod calibration;
 mod directory;
 mod error;
+mod quantised;
 mod static_vectors;
 mod transformer;
+mod unigram;
 mod vector;
 
-pub use directory::STATIC_FILE;
+pub use directory::{load_model, STATIC_FILE};
 pub use error::ModelError;
+pub use quantised::{Quantised, QUANTISED_FILE};
 pub use static_vectors::StaticVectors;
 pub use transformer::Transformer;

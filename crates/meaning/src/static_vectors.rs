@@ -45,13 +45,14 @@ impl StaticVectors {
         dimensions: usize,
     ) -> Self {
         let rows = vectors.len() / dimensions.max(1);
-        let sample: Vec<f32> = reference_words(&tokenizer, |id| (id as usize) < rows)
-            .into_iter()
-            .flat_map(|(_, id)| {
-                let row = id as usize * dimensions;
-                vectors[row..row + dimensions].iter().copied()
-            })
-            .collect();
+        let sample: Vec<f32> =
+            reference_words(tokenizer.get_vocab(false), |id| (id as usize) < rows)
+                .into_iter()
+                .flat_map(|(_, id)| {
+                    let row = id as usize * dimensions;
+                    vectors[row..row + dimensions].iter().copied()
+                })
+                .collect();
         Self {
             name,
             tokenizer,

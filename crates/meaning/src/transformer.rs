@@ -67,7 +67,7 @@ impl Transformer {
             dimensions: config.hidden_size,
             reference: Reference::default(),
         };
-        let words = reference_words(&transformer.tokenizer, |_| true);
+        let words = reference_words(transformer.tokenizer.get_vocab(false), |_| true);
         let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
         let vectors: Vec<f32> = transformer
             .embed_all(&texts)?

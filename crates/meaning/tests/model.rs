@@ -1,18 +1,24 @@
-//! The model and its static vectors as `make model` leaves them in
-//! `KENNING_TEST_MODEL_DIR` (`make test` sets it); without it these tests
-//! say so and pass.
+//! The models and the static vectors as `make model` leaves them in
+//! `KENNING_TEST_MODEL_DIR` and `KENNING_TEST_MULTILINGUAL_DIR` (`make
+//! test` sets both); without them these tests say so and pass.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 
-use kenning_meaning::{StaticVectors, Transformer, STATIC_FILE};
+use kenning_meaning::{Quantised, StaticVectors, Transformer, QUANTISED_FILE, STATIC_FILE};
 use kenning_ports::Embedder;
 
 fn model_dir(test: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os("KENNING_TEST_MODEL_DIR").map(PathBuf::from);
+    dir_of(test, "KENNING_TEST_MODEL_DIR")
+}
+
+fn dir_of(test: &str, variable: &str) -> Option<PathBuf> {
+    let dir = std::env::var_os(variable).map(PathBuf::from);
     if dir.is_none() {
-        eprintln!("SKIPPED {test}: KENNING_TEST_MODEL_DIR is not set (`make test` fetches the model and sets it)");
+        eprintln!(
+            "SKIPPED {test}: {variable} is not set (`make test` fetches the model and sets it)"
+        );
     }
     dir
 }
@@ -24,7 +30,6 @@ fn similarity(embedder: &dyn Embedder, a: &str, b: &str) -> f32 {
 
 /// What every embedder of the model must get right.
 fn means_what_people_mean(embedder: &dyn Embedder) {
-    assert_eq!(embedder.model(), "all-minilm-l6-v2");
     let car = embedder.embed("car").unwrap();
     assert_eq!(car.len(), embedder.dimensions());
     let norm: f32 = car.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -55,6 +60,7 @@ fn the_model_reads_meaning() {
         return;
     };
     let model = Transformer::load(&dir).unwrap();
+    assert_eq!(model.model(), "all-minilm-l6-v2");
     means_what_people_mean(&model);
     let long = "word ".repeat(1_000);
     assert!(
@@ -70,6 +76,7 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
         return;
     };
     let vectors = StaticVectors::load(&dir).unwrap();
+    assert_eq!(vectors.model(), "all-minilm-l6-v2");
     means_what_people_mean(&vectors);
 
     // The model is named after its directory.
@@ -86,6 +93,51 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
 }
 
 #[test]
+fn the_multilingual_model_reads_meaning_across_languages() {
+    let Some(dir) = dir_of(
+        "the_multilingual_model_reads_meaning_across_languages",
+        "KENNING_TEST_MULTILINGUAL_DIR",
+    ) else {
+        return;
+    };
+    let model = Quantised::load(&dir).unwrap();
+    assert_eq!(model.model(), "multilingual-e5-small");
+    means_what_people_mean(&model);
+    // The package's own engine gives "hello world" (as a query) these
+    // first values; it quantises activations too, so they agree closely,
+    // not exactly.
+    let engine = [
+        0.04471, 0.02025, -0.04249, -0.05341, 0.06516, -0.04981, 0.00891, 0.07446,
+    ];
+    let hello = model.embed("hello world").unwrap();
+    for (ours, theirs) in hello.iter().zip(engine) {
+        assert!(
+            (ours - theirs).abs() < 0.01,
+            "{:?} against {engine:?}",
+            &hello[..8]
+        );
+    }
+    // What the English model gets wrong: a German word read by its meaning.
+    for (word, right, wrong) in [
+        ("Datenschutz", "data protection", "date picker"),
+        ("Mehrwertsteuer", "value added tax", "transparency"),
+        ("Barrierefreiheit", "accessibility", "transparency"),
+        ("sécurité", "security", "cooking"),
+    ] {
+        let (near, far) = (
+            similarity(&model, word, right),
+            similarity(&model, word, wrong),
+        );
+        assert!(near > far, "{word}: {right} {near}, {wrong} {far}");
+    }
+    let long = "Wort ".repeat(1_000);
+    assert!(
+        model.embed(&long).is_some(),
+        "a long text is cut, not refused"
+    );
+}
+
+#[test]
 fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
     let empty = std::env::temp_dir().join(format!("kenning-no-model-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();
@@ -93,6 +145,8 @@ fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
     assert!(refused.contains(STATIC_FILE), "{refused}");
     let refused = Transformer::load(&empty).unwrap_err().to_string();
     assert!(refused.contains("config.json"), "{refused}");
+    let refused = Quantised::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains(QUANTISED_FILE), "{refused}");
     std::fs::write(empty.join(STATIC_FILE), b"not tensors").unwrap();
     let refused = StaticVectors::load(&empty).unwrap_err().to_string();
     assert!(refused.contains("not a model Kenning can run"), "{refused}");

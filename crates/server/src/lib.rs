@@ -17,7 +17,7 @@ use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_meaning::{StaticVectors, Transformer};
+use kenning_meaning::{load_model, StaticVectors};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
@@ -242,8 +242,9 @@ pub enum Meaning {
     /// With the static vectors distilled from the model in the directory
     /// (its `static.safetensors` and `tokenizer.json`).
     Static(PathBuf),
-    /// By running the model in the directory on every learned topic and
-    /// on the topics of a query nobody learned.
+    /// By running the model in the directory (the English
+    /// sentence-transformers model or the 4-bit multilingual one) on every
+    /// learned topic and on the topics of a query nobody learned.
     Model(PathBuf),
 }
 
@@ -258,7 +259,7 @@ impl Meaning {
                 return None;
             }
             Meaning::Static(dir) => StaticVectors::load(dir).map(|v| Arc::new(v) as _),
-            Meaning::Model(dir) => Transformer::load(dir).map(|m| Arc::new(m) as _),
+            Meaning::Model(dir) => load_model(dir),
         };
         match loaded {
             Ok(embedder) => {

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_meaning::{StaticVectors, Transformer};
+use kenning_meaning::{Quantised, StaticVectors, Transformer};
 
 use crate::bm25::Analyzer;
 use crate::run::{run, Embedders, Failure, Outcome, KENNINGS};
@@ -165,23 +165,30 @@ fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
     Ok(evaluations)
 }
 
-/// The model's directory: `KENNING_MODEL_DIR`, else where the Makefile
-/// unpacks it.
-fn model_dir() -> PathBuf {
-    std::env::var_os("KENNING_MODEL_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/all-minilm-l6-v2"),
+/// A model's directory: `variable`, else where the Makefile unpacks it,
+/// `folder` of `models`.
+fn model_dir(variable: &str, folder: &str) -> PathBuf {
+    std::env::var_os(variable).map_or_else(
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../models")
+                .join(folder)
+        },
         PathBuf::from,
     )
 }
 
-/// The model and the static vectors distilled from it.
+/// The English model, the static vectors distilled from it and the
+/// multilingual model.
 fn embedders() -> anyhow::Result<Embedders> {
-    let dir = model_dir();
-    let hint = || format!("loading the model in {} (`make model`)", dir.display());
-    Ok(Embedders {
-        static_vectors: Arc::new(StaticVectors::load(&dir).with_context(hint)?),
-        model: Arc::new(Transformer::load(&dir).with_context(hint)?),
-    })
+    let dir = model_dir("KENNING_MODEL_DIR", "all-minilm-l6-v2");
+    let hint = |dir: &Path| format!("loading the model in {} (`make model`)", dir.display());
+    let multilingual = model_dir("KENNING_MULTILINGUAL_DIR", "multilingual-e5-small");
+    Ok(Embedders([
+        Arc::new(StaticVectors::load(&dir).with_context(|| hint(&dir))?),
+        Arc::new(Transformer::load(&dir).with_context(|| hint(&dir))?),
+        Arc::new(Quantised::load(&multilingual).with_context(|| hint(&multilingual))?),
+    ]))
 }
 
 fn table(outcomes: &[Outcome]) -> String {
@@ -410,7 +417,7 @@ fn main() -> anyhow::Result<()> {
             &outcome.missed,
         ));
         report.push_str(&failures(
-            "Kenning+model wrong first (how it read the query)",
+            "Kenning+multilingual wrong first (how it read the query)",
             outcome,
             &outcome.misread,
         ));

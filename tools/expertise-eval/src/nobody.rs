@@ -215,15 +215,11 @@ pub fn run(
             dictionary += 1;
         }
         let kenning = Kenning::new(&world, extractor.clone())?;
-        let mut systems = [
-            kenning.with_meaning(embedders.static_vectors.clone())?,
-            kenning.with_meaning(embedders.model.clone())?,
-            kenning,
-        ];
+        let mut systems = embedders.meanings(&kenning)?;
+        systems.insert(0, kenning);
         for (text, relevant) in &queries {
-            // Kenning first, as the table lists it.
-            for (k, system) in [2, 0, 1].into_iter().enumerate() {
-                let experts = systems[system].experts(text)?;
+            for (k, system) in systems.iter_mut().enumerate() {
+                let experts = system.experts(text)?;
                 let first = experts.first();
                 tallies[k].answers.push(Answer {
                     score: first.map_or(0.0, |(_, e)| e.score),

@@ -101,23 +101,30 @@ fn count_question_topics(
 }
 
 /// How many of the systems are Kenning: without meaning, with static
-/// vectors and with the model.
-pub const KENNINGS: usize = 3;
+/// vectors, with the English model and with the multilingual one.
+pub const KENNINGS: usize = 4;
 
-/// The embedders Kenning finds topics by meaning with.
+/// The embedders Kenning finds topics by meaning with, in the order of
+/// [`NAMES`] after Kenning without meaning: static vectors distilled from
+/// the English model, the English model, the multilingual model.
 #[derive(Clone)]
-pub struct Embedders {
-    /// Vectors distilled from the model.
-    pub static_vectors: Arc<dyn Embedder>,
-    /// The model itself.
-    pub model: Arc<dyn Embedder>,
-}
+pub struct Embedders(pub [Arc<dyn Embedder>; KENNINGS - 1]);
 
 impl std::fmt::Debug for Embedders {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Embedders")
-            .field("model", &self.model.model())
+        f.debug_list()
+            .entries(self.0.iter().map(|e| e.model()))
             .finish()
+    }
+}
+
+impl Embedders {
+    /// `kenning` with each of the embedders.
+    pub fn meanings(&self, kenning: &Kenning) -> anyhow::Result<Vec<Kenning>> {
+        self.0
+            .iter()
+            .map(|embedder| kenning.with_meaning(embedder.clone()))
+            .collect()
     }
 }
 
@@ -153,10 +160,7 @@ pub fn run(
     for (w, world) in evaluation.worlds.iter().enumerate() {
         let mut rng = SplitMix64::new(seed.wrapping_add(w as u64));
         let mut kenning = Kenning::new(world, extractor.clone())?;
-        let mut meanings = [
-            kenning.with_meaning(embedders.static_vectors.clone())?,
-            kenning.with_meaning(embedders.model.clone())?,
-        ];
+        let mut meanings = embedders.meanings(&kenning)?;
         let mut profile = ProfileBm25::new(world, analyzer.clone(), &mut rng);
         let mut peers: [Box<dyn Ranker>; 3] = [
             Box::new(DocumentBm25::new(world, analyzer.clone(), &mut rng)),
@@ -194,7 +198,7 @@ pub fn run(
                 let wrong = by_meaning
                     .first()
                     .is_none_or(|p| !query.relevant.contains(p));
-                // The model's misses, with what the query reached.
+                // The multilingual model's misses, with what the query reached.
                 if k + 2 == KENNINGS && wrong && outcome.misread.len() < failures {
                     let mut lines = describe(world, query, &by_profile);
                     let got: Vec<String> = by_meaning

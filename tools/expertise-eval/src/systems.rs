@@ -23,10 +23,11 @@ use crate::rng::SplitMix64;
 use crate::world::World;
 
 /// The names of the systems, in the order of the table's columns.
-pub const NAMES: [&str; 7] = [
+pub const NAMES: [&str; 8] = [
     "Kenning",
     "Kenning+static",
     "Kenning+model",
+    "Kenning+multilingual",
     "BM25 profile",
     "BM25 documents",
     "most active",
