@@ -180,13 +180,14 @@ bench-ingest:
 
 ## What finding topics by meaning costs: the release binary on the same
 ## generated expertise (10,000 people, 50,000 topic words) with --meaning
-## off, static and model in one run: files on disk, start-up, time to embed
+## off, static, model and the multilingual model in one run: files on disk, start-up, time to embed
 ## every topic, memory, connector uploads and experts latency, on SQLite
 ## and (as for bench-api) PostgreSQL. See docs/performance.md.
 bench-meaning: model
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
-		KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" target/release/kenning-bench-api --meaning $(BENCH_API_ARGS)
+		KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
+		target/release/kenning-bench-api --meaning $(BENCH_API_ARGS)
 
 ## How long a start after a change of scoring settings takes to rebuild
 ## the standings of 1,000,000 actions, and its peak memory, on SQLite and

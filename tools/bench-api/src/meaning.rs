@@ -1,6 +1,6 @@
 //! `make bench-meaning`: what finding topics by meaning costs, measured in
-//! one run on the same data with it off, with static vectors and with the
-//! model: the files on disk, the server's start, its memory, how long it
+//! one run on the same data with it off, with static vectors, with the
+//! English model and with the multilingual one: the files on disk, the server's start, its memory, how long it
 //! takes to embed every learned topic, connector uploads and `experts`.
 
 use std::path::{Path, PathBuf};
@@ -16,8 +16,14 @@ use crate::directory;
 use crate::load::Request;
 use crate::server::Kenning;
 
-/// The ways of finding topics by meaning, as `--meaning` names them.
-const MODES: [&str; 3] = ["off", "static", "model"];
+/// The ways of finding topics by meaning: the row's name, `--meaning`
+/// and whether the model is the multilingual one.
+const MODES: [(&str, &str, bool); 4] = [
+    ("off", "off", false),
+    ("static", "static", false),
+    ("model", "model", false),
+    ("multilingual", "model", true),
+];
 
 const EXPERTS: &str = "query experts($query: String!) { experts(query: $query, limit: 10) { score user { globalUserId } } }";
 
@@ -74,23 +80,38 @@ fn wait_indexed(base: &str, learned: i64) -> anyhow::Result<(Option<f64>, i64)> 
     }
 }
 
-/// The model's directory, as the Makefile unpacks it.
-fn model_dir() -> anyhow::Result<PathBuf> {
-    let dir = std::env::var_os("KENNING_MODEL_DIR").map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/all-minilm-l6-v2"),
+/// A model's directory: `variable`, else where the Makefile unpacks it,
+/// `folder` of `models`.
+fn model_dir(variable: &str, folder: &str) -> anyhow::Result<PathBuf> {
+    let dir = std::env::var_os(variable).map_or_else(
+        || {
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("../../models")
+                .join(folder)
+        },
         PathBuf::from,
     );
     std::path::absolute(&dir).context("the model's directory")
+}
+
+/// The English model's directory.
+fn english_dir() -> anyhow::Result<PathBuf> {
+    model_dir("KENNING_MODEL_DIR", "all-minilm-l6-v2")
+}
+
+/// The multilingual model's directory.
+fn multilingual_dir() -> anyhow::Result<PathBuf> {
+    model_dir("KENNING_MULTILINGUAL_DIR", "multilingual-e5-small")
 }
 
 /// Each mode on a fresh database of `backend` holding the generated
 /// expertise (10,000 people, 50,000 topic words).
 pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
     let binary = crate::server::release_binary()?;
-    let model = model_dir()?;
+    let (english, multilingual) = (english_dir()?, multilingual_dir()?);
     let keys = crate::ops::topic_keys();
     let mut rows = Vec::new();
-    for mode in MODES {
+    for (mode, meaning, is_multilingual) in MODES {
         let Some(url) = fresh_database(args, backend)? else {
             return Ok(rows);
         };
@@ -100,12 +121,17 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
         directory::add_expertise(&url, &keys, &Scoring::default())?;
         directory::analyze(&url)?;
         let learned = directory::learned_topics(&url)?;
+        let model = if is_multilingual {
+            &multilingual
+        } else {
+            &english
+        };
         let model = model.display().to_string();
         let started = Instant::now();
         let kenning = Kenning::start_with(
             &binary,
             &url,
-            &[("KENNING_MEANING", mode), ("KENNING_MODEL_DIR", &model)],
+            &[("KENNING_MEANING", meaning), ("KENNING_MODEL_DIR", &model)],
         )?;
         let ready = started.elapsed().as_secs_f64();
         let (indexed, topics) = wait_indexed(&kenning.base, learned)?;
@@ -175,15 +201,17 @@ fn size(path: &Path) -> String {
 /// Prints the files on disk and the table of every row of `backend`.
 pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
     let binary = crate::server::release_binary()?;
-    let model = model_dir()?;
+    let (model, multilingual) = (english_dir()?, multilingual_dir()?);
     println!();
     println!(
-        "On disk: the kenning binary {} MiB; the model ({}) {} MiB, its static vectors {} MiB, its tokenizer {} MiB",
+        "On disk: the kenning binary {} MiB; the model ({}) {} MiB, its static vectors {} MiB, its tokenizer {} MiB; the multilingual model ({}) {} MiB",
         size(&binary),
         model.display(),
         size(&model.join("model.safetensors")),
         size(&model.join("static.safetensors")),
         size(&model.join("tokenizer.json")),
+        multilingual.display(),
+        size(&multilingual.join("model.q4")),
     );
     println!();
     println!("Meaning on {backend}: 10,000 people x 200 of 50,000 topic words; uploads of ~1 KB English texts; experts of 1 to 3 topic words, one client; release build");

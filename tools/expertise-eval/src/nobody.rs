@@ -66,6 +66,32 @@ impl Tally {
         )
     }
 
+    /// What any line would do that a rescaling of the scores could move
+    /// 50 to: the lowest score that keeps the first score of 90 % of the
+    /// unanswerable queries under it, and the share of right first people
+    /// at or above it. Were the share under 0.80, no rescaling meets both
+    /// goals; the order of the scores has to change.
+    fn best_line(&self) -> (f64, f64) {
+        let mut negative: Vec<f64> = self
+            .answers
+            .iter()
+            .filter(|a| !a.answerable)
+            .map(|a| a.score)
+            .collect();
+        negative.sort_by(f64::total_cmp);
+        let Some(line) = negative
+            .get((negative.len() * 9).div_ceil(10).saturating_sub(1))
+            .map(|s| s.next_up())
+        else {
+            return (f64::NAN, f64::NAN);
+        };
+        let above = share(
+            self.answers.iter().filter(|a| a.answerable && a.right),
+            |a| a.score >= line,
+        );
+        (line, above)
+    }
+
     /// The share of answerable queries with a right first person.
     fn right_first(&self) -> f64 {
         share(self.answers.iter().filter(|a| a.answerable), |a| a.right)
@@ -233,15 +259,16 @@ pub fn run(
         "\nKnowing when nobody knows: {} splits of {}, the people of {REMOVED} journals removed in each; \
          {answerable} answerable queries, {} about the removed journals and {dictionary} of dictionary \
          words no upload holds (alone and in pairs)\n\n\
-         | system | nobody above {CONFIDENT:.0}, unanswerable (goal >= 0.90) | right first scores >= {CONFIDENT:.0} (goal >= 0.80) | right first | ROC AUC of the first score |\n\
-         |---|---|---|---|---|\n",
+         | system | nobody above {CONFIDENT:.0}, unanswerable (goal >= 0.90) | right first scores >= {CONFIDENT:.0} (goal >= 0.80) | right first | ROC AUC of the first score | the line under which 90 % of the unanswerable stay | right first at or above it |\n\
+         |---|---|---|---|---|---|---|\n",
         routing.worlds.len(),
         routing.name,
         about_removed,
     );
     for (name, tally) in NAMES[..KENNINGS].iter().zip(&tallies) {
+        let (line, above) = tally.best_line();
         out.push_str(&format!(
-            "| {name} | {:.3} | {:.3} | {:.3} | {:.3} |\n",
+            "| {name} | {:.3} | {:.3} | {:.3} | {:.3} | {line:.1} | {above:.3} |\n",
             tally.nobody_share(),
             tally.confident_share(),
             tally.right_first(),
@@ -280,5 +307,10 @@ mod tests {
         // Pairs (answerable above unanswerable): 90>30, 90>60, 40>30,
         // 70>30, 70>60: five of six.
         assert!((tally.auc() - 5.0 / 6.0).abs() < 1e-12);
+        // 90 % of the two unanswerable: both, so the line is just above
+        // 60, and one of the two right first people (90) is above it.
+        let (line, above) = tally.best_line();
+        assert!(line > 60.0 && line < 60.001, "{line}");
+        assert_eq!(above, 0.5);
     }
 }
