@@ -78,6 +78,29 @@ def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning)
     check_page(browser, "link-used")
 
 
+def ask(driver, query):
+    box = driver.find_element(By.ID, "q")
+    box.clear()
+    box.send_keys(query, Keys.ENTER)
+    wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "main"), "How Kenning read"))
+    return text(driver)
+
+
+def test_a_question_is_read_apart_from_its_subject_and_nobody_is_said(browser, kenning):
+    sign_in(browser, kenning, "ada@example.com")
+    page = ask(browser, "Who can help with kubernetes clusters?")
+    assert "Ada Lovelace" in page
+    assert "The question:" in page, page
+    quoted = [q.text for q in browser.find_elements(By.CSS_SELECTOR, "main q")]
+    assert quoted == ["Who can help with", "kubernetes clusters"], quoted
+    assert "Nobody has learned" not in page
+    check_page(browser, "search-question")
+
+    page = ask(browser, "Does anyone know about quantum chromodynamics?")
+    assert "Nobody has learned what this asks about" in page, page
+    check_page(browser, "search-nobody")
+
+
 def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
     sign_in(browser, kenning, "ada@example.com")
     browser.get(kenning.url + "/me")
