@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, Actor, Attribution,
-    EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic,
-    RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
-    UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, query_terms, rank_experts, read_query, related_topics, subject_known, Actor,
+    Attribution, EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm,
+    RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput,
+    UploadText, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question,
@@ -643,9 +643,7 @@ impl ExpertiseService {
         let topics = read_query(&terms, &knowing, population);
         Ok(QueryReading {
             languages,
-            subject_known: topics
-                .iter()
-                .any(|t| t.similarity.is_none() && t.people > 0),
+            subject_known: subject_known(&topics),
             topics,
             meaning_model: self.meaning_model().map(str::to_owned),
             asking: question.asking,

@@ -504,6 +504,14 @@ pub struct ReadTerm {
     pub similarity: Option<f64>,
 }
 
+/// Whether somebody holds the subject of a query read as `read`
+/// ([`read_query`]): a topic the query writes, not one reached through
+/// meaning, that somebody learned. When nobody does, every score is
+/// under 50 ([`held_share`]).
+pub fn subject_known(read: &[ReadTerm]) -> bool {
+    read.iter().any(|t| t.similarity.is_none() && t.people > 0)
+}
+
 /// How `query` is read against what is known: each topic with its weight,
 /// how many of the `population` learned it (`knowing`; topics left out
 /// were learned by nobody) and its share of the score, the learned topics

@@ -900,6 +900,16 @@ fn a_reading_shows_reached_topics_beside_the_written_shares() {
         (only_reached[0].share - 1.0).abs() < 1e-9,
         "{only_reached:?}"
     );
+    // The subject is held through a written topic somebody learned, never
+    // through meaning alone, nor through written topics nobody learned.
+    assert!(subject_known(&read));
+    assert!(!subject_known(&only_reached));
+    let unlearned = read_query(
+        &[term("quantum"), term("chromodynam")],
+        &knowing,
+        population,
+    );
+    assert!(!subject_known(&unlearned));
 }
 
 /// The people of `rows` with `per_topic` actions each on every topic
