@@ -74,10 +74,23 @@ fn words(query: &str) -> Vec<(usize, &str)> {
 /// The part a word plays, by the rules of each of `languages`.
 fn part(surface: &str, languages: &[&Rules]) -> Part {
     let lower = surface.to_lowercase().replace('’', "'");
-    if languages.iter().any(|rules| rules.is_asking_word(&lower)) {
-        Part::Asking
-    } else if languages.iter().any(|rules| rules.is_stop_word(&lower)) {
-        Part::Function
+    let asking = |word: &str| languages.iter().any(|rules| rules.is_asking_word(word));
+    let function = |word: &str| languages.iter().any(|rules| rules.is_stop_word(word));
+    if asking(&lower) {
+        return Part::Asking;
+    }
+    if function(&lower) {
+        return Part::Function;
+    }
+    // An elided word ("s'y", "qu'il", "l'aide") is of the question when
+    // every part is.
+    let parts: Vec<&str> = lower.split('\'').filter(|p| !p.is_empty()).collect();
+    if parts.len() > 1 && parts.iter().all(|p| asking(p) || function(p)) {
+        if parts.iter().any(|p| asking(p)) {
+            Part::Asking
+        } else {
+            Part::Function
+        }
     } else {
         Part::Subject
     }
@@ -211,6 +224,7 @@ mod tests {
             "comptabilité analytique"
         );
         assert_eq!(subject("¿Quién sabe de contabilidad?"), "contabilidad");
+        assert_eq!(subject("Qui s'y connaît en fiscalité ?"), "fiscalité");
     }
 
     #[test]

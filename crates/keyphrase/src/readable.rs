@@ -6,7 +6,8 @@
 //! word written with a capital (a name, an acronym, a German noun) counts
 //! as a noun whatever the lexicon says. A label reads as a subject when:
 //!
-//! - no word is a number;
+//! - no word is a number, in digits or in words (`forty`, `seventy-two`,
+//!   `twenty-fifth`, as text2num reads English numbers);
 //! - it ends on a noun (a name, a word the lexicon does not know, or, in a
 //!   phrase of two or more words, a gerund: `machine learning`,
 //!   `sourdough baking`);
@@ -58,8 +59,13 @@ fn kind(word: &str, tag: Option<&str>) -> Kind {
 }
 
 fn is_number(word: &str) -> bool {
-    word.chars().any(|c| c.is_ascii_digit()) && word.chars().all(|c| !c.is_alphabetic() || c == 'x')
+    let digits = word.chars().any(|c| c.is_ascii_digit())
+        && word.chars().all(|c| !c.is_alphabetic() || c == 'x');
+    digits || text2num::text2digits(&word.to_lowercase(), &*NUMBERS).is_ok()
 }
+
+/// English numbers written in words.
+static NUMBERS: LazyLock<text2num::lang::English> = LazyLock::new(text2num::lang::English::new);
 
 /// How many labels [`readable`] remembers before it starts afresh: the
 /// words and phrases of a deployment repeat, so most labels are judged
@@ -131,6 +137,8 @@ mod tests {
             "Kubernetes deployment",
             "digital elevation model",
             "Klimawandel",
+            "Bernoulli numbers",
+            "number theory",
         ] {
             assert!(readable(label), "{label}");
         }
@@ -146,6 +154,9 @@ mod tests {
             "quickly",
             "the",
             "2024",
+            "forty",
+            "seventy-two",
+            "twenty-fifth",
             "Kubernetes deployment keeps",
             "canteen serves rye",
             "keeps running",
