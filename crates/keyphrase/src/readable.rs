@@ -58,10 +58,15 @@ fn kind(word: &str, tag: Option<&str>) -> Kind {
     }
 }
 
-fn is_number(word: &str) -> bool {
+/// Whether `word` is a number: in digits, or a cardinal in words; an
+/// ordinal in words only `alone` (`twenty-fifth`, but `first aid` is a
+/// subject).
+fn is_number(word: &str, alone: bool) -> bool {
     let digits = word.chars().any(|c| c.is_ascii_digit())
         && word.chars().all(|c| !c.is_alphabetic() || c == 'x');
-    digits || text2num::text2digits(&word.to_lowercase(), &*NUMBERS).is_ok()
+    digits
+        || text2num::text2digits(&word.to_lowercase(), &*NUMBERS)
+            .is_ok_and(|read| alone || read.chars().all(|c| c.is_ascii_digit()))
 }
 
 /// English numbers written in words.
@@ -97,7 +102,7 @@ pub fn readable(label: &str) -> bool {
 /// [`readable`], judged anew.
 fn judge(label: &str) -> bool {
     let words: Vec<&str> = label.split_whitespace().collect();
-    if words.is_empty() || words.iter().any(|w| is_number(w)) {
+    if words.is_empty() || words.iter().any(|w| is_number(w, words.len() == 1)) {
         return false;
     }
     let tagged = TAGGER.tag_raw_tokens(&words);
@@ -139,6 +144,7 @@ mod tests {
             "Klimawandel",
             "Bernoulli numbers",
             "number theory",
+            "first aid",
         ] {
             assert!(readable(label), "{label}");
         }
@@ -157,6 +163,7 @@ mod tests {
             "forty",
             "seventy-two",
             "twenty-fifth",
+            "forty days",
             "Kubernetes deployment keeps",
             "canteen serves rye",
             "keeps running",
