@@ -507,7 +507,7 @@ pub struct ReadTerm {
 /// Whether somebody holds the subject of a query read as `read`
 /// ([`read_query`]): a topic the query writes, not one reached through
 /// meaning, that somebody learned. When nobody does, every score is
-/// under 50 ([`held_share`]).
+/// under 50 (see [`rank_experts`]).
 pub fn subject_known(read: &[ReadTerm]) -> bool {
     read.iter().any(|t| t.similarity.is_none() && t.people > 0)
 }
