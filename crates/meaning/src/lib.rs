@@ -20,14 +20,16 @@
 mod calibration;
 mod directory;
 mod error;
+mod loading;
 mod quantised;
 mod static_vectors;
 mod transformer;
 mod unigram;
 mod vector;
 
-pub use directory::{load_model, STATIC_FILE};
+pub use directory::STATIC_FILE;
 pub use error::ModelError;
+pub use loading::load_model;
 pub use quantised::{Quantised, QUANTISED_FILE};
 pub use static_vectors::StaticVectors;
 pub use transformer::Transformer;
