@@ -43,6 +43,19 @@ impl Reference {
     }
 }
 
+/// The reference of a model that embeds texts with `embed`: the vectors
+/// of the [`reference_words`] of its `vocabulary`.
+pub(crate) fn embedded_reference<E>(
+    vocabulary: impl IntoIterator<Item = (String, u32)>,
+    dimensions: usize,
+    embed: impl FnOnce(&[&str]) -> Result<Vec<Option<Vec<f32>>>, E>,
+) -> Result<Reference, E> {
+    let words = reference_words(vocabulary, |_| true);
+    let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
+    let vectors: Vec<f32> = embed(&texts)?.into_iter().flatten().flatten().collect();
+    Ok(Reference::new(vectors, dimensions))
+}
+
 /// How many of the vocabulary's words stand for unrelated texts.
 const REFERENCE_WORDS: usize = 1_000;
 

@@ -16,15 +16,15 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use candle_core::{DType, Device, Module, Tensor};
+use candle_core::{Device, Module, Tensor};
 use candle_nn::{LayerNorm, Linear};
 use kenning_ports::Embedder;
 
-use crate::calibration::{reference_words, Reference};
+use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
 use crate::error::ModelError;
 use crate::unigram::Unigram;
-use crate::vector::unit;
+use crate::vector::mean_pooled;
 
 /// The file the model is read from in its directory.
 pub const QUANTISED_FILE: &str = "model.q4";
@@ -193,7 +193,6 @@ struct Layer {
 struct Shape {
     hidden: usize,
     heads: usize,
-    vocabulary: usize,
     positions: usize,
 }
 
@@ -343,10 +342,18 @@ impl Quantised {
         let shape = Shape {
             hidden,
             heads,
-            vocabulary,
             positions,
         };
         let tokenizer = read_tokenizer(&mut cursor)?;
+        if tokenizer.size() > vocabulary {
+            return Err(ModelError::invalid(
+                &path,
+                format!(
+                    "{} pieces for {vocabulary} word embeddings",
+                    tokenizer.size()
+                ),
+            ));
+        }
         let tensors = Tensors {
             entries: read_tensors(&mut cursor, &bytes)?,
             path: &path,
@@ -356,7 +363,11 @@ impl Quantised {
         if words.count != vocabulary * hidden || !words.quantised {
             return Err(ModelError::invalid(&path, "the word embeddings' shape"));
         }
-        let words = words.bytes[..vocabulary * hidden / BLOCK * BLOCK_BYTES].to_vec();
+        let words = words
+            .bytes
+            .get(..vocabulary * hidden / BLOCK * BLOCK_BYTES)
+            .ok_or_else(|| ModelError::invalid(&path, "the word embeddings are cut short"))?
+            .to_vec();
         let layers = (0..layers)
             .map(|l| {
                 Ok(Layer {
@@ -385,15 +396,9 @@ impl Quantised {
             device: Device::Cpu,
             reference: Reference::default(),
         };
-        let words = reference_words(model.tokenizer.words(), |_| true);
-        let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
-        let vectors: Vec<f32> = model
-            .embed_all(&texts)?
-            .into_iter()
-            .flatten()
-            .flatten()
-            .collect();
-        model.reference = Reference::new(vectors, hidden);
+        model.reference = embedded_reference(model.tokenizer.words(), hidden, |texts| {
+            model.embed_all(texts)
+        })?;
         Ok(model)
     }
 
@@ -418,10 +423,8 @@ impl Quantised {
         let mut values = Vec::with_capacity(rows.len() * longest * hidden);
         for row in rows {
             for at in 0..longest {
-                let id = row
-                    .get(at)
-                    .map_or(0, |id| *id as usize)
-                    .min(self.shape.vocabulary - 1);
+                // Padding reads the first row; the mask leaves it out.
+                let id = row.get(at).map_or(0, |id| *id as usize);
                 dequantise(
                     &self.words[id * row_bytes..(id + 1) * row_bytes],
                     &mut values,
@@ -478,15 +481,7 @@ impl Quantised {
                 .output_norm
                 .forward(&(layer.down.forward(&up)? + &x)?)?;
         }
-        let mask = mask.unsqueeze(2)?;
-        let summed = x.broadcast_mul(&mask)?.sum(1)?;
-        let mean = summed.broadcast_div(&mask.sum(1)?)?;
-        Ok(mean
-            .to_dtype(DType::F32)?
-            .to_vec2::<f32>()?
-            .into_iter()
-            .map(unit)
-            .collect())
+        Ok(mean_pooled(&x, &mask)?)
     }
 
     /// The vector of each of `texts`, `None` for a text without a token.

@@ -7,11 +7,11 @@ use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
 use kenning_ports::Embedder;
 
-use crate::calibration::{reference_words, Reference};
+use crate::calibration::{embedded_reference, Reference};
 use crate::directory::{name_of, tokenizer};
 use crate::error::ModelError;
 use crate::static_vectors::StaticVectors;
-use crate::vector::unit;
+use crate::vector::{mean_pooled, unit};
 
 /// How many texts are run through the model at once.
 const BATCH: usize = 256;
@@ -67,15 +67,11 @@ impl Transformer {
             dimensions: config.hidden_size,
             reference: Reference::default(),
         };
-        let words = reference_words(transformer.tokenizer.get_vocab(false), |_| true);
-        let texts: Vec<&str> = words.iter().map(|(word, _)| word.as_str()).collect();
-        let vectors: Vec<f32> = transformer
-            .embed_all(&texts)?
-            .into_iter()
-            .flatten()
-            .flatten()
-            .collect();
-        transformer.reference = Reference::new(vectors, transformer.dimensions);
+        transformer.reference = embedded_reference(
+            transformer.tokenizer.get_vocab(false),
+            transformer.dimensions,
+            |texts| transformer.embed_all(texts),
+        )?;
         Ok(transformer)
     }
 
@@ -99,11 +95,7 @@ impl Transformer {
         let mask = Tensor::from_vec(mask, shape, &self.device)?;
         let types = ids.zeros_like()?;
         let output = self.model.forward(&ids, &types, Some(&mask))?;
-        let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
-        let summed = output.broadcast_mul(&mask)?.sum(1)?;
-        let counted = mask.sum(1)?;
-        let mean = summed.broadcast_div(&counted)?;
-        Ok(mean.to_vec2::<f32>()?.into_iter().map(unit).collect())
+        Ok(mean_pooled(&output, &mask)?)
     }
 
     /// The vector of each of `texts`, `None` for a text without a token.

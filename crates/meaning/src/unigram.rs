@@ -124,6 +124,11 @@ impl Unigram {
         ids
     }
 
+    /// How many pieces the vocabulary holds: every id is below it.
+    pub(crate) fn size(&self) -> usize {
+        self.pieces.len()
+    }
+
     /// The vocabulary's pieces that begin a word, with the word and id.
     pub(crate) fn words(&self) -> impl Iterator<Item = (String, u32)> + '_ {
         self.pieces.iter().enumerate().filter_map(|(id, piece)| {

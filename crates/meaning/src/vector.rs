@@ -1,4 +1,6 @@
-//! Vectors of unit length, as both embedders give them.
+//! Vectors of unit length, as every embedder gives them.
+
+use candle_core::{DType, Tensor};
 
 /// `vector` scaled to unit length; `None` when it is zero.
 pub(crate) fn unit(mut vector: Vec<f32>) -> Option<Vec<f32>> {
@@ -8,4 +10,23 @@ pub(crate) fn unit(mut vector: Vec<f32>) -> Option<Vec<f32>> {
     }
     vector.iter_mut().for_each(|x| *x /= norm);
     Some(vector)
+}
+
+/// The mean over its tokens of each row of a model's `output` (batch,
+/// tokens, dimensions), counting only the tokens `mask` (batch, tokens;
+/// 1 for a token, 0 for padding) keeps, at unit length: sentence
+/// embeddings as both models were trained to give them.
+pub(crate) fn mean_pooled(
+    output: &Tensor,
+    mask: &Tensor,
+) -> candle_core::Result<Vec<Option<Vec<f32>>>> {
+    let mask = mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+    let summed = output.broadcast_mul(&mask)?.sum(1)?;
+    let mean = summed.broadcast_div(&mask.sum(1)?)?;
+    Ok(mean
+        .to_dtype(DType::F32)?
+        .to_vec2::<f32>()?
+        .into_iter()
+        .map(unit)
+        .collect())
 }
