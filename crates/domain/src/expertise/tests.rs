@@ -977,3 +977,35 @@ fn one_word_of_a_longer_query_is_a_weak_answer() {
         "the word alone is covered: {alone:?}"
     );
 }
+
+#[test]
+fn a_sole_expert_on_both_words_of_a_subject_scores_at_least_80() {
+    let s = Scoring::default();
+    let librarian = user(1);
+    // Five uploads' worth about the knowledge base: the phrase and both
+    // of its words.
+    let mut rows = vec![
+        standing(librarian, "knowledg base", 5.0, 0),
+        standing(librarian, "knowledg", 5.0, 0),
+        standing(librarian, "base", 5.0, 0),
+    ];
+    // "base" is a common word: many others hold it a little.
+    for n in 10..40 {
+        rows.push(standing(user(n), "base", 1.0, 0));
+        rows.push(standing(user(n), "support", 4.0, 0));
+    }
+    let population = Population {
+        people: 31,
+        actions: 600,
+    };
+    let mut evidence = evidence(&rows, activity(&rows, 20), population);
+    evidence.actions = actions_of(&rows[..3], 5);
+    let query = vec![term("knowledg"), term("base"), term("knowledg base")];
+    let ranked = rank_experts(&query, evidence, t(0), &s, 10);
+    assert_eq!(ranked[0].user, librarian, "{ranked:?}");
+    assert!(ranked[0].score >= 80.0, "{ranked:?}");
+    assert!(
+        ranked.iter().skip(1).all(|e| e.score < 50.0),
+        "holding the common word alone is a weak answer: {ranked:?}"
+    );
+}
