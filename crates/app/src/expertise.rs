@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, query_terms, rank_experts, read_query, related_topics, subject_known, Actor,
+    entity_topics, profile_order, query_terms, rank_experts, read_query, related_topics, subject_known, Actor,
     Attribution, EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm,
     RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput,
     UploadText, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
@@ -39,6 +39,10 @@ const ACTIONS_PER_TOPIC_READ: u32 = ACTIONS_COUNTED;
 const RELATED_SAMPLE: u32 = 200;
 /// How many contributing actions are listed per topic.
 const ACTIONS_PER_TOPIC: u32 = 10;
+/// How many of a person's highest standings a profile is ordered from: a
+/// bound on the counts read for one profile; a topic below them stands
+/// too low to be among the first a reader sees.
+const PROFILE_CANDIDATES: usize = 500;
 
 /// What an accepted upload taught.
 #[derive(Debug, Clone, PartialEq)]
@@ -674,8 +678,9 @@ impl ExpertiseService {
             .unwrap_or_else(|| topic.to_lowercase()))
     }
 
-    /// At most `limit` of the topics `user` knows best, with the actions
-    /// behind each;
+    /// At most `limit` of the topics `user` knows best, what sets them
+    /// apart first (`profile_order`, among their 500
+    /// highest standings), with the actions behind each;
     /// `NotFound` when no user has the id.
     pub fn user_topics(
         &self,
@@ -700,6 +705,11 @@ impl ExpertiseService {
             .filter(|t| t.score > 0.0)
             .collect();
         scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+        scored.truncate(PROFILE_CANDIDATES);
+        let keys: Vec<String> = scored.iter().map(|t| t.key.clone()).collect();
+        let knowing = self.store.people_on(&keys).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
+        profile_order(&mut scored, &knowing, population);
         scored
             .into_iter()
             .filter(|t| self.extractor.readable(&t.label))

@@ -16,7 +16,7 @@ mod standing;
 mod trace;
 
 pub use ranking::{
-    query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence, Expert,
+    profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence, Expert,
     Population, QueryTerm, ReadTerm, ACTIONS_COUNTED,
 };
 pub use related::{commonest_labels, related_topics, RelatedTopic};

@@ -215,7 +215,9 @@ impl Query {
     }
 
     /// The topics a user knows best, with their scores and the actions that
-    /// taught them. `limit` 1 to 100, default 15.
+    /// taught them: what sets the user apart first (the standing times the
+    /// share of the people who do not hold the topic), so that what nearly
+    /// everybody holds comes last. `limit` 1 to 100, default 15.
     fn user_topics(
         context: &Context,
         global_user_id: Uuid,

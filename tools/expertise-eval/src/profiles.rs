@@ -52,6 +52,8 @@ pub struct Row {
     pub language: String,
     pub people: usize,
     pub precision: [f64; 3],
+    /// The same with whole gold phrases only, no head nouns.
+    pub exact: [f64; 3],
     pub wrong_kind: [Option<f64>; 3],
 }
 
@@ -307,6 +309,7 @@ pub fn evaluate(
         language: dataset.language.clone(),
         people: hands.len(),
         precision: [0.0; 3],
+        exact: [0.0; 3],
         wrong_kind: [None; 3],
     };
     for (system, of_people) in profiles.iter().enumerate() {
@@ -314,19 +317,23 @@ pub fn evaluate(
             continue;
         }
         let mut precisions = Vec::new();
+        let mut exact = Vec::new();
         let mut wrong = Vec::new();
         for (person, profile) in of_people.iter().enumerate() {
             let mut gold = HashSet::new();
+            let mut phrases = HashSet::new();
             for &d in &hands[person] {
                 for phrase in &dataset.documents[d].gold {
                     let folded = normalizer.phrase(phrase);
                     if let Some(head) = folded.split(' ').next_back() {
                         gold.insert(head.to_owned());
                     }
+                    phrases.insert(folded.clone());
                     gold.insert(folded);
                 }
             }
             precisions.push(precision(profile, &gold, &normalizer));
+            exact.push(precision(profile, &phrases, &normalizer));
             let bad = profile
                 .iter()
                 .filter(|t| wrong_kind(t, english, &stops))
@@ -338,6 +345,7 @@ pub fn evaluate(
             });
         }
         row.precision[system] = mean(&precisions);
+        row.exact[system] = mean(&exact);
         row.wrong_kind[system] = Some(mean(&wrong));
     }
     Ok(row)
@@ -348,6 +356,9 @@ pub fn table(rows: &[Row]) -> String {
     let mut header = vec!["dataset".to_owned(), "lang".into(), "people".into()];
     for name in SYSTEMS {
         header.push(format!("{name} P@{PROFILE_SIZE}"));
+    }
+    for name in SYSTEMS {
+        header.push(format!("{name} P@{PROFILE_SIZE} whole phrases"));
     }
     for name in SYSTEMS {
         header.push(format!("{name} verbs or function words"));
@@ -364,6 +375,7 @@ pub fn table(rows: &[Row]) -> String {
             row.people.to_string(),
         ];
         cells.extend(row.precision.iter().map(|p| format!("{p:.3}")));
+        cells.extend(row.exact.iter().map(|p| format!("{p:.3}")));
         cells.extend(
             row.wrong_kind
                 .iter()

@@ -1009,3 +1009,46 @@ fn a_sole_expert_on_both_words_of_a_subject_scores_at_least_80() {
         "holding the common word alone is a weak answer: {ranked:?}"
     );
 }
+
+fn scored(key: &str, score: f64) -> ScoredTopic {
+    ScoredTopic {
+        key: key.into(),
+        label: key.into(),
+        score,
+        shown: true,
+    }
+}
+
+#[test]
+fn a_profile_puts_what_sets_a_person_apart_before_what_everybody_holds() {
+    let population = Population {
+        people: 40,
+        actions: 4000,
+    };
+    let knowing: HashMap<String, u64> = [("team", 38), ("kubernet", 3), ("helm chart", 1)]
+        .into_iter()
+        .map(|(k, n)| (k.to_owned(), n))
+        .collect();
+    let mut topics = vec![
+        scored("team", 9.0),
+        scored("kubernet", 6.0),
+        scored("helm chart", 2.0),
+    ];
+    profile_order(&mut topics, &knowing, population);
+    let keys: Vec<&str> = topics.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["kubernet", "helm chart", "team"]);
+    assert_eq!(topics[2].score, 9.0, "the scores stay the standings");
+
+    // Alone in the organisation, a person's profile is their standings.
+    let alone = Population {
+        people: 1,
+        actions: 10,
+    };
+    let knowing: HashMap<String, u64> = ["team", "kubernet", "helm chart"]
+        .into_iter()
+        .map(|k| (k.to_owned(), 1))
+        .collect();
+    profile_order(&mut topics, &knowing, alone);
+    let keys: Vec<&str> = topics.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["team", "kubernet", "helm chart"]);
+}
