@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, profile_order, query_terms, rank_experts, read_query, related_topics, subject_known, Actor,
-    Attribution, EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm,
-    RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace, Upload, UploadInput,
-    UploadText, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    entity_topics, profile_order, query_terms, rank_experts, read_query, related_topics,
+    subject_known, Actor, Attribution, EntityTopic, Expert, ExpertsLimit, FieldViolation, GroupId,
+    QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit, Rule, ScoredTopic, Scoring, TextTrace,
+    Upload, UploadInput, UploadText, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question,

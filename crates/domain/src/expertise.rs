@@ -16,8 +16,8 @@ mod standing;
 mod trace;
 
 pub use ranking::{
-    profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence, Expert,
-    Population, QueryTerm, ReadTerm, ACTIONS_COUNTED,
+    profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence,
+    Expert, Population, QueryTerm, ReadTerm, ACTIONS_COUNTED,
 };
 pub use related::{commonest_labels, related_topics, RelatedTopic};
 pub use scoring::{EntityTopic, Scoring, ScoringError};

@@ -34,10 +34,10 @@ pub use audit::{
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
-    commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query, related_topics,
-    subject_known, ActionTopic, EntityTopic, Evidence, Expert, Holding, Lesson, Population,
-    QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, TextTrace,
-    TopicLabel, TopicStanding, ACTIONS_COUNTED, PHRASES_PER_TEXT, WORDS_PER_TEXT,
+    commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query,
+    related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, Holding, Lesson,
+    Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
+    TextTrace, TopicLabel, TopicStanding, ACTIONS_COUNTED, PHRASES_PER_TEXT, WORDS_PER_TEXT,
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,
