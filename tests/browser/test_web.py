@@ -79,9 +79,13 @@ def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning)
 
 
 def ask(driver, query):
+    before = driver.find_element(By.TAG_NAME, "main")
     box = driver.find_element(By.ID, "q")
     box.clear()
     box.send_keys(query, Keys.ENTER)
+    # The answer is a new page: wait for the old one to go, so that the
+    # last answer's reading is not taken for this one's.
+    wait(driver).until(seen.staleness_of(before))
     wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "main"), "How Kenning read"))
     return text(driver)
 
