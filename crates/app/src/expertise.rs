@@ -59,8 +59,10 @@ pub struct Accepted {
 /// of each.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryReading {
-    /// The languages the query was read in (ISO 639-1), the detected one
-    /// first: a query not read as English is read with English rules too.
+    /// The languages the query was read in (ISO 639-1): the question's
+    /// words' own when one was read ("wer kennt sich mit ... aus":
+    /// German), then the one detected in the subject; a subject not read
+    /// as English is read with English rules too.
     pub languages: Vec<String>,
     /// The topics read, the largest share of the score first, those
     /// nobody learned last; with the learned topics the query reached
@@ -84,7 +86,9 @@ pub struct QueryReading {
 #[derive(Debug)]
 struct ReadQuery {
     terms: Vec<QueryTerm>,
-    language: String,
+    /// The language of the question's words, when any were read, then
+    /// those the subject was read in.
+    languages: Vec<String>,
     question: Question,
 }
 
@@ -592,6 +596,17 @@ impl ExpertiseService {
         };
         let detected = read(None);
         let mut terms = query_terms(&detected.topics, &detected.words);
+        // The subject is read in the language detected in it and, when
+        // that is not English, with English rules too (a short subject is
+        // often detected as another language). The question's words were
+        // read in their own language, which comes first: a subject of one
+        // word ("Datenschutz") is too short to tell its language by.
+        let mut languages: Vec<String> = question.language.iter().cloned().collect();
+        for language in [detected.language.clone(), FALLBACK_LANGUAGE.to_owned()] {
+            if !languages.contains(&language) {
+                languages.push(language);
+            }
+        }
         if detected.language != FALLBACK_LANGUAGE {
             let english = read(Some(FALLBACK_LANGUAGE));
             for term in query_terms(&english.topics, &english.words) {
@@ -602,7 +617,7 @@ impl ExpertiseService {
         }
         Ok(ReadQuery {
             terms,
-            language: detected.language,
+            languages,
             question,
         })
     }
@@ -630,13 +645,9 @@ impl ExpertiseService {
     fn reading(&self, read: ReadQuery) -> Result<QueryReading, ServiceError> {
         let ReadQuery {
             terms,
-            language,
+            languages,
             question,
         } = read;
-        let mut languages = vec![language];
-        if languages[0] != FALLBACK_LANGUAGE {
-            languages.push(FALLBACK_LANGUAGE.to_owned());
-        }
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let knowing = if keys.is_empty() {
             Default::default()

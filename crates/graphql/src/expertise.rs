@@ -178,10 +178,11 @@ pub struct QueryReadingObject(pub QueryReading);
 
 #[graphql_object(name = "QueryReading", context = Context)]
 impl QueryReadingObject {
-    /// The languages the query was read in (ISO 639-1), the detected one
-    /// first. A short query is often detected as another language; one
-    /// not read as English is read with English rules too, and both
-    /// readings count.
+    /// The languages the query was read in (ISO 639-1): first that of the
+    /// question's words when one was read ("Wer kennt sich mit
+    /// Datenschutz aus?": German), then the one detected in the subject. A
+    /// short subject is often detected as another language; one not read
+    /// as English is read with English rules too, and both readings count.
     fn languages(&self) -> &[String] {
         &self.0.languages
     }

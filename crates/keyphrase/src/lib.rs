@@ -120,7 +120,13 @@ impl TopicExtractor for KeyphraseExtractor {
             }
         });
         let (asking, subject) = question::read(query, &[own, self.languages.english()]);
-        Question { asking, subject }
+        // The frame's language is the one its words were read in.
+        let language = (!asking.is_empty()).then(|| own.code.to_owned());
+        Question {
+            asking,
+            subject,
+            language,
+        }
     }
 
     fn readable(&self, label: &str) -> bool {

@@ -228,6 +228,21 @@ mod tests {
     }
 
     #[test]
+    fn a_question_says_the_language_of_its_own_words() {
+        let language = |query: &str| KeyphraseExtractor::new().question(query).language;
+        assert_eq!(
+            language("Wer kennt sich mit Datenschutz aus?").as_deref(),
+            Some("de")
+        );
+        assert_eq!(
+            language("Qui est notre expert en data mining ?").as_deref(),
+            Some("fr")
+        );
+        assert_eq!(language("who can help with GDPR").as_deref(), Some("en"));
+        assert_eq!(language("Datenschutz"), None, "no question, no language");
+    }
+
+    #[test]
     fn a_frame_in_one_language_around_a_subject_in_another_is_read_in_its_own() {
         assert_eq!(
             subject("Qui est notre expert en the analysis of the data of the web ?"),

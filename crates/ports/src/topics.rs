@@ -24,6 +24,10 @@ pub struct Question {
     /// The rest of the query: what it asks about. The whole query when no
     /// question is read in it.
     pub subject: String,
+    /// The language (ISO 639-1) the question's words were read in, when
+    /// any were read: the query's language when its subject is too short
+    /// to tell ("Wer kennt sich mit Datenschutz aus?").
+    pub language: Option<String>,
 }
 
 /// Finds the key phrases (1 to 3 words) and the content words of a text.
@@ -50,6 +54,7 @@ pub trait TopicExtractor: Send + Sync {
         Question {
             asking: Vec::new(),
             subject: query.to_owned(),
+            language: None,
         }
     }
 

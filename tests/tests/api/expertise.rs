@@ -744,6 +744,15 @@ fn a_question_is_read_apart_from_its_subject(backend: Backend) {
         emails(&experts(&app, "I need help with tax returns")),
         ["bob@example.com"]
     );
+    // A subject of one word is too short to tell its language by; the
+    // question's words tell it.
+    let reply = app.graphql(
+        "query reading($query: String!) { queryReading(query: $query) { languages subject } }",
+        json!({ "query": "Wer kennt sich mit Datenschutz aus?" }),
+    );
+    let reading = &reply.json()["data"]["queryReading"];
+    assert_eq!(reading["subject"], json!("Datenschutz"), "{}", reply.body);
+    assert_eq!(reading["languages"][0], json!("de"), "{}", reply.body);
 }
 
 /// A subject nobody learned is said to be unknown, and nobody is listed
