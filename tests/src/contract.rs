@@ -27,7 +27,7 @@ use kenning_domain::{
 };
 use kenning_ports::{
     AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError,
-    NewAction, RecordError, SessionStore, StoreError, StoredCredential, UserRepository,
+    NewAction, RecordError, Recorded, SessionStore, StoreError, StoredCredential, UserRepository,
     WebhookStore,
 };
 use kenning_test_macros::contract_check;
@@ -905,7 +905,7 @@ fn actions_teach_their_user(store: Arc<impl Store>) {
         0,
         &[("rust", 1.0), ("cargo", 0.5)],
     );
-    assert_eq!(store.record(&first, &scoring), Ok(ada.id()));
+    assert_eq!(store.record(&first, &scoring).map(|r| r.user), Ok(ada.id()));
     store
         .record(
             &action("ada@example.com", None, 0, &[("rust", 0.5)]),
@@ -980,7 +980,12 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
         })
     };
     assert_eq!(
-        store.record_all(&actions, &scoring).unwrap(),
+        store
+            .record_all(&actions, &scoring)
+            .unwrap()
+            .into_iter()
+            .map(|r| r.map(|recorded| recorded.user))
+            .collect::<Vec<_>>(),
         vec![
             Ok(ada.id()),
             Err(RecordError::UnknownUser),
@@ -1067,7 +1072,7 @@ fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     UserRepository::insert(&*store, &ada, &by()).unwrap();
-    let results: Vec<Result<UserId, RecordError>> = std::thread::scope(|s| {
+    let results: Vec<Result<Recorded, RecordError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..24)
             .map(|_| {
                 let store = store.clone();

@@ -36,6 +36,17 @@ pub enum Operation {
     ReadHiddenTopicsOf(UserId),
     /// Hide a topic of the person's profile, or show it again.
     ChangeTopicsOf(UserId),
+    /// Read everything kept about the person.
+    ReadDataOf(UserId),
+    /// Turn learning from the person's activity off or on, or erase what
+    /// was learned about them.
+    ChangeLearningOf(UserId),
+    /// Read the organisation's rules on learning.
+    ReadLearningRules,
+    /// Set or lift the organisation's rules on learning.
+    SetLearningRules,
+    /// Read what people ask that nobody knows.
+    ReadAskedSubjects,
 }
 
 impl Caller {
@@ -54,28 +65,41 @@ impl Caller {
                 Operation::ReadAudit => Scope::AuditRead,
                 Operation::ManageWebhooks => Scope::WebhooksManage,
                 Operation::ReadExpertise => Scope::ExpertiseRead,
-                Operation::ReadGroups | Operation::ReadHiddenTopicsOf(_) => Scope::UsersRead,
-                Operation::ChangeTopicsOf(_) => Scope::UsersWrite,
+                Operation::ReadGroups
+                | Operation::ReadHiddenTopicsOf(_)
+                | Operation::ReadDataOf(_)
+                | Operation::ReadLearningRules
+                | Operation::ReadAskedSubjects => Scope::UsersRead,
+                Operation::ChangeTopicsOf(_)
+                | Operation::ChangeLearningOf(_)
+                | Operation::SetLearningRules => Scope::UsersWrite,
             }),
             Caller::Person(me) => match operation {
-                Operation::ReadExpertise | Operation::ReadGroups => Ok(()),
+                Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
+                    Ok(())
+                }
                 Operation::ReadUsers
                 | Operation::WriteUsers
                 | Operation::ReadAudit
-                | Operation::ManageWebhooks => Err(ServiceError::Forbidden(
+                | Operation::ManageWebhooks
+                | Operation::SetLearningRules
+                | Operation::ReadAskedSubjects => Err(ServiceError::Forbidden(
                     "this is for administrators' tokens, not for a person signed in".to_owned(),
                 )),
-                Operation::ReadHiddenTopicsOf(user) | Operation::ChangeTopicsOf(user)
+                Operation::ReadHiddenTopicsOf(user)
+                | Operation::ChangeTopicsOf(user)
+                | Operation::ReadDataOf(user)
+                | Operation::ChangeLearningOf(user)
                     if user == *me =>
                 {
                     Ok(())
                 }
-                Operation::ReadHiddenTopicsOf(_) | Operation::ChangeTopicsOf(_) => {
-                    Err(ServiceError::Forbidden(
-                        "a person may read and change the topics of their own profile only"
-                            .to_owned(),
-                    ))
-                }
+                Operation::ReadHiddenTopicsOf(_)
+                | Operation::ChangeTopicsOf(_)
+                | Operation::ReadDataOf(_)
+                | Operation::ChangeLearningOf(_) => Err(ServiceError::Forbidden(
+                    "a person may read and change their own profile and data only".to_owned(),
+                )),
             },
         }
     }
@@ -105,7 +129,13 @@ mod tests {
             Err(ServiceError::Forbidden(_))
         ));
         assert!(person.require(Operation::ReadExpertise).is_ok());
+        assert!(person.require(Operation::ReadDataOf(me)).is_ok());
+        assert!(person.require(Operation::ChangeLearningOf(me)).is_ok());
+        assert!(person.require(Operation::ReadDataOf(other)).is_err());
+        assert!(person.require(Operation::ChangeLearningOf(other)).is_err());
         for refused in [
+            Operation::SetLearningRules,
+            Operation::ReadAskedSubjects,
             Operation::ReadUsers,
             Operation::WriteUsers,
             Operation::ReadAudit,

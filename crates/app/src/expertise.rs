@@ -12,11 +12,12 @@ use kenning_domain::{
     Upload, UploadInput, UploadText, UserId, UserTopicsLimit, ACTIONS_COUNTED, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
-    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, Question,
-    RecordError, StoreError, TopicExtractor, UserRepository,
+    ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, PrivacyStore,
+    Question, RecordError, Recorded, StoreError, TopicExtractor, UserRepository,
 };
 use uuid::Uuid;
 
+use crate::asked::AskedLedger;
 use crate::error::{Missing, ServiceError};
 use crate::group_commit::{GroupCommit, Lane};
 use crate::meaning::Meanings;
@@ -51,7 +52,9 @@ pub struct Accepted {
     pub action_id: Uuid,
     /// The user the action was recorded for.
     pub user: UserId,
-    /// The topics the upload taught, with their relevance in it.
+    /// The topics the upload taught, with their relevance in it: none when
+    /// the privacy rules kept it from teaching (its person is not learned
+    /// about, or its type is excluded).
     pub topics: Vec<ScoredTopic>,
 }
 
@@ -171,8 +174,11 @@ pub struct ExpertiseService {
     extractor: Arc<dyn TopicExtractor>,
     clock: Arc<dyn Clock>,
     scoring: Arc<Scoring>,
-    commit: GroupCommit<NewAction, Result<UserId, RecordError>>,
+    commit: GroupCommit<NewAction, Result<Recorded, RecordError>>,
     meanings: Option<Arc<Meanings>>,
+    /// The privacy store, when given: who is learned about, and where the
+    /// subjects asked are counted.
+    privacy: Option<(Arc<dyn PrivacyStore>, Arc<AskedLedger>)>,
     /// Who a person's say over their profile is recorded as made by.
     actor: Actor,
 }
@@ -187,7 +193,7 @@ impl std::fmt::Debug for ExpertiseService {
 }
 
 /// What the store answers for one action.
-type RecordAnswer = Result<UserId, RecordError>;
+type RecordAnswer = Result<Recorded, RecordError>;
 
 /// The places of `actions` by the lane of their person among `writers`
 /// (each person's actions in one part, in their order, so her standings
@@ -262,7 +268,54 @@ impl ExpertiseService {
             clock,
             scoring,
             meanings: None,
+            privacy: None,
             actor: Actor::embedded(),
+        }
+    }
+
+    /// The service under the privacy rules of `privacy`: a person who is
+    /// not learned about shows no topics, and the subjects asked that at
+    /// most one person holds are counted there.
+    pub fn with_privacy(mut self, privacy: Arc<dyn PrivacyStore>) -> Self {
+        let ledger = Arc::new(AskedLedger::new(privacy.clone(), self.clock.clone()));
+        self.privacy = Some((privacy, ledger));
+        self
+    }
+
+    /// Writes the counts of subjects asked gathered so far.
+    pub fn flush_asked(&self) {
+        if let Some((_, ledger)) = &self.privacy {
+            ledger.flush();
+        }
+    }
+
+    /// Every topic `user` holds, with her score on it now, the highest
+    /// first: (key, label, score).
+    pub fn scored_standings(
+        &self,
+        user: UserId,
+    ) -> Result<Vec<(String, String, f64)>, ServiceError> {
+        self.known(user)?;
+        let now = self.clock.now();
+        let mut held: Vec<(String, String, f64)> = self
+            .store
+            .standings_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .map(|s| {
+                let score = s.standing.score_at(now, &self.scoring);
+                (s.key, s.label, score)
+            })
+            .collect();
+        held.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+        Ok(held)
+    }
+
+    /// Whether `user` is learned about (always, without a privacy store).
+    fn learns(&self, user: UserId) -> Result<bool, ServiceError> {
+        match &self.privacy {
+            Some((store, _)) => Ok(store.learning_of(user)?.is_none_or(|l| l.learns)),
+            None => Ok(true),
         }
     }
 
@@ -350,10 +403,12 @@ impl ExpertiseService {
         let recorded = self.record(actions);
         for ((at, action_id, topics), outcome) in waiting.into_iter().zip(recorded) {
             answers[at] = Some(match outcome {
-                Ok(Ok(user)) => Ok(Accepted {
+                // An upload the privacy rules keep from teaching is
+                // accepted, and says it taught nothing.
+                Ok(Ok(recorded)) => Ok(Accepted {
                     action_id,
-                    user,
-                    topics,
+                    user: recorded.user,
+                    topics: if recorded.taught { topics } else { Vec::new() },
                 }),
                 Ok(Err(RecordError::UnknownUser)) => Err(ServiceError::UnknownUser),
                 Ok(Err(RecordError::DuplicateAlias { action, received })) => {
@@ -524,6 +579,9 @@ impl ExpertiseService {
             &self.scoring,
             items(limit.get()),
         );
+        if let (Some((_, ledger)), None) = (&self.privacy, group) {
+            ledger.note(terms, &experts, limit);
+        }
         for expert in &mut experts {
             self.shown(&mut expert.topics);
         }
@@ -699,6 +757,11 @@ impl ExpertiseService {
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
         self.known(user)?;
+        if !self.learns(user)? {
+            // Not learned about: nothing is told of them, as `experts`
+            // does not offer them.
+            return Ok(Vec::new());
+        }
         let now = self.clock.now();
         let hidden = self.store.hidden_of(user).map_err(internal)?;
         let mut scored: Vec<ScoredTopic> = self

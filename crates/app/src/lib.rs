@@ -8,19 +8,23 @@
 #![warn(missing_docs)]
 
 mod access;
+mod asked;
 mod audit;
 mod credentials;
 mod error;
 mod expertise;
+mod export;
 mod group_commit;
 mod groups;
 mod meaning;
+mod privacy;
 mod sessions;
 mod stale;
 mod users;
 mod webhooks;
 
 pub use access::{Caller, Operation};
+pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
@@ -29,6 +33,7 @@ pub use credentials::{
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
+pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};
 pub use sessions::{IssuedLink, Person, SessionService, SignInError, SignedIn};
 pub use stale::PATCH_ATTEMPTS;
 pub use users::{Replacement, UserService, PURGE_BATCH};

@@ -125,14 +125,17 @@ pub enum ResourceKind {
     Group,
     /// An access token or API key.
     Credential,
+    /// The organisation: its rules on learning.
+    Organisation,
 }
 
 impl ResourceKind {
     /// Every kind of resource.
-    pub const ALL: [ResourceKind; 3] = [
+    pub const ALL: [ResourceKind; 4] = [
         ResourceKind::User,
         ResourceKind::Group,
         ResourceKind::Credential,
+        ResourceKind::Organisation,
     ];
 
     /// The kind named `raw` in a filter, else a violation on
@@ -145,7 +148,7 @@ impl ResourceKind {
                 FieldViolation::new(
                     "resourceType",
                     Rule::OneOf {
-                        allowed: "user, group, credential",
+                        allowed: "user, group, credential, organisation",
                     },
                 )
             })
@@ -157,6 +160,7 @@ impl ResourceKind {
             ResourceKind::User => "user",
             ResourceKind::Group => "group",
             ResourceKind::Credential => "credential",
+            ResourceKind::Organisation => "organisation",
         }
     }
 }
@@ -186,6 +190,15 @@ pub enum ChangeKind {
     /// A person's session ended: they signed out, or were signed out
     /// because they may no longer sign in.
     UserSignedOut,
+    /// What Kenning keeps about a person was handed out (to them or an
+    /// administrator); the entry says who asked, never what was in it.
+    UserExported,
+    /// Whether a person is learned about changed by their own choice (the
+    /// field `learning`).
+    UserLearningChanged,
+    /// What Kenning learned about a person (actions and expertise) was
+    /// erased; the account stays.
+    UserForgotten,
     /// A group was created.
     GroupCreated,
     /// A group's name, external id or members changed.
@@ -196,11 +209,17 @@ pub enum ChangeKind {
     CredentialIssued,
     /// A credential was revoked.
     CredentialRevoked,
+    /// A rule of the organisation's on learning was set (the field names
+    /// its kind).
+    LearningRuleSet,
+    /// A rule of the organisation's on learning was lifted (the field
+    /// names its kind).
+    LearningRuleLifted,
 }
 
 impl ChangeKind {
     /// Every kind, in the order of their names' documentation.
-    pub const ALL: [ChangeKind; 15] = [
+    pub const ALL: [ChangeKind; 20] = [
         ChangeKind::UserCreated,
         ChangeKind::UserUpdated,
         ChangeKind::UserEmailChanged,
@@ -211,18 +230,24 @@ impl ChangeKind {
         ChangeKind::UserAnonymized,
         ChangeKind::UserSignedIn,
         ChangeKind::UserSignedOut,
+        ChangeKind::UserExported,
+        ChangeKind::UserLearningChanged,
+        ChangeKind::UserForgotten,
         ChangeKind::GroupCreated,
         ChangeKind::GroupUpdated,
         ChangeKind::GroupDeleted,
         ChangeKind::CredentialIssued,
         ChangeKind::CredentialRevoked,
+        ChangeKind::LearningRuleSet,
+        ChangeKind::LearningRuleLifted,
     ];
 
     /// Every kind's name, for the message of a name that is none.
     pub const NAMES: &'static str = "user.created, user.updated, user.email_changed, \
         user.deactivated, user.reactivated, user.deleted, user.deletion_cancelled, \
-        user.anonymized, user.signed_in, user.signed_out, group.created, group.updated, group.deleted, credential.issued, \
-        credential.revoked";
+        user.anonymized, user.signed_in, user.signed_out, user.exported, user.learning_changed, \
+        user.forgotten, group.created, group.updated, group.deleted, credential.issued, \
+        credential.revoked, organisation.learning_rule_set, organisation.learning_rule_lifted";
 
     /// The kind named `raw` in a filter, else a violation on `kinds`.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
@@ -249,11 +274,16 @@ impl ChangeKind {
             ChangeKind::UserAnonymized => "user.anonymized",
             ChangeKind::UserSignedIn => "user.signed_in",
             ChangeKind::UserSignedOut => "user.signed_out",
+            ChangeKind::UserExported => "user.exported",
+            ChangeKind::UserLearningChanged => "user.learning_changed",
+            ChangeKind::UserForgotten => "user.forgotten",
             ChangeKind::GroupCreated => "group.created",
             ChangeKind::GroupUpdated => "group.updated",
             ChangeKind::GroupDeleted => "group.deleted",
             ChangeKind::CredentialIssued => "credential.issued",
             ChangeKind::CredentialRevoked => "credential.revoked",
+            ChangeKind::LearningRuleSet => "organisation.learning_rule_set",
+            ChangeKind::LearningRuleLifted => "organisation.learning_rule_lifted",
         }
     }
 
@@ -269,12 +299,18 @@ impl ChangeKind {
             | ChangeKind::UserDeletionCancelled
             | ChangeKind::UserAnonymized
             | ChangeKind::UserSignedIn
-            | ChangeKind::UserSignedOut => ResourceKind::User,
+            | ChangeKind::UserSignedOut
+            | ChangeKind::UserExported
+            | ChangeKind::UserLearningChanged
+            | ChangeKind::UserForgotten => ResourceKind::User,
             ChangeKind::GroupCreated | ChangeKind::GroupUpdated | ChangeKind::GroupDeleted => {
                 ResourceKind::Group
             }
             ChangeKind::CredentialIssued | ChangeKind::CredentialRevoked => {
                 ResourceKind::Credential
+            }
+            ChangeKind::LearningRuleSet | ChangeKind::LearningRuleLifted => {
+                ResourceKind::Organisation
             }
         }
     }
@@ -517,6 +553,32 @@ pub fn hidden_topics_changed(id: Uuid) -> Change {
 /// The sign-in of the person `id`, by `method`.
 pub fn user_signed_in(id: Uuid, method: SignInMethod) -> Change {
     Change::of(ChangeKind::UserSignedIn, id, &[method.as_str()])
+}
+
+/// The hand-out of what Kenning keeps about the person `id`.
+pub fn user_exported(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserExported, id, &[])
+}
+
+/// The person `id`'s choice of whether they are learned about.
+pub fn user_learning_changed(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserLearningChanged, id, &["learning"])
+}
+
+/// The erasure of what was learned about the person `id`.
+pub fn user_forgotten(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserForgotten, id, &[])
+}
+
+/// The organisation's rule `rule` set (`set`) or lifted. The
+/// organisation's id is the nil UUID: there is one.
+pub fn learning_rule_changed(rule: &crate::LearningRule, set: bool) -> Change {
+    let kind = if set {
+        ChangeKind::LearningRuleSet
+    } else {
+        ChangeKind::LearningRuleLifted
+    };
+    Change::of(kind, Uuid::nil(), &[rule.parts().0])
 }
 
 /// The end of a session of the person `id`.

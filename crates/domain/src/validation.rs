@@ -46,6 +46,10 @@ pub enum Rule {
     NotAnIdentifier,
     /// The value is not the id of a user that is not deleted.
     NotAUser,
+    /// The value is not the id of a group.
+    NotAGroup,
+    /// The value is not a whole number.
+    NotANumber,
     /// The value is not an RFC 3339 timestamp with an offset.
     InvalidTimestamp,
     /// The moment lies further in the future than clocks can disagree.
@@ -130,6 +134,8 @@ impl fmt::Display for Rule {
                 f.write_str("must be lower-case letters, digits and underscores")
             }
             Rule::NotAUser => f.write_str("must be the id of a user that is not deleted"),
+            Rule::NotAGroup => f.write_str("must be the id of a group"),
+            Rule::NotANumber => f.write_str("must be a whole number"),
             Rule::InvalidTimestamp => f.write_str(
                 "must be an RFC 3339 timestamp with an offset, e.g. 2026-03-02T08:00:00.000Z",
             ),

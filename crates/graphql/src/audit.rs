@@ -50,14 +50,18 @@ impl AuditEventObject {
 
     /// What happened: `user.created`, `user.updated`, `user.email_changed`,
     /// `user.deactivated`, `user.reactivated`, `user.deleted`,
-    /// `user.deletion_cancelled`, `user.anonymized`, `group.created`,
-    /// `group.updated`, `group.deleted`, `credential.issued` or
-    /// `credential.revoked`.
+    /// `user.deletion_cancelled`, `user.anonymized`, `user.signed_in`,
+    /// `user.signed_out`, `user.exported`, `user.learning_changed`,
+    /// `user.forgotten`, `group.created`, `group.updated`,
+    /// `group.deleted`, `credential.issued`, `credential.revoked`,
+    /// `organisation.learning_rule_set` or
+    /// `organisation.learning_rule_lifted`.
     fn kind(&self) -> &str {
         self.0.change.kind.as_str()
     }
 
-    /// `user`, `group` or `credential`.
+    /// `user`, `group`, `credential` or `organisation` (whose id is the
+    /// nil UUID).
     fn resource_type(&self) -> &str {
         self.0.change.kind.resource().as_str()
     }

@@ -5,8 +5,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
 use kenning_app::{
-    AuditService, Caller, ExpertiseService, GroupService, Operation, Principal, UserService,
-    WebhookService,
+    AuditService, Caller, ExpertiseService, GroupService, Operation, Principal, PrivacyService,
+    UserService, WebhookService,
 };
 use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
@@ -25,8 +25,20 @@ pub struct Context {
     pub expertise: ExpertiseService,
     pub audit: AuditService,
     pub webhooks: WebhookService,
+    pub privacy: PrivacyService,
     pub max_offset: u32,
     read_ahead: Arc<ReadAhead>,
+}
+
+/// The use cases a request calls, as the server set them up.
+#[derive(Debug, Clone)]
+pub struct Services {
+    pub users: UserService,
+    pub groups: GroupService,
+    pub expertise: ExpertiseService,
+    pub audit: AuditService,
+    pub webhooks: WebhookService,
+    pub privacy: PrivacyService,
 }
 
 /// What a list's resolver read for its items' fields in one batch, each
@@ -63,23 +75,16 @@ impl juniper::Context for Context {}
 impl Context {
     /// A request's context: `principal` calling the use cases, whose
     /// changes are recorded as made by its credential through GraphQL.
-    pub fn new(
-        principal: Principal,
-        users: UserService,
-        groups: GroupService,
-        expertise: ExpertiseService,
-        audit: AuditService,
-        webhooks: WebhookService,
-        max_offset: u32,
-    ) -> Self {
+    pub fn new(principal: Principal, services: Services, max_offset: u32) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
         Self {
             caller: Caller::Machine(principal),
-            users: users.acting_as(actor.clone()),
-            groups: groups.acting_as(actor.clone()),
-            expertise: expertise.acting_as(actor),
-            audit,
-            webhooks,
+            users: services.users.acting_as(actor.clone()),
+            groups: services.groups.acting_as(actor.clone()),
+            expertise: services.expertise.acting_as(actor.clone()),
+            privacy: services.privacy.acting_as(actor),
+            audit: services.audit,
+            webhooks: services.webhooks,
             max_offset,
             read_ahead: Arc::default(),
         }
@@ -143,6 +148,13 @@ impl Context {
     pub(crate) fn webhooks(&self) -> Result<&WebhookService, ApiError> {
         self.caller.require(Operation::ManageWebhooks)?;
         Ok(&self.webhooks)
+    }
+
+    /// The privacy use cases, if the caller may do `operation`; otherwise
+    /// the scope error.
+    pub(crate) fn privacy(&self, operation: Operation) -> Result<&PrivacyService, ApiError> {
+        self.caller.require(operation)?;
+        Ok(&self.privacy)
     }
 
     /// The expertise use cases, if the caller may read expertise;

@@ -15,11 +15,12 @@ mod error;
 mod execution;
 mod expertise;
 mod inputs;
+mod privacy;
 mod schema;
 mod user;
 mod webhook;
 
-pub use context::Context;
+pub use context::{Context, Services};
 pub use error::ApiError;
 pub use execution::{
     Answer, Outcome, RequestError, BAD_REQUEST, QUERY_TOO_COMPLEX, VALIDATION_ERROR,

@@ -4,9 +4,9 @@ use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_app::Operation;
 use kenning_domain::{
-    self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
-    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User, UserCursor,
-    UserId, UserKey, UserTopicsLimit,
+    self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit,
+    ExternalId, FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User,
+    UserCursor, UserId, UserKey, UserTopicsLimit,
 };
 use kenning_ports::AuditQuery;
 use uuid::Uuid;
@@ -17,6 +17,7 @@ use crate::context::{asks_for, Context};
 use crate::error::ApiError;
 use crate::expertise::{ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
+use crate::privacy::{AskedSubjectObject, LearningObject, LearningRulesObject};
 use crate::user::UserObject;
 use crate::webhook::{CreatedWebhookObject, WebhookObject};
 
@@ -232,6 +233,60 @@ impl Query {
             .collect())
     }
 
+    /// The organisation's rules on learning, with who set each and when.
+    /// Needs `users:read`.
+    fn learning_rules(context: &Context) -> Result<LearningRulesObject> {
+        let privacy = context.privacy(Operation::ReadLearningRules)?;
+        Ok(LearningRulesObject(privacy.rules()?))
+    }
+
+    /// Whether a person is learned about, and their own choice. Needs
+    /// `users:read`.
+    fn user_learning(context: &Context, global_user_id: Uuid) -> Result<LearningObject> {
+        let user = user_id(global_user_id);
+        let privacy = context.privacy(Operation::ReadDataOf(user))?;
+        Ok(LearningObject(privacy.learning_of(user)?))
+    }
+
+    /// Everything Kenning keeps about a person, as one JSON document (a
+    /// string): the profile, groups, learning, topics with their scores
+    /// and the actions behind each, hidden topics, every action, and the
+    /// audit entries about them. The hand-out is recorded in the audit
+    /// trail (`user.exported`). Needs `users:read`.
+    fn user_data(context: &Context, global_user_id: Uuid) -> Result<String> {
+        let user = user_id(global_user_id);
+        let privacy = context.privacy(Operation::ReadDataOf(user))?;
+        Ok(privacy.export(user)?.to_string())
+    }
+
+    /// The subjects asked in `experts` in the last `days` days (1 to 90,
+    /// default 30) that nobody holds (no one scored 50 or more), or one
+    /// person alone, the most asked first; at most 200. Only topics and
+    /// counts are kept, never the query or who asked. Needs `users:read`.
+    fn asked_subjects(
+        context: &Context,
+        #[graphql(default = 30)] days: Option<i32>,
+    ) -> Result<Vec<AskedSubjectObject>> {
+        let privacy = context.privacy(Operation::ReadAskedSubjects)?;
+        let days = days.unwrap_or(30);
+        let kept = i32::try_from(AskedSubject::KEPT_DAYS).unwrap_or(i32::MAX);
+        if !(1..=kept).contains(&days) {
+            let rule = if days < 1 {
+                domain::Rule::TooSmall { min: 1 }
+            } else {
+                domain::Rule::TooLarge {
+                    max: i64::from(kept),
+                }
+            };
+            return Err(violation(FieldViolation::new("days", rule)));
+        }
+        Ok(privacy
+            .asked(days.unsigned_abs())?
+            .into_iter()
+            .map(AskedSubjectObject)
+            .collect())
+    }
+
     /// The webhook subscriptions, oldest first, with what waits for each.
     /// Needs `webhooks:manage`.
     fn webhooks(context: &Context) -> Result<Vec<WebhookObject>> {
@@ -386,6 +441,53 @@ impl Mutation {
         let user = user_id(global_user_id);
         let expertise = context.expertise_for(Operation::ChangeTopicsOf(user))?;
         Ok(expertise.set_topic_hidden(user, &topic, false)?)
+    }
+
+    /// Sets (`set` true) or lifts a rule of the organisation's on learning,
+    /// and returns the rules in force: `learning_off` (nobody is learned
+    /// about), `new_people_opted_out` (people who never chose are not),
+    /// `group_off` with a group's id as `value` (its members are not),
+    /// `excluded_entity_type` or `excluded_action_type` with the type
+    /// (uploads of it teach nothing from then on), `retention_days` with
+    /// the number of days (1 to 36500; actions older are forgotten).
+    /// Takes effect at once. Needs `users:write`.
+    fn set_learning_rule(
+        context: &Context,
+        kind: String,
+        value: Option<String>,
+        set: bool,
+    ) -> Result<LearningRulesObject> {
+        let privacy = context.privacy(Operation::SetLearningRules)?;
+        Ok(LearningRulesObject(privacy.set_rule(
+            &kind,
+            value.as_deref(),
+            set,
+        )?))
+    }
+
+    /// Sets a person's own choice of being learned about: false stops
+    /// learning from their activity (uploads naming them are accepted and
+    /// teach nothing, and `experts` does not offer them), true learns from
+    /// later uploads again, null returns to the organisation's default.
+    /// Needs `users:write`.
+    fn set_user_learning(
+        context: &Context,
+        global_user_id: Uuid,
+        learning: Option<bool>,
+    ) -> Result<LearningObject> {
+        let user = user_id(global_user_id);
+        let privacy = context.privacy(Operation::ChangeLearningOf(user))?;
+        Ok(LearningObject(privacy.set_learning(user, learning)?))
+    }
+
+    /// Erases what Kenning learned about a person: every action and
+    /// topic (the account and its profile stay). Cannot be undone. Needs
+    /// `users:write`.
+    fn forget_user(context: &Context, global_user_id: Uuid) -> Result<bool> {
+        let user = user_id(global_user_id);
+        let privacy = context.privacy(Operation::ChangeLearningOf(user))?;
+        privacy.forget(user)?;
+        Ok(true)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).

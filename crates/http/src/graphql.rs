@@ -3,7 +3,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
-use kenning_graphql::{Answer, Context};
+use kenning_graphql::{Answer, Context, Services};
 use serde_json::Value;
 
 use crate::body::read_json;
@@ -41,11 +41,14 @@ async fn run(
 
     let context = Context::new(
         principal,
-        state.users.clone(),
-        state.groups.clone(),
-        state.expertise.clone(),
-        state.audit.clone(),
-        state.webhooks.clone(),
+        Services {
+            users: state.users.clone(),
+            groups: state.groups.clone(),
+            expertise: state.expertise.clone(),
+            audit: state.audit.clone(),
+            webhooks: state.webhooks.clone(),
+            privacy: state.privacy.clone(),
+        },
         state.schema.limits().max_offset,
     );
     let schema = state.schema.clone();

@@ -4,8 +4,8 @@
 use std::sync::Arc;
 
 use kenning_app::{
-    AuditService, CredentialService, ExpertiseService, GroupService, SessionService, UserService,
-    WebhookService,
+    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
+    SessionService, UserService, WebhookService,
 };
 use kenning_graphql::Schema;
 
@@ -23,6 +23,7 @@ pub struct UseCases {
     pub audit: AuditService,
     pub webhooks: WebhookService,
     pub sessions: SessionService,
+    pub privacy: PrivacyService,
 }
 
 /// What the handlers share: the use cases (as fields of their own,
@@ -53,6 +54,7 @@ impl AppState {
             groups: use_cases.groups.clone(),
             expertise: use_cases.expertise.clone(),
             sessions: use_cases.sessions.clone(),
+            privacy: use_cases.privacy.clone(),
             config: web,
         };
         Self {

@@ -49,6 +49,18 @@ pub struct ActionRecord {
     pub relevance: f64,
 }
 
+/// An action stored: for whom, and whether it taught anything. An action
+/// of a person who is not learned about, or of a type the organisation
+/// excluded from learning, is stored (its alias spent) but teaches nothing
+/// ([`crate::PrivacyStore`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Recorded {
+    /// The user the action was recorded for.
+    pub user: UserId,
+    /// Whether it taught its topics.
+    pub taught: bool,
+}
+
 /// Why an action was not stored.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RecordError {
@@ -79,10 +91,11 @@ pub enum RecordError {
 /// upload, erasure and rebuild.
 pub trait ExpertiseStore: Send + Sync {
     /// Stores `action` for the ACTIVE or DEACTIVATED user with its e-mail
-    /// key and adds each topic's contribution (weight × relevance) to the
-    /// user's standings; returns the user. The action is durable when this
-    /// returns `Ok`.
-    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<UserId, RecordError> {
+    /// key and, when the user is learned about and its types are not
+    /// excluded, adds each topic's contribution (weight × relevance) to the
+    /// user's standings; returns the user and whether it taught. The action
+    /// is durable when this returns `Ok`.
+    fn record(&self, action: &NewAction, scoring: &Scoring) -> Result<Recorded, RecordError> {
         self.record_all(std::slice::from_ref(action), scoring)?
             .pop()
             .unwrap_or_else(|| {
@@ -102,7 +115,7 @@ pub trait ExpertiseStore: Send + Sync {
         &self,
         actions: &[NewAction],
         scoring: &Scoring,
-    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError>;
+    ) -> Result<Vec<Result<Recorded, RecordError>>, StoreError>;
 
     /// How many calls of [`record_all`](ExpertiseStore::record_all) are
     /// worth running at once: 1 for a store that writes one transaction

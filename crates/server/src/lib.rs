@@ -11,8 +11,12 @@ use actix_web::web;
 use anyhow::Context as _;
 use kenning_app::{
     AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService,
-    SessionService, UserService, WebhookService,
+    PrivacyService, SessionService, UserService, WebhookService,
 };
+
+/// Steps of [`kenning_app::RETENTION_BATCH`] actions the retention takes
+/// at each round of the purge.
+const RETENTION_STEPS: u32 = 100;
 use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
@@ -87,6 +91,20 @@ impl Services {
         })
     }
 
+    /// The privacy use cases, reading people's expertise through
+    /// `expertise` (built by [`Services::expertise`]).
+    pub fn privacy(&self, expertise: &ExpertiseService) -> PrivacyService {
+        PrivacyService::new(
+            self.db.clone(),
+            self.db.clone(),
+            self.db.clone(),
+            self.db.clone(),
+            expertise.clone(),
+            self.clock.clone(),
+        )
+        .acting_as(Actor::cli())
+    }
+
     /// The webhook use cases: subscriptions checked, and events delivered,
     /// under `settings`.
     pub fn webhooks(&self, settings: &WebhookSettings) -> WebhookService {
@@ -120,7 +138,8 @@ impl Services {
             Arc::new(KeyphraseExtractor::new()),
             self.clock.clone(),
             scoring,
-        );
+        )
+        .with_privacy(self.db.clone());
         match embedder {
             Some(embedder) => service.with_embedder(embedder),
             None => service,
@@ -293,6 +312,7 @@ pub struct Application {
     server: Server,
     services: Services,
     expertise: ExpertiseService,
+    privacy: PrivacyService,
     purge_interval: Duration,
     audit_retention_days: u32,
     webhooks: WebhookService,
@@ -326,6 +346,7 @@ impl Application {
         // listen fails at once.
         let expertise = services.expertise(settings.scoring, settings.meaning.load());
         let webhooks = services.webhooks(&settings.webhooks);
+        let privacy = services.privacy(&expertise);
 
         let port = listener.local_addr()?.port();
         let metrics_listener = match &settings.http.metrics {
@@ -347,6 +368,7 @@ impl Application {
             audit: services.audit.clone(),
             webhooks: webhooks.clone(),
             sessions: services.sessions.clone(),
+            privacy: privacy.clone(),
         };
         let state = AppState::new(
             use_cases,
@@ -366,6 +388,7 @@ impl Application {
             server,
             services,
             expertise,
+            privacy,
             purge_interval: settings.purge_interval,
             audit_retention_days: settings.audit_retention_days,
             webhooks,
@@ -407,6 +430,7 @@ impl Application {
         let users = self.services.users.clone();
         let audit = self.services.audit.clone();
         let sessions = self.services.sessions.clone();
+        let privacy = self.privacy.clone();
         let retention = self.audit_retention_days;
         let interval = self.purge_interval;
         let purger = actix_web::rt::spawn(async move {
@@ -437,9 +461,23 @@ impl Application {
                     Ok(Err(e)) => log::error!("pruning sessions failed: {e:?}"),
                     Err(e) => log::error!("pruning sessions failed: {e}"),
                 }
+                let privacy = privacy.clone();
+                match web::block(move || {
+                    let forgotten = privacy.forget_expired(RETENTION_STEPS)?;
+                    privacy.prune_asked()?;
+                    Ok::<_, kenning_app::ServiceError>(forgotten)
+                })
+                .await
+                {
+                    Ok(Ok(0)) => {}
+                    Ok(Ok(n)) => log::info!("retention: forgot {n} action(s)"),
+                    Ok(Err(e)) => log::error!("the retention failed: {e:?}"),
+                    Err(e) => log::error!("the retention failed: {e}"),
+                }
             }
         });
         let result = self.server.await;
+        self.expertise.flush_asked();
         purger.abort();
         delivering.stop();
         result

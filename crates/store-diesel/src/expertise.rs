@@ -9,8 +9,8 @@ use diesel::sql_types::{Integer, Nullable, Text};
 use diesel::upsert::excluded;
 use kenning_domain::{
     commonest_labels, hidden_topics_changed, ActionTopic, Attribution, EntityTopic, Evidence,
-    GroupId, Holding, Lesson, Population, Scoring, Standing, Status, TopicLabel, TopicStanding,
-    UserId,
+    GroupId, Holding, LearningRules, Lesson, Population, Scoring, Standing, Status, TopicLabel,
+    TopicStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
@@ -274,6 +274,7 @@ struct ActionRow<'a> {
     action_date: NaiveDateTime,
     alias: Option<&'a str>,
     received: NaiveDateTime,
+    taught: bool,
 }
 
 #[derive(Debug, Insertable, Queryable, QueryableByName, Selectable)]
@@ -367,7 +368,7 @@ struct CountRow {
 }
 
 /// The row of `learner_totals` that counts a user.
-fn shard(user_id: &str) -> &str {
+pub(crate) fn shard(user_id: &str) -> &str {
     user_id.get(..1).unwrap_or_default()
 }
 
@@ -451,15 +452,18 @@ pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryRe
     Ok(())
 }
 
-/// A user's id, as a raw statement returns it.
+/// A user's id and whether she is learned about, as the look-up of an
+/// upload returns them.
 #[derive(QueryableByName)]
-struct IdRow {
+struct LearnerRow {
     #[diesel(sql_type = Text)]
     id: String,
+    #[diesel(sql_type = diesel::sql_types::Bool)]
+    learns: bool,
 }
 
 /// Locks the ACTIVE or DEACTIVATED user with an e-mail key and returns her
-/// id: the look-up every upload makes, through the unique index
+/// id and whether she is learned about: the look-up every upload makes, through the unique index
 /// `users_email_key_live`. That index covers users `WHERE status <>
 /// 'DELETED'`, and SQLite uses a partial index only for a statement that
 /// states the index's condition as the index does (a bound parameter does
@@ -470,7 +474,7 @@ pub(crate) fn learning_user(conn: &DbConnection, key: &str) -> Statement {
     sql.statement(format!(
         "UPDATE users SET version = version \
          WHERE email_key = {key} AND status <> '{deleted}' AND status IN ('{}', '{}') \
-         RETURNING id",
+         RETURNING id, learns",
         Status::LEARNING[0],
         Status::LEARNING[1],
         deleted = Status::DELETED,
@@ -546,9 +550,9 @@ impl NewCounts {
 }
 
 /// What became of one action of a write.
-enum Recorded {
-    /// Stored for the user with this id.
-    Learned(String),
+enum Outcome {
+    /// Stored for the user with this id; whether it taught.
+    Learned(String, bool),
     /// Refused before anything of it was written.
     Refused(RecordError),
 }
@@ -559,13 +563,15 @@ enum Recorded {
 fn record_one(
     conn: &mut DbConnection,
     action: &NewAction,
-    learners: &HashMap<&str, String>,
+    learners: &HashMap<&str, (String, bool)>,
+    rules: &LearningRules,
     scoring: &Scoring,
     counts: &mut NewCounts,
-) -> Result<Recorded, TxError> {
-    let Some(user_id) = learners.get(action.user_email_key.as_str()).cloned() else {
-        return Ok(Recorded::Refused(RecordError::UnknownUser));
+) -> Result<Outcome, TxError> {
+    let Some((user_id, learns)) = learners.get(action.user_email_key.as_str()).cloned() else {
+        return Ok(Outcome::Refused(RecordError::UnknownUser));
     };
+    let taught = learns && rules.teaches(&action.entity_type, &action.action_type);
     // A taken alias inserts nothing (PostgreSQL waits for a writer of the
     // same alias to end first), and nothing else is written then.
     let inserted = execute_natively(
@@ -579,6 +585,7 @@ fn record_one(
                 action_date: to_db_time(action.action_date),
                 alias: action.alias.as_deref(),
                 received: to_db_time(action.received),
+                taught,
             })
             .on_conflict(actions::alias)
             .do_nothing(),
@@ -593,10 +600,13 @@ fn record_one(
                 "stored action id {stored}"
             )))
         })?;
-        return Ok(Recorded::Refused(RecordError::DuplicateAlias {
+        return Ok(Outcome::Refused(RecordError::DuplicateAlias {
             action,
             received: from_db_time(received),
         }));
+    }
+    if !taught {
+        return Ok(Outcome::Learned(user_id, false));
     }
     let counted: Vec<CountRow> = count_action(conn, &user_id).load(conn)?;
     let first_action = counted.first().is_some_and(|c| c.actions == 1);
@@ -652,7 +662,7 @@ fn record_one(
     let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
     total.0 += i64::from(first_action);
     total.1 += 1;
-    Ok(Recorded::Learned(user_id))
+    Ok(Outcome::Learned(user_id, true))
 }
 
 /// The ACTIVE or DEACTIVATED users that `actions` name, by e-mail key,
@@ -662,13 +672,13 @@ fn record_one(
 fn lock_learners<'a>(
     conn: &mut DbConnection,
     actions: &'a [NewAction],
-) -> QueryResult<HashMap<&'a str, String>> {
+) -> QueryResult<HashMap<&'a str, (String, bool)>> {
     let keys: BTreeSet<&str> = actions.iter().map(|a| a.user_email_key.as_str()).collect();
     let mut learners = HashMap::with_capacity(keys.len());
     for key in keys {
-        let found: Vec<IdRow> = learning_user(conn, key).load(conn)?;
-        if let Some(IdRow { id }) = found.into_iter().next() {
-            learners.insert(key, id);
+        let found: Vec<LearnerRow> = learning_user(conn, key).load(conn)?;
+        if let Some(LearnerRow { id, learns }) = found.into_iter().next() {
+            learners.insert(key, (id, learns));
         }
     }
     Ok(learners)
@@ -817,20 +827,21 @@ impl ExpertiseStore for Database {
         &self,
         actions: &[NewAction],
         scoring: &Scoring,
-    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError> {
+    ) -> Result<Vec<Result<kenning_ports::Recorded, RecordError>>, StoreError> {
         if actions.is_empty() {
             return Ok(Vec::new());
         }
-        let answers: Vec<Result<String, RecordError>> = self
+        let answers: Vec<Result<(String, bool), RecordError>> = self
             .write_uploads(|conn| {
                 let learners = lock_learners(conn, actions)?;
+                let rules = crate::learning::rules(conn)?;
                 let mut counts = NewCounts::default();
                 let mut answers = Vec::with_capacity(actions.len());
                 for action in actions {
                     answers.push(
-                        match record_one(conn, action, &learners, scoring, &mut counts)? {
-                            Recorded::Learned(user_id) => Ok(user_id),
-                            Recorded::Refused(refusal) => Err(refusal),
+                        match record_one(conn, action, &learners, &rules, scoring, &mut counts)? {
+                            Outcome::Learned(user_id, taught) => Ok((user_id, taught)),
+                            Outcome::Refused(refusal) => Err(refusal),
                         },
                     );
                 }
@@ -841,7 +852,10 @@ impl ExpertiseStore for Database {
         answers
             .into_iter()
             .map(|answer| match answer {
-                Ok(user_id) => Ok(Ok(parse_user(&user_id)?)),
+                Ok((user_id, taught)) => Ok(Ok(kenning_ports::Recorded {
+                    user: parse_user(&user_id)?,
+                    taught,
+                })),
                 Err(refusal) => Ok(Err(refusal)),
             })
             .collect()
@@ -1141,60 +1155,67 @@ impl Database {
     /// actions (PostgreSQL; SQLite runs one writer at a time), so no upload
     /// falls between the actions read and the standings replaced.
     fn rebuild_learners(&self, ids: &[String], scoring: &Scoring) -> Result<(), StoreError> {
-        self.write(|conn| {
-            if let DbConnection::Postgres(pg) = conn {
-                // In the order of the ids: batches never wait on each other
-                // in a cycle.
-                users::table
-                    .filter(users::id.eq_any(ids))
-                    .order(users::id)
-                    .select(users::id)
-                    .for_update()
-                    .load::<String>(pg)?;
-            }
-            let learned: Vec<(ActionTopicRow, (String, NaiveDateTime))> = action_topics::table
-                .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
-                .filter(action_topics::user_id.eq_any(ids))
-                // Redundant, but it lets both tables be read by user
-                // (PostgreSQL otherwise hashes every action).
-                .filter(actions::user_id.eq_any(ids))
-                .select((
-                    ActionTopicRow::as_select(),
-                    (actions::action_type, actions::action_date),
-                ))
-                .load(conn)?;
-            let mut rebuilt: HashMap<(String, String), Holding> = HashMap::new();
-            let mut changed: Vec<(String, String, f64)> = Vec::new();
-            for (topic, (action_type, date)) in learned {
-                let taught = topic.entity_topic();
-                let relevance = taught.relevance(scoring);
-                if relevance.to_bits() != topic.relevance.to_bits() {
-                    changed.push((topic.action_id, topic.topic_key.clone(), relevance));
-                }
-                let key = (topic.user_id, topic.topic_key);
-                let before = rebuilt.remove(&key);
-                let after =
-                    Holding::learn(before, &taught, &action_type, from_db_time(date), scoring);
-                rebuilt.insert(key, after);
-            }
-            for rows in changed.chunks(ROWS_PER_INSERT) {
-                set_relevance(conn, rows)?;
-            }
-            diesel::delete(standings::table.filter(standings::user_id.eq_any(ids)))
-                .execute(conn)?;
-            let rows: Vec<StandingRow> = rebuilt
-                .into_iter()
-                .map(|((user_id, topic_key), holding)| {
-                    StandingRow::new(user_id, topic_key, holding, scoring)
-                })
-                .collect();
-            for rows in rows.chunks(ROWS_PER_INSERT) {
-                execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
-            }
-            Ok::<_, TxError>(())
-        })
-        .map_err(StoreError::from)
+        self.write(|conn| relearn(conn, ids, scoring).map_err(TxError::from))
+            .map_err(StoreError::from)
     }
+}
+
+/// Recomputes the standings of the users `ids` from their actions under
+/// `scoring`, replacing theirs, and their actions' relevance, in the
+/// caller's transaction (see [`Database::rebuild_learners`] for the locks).
+pub(crate) fn relearn(
+    conn: &mut DbConnection,
+    ids: &[String],
+    scoring: &Scoring,
+) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        // In the order of the ids: batches never wait on each other
+        // in a cycle.
+        users::table
+            .filter(users::id.eq_any(ids))
+            .order(users::id)
+            .select(users::id)
+            .for_update()
+            .load::<String>(pg)?;
+    }
+    let learned: Vec<(ActionTopicRow, (String, NaiveDateTime))> = action_topics::table
+        .inner_join(actions::table.on(actions::id.eq(action_topics::action_id)))
+        .filter(action_topics::user_id.eq_any(ids))
+        // Redundant, but it lets both tables be read by user
+        // (PostgreSQL otherwise hashes every action).
+        .filter(actions::user_id.eq_any(ids))
+        .select((
+            ActionTopicRow::as_select(),
+            (actions::action_type, actions::action_date),
+        ))
+        .load(conn)?;
+    let mut rebuilt: HashMap<(String, String), Holding> = HashMap::new();
+    let mut changed: Vec<(String, String, f64)> = Vec::new();
+    for (topic, (action_type, date)) in learned {
+        let taught = topic.entity_topic();
+        let relevance = taught.relevance(scoring);
+        if relevance.to_bits() != topic.relevance.to_bits() {
+            changed.push((topic.action_id, topic.topic_key.clone(), relevance));
+        }
+        let key = (topic.user_id, topic.topic_key);
+        let before = rebuilt.remove(&key);
+        let after = Holding::learn(before, &taught, &action_type, from_db_time(date), scoring);
+        rebuilt.insert(key, after);
+    }
+    for rows in changed.chunks(ROWS_PER_INSERT) {
+        set_relevance(conn, rows)?;
+    }
+    diesel::delete(standings::table.filter(standings::user_id.eq_any(ids))).execute(conn)?;
+    let rows: Vec<StandingRow> = rebuilt
+        .into_iter()
+        .map(|((user_id, topic_key), holding)| {
+            StandingRow::new(user_id, topic_key, holding, scoring)
+        })
+        .collect();
+    for rows in rows.chunks(ROWS_PER_INSERT) {
+        execute_natively(conn, diesel::insert_into(standings::table).values(rows))?;
+    }
+    Ok(())
 }
 
 impl Database {

@@ -94,9 +94,23 @@ fn members_of(
     Ok(by_group)
 }
 
-/// Replaces the stored members of `group` with its members.
+/// The members of the group `id` when a rule turns learning off for it:
+/// the people whose learning a change of the group changes.
+fn off_members(conn: &mut DbConnection, id: &str) -> QueryResult<Vec<String>> {
+    if !crate::learning::group_is_off(conn, id)? {
+        return Ok(Vec::new());
+    }
+    members::table
+        .filter(members::group_id.eq(id))
+        .select(members::user_id)
+        .load(conn)
+}
+
+/// Replaces the stored members of `group` with its members; when learning
+/// is off for the group, who is learned about follows.
 fn write_members(conn: &mut DbConnection, group: &Group) -> QueryResult<()> {
     let id = group.id().to_string();
+    let mut concerned = off_members(conn, &id)?;
     diesel::delete(members::table.filter(members::group_id.eq(&id))).execute(conn)?;
     let rows: Vec<(String, String)> = group
         .attributes()
@@ -110,6 +124,10 @@ fn write_members(conn: &mut DbConnection, group: &Group) -> QueryResult<()> {
             .map(|(g, u)| (members::group_id.eq(g), members::user_id.eq(u)))
             .collect();
         execute_natively(conn, diesel::insert_into(members::table).values(values))?;
+    }
+    if crate::learning::group_is_off(conn, &id)? {
+        concerned.extend(rows.into_iter().map(|(_, user)| user));
+        crate::learning::refresh(conn, Some(&concerned))?;
     }
     Ok(())
 }
@@ -247,8 +265,10 @@ impl GroupRepository for Database {
                     current,
                 })));
             }
+            let concerned = off_members(conn, &key)?;
             diesel::delete(members::table.filter(members::group_id.eq(&key))).execute(conn)?;
             diesel::delete(groups::table.find(&key)).execute(conn)?;
+            crate::learning::refresh(conn, Some(&concerned))?;
             crate::audit::record(conn, by, &[group_deleted(id.as_uuid())])?;
             Ok(Ok(()))
         });

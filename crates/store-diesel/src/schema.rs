@@ -33,6 +33,29 @@ diesel::table! {
         user_name -> Nullable<Text>,
         user_name_key -> Nullable<Text>,
         display_name -> Nullable<Text>,
+        learning_choice -> Nullable<Bool>,
+        learns -> Bool,
+    }
+}
+
+diesel::table! {
+    learning_rules (kind, value) {
+        kind -> Text,
+        value -> Text,
+        set_at -> Timestamp,
+        credential_id -> Nullable<Text>,
+        actor_name -> Text,
+        channel -> Text,
+    }
+}
+
+diesel::table! {
+    asked_subjects (day, subject_key, holders) {
+        day -> Date,
+        subject_key -> Text,
+        label -> Text,
+        holders -> Integer,
+        asks -> BigInt,
     }
 }
 
@@ -58,6 +81,7 @@ diesel::table! {
         action_date -> Timestamp,
         alias -> Nullable<Text>,
         received -> Timestamp,
+        taught -> Bool,
     }
 }
 
@@ -219,5 +243,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     webhook_subscriptions,
     webhook_outbox,
     signin_links,
-    sessions
+    sessions,
+    learning_rules,
+    asked_subjects
 );

@@ -72,6 +72,7 @@ impl Database {
             for chunk in rows.chunks(IMPORT_ROWS_PER_STATEMENT) {
                 execute_natively(conn, diesel::insert_into(users::table).values(chunk))?;
             }
+            crate::learning::refresh(conn, None)?;
             Ok::<(), TxError>(())
         })?;
         Ok(())
@@ -135,6 +136,8 @@ impl UserRepository for Database {
                 };
                 answers.push(match inserted {
                     Ok(_) => {
+                        // A newcomer follows the rules in force (opt-in).
+                        crate::learning::refresh(conn, Some(&[user.id().to_string()]))?;
                         crate::audit::record(conn, by, &[user_created(user)])?;
                         Ok(())
                     }

@@ -8,7 +8,7 @@ use kenning_domain::{
     GroupId, Population, Scoring, TopicStanding, UserId,
 };
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
 };
 
 use crate::learned::{Held, Learned, StoredAction};
@@ -72,9 +72,10 @@ fn best_actions(
     found
 }
 
-/// Whether `user` is ranked ([`kenning_domain::User::is_ranked`]).
+/// Whether `user` is ranked ([`kenning_domain::User::is_ranked`]) and
+/// learned about.
 fn visible(state: &State, user: &UserId) -> bool {
-    state.users.get(user).is_some_and(|u| u.is_ranked())
+    state.users.get(user).is_some_and(|u| u.is_ranked()) && state.learns(user)
 }
 
 /// Whether `user` is visible and, `within` a group, one of its members.
@@ -141,7 +142,7 @@ fn record_in(
     state: &mut State,
     action: &NewAction,
     scoring: &Scoring,
-) -> Result<UserId, RecordError> {
+) -> Result<Recorded, RecordError> {
     let user = state
         .users
         .values()
@@ -164,6 +165,7 @@ fn record_in(
             });
         }
     }
+    let taught = state.learns(&user) && state.teaches(&action.entity_type, &action.action_type);
     let stored = StoredAction {
         id: action.id,
         user,
@@ -172,8 +174,17 @@ fn record_in(
         action_date: action.action_date,
         alias: action.alias.clone(),
         received: action.received,
-        topics: action.topics.clone(),
+        topics: if taught {
+            action.topics.clone()
+        } else {
+            Vec::new()
+        },
+        taught,
     };
+    if !taught {
+        state.expertise.actions.push(stored);
+        return Ok(Recorded { user, taught });
+    }
     state.expertise.learn(user, &stored, scoring);
     for topic in &stored.topics {
         state
@@ -186,7 +197,7 @@ fn record_in(
     state.expertise.actions.push(stored);
     *state.expertise.activity.entry(user).or_default() += 1;
     state.expertise.actions_total += 1;
-    Ok(user)
+    Ok(Recorded { user, taught })
 }
 
 impl ExpertiseStore for MemoryStore {
@@ -194,7 +205,7 @@ impl ExpertiseStore for MemoryStore {
         &self,
         actions: &[NewAction],
         scoring: &Scoring,
-    ) -> Result<Vec<Result<UserId, RecordError>>, StoreError> {
+    ) -> Result<Vec<Result<Recorded, RecordError>>, StoreError> {
         let mut state = self.lock();
         Ok(actions
             .iter()

@@ -17,7 +17,10 @@ pub(crate) struct StoredAction {
     pub(crate) action_date: DateTime<Utc>,
     pub(crate) alias: Option<String>,
     pub(crate) received: DateTime<Utc>,
+    /// The topics it taught: none when it was not learned from.
     pub(crate) topics: Vec<EntityTopic>,
+    /// Whether it was learned from (and counted).
+    pub(crate) taught: bool,
 }
 
 /// A user's holding on one topic, as stored, with its rank key.

@@ -7,6 +7,7 @@
 
 mod expertise;
 mod learned;
+mod privacy;
 mod sessions;
 mod state;
 mod webhooks;

@@ -32,6 +32,8 @@ pub(crate) struct State {
     pub(crate) links: Vec<IssuedLink>,
     /// The open sessions, by id.
     pub(crate) sessions: HashMap<Uuid, StoredSession>,
+    /// The rules on learning, people's choices, the subjects asked.
+    pub(crate) privacy: crate::privacy::Privacy,
 }
 
 /// A sign-in link, and when it was used.

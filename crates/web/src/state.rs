@@ -1,6 +1,6 @@
 //! What the pages share.
 
-use kenning_app::{ExpertiseService, GroupService, SessionService, UserService};
+use kenning_app::{ExpertiseService, GroupService, PrivacyService, SessionService, UserService};
 
 use crate::config::WebConfig;
 
@@ -11,5 +11,6 @@ pub struct Web {
     pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub sessions: SessionService,
+    pub privacy: PrivacyService,
     pub config: WebConfig,
 }

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
-    AuditService, DeliverySettings, ExpertiseService, GroupService, Principal, UserService,
-    WebhookService,
+    AuditService, DeliverySettings, ExpertiseService, GroupService, Principal, PrivacyService,
+    UserService, WebhookService,
 };
 use kenning_clock::ManualClock;
 use kenning_domain::{
@@ -20,7 +20,7 @@ use kenning_domain::{
     NewUserInput, Offset, Raw, Scope, Scoring, SearchText, UploadInput, User, UserCursor,
     UserError, UserFilter, UserId, UserKey,
 };
-use kenning_graphql::{Answer, Context, Limits, Outcome};
+use kenning_graphql::{Answer, Context, Limits, Outcome, Services};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{
     FilteredGroups, FilteredUsers, GroupRepository, Membership, ModifyError, ModifyGroupError,
@@ -223,6 +223,7 @@ fn world(scopes: Vec<Scope>) -> World {
         scopes,
     };
     let clock_for_webhooks = clock.clone();
+    let clock_for_privacy = clock.clone();
     let audit = AuditService::new(store.inner.clone(), clock);
     let webhooks = WebhookService::new(
         store.inner.clone(),
@@ -234,7 +235,23 @@ fn world(scopes: Vec<Scope>) -> World {
         clock_for_webhooks,
         DeliverySettings::default(),
     );
-    let context = Context::new(principal, users, groups, expertise, audit, webhooks, 10_000);
+    let privacy = PrivacyService::new(
+        store.inner.clone(),
+        store.inner.clone(),
+        store.inner.clone(),
+        store.inner.clone(),
+        expertise.clone(),
+        clock_for_privacy,
+    );
+    let services = Services {
+        users,
+        groups,
+        expertise,
+        audit,
+        webhooks,
+        privacy,
+    };
+    let context = Context::new(principal, services, 10_000);
     World {
         store,
         context,

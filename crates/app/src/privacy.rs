@@ -1,0 +1,267 @@
+//! A person's rights over what Kenning keeps about them, and the
+//! organisation's rules on learning: the download of everything kept, the
+//! person's switch, forgetting, the rules, the retention, and what people
+//! ask that nobody knows.
+
+use std::sync::Arc;
+
+use chrono::{Duration, NaiveDate};
+use kenning_domain::{
+    AskedCount, AskedSubject, Attribution, AuditEntry, Learning, LearningRule, LearningRules,
+    Status, User, UserId, ValidationErrors,
+};
+use kenning_ports::{AuditQuery, AuditTrail, Clock, GroupRepository, PrivacyStore, UserRepository};
+use serde_json::{json, Value};
+
+use crate::error::{Missing, ServiceError};
+use crate::expertise::ExpertiseService;
+
+/// Actions the retention forgets in one step (one transaction).
+pub const RETENTION_BATCH: u32 = 500;
+/// The most subjects a read of what people ask lists.
+pub const ASKED_LISTED: u32 = 200;
+/// Audit entries read at a time for a person's data.
+const AUDIT_PAGE: u32 = 500;
+
+/// The privacy use cases.
+#[derive(Clone)]
+pub struct PrivacyService {
+    store: Arc<dyn PrivacyStore>,
+    users: Arc<dyn UserRepository>,
+    groups: Arc<dyn GroupRepository>,
+    trail: Arc<dyn AuditTrail>,
+    expertise: ExpertiseService,
+    clock: Arc<dyn Clock>,
+    actor: kenning_domain::Actor,
+}
+
+impl std::fmt::Debug for PrivacyService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PrivacyService").finish_non_exhaustive()
+    }
+}
+
+impl PrivacyService {
+    /// The service over `store`, reading people's profiles and expertise
+    /// through `expertise` (which must have been given the same store with
+    /// [`ExpertiseService::with_privacy`], so that its questions are
+    /// counted here).
+    pub fn new(
+        store: Arc<dyn PrivacyStore>,
+        users: Arc<dyn UserRepository>,
+        groups: Arc<dyn GroupRepository>,
+        trail: Arc<dyn AuditTrail>,
+        expertise: ExpertiseService,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
+        Self {
+            store,
+            users,
+            groups,
+            trail,
+            expertise,
+            clock,
+            actor: kenning_domain::Actor::embedded(),
+        }
+    }
+
+    /// The same service, its changes recorded as made by `actor`.
+    pub fn acting_as(&self, actor: kenning_domain::Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
+        }
+    }
+
+    fn attribution(&self) -> Attribution {
+        Attribution::new(self.actor.clone(), self.clock.now())
+    }
+
+    /// The live user `id`: `NotFound` for none or a deleted one.
+    fn live(&self, id: UserId) -> Result<User, ServiceError> {
+        match self.users.get(id)? {
+            Some(user) if !matches!(user.status(), Status::Deleted { .. }) => Ok(user),
+            _ => Err(ServiceError::NotFound(Missing::User)),
+        }
+    }
+
+    /// The rules in force, with who set each and when.
+    pub fn rules(&self) -> Result<LearningRules, ServiceError> {
+        Ok(self.store.learning_rules()?)
+    }
+
+    /// Sets the rule of `kind` with `value` (`set`) or lifts it, and
+    /// returns the rules in force after. A group's rule needs the group;
+    /// a rule set already, or lifted already, changes nothing.
+    pub fn set_rule(
+        &self,
+        kind: &str,
+        value: Option<&str>,
+        set: bool,
+    ) -> Result<LearningRules, ServiceError> {
+        let rule = LearningRule::parse(kind, value).map_err(ValidationErrors::from)?;
+        if let LearningRule::GroupOff(group) = &rule {
+            if set && self.groups.group(*group)?.is_none() {
+                return Err(ServiceError::NotFound(Missing::Group));
+            }
+        }
+        self.store
+            .set_learning_rule(&rule, set, &self.attribution())?;
+        self.rules()
+    }
+
+    /// Whether `user` is learned about, and their own choice.
+    pub fn learning_of(&self, user: UserId) -> Result<Learning, ServiceError> {
+        self.store
+            .learning_of(user)?
+            .ok_or(ServiceError::NotFound(Missing::User))
+    }
+
+    /// Sets `user`'s own choice (`None`: the organisation's default); what
+    /// the rules make of it.
+    pub fn set_learning(
+        &self,
+        user: UserId,
+        choice: Option<bool>,
+    ) -> Result<Learning, ServiceError> {
+        self.store
+            .set_learning_choice(user, choice, &self.attribution())?
+            .ok_or(ServiceError::NotFound(Missing::User))
+    }
+
+    /// Erases what was learned about `user`: every action and standing
+    /// (the account, its profile and its choice stay).
+    pub fn forget(&self, user: UserId) -> Result<(), ServiceError> {
+        if self.store.forget(user, &self.attribution())? {
+            Ok(())
+        } else {
+            Err(ServiceError::NotFound(Missing::User))
+        }
+    }
+
+    /// Forgets the actions older than the retention, in steps of
+    /// [`RETENTION_BATCH`], until none is left or `max_steps` ran; how many
+    /// it forgot. Nothing without a retention.
+    pub fn forget_expired(&self, max_steps: u32) -> Result<u64, ServiceError> {
+        let Some(days) = self.rules()?.retention_days() else {
+            return Ok(0);
+        };
+        let before = self.clock.now() - Duration::days(i64::from(days));
+        let mut forgotten = 0;
+        for _ in 0..max_steps {
+            let step =
+                self.store
+                    .forget_before(before, RETENTION_BATCH, self.expertise.scoring())?;
+            forgotten += u64::from(step);
+            if step < RETENTION_BATCH {
+                break;
+            }
+        }
+        Ok(forgotten)
+    }
+
+    /// The subjects asked in the last `days` days that nobody holds, or
+    /// one person alone, the most asked first.
+    pub fn asked(&self, days: u32) -> Result<Vec<AskedCount>, ServiceError> {
+        self.expertise.flush_asked();
+        let since = self.clock.now().date_naive() - Duration::days(i64::from(days));
+        Ok(self.store.asked_since(since, ASKED_LISTED)?)
+    }
+
+    /// Deletes the counts of subjects asked older than they are kept
+    /// ([`AskedSubject::KEPT_DAYS`]); how many it deleted.
+    pub fn prune_asked(&self) -> Result<u64, ServiceError> {
+        let before: NaiveDate =
+            self.clock.now().date_naive() - Duration::days(AskedSubject::KEPT_DAYS);
+        Ok(self.store.prune_asked(before)?)
+    }
+
+    /// Every entry of the audit trail about `user`, oldest first.
+    fn audit_of(&self, user: UserId) -> Result<Vec<AuditEntry>, ServiceError> {
+        let mut entries = Vec::new();
+        let mut before = None;
+        loop {
+            let page = self.trail.audit_entries(&AuditQuery {
+                before,
+                limit: AUDIT_PAGE,
+                resource_id: Some(user.as_uuid()),
+                ..AuditQuery::default()
+            })?;
+            let last = page.last().map(|e| e.position);
+            let full = page.len() == AUDIT_PAGE as usize;
+            entries.extend(page);
+            match last {
+                Some(position) if full => before = Some(position),
+                _ => break,
+            }
+        }
+        entries.reverse();
+        Ok(entries)
+    }
+
+    /// Everything Kenning keeps about `user`, as one JSON document: the
+    /// profile, groups, learning, topics with their scores and the actions
+    /// behind each, hidden topics, every action, and the audit entries
+    /// about them. The hand-out is recorded in the audit trail (who asked,
+    /// not what was in it).
+    pub fn export(&self, user: UserId) -> Result<Value, ServiceError> {
+        let person = self.live(user)?;
+        let groups = self
+            .groups
+            .groups_of(&[user])?
+            .remove(&user)
+            .unwrap_or_default();
+        let learning = self.learning_of(user)?;
+        let hidden = self.expertise.hidden_topics(user)?;
+        let topics = self.expertise.scored_standings(user)?;
+        let actions = self.store.actions_of(user)?;
+        let audit = self.audit_of(user)?;
+        self.store.record_export(user, &self.attribution())?;
+        Ok(json!({
+            "exportedAt": self.clock.now().to_rfc3339(),
+            "user": crate::export::profile(&person),
+            "groups": groups.iter().map(|m| json!({
+                "id": m.group.to_string(),
+                "displayName": m.display_name.as_str(),
+            })).collect::<Vec<_>>(),
+            "learning": {
+                "choice": learning.choice,
+                "learns": learning.learns,
+            },
+            "topics": topics.iter().map(|(key, label, score)| {
+                let taught_by: Vec<String> = actions
+                    .iter()
+                    .filter(|a| a.topics.binary_search(key).is_ok())
+                    .map(|a| a.id.to_string())
+                    .collect();
+                json!({
+                    "key": key,
+                    "label": label,
+                    "score": score,
+                    "hidden": hidden.binary_search(key).is_ok(),
+                    "actions": taught_by,
+                })
+            }).collect::<Vec<_>>(),
+            "hiddenTopics": hidden,
+            "actions": actions.iter().map(|a| json!({
+                "id": a.id.to_string(),
+                "entityType": a.entity_type,
+                "actionType": a.action_type,
+                "actionDate": a.action_date.to_rfc3339(),
+                "alias": a.alias,
+                "received": a.received.to_rfc3339(),
+                "topics": a.topics,
+            })).collect::<Vec<_>>(),
+            "audit": audit.iter().map(|e| json!({
+                "at": e.at.to_rfc3339(),
+                "kind": e.change.kind.as_str(),
+                "fields": e.change.fields,
+                "by": {
+                    "name": e.actor.name,
+                    "channel": e.actor.channel.as_str(),
+                    "credentialId": e.actor.credential_id.map(|id| id.to_string()),
+                },
+            })).collect::<Vec<_>>(),
+        }))
+    }
+}

@@ -1,0 +1,119 @@
+//! Forgetting some of a person's actions (the retention): the actions go,
+//! their people's standings are learned again from the actions left, and
+//! the counts follow, all in the caller's transaction.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use chrono::NaiveDateTime;
+use diesel::prelude::*;
+use kenning_domain::Scoring;
+
+use crate::connection::DbConnection;
+use crate::expertise::{relearn, shard};
+use crate::schema::{
+    action_topics, actions, learner_totals, learners, standings, topic_learners, users,
+};
+
+/// Ids looked up or deleted by one statement: far below the
+/// bound-parameter limits.
+const IDS_PER_STATEMENT: usize = 1_000;
+
+/// The (user, topic) pairs the users `ids` hold.
+fn held(conn: &mut DbConnection, ids: &[String]) -> QueryResult<BTreeSet<(String, String)>> {
+    let mut pairs = BTreeSet::new();
+    for chunk in ids.chunks(IDS_PER_STATEMENT) {
+        let rows: Vec<(String, String)> = standings::table
+            .filter(standings::user_id.eq_any(chunk))
+            .select((standings::user_id, standings::topic_key))
+            .load(conn)?;
+        pairs.extend(rows);
+    }
+    Ok(pairs)
+}
+
+/// Forgets at most `max` actions dated before `before`, the oldest first,
+/// and what they taught; how many it forgot.
+pub(crate) fn forget_before(
+    conn: &mut DbConnection,
+    before: NaiveDateTime,
+    max: u32,
+    scoring: &Scoring,
+) -> QueryResult<u32> {
+    let doomed: Vec<(String, String)> = actions::table
+        .filter(actions::action_date.lt(before))
+        .order((actions::action_date, actions::id))
+        .limit(i64::from(max))
+        .select((actions::id, actions::user_id))
+        .load(conn)?;
+    if doomed.is_empty() {
+        return Ok(0);
+    }
+    let people: Vec<String> = doomed
+        .iter()
+        .map(|(_, user)| user.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if let DbConnection::Postgres(pg) = conn {
+        // The people's rows first, in id order, as uploads and rebuilds
+        // lock them: nobody learns for them meanwhile.
+        users::table
+            .filter(users::id.eq_any(&people))
+            .order(users::id)
+            .select(users::id)
+            .for_update()
+            .load::<String>(pg)?;
+    }
+    let before_pairs = held(conn, &people)?;
+    let counted: HashMap<String, i32> = learners::table
+        .filter(learners::user_id.eq_any(&people))
+        .select((learners::user_id, learners::actions))
+        .load::<(String, i32)>(conn)?
+        .into_iter()
+        .collect();
+    let ids: Vec<&String> = doomed.iter().map(|(id, _)| id).collect();
+    for chunk in ids.chunks(IDS_PER_STATEMENT) {
+        diesel::delete(action_topics::table.filter(action_topics::action_id.eq_any(chunk)))
+            .execute(conn)?;
+        diesel::delete(actions::table.filter(actions::id.eq_any(chunk))).execute(conn)?;
+    }
+    relearn(conn, &people, scoring)?;
+    let after_pairs = held(conn, &people)?;
+    let mut lost: BTreeMap<&str, i64> = BTreeMap::new();
+    for (_, key) in before_pairs.difference(&after_pairs) {
+        *lost.entry(key.as_str()).or_default() += 1;
+    }
+    for (key, people) in &lost {
+        let counted = || topic_learners::table.filter(topic_learners::topic_key.eq(*key));
+        diesel::update(counted())
+            .set(topic_learners::people.eq(topic_learners::people - people))
+            .execute(conn)?;
+        diesel::delete(counted().filter(topic_learners::people.le(0))).execute(conn)?;
+    }
+    for person in &people {
+        let Some(old) = counted.get(person).copied() else {
+            continue;
+        };
+        let left: i64 = actions::table
+            .filter(actions::user_id.eq(person))
+            .filter(actions::taught.eq(true))
+            .count()
+            .get_result(conn)?;
+        let (gone, actions_gone) = if left == 0 {
+            diesel::delete(learners::table.find(person)).execute(conn)?;
+            (1, i64::from(old))
+        } else {
+            diesel::update(learners::table.find(person))
+                .set(learners::actions.eq(i32::try_from(left).unwrap_or(i32::MAX)))
+                .execute(conn)?;
+            (0, i64::from(old) - left)
+        };
+        diesel::update(learner_totals::table.find(shard(person)))
+            .set((
+                learner_totals::people.eq(learner_totals::people - gone),
+                learner_totals::actions.eq(learner_totals::actions - actions_gone),
+            ))
+            .execute(conn)?;
+    }
+    Ok(u32::try_from(doomed.len()).unwrap_or(u32::MAX))
+}
