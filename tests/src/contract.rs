@@ -12,6 +12,7 @@ mod cursor;
 mod import;
 mod learning;
 mod plans;
+mod privacy;
 mod scores;
 mod sessions;
 mod webhooks;
@@ -27,8 +28,8 @@ use kenning_domain::{
 };
 use kenning_ports::{
     AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, ModifyError, ModifyGroupError,
-    NewAction, RecordError, Recorded, SessionStore, StoreError, StoredCredential, UserRepository,
-    WebhookStore,
+    NewAction, PrivacyStore, RecordError, Recorded, SessionStore, StoreError, StoredCredential,
+    UserRepository, WebhookStore,
 };
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
@@ -42,6 +43,7 @@ pub trait Store:
     + AuditTrail
     + WebhookStore
     + SessionStore
+    + PrivacyStore
     + 'static
 {
 }
@@ -53,6 +55,7 @@ impl<T> Store for T where
         + AuditTrail
         + WebhookStore
         + SessionStore
+        + PrivacyStore
         + 'static
 {
 }

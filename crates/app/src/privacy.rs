@@ -132,11 +132,23 @@ impl PrivacyService {
     /// Erases what was learned about `user`: every action and standing
     /// (the account, its profile and its choice stay).
     pub fn forget(&self, user: UserId) -> Result<(), ServiceError> {
-        if self.store.forget(user, &self.attribution())? {
-            Ok(())
-        } else {
-            Err(ServiceError::NotFound(Missing::User))
+        if !self.store.forget(user, &self.attribution())? {
+            return Err(ServiceError::NotFound(Missing::User));
         }
+        self.compact("forgot what was learned about a person")
+    }
+
+    /// Has the store compact itself after an erasure, so that what was
+    /// erased does not stay readable in its files
+    /// ([`UserRepository::compact_after_erasure`]).
+    fn compact(&self, done: &str) -> Result<(), ServiceError> {
+        self.users.compact_after_erasure().map_err(|e| {
+            ServiceError::Internal(format!(
+                "{done}, but the store could not be compacted afterwards, so the erased \
+                 values may still be in its files: {}",
+                crate::error::chain(&e)
+            ))
+        })
     }
 
     /// Forgets the actions older than the retention, in steps of
@@ -156,6 +168,9 @@ impl PrivacyService {
             if step < RETENTION_BATCH {
                 break;
             }
+        }
+        if forgotten > 0 {
+            self.compact(&format!("forgot {forgotten} action(s) past the retention"))?;
         }
         Ok(forgotten)
     }

@@ -356,7 +356,7 @@ mod tests {
         assert!(opt_in.learns(Some(true), &[]));
         let group_off = rules(&[LearningRule::GroupOff(works_council)]);
         assert!(!group_off.learns(Some(true), &[works_council]));
-        assert!(group_off.learns(Some(true), &[GroupId::from_uuid(uuid::Uuid::from_u128(8))]));
+        assert!(group_off.learns(Some(true), &[GroupId::from_uuid(uuid::Uuid::from_u128(9))]));
         assert!(!rules(&[LearningRule::LearningOff]).learns(Some(true), &[]));
     }
 

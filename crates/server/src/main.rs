@@ -16,6 +16,7 @@ use uuid::Uuid;
 
 mod audit;
 mod http_args;
+mod privacy;
 mod scoring_args;
 mod topics;
 mod webhook_args;
@@ -98,6 +99,26 @@ enum Command {
     /// Print a sign-in link for the person with this e-mail address: good
     /// once, for 15 minutes, alone on stdout.
     SigninLink(SigninLinkArgs),
+    /// Print everything Kenning keeps about a person as JSON: profile,
+    /// groups, topics and why, every action, and the audit entries about
+    /// them (the hand-out is recorded in the audit trail).
+    Data(privacy::PersonArg),
+    /// Whether Kenning learns from a person's activity: their own switch,
+    /// set on their behalf.
+    #[command(subcommand)]
+    Learning(privacy::LearningCommand),
+    /// Erase every action and topic Kenning learned about a person (the
+    /// account stays); needs --yes.
+    Forget {
+        #[command(flatten)]
+        who: privacy::PersonArg,
+        /// Yes, erase it: it cannot be undone.
+        #[arg(long)]
+        yes: bool,
+    },
+    /// The organisation's rules on learning: list, set or lift them.
+    #[command(subcommand)]
+    Rules(privacy::RulesCommand),
     /// Load a sample organisation (a dozen people and their documents,
     /// chats and e-mails) into a running server through its API, to try
     /// `experts` on; running it again changes nothing.
@@ -420,6 +441,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             let url = url::Url::parse(&args.url).ok();
             kenning_upload::demo::run(args)?;
             demo_signin_link(&cli.database_url, url)
+        }
+        Command::Data(who) => privacy::data(&open(&cli.database_url, Missing::Refuse)?, who),
+        Command::Learning(command) => {
+            privacy::learning(&open(&cli.database_url, Missing::Refuse)?, command)
+        }
+        Command::Forget { who, yes } => {
+            privacy::forget(&open(&cli.database_url, Missing::Refuse)?, who, yes)
+        }
+        Command::Rules(command) => {
+            privacy::rules(&open(&cli.database_url, Missing::Refuse)?, command)
         }
         Command::SigninLink(args) => {
             let services = open(&cli.database_url, Missing::Refuse)?;

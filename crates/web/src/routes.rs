@@ -23,6 +23,10 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
         .route("/people/{id}", web::get().to(pages::person::page))
         .route("/me", web::get().to(pages::me::page))
         .route("/me/topics", web::post().to(pages::me::change_topic))
+        .route("/me/data", web::get().to(pages::privacy::download))
+        .route("/me/learning", web::post().to(pages::privacy::set_learning))
+        .route("/me/forget", web::get().to(pages::privacy::confirm_forget))
+        .route("/me/forget", web::post().to(pages::privacy::forget))
         .route("/signin", web::get().to(pages::auth::signin_page))
         .route(
             &format!("{LINK_PREFIX}{{secret}}"),

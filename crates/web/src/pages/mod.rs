@@ -3,4 +3,5 @@
 pub(crate) mod auth;
 pub(crate) mod me;
 pub(crate) mod person;
+pub(crate) mod privacy;
 pub(crate) mod search;

@@ -59,6 +59,10 @@ pub(crate) struct ProfilePage {
     pub(crate) topics: Vec<ProfileTopic>,
     pub(crate) hidden: Vec<(String, String)>,
     pub(crate) related: Vec<Linked>,
+    /// Whether Kenning learns about the person now.
+    pub(crate) learns: bool,
+    /// Whether the person chose not to be learned about (own page).
+    pub(crate) opted_out: bool,
 }
 
 /// The profile of `user` as its page shows it to `viewer`: fields,
@@ -73,6 +77,7 @@ pub(crate) fn profile(
     let caller = Caller::Person(viewer.user.id());
     caller.require(Operation::ReadExpertise)?;
     let id = user.id();
+    let learning = app.privacy.learning_of(id)?;
     let topics: Vec<ProfileTopic> = app
         .expertise
         .user_topics(id, UserTopicsLimit::DEFAULT)?
@@ -114,6 +119,8 @@ pub(crate) fn profile(
         topics,
         hidden,
         related,
+        learns: learning.learns,
+        opted_out: learning.choice == Some(false),
     })
 }
 
