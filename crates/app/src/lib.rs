@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod access;
+mod administrators;
 mod audit;
 mod credentials;
 mod error;
@@ -21,6 +22,7 @@ mod users;
 mod webhooks;
 
 pub use access::{Caller, Operation};
+pub use administrators::Administrators;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
