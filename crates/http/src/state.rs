@@ -53,6 +53,8 @@ impl AppState {
             groups: use_cases.groups.clone(),
             expertise: use_cases.expertise.clone(),
             sessions: use_cases.sessions.clone(),
+            audit: use_cases.audit.clone(),
+            credentials: use_cases.credentials.clone(),
             config: web,
         };
         Self {

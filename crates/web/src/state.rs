@@ -1,6 +1,8 @@
 //! What the pages share.
 
-use kenning_app::{ExpertiseService, GroupService, SessionService, UserService};
+use kenning_app::{
+    AuditService, CredentialService, ExpertiseService, GroupService, SessionService, UserService,
+};
 
 use crate::config::WebConfig;
 
@@ -11,5 +13,9 @@ pub struct Web {
     pub groups: GroupService,
     pub expertise: ExpertiseService,
     pub sessions: SessionService,
+    /// For the admin console alone.
+    pub audit: AuditService,
+    /// For the admin console alone.
+    pub credentials: CredentialService,
     pub config: WebConfig,
 }
