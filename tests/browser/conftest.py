@@ -42,7 +42,13 @@ PEOPLE = [
     ("mallory@example.com", "<img src=x onerror=window.__xss=1>", "Doe", None, [KUBERNETES]),
     ("bob@example.com", "Bob", "Finance", "Tax advisor", [TAX]),
     ("erin@example.com", "Erin", "Keys", None, [TAX]),
+    ("frances@example.com", "Frances", "Allen", "Directory administrator", []),
 ]
+
+#: The group whose active members administer Kenning (`--admin-group`),
+#: and its one member.
+ADMIN_GROUP = "Kenning admins"
+ADMIN = "frances@example.com"
 
 
 def free_port():
@@ -80,7 +86,7 @@ class Kenning:
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             [BIN, "--database-url", self.db_url, "serve", "--bind", f"127.0.0.1:{port}",
-             "--meaning", "off"],
+             "--meaning", "off", "--admin-group", ADMIN_GROUP],
             stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"), env=env, text=True)
         self.token = self.process.stdout.readline().strip()
         wait_for(self.url + "/readyz")
@@ -120,6 +126,18 @@ class Kenning:
         with urllib.request.urlopen(request) as response:
             assert response.status == 201
 
+    def create_group(self, name, members):
+        body = json.dumps({"schemas": ["urn:ietf:params:scim:schemas:core:2.0:Group"],
+                           "displayName": name,
+                           "members": [{"value": m} for m in members]}).encode()
+        request = urllib.request.Request(
+            self.url + "/accounts/api/v1/scim/v2/Groups", data=body,
+            headers={"Authorization": f"Bearer {self.token}",
+                     "Content-Type": "application/scim+json"})
+        with urllib.request.urlopen(request) as response:
+            assert response.status == 201
+            return json.load(response)["id"]
+
     def signin_link(self, email):
         return self.cli("signin-link", "--email", email, "--public-url", self.url)
 
@@ -155,6 +173,7 @@ def kenning():
         server.ids[email] = server.create(email, first, last, position)
         for n, text in enumerate(texts):
             server.upload(email, text, n)
+    server.create_group(ADMIN_GROUP, [server.ids[ADMIN]])
     yield server
     server.stop()
     provider.terminate()

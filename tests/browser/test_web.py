@@ -7,6 +7,7 @@ import http.server
 import socket
 import subprocess
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -16,7 +17,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
 from selenium.webdriver.support.ui import WebDriverWait
 
-from conftest import BIN, check_page, free_port, wait_for
+from conftest import ADMIN, BIN, check_page, free_port, wait_for
 
 
 def wait(driver, seconds=15):
@@ -353,3 +354,136 @@ def test_an_id_token_is_checked_and_matched(kenning, tmp_path, mode, settings, s
             server.terminate()
             server.wait(timeout=20)
         rogue.stop()
+
+
+def unique(name):
+    """An e-mail address no other test (nor the other browser) uses."""
+    return f"{name}-{time.time_ns()}@example.com"
+
+
+def submit(driver, button_text):
+    """Clicks the button and waits for the page it leads to."""
+    before = driver.find_element(By.TAG_NAME, "main")
+    driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']").click()
+    wait(driver).until(seen.staleness_of(before))
+
+
+def test_an_administrator_creates_a_user_once_the_invalid_field_is_fixed(browser, kenning):
+    sign_in(browser, kenning, ADMIN)
+    # The header links administrators to the console, by keyboard too.
+    tab_to(browser, lambda e: e.tag_name == "a" and e.text == "Admin").send_keys(Keys.ENTER)
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Users"))
+    assert browser.find_element(By.CSS_SELECTOR, "nav[aria-label=Admin]")
+    assert "Grace Hopper" in text(browser)
+    check_page(browser, "admin-users")
+
+    browser.find_element(By.LINK_TEXT, "New user").click()
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "New user"))
+    email = unique("hedy")
+    browser.find_element(By.ID, "email").send_keys(email.replace("@", " at "))
+    browser.find_element(By.ID, "firstname").send_keys("Hedy")
+    browser.find_element(By.ID, "lastname").send_keys("Lamarr")
+    browser.find_element(By.ID, "position").send_keys("Inventor")
+    submit(browser, "Create the user")
+    assert heading(browser) == "New user"
+    problem = browser.find_element(By.ID, "email-problem")
+    assert problem.text == "E-mail address must be a valid e-mail address"
+    box = browser.find_element(By.ID, "email")
+    assert box.get_attribute("aria-invalid") == "true"
+    assert box.get_attribute("value") == email.replace("@", " at ")
+    assert browser.find_element(By.ID, "position").get_attribute("value") == "Inventor"
+    assert not browser.find_elements(By.ID, "firstname-problem")
+    check_page(browser, "admin-new-user-invalid")
+
+    box.clear()
+    box.send_keys(email)
+    submit(browser, "Create the user")
+    assert heading(browser) == "Hedy Lamarr"
+    assert "Status: ACTIVE" in text(browser)
+    assert browser.find_element(By.ID, "position").get_attribute("value") == "Inventor"
+    assert browser.find_element(By.ID, "email").get_attribute("value") == email
+    check_page(browser, "admin-user")
+
+
+def test_an_administrator_deactivates_reactivates_deletes_and_cancels_the_deletion(
+        browser, kenning):
+    email = unique("ida")
+    user = kenning.create(email, "Ida", "Rhodes", None)
+    sign_in(browser, kenning, ADMIN)
+    browser.get(f"{kenning.url}/admin/users/{user}")
+    assert heading(browser) == "Ida Rhodes"
+    for button, status in [("Deactivate", "DEACTIVATED"), ("Reactivate", "ACTIVE"),
+                           ("Delete", "PENDING_DELETION")]:
+        submit(browser, button)
+        assert f"Status: {status}." in text(browser), text(browser)
+    assert "erased for good on" in text(browser)
+    assert not browser.find_elements(By.XPATH, "//button[normalize-space()='Reactivate']")
+    check_page(browser, "admin-user-deleted")
+    submit(browser, "Cancel the deletion")
+    assert "Status: DEACTIVATED." in text(browser)
+
+    # The audit trail tells every change as the administrator's.
+    browser.find_element(By.LINK_TEXT, "Changes of this user in the audit trail").click()
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Audit trail"))
+    kinds = [k.text for k in browser.find_elements(By.CSS_SELECTOR, ".entries strong")]
+    assert kinds == ["user.deletion_cancelled", "user.deleted", "user.reactivated",
+                     "user.deactivated", "user.created"], kinds
+    admin = kenning.ids[ADMIN]
+    assert len(browser.find_elements(By.CSS_SELECTOR, f".entries a[href='/admin/users/{admin}']")) == 4
+    check_page(browser, "admin-audit")
+
+
+def test_an_administrator_manages_groups_and_credentials(browser, kenning):
+    sign_in(browser, kenning, ADMIN)
+    browser.get(kenning.url + "/admin/groups")
+    name = f"Compilers {time.time_ns()}"
+    browser.find_element(By.ID, "displayName").send_keys(name)
+    submit(browser, "Create the group")
+    assert heading(browser) == name
+    browser.find_element(By.ID, "email").send_keys("nobody@example.com")
+    submit(browser, "Add to the group")
+    assert "is the address of no user" in browser.find_element(By.ID, "email-problem").text
+    box = browser.find_element(By.ID, "email")
+    box.clear()
+    box.send_keys("grace@example.com")
+    submit(browser, "Add to the group")
+    assert "Grace Hopper" in text(browser)
+    check_page(browser, "admin-group")
+    browser.get(kenning.url + "/admin/groups")
+    check_page(browser, "admin-groups")
+
+    browser.get(kenning.url + "/admin/credentials")
+    browser.find_element(By.CSS_SELECTOR, "input[value=apikey]").click()
+    browser.find_element(By.ID, "name").send_keys("wiki connector")
+    submit(browser, "Issue")
+    secret = browser.find_element(By.ID, "secret").get_attribute("value")
+    assert secret.startswith("kn_key_")
+    check_page(browser, "admin-issued")
+    browser.get(kenning.url + "/admin/credentials")
+    assert secret not in browser.page_source
+    check_page(browser, "admin-credentials")
+    submit(browser, "Revoke wiki connector")
+    assert "revoked" in text(browser)
+
+
+def test_a_person_who_is_no_administrator_gets_403_on_the_console(browser, kenning):
+    sign_in(browser, kenning, "grace@example.com")
+    assert not browser.find_elements(By.LINK_TEXT, "Admin")
+    browser.get(kenning.url + "/admin")
+    assert heading(browser) == "Only for administrators"
+    assert "Kenning admins" in text(browser)
+    assert not browser.find_elements(By.CSS_SELECTOR, "nav[aria-label=Admin]")
+    check_page(browser, "admin-forbidden")
+
+    cookie = "kenning_session=" + browser.get_cookie("kenning_session")["value"]
+    for method, path in [("GET", "/admin"), ("POST", "/admin"),
+                         ("GET", "/admin/users/" + kenning.ids["ada@example.com"]),
+                         ("POST", "/admin/users/" + kenning.ids["ada@example.com"] + "/delete"),
+                         ("POST", "/admin/credentials")]:
+        request = urllib.request.Request(kenning.url + path, method=method,
+                                         data=b"csrf=x" if method == "POST" else None,
+                                         headers={"Cookie": cookie})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request)
+        assert refused.value.code == 403, (method, path)
+        assert "Only for administrators" in refused.value.read().decode(), (method, path)

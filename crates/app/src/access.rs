@@ -1,6 +1,7 @@
 //! Who may do what, decided once for every door: a machine token by its
-//! scopes, a signed-in person by whose profile it is. The adapters name
-//! the caller and the operation; this module answers.
+//! scopes, a signed-in person by whose profile it is, an administrator
+//! (a person in the configured group) as a token with every scope. The
+//! adapters name the caller and the operation; this module answers.
 
 use kenning_domain::{Scope, UserId};
 
@@ -14,6 +15,9 @@ pub enum Caller {
     Machine(Principal),
     /// A person signed in to the web app, acting as themselves.
     Person(UserId),
+    /// A person signed in to the web app who is an administrator
+    /// ([`crate::Administrators`] decides who is, on every request).
+    Administrator(UserId),
 }
 
 /// What a caller asks to do.
@@ -47,6 +51,8 @@ pub enum Operation {
     SetLearningRules,
     /// Read what people ask that nobody knows.
     ReadAskedSubjects,
+    /// Issue, list and revoke access tokens and API keys.
+    ManageCredentials,
 }
 
 impl Caller {
@@ -56,24 +62,35 @@ impl Caller {
     /// `users:write` to change users, groups and anyone's topics,
     /// `audit:read`, `webhooks:manage`, `expertise:read` to read
     /// expertise); a person may read expertise and groups, and read and
-    /// change their own hidden topics only.
+    /// change their own hidden topics only; an administrator may do all a
+    /// token with every scope may do. Credentials are managed by an
+    /// administrator (or at the command line, which asks nobody), never by
+    /// a token: no token can issue itself, or another, more scopes.
     pub fn require(&self, operation: Operation) -> Result<(), ServiceError> {
         match self {
-            Caller::Machine(principal) => principal.require(match operation {
-                Operation::ReadUsers => Scope::UsersRead,
-                Operation::WriteUsers => Scope::UsersWrite,
-                Operation::ReadAudit => Scope::AuditRead,
-                Operation::ManageWebhooks => Scope::WebhooksManage,
-                Operation::ReadExpertise => Scope::ExpertiseRead,
-                Operation::ReadGroups
-                | Operation::ReadHiddenTopicsOf(_)
-                | Operation::ReadDataOf(_)
-                | Operation::ReadLearningRules
-                | Operation::ReadAskedSubjects => Scope::UsersRead,
-                Operation::ChangeTopicsOf(_)
-                | Operation::ChangeLearningOf(_)
-                | Operation::SetLearningRules => Scope::UsersWrite,
-            }),
+            Caller::Machine(principal) => {
+                principal.require(match operation {
+                    Operation::ReadUsers => Scope::UsersRead,
+                    Operation::WriteUsers => Scope::UsersWrite,
+                    Operation::ReadAudit => Scope::AuditRead,
+                    Operation::ManageWebhooks => Scope::WebhooksManage,
+                    Operation::ReadExpertise => Scope::ExpertiseRead,
+                    Operation::ReadGroups
+                    | Operation::ReadHiddenTopicsOf(_)
+                    | Operation::ReadDataOf(_)
+                    | Operation::ReadLearningRules
+                    | Operation::ReadAskedSubjects => Scope::UsersRead,
+                    Operation::ChangeTopicsOf(_)
+                    | Operation::ChangeLearningOf(_)
+                    | Operation::SetLearningRules => Scope::UsersWrite,
+                    Operation::ManageCredentials => return Err(ServiceError::Forbidden(
+                        "credentials are issued and revoked by an administrator in the web app \
+                         or at the command line, never with a token"
+                            .to_owned(),
+                    )),
+                })
+            }
+            Caller::Administrator(_) => Ok(()),
             Caller::Person(me) => match operation {
                 Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
                     Ok(())
@@ -83,8 +100,9 @@ impl Caller {
                 | Operation::ReadAudit
                 | Operation::ManageWebhooks
                 | Operation::SetLearningRules
-                | Operation::ReadAskedSubjects => Err(ServiceError::Forbidden(
-                    "this is for administrators' tokens, not for a person signed in".to_owned(),
+                | Operation::ReadAskedSubjects
+                | Operation::ManageCredentials => Err(ServiceError::Forbidden(
+                    "this is for administrators, not for a person signed in".to_owned(),
                 )),
                 Operation::ReadHiddenTopicsOf(user)
                 | Operation::ChangeTopicsOf(user)
@@ -140,9 +158,46 @@ mod tests {
             Operation::WriteUsers,
             Operation::ReadAudit,
             Operation::ManageWebhooks,
+            Operation::ManageCredentials,
         ] {
             assert!(person.require(refused).is_err(), "{refused:?}");
         }
+    }
+
+    /// Every operation, once (a person's own operations on someone else).
+    fn every_operation(someone: UserId) -> [Operation; 9] {
+        [
+            Operation::ReadUsers,
+            Operation::WriteUsers,
+            Operation::ReadAudit,
+            Operation::ManageWebhooks,
+            Operation::ReadExpertise,
+            Operation::ReadGroups,
+            Operation::ReadHiddenTopicsOf(someone),
+            Operation::ChangeTopicsOf(someone),
+            Operation::ManageCredentials,
+        ]
+    }
+
+    #[test]
+    fn an_administrator_may_do_what_a_token_with_every_scope_may_and_manage_credentials() {
+        let admin = Caller::Administrator(UserId::from_uuid(Uuid::new_v4()));
+        let everything = machine(&Scope::ALL);
+        let someone = UserId::from_uuid(Uuid::new_v4());
+        for operation in every_operation(someone) {
+            assert!(admin.require(operation).is_ok(), "{operation:?}");
+            if operation != Operation::ManageCredentials {
+                assert!(everything.require(operation).is_ok(), "{operation:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn no_token_manages_credentials_whatever_its_scopes() {
+        assert!(matches!(
+            machine(&Scope::ALL).require(Operation::ManageCredentials),
+            Err(ServiceError::Forbidden(_))
+        ));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 #![warn(missing_docs)]
 
 mod access;
+mod administrators;
 mod asked;
 mod audit;
 mod credentials;
@@ -24,6 +25,7 @@ mod users;
 mod webhooks;
 
 pub use access::{Caller, Operation};
+pub use administrators::Administrators;
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{

@@ -55,6 +55,8 @@ impl AppState {
             expertise: use_cases.expertise.clone(),
             sessions: use_cases.sessions.clone(),
             privacy: use_cases.privacy.clone(),
+            audit: use_cases.audit.clone(),
+            credentials: use_cases.credentials.clone(),
             config: web,
         };
         Self {

@@ -221,6 +221,9 @@ pub struct WebSettings {
     pub signin_links: bool,
     /// The organisation's OpenID Connect provider, if any.
     pub oidc: Option<kenning_web::OidcConfig>,
+    /// The displayName of the group whose ACTIVE members administer
+    /// Kenning in the web app; `None`: nobody does.
+    pub admin_group: Option<String>,
 }
 
 impl Default for WebSettings {
@@ -229,6 +232,7 @@ impl Default for WebSettings {
             public_url: None,
             signin_links: true,
             oidc: None,
+            admin_group: None,
         }
     }
 }
@@ -238,6 +242,7 @@ impl WebSettings {
     pub fn config(&self, port: u16) -> anyhow::Result<WebConfig> {
         let mut config = WebConfig::new(public_url(self.public_url.as_ref(), port)?);
         config.links = self.signin_links;
+        config.administrators = kenning_app::Administrators::of_group(self.admin_group.clone());
         if let Some(oidc) = &self.oidc {
             config = config
                 .with_oidc(oidc.clone())

@@ -200,6 +200,13 @@ fn parse_public_url(raw: &str) -> Result<url::Url, String> {
     Ok(url)
 }
 
+/// A group's displayName, as a group's is checked.
+fn parse_group_name(raw: &str) -> Result<String, String> {
+    kenning_domain::DisplayName::parse(raw)
+        .map(|name| name.as_str().to_owned())
+        .map_err(|v| format!("the group's name {}", v.rule))
+}
+
 #[derive(Debug, Subcommand)]
 enum TopicsCommand {
     /// Print the topics an upload of each file would teach, one JSON object
@@ -237,6 +244,11 @@ struct ServeArgs {
     no_signin_links: bool,
     #[command(flatten)]
     oidc: OidcArgs,
+    /// The displayName of the group whose ACTIVE members are
+    /// administrators in the web app (its admin console under /admin).
+    /// None: nobody is.
+    #[arg(long, env = "KENNING_ADMIN_GROUP", value_parser = parse_group_name)]
+    admin_group: Option<String>,
     #[command(flatten)]
     scoring: ScoringArgs,
     #[command(flatten)]
@@ -576,6 +588,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
             public_url: args.public.public_url,
             signin_links: !args.no_signin_links,
             oidc: args.oidc.config(),
+            admin_group: args.admin_group,
         },
         limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),

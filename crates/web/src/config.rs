@@ -3,6 +3,7 @@
 
 use std::sync::Arc;
 
+use kenning_app::Administrators;
 use url::Url;
 
 use crate::oidc::{OidcConfig, Provider};
@@ -23,6 +24,9 @@ pub struct WebConfig {
     pub links: bool,
     /// The organisation's OpenID Connect provider, when one is set up.
     pub(crate) oidc: Option<Arc<Provider>>,
+    /// Who may use the admin console (`--admin-group`): nobody until a
+    /// group is named.
+    pub administrators: Administrators,
 }
 
 impl WebConfig {
@@ -32,6 +36,7 @@ impl WebConfig {
             public_url,
             links: true,
             oidc: None,
+            administrators: Administrators::default(),
         }
     }
 

@@ -3,13 +3,12 @@
 //! browser's `Origin`, or `Sec-Fetch-Site`), and it must carry the
 //! session's token, which another site cannot read.
 
-use actix_web::http::header;
-use actix_web::{HttpRequest, HttpResponse};
-use kenning_app::Person;
-
 use crate::render::message_page;
+use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use actix_web::http::header;
+use actix_web::{HttpRequest, HttpResponse};
 
 /// Whether `req` comes from the app's own pages: its `Origin` is the
 /// public URL's or the request's own host's; without an `Origin` (or with
@@ -44,7 +43,7 @@ fn same_origin(req: &HttpRequest, app: &Web) -> bool {
 pub(crate) fn refusal(
     req: &HttpRequest,
     app: &Web,
-    person: &Person,
+    person: &Visitor,
     csrf: &str,
 ) -> Option<HttpResponse> {
     if same_origin(req, app) && person.csrf_matches(csrf) {

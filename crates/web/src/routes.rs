@@ -36,4 +36,43 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
         .route("/auth/oidc", web::get().to(pages::auth::oidc_begin))
         .route(CALLBACK_PATH, web::get().to(pages::auth::oidc_callback))
         .route(assets::PATH, web::get().to(assets::serve));
+    admin(cfg);
+}
+
+/// The admin console's paths; any other path under `/admin` is answered
+/// as a page that does not exist, once the person is known to be an
+/// administrator (anyone else gets the console's 403 page there too).
+fn admin(cfg: &mut web::ServiceConfig) {
+    use pages::admin::{audit, credentials, groups, user, users};
+    cfg.route("/admin", web::get().to(users::directory))
+        .route("/admin", web::route().to(pages::admin::elsewhere))
+        .route("/admin/users", web::get().to(users::directory))
+        .route("/admin/users/new", web::get().to(users::new_user))
+        .route("/admin/users/new", web::post().to(users::create))
+        .route("/admin/users/{id}", web::get().to(user::page))
+        .route("/admin/users/{id}", web::post().to(user::update))
+        .route(
+            "/admin/users/{id}/email",
+            web::post().to(user::update_email),
+        )
+        .route(
+            "/admin/users/{id}/{change}",
+            web::post().to(user::change_status),
+        )
+        .route("/admin/groups", web::get().to(groups::groups))
+        .route("/admin/groups", web::post().to(groups::create))
+        .route("/admin/groups/{id}", web::get().to(groups::group))
+        .route("/admin/groups/{id}", web::post().to(groups::rename))
+        .route(
+            "/admin/groups/{id}/{change:.+}",
+            web::post().to(groups::change_of),
+        )
+        .route("/admin/audit", web::get().to(audit::page))
+        .route("/admin/credentials", web::get().to(credentials::page))
+        .route("/admin/credentials", web::post().to(credentials::issue))
+        .route(
+            "/admin/credentials/{kind}/{id}/revoke",
+            web::post().to(credentials::revoke),
+        )
+        .route("/admin/{rest:.*}", web::route().to(pages::admin::elsewhere));
 }

@@ -3,7 +3,7 @@
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Person, SignInError, SignedIn};
+use kenning_app::{Caller, Person, SignInError, SignedIn};
 
 use crate::config::WebConfig;
 use crate::render::internal_error;
@@ -85,19 +85,51 @@ pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
     )
 }
 
-/// The person signed in on `req`, or the response to give instead: the
-/// sign-in page, saying why when a session ended (and clearing its
-/// cookie).
+/// A person signed in, with who they are to the access rules on this
+/// request: themselves, or an administrator.
+#[derive(Debug, Clone)]
+pub(crate) struct Visitor {
+    pub(crate) person: Person,
+    pub(crate) caller: Caller,
+}
+
+impl Visitor {
+    /// Whether the person is an administrator on this request.
+    pub(crate) fn is_administrator(&self) -> bool {
+        matches!(self.caller, Caller::Administrator(_))
+    }
+}
+
+impl std::ops::Deref for Visitor {
+    type Target = Person;
+
+    fn deref(&self) -> &Person {
+        &self.person
+    }
+}
+
+/// The person signed in on `req`, with whether they are an administrator
+/// now (asked on every request, so that leaving the group takes effect at
+/// once), or the response to give instead: the sign-in page, saying why
+/// when a session ended (and clearing its cookie).
 pub(crate) async fn signed_in(
     req: &HttpRequest,
     app: &web::Data<Web>,
-) -> Result<Person, HttpResponse> {
+) -> Result<Visitor, HttpResponse> {
     let Some(secret) = cookie(req, &app.config.cookie_name()) else {
         return Err(signin_response(app, None));
     };
-    let sessions = app.sessions.clone();
-    match web::block(move || sessions.person(&secret)).await {
-        Ok(Ok(person)) => Ok(person),
+    let worker = app.clone();
+    let visitor = move || {
+        let person = worker.sessions.person(&secret)?;
+        let caller = worker
+            .config
+            .administrators
+            .caller(&worker.groups, &person.user)?;
+        Ok::<_, SignInError>(Visitor { person, caller })
+    };
+    match web::block(visitor).await {
+        Ok(Ok(visitor)) => Ok(visitor),
         Ok(Err(SignInError::Service(e))) => Err(internal_error(&e.log_message())),
         Ok(Err(why)) => Err(with_cookie(
             signin_response(app, Some(why.to_string())),

@@ -1,6 +1,9 @@
 //! What the pages share.
 
-use kenning_app::{ExpertiseService, GroupService, PrivacyService, SessionService, UserService};
+use kenning_app::{
+    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
+    SessionService, UserService,
+};
 
 use crate::config::WebConfig;
 
@@ -12,5 +15,9 @@ pub struct Web {
     pub expertise: ExpertiseService,
     pub sessions: SessionService,
     pub privacy: PrivacyService,
+    /// For the admin console alone.
+    pub audit: AuditService,
+    /// For the admin console alone.
+    pub credentials: CredentialService,
     pub config: WebConfig,
 }

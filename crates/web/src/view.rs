@@ -3,27 +3,33 @@
 //! loops and conditions (and escape every value they print).
 
 use chrono::{DateTime, Utc};
-use kenning_app::{Person, UserTopic};
+use kenning_app::UserTopic;
 use kenning_domain::{ScoredTopic, User};
 use kenning_ports::ActionRecord;
 
-/// What every page's frame shows: who is signed in, and the token of the
-/// sign-out form.
+use crate::session::Visitor;
+
+/// What every page's frame shows: who is signed in, whether they are an
+/// administrator (then it links to the admin console), and the token of
+/// the sign-out form.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Chrome {
     /// The signed-in person's name; `None` on the sign-in pages.
     pub(crate) name: Option<String>,
+    /// Whether the person is an administrator on this request.
+    pub(crate) admin: bool,
     /// The session's token against cross-site request forgery.
     pub(crate) csrf: String,
 }
 
 impl Chrome {
-    /// The frame of a page seen by `person` (or by nobody signed in).
-    pub(crate) fn of(person: Option<&Person>) -> Self {
-        match person {
-            Some(p) => Self {
-                name: p.user.profile().map(|profile| profile.display_name()),
-                csrf: p.csrf_token().to_owned(),
+    /// The frame of a page seen by `visitor` (or by nobody signed in).
+    pub(crate) fn of(visitor: Option<&Visitor>) -> Self {
+        match visitor {
+            Some(v) => Self {
+                name: v.user.profile().map(|profile| profile.display_name()),
+                admin: v.is_administrator(),
+                csrf: v.csrf_token().to_owned(),
             },
             None => Self::default(),
         }

@@ -8,6 +8,7 @@
 
 #![deny(dead_code)]
 
+mod admin;
 mod audit;
 mod batch;
 mod bodies;

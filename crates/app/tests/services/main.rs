@@ -5,6 +5,7 @@
 // Test helpers stop the test with a message when a step fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod administrators;
 mod audit;
 mod authentication;
 mod patch;

@@ -1,5 +1,6 @@
 //! The pages, one module each.
 
+pub(crate) mod admin;
 pub(crate) mod auth;
 pub(crate) mod me;
 pub(crate) mod person;

@@ -4,12 +4,12 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Caller, Operation, Person, ServiceError};
+use kenning_app::{Caller, Operation, ServiceError};
 use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
 use uuid::Uuid;
 
 use crate::render::{internal_error, message_page, respond};
-use crate::session::signed_in;
+use crate::session::{signed_in, Visitor};
 use crate::state::Web;
 use crate::view::{profile_fields, query_param, Chrome, Field, TopicWhy};
 
@@ -70,7 +70,7 @@ pub(crate) struct ProfilePage {
 /// person hides.
 pub(crate) fn profile(
     app: &Web,
-    viewer: &Person,
+    viewer: &Visitor,
     user: &User,
     own: bool,
 ) -> Result<ProfilePage, ServiceError> {
@@ -145,7 +145,7 @@ fn unlisted(user: &User) -> Option<(&'static str, &'static str)> {
     }
 }
 
-fn no_such_person(person: &Person) -> HttpResponse {
+fn no_such_person(person: &Visitor) -> HttpResponse {
     message_page(
         StatusCode::NOT_FOUND,
         Chrome::of(Some(person)),

@@ -1,0 +1,210 @@
+//! Credentials (`/admin/credentials`): access tokens and API keys listed,
+//! issued (the secret shown once, on the answer) and revoked, through the
+//! use cases the command line uses.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use kenning_app::{Credential, Missing, ServiceError};
+use kenning_domain::{CredentialKind, Scope};
+use uuid::Uuid;
+
+use super::profile::Field;
+use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
+use crate::render::respond;
+use crate::session::Visitor;
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// The kinds, in the order listed, with their headings.
+const KINDS: [(CredentialKind, &str); 2] = [
+    (CredentialKind::AccessToken, "Access tokens"),
+    (CredentialKind::ApiKey, "API keys"),
+];
+
+/// A credential as the page lists it.
+#[derive(Debug)]
+struct Row {
+    id: String,
+    name: String,
+    scopes: String,
+    created: String,
+    state: String,
+    live: bool,
+}
+
+impl Row {
+    fn of(c: &Credential) -> Self {
+        let at = |t: chrono::DateTime<chrono::Utc>| t.format("%-d %b %Y %H:%M UTC").to_string();
+        Self {
+            id: c.id.to_string(),
+            name: c.name.clone(),
+            scopes: c
+                .scopes
+                .iter()
+                .map(Scope::as_str)
+                .collect::<Vec<_>>()
+                .join(", "),
+            created: at(c.created),
+            state: c
+                .revoked
+                .map_or_else(|| "live".to_owned(), |r| format!("revoked {}", at(r))),
+            live: c.revoked.is_none(),
+        }
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/credentials.html")]
+struct CredentialsPage {
+    chrome: Chrome,
+    section: &'static str,
+    lists: Vec<(&'static str, &'static str, Vec<Row>)>,
+    api_key: bool,
+    name: Field,
+    scopes: Vec<(&'static str, bool)>,
+    problems: Problems,
+}
+
+/// The kind a form or path names (`token` or `apikey`).
+fn kind(raw: &str) -> Option<CredentialKind> {
+    KINDS
+        .iter()
+        .map(|(kind, _)| *kind)
+        .find(|kind| kind.as_str() == raw)
+}
+
+/// The lists, and the form to issue one as `form` wrote it.
+async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> HttpResponse {
+    let acting = Acting::as_visitor(app, visitor);
+    let read = blocking(move || {
+        let credentials = acting.credentials()?;
+        KINDS
+            .iter()
+            .map(|(kind, heading)| {
+                let rows = credentials.list(*kind)?.iter().rev().map(Row::of).collect();
+                Ok((*heading, kind.as_str(), rows))
+            })
+            .collect::<Result<Vec<_>, ServiceError>>()
+    })
+    .await;
+    let lists = match read {
+        Ok(Ok(lists)) => lists,
+        Ok(Err(e)) => return failure(visitor, &e),
+        Err(response) => return response,
+    };
+    let written = form.values("scope");
+    let status = if problems.general.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    respond(
+        status,
+        &CredentialsPage {
+            chrome: Chrome::of(Some(visitor)),
+            section: "credentials",
+            lists,
+            api_key: form.value("kind") == CredentialKind::ApiKey.as_str(),
+            name: Field::text("name", "Name", form.value("name"), &problems),
+            scopes: Scope::ALL
+                .iter()
+                .map(|s| (s.as_str(), written.iter().any(|w| w == s.as_str())))
+                .collect(),
+            problems,
+        },
+    )
+}
+
+/// `GET /admin/credentials`, newest first.
+pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    match administrator(&req, &app).await {
+        Ok(visitor) => list(&app, &visitor, &Form::default(), Problems::default()).await,
+        Err(response) => response,
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/issued.html")]
+struct IssuedPage {
+    chrome: Chrome,
+    section: &'static str,
+    kind: &'static str,
+    name: String,
+    secret: String,
+}
+
+/// `POST /admin/credentials`: issues a credential and answers with its
+/// secret, this once (the page is never cached, and reloading it asks to
+/// send the form again rather than showing the secret again).
+pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Bytes) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let Some(kind) = kind(&form.value("kind")) else {
+        let problems = Problems {
+            general: Some("Choose the kind: an access token or an API key.".to_owned()),
+            ..Problems::default()
+        };
+        return list(&app, &visitor, &form, problems).await;
+    };
+    let scopes: Vec<Scope> = form
+        .values("scope")
+        .iter()
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    let name = form.value("name");
+    let acting = Acting::as_visitor(&app, &visitor);
+    match blocking(move || acting.credentials()?.issue(kind, &name, &scopes)).await {
+        Ok(Ok(issued)) => respond(
+            StatusCode::OK,
+            &IssuedPage {
+                chrome: Chrome::of(Some(&visitor)),
+                section: "credentials",
+                kind: match kind {
+                    CredentialKind::AccessToken => "Access token",
+                    CredentialKind::ApiKey => "API key",
+                },
+                name: issued.credential.name,
+                secret: issued.secret,
+            },
+        ),
+        Ok(Err(e)) => match Problems::of_refusal(&e) {
+            Some(problems) => list(&app, &visitor, &form, problems).await,
+            None => failure(&visitor, &e),
+        },
+        Err(response) => response,
+    }
+}
+
+/// `POST /admin/credentials/{kind}/{id}/revoke`.
+pub(crate) async fn revoke(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let (kind_name, id) = path.into_inner();
+    let (Some(kind), Ok(id)) = (kind(&kind_name), Uuid::try_parse(&id)) else {
+        return failure(&visitor, &ServiceError::NotFound(Missing::Credential));
+    };
+    let acting = Acting::as_visitor(&app, &visitor);
+    match blocking(move || acting.credentials()?.revoke(kind, id)).await {
+        Ok(Ok(())) => see_other("/admin/credentials"),
+        Ok(Err(e)) => failure(&visitor, &e),
+        Err(response) => response,
+    }
+}

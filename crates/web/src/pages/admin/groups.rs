@@ -1,0 +1,381 @@
+//! Groups (`/admin/groups`, `/admin/groups/{id}`): listed and created,
+//! renamed and deleted, members added and removed, each through the
+//! group use cases the API and SCIM use.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use kenning_app::{Missing, Operation, ServiceError};
+use kenning_domain::{Email, Group, GroupFilter, GroupId, GroupInput, UserKey, ValidationErrors};
+use uuid::Uuid;
+
+use super::profile::{email_field, Field};
+use super::users::Row;
+use super::{administrator, blocking, failure, query, see_other, Acting, Form, Problems};
+use crate::render::respond;
+use crate::session::Visitor;
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// How many groups a page lists.
+const PAGE: u32 = 50;
+
+/// The fields of a group's name, as written or stored.
+fn name_fields(name: String, external_id: String, problems: &Problems) -> Vec<Field> {
+    vec![
+        Field::text("displayName", "Name", name, problems),
+        Field {
+            hint: "The group's id in the identity provider.",
+            ..Field::text("externalId", "External id", external_id, problems)
+        },
+    ]
+}
+
+#[derive(Template)]
+#[template(path = "admin/groups.html")]
+struct GroupsPage {
+    chrome: Chrome,
+    section: &'static str,
+    groups: Vec<(String, String, String)>,
+    previous: Option<String>,
+    next: Option<String>,
+    fields: Vec<Field>,
+    problems: Problems,
+}
+
+/// The list of groups from `skip` on, with the new group's form as
+/// `form` wrote it.
+async fn list(
+    app: &Web,
+    visitor: &Visitor,
+    skip: u64,
+    form: &Form,
+    problems: Problems,
+) -> HttpResponse {
+    let acting = Acting::as_visitor(app, visitor);
+    let found = blocking(move || {
+        acting
+            .groups(Operation::ReadGroups)?
+            .list(&GroupFilter::default(), skip, PAGE)
+    })
+    .await;
+    let found = match found {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) => return failure(visitor, &e),
+        Err(response) => return response,
+    };
+    let page = u64::from(PAGE);
+    let status = if problems.general.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    respond(
+        status,
+        &GroupsPage {
+            chrome: Chrome::of(Some(visitor)),
+            section: "groups",
+            groups: found
+                .groups
+                .iter()
+                .map(|g| {
+                    let members = match g.attributes().members.len() {
+                        1 => "1 member".to_owned(),
+                        n => format!("{n} members"),
+                    };
+                    (
+                        g.id().as_uuid().to_string(),
+                        g.attributes().display_name.as_str().to_owned(),
+                        members,
+                    )
+                })
+                .collect(),
+            previous: (skip > 0)
+                .then(|| format!("/admin/groups?skip={}", skip.saturating_sub(page))),
+            next: (skip + page < found.total)
+                .then(|| format!("/admin/groups?skip={}", skip + page)),
+            fields: name_fields(
+                form.value("displayName"),
+                form.value("externalId"),
+                &problems,
+            ),
+            problems,
+        },
+    )
+}
+
+/// `GET /admin/groups?skip=`.
+pub(crate) async fn groups(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let skip = query(&req).value("skip").parse().unwrap_or(0);
+    list(&app, &visitor, skip, &Form::default(), Problems::default()).await
+}
+
+/// `POST /admin/groups`: a new group without members, then on to its page.
+pub(crate) async fn create(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let input = GroupInput {
+        display_name: form.value("displayName"),
+        external_id: form.given("externalId"),
+        members: Vec::new(),
+    };
+    let acting = Acting::as_visitor(&app, &visitor);
+    match blocking(move || acting.groups(Operation::WriteUsers)?.create(input)).await {
+        Ok(Ok(group)) => see_other(&format!("/admin/groups/{}", group.id().as_uuid())),
+        Ok(Err(e)) => match Problems::of_refusal(&e) {
+            Some(problems) => list(&app, &visitor, 0, &form, problems).await,
+            None => failure(&visitor, &e),
+        },
+        Err(response) => response,
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/group.html")]
+struct GroupPage {
+    chrome: Chrome,
+    section: &'static str,
+    id: String,
+    name: String,
+    version: u64,
+    members: Vec<Row>,
+    member: Field,
+    fields: Vec<Field>,
+    problems: Problems,
+}
+
+/// What the page shows besides the stored group: a refused form as
+/// written.
+#[derive(Default)]
+struct Shown {
+    rename: Option<Form>,
+    member: Option<Form>,
+    problems: Problems,
+}
+
+/// The page of the group `id`, showing `shown`.
+async fn page_of(app: &Web, visitor: &Visitor, id: GroupId, shown: Shown) -> HttpResponse {
+    let acting = Acting::as_visitor(app, visitor);
+    let read = blocking(move || {
+        let group = acting.groups(Operation::ReadGroups)?.get(id)?;
+        let ids: Vec<_> = group.attributes().members.iter().copied().collect();
+        let members = acting.users(Operation::ReadUsers)?.get_many(&ids)?;
+        Ok((group, members))
+    })
+    .await;
+    let (group, members) = match read {
+        Ok(Ok(read)) => read,
+        Ok(Err(e)) => return failure(visitor, &e),
+        Err(response) => return response,
+    };
+    let refused =
+        shown.rename.is_some() || shown.member.is_some() || shown.problems.general.is_some();
+    let attributes = group.attributes();
+    let fields = match &shown.rename {
+        Some(form) => name_fields(
+            form.value("displayName"),
+            form.value("externalId"),
+            &shown.problems,
+        ),
+        None => name_fields(
+            attributes.display_name.as_str().to_owned(),
+            attributes
+                .external_id
+                .as_ref()
+                .map(|e| e.as_str().to_owned())
+                .unwrap_or_default(),
+            &Problems::default(),
+        ),
+    };
+    let member = match &shown.member {
+        Some(form) => email_field(form.value("email"), &shown.problems),
+        None => email_field(String::new(), &Problems::default()),
+    };
+    respond(
+        if refused {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            StatusCode::OK
+        },
+        &GroupPage {
+            chrome: Chrome::of(Some(visitor)),
+            section: "groups",
+            id: group.id().as_uuid().to_string(),
+            name: attributes.display_name.as_str().to_owned(),
+            version: group.version(),
+            members: members.iter().map(Row::of).collect(),
+            member: Field {
+                label: "E-mail address of the person to add",
+                ..member
+            },
+            fields,
+            problems: shown.problems,
+        },
+    )
+}
+
+fn group_id(id: &str) -> Option<GroupId> {
+    Uuid::try_parse(id).ok().map(GroupId::from_uuid)
+}
+
+/// `GET /admin/groups/{id}`.
+pub(crate) async fn group(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    match group_id(&id) {
+        Some(id) => page_of(&app, &visitor, id, Shown::default()).await,
+        None => failure(&visitor, &ServiceError::NotFound(Missing::Group)),
+    }
+}
+
+/// The group as `group` is, but for what `change` makes of it.
+fn input_of(group: &Group, change: impl FnOnce(&mut GroupInput)) -> GroupInput {
+    let a = group.attributes();
+    let mut input = GroupInput {
+        display_name: a.display_name.as_str().to_owned(),
+        external_id: a.external_id.as_ref().map(|e| e.as_str().to_owned()),
+        members: a.members.iter().map(|m| m.as_uuid().to_string()).collect(),
+    };
+    change(&mut input);
+    input
+}
+
+/// `POST /admin/groups/{id}`: renames the group.
+pub(crate) async fn rename(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    change(req, app, (id.into_inner(), "rename".to_owned()), body).await
+}
+
+/// `POST /admin/groups/{id}/{members/add|members/remove|delete}`.
+pub(crate) async fn change_of(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> HttpResponse {
+    change(req, app, path.into_inner(), body).await
+}
+
+/// Carries out the change `what` (`rename`, `members/add`,
+/// `members/remove` or `delete`) of the group the path names as the form
+/// `body` asks; then back to the page, or to the groups after a deletion.
+async fn change(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    path: (String, String),
+    body: web::Bytes,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let (id, what) = path;
+    let Some(id) = group_id(&id) else {
+        return failure(&visitor, &ServiceError::NotFound(Missing::Group));
+    };
+    let version = form.value("version").parse::<u64>().ok();
+    let acting = Acting::as_visitor(&app, &visitor);
+    let written = Form::parse(&body);
+    let asked = what.clone();
+    let done = blocking(move || {
+        let groups = acting.groups(Operation::WriteUsers)?;
+        let patch = |change: &dyn Fn(&mut GroupInput)| {
+            groups.patch(id, None, |g: &Group| {
+                Ok::<_, ServiceError>(input_of(g, change))
+            })
+        };
+        match asked.as_str() {
+            "rename" => groups
+                .patch(id, version, |g: &Group| {
+                    Ok::<_, ServiceError>(input_of(g, |input| {
+                        input.display_name = written.value("displayName");
+                        input.external_id = written.given("externalId");
+                    }))
+                })
+                .map(|_| ()),
+            "members/add" => {
+                let email =
+                    Email::parse(&written.value("email")).map_err(ValidationErrors::from)?;
+                let user = acting
+                    .users(Operation::ReadUsers)?
+                    .get_by_key(&UserKey::Email(email))?;
+                let member = user.id().as_uuid().to_string();
+                patch(&|input| input.members.push(member.clone())).map(|_| ())
+            }
+            "members/remove" => {
+                let member = written.value("member");
+                patch(&|input| input.members.retain(|m| *m != member)).map(|_| ())
+            }
+            "delete" => groups.delete(id, version),
+            _ => Err(ServiceError::NotFound(Missing::Group)),
+        }
+    })
+    .await;
+    match done {
+        Ok(Ok(())) if what == "delete" => see_other("/admin/groups"),
+        Ok(Ok(())) => see_other(&format!("/admin/groups/{}", id.as_uuid())),
+        Ok(Err(ServiceError::NotFound(Missing::User))) if what == "members/add" => {
+            let problems = Problems::of_field(
+                "email",
+                "is the address of no user (deleted users are in no group)".to_owned(),
+            );
+            let shown = Shown {
+                member: Some(form),
+                problems,
+                ..Shown::default()
+            };
+            page_of(&app, &visitor, id, shown).await
+        }
+        Ok(Err(e)) => match Problems::of_refusal(&e) {
+            Some(problems) => {
+                let shown = match what.as_str() {
+                    "rename" => Shown {
+                        rename: Some(form),
+                        problems,
+                        ..Shown::default()
+                    },
+                    "members/add" => Shown {
+                        member: Some(form),
+                        problems,
+                        ..Shown::default()
+                    },
+                    _ => Shown {
+                        problems,
+                        ..Shown::default()
+                    },
+                };
+                page_of(&app, &visitor, id, shown).await
+            }
+            None => failure(&visitor, &e),
+        },
+        Err(response) => response,
+    }
+}

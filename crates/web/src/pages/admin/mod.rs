@@ -1,0 +1,274 @@
+//! The admin console under `/admin`: users, groups, the audit trail and
+//! credentials, for administrators (the ACTIVE members of the group
+//! `--admin-group` names). Anyone else signed in gets a 403 page on every
+//! path, read or form. The pages call the same use cases as the API, as
+//! [`Caller::Administrator`], their changes recorded as the person's; a
+//! refusal's field problems are shown beside the fields.
+
+pub(crate) mod audit;
+pub(crate) mod credentials;
+pub(crate) mod groups;
+mod profile;
+pub(crate) mod user;
+pub(crate) mod users;
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use kenning_app::{
+    AuditService, Caller, CredentialService, GroupService, Operation, ServiceError, UserService,
+};
+use kenning_domain::Actor;
+
+use crate::forms;
+use crate::render::{internal_error, message_page};
+use crate::session::{signed_in, Visitor};
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// The administrator signed in on `req`, or the answer for anyone else:
+/// the sign-in page for nobody signed in, the 403 page for a person who
+/// is no administrator now.
+pub(crate) async fn administrator(
+    req: &HttpRequest,
+    app: &web::Data<Web>,
+) -> Result<Visitor, HttpResponse> {
+    let visitor = signed_in(req, app).await?;
+    if visitor.is_administrator() {
+        return Ok(visitor);
+    }
+    let text = match app.config.administrators.group() {
+        Some(group) => format!(
+            "The admin console is for administrators: the active members of the group \
+             \u{201c}{group}\u{201d}. Ask one of them to add you to it."
+        ),
+        None => "The admin console is for administrators, and nobody is one yet: whoever runs \
+                 Kenning names the group whose active members are, with the setting \
+                 --admin-group NAME (or the environment variable KENNING_ADMIN_GROUP), and \
+                 restarts it."
+            .to_owned(),
+    };
+    Err(message_page(
+        StatusCode::FORBIDDEN,
+        Chrome::of(Some(&visitor)),
+        "Only for administrators",
+        &text,
+    ))
+}
+
+/// The use cases as an administrator calls them: each handed out only
+/// once the access rules allow the operation, its changes recorded as the
+/// person's.
+#[derive(Clone)]
+pub(crate) struct Acting {
+    caller: Caller,
+    actor: Actor,
+    app: Web,
+}
+
+impl Acting {
+    /// The use cases of `app` as `visitor` calls them.
+    pub(crate) fn as_visitor(app: &Web, visitor: &Visitor) -> Self {
+        Self {
+            caller: visitor.caller.clone(),
+            actor: visitor.actor(),
+            app: app.clone(),
+        }
+    }
+
+    /// The user use cases, for `operation`.
+    pub(crate) fn users(&self, operation: Operation) -> Result<UserService, ServiceError> {
+        self.caller.require(operation)?;
+        Ok(self.app.users.acting_as(self.actor.clone()))
+    }
+
+    /// The group use cases, for `operation`.
+    pub(crate) fn groups(&self, operation: Operation) -> Result<GroupService, ServiceError> {
+        self.caller.require(operation)?;
+        Ok(self.app.groups.acting_as(self.actor.clone()))
+    }
+
+    /// The audit trail.
+    pub(crate) fn audit(&self) -> Result<&AuditService, ServiceError> {
+        self.caller.require(Operation::ReadAudit)?;
+        Ok(&self.app.audit)
+    }
+
+    /// The credential use cases.
+    pub(crate) fn credentials(&self) -> Result<CredentialService, ServiceError> {
+        self.caller.require(Operation::ManageCredentials)?;
+        Ok(self.app.credentials.acting_as(self.actor.clone()))
+    }
+}
+
+/// `work` run off the request's thread; the 500 page when it could not be.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
+) -> Result<Result<T, ServiceError>, HttpResponse> {
+    web::block(work)
+        .await
+        .map_err(|e| internal_error(&e.to_string()))
+}
+
+/// A form's fields as the browser sent them.
+#[derive(Debug, Default)]
+pub(crate) struct Form(Vec<(String, String)>);
+
+impl Form {
+    /// The fields of an `application/x-www-form-urlencoded` body.
+    pub(crate) fn parse(body: &[u8]) -> Self {
+        Self(
+            url::form_urlencoded::parse(body)
+                .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                .collect(),
+        )
+    }
+
+    /// The field `name` as written; empty when absent.
+    pub(crate) fn value(&self, name: &str) -> String {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The field `name` when something but blanks was written in it: an
+    /// empty field of an HTML form is a field left unset.
+    pub(crate) fn given(&self, name: &str) -> Option<String> {
+        Some(self.value(name)).filter(|v| !v.trim().is_empty())
+    }
+
+    /// Every value of the field `name` (checkboxes).
+    pub(crate) fn values(&self, name: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    /// The 403 page when the form is not one of `visitor`'s session sent
+    /// from Kenning's own pages (see [`forms::refusal`]).
+    pub(crate) fn refusal(
+        &self,
+        req: &HttpRequest,
+        app: &Web,
+        visitor: &Visitor,
+    ) -> Option<HttpResponse> {
+        forms::refusal(req, app, visitor, &self.value("csrf"))
+    }
+}
+
+/// The answer to a change made: on to `location` (303), so that reloading
+/// the page it shows does not send the form again.
+pub(crate) fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .finish()
+}
+
+/// What a refused form shows: each field's problem beside the field (by
+/// the public name the use case gave it), and what concerns the whole
+/// form above it.
+#[derive(Debug, Default)]
+pub(crate) struct Problems {
+    fields: Vec<(String, String)>,
+    /// What concerns the whole form.
+    pub(crate) general: Option<String>,
+}
+
+impl Problems {
+    /// The problems of the refusal `e`, when a form can show them; `None`
+    /// for a refusal that needs a page of its own ([`failure`]).
+    pub(crate) fn of_refusal(e: &ServiceError) -> Option<Self> {
+        match e {
+            ServiceError::Validation(errors) => Some(Self {
+                fields: errors
+                    .violations()
+                    .iter()
+                    .map(|v| (v.field.to_string(), v.rule.to_string()))
+                    .collect(),
+                general: Some("Nothing was changed: correct the fields marked below.".to_owned()),
+            }),
+            ServiceError::Conflict { resource, field } => Some(Self {
+                fields: vec![(
+                    (*field).to_owned(),
+                    format!("is already used by another {resource}"),
+                )],
+                general: Some("Nothing was changed: correct the fields marked below.".to_owned()),
+            }),
+            ServiceError::StaleVersion { .. }
+            | ServiceError::InvalidTransition { .. }
+            | ServiceError::GracePeriodExpired { .. }
+            | ServiceError::Forbidden(_) => Some(Self {
+                fields: Vec::new(),
+                general: Some(format!("Nothing was changed: {e}.")),
+            }),
+            _ => None,
+        }
+    }
+
+    /// A problem of the field `field` alone.
+    pub(crate) fn of_field(field: &str, problem: String) -> Self {
+        Self {
+            fields: vec![(field.to_owned(), problem)],
+            general: None,
+        }
+    }
+
+    /// The problem of the field `field` (its public name), if it has one.
+    pub(crate) fn of(&self, field: &str) -> Option<&str> {
+        self.fields
+            .iter()
+            .find(|(name, _)| name == field)
+            .map(|(_, problem)| problem.as_str())
+    }
+}
+
+/// The page of a refusal no form shows: no such thing (404), a change
+/// refused (409), anything else the 500 page.
+pub(crate) fn failure(visitor: &Visitor, e: &ServiceError) -> HttpResponse {
+    let chrome = Chrome::of(Some(visitor));
+    match e {
+        ServiceError::NotFound(missing) => message_page(
+            StatusCode::NOT_FOUND,
+            chrome,
+            "There is no such thing",
+            &format!("{missing}. Start again from the admin console."),
+        ),
+        ServiceError::Forbidden(why) => {
+            message_page(StatusCode::FORBIDDEN, chrome, "Not allowed", why)
+        }
+        ServiceError::Validation(_)
+        | ServiceError::Conflict { .. }
+        | ServiceError::StaleVersion { .. }
+        | ServiceError::InvalidTransition { .. }
+        | ServiceError::GracePeriodExpired { .. } => message_page(
+            StatusCode::CONFLICT,
+            chrome,
+            "Nothing was changed",
+            &e.to_string(),
+        ),
+        other => internal_error(&other.log_message()),
+    }
+}
+
+/// Any other path under `/admin`, by any method: the console's 403 page
+/// for anyone but an administrator, else the page that does not exist.
+pub(crate) async fn elsewhere(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    match administrator(&req, &app).await {
+        Ok(visitor) => message_page(
+            StatusCode::NOT_FOUND,
+            Chrome::of(Some(&visitor)),
+            "There is no such page",
+            "Check the address, or choose a page of the admin console.",
+        ),
+        Err(response) => response,
+    }
+}
+
+/// The query string of `req` as name and value pairs; anything malformed
+/// reads as absent.
+pub(crate) fn query(req: &HttpRequest) -> Form {
+    Form::parse(req.query_string().as_bytes())
+}

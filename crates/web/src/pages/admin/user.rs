@@ -1,0 +1,326 @@
+//! One user (`/admin/users/{id}`): the profile and the e-mail address
+//! changed, the status changed (deactivate, reactivate, delete, cancel a
+//! deletion), the groups they are in.
+
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use chrono::{DateTime, Utc};
+use kenning_app::{Missing, Operation, ServiceError};
+use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
+use uuid::Uuid;
+
+use super::profile::{self, Field};
+use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
+use crate::render::respond;
+use crate::session::Visitor;
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// A change of status the page offers: its path, its button, what it does.
+#[derive(Debug)]
+struct Action {
+    path: &'static str,
+    label: &'static str,
+    note: String,
+}
+
+/// A change of a user's status, as the domain makes it.
+type StatusChange = dyn Fn(&mut User) -> Result<(), UserError>;
+
+/// The changes of status the domain would accept for `user` now and that
+/// change its status: tried on a copy, so the page offers what the use
+/// case allows without saying the rules again (the use case decides when
+/// the form comes back).
+fn offered(user: &User, now: DateTime<Utc>) -> Vec<Action> {
+    let changes: [(&str, &str, String, &StatusChange); 4] = [
+        (
+            "deactivate",
+            "Deactivate",
+            "They can no longer sign in, and no answer lists them; all they taught is kept."
+                .to_owned(),
+            &User::deactivate,
+        ),
+        (
+            "reactivate",
+            "Reactivate",
+            "They can sign in again, and answers list them.".to_owned(),
+            &User::reactivate,
+        ),
+        (
+            "delete",
+            "Delete",
+            format!(
+                "Their personal data are erased for good {} days later; until then the \
+                 deletion can be cancelled.",
+                GracePeriod::DAYS
+            ),
+            &move |u: &mut User| u.delete(now),
+        ),
+        (
+            "cancel-deletion",
+            "Cancel the deletion",
+            "Nothing is erased; they stay deactivated until reactivated.".to_owned(),
+            &move |u: &mut User| u.cancel_delete(now),
+        ),
+    ];
+    changes
+        .into_iter()
+        .filter(|(_, _, _, change)| {
+            let mut tried = user.clone();
+            change(&mut tried).is_ok() && tried.status() != user.status()
+        })
+        .map(|(path, label, note, _)| Action { path, label, note })
+        .collect()
+}
+
+/// The user's status in words: what it means, and when a deletion
+/// becomes final.
+fn status_words(user: &User) -> String {
+    let when = |at: DateTime<Utc>| at.format("%-d %B %Y, %H:%M UTC").to_string();
+    match user.status() {
+        Status::Active => "They can sign in, and answers list them.".to_owned(),
+        Status::Deactivated => "They cannot sign in, and no answer lists them.".to_owned(),
+        Status::PendingDeletion { scheduled_for } => format!(
+            "Deleted: their personal data are erased for good on {} unless the deletion is \
+             cancelled before.",
+            when(scheduled_for)
+        ),
+        Status::Deleted { at } => format!("Erased on {}; nothing can change them.", when(at)),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "admin/user.html")]
+struct UserPage {
+    chrome: Chrome,
+    section: &'static str,
+    id: String,
+    name: String,
+    status: &'static str,
+    status_words: String,
+    version: u64,
+    editable: bool,
+    actions: Vec<Action>,
+    groups: Vec<(String, String)>,
+    email: Field,
+    fields: Vec<Field>,
+    problems: Problems,
+}
+
+/// What the page shows besides the stored user: the forms as written when
+/// one was refused.
+#[derive(Default)]
+struct Shown {
+    profile: Option<Form>,
+    email: Option<Form>,
+    problems: Problems,
+}
+
+/// The user `id` and the names of their groups, read now.
+fn read(acting: &Acting, id: UserId) -> Result<(User, Vec<(String, String)>), ServiceError> {
+    let user = acting.users(Operation::ReadUsers)?.get(id)?;
+    let groups = acting
+        .groups(Operation::ReadGroups)?
+        .groups_of(id)?
+        .into_iter()
+        .map(|m| {
+            (
+                m.group.as_uuid().to_string(),
+                m.display_name.as_str().to_owned(),
+            )
+        })
+        .collect();
+    Ok((user, groups))
+}
+
+/// The page of the user `id`, showing `shown`.
+async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> HttpResponse {
+    let acting = Acting::as_visitor(app, visitor);
+    let (user, groups) = match blocking(move || read(&acting, id)).await {
+        Ok(Ok(read)) => read,
+        Ok(Err(e)) => return failure(visitor, &e),
+        Err(response) => return response,
+    };
+    let refused = shown.problems.general.is_some() || shown.profile.is_some();
+    let status = if refused || shown.email.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    let stored = user.profile();
+    let fields = match &shown.profile {
+        Some(form) => profile::as_written(form, &shown.problems),
+        None => profile::as_stored(stored),
+    };
+    let email = match &shown.email {
+        Some(form) => profile::email_field(form.value("email"), &shown.problems),
+        None => profile::email_field(
+            stored
+                .map(|p| p.email.as_str().to_owned())
+                .unwrap_or_default(),
+            &Problems::default(),
+        ),
+    };
+    respond(
+        status,
+        &UserPage {
+            chrome: Chrome::of(Some(visitor)),
+            section: "users",
+            id: user.id().to_string(),
+            name: stored
+                .map(|p| p.display_name())
+                .unwrap_or_else(|| "An erased user".to_owned()),
+            status: user.status().name(),
+            status_words: status_words(&user),
+            version: user.version(),
+            editable: stored.is_some(),
+            actions: offered(&user, Utc::now()),
+            groups,
+            email,
+            fields,
+            problems: shown.problems,
+        },
+    )
+}
+
+/// The user the path's `id` names; `None` when it names none.
+pub(crate) fn user_id(id: &str) -> Option<UserId> {
+    Uuid::try_parse(id).ok().map(UserId::from_uuid)
+}
+
+/// `GET /admin/users/{id}`.
+pub(crate) async fn page(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    match user_id(&id) {
+        Some(id) => page_of(&app, &visitor, id, Shown::default()).await,
+        None => failure(&visitor, &ServiceError::NotFound(Missing::User)),
+    }
+}
+
+/// What a form of the page asks of the user use cases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Change {
+    Profile,
+    Email,
+    Deactivate,
+    Reactivate,
+    Delete,
+    CancelDeletion,
+}
+
+impl Change {
+    /// The change of status the last part of a form's path names.
+    fn of_status(path: &str) -> Option<Self> {
+        match path {
+            "deactivate" => Some(Change::Deactivate),
+            "reactivate" => Some(Change::Reactivate),
+            "delete" => Some(Change::Delete),
+            "cancel-deletion" => Some(Change::CancelDeletion),
+            _ => None,
+        }
+    }
+}
+
+/// Carries out `change` of the user `id` as the form `body` asks, then
+/// back to the page (303); a refused form again with its problems.
+async fn change(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: &str,
+    body: web::Bytes,
+    change: Option<Change>,
+) -> HttpResponse {
+    let visitor = match administrator(&req, &app).await {
+        Ok(visitor) => visitor,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let (Some(id), Some(change)) = (user_id(id), change) else {
+        return failure(&visitor, &ServiceError::NotFound(Missing::User));
+    };
+    // The version the page showed: a change made meanwhile is not
+    // overwritten unseen.
+    let version = form.value("version").parse::<u64>().ok();
+    let acting = Acting::as_visitor(&app, &visitor);
+    let written = Form::parse(&body);
+    let done = blocking(move || {
+        let users = acting.users(Operation::WriteUsers)?;
+        match change {
+            Change::Profile => users.update(id, profile::changes(&written), version),
+            Change::Email => users.update_email(id, &written.value("email"), version),
+            Change::Deactivate => users.deactivate(id),
+            Change::Reactivate => users.reactivate(id),
+            Change::Delete => users.delete(id),
+            Change::CancelDeletion => users.cancel_delete(id),
+        }
+    })
+    .await;
+    match done {
+        Ok(Ok(user)) => see_other(&format!("/admin/users/{}", user.id())),
+        Ok(Err(e)) => match Problems::of_refusal(&e) {
+            Some(problems) => {
+                let shown = match change {
+                    Change::Profile => Shown {
+                        profile: Some(form),
+                        problems,
+                        ..Shown::default()
+                    },
+                    Change::Email => Shown {
+                        email: Some(form),
+                        problems,
+                        ..Shown::default()
+                    },
+                    _ => Shown {
+                        problems,
+                        ..Shown::default()
+                    },
+                };
+                page_of(&app, &visitor, id, shown).await
+            }
+            None => failure(&visitor, &e),
+        },
+        Err(response) => response,
+    }
+}
+
+/// `POST /admin/users/{id}`: the profile's fields as the form writes them.
+pub(crate) async fn update(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    change(req, app, &id, body, Some(Change::Profile)).await
+}
+
+/// `POST /admin/users/{id}/email`: a new e-mail address.
+pub(crate) async fn update_email(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    change(req, app, &id, body, Some(Change::Email)).await
+}
+
+/// `POST /admin/users/{id}/{deactivate|reactivate|delete|cancel-deletion}`.
+pub(crate) async fn change_status(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    path: web::Path<(String, String)>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (id, action) = path.into_inner();
+    change(req, app, &id, body, Change::of_status(&action)).await
+}
