@@ -24,6 +24,7 @@ mod instances;
 mod metrics;
 mod openapi;
 mod paging;
+mod privacy;
 mod published;
 mod reads;
 mod scim;
