@@ -43,7 +43,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
 /// as a page that does not exist, once the person is known to be an
 /// administrator (anyone else gets the console's 403 page there too).
 fn admin(cfg: &mut web::ServiceConfig) {
-    use pages::admin::{audit, credentials, groups, user, users};
+    use pages::admin::{audit, credentials, gaps, groups, rules, user, user_privacy, users};
     cfg.route("/admin", web::get().to(users::directory))
         .route("/admin", web::route().to(pages::admin::elsewhere))
         .route("/admin/users", web::get().to(users::directory))
@@ -54,6 +54,22 @@ fn admin(cfg: &mut web::ServiceConfig) {
         .route(
             "/admin/users/{id}/email",
             web::post().to(user::update_email),
+        )
+        .route(
+            "/admin/users/{id}/learning",
+            web::post().to(user_privacy::set_learning),
+        )
+        .route(
+            "/admin/users/{id}/data",
+            web::get().to(user_privacy::download),
+        )
+        .route(
+            "/admin/users/{id}/forget",
+            web::get().to(user_privacy::confirm_forget),
+        )
+        .route(
+            "/admin/users/{id}/forget",
+            web::post().to(user_privacy::forget),
         )
         .route(
             "/admin/users/{id}/{change}",
@@ -74,5 +90,8 @@ fn admin(cfg: &mut web::ServiceConfig) {
             "/admin/credentials/{kind}/{id}/revoke",
             web::post().to(credentials::revoke),
         )
+        .route("/admin/rules", web::get().to(rules::page))
+        .route("/admin/rules", web::post().to(rules::change))
+        .route("/admin/gaps", web::get().to(gaps::page))
         .route("/admin/{rest:.*}", web::route().to(pages::admin::elsewhere));
 }

@@ -1,5 +1,6 @@
-//! The admin console under `/admin`: users, groups, the audit trail and
-//! credentials, for administrators (the ACTIVE members of the group
+//! The admin console under `/admin`: users, groups, the audit trail,
+//! credentials, the rules on learning and what people ask that nobody
+//! knows, for administrators (the ACTIVE members of the group
 //! `--admin-group` names). Anyone else signed in gets a 403 page on every
 //! path, read or form. The pages call the same use cases as the API, as
 //! [`Caller::Administrator`], their changes recorded as the person's; a
@@ -7,15 +8,19 @@
 
 pub(crate) mod audit;
 pub(crate) mod credentials;
+pub(crate) mod gaps;
 pub(crate) mod groups;
 mod profile;
+pub(crate) mod rules;
 pub(crate) mod user;
+pub(crate) mod user_privacy;
 pub(crate) mod users;
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::{
-    AuditService, Caller, CredentialService, GroupService, Operation, ServiceError, UserService,
+    AuditService, Caller, CredentialService, GroupService, Operation, PrivacyService, ServiceError,
+    UserService,
 };
 use kenning_domain::Actor;
 
@@ -97,6 +102,12 @@ impl Acting {
     pub(crate) fn credentials(&self) -> Result<CredentialService, ServiceError> {
         self.caller.require(Operation::ManageCredentials)?;
         Ok(self.app.credentials.acting_as(self.actor.clone()))
+    }
+
+    /// The privacy use cases, for `operation`.
+    pub(crate) fn privacy(&self, operation: Operation) -> Result<PrivacyService, ServiceError> {
+        self.caller.require(operation)?;
+        Ok(self.app.privacy.acting_as(self.actor.clone()))
     }
 }
 

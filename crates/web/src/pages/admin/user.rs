@@ -1,6 +1,7 @@
 //! One user (`/admin/users/{id}`): the profile and the e-mail address
 //! changed, the status changed (deactivate, reactivate, delete, cancel a
-//! deletion), the groups they are in.
+//! deletion), the groups they are in, and their data
+//! ([`super::user_privacy`]).
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -11,6 +12,7 @@ use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
 use uuid::Uuid;
 
 use super::profile::{self, Field};
+use super::user_privacy::{self, Privacy};
 use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::session::Visitor;
@@ -103,6 +105,8 @@ struct UserPage {
     editable: bool,
     actions: Vec<Action>,
     groups: Vec<(String, String)>,
+    privacy: Option<Privacy>,
+    data_file: String,
     email: Field,
     fields: Vec<Field>,
     problems: Problems,
@@ -117,8 +121,12 @@ struct Shown {
     problems: Problems,
 }
 
-/// The user `id` and the names of their groups, read now.
-fn read(acting: &Acting, id: UserId) -> Result<(User, Vec<(String, String)>), ServiceError> {
+/// What the page reads of a user: the user, the names of their groups,
+/// their learning.
+type Read = (User, Vec<(String, String)>, Option<Privacy>);
+
+/// The user `id`, the names of their groups and their learning, read now.
+fn read(acting: &Acting, id: UserId) -> Result<Read, ServiceError> {
     let user = acting.users(Operation::ReadUsers)?.get(id)?;
     let groups = acting
         .groups(Operation::ReadGroups)?
@@ -131,13 +139,14 @@ fn read(acting: &Acting, id: UserId) -> Result<(User, Vec<(String, String)>), Se
             )
         })
         .collect();
-    Ok((user, groups))
+    let privacy = user_privacy::learning_of(acting, id)?;
+    Ok((user, groups, privacy))
 }
 
 /// The page of the user `id`, showing `shown`.
 async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> HttpResponse {
     let acting = Acting::as_visitor(app, visitor);
-    let (user, groups) = match blocking(move || read(&acting, id)).await {
+    let (user, groups, privacy) = match blocking(move || read(&acting, id)).await {
         Ok(Ok(read)) => read,
         Ok(Err(e)) => return failure(visitor, &e),
         Err(response) => return response,
@@ -177,6 +186,8 @@ async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> Http
             editable: stored.is_some(),
             actions: offered(&user, Utc::now()),
             groups,
+            privacy,
+            data_file: user_privacy::data_file(id),
             email,
             fields,
             problems: shown.problems,

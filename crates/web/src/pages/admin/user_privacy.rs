@@ -1,0 +1,231 @@
+//! A person's data as an administrator handles it on their request, from
+//! the user's page (`/admin/users/{id}`): whether Kenning learns about
+//! them and their switch, the download of everything kept about them,
+//! and forgetting what was learned, behind a confirmation page. The same
+//! use cases as the person's own pages under `/me`.
+
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use askama::Template;
+use kenning_app::{Missing, Operation, ServiceError};
+use kenning_domain::{Learning, UserId};
+
+use super::user::user_id;
+use super::{administrator, blocking, failure, see_other, Acting, Form};
+use crate::render::{message_page, respond};
+use crate::state::Web;
+use crate::view::Chrome;
+
+/// A person's learning as their page tells it.
+#[derive(Debug)]
+pub(crate) struct Privacy {
+    pub(crate) learns: bool,
+    /// Whether Kenning learns about them, in words.
+    pub(crate) state: &'static str,
+    /// Their own choice and what the rules make of it, in words.
+    pub(crate) choice: String,
+    pub(crate) opted_out: bool,
+}
+
+impl Privacy {
+    /// What `learning` means, in words.
+    pub(crate) fn of(learning: Learning) -> Self {
+        let state = if learning.learns {
+            "Kenning learns from their activity."
+        } else {
+            "Kenning does not learn from their activity: uploads naming them teach nothing, \
+             and no search finds them."
+        };
+        let choice = match learning.choice {
+            Some(true) => "Their own choice: learn about me.",
+            Some(false) => "Their own choice: do not learn about me.",
+            None => "They never chose, so the organisation's rule for new people holds.",
+        };
+        let rules = if !learning.learns && learning.choice != Some(false) {
+            " The rules on learning leave them out."
+        } else {
+            ""
+        };
+        Self {
+            learns: learning.learns,
+            state,
+            choice: format!("{choice}{rules}"),
+            opted_out: learning.choice == Some(false),
+        }
+    }
+}
+
+/// The learning of the user `id` for their page; `None` for a user
+/// erased, whom nothing is learned about any more.
+pub(crate) fn learning_of(acting: &Acting, id: UserId) -> Result<Option<Privacy>, ServiceError> {
+    match acting.privacy(Operation::ReadDataOf(id))?.learning_of(id) {
+        Ok(learning) => Ok(Some(Privacy::of(learning))),
+        Err(ServiceError::NotFound(_)) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The administrator and the user of a request to one user's data, or
+/// the answer for anyone else or a user the path does not name.
+async fn target(
+    req: &HttpRequest,
+    app: &web::Data<Web>,
+    id: &str,
+) -> Result<(crate::session::Visitor, UserId), HttpResponse> {
+    let visitor = administrator(req, app).await?;
+    match user_id(id) {
+        Some(id) => Ok((visitor, id)),
+        None => Err(failure(&visitor, &ServiceError::NotFound(Missing::User))),
+    }
+}
+
+/// `POST /admin/users/{id}/learning`, on the person's request:
+/// `learning=off` stops learning from their activity, `learning=on`
+/// starts it again; then back to their page.
+pub(crate) async fn set_learning(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (visitor, id) = match target(&req, &app, &id).await {
+        Ok(target) => target,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    let choice = match form.value("learning").as_str() {
+        "on" => true,
+        "off" => false,
+        _ => {
+            return message_page(
+                StatusCode::BAD_REQUEST,
+                Chrome::of(Some(&visitor)),
+                "On or off?",
+                "The form said neither to start nor to stop learning. Go back to the user's \
+                 page and use its button.",
+            )
+        }
+    };
+    let acting = Acting::as_visitor(&app, &visitor);
+    let done = blocking(move || {
+        acting
+            .privacy(Operation::ChangeLearningOf(id))?
+            .set_learning(id, Some(choice))
+    })
+    .await;
+    match done {
+        Ok(Ok(_)) => see_other(&format!("/admin/users/{id}#privacy")),
+        Ok(Err(e)) => failure(&visitor, &e),
+        Err(response) => response,
+    }
+}
+
+/// `GET /admin/users/{id}/data`: everything Kenning keeps about the user,
+/// as a JSON file to hand them; the hand-out is in the audit trail as the
+/// administrator's.
+pub(crate) async fn download(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let (visitor, id) = match target(&req, &app, &id).await {
+        Ok(target) => target,
+        Err(response) => return response,
+    };
+    let acting = Acting::as_visitor(&app, &visitor);
+    match blocking(move || acting.privacy(Operation::ReadDataOf(id))?.export(id)).await {
+        Ok(Ok(data)) => HttpResponse::Ok()
+            .content_type("application/json")
+            .insert_header((
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{}\"", data_file(id)),
+            ))
+            .insert_header((header::CACHE_CONTROL, "no-store"))
+            .body(data.to_string()),
+        Ok(Err(e)) => failure(&visitor, &e),
+        Err(response) => response,
+    }
+}
+
+/// The name the data of `id` is downloaded under.
+pub(crate) fn data_file(id: UserId) -> String {
+    format!("kenning-data-{id}.json")
+}
+
+/// The confirmation page before forgetting what was learned about a user.
+#[derive(Template)]
+#[template(path = "admin/forget.html")]
+struct ForgetPage {
+    chrome: Chrome,
+    section: &'static str,
+    id: String,
+    name: String,
+    file: String,
+}
+
+/// `GET /admin/users/{id}/forget`: what forgetting erases, and the button
+/// that does it.
+pub(crate) async fn confirm_forget(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+) -> HttpResponse {
+    let (visitor, id) = match target(&req, &app, &id).await {
+        Ok(target) => target,
+        Err(response) => return response,
+    };
+    let acting = Acting::as_visitor(&app, &visitor);
+    let user = match blocking(move || acting.users(Operation::ReadUsers)?.get(id)).await {
+        Ok(Ok(user)) => user,
+        Ok(Err(e)) => return failure(&visitor, &e),
+        Err(response) => return response,
+    };
+    let Some(profile) = user.profile() else {
+        return failure(&visitor, &ServiceError::NotFound(Missing::User));
+    };
+    respond(
+        StatusCode::OK,
+        &ForgetPage {
+            chrome: Chrome::of(Some(&visitor)),
+            section: "users",
+            id: id.to_string(),
+            name: profile.display_name(),
+            file: data_file(id),
+        },
+    )
+}
+
+/// `POST /admin/users/{id}/forget` with `confirm=yes`: erases the user's
+/// actions and topics; then back to their page.
+pub(crate) async fn forget(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (visitor, id) = match target(&req, &app, &id).await {
+        Ok(target) => target,
+        Err(response) => return response,
+    };
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &visitor) {
+        return refused;
+    }
+    if form.value("confirm") != "yes" {
+        return message_page(
+            StatusCode::BAD_REQUEST,
+            Chrome::of(Some(&visitor)),
+            "Nothing was forgotten",
+            "Forgetting needs the confirmation on its page. Go back and confirm it.",
+        );
+    }
+    let acting = Acting::as_visitor(&app, &visitor);
+    match blocking(move || acting.privacy(Operation::ChangeLearningOf(id))?.forget(id)).await {
+        Ok(Ok(())) => see_other(&format!("/admin/users/{id}#privacy")),
+        Ok(Err(e)) => failure(&visitor, &e),
+        Err(response) => response,
+    }
+}
