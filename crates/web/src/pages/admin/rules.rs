@@ -31,6 +31,7 @@ struct Row {
     words: String,
     by: String,
     by_href: Option<String>,
+    channel: &'static str,
     at: String,
     kind: &'static str,
     value: String,
@@ -160,8 +161,9 @@ impl Row {
         };
         Self {
             words,
-            by: format!("{by} through {}", r.set_by.channel.as_str()),
+            by,
             by_href: person.map(|p| format!("/admin/users/{p}")),
+            channel: r.set_by.channel.as_str(),
             at: r.set_at.format("%-d %b %Y %H:%M UTC").to_string(),
             kind,
             value,
