@@ -264,17 +264,38 @@ impl AskedSubject {
             .map(|(k, _)| k.as_str())
             .collect::<Vec<_>>()
             .join(" ");
-        let label = topics
-            .iter()
-            .map(|(_, l)| l.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let label = readable(topics.iter().map(|(_, l)| l.as_str()));
         Some(Self {
             key,
             label,
             holders: holders as u8,
         })
     }
+}
+
+/// The labels a reader needs: the longest first, each one whose words
+/// another kept label holds left out ("heliospheric magnetometers" rather
+/// than "heliospheric, heliospheric magnetometers, magnetometers"), joined
+/// by commas.
+fn readable<'a>(labels: impl Iterator<Item = &'a str>) -> String {
+    let words =
+        |label: &str| -> Vec<String> { label.split_whitespace().map(str::to_lowercase).collect() };
+    let mut labels: Vec<&str> = labels.collect();
+    labels.sort_by_key(|l| (std::cmp::Reverse(l.split_whitespace().count()), *l));
+    let mut kept: Vec<(&str, Vec<String>)> = Vec::new();
+    for label in labels {
+        let mine = words(label);
+        let held = kept
+            .iter()
+            .any(|(_, theirs)| mine.iter().all(|w| theirs.contains(w)));
+        if !held {
+            kept.push((label, mine));
+        }
+    }
+    kept.iter()
+        .map(|(label, _)| *label)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// How often a subject was asked over a span of days.
@@ -381,7 +402,21 @@ mod tests {
         ];
         let gap = AskedSubject::of(&topics, 0).unwrap();
         assert_eq!(gap.key, "cluster kubernetes");
-        assert_eq!(gap.label, "clusters, Kubernetes");
+        assert_eq!(gap.label, "Kubernetes, clusters");
+        let phrase = AskedSubject::of(
+            &[
+                ("helio".to_owned(), "heliospheric".to_owned()),
+                (
+                    "helio magnet".to_owned(),
+                    "heliospheric magnetometers".to_owned(),
+                ),
+                ("magnet".to_owned(), "magnetometers".to_owned()),
+            ],
+            0,
+        )
+        .unwrap();
+        assert_eq!(phrase.label, "heliospheric magnetometers");
+        assert_eq!(phrase.key, "helio helio magnet magnet");
         assert_eq!(AskedSubject::of(&topics, 1).unwrap().holders, 1);
         assert_eq!(AskedSubject::of(&topics, 2), None);
         assert_eq!(AskedSubject::of(&[], 0), None);
