@@ -204,10 +204,24 @@ def _firefox(tmp_path):
                         ("app.update.auto", False), ("browser.shell.checkDefaultBrowser", False),
                         ("datareporting.policy.dataSubmissionEnabled", False)]:
         options.set_preference(pref, value)
+    # Files a page downloads land in the test's own folder, unasked.
+    for pref, value in [("browser.download.folderList", 2),
+                        ("browser.download.dir", str(_downloads(tmp_path))),
+                        ("browser.download.useDownloadDir", True),
+                        ("browser.download.manager.showWhenStarting", False),
+                        ("browser.helperApps.neverAsk.saveToDisk", "application/json")]:
+        options.set_preference(pref, value)
     driver = webdriver.Firefox(options=options, service=webdriver.FirefoxService(
         executable_path=_geckodriver(), log_output=str(tmp_path / "geckodriver.log")))
     driver.set_window_size(390, 844)
     return driver
+
+
+def _downloads(tmp_path):
+    """The folder a test's browser downloads files to."""
+    folder = tmp_path / "downloads"
+    folder.mkdir(exist_ok=True)
+    return folder
 
 
 @pytest.fixture(params=BROWSERS)
@@ -216,6 +230,7 @@ def browser(request, tmp_path):
         driver = _firefox(tmp_path)
         driver.name_for_screenshots = "firefox-"
         driver.widest = 500
+        driver.downloads = _downloads(tmp_path)
         yield driver
         driver.quit()
         return
@@ -232,6 +247,9 @@ def browser(request, tmp_path):
     # A phone: 390 CSS pixels wide.
     driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
                            {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True})
+    driver.execute_cdp_cmd("Browser.setDownloadBehavior",
+                           {"behavior": "allow", "downloadPath": str(_downloads(tmp_path))})
+    driver.downloads = _downloads(tmp_path)
     driver.implicitly_wait(0)
     driver.name_for_screenshots = ""
     driver.widest = 390

@@ -4,20 +4,22 @@ keyboard where it matters; every page checked by axe-core."""
 
 import datetime
 import http.server
+import json
 import socket
 import subprocess
 import threading
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from conftest import ADMIN, BIN, check_page, free_port, wait_for
+from conftest import ADMIN, BIN, COMPILERS, check_page, free_port, wait_for
 
 
 def wait(driver, seconds=15):
@@ -487,3 +489,218 @@ def test_a_person_who_is_no_administrator_gets_403_on_the_console(browser, kenni
             urllib.request.urlopen(request)
         assert refused.value.code == 403, (method, path)
         assert "Only for administrators" in refused.value.read().decode(), (method, path)
+
+
+SOLAR = ("Photovoltaic inverters convert the panels' direct current. We replaced the "
+         "photovoltaic inverters on the warehouse roof and tuned the photovoltaic "
+         "inverters' tracking.")
+BEES = ("Beekeeping hives need inspection every spring. We inspected the beekeeping "
+        "hives, treated the varroa mites and moved the beekeeping hives to the orchard.")
+BREAD = ("Sourdough starters ferment the dough overnight. The bakery fed the sourdough "
+         "starters, and sourdough fermentation gave the loaves their sour crumb.")
+
+
+def upload(kenning, email, text, alias, entity_type="document"):
+    """One upload through the connector API, as a connector sends it; its
+    answer (the action's id and the topics it taught)."""
+    body = json.dumps({"entity_type": entity_type, "action_type": "create",
+                       "action_date": "2026-03-02T08:00:00.000Z", "user_email": email,
+                       "text": text, "action_alias": alias})
+    request = urllib.request.Request(
+        kenning.url + "/connectors/api/v1/entities-with-action", data=body.encode(),
+        headers={"APIKEY": kenning.key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201
+        return json.load(response)
+
+
+def found(driver, kenning, query, person):
+    """Whether a search for `query` lists `person` (their id)."""
+    driver.get(kenning.url + "/?" + urllib.parse.urlencode({"q": query}))
+    wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "main"), "How Kenning read"))
+    return bool(driver.find_elements(By.CSS_SELECTOR, f"a[href='/people/{person}']"))
+
+
+def set_rule(driver, field, value, button):
+    """Writes `value` in the rule form's `field` and sends it."""
+    box = driver.find_element(By.ID, field)
+    box.clear()
+    box.send_keys(value)
+    submit(driver, button)
+
+
+def downloaded(driver, click, name, seconds=20):
+    """The JSON file `click` makes the browser download as `name`."""
+    target = driver.downloads / name
+    if target.exists():
+        target.unlink()
+    click()
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        if target.exists() and target.stat().st_size > 0:
+            try:
+                return json.loads(target.read_text())
+            except ValueError:
+                pass  # still being written
+        time.sleep(0.2)
+    raise AssertionError(f"{name} was not downloaded: {list(driver.downloads.iterdir())}")
+
+
+def test_an_administrator_excludes_chat_and_a_chat_upload_teaches_nothing(browser, kenning):
+    email = unique("sol")
+    person = kenning.create(email, "Sol", "Watt", "Facilities engineer")
+    sign_in(browser, kenning, ADMIN)
+    browser.get(kenning.url + "/admin")
+    browser.find_element(By.LINK_TEXT, "Rules on learning").click()
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Rules on learning"))
+
+    # An invalid value is refused beside its field, as written.
+    set_rule(browser, "entity-type", "Chat", "Exclude the entity type")
+    assert heading(browser) == "Rules on learning"
+    problem = browser.find_element(By.ID, "entity-type-problem").text
+    assert problem == "Entity type must be lower-case letters, digits and underscores", problem
+    box = browser.find_element(By.ID, "entity-type")
+    assert box.get_attribute("value") == "Chat"
+    assert box.get_attribute("aria-invalid") == "true"
+    check_page(browser, "admin-rules-invalid")
+    set_rule(browser, "retention-days", "0", "Set the retention")
+    assert browser.find_element(By.ID, "retention-days-problem").text == "Days must be at least 1"
+    assert browser.find_element(By.ID, "retention-days").get_attribute("value") == "0"
+    assert not browser.find_elements(By.ID, "entity-type-problem")
+
+    set_rule(browser, "entity-type", "chat", "Exclude the entity type")
+    assert "Uploads of the entity type chat teach nothing." in text(browser)
+    assert "Set by Frances Allen through web" in text(browser)
+    check_page(browser, "admin-rules")
+    try:
+        answer = upload(kenning, email, SOLAR, f"chat_{person}_1", "chat")
+        assert answer["topics"] == [], answer
+        assert not found(browser, kenning, "photovoltaic inverters", person)
+    finally:
+        browser.get(kenning.url + "/admin/rules")
+        submit(browser, "Lift the exclusion of the entity type chat")
+    assert "entity type chat" not in text(browser)
+    # Lifted, the next chat teaches.
+    answer = upload(kenning, email, SOLAR, f"chat_{person}_2", "chat")
+    assert answer["topics"], answer
+    assert found(browser, kenning, "photovoltaic inverters", person)
+
+
+def test_an_administrator_turns_learning_off_and_on_for_a_group(browser, kenning):
+    email = unique("bea")
+    person = kenning.create(email, "Bea", "Keeper", "Orchard manager")
+    for n in range(2):
+        upload(kenning, email, BEES, f"bees_{person}_{n}")
+    group = f"Orchard {time.time_ns()}"
+    kenning.create_group(group, [person])
+    sign_in(browser, kenning, ADMIN)
+    assert found(browser, kenning, "beekeeping hives", person)
+
+    browser.get(kenning.url + "/admin/rules")
+    Select(browser.find_element(By.ID, "group")).select_by_visible_text(group)
+    submit(browser, "Turn learning off for the group")
+    try:
+        assert f"Kenning does not learn about the members of {group}." in text(browser)
+        assert not found(browser, kenning, "beekeeping hives", person)
+        browser.get(kenning.url + "/people/" + person)
+        assert "Kenning does not learn about Bea Keeper" in text(browser)
+    finally:
+        browser.get(kenning.url + "/admin/rules")
+        submit(browser, f"Turn learning on for {group}")
+    assert f"members of {group}" not in text(browser)
+    assert found(browser, kenning, "beekeeping hives", person)
+
+
+def test_a_person_opts_out_forgets_and_downloads_their_data(browser, kenning):
+    email = unique("bert")
+    person = kenning.create(email, "Bert", "Baker", "Head baker")
+    aliases = [f"bread_{person}_{n}" for n in range(2)]
+    for alias in aliases:
+        assert upload(kenning, email, BREAD, alias)["topics"]
+    sign_in(browser, kenning, email)
+    browser.get(kenning.url + "/me")
+    assert browser.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Hide ')]")
+
+    # By keyboard: to the button, Enter.
+    tab_to(browser, lambda e: e.tag_name == "button"
+           and e.text == "Stop learning from my activity", limit=80).send_keys(Keys.ENTER)
+    wait(browser).until(seen.presence_of_element_located(
+        (By.XPATH, "//button[normalize-space()='Start learning from my activity']")))
+    assert "Kenning is not learning about you, as you chose" in text(browser)
+    check_page(browser, "me-opted-out")
+    answer = upload(kenning, email, BREAD, f"bread_{person}_optedout")
+    assert answer["topics"] == [], answer
+    aliases.append(f"bread_{person}_optedout")
+
+    browser.find_element(By.LINK_TEXT, "Forget what Kenning learned about me").click()
+    wait(browser).until(seen.text_to_be_present_in_element(
+        (By.TAG_NAME, "h1"), "Forget what Kenning learned about you"))
+    check_page(browser, "forget")
+    # The page offers the download first: it holds every action of theirs.
+    data = downloaded(browser, browser.find_element(
+        By.LINK_TEXT, "download what Kenning keeps about you").click, "kenning-my-data.json")
+    assert data["user"]["globalUserId"] == person, data["user"]
+    assert data["learning"] == {"choice": False, "learns": False}, data["learning"]
+    assert sorted(a["alias"] for a in data["actions"]) == sorted(aliases), data["actions"]
+    assert data["topics"], data
+
+    submit(browser, "Forget what Kenning learned about me")
+    # Learning again, nothing learned before comes back.
+    submit(browser, "Start learning from my activity")
+    assert not browser.find_elements(By.XPATH, "//button[starts-with(normalize-space(), 'Hide ')]")
+    browser.get(kenning.url + "/people/" + person)
+    assert heading(browser) == "Bert Baker"
+    assert not browser.find_elements(By.CSS_SELECTOR, ".topics li"), text(browser)
+    browser.get(kenning.url + "/me")
+    data = downloaded(browser, browser.find_element(
+        By.LINK_TEXT, "Download what Kenning keeps about you").click, "kenning-my-data.json")
+    assert data["actions"] == [] and data["topics"] == [], data
+    assert data["learning"] == {"choice": True, "learns": True}, data["learning"]
+
+
+def test_what_people_ask_that_nobody_knows(browser, kenning):
+    sign_in(browser, kenning, "ada@example.com")
+    ask(browser, "Who knows about heliospheric magnetometers?")
+    ask(browser, "compiler register allocation")
+    sign_in(browser, kenning, ADMIN)
+    browser.get(kenning.url + "/admin/gaps")
+    assert heading(browser) == "What people ask that nobody knows"
+    nobody = browser.find_element(By.XPATH, "//section[h2='Nobody knows']").text.lower()
+    assert "magnetometer" in nobody, nobody
+    assert "asked" in nobody and "last on" in nobody
+    alone = browser.find_element(By.XPATH, "//section[h2='One person alone knows']").text.lower()
+    assert "register allocation" in alone, alone
+    assert "never who asked" in text(browser)
+    check_page(browser, "admin-gaps")
+    browser.find_element(By.LINK_TEXT, "Last 90 days").click()
+    wait(browser).until(lambda d: "days=90" in d.current_url)
+    assert "magnetometer" in text(browser).lower()
+
+
+def test_an_administrator_handles_a_persons_data_on_their_request(browser, kenning):
+    email = unique("ida")
+    person = kenning.create(email, "Ida", "Baker", None)
+    upload(kenning, email, COMPILERS, f"compilers_{person}")
+    sign_in(browser, kenning, ADMIN)
+    browser.get(f"{kenning.url}/admin/users/{person}")
+    privacy = browser.find_element(By.XPATH, "//section[h2='Privacy']")
+    assert "Kenning learns from their activity." in privacy.text
+    submit(browser, "Stop learning from their activity")
+    privacy = browser.find_element(By.XPATH, "//section[h2='Privacy']")
+    assert "Kenning does not learn from their activity" in privacy.text
+    assert "Their own choice: do not learn about me." in privacy.text
+    check_page(browser, "admin-user-privacy")
+    name = f"kenning-data-{person}.json"
+    data = downloaded(browser, browser.find_element(
+        By.LINK_TEXT, "Download what Kenning keeps about them").click, name)
+    assert [a["alias"] for a in data["actions"]] == [f"compilers_{person}"], data["actions"]
+    browser.find_element(By.LINK_TEXT, "Forget what Kenning learned about them").click()
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Forget what"))
+    check_page(browser, "admin-forget")
+    submit(browser, "Forget what Kenning learned about Ida Baker")
+    assert heading(browser) == "Ida Baker"
+    submit(browser, "Start learning from their activity")
+    data = downloaded(browser, browser.find_element(
+        By.LINK_TEXT, "Download what Kenning keeps about them").click, name)
+    assert data["actions"] == [], data["actions"]
+    assert data["learning"]["learns"] is True
