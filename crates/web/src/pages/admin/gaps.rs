@@ -30,9 +30,9 @@ struct Gap {
 
 impl Gap {
     fn of(count: &AskedCount) -> Self {
-        let label = readable(&count.subject.label);
+        let label = &count.subject.label;
         Self {
-            label: label.to_owned(),
+            label: label.clone(),
             asked: match count.asks {
                 1 => "asked once".to_owned(),
                 n => format!("asked {n} times"),
@@ -44,17 +44,6 @@ impl Gap {
             ),
         }
     }
-}
-
-/// The subject as a person reads it: of its topics' labels (`label`,
-/// joined by commas), the one of the most words, which holds the words
-/// of the shorter ones ("heliospheric magnetometers" rather than
-/// "heliospheric, heliospheric magnetometers, magnetometers").
-fn readable(label: &str) -> &str {
-    label
-        .split(", ")
-        .max_by_key(|part| (part.split(' ').count(), part.len()))
-        .unwrap_or(label)
 }
 
 #[derive(Template)]
@@ -106,22 +95,4 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
             alone: held_by(AskedSubject::MAX_HOLDERS),
         },
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::readable;
-
-    #[test]
-    fn a_subject_reads_as_its_longest_topic() {
-        assert_eq!(
-            readable("heliospheric, heliospheric magnetometers, magnetometers"),
-            "heliospheric magnetometers"
-        );
-        assert_eq!(
-            readable("allocation, compil regist, compiler register allocation, register"),
-            "compiler register allocation"
-        );
-        assert_eq!(readable("kubernetes"), "kubernetes");
-    }
 }
