@@ -274,9 +274,11 @@ impl AskedSubject {
 }
 
 /// The labels a reader needs: the longest first, each one whose words
-/// another kept label holds left out ("heliospheric magnetometers" rather
-/// than "heliospheric, heliospheric magnetometers, magnetometers"), joined
-/// by commas.
+/// another kept label holds (as words, or as their beginnings: a topic
+/// nobody learned is labelled by its stems) left out ("heliospheric
+/// magnetometers" rather than "heliospheric, heliospheric magnetometers,
+/// magnetometers"; "compiler register allocation" rather than also
+/// "compil regist"), joined by commas.
 fn readable<'a>(labels: impl Iterator<Item = &'a str>) -> String {
     let words =
         |label: &str| -> Vec<String> { label.split_whitespace().map(str::to_lowercase).collect() };
@@ -285,9 +287,10 @@ fn readable<'a>(labels: impl Iterator<Item = &'a str>) -> String {
     let mut kept: Vec<(&str, Vec<String>)> = Vec::new();
     for label in labels {
         let mine = words(label);
-        let held = kept
-            .iter()
-            .any(|(_, theirs)| mine.iter().all(|w| theirs.contains(w)));
+        let held = kept.iter().any(|(_, theirs)| {
+            mine.iter()
+                .all(|w| theirs.iter().any(|t| t.starts_with(w.as_str())))
+        });
         if !held {
             kept.push((label, mine));
         }
@@ -416,6 +419,19 @@ mod tests {
         )
         .unwrap();
         assert_eq!(phrase.label, "heliospheric magnetometers");
+        let stems = AskedSubject::of(
+            &[
+                ("compil regist".to_owned(), "compil regist".to_owned()),
+                (
+                    "compil regist alloc".to_owned(),
+                    "compiler register allocation".to_owned(),
+                ),
+                ("regist alloc".to_owned(), "regist alloc".to_owned()),
+            ],
+            0,
+        )
+        .unwrap();
+        assert_eq!(stems.label, "compiler register allocation");
         assert_eq!(phrase.key, "helio helio magnet magnet");
         assert_eq!(AskedSubject::of(&topics, 1).unwrap().holders, 1);
         assert_eq!(AskedSubject::of(&topics, 2), None);
