@@ -351,7 +351,7 @@ pub struct Change {
 }
 
 impl Change {
-    fn of(kind: ChangeKind, resource_id: Uuid, fields: &[&str]) -> Self {
+    pub(crate) fn of(kind: ChangeKind, resource_id: Uuid, fields: &[&str]) -> Self {
         Self {
             kind,
             resource_id,
@@ -568,17 +568,6 @@ pub fn user_learning_changed(id: Uuid) -> Change {
 /// The erasure of what was learned about the person `id`.
 pub fn user_forgotten(id: Uuid) -> Change {
     Change::of(ChangeKind::UserForgotten, id, &[])
-}
-
-/// The organisation's rule `rule` set (`set`) or lifted. The
-/// organisation's id is the nil UUID: there is one.
-pub fn learning_rule_changed(rule: &crate::LearningRule, set: bool) -> Change {
-    let kind = if set {
-        ChangeKind::LearningRuleSet
-    } else {
-        ChangeKind::LearningRuleLifted
-    };
-    Change::of(kind, Uuid::nil(), &[rule.parts().0])
 }
 
 /// The end of a session of the person `id`.

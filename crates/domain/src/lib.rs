@@ -28,10 +28,9 @@ mod webhook;
 
 pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
-    group_members_changed, hidden_topics_changed, learning_rule_changed, parse_audit_cursor,
-    user_changes, user_created, user_exported, user_forgotten, user_learning_changed,
-    user_signed_in, user_signed_out, Actor, Attribution, AuditEntry, Change, ChangeKind, Channel,
-    ResourceKind, UnknownChangeKind,
+    group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
+    user_exported, user_forgotten, user_learning_changed, user_signed_in, user_signed_out, Actor,
+    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
 };
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
@@ -52,8 +51,8 @@ pub use paging::{
     AuditLimit, ExpertsLimit, Limit, Offset, RelatedTopicsLimit, SearchText, UserTopicsLimit,
 };
 pub use privacy::{
-    AskedCount, AskedSubject, Learning, LearningRule, LearningRules, RuleInForce,
-    MAX_RETENTION_DAYS, MIN_RETENTION_DAYS,
+    learning_rule_changed, AskedCount, AskedSubject, Learning, LearningRule, LearningRules,
+    RuleInForce, MAX_RETENTION_DAYS, MIN_RETENTION_DAYS,
 };
 pub use profile::{
     About, Company, CountryId, Department, Email, EmploymentStart, ExternalId, FirstName,

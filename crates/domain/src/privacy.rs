@@ -12,7 +12,7 @@ use std::fmt;
 
 use chrono::{DateTime, Utc};
 
-use crate::audit::Actor;
+use crate::audit::{Actor, Change, ChangeKind};
 use crate::group::GroupId;
 use crate::upload::{ActionType, EntityType};
 use crate::validation::{FieldViolation, Rule};
@@ -144,6 +144,17 @@ impl fmt::Display for LearningRule {
             write!(f, "{kind} {value}")
         }
     }
+}
+
+/// The organisation's rule `rule` set (`set`) or lifted. The
+/// organisation's id is the nil UUID: there is one.
+pub fn learning_rule_changed(rule: &LearningRule, set: bool) -> Change {
+    let kind = if set {
+        ChangeKind::LearningRuleSet
+    } else {
+        ChangeKind::LearningRuleLifted
+    };
+    Change::of(kind, uuid::Uuid::nil(), &[rule.parts().0])
 }
 
 /// A rule in force, with who set it and when.

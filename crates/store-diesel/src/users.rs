@@ -61,6 +61,10 @@ impl Database {
     /// numbers its rows in that order, and takes rows in ascending order
     /// into its pending changes, where any other order writes them out
     /// once per row.
+    ///
+    /// The users start learned about, as under no rule on learning (it
+    /// writes no audit entry either); under rules, call
+    /// [`Database::refresh_learning`] after it.
     pub fn import_users(&self, batch: &[User]) -> Result<(), StoreError> {
         let mut listed: Vec<&User> = batch.iter().collect();
         listed.sort_by_cached_key(|user| UserCursor::of(user));
@@ -72,7 +76,6 @@ impl Database {
             for chunk in rows.chunks(IMPORT_ROWS_PER_STATEMENT) {
                 execute_natively(conn, diesel::insert_into(users::table).values(chunk))?;
             }
-            crate::learning::refresh(conn, None)?;
             Ok::<(), TxError>(())
         })?;
         Ok(())
@@ -93,6 +96,20 @@ pub(crate) fn by_key_statement(conn: &DbConnection, key: &UserKey) -> Statement 
         "SELECT users.* FROM users WHERE status <> '{}' AND {column} = {value} LIMIT 1",
         Status::DELETED
     ))
+}
+
+impl Database {
+    /// Writes again, for every user, whether the rules on learning let
+    /// Kenning learn about them: after [`Database::import_users`], which
+    /// leaves that to its caller.
+    pub fn refresh_learning(&self) -> Result<(), StoreError> {
+        self.write(|conn| {
+            crate::learning::refresh(conn, None)
+                .map(|_| ())
+                .map_err(TxError::from)
+        })
+        .map_err(StoreError::from)
+    }
 }
 
 impl UserRepository for Database {

@@ -2,7 +2,7 @@
 //! a person's actions, and the counts of what people ask that nobody
 //! knows.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, HashSet};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use kenning_domain::{
@@ -13,15 +13,6 @@ use kenning_domain::{
 use kenning_ports::{PrivacyStore, StoreError, StoredAction};
 
 use crate::state::{MemoryStore, State};
-
-/// The rules, the choices and the counts of subjects asked.
-#[derive(Debug, Default)]
-pub(crate) struct Privacy {
-    pub(crate) rules: Vec<RuleInForce>,
-    pub(crate) choices: HashMap<UserId, bool>,
-    /// (day, subject key, holders) → (label, asks).
-    pub(crate) asked: BTreeMap<(NaiveDate, String, u8), (String, u64)>,
-}
 
 impl State {
     fn rules(&self) -> LearningRules {

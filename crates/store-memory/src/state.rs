@@ -1,10 +1,10 @@
 //! What the store holds, behind its one lock.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard};
 
-use chrono::{DateTime, Utc};
-use kenning_domain::{AuditEntry, Group, GroupId, Subscription, User, UserId};
+use chrono::{DateTime, NaiveDate, Utc};
+use kenning_domain::{AuditEntry, Group, GroupId, RuleInForce, Subscription, User, UserId};
 use kenning_ports::{StoredCredential, StoredLink, StoredSession};
 use uuid::Uuid;
 
@@ -33,7 +33,7 @@ pub(crate) struct State {
     /// The open sessions, by id.
     pub(crate) sessions: HashMap<Uuid, StoredSession>,
     /// The rules on learning, people's choices, the subjects asked.
-    pub(crate) privacy: crate::privacy::Privacy,
+    pub(crate) privacy: Privacy,
 }
 
 /// A sign-in link, and when it was used.
@@ -79,4 +79,13 @@ impl MemoryStore {
         // every write is a single insert of a finished value.
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
+}
+
+/// The rules, the choices and the counts of subjects asked.
+#[derive(Debug, Default)]
+pub(crate) struct Privacy {
+    pub(crate) rules: Vec<RuleInForce>,
+    pub(crate) choices: HashMap<UserId, bool>,
+    /// (day, subject key, holders) → (label, asks).
+    pub(crate) asked: BTreeMap<(NaiveDate, String, u8), (String, u64)>,
 }

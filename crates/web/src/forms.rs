@@ -4,9 +4,9 @@
 //! session's token, which another site cannot read.
 
 use crate::render::message_page;
-use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
 use actix_web::http::header;
 use actix_web::{HttpRequest, HttpResponse};
 

@@ -22,6 +22,7 @@ mod session;
 mod signin;
 mod state;
 mod view;
+mod visitor;
 
 pub use config::{WebConfig, SESSION_COOKIE};
 pub use oidc::OidcConfig;

@@ -3,12 +3,13 @@
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Caller, Person, SignInError, SignedIn};
+use kenning_app::{SignInError, SignedIn};
 
 use crate::config::WebConfig;
 use crate::render::internal_error;
 use crate::signin::signin_response;
 use crate::state::Web;
+use crate::visitor::Visitor;
 
 /// The value of the cookie `name` that `req` carries, if any.
 pub(crate) fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
@@ -83,29 +84,6 @@ pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
             .finish(),
         &cookie,
     )
-}
-
-/// A person signed in, with who they are to the access rules on this
-/// request: themselves, or an administrator.
-#[derive(Debug, Clone)]
-pub(crate) struct Visitor {
-    pub(crate) person: Person,
-    pub(crate) caller: Caller,
-}
-
-impl Visitor {
-    /// Whether the person is an administrator on this request.
-    pub(crate) fn is_administrator(&self) -> bool {
-        matches!(self.caller, Caller::Administrator(_))
-    }
-}
-
-impl std::ops::Deref for Visitor {
-    type Target = Person;
-
-    fn deref(&self) -> &Person {
-        &self.person
-    }
 }
 
 /// The person signed in on `req`, with whether they are an administrator

@@ -7,7 +7,7 @@ use kenning_app::UserTopic;
 use kenning_domain::{ScoredTopic, User};
 use kenning_ports::ActionRecord;
 
-use crate::session::Visitor;
+use crate::visitor::Visitor;
 
 /// What every page's frame shows: who is signed in, whether they are an
 /// administrator (then it links to the admin console), and the token of

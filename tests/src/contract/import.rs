@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kenning_ports::{StoreError, UserRepository};
+use kenning_ports::{PrivacyStore, StoreError, UserRepository};
 use kenning_store_diesel::Database;
 
 use super::{adapters, new_user};
@@ -25,6 +25,16 @@ fn an_import_stores_every_user_or_none(store: Arc<Database>) {
         Err(StoreError::Conflict { field: "email" })
     );
     assert_eq!(store.get(fresh.id()).unwrap(), None, "all or none");
+
+    // Under opt-in, imported people are learned about once refreshed.
+    let opt_in = kenning_domain::LearningRule::NewPeopleOptedOut;
+    store
+        .set_learning_rule(&opt_in, true, &super::by())
+        .unwrap();
+    store.import_users(std::slice::from_ref(&fresh)).unwrap();
+    store.refresh_learning().unwrap();
+    let learning = store.learning_of(fresh.id()).unwrap().unwrap();
+    assert!(!learning.learns, "an imported newcomer follows the rules");
 }
 
 #[test]

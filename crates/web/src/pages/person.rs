@@ -9,9 +9,10 @@ use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
 use uuid::Uuid;
 
 use crate::render::{internal_error, message_page, respond};
-use crate::session::{signed_in, Visitor};
+use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{profile_fields, query_param, Chrome, Field, TopicWhy};
+use crate::visitor::Visitor;
 
 /// How many related topics a page links to.
 const RELATED: u32 = 8;

@@ -150,7 +150,7 @@ pub(crate) async fn forget(
 /// A redirect to `next` after a change that worked, else the page that
 /// says why it did not.
 fn after_change<T>(
-    person: &crate::session::Visitor,
+    person: &crate::visitor::Visitor,
     outcome: Result<Result<T, ServiceError>, String>,
     next: &str,
 ) -> HttpResponse {

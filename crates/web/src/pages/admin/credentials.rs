@@ -12,9 +12,9 @@ use uuid::Uuid;
 use super::profile::Field;
 use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
 use crate::render::respond;
-use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
 
 /// The kinds, in the order listed, with their headings.
 const KINDS: [(CredentialKind, &str); 2] = [

@@ -13,9 +13,9 @@ use super::profile::{email_field, Field};
 use super::users::Row;
 use super::{administrator, blocking, failure, query, see_other, Acting, Form, Problems};
 use crate::render::respond;
-use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
 
 /// How many groups a page lists.
 const PAGE: u32 = 50;

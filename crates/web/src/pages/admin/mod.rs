@@ -22,13 +22,20 @@ use kenning_app::{
     AuditService, Caller, CredentialService, GroupService, Operation, PrivacyService, ServiceError,
     UserService,
 };
-use kenning_domain::Actor;
+use kenning_domain::{Actor, UserId};
+use uuid::Uuid;
 
 use crate::forms;
 use crate::render::{internal_error, message_page};
-use crate::session::{signed_in, Visitor};
+use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
+
+/// The user the path's `id` names; `None` when it names none.
+pub(crate) fn user_id(id: &str) -> Option<UserId> {
+    Uuid::try_parse(id).ok().map(UserId::from_uuid)
+}
 
 /// The administrator signed in on `req`, or the answer for anyone else:
 /// the sign-in page for nobody signed in, the 403 page for a person who

@@ -17,9 +17,9 @@ use uuid::Uuid;
 use super::profile::Field;
 use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
 use crate::render::respond;
-use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
 
 /// The most groups the group form offers: the select is read whole, so
 /// an organisation with more names the rest through the API.

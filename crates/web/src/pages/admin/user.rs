@@ -9,15 +9,15 @@ use askama::Template;
 use chrono::{DateTime, Utc};
 use kenning_app::{Missing, Operation, ServiceError};
 use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
-use uuid::Uuid;
 
 use super::profile::{self, Field};
+use super::user_id;
 use super::user_privacy::{self, Privacy};
 use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
 use crate::render::respond;
-use crate::session::Visitor;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Visitor;
 
 /// A change of status the page offers: its path, its button, what it does.
 #[derive(Debug)]
@@ -193,11 +193,6 @@ async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> Http
             problems: shown.problems,
         },
     )
-}
-
-/// The user the path's `id` names; `None` when it names none.
-pub(crate) fn user_id(id: &str) -> Option<UserId> {
-    Uuid::try_parse(id).ok().map(UserId::from_uuid)
 }
 
 /// `GET /admin/users/{id}`.

@@ -10,7 +10,7 @@ use askama::Template;
 use kenning_app::{Missing, Operation, ServiceError};
 use kenning_domain::{Learning, UserId};
 
-use super::user::user_id;
+use super::user_id;
 use super::{administrator, blocking, failure, see_other, Acting, Form};
 use crate::render::{message_page, respond};
 use crate::state::Web;
@@ -71,7 +71,7 @@ async fn target(
     req: &HttpRequest,
     app: &web::Data<Web>,
     id: &str,
-) -> Result<(crate::session::Visitor, UserId), HttpResponse> {
+) -> Result<(crate::visitor::Visitor, UserId), HttpResponse> {
     let visitor = administrator(req, app).await?;
     match user_id(id) {
         Some(id) => Ok((visitor, id)),

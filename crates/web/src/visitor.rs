@@ -1,0 +1,27 @@
+//! Who is asking, on one request: a person signed in, with what they are
+//! to the access rules (themselves, or an administrator).
+
+use kenning_app::{Caller, Person};
+
+/// A person signed in, with who they are to the access rules on this
+/// request: themselves, or an administrator.
+#[derive(Debug, Clone)]
+pub(crate) struct Visitor {
+    pub(crate) person: Person,
+    pub(crate) caller: Caller,
+}
+
+impl Visitor {
+    /// Whether the person is an administrator on this request.
+    pub(crate) fn is_administrator(&self) -> bool {
+        matches!(self.caller, Caller::Administrator(_))
+    }
+}
+
+impl std::ops::Deref for Visitor {
+    type Target = Person;
+
+    fn deref(&self) -> &Person {
+        &self.person
+    }
+}
