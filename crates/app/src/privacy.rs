@@ -183,9 +183,11 @@ impl PrivacyService {
         Ok(self.store.asked_since(since, ASKED_LISTED)?)
     }
 
-    /// Deletes the counts of subjects asked older than they are kept
-    /// ([`AskedSubject::KEPT_DAYS`]); how many it deleted.
+    /// Writes the counts of subjects asked gathered in memory, then
+    /// deletes those older than they are kept ([`AskedSubject::KEPT_DAYS`]);
+    /// how many it deleted.
     pub fn prune_asked(&self) -> Result<u64, ServiceError> {
+        self.expertise.flush_asked();
         let before: NaiveDate =
             self.clock.now().date_naive() - Duration::days(AskedSubject::KEPT_DAYS);
         Ok(self.store.prune_asked(before)?)
