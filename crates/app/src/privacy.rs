@@ -176,8 +176,10 @@ impl PrivacyService {
     }
 
     /// The subjects asked in the last `days` days that nobody holds, or
-    /// one person alone, the most asked first.
-    pub fn asked(&self, days: u32) -> Result<Vec<AskedCount>, ServiceError> {
+    /// one person alone, the most asked first; `days` from 1 to the 90 the
+    /// counts are kept ([`AskedSubject::span`]).
+    pub fn asked(&self, days: i64) -> Result<Vec<AskedCount>, ServiceError> {
+        let days = AskedSubject::span(days).map_err(ValidationErrors::from)?;
         self.expertise.flush_asked();
         let since = self.clock.now().date_naive() - Duration::days(i64::from(days));
         Ok(self.store.asked_since(since, ASKED_LISTED)?)

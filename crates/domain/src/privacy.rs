@@ -259,6 +259,29 @@ impl AskedSubject {
     /// How long the counts are kept, in days.
     pub const KEPT_DAYS: i64 = 90;
 
+    /// The field a span of days to read counts over is given in.
+    pub const DAYS_FIELD: &'static str = "days";
+
+    /// `raw` as a span of days to read the counts over: 1 to
+    /// [`AskedSubject::KEPT_DAYS`], the days they are kept.
+    pub fn span(raw: i64) -> Result<u32, FieldViolation> {
+        if raw < 1 {
+            return Err(FieldViolation::new(
+                Self::DAYS_FIELD,
+                Rule::TooSmall { min: 1 },
+            ));
+        }
+        if raw > Self::KEPT_DAYS {
+            return Err(FieldViolation::new(
+                Self::DAYS_FIELD,
+                Rule::TooLarge {
+                    max: Self::KEPT_DAYS,
+                },
+            ));
+        }
+        u32::try_from(raw).map_err(|_| FieldViolation::new(Self::DAYS_FIELD, Rule::NotANumber))
+    }
+
     /// The subject of a question whose topics are `topics` (key, label),
     /// answered by `holders` people scoring [`AskedSubject::HOLDING_SCORE`]
     /// or more; `None` when it is no gap (more than one holder) or has no
@@ -447,5 +470,11 @@ mod tests {
         assert_eq!(AskedSubject::of(&topics, 1).unwrap().holders, 1);
         assert_eq!(AskedSubject::of(&topics, 2), None);
         assert_eq!(AskedSubject::of(&[], 0), None);
+        assert_eq!(AskedSubject::span(30), Ok(30));
+        assert_eq!(
+            AskedSubject::span(0).unwrap_err().rule,
+            Rule::TooSmall { min: 1 }
+        );
+        assert_eq!(AskedSubject::span(91).unwrap_err().field, "days");
     }
 }

@@ -4,9 +4,9 @@ use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_app::Operation;
 use kenning_domain::{
-    self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit,
-    ExternalId, FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User,
-    UserCursor, UserId, UserKey, UserTopicsLimit,
+    self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
+    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User, UserCursor,
+    UserId, UserKey, UserTopicsLimit,
 };
 use kenning_ports::AuditQuery;
 use uuid::Uuid;
@@ -268,20 +268,8 @@ impl Query {
         #[graphql(default = 30)] days: Option<i32>,
     ) -> Result<Vec<AskedSubjectObject>> {
         let privacy = context.privacy(Operation::ReadAskedSubjects)?;
-        let days = days.unwrap_or(30);
-        let kept = i32::try_from(AskedSubject::KEPT_DAYS).unwrap_or(i32::MAX);
-        if !(1..=kept).contains(&days) {
-            let rule = if days < 1 {
-                domain::Rule::TooSmall { min: 1 }
-            } else {
-                domain::Rule::TooLarge {
-                    max: i64::from(kept),
-                }
-            };
-            return Err(violation(FieldViolation::new("days", rule)));
-        }
         Ok(privacy
-            .asked(days.unsigned_abs())?
+            .asked(days.map_or(30, i64::from))?
             .into_iter()
             .map(AskedSubjectObject)
             .collect())

@@ -70,12 +70,17 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .find(|d| d.to_string() == asked)
         .unwrap_or(SPANS[0]);
     let acting = Acting::as_visitor(&app, &visitor);
-    let counts =
-        match blocking(move || acting.privacy(Operation::ReadAskedSubjects)?.asked(days)).await {
-            Ok(Ok(counts)) => counts,
-            Ok(Err(e)) => return failure(&visitor, &e),
-            Err(response) => return response,
-        };
+    let counts = match blocking(move || {
+        acting
+            .privacy(Operation::ReadAskedSubjects)?
+            .asked(days.into())
+    })
+    .await
+    {
+        Ok(Ok(counts)) => counts,
+        Ok(Err(e)) => return failure(&visitor, &e),
+        Err(response) => return response,
+    };
     let held_by = |holders: u8| {
         counts
             .iter()
