@@ -3,12 +3,14 @@
 //! browser's `Origin`, or `Sec-Fetch-Site`), and it must carry the
 //! session's token, which another site cannot read.
 
-use crate::render::message_page;
+use crate::render::{internal_error, message_page};
 use crate::state::Web;
 use crate::view::Chrome;
 use crate::visitor::Visitor;
 use actix_web::http::header;
+use actix_web::web;
 use actix_web::{HttpRequest, HttpResponse};
+use kenning_app::ServiceError;
 
 /// Whether `req` comes from the app's own pages: its `Origin` is the
 /// public URL's or the request's own host's; without an `Origin` (or with
@@ -56,4 +58,71 @@ pub(crate) fn refusal(
         "It did not come from one of Kenning's own pages, or the page was from an earlier \
          session. Nothing was changed. Go back, reload the page and try again.",
     ))
+}
+
+/// `work` run off the request's thread; the 500 page when it could not be.
+pub(crate) async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
+) -> Result<Result<T, ServiceError>, HttpResponse> {
+    web::block(work)
+        .await
+        .map_err(|e| internal_error(&e.to_string()))
+}
+
+/// A form's fields as the browser sent them.
+#[derive(Debug, Default)]
+pub(crate) struct Form(Vec<(String, String)>);
+
+impl Form {
+    /// The fields of an `application/x-www-form-urlencoded` body.
+    pub(crate) fn parse(body: &[u8]) -> Self {
+        Self(
+            url::form_urlencoded::parse(body)
+                .map(|(name, value)| (name.into_owned(), value.into_owned()))
+                .collect(),
+        )
+    }
+
+    /// The field `name` as written; empty when absent.
+    pub(crate) fn value(&self, name: &str) -> String {
+        self.0
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    }
+
+    /// The field `name` when something but blanks was written in it: an
+    /// empty field of an HTML form is a field left unset.
+    pub(crate) fn given(&self, name: &str) -> Option<String> {
+        Some(self.value(name)).filter(|v| !v.trim().is_empty())
+    }
+
+    /// Every value of the field `name` (checkboxes).
+    pub(crate) fn values(&self, name: &str) -> Vec<String> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+
+    /// The 403 page when the form is not one of `visitor`'s session sent
+    /// from Kenning's own pages (see [`refusal`]).
+    pub(crate) fn refusal(
+        &self,
+        req: &HttpRequest,
+        app: &Web,
+        visitor: &Visitor,
+    ) -> Option<HttpResponse> {
+        refusal(req, app, visitor, &self.value("csrf"))
+    }
+}
+
+/// The answer to a change made: on to `location` (303), so that reloading
+/// the page it shows does not send the form again.
+pub(crate) fn see_other(location: &str) -> HttpResponse {
+    HttpResponse::SeeOther()
+        .insert_header((header::LOCATION, location))
+        .finish()
 }

@@ -79,12 +79,17 @@ pub(crate) fn profile(
     caller.require(Operation::ReadExpertise)?;
     let id = user.id();
     let learning = app.privacy.learning_of(id)?;
-    let topics: Vec<ProfileTopic> = app
-        .expertise
-        .user_topics(id, UserTopicsLimit::DEFAULT)?
-        .iter()
-        .map(|t| TopicWhy::of_profile(t).into())
-        .collect();
+    // A person not learned about has no topics to show (the use case
+    // answers none): not asked for.
+    let topics: Vec<ProfileTopic> = if learning.learns {
+        app.expertise
+            .user_topics(id, UserTopicsLimit::DEFAULT)?
+            .iter()
+            .map(|t| TopicWhy::of_profile(t).into())
+            .collect()
+    } else {
+        Vec::new()
+    };
     let related = match topics.first() {
         Some(best) => app
             .expertise

@@ -5,8 +5,9 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{Caller, Operation, ServiceError};
+use serde_json::Value;
 
-use crate::forms;
+use crate::forms::{blocking, see_other, Form};
 use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
@@ -15,9 +16,33 @@ use crate::view::Chrome;
 /// The name a person's data is downloaded under.
 const DATA_FILE: &str = "kenning-my-data.json";
 
-/// The fields of a form, by name (the last of a name wins).
-fn fields(body: &[u8]) -> std::collections::HashMap<String, String> {
-    url::form_urlencoded::parse(body).into_owned().collect()
+/// A JSON file of everything kept about a person, `data`, downloaded
+/// under the name `file`: the answer of `/me/data` and of the admin
+/// console's download alike.
+pub(crate) fn data_download(data: &Value, file: &str) -> HttpResponse {
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .insert_header((
+            header::CONTENT_DISPOSITION,
+            format!("attachment; filename=\"{file}\""),
+        ))
+        .insert_header((header::CACHE_CONTROL, "no-store"))
+        .body(data.to_string())
+}
+
+/// What a learning form asks: `learning=on` to learn from the person's
+/// activity, `learning=off` not to; `None` for anything else.
+pub(crate) fn learning_asked(form: &Form) -> Option<bool> {
+    match form.value("learning").as_str() {
+        "on" => Some(true),
+        "off" => Some(false),
+        _ => None,
+    }
+}
+
+/// Whether a forgetting form carries its page's confirmation.
+pub(crate) fn forgetting_confirmed(form: &Form) -> bool {
+    form.value("confirm") == "yes"
 }
 
 /// `GET /me/data`: everything Kenning keeps about the signed-in person,
@@ -29,23 +54,16 @@ pub(crate) async fn download(req: HttpRequest, app: web::Data<Web>) -> HttpRespo
     };
     let worker = app.clone();
     let me = person.clone();
-    let exported = web::block(move || {
+    let exported = blocking(move || {
         let id = me.user.id();
         Caller::Person(id).require(Operation::ReadDataOf(id))?;
         worker.privacy.acting_as(me.actor()).export(id)
     })
     .await;
     match exported {
-        Ok(Ok(data)) => HttpResponse::Ok()
-            .content_type("application/json")
-            .insert_header((
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{DATA_FILE}\""),
-            ))
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .body(data.to_string()),
+        Ok(Ok(data)) => data_download(&data, DATA_FILE),
         Ok(Err(e)) => internal_error(&e.log_message()),
-        Err(e) => internal_error(&e.to_string()),
+        Err(response) => response,
     }
 }
 
@@ -60,27 +78,22 @@ pub(crate) async fn set_learning(
         Ok(person) => person,
         Err(response) => return response,
     };
-    let form = fields(&body);
-    let csrf = form.get("csrf").map(String::as_str).unwrap_or_default();
-    if let Some(refused) = forms::refusal(&req, &app, &person, csrf) {
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &person) {
         return refused;
     }
-    let choice = match form.get("learning").map(String::as_str) {
-        Some("on") => true,
-        Some("off") => false,
-        _ => {
-            return message_page(
-                StatusCode::BAD_REQUEST,
-                Chrome::of(Some(&person)),
-                "On or off?",
-                "The form said neither to start nor to stop learning. Go back to your profile \
-                 and use its button.",
-            )
-        }
+    let Some(choice) = learning_asked(&form) else {
+        return message_page(
+            StatusCode::BAD_REQUEST,
+            Chrome::of(Some(&person)),
+            "On or off?",
+            "The form said neither to start nor to stop learning. Go back to your profile and \
+             use its button.",
+        );
     };
     let worker = app.clone();
     let me = person.clone();
-    let changed = web::block(move || {
+    let changed = blocking(move || {
         let id = me.user.id();
         Caller::Person(id).require(Operation::ChangeLearningOf(id))?;
         worker
@@ -89,7 +102,7 @@ pub(crate) async fn set_learning(
             .set_learning(id, Some(choice))
     })
     .await;
-    after_change(&person, changed.map_err(|e| e.to_string()), "/me#your-data")
+    after_change(&person, changed, "/me#your-data")
 }
 
 /// The confirmation page before forgetting.
@@ -123,12 +136,11 @@ pub(crate) async fn forget(
         Ok(person) => person,
         Err(response) => return response,
     };
-    let form = fields(&body);
-    let csrf = form.get("csrf").map(String::as_str).unwrap_or_default();
-    if let Some(refused) = forms::refusal(&req, &app, &person, csrf) {
+    let form = Form::parse(&body);
+    if let Some(refused) = form.refusal(&req, &app, &person) {
         return refused;
     }
-    if form.get("confirm").map(String::as_str) != Some("yes") {
+    if !forgetting_confirmed(&form) {
         return message_page(
             StatusCode::BAD_REQUEST,
             Chrome::of(Some(&person)),
@@ -138,26 +150,24 @@ pub(crate) async fn forget(
     }
     let worker = app.clone();
     let me = person.clone();
-    let forgotten = web::block(move || {
+    let forgotten = blocking(move || {
         let id = me.user.id();
         Caller::Person(id).require(Operation::ChangeLearningOf(id))?;
         worker.privacy.acting_as(me.actor()).forget(id)
     })
     .await;
-    after_change(&person, forgotten.map_err(|e| e.to_string()), "/me")
+    after_change(&person, forgotten, "/me")
 }
 
 /// A redirect to `next` after a change that worked, else the page that
 /// says why it did not.
 fn after_change<T>(
     person: &crate::visitor::Visitor,
-    outcome: Result<Result<T, ServiceError>, String>,
+    outcome: Result<Result<T, ServiceError>, HttpResponse>,
     next: &str,
 ) -> HttpResponse {
     match outcome {
-        Ok(Ok(_)) => HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, next))
-            .finish(),
+        Ok(Ok(_)) => see_other(next),
         Ok(Err(ServiceError::Forbidden(why))) => message_page(
             StatusCode::FORBIDDEN,
             Chrome::of(Some(person)),
@@ -165,6 +175,6 @@ fn after_change<T>(
             &why,
         ),
         Ok(Err(e)) => internal_error(&e.log_message()),
-        Err(e) => internal_error(&e),
+        Err(response) => response,
     }
 }

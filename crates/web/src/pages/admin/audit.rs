@@ -2,7 +2,6 @@
 //! page at a time, with the filters of the API's `auditTrail` under the
 //! same names, each checked by the same rules.
 
-use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Days, NaiveDate, Utc};
@@ -210,11 +209,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .iter()
         .map(|k| (k.as_str(), params.value("kinds") == k.as_str()))
         .collect();
-    let status = if problems.general.is_some() {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::OK
-    };
+    let status = problems.status();
     let fields = vec![
         Field::text(
             "credentialId",

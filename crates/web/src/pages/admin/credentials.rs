@@ -10,7 +10,7 @@ use kenning_domain::{CredentialKind, Scope};
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -94,11 +94,7 @@ async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> 
         Err(response) => return response,
     };
     let written = form.values("scope");
-    let status = if problems.general.is_some() {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::OK
-    };
+    let status = problems.status();
     respond(
         status,
         &CredentialsPage {
@@ -138,14 +134,10 @@ struct IssuedPage {
 /// secret, this once (the page is never cached, and reloading it asks to
 /// send the form again rather than showing the secret again).
 pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Bytes) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let Some(kind) = kind(&form.value("kind")) else {
         let problems = Problems {
             general: Some("Choose the kind: an access token or an API key.".to_owned()),
@@ -189,14 +181,10 @@ pub(crate) async fn revoke(
     path: web::Path<(String, String)>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, _) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let (kind_name, id) = path.into_inner();
     let (Some(kind), Ok(id)) = (kind(&kind_name), Uuid::try_parse(&id)) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Credential));

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::profile::{email_field, Field};
 use super::users::Row;
-use super::{administrator, blocking, failure, query, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, query, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -65,11 +65,7 @@ async fn list(
         Err(response) => return response,
     };
     let page = u64::from(PAGE);
-    let status = if problems.general.is_some() {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::OK
-    };
+    let status = problems.status();
     respond(
         status,
         &GroupsPage {
@@ -120,14 +116,10 @@ pub(crate) async fn create(
     app: web::Data<Web>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let input = GroupInput {
         display_name: form.value("displayName"),
         external_id: form.given("externalId"),
@@ -289,14 +281,10 @@ async fn change(
     path: (String, String),
     body: web::Bytes,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let (id, what) = path;
     let Some(id) = group_id(&id) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Group));

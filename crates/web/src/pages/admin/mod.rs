@@ -16,7 +16,7 @@ pub(crate) mod user;
 pub(crate) mod user_privacy;
 pub(crate) mod users;
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::{
     AuditService, Caller, CredentialService, GroupService, Operation, PrivacyService, ServiceError,
@@ -25,7 +25,7 @@ use kenning_app::{
 use kenning_domain::{Actor, UserId};
 use uuid::Uuid;
 
-use crate::forms;
+pub(crate) use crate::forms::{blocking, see_other, Form};
 use crate::render::{internal_error, message_page};
 use crate::session::signed_in;
 use crate::state::Web;
@@ -65,6 +65,22 @@ pub(crate) async fn administrator(
         "Only for administrators",
         &text,
     ))
+}
+
+/// The administrator and the form of a `POST` to the console, or the
+/// answer instead: the refusal of anyone but an administrator, or of a
+/// form not sent from the session's own pages.
+pub(crate) async fn posted(
+    req: &HttpRequest,
+    app: &web::Data<Web>,
+    body: &[u8],
+) -> Result<(Visitor, Form), HttpResponse> {
+    let visitor = administrator(req, app).await?;
+    let form = Form::parse(body);
+    match form.refusal(req, app, &visitor) {
+        Some(refused) => Err(refused),
+        None => Ok((visitor, form)),
+    }
 }
 
 /// The use cases as an administrator calls them: each handed out only
@@ -118,73 +134,6 @@ impl Acting {
     }
 }
 
-/// `work` run off the request's thread; the 500 page when it could not be.
-pub(crate) async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ServiceError> + Send + 'static,
-) -> Result<Result<T, ServiceError>, HttpResponse> {
-    web::block(work)
-        .await
-        .map_err(|e| internal_error(&e.to_string()))
-}
-
-/// A form's fields as the browser sent them.
-#[derive(Debug, Default)]
-pub(crate) struct Form(Vec<(String, String)>);
-
-impl Form {
-    /// The fields of an `application/x-www-form-urlencoded` body.
-    pub(crate) fn parse(body: &[u8]) -> Self {
-        Self(
-            url::form_urlencoded::parse(body)
-                .map(|(name, value)| (name.into_owned(), value.into_owned()))
-                .collect(),
-        )
-    }
-
-    /// The field `name` as written; empty when absent.
-    pub(crate) fn value(&self, name: &str) -> String {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-            .unwrap_or_default()
-    }
-
-    /// The field `name` when something but blanks was written in it: an
-    /// empty field of an HTML form is a field left unset.
-    pub(crate) fn given(&self, name: &str) -> Option<String> {
-        Some(self.value(name)).filter(|v| !v.trim().is_empty())
-    }
-
-    /// Every value of the field `name` (checkboxes).
-    pub(crate) fn values(&self, name: &str) -> Vec<String> {
-        self.0
-            .iter()
-            .filter(|(n, _)| n == name)
-            .map(|(_, v)| v.clone())
-            .collect()
-    }
-
-    /// The 403 page when the form is not one of `visitor`'s session sent
-    /// from Kenning's own pages (see [`forms::refusal`]).
-    pub(crate) fn refusal(
-        &self,
-        req: &HttpRequest,
-        app: &Web,
-        visitor: &Visitor,
-    ) -> Option<HttpResponse> {
-        forms::refusal(req, app, visitor, &self.value("csrf"))
-    }
-}
-
-/// The answer to a change made: on to `location` (303), so that reloading
-/// the page it shows does not send the form again.
-pub(crate) fn see_other(location: &str) -> HttpResponse {
-    HttpResponse::SeeOther()
-        .insert_header((header::LOCATION, location))
-        .finish()
-}
-
 /// What a refused form shows: each field's problem beside the field (by
 /// the public name the use case gave it), and what concerns the whole
 /// form above it.
@@ -223,6 +172,16 @@ impl Problems {
                 general: Some(format!("Nothing was changed: {e}.")),
             }),
             _ => None,
+        }
+    }
+
+    /// The status of a page showing these problems: 422 when a form was
+    /// refused, else 200.
+    pub(crate) fn status(&self) -> StatusCode {
+        if self.general.is_some() {
+            StatusCode::UNPROCESSABLE_ENTITY
+        } else {
+            StatusCode::OK
         }
     }
 

@@ -15,7 +15,7 @@ use kenning_domain::{
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -289,14 +289,10 @@ pub(crate) async fn change(
     app: web::Data<Web>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let set = match form.value("set").as_str() {
         "true" => true,
         "false" => false,

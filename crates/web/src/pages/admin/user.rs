@@ -13,7 +13,7 @@ use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
 use super::profile::{self, Field};
 use super::user_id;
 use super::user_privacy::{self, Privacy};
-use super::{administrator, blocking, failure, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -244,14 +244,10 @@ async fn change(
     body: web::Bytes,
     change: Option<Change>,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let (Some(id), Some(change)) = (user_id(id), change) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::User));
     };

@@ -4,7 +4,7 @@
 //! and forgetting what was learned, behind a confirmation page. The same
 //! use cases as the person's own pages under `/me`.
 
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{Missing, Operation, ServiceError};
@@ -12,6 +12,7 @@ use kenning_domain::{Learning, UserId};
 
 use super::user_id;
 use super::{administrator, blocking, failure, see_other, Acting, Form};
+use crate::pages::privacy::{data_download, forgetting_confirmed, learning_asked};
 use crate::render::{message_page, respond};
 use crate::state::Web;
 use crate::view::Chrome;
@@ -96,18 +97,14 @@ pub(crate) async fn set_learning(
     if let Some(refused) = form.refusal(&req, &app, &visitor) {
         return refused;
     }
-    let choice = match form.value("learning").as_str() {
-        "on" => true,
-        "off" => false,
-        _ => {
-            return message_page(
-                StatusCode::BAD_REQUEST,
-                Chrome::of(Some(&visitor)),
-                "On or off?",
-                "The form said neither to start nor to stop learning. Go back to the user's \
-                 page and use its button.",
-            )
-        }
+    let Some(choice) = learning_asked(&form) else {
+        return message_page(
+            StatusCode::BAD_REQUEST,
+            Chrome::of(Some(&visitor)),
+            "On or off?",
+            "The form said neither to start nor to stop learning. Go back to the user's page \
+             and use its button.",
+        );
     };
     let acting = Acting::as_visitor(&app, &visitor);
     let done = blocking(move || {
@@ -137,14 +134,7 @@ pub(crate) async fn download(
     };
     let acting = Acting::as_visitor(&app, &visitor);
     match blocking(move || acting.privacy(Operation::ReadDataOf(id))?.export(id)).await {
-        Ok(Ok(data)) => HttpResponse::Ok()
-            .content_type("application/json")
-            .insert_header((
-                header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{}\"", data_file(id)),
-            ))
-            .insert_header((header::CACHE_CONTROL, "no-store"))
-            .body(data.to_string()),
+        Ok(Ok(data)) => data_download(&data, &data_file(id)),
         Ok(Err(e)) => failure(&visitor, &e),
         Err(response) => response,
     }
@@ -214,7 +204,7 @@ pub(crate) async fn forget(
     if let Some(refused) = form.refusal(&req, &app, &visitor) {
         return refused;
     }
-    if form.value("confirm") != "yes" {
+    if !forgetting_confirmed(&form) {
         return message_page(
             StatusCode::BAD_REQUEST,
             Chrome::of(Some(&visitor)),

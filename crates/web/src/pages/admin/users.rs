@@ -9,7 +9,7 @@ use kenning_app::Operation;
 use kenning_domain::{Limit, SearchText, User, UserCursor};
 
 use super::profile::{self, Field};
-use super::{administrator, blocking, failure, query, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, query, see_other, Acting, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -161,14 +161,10 @@ pub(crate) async fn create(
     app: web::Data<Web>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
+    let (visitor, form) = match posted(&req, &app, &body).await {
+        Ok(posted) => posted,
         Err(response) => return response,
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let acting = Acting::as_visitor(&app, &visitor);
     let input = profile::new_user(&form);
     let created = blocking(move || acting.users(Operation::WriteUsers)?.create(input)).await;
