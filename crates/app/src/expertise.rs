@@ -13,7 +13,8 @@ use kenning_domain::{
 };
 use kenning_ports::{
     ActionRecord, Clock, Embedder, ExpertiseStore, GroupRepository, NewAction, PrivacyStore,
-    Question, RecordError, Recorded, StoreError, TopicExtractor, UserRepository,
+    Question, RecordError, Recorded, StoreError, TopicExtractor, UploadStage, UserRepository,
+    UPLOAD_STAGES,
 };
 use uuid::Uuid;
 
@@ -392,8 +393,12 @@ impl ExpertiseService {
         for (at, input) in inputs.into_iter().enumerate() {
             match Upload::parse(input, now) {
                 Ok(upload) => {
-                    let action = self.action(upload, now);
-                    waiting.push((at, action.id, self.scored(&action)));
+                    let (action, scored) = UPLOAD_STAGES.time(UploadStage::Extraction, || {
+                        let action = self.action(upload, now);
+                        let scored = self.scored(&action);
+                        (action, scored)
+                    });
+                    waiting.push((at, action.id, scored));
                     actions.push(action);
                     answers.push(None);
                 }

@@ -35,6 +35,7 @@ pub use credentials::{
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
+pub use kenning_ports::{UploadStage, UPLOAD_STAGES};
 pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};
 pub use sessions::{IssuedLink, Person, SessionService, SignInError, SignedIn};
 pub use stale::PATCH_ATTEMPTS;

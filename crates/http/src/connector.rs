@@ -15,9 +15,12 @@
 //! (401, 413, 415, 400, or 422 `ValidationError` on `items`) only when it
 //! cannot be read as a list of items.
 
+use std::time::{Duration, Instant};
+
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::{Accepted, ServiceError};
+use kenning_app::{UploadStage, UPLOAD_STAGES};
 use kenning_domain::{Raw, TextInput, UploadInput};
 use serde_json::{Map, Value};
 
@@ -52,11 +55,48 @@ pub async fn upload(
     payload: web::Payload,
     state: web::Data<AppState>,
 ) -> HttpResponse {
-    let outcome = run(req, payload, &state).await;
+    let mut spent = Spent::new();
+    let outcome = run(req, payload, &state, &mut spent).await;
     count(&state, &outcome);
-    match outcome {
+    let response = match outcome {
         Ok(accepted) => HttpResponse::Created().json(created(accepted)),
         Err(problem) => problem.into_response(),
+    };
+    spent.done();
+    response
+}
+
+/// The time a request of the upload endpoints spends in HTTP and JSON:
+/// all of its handler's but the use case's, which times its own stages.
+struct Spent {
+    started: Instant,
+    in_use_case: Duration,
+}
+
+impl Spent {
+    fn new() -> Self {
+        Self {
+            started: Instant::now(),
+            in_use_case: Duration::ZERO,
+        }
+    }
+
+    /// Runs the use case's `work` on the blocking pool, its time not the
+    /// handler's.
+    async fn block<T: Send + 'static>(
+        &mut self,
+        work: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<T, actix_web::error::BlockingError> {
+        let started = Instant::now();
+        let done = web::block(work).await;
+        self.in_use_case += started.elapsed();
+        done
+    }
+
+    /// Adds the handler's own time to the HTTP and JSON stage.
+    fn done(self) {
+        let spent = self.started.elapsed().saturating_sub(self.in_use_case);
+        UPLOAD_STAGES.add(UploadStage::HttpJson, spent);
     }
 }
 
@@ -75,12 +115,13 @@ async fn run(
     req: HttpRequest,
     payload: web::Payload,
     state: &AppState,
+    spent: &mut Spent,
 ) -> Result<Accepted, Problem> {
     let limit = state.config.body_limit;
     let fields = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
     let input = upload_input(fields);
     let expertise = state.expertise.clone();
-    match web::block(move || expertise.upload(input)).await {
+    match spent.block(move || expertise.upload(input)).await {
         Ok(Ok(accepted)) => Ok(accepted),
         Ok(Err(e)) => Err(problem(e)),
         Err(e) => Err(internal(&e)),
@@ -134,7 +175,8 @@ pub async fn upload_batch(
     payload: web::Payload,
     state: web::Data<AppState>,
 ) -> HttpResponse {
-    match run_batch(req, payload, &state).await {
+    let mut spent = Spent::new();
+    let response = match run_batch(req, payload, &state, &mut spent).await {
         Ok(outcomes) => {
             let results: Vec<ItemResult> = outcomes
                 .into_iter()
@@ -166,13 +208,16 @@ pub async fn upload_batch(
             state.metrics.count_upload(problem.code);
             problem.into_response()
         }
-    }
+    };
+    spent.done();
+    response
 }
 
 async fn run_batch(
     req: HttpRequest,
     payload: web::Payload,
     state: &AppState,
+    spent: &mut Spent,
 ) -> Result<Vec<Result<Accepted, Problem>>, Problem> {
     let limit = state.config.batch_body_limit;
     let mut fields = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
@@ -208,7 +253,7 @@ async fn run_batch(
         }
     }
     let expertise = state.expertise.clone();
-    let mut answers = match web::block(move || expertise.upload_all(inputs)).await {
+    let mut answers = match spent.block(move || expertise.upload_all(inputs)).await {
         Ok(answers) => answers.into_iter(),
         Err(e) => return Err(internal(&e)),
     };

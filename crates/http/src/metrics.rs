@@ -8,7 +8,10 @@
 //! status is a number the server answered, the outcome is a stable code. A
 //! client therefore cannot make the exposition grow.
 
+use std::sync::atomic::AtomicU64;
+
 use actix_web::http::Method;
+use kenning_app::UPLOAD_STAGES;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::encoding::EncodeLabelSet;
 use prometheus_client::metrics::counter::Counter;
@@ -41,6 +44,11 @@ struct UploadLabels {
     outcome: &'static str,
 }
 
+#[derive(Debug, Clone, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct StageLabels {
+    stage: &'static str,
+}
+
 fn latency_histogram() -> Histogram {
     Histogram::new(BUCKETS)
 }
@@ -53,6 +61,7 @@ pub struct Metrics {
     latencies: Family<RequestLabels, Histogram, fn() -> Histogram>,
     uploads: Family<UploadLabels, Counter>,
     topics_extracted: Counter,
+    upload_stages: Family<StageLabels, Counter<f64, AtomicU64>>,
     meaning_topics: Gauge,
     webhook_events: Family<WebhookLabels, Gauge>,
 }
@@ -84,6 +93,13 @@ impl Default for Metrics {
             "Topics learned from accepted uploads",
             topics_extracted.clone(),
         );
+        let upload_stages = Family::<StageLabels, Counter<f64, AtomicU64>>::default();
+        registry.register(
+            "upload_stage_seconds",
+            "Time the upload path spent in each stage, summed over uploads and threads \
+             (http_json, extraction, person_check, action_row, topic_structures, commit)",
+            upload_stages.clone(),
+        );
         let meaning_topics = Gauge::default();
         registry.register(
             "meaning_topics",
@@ -103,6 +119,7 @@ impl Default for Metrics {
             latencies,
             uploads,
             topics_extracted,
+            upload_stages,
             meaning_topics,
             webhook_events,
         }
@@ -162,6 +179,17 @@ impl Metrics {
 
     /// The OpenMetrics text exposition of every series.
     pub fn render(&self) -> Result<String, std::fmt::Error> {
+        // The stages' totals are the process's ([`UPLOAD_STAGES`]); each
+        // counter takes what they grew by since the last exposition.
+        for (stage, seconds) in UPLOAD_STAGES.seconds() {
+            let counter = self.upload_stages.get_or_create(&StageLabels {
+                stage: stage.name(),
+            });
+            let grown = seconds - counter.get();
+            if grown > 0.0 {
+                counter.inc_by(grown);
+            }
+        }
         let mut out = String::new();
         encode(&mut out, &self.registry)?;
         Ok(out)

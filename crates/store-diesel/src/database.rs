@@ -3,11 +3,11 @@
 
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use diesel::result::Error as DieselError;
 use diesel::{QueryResult, RunQueryDsl};
-use kenning_ports::StoreError;
+use kenning_ports::{StoreError, UploadStage, UPLOAD_STAGES};
 use r2d2::{Pool, PooledConnection};
 
 use crate::checkpoints::Checkpoints;
@@ -254,7 +254,21 @@ impl Database {
             return self.write(work);
         };
         let mut conn = uploads.get().map_err(StoreError::backend)?;
-        connection::write_transaction(&mut conn, work)
+        // The transaction's own time, begun and committed, is the commit
+        // stage: `work` adds its stages itself.
+        let started = Instant::now();
+        let mut working = Duration::ZERO;
+        let done = connection::write_transaction(&mut conn, |conn| {
+            let began = Instant::now();
+            let done = work(conn);
+            working = began.elapsed();
+            done
+        });
+        UPLOAD_STAGES.add(
+            UploadStage::Commit,
+            started.elapsed().saturating_sub(working),
+        );
+        done
     }
 
     /// How many group writes (of uploads, of new users) are worth running

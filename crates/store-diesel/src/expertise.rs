@@ -1,6 +1,7 @@
 //! The expertise store: actions, their topics and the standings.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::time::Instant;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
@@ -13,7 +14,8 @@ use kenning_domain::{
     TopicStanding, UserId,
 };
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, StoreError, UploadStage,
+    UPLOAD_STAGES,
 };
 use uuid::Uuid;
 
@@ -572,6 +574,7 @@ fn record_one(
         return Ok(Outcome::Refused(RecordError::UnknownUser));
     };
     let taught = learns && rules.teaches(&action.entity_type, &action.action_type);
+    let started = Instant::now();
     // A taken alias inserts nothing (PostgreSQL waits for a writer of the
     // same alias to end first), and nothing else is written then.
     let inserted = execute_natively(
@@ -600,16 +603,23 @@ fn record_one(
                 "stored action id {stored}"
             )))
         })?;
+        UPLOAD_STAGES.add(UploadStage::ActionRow, started.elapsed());
         return Ok(Outcome::Refused(RecordError::DuplicateAlias {
             action,
             received: from_db_time(received),
         }));
     }
     if !taught {
+        UPLOAD_STAGES.add(UploadStage::ActionRow, started.elapsed());
         return Ok(Outcome::Learned(user_id, false));
     }
     let counted: Vec<CountRow> = count_action(conn, &user_id).load(conn)?;
     let first_action = counted.first().is_some_and(|c| c.actions == 1);
+    let started = {
+        let now = Instant::now();
+        UPLOAD_STAGES.add(UploadStage::ActionRow, now - started);
+        now
+    };
     let learned: Vec<ActionTopicRow> = action
         .topics
         .iter()
@@ -662,6 +672,7 @@ fn record_one(
     let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
     total.0 += i64::from(first_action);
     total.1 += 1;
+    UPLOAD_STAGES.add(UploadStage::TopicStructures, started.elapsed());
     Ok(Outcome::Learned(user_id, true))
 }
 
@@ -833,8 +844,9 @@ impl ExpertiseStore for Database {
         }
         let answers: Vec<Result<(String, bool), RecordError>> = self
             .write_uploads(|conn| {
-                let learners = lock_learners(conn, actions)?;
-                let rules = crate::learning::rules(conn)?;
+                let (learners, rules) = UPLOAD_STAGES.time(UploadStage::PersonCheck, || {
+                    Ok::<_, TxError>((lock_learners(conn, actions)?, crate::learning::rules(conn)?))
+                })?;
                 let mut counts = NewCounts::default();
                 let mut answers = Vec::with_capacity(actions.len());
                 for action in actions {
@@ -845,7 +857,7 @@ impl ExpertiseStore for Database {
                         },
                     );
                 }
-                counts.write(conn)?;
+                UPLOAD_STAGES.time(UploadStage::TopicStructures, || counts.write(conn))?;
                 Ok::<_, TxError>(answers)
             })
             .map_err(StoreError::from)?;

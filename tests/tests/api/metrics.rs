@@ -1,5 +1,6 @@
-//! The metrics: labels only from closed sets, a bounded request head, and
-//! the endpoint turned off or moved to its own address.
+//! The metrics: labels only from closed sets, a bounded request head, the
+//! endpoint turned off or moved to its own address, and where uploads'
+//! time goes.
 
 use std::time::Duration;
 
@@ -69,6 +70,47 @@ fn a_huge_method_or_target_is_refused(backend: Backend) {
     let metrics = app.request("GET", "/metrics", &[], b"").body;
     assert!(!metrics.contains("XXXX"), "{metrics:.2000}");
     assert!(metrics.len() < 16 * 1024, "{}", metrics.len());
+}
+
+/// `name`'s value in the exposition `metrics`.
+fn series(metrics: &str, name: &str) -> Option<f64> {
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(name)?.trim().parse().ok())
+}
+
+#[on_every_backend]
+fn an_upload_adds_its_time_to_each_stage_it_passes(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "an_upload_adds_its_time_to_each_stage") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("ada@example.com", "Ada", "Lovelace");
+    let upload = serde_json::json!({
+        "entity_type": "document",
+        "action_type": "create",
+        "action_date": "2026-03-01T10:00:00.000Z",
+        "user_email": "ada@example.com",
+        "text": "Compilers translate source code into machine code.",
+    });
+    let stage = |name: &str| format!("kenning_upload_stage_seconds_total{{stage=\"{name}\"}}");
+    let stages = [
+        "http_json",
+        "extraction",
+        "person_check",
+        "action_row",
+        "topic_structures",
+        "commit",
+    ];
+    // The totals are the process's, which other tests share: they only grow.
+    let before = app.request("GET", "/metrics", &[], b"").body;
+    assert_eq!(app.upload(&key, &upload).status, 201);
+    let after = app.request("GET", "/metrics", &[], b"").body;
+    for name in stages {
+        let was = series(&before, &stage(name)).unwrap_or(0.0);
+        let now = series(&after, &stage(name)).unwrap_or_else(|| panic!("{name}: {after}"));
+        assert!(now > was, "{name}: {was} -> {now}");
+    }
 }
 
 #[on_every_backend]

@@ -333,6 +333,40 @@ fn run_scripts(url: &str, scripts: &[String]) -> anyhow::Result<()> {
     }
 }
 
+/// Makes the database at `url` store nothing of what uploads teach: every
+/// row of `action_topics`, `standings` and `topic_learners` an upload
+/// writes is dropped by a trigger before it is inserted, while the
+/// statements that write them still run. An upload then costs what the
+/// service costs without its topic structures (HTTP, JSON, extraction,
+/// the person's look-up, the action's row, the commit): the ceiling no
+/// design of those structures can pass on this machine.
+pub fn store_no_topics(url: &str) -> anyhow::Result<()> {
+    const TABLES: [&str; 3] = ["action_topics", "standings", "topic_learners"];
+    let scripts: Vec<String> = if url.starts_with("sqlite://") {
+        TABLES
+            .iter()
+            .map(|table| {
+                format!(
+                    "CREATE TRIGGER ceiling_{table} BEFORE INSERT ON {table} \
+                     BEGIN SELECT RAISE(IGNORE); END;"
+                )
+            })
+            .collect()
+    } else {
+        let mut scripts = vec!["CREATE FUNCTION ceiling_ignore() RETURNS trigger \
+             LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$;"
+            .to_owned()];
+        scripts.extend(TABLES.iter().map(|table| {
+            format!(
+                "CREATE TRIGGER ceiling_{table} BEFORE INSERT ON {table} \
+                 FOR EACH ROW EXECUTE FUNCTION ceiling_ignore();"
+            )
+        }));
+        scripts
+    };
+    run_scripts(url, &scripts)
+}
+
 /// Refreshes the planner's statistics after the directory grew, as an
 /// operator's maintenance would; on PostgreSQL also the visibility map, as
 /// autovacuum would after the inserts, so that index-only scans read no

@@ -137,6 +137,25 @@ impl Kenning {
         Ok((raw, gzip.finish()?.len()))
     }
 
+    /// The time the server's upload path has spent in each stage so far,
+    /// in seconds, by stage name (`kenning_upload_stage_seconds`).
+    pub fn stage_seconds(&self) -> anyhow::Result<Vec<(String, f64)>> {
+        const SERIES: &str = "kenning_upload_stage_seconds_total{stage=\"";
+        let body = ureq::get(&format!("{}/metrics", self.base))
+            .call()?
+            .body_mut()
+            .read_to_string()?;
+        body.lines()
+            .filter_map(|line| line.strip_prefix(SERIES))
+            .map(|rest| {
+                let (stage, value) = rest
+                    .split_once("\"} ")
+                    .with_context(|| format!("a stage and its seconds in {rest}"))?;
+                Ok((stage.to_owned(), value.trim().parse()?))
+            })
+            .collect()
+    }
+
     /// The server's resident memory now and at its peak, in MiB.
     pub fn memory(&self) -> anyhow::Result<(f64, f64)> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
