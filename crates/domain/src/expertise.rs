@@ -25,4 +25,4 @@ pub use standing::{Holding, Lesson, ScoredTopic, Standing, TopicLabel, TopicStan
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
 #[cfg(test)]
-mod tests;
+mod fixtures;

@@ -592,3 +592,6 @@ pub fn read_query(
     });
     read
 }
+
+#[cfg(test)]
+mod tests;

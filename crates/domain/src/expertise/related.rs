@@ -79,3 +79,55 @@ pub fn commonest_labels(
         .map(|(key, (label, _, total))| (key, label, total))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn related_topics_leave_out_the_topic_and_its_own_words() {
+        let found = vec![
+            ("kubernet".to_owned(), "Kubernetes".to_owned(), 9),
+            (
+                "contain orchestr".to_owned(),
+                "container orchestration".to_owned(),
+                6,
+            ),
+            ("year".to_owned(), "year".to_owned(), 8),
+            ("helm".to_owned(), "Helm".to_owned(), 3),
+        ];
+        let knowing = HashMap::from([
+            ("kubernet".to_owned(), 20),
+            ("contain orchestr".to_owned(), 5),
+            ("year".to_owned(), 95),
+            ("helm".to_owned(), 3),
+        ]);
+        let population = Population {
+            people: 100,
+            actions: 1000,
+        };
+        let related = related_topics("kubernet cluster", &found, 10, &knowing, population, 10);
+        let keys: Vec<&str> = related.iter().map(|r| r.key.as_str()).collect();
+        assert_eq!(keys, ["contain orchestr", "helm", "year"]);
+        assert_eq!(related[0].together, 6);
+        assert!(related_topics("kubernet", &[], 0, &knowing, population, 10).is_empty());
+    }
+
+    #[test]
+    fn a_related_topic_shows_the_label_written_most() {
+        let mut found = commonest_labels([
+            ("bake".to_owned(), "bakes".to_owned(), 1),
+            ("bake".to_owned(), "baking".to_owned(), 3),
+            ("helm".to_owned(), "helm".to_owned(), 2),
+            ("helm".to_owned(), "Helm".to_owned(), 2),
+        ]);
+        found.sort();
+        assert_eq!(
+            found,
+            [
+                ("bake".to_owned(), "baking".to_owned(), 4),
+                ("helm".to_owned(), "Helm".to_owned(), 4),
+            ]
+        );
+    }
+}

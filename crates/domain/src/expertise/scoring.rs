@@ -193,3 +193,63 @@ impl EntityTopic {
         .sum()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::expertise::fixtures::t;
+
+    #[test]
+    fn defaults_follow_the_product_decisions() {
+        let s = Scoring::default();
+        assert_eq!(s.descriptor_factor(Descriptor::Primary), 1.5);
+        assert_eq!(s.descriptor_factor(Descriptor::Default), 1.0);
+        assert_eq!(s.descriptor_factor(Descriptor::Secondary), 0.5);
+        assert_eq!(s.half_life(), Duration::days(365));
+        assert_eq!(s.action_weight(&ActionType::parse("view").unwrap()), 1.0);
+    }
+
+    #[test]
+    fn configured_weights_apply_and_bad_ones_are_refused() {
+        let edit = ActionType::parse("edit").unwrap();
+        let s = Scoring::new(
+            [(edit.clone(), 3.0)],
+            0.5,
+            [2.0, 1.0, 0.25],
+            Duration::days(30),
+        )
+        .unwrap();
+        assert_eq!(s.action_weight(&edit), 3.0);
+        assert_eq!(s.action_weight(&ActionType::parse("view").unwrap()), 0.5);
+        let topic = EntityTopic {
+            key: "rust".into(),
+            label: "Rust".into(),
+            by_descriptor: [1.0, 0.0, 2.0],
+            shown: true,
+        };
+        // edit weighs 3; relevance is 2.0 * 1.0 + 0.25 * 2.0.
+        assert!((s.contribution("edit", &topic) - 3.0 * 2.5).abs() < 1e-12);
+        assert!((s.contribution("unlisted", &topic) - 0.5 * 2.5).abs() < 1e-12);
+        assert_eq!(
+            Scoring::new([(edit, -1.0)], 1.0, [1.0; 3], Duration::days(30)),
+            Err(ScoringError::Weight("edit".into()))
+        );
+        assert_eq!(
+            Scoring::new([], f64::NAN, [1.0; 3], Duration::days(30)).unwrap_err(),
+            ScoringError::Weight("unlisted action types".into())
+        );
+        assert_eq!(
+            Scoring::new([], 1.0, [1.0; 3], Duration::hours(23)),
+            Err(ScoringError::HalfLife)
+        );
+        assert_ne!(s.fingerprint(), Scoring::default().fingerprint());
+    }
+
+    #[test]
+    fn a_contribution_halves_every_half_life() {
+        let s = Scoring::default();
+        assert!((s.decay(t(0), t(365)) - 0.5).abs() < 1e-12);
+        assert!((s.decay(t(0), t(730)) - 0.25).abs() < 1e-12);
+        assert_eq!(s.decay(t(3), t(3)), 1.0);
+    }
+}

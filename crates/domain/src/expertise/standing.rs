@@ -226,3 +226,193 @@ pub struct ScoredTopic {
     /// not are kept for ranking alone.
     pub shown: bool,
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use super::*;
+    use crate::expertise::fixtures::t;
+
+    #[test]
+    fn standings_add_up_in_any_order() {
+        let s = Scoring::default();
+        let empty = Standing {
+            score: 0.0,
+            as_of: t(0),
+        };
+        let forward = empty.add(2.0, t(0), &s).add(1.0, t(365), &s);
+        let backward = empty.add(1.0, t(365), &s).add(2.0, t(0), &s);
+        for standing in [forward, backward] {
+            assert_eq!(standing.as_of, t(365));
+            assert!((standing.score - 2.0).abs() < 1e-9, "{standing:?}");
+            assert!((standing.score_at(t(730), &s) - 1.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn rank_keys_order_standings_as_their_scores_do_at_any_moment() {
+        let s = Scoring::default();
+        let standings = [
+            Standing {
+                score: 3.0,
+                as_of: t(-400),
+            },
+            Standing {
+                score: 1.0,
+                as_of: t(0),
+            },
+            Standing {
+                score: 0.5,
+                as_of: t(300),
+            },
+            Standing {
+                score: 2.0,
+                as_of: t(-30),
+            },
+            Standing {
+                score: 0.0,
+                as_of: t(0),
+            },
+        ];
+        for now in [t(300), t(1000), t(10_000)] {
+            let mut by_score: Vec<usize> = (0..standings.len()).collect();
+            by_score.sort_by(|a, b| {
+                standings[*b]
+                    .score_at(now, &s)
+                    .total_cmp(&standings[*a].score_at(now, &s))
+            });
+            let mut by_key: Vec<usize> = (0..standings.len()).collect();
+            by_key.sort_by(|a, b| {
+                standings[*b]
+                    .rank_key(&s)
+                    .total_cmp(&standings[*a].rank_key(&s))
+            });
+            assert_eq!(by_score, by_key);
+        }
+        assert!(standings[4].rank_key(&s) < -1e299);
+    }
+
+    #[test]
+    fn a_label_keeps_its_place_until_another_has_outweighed_it() {
+        let upload = |label: &str, shown| EntityTopic {
+            key: "helm".into(),
+            label: label.into(),
+            by_descriptor: [0.0, 1.0, 0.0],
+            shown,
+        };
+        let mut held = TopicLabel::first(&upload("Helm", false), 2.0);
+        let mut lead = |label, weight, shown| {
+            held.learn(&upload(label, shown), weight);
+            (held.label.clone(), held.votes, held.shown)
+        };
+        assert_eq!(
+            lead("helm", 1.0, false),
+            ("Helm".into(), 1.0, false),
+            "a form used less"
+        );
+        assert_eq!(
+            lead("Helm", 0.5, true),
+            ("Helm".into(), 1.5, true),
+            "shown once, shown"
+        );
+        assert_eq!(
+            lead("helm", 2.0, false),
+            ("helm".into(), 0.5, true),
+            "outweighed"
+        );
+        assert_eq!(lead("Helm", 0.5, false).0, "helm", "a tie keeps the place");
+    }
+
+    fn taught(key: &str, label: &str, primary: f64, shown: bool) -> EntityTopic {
+        EntityTopic {
+            key: key.into(),
+            label: label.into(),
+            by_descriptor: [primary, 0.0, 0.0],
+            shown,
+        }
+    }
+
+    #[test]
+    fn a_first_holding_is_the_contribution_as_of_the_action() {
+        let s = Scoring::default();
+        let helm = taught("helm", "Helm", 2.0, true);
+        let held = Holding::learn(None, &helm, "view", t(3), &s);
+        assert_eq!(held.standing.score, s.contribution("view", &helm));
+        assert_eq!(held.standing.as_of, t(3));
+        assert_eq!(held.label, TopicLabel::first(&helm, held.standing.score));
+    }
+
+    #[test]
+    fn a_later_action_adds_its_contribution_and_votes_for_its_label() {
+        let s = Scoring::default();
+        let helm = taught("helm", "Helm", 2.0, false);
+        let lower = taught("helm", "helm", 1.0, true);
+        let first = Holding::learn(None, &helm, "view", t(0), &s);
+        let after = Holding::learn(Some(first.clone()), &lower, "view", t(365), &s);
+        let contribution = s.contribution("view", &lower);
+        assert_eq!(
+            after.standing,
+            first.standing.add(contribution, t(365), &s),
+            "the standing adds the contribution after decaying to the action"
+        );
+        let mut label = first.label;
+        label.learn(&lower, contribution);
+        assert_eq!(after.label, label);
+        assert!(after.label.shown, "shown by one upload, shown");
+    }
+
+    #[test]
+    fn a_lesson_learns_each_topic_and_names_those_new_to_the_person() {
+        let s = Scoring::default();
+        let helm = taught("helm", "Helm", 2.0, true);
+        let chart = taught("chart", "chart", 1.0, true);
+        let before = HashMap::from([(
+            "helm".to_owned(),
+            Holding::learn(None, &helm, "view", t(0), &s),
+        )]);
+        let lesson = Lesson::of(
+            "edit",
+            t(1),
+            &[helm.clone(), chart.clone()],
+            before.clone(),
+            &s,
+        );
+        assert_eq!(lesson.first_known, vec!["chart".to_owned()]);
+        assert_eq!(
+            lesson.holdings,
+            vec![
+                (
+                    "helm".to_owned(),
+                    Holding::learn(before.get("helm").cloned(), &helm, "edit", t(1), &s)
+                ),
+                (
+                    "chart".to_owned(),
+                    Holding::learn(None, &chart, "edit", t(1), &s)
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_key_taught_twice_by_one_action_is_one_holding_learned_twice() {
+        let s = Scoring::default();
+        let helm = taught("helm", "Helm", 2.0, true);
+        let lesson = Lesson::of(
+            "view",
+            t(0),
+            &[helm.clone(), helm.clone()],
+            HashMap::new(),
+            &s,
+        );
+        let once = Holding::learn(None, &helm, "view", t(0), &s);
+        assert_eq!(lesson.first_known, vec!["helm".to_owned()]);
+        assert_eq!(
+            lesson.holdings,
+            vec![(
+                "helm".to_owned(),
+                Holding::learn(Some(once), &helm, "view", t(0), &s)
+            )]
+        );
+    }
+}

@@ -120,3 +120,157 @@ pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic>
     });
     topics
 }
+
+#[cfg(test)]
+mod tests {
+    use chrono::Duration;
+
+    use super::*;
+    use crate::expertise::fixtures::word;
+
+    fn topic(key: &str, relevance: f64) -> Topic {
+        Topic {
+            key: key.into(),
+            label: key.to_uppercase(),
+            relevance,
+        }
+    }
+
+    fn phrases(descriptor: Descriptor, phrases: Vec<Topic>) -> TextTrace {
+        TextTrace {
+            descriptor,
+            phrases,
+            words: Vec::new(),
+            words_judged: false,
+        }
+    }
+
+    fn written(key: &str, label: &str, relevance: f64) -> Topic {
+        Topic {
+            key: key.into(),
+            label: label.into(),
+            relevance,
+        }
+    }
+
+    #[test]
+    fn entity_topics_weigh_texts_by_descriptor() {
+        let s = Scoring::default();
+        let topics = entity_topics(
+            &[
+                phrases(Descriptor::Primary, vec![topic("rust", 1.0)]),
+                phrases(
+                    Descriptor::Secondary,
+                    vec![topic("rust", 0.5), topic("cargo", 1.0)],
+                ),
+            ],
+            &s,
+        );
+        assert_eq!(topics.len(), 2);
+        assert_eq!(topics[0].key, "rust");
+        assert_eq!(topics[0].by_descriptor, [1.0, 0.0, 0.5]);
+        assert!((topics[0].relevance(&s) - 1.75).abs() < 1e-12);
+        assert_eq!(topics[1].key, "cargo");
+        assert!((topics[1].relevance(&s) - 0.5).abs() < 1e-12);
+        // Other factors re-weigh the same stored sums.
+        let flat = Scoring::new([], 1.0, [1.0, 1.0, 1.0], Duration::days(365)).unwrap();
+        assert!((topics[0].relevance(&flat) - 1.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_text_leaves_its_phrases_and_its_words_with_saturating_weights() {
+        let s = Scoring::default();
+        let filler: Vec<TextWord> = (0..96).map(|i| word(&format!("w{i}"), "w", 1)).collect();
+        let mut words = vec![
+            word("kubernet", "Kubernetes", 3),
+            word("cluster", "clusters", 1),
+        ];
+        words.extend(filler);
+        let topics = entity_topics(
+            &[TextTrace {
+                descriptor: Descriptor::Default,
+                words_judged: true,
+                phrases: vec![
+                    Topic {
+                        key: "kubernet cluster".into(),
+                        label: "Kubernetes clusters".into(),
+                        relevance: 1.0,
+                    },
+                    topic(&"x".repeat(65), 0.9),
+                    topic("kubernet", 0.5),
+                ],
+                words,
+            }],
+            &s,
+        );
+        let weight = |key: &str| {
+            topics
+                .iter()
+                .find(|t| t.key == key)
+                .map(|t| (t.label.clone(), t.relevance(&s)))
+        };
+        // A typical text (100 words): a word used once weighs one.
+        let (label, once) = weight("cluster").unwrap();
+        assert_eq!(label, "clusters");
+        assert!((once - 1.0).abs() < 1e-9, "{once}");
+        // Three uses weigh more than one, less than three; the one-word
+        // phrase adds its relevance under the same key.
+        let (label, kubernetes) = weight("kubernet").unwrap();
+        assert_eq!(label, "Kubernetes", "the largest contribution names it");
+        let thrice = kubernetes - 0.5;
+        assert!(thrice > 1.5 && thrice < 2.2, "{thrice}");
+        assert!(weight("kubernet cluster").is_some());
+        assert!(weight(&"x".repeat(65)).is_none(), "no word of 65 letters");
+        assert_eq!(topics.len(), 2 + 1 + 96);
+
+        // Beyond the most frequent words of a text, nothing is kept.
+        let many: Vec<TextWord> = (0..WORDS_PER_TEXT + 10)
+            .map(|i| word(&format!("w{i}"), "w", 1))
+            .collect();
+        let kept = entity_topics(
+            &[TextTrace {
+                descriptor: Descriptor::Default,
+                phrases: Vec::new(),
+                words: many,
+                words_judged: true,
+            }],
+            &s,
+        );
+        assert_eq!(kept.len(), WORDS_PER_TEXT);
+    }
+
+    #[test]
+    fn unjudged_words_rank_alone_key_phrases_and_names_are_shown() {
+        let s = Scoring::default();
+        let judged = |words_judged| TextTrace {
+            descriptor: Descriptor::Default,
+            words_judged,
+            phrases: vec![
+                written("helm chart", "helm charts", 1.0),
+                written("pod", "pods", 0.5),
+                written("kubernet", "Kubernetes", 0.4),
+            ],
+            words: vec![
+                word("helm", "Helm", 3),
+                word("run", "running", 2),
+                word("pod", "pods", 2),
+                word("chart", "charts", 1),
+            ],
+        };
+        let judged_later: Vec<bool> = entity_topics(&[judged(true)], &s)
+            .into_iter()
+            .map(|t| t.shown)
+            .collect();
+        assert!(judged_later.iter().all(|shown| *shown), "judged when read");
+        let shown: HashMap<String, bool> = entity_topics(&[judged(false)], &s)
+            .into_iter()
+            .map(|t| (t.key, t.shown))
+            .collect();
+        assert!(shown["helm chart"], "a key phrase");
+        assert!(!shown["pod"], "a one-word key phrase, not a name");
+        assert!(shown["kubernet"], "a one-word key phrase written as a name");
+        assert!(shown["helm"], "a name");
+        assert!(!shown["run"]);
+        assert!(!shown["chart"], "inside a phrase, not one itself");
+    }
+}
