@@ -2,6 +2,7 @@
 //! returns, and what it matches.
 
 use crate::validation::{FieldViolation, Rule};
+use crate::{ExternalId, Profile};
 
 /// How many users to skip: an integer of at least 0 (default 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -88,7 +89,7 @@ macro_rules! count_limit {
             }
 
             /// The most items to return.
-            pub fn get(&self) -> u32 {
+            pub const fn get(&self) -> u32 {
                 self.0
             }
         }
@@ -181,6 +182,17 @@ impl SearchText {
             last
         )
         .to_lowercase()
+    }
+
+    /// The haystack of a user's `profile`: the searchable fields (e-mail,
+    /// externalId, first name and last name) named once, for every store.
+    pub fn haystack_of(profile: &Profile) -> String {
+        Self::haystack(
+            profile.email.as_str(),
+            profile.external_id.as_ref().map(ExternalId::as_str),
+            profile.firstname.as_str(),
+            profile.lastname.as_str(),
+        )
     }
 
     /// Whether a user with this haystack matches.

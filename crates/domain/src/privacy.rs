@@ -258,6 +258,8 @@ impl AskedSubject {
     pub const HOLDING_SCORE: u8 = 50;
     /// How long the counts are kept, in days.
     pub const KEPT_DAYS: i64 = 90;
+    /// The span of days the counts are read over when none is given.
+    pub const DEFAULT_DAYS: u32 = 30;
 
     /// The field a span of days to read counts over is given in.
     pub const DAYS_FIELD: &'static str = "days";

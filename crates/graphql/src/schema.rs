@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_app::Operation;
 use kenning_domain::{
-    self as domain, parse_audit_cursor, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
+    self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
     FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User, UserCursor,
     UserId, UserKey, UserTopicsLimit,
 };
@@ -222,7 +222,7 @@ impl Query {
     fn user_topics(
         context: &Context,
         global_user_id: Uuid,
-        #[graphql(default = 15)] limit: Option<i32>,
+        #[graphql(default = UserTopicsLimit::DEFAULT.get() as i32)] limit: Option<i32>,
     ) -> Result<Vec<UserTopicObject>> {
         let expertise = context.expertise()?;
         let limit = parse_or_default(limit, UserTopicsLimit::parse)?;
@@ -265,11 +265,11 @@ impl Query {
     /// counts are kept, never the query or who asked. Needs `users:read`.
     fn asked_subjects(
         context: &Context,
-        #[graphql(default = 30)] days: Option<i32>,
+        #[graphql(default = AskedSubject::DEFAULT_DAYS as i32)] days: Option<i32>,
     ) -> Result<Vec<AskedSubjectObject>> {
         let privacy = context.privacy(Operation::ReadAskedSubjects)?;
         Ok(privacy
-            .asked(days.map_or(30, i64::from))?
+            .asked(days.map_or(i64::from(AskedSubject::DEFAULT_DAYS), i64::from))?
             .into_iter()
             .map(AskedSubjectObject)
             .collect())
@@ -304,7 +304,7 @@ impl Query {
     #[allow(clippy::too_many_arguments)]
     fn audit_trail(
         context: &Context,
-        #[graphql(default = 50)] limit: Option<i32>,
+        #[graphql(default = AuditLimit::DEFAULT.get() as i32)] limit: Option<i32>,
         before: Option<String>,
         resource_id: Option<Uuid>,
         resource_type: Option<String>,

@@ -90,14 +90,7 @@ impl UserRow {
             employment_start: profile.and_then(|p| p.employment_start.map(|d| d.date())),
             gender: profile.and_then(|p| p.gender.clone()),
             avatar_url: profile.and_then(|p| p.avatar_url.clone()),
-            search_text: profile.map(|p| {
-                SearchText::haystack(
-                    p.email.as_str(),
-                    p.external_id.as_ref().map(ExternalId::as_str),
-                    p.firstname.as_str(),
-                    p.lastname.as_str(),
-                )
-            }),
+            search_text: profile.map(SearchText::haystack_of),
             modified: Some(to_db_time(user.modified())),
             user_name: profile.and_then(|p| text(&p.user_name)),
             user_name_key: profile.and_then(|p| p.user_name.as_ref().map(UserName::key)),

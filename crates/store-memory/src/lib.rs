@@ -32,14 +32,7 @@ pub use state::MemoryStore;
 use state::State;
 
 fn haystack(user: &User) -> Option<String> {
-    user.profile().map(|p| {
-        SearchText::haystack(
-            p.email.as_str(),
-            p.external_id.as_ref().map(ExternalId::as_str),
-            p.firstname.as_str(),
-            p.lastname.as_str(),
-        )
-    })
+    user.profile().map(SearchText::haystack_of)
 }
 
 impl State {

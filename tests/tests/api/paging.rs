@@ -207,3 +207,36 @@ fn offsets_past_the_maximum_point_to_cursor_paging(backend: Backend) {
     let beyond = app.graphql(GET_USERS, json!({ "offset": 3 }));
     assert_eq!(extensions(&beyond)["limit"], 2, "{}", beyond.body);
 }
+
+#[on_every_backend]
+fn the_schema_publishes_the_domains_list_defaults(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "the_schema_publishes_the_domains_list_defaults") else {
+        return;
+    };
+    let reply = app.graphql(
+        "{ __type(name: \"Query\") { fields { name args { name defaultValue } } } }",
+        json!({}),
+    );
+    let fields = reply.json()["data"]["__type"]["fields"].clone();
+    let default = |field: &str, arg: &str| -> Value {
+        fields
+            .as_array()
+            .and_then(|fields| fields.iter().find(|f| f["name"] == field))
+            .and_then(|f| f["args"].as_array()?.iter().find(|a| a["name"] == arg).cloned())
+            .map(|a| a["defaultValue"].clone())
+            .unwrap_or_else(|| panic!("{field}({arg}): {}", reply.body))
+    };
+    assert_eq!(
+        default("userTopics", "limit"),
+        json!(kenning_domain::UserTopicsLimit::DEFAULT.get().to_string())
+    );
+    assert_eq!(
+        default("auditTrail", "limit"),
+        json!(kenning_domain::AuditLimit::DEFAULT.get().to_string())
+    );
+    assert_eq!(
+        default("askedSubjects", "days"),
+        json!(kenning_domain::AskedSubject::DEFAULT_DAYS.to_string())
+    );
+    assert_eq!(default("userTopics", "limit"), json!("15"));
+}

@@ -16,7 +16,7 @@ use crate::view::Chrome;
 
 /// The spans of days the page reads, the first shown unless another is
 /// asked for; none is longer than the counts are kept.
-const SPANS: [u32; 2] = [30, 90];
+const SPANS: [u32; 2] = [AskedSubject::DEFAULT_DAYS, 90];
 
 /// A subject as the page tells it.
 #[derive(Debug)]
