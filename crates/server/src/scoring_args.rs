@@ -14,19 +14,19 @@ pub struct ScoringArgs {
           value_parser = parse_action_weight)]
     action_weights: Vec<(ActionType, f64)>,
     /// The weight of every action type not given with --action-weight.
-    #[arg(long, env = "KENNING_DEFAULT_ACTION_WEIGHT", default_value_t = 1.0)]
+    #[arg(long, env = "KENNING_DEFAULT_ACTION_WEIGHT", default_value_t = Scoring::DEFAULT_ACTION_WEIGHT)]
     default_action_weight: f64,
     /// Factor of texts sent with descriptor "primary".
-    #[arg(long, env = "KENNING_PRIMARY_FACTOR", default_value_t = 1.5)]
+    #[arg(long, env = "KENNING_PRIMARY_FACTOR", default_value_t = Scoring::DEFAULT_FACTORS[0])]
     primary_factor: f64,
     /// Factor of texts sent with descriptor "default" (or none).
-    #[arg(long, env = "KENNING_DEFAULT_FACTOR", default_value_t = 1.0)]
+    #[arg(long, env = "KENNING_DEFAULT_FACTOR", default_value_t = Scoring::DEFAULT_FACTORS[1])]
     default_factor: f64,
     /// Factor of texts sent with descriptor "secondary".
-    #[arg(long, env = "KENNING_SECONDARY_FACTOR", default_value_t = 0.5)]
+    #[arg(long, env = "KENNING_SECONDARY_FACTOR", default_value_t = Scoring::DEFAULT_FACTORS[2])]
     secondary_factor: f64,
     /// Days after which an action counts half as much.
-    #[arg(long, env = "KENNING_HALF_LIFE_DAYS", default_value_t = 365,
+    #[arg(long, env = "KENNING_HALF_LIFE_DAYS", default_value_t = Scoring::DEFAULT_HALF_LIFE_DAYS,
           value_parser = clap::value_parser!(u32).range(1..=36500))]
     half_life_days: u32,
 }

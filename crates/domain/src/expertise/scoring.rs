@@ -35,15 +35,28 @@ pub struct Scoring {
     half_life: Duration,
 }
 
+impl Scoring {
+    /// The weight of every action type that has none of its own, unless
+    /// the operator says otherwise.
+    pub const DEFAULT_ACTION_WEIGHT: f64 = 1.0;
+    /// The factors of the descriptors primary, default and secondary,
+    /// unless the operator says otherwise.
+    pub const DEFAULT_FACTORS: [f64; 3] = [1.5, 1.0, 0.5];
+    /// The days after which an action counts half as much, unless the
+    /// operator says otherwise.
+    pub const DEFAULT_HALF_LIFE_DAYS: u32 = 365;
+}
+
 impl Default for Scoring {
     fn default() -> Self {
+        let [primary, default_factor, secondary] = Self::DEFAULT_FACTORS;
         Self {
             action_weights: BTreeMap::new(),
-            default_weight: 1.0,
-            primary: 1.5,
-            default_factor: 1.0,
-            secondary: 0.5,
-            half_life: Duration::days(365),
+            default_weight: Self::DEFAULT_ACTION_WEIGHT,
+            primary,
+            default_factor,
+            secondary,
+            half_life: Duration::days(i64::from(Self::DEFAULT_HALF_LIFE_DAYS)),
         }
     }
 }
