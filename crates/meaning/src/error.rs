@@ -13,6 +13,15 @@ pub enum ModelError {
         /// Why.
         source: std::io::Error,
     },
+    /// A file derived from the model (its static vectors) could not be
+    /// written.
+    #[error("cannot write {path}: {reason}")]
+    Write {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
     /// A file of the model is not what Kenning can run.
     #[error("{path} is not a model Kenning can run: {reason}")]
     Invalid {

@@ -5,8 +5,10 @@ use std::sync::Arc;
 
 use kenning_ports::Embedder;
 
+use crate::directory::STATIC_FILE;
 use crate::error::ModelError;
 use crate::quantised::{Quantised, QUANTISED_FILE};
+use crate::static_vectors::StaticVectors;
 use crate::transformer::Transformer;
 
 /// The model in `dir`, run in process: the 4-bit multilingual model when
@@ -18,4 +20,21 @@ pub fn load_model(dir: &Path) -> Result<Arc<dyn Embedder>, ModelError> {
     } else {
         Ok(Arc::new(Transformer::load(dir)?))
     }
+}
+
+/// The static vectors of the model in `dir`, distilled from the model and
+/// written there first when they never were ([`STATIC_FILE`] missing,
+/// the model's `model.safetensors` present): a first start needs only the
+/// fetched model, and pays the distillation (about half a minute) once.
+pub fn load_or_distil(dir: &Path) -> Result<StaticVectors, ModelError> {
+    if dir.join(STATIC_FILE).is_file() || !dir.join("model.safetensors").is_file() {
+        return StaticVectors::load(dir);
+    }
+    log::info!(
+        "meaning: distilling static vectors from the model in {} (once)",
+        dir.display()
+    );
+    let vectors = Transformer::load(dir)?.distil()?;
+    vectors.save(dir)?;
+    Ok(vectors)
 }

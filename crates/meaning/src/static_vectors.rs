@@ -95,13 +95,21 @@ impl StaticVectors {
         Ok(Self::new(name_of(dir), tokenizer, vectors, dimensions))
     }
 
-    /// Writes the vectors to [`STATIC_FILE`] in `dir`.
+    /// Writes the vectors to [`STATIC_FILE`] in `dir`, whole or not at
+    /// all: written beside it first and renamed into place, so that a
+    /// reader (another instance starting) never finds half a file.
     pub fn save(&self, dir: &Path) -> Result<(), ModelError> {
         let path = dir.join(STATIC_FILE);
+        let writing = dir.join(format!("{STATIC_FILE}.{}.part", std::process::id()));
         let rows = self.vectors.len() / self.dimensions.max(1);
         let tensor = Tensor::from_slice(&self.vectors, (rows, self.dimensions), &Device::Cpu)?;
         let tensors = HashMap::from([(TENSOR.to_owned(), tensor)]);
-        candle_core::safetensors::save(&tensors, &path).map_err(|e| ModelError::invalid(&path, e))
+        let failed = |reason: String| ModelError::Write {
+            path: path.clone(),
+            reason,
+        };
+        candle_core::safetensors::save(&tensors, &writing).map_err(|e| failed(e.to_string()))?;
+        std::fs::rename(&writing, &path).map_err(|e| failed(e.to_string()))
     }
 }
 

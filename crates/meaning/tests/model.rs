@@ -6,7 +6,9 @@
 
 use std::path::PathBuf;
 
-use kenning_meaning::{Quantised, StaticVectors, Transformer, QUANTISED_FILE, STATIC_FILE};
+use kenning_meaning::{
+    load_or_distil, Quantised, StaticVectors, Transformer, QUANTISED_FILE, STATIC_FILE,
+};
 use kenning_ports::Embedder;
 
 fn model_dir(test: &str) -> Option<PathBuf> {
@@ -88,6 +90,41 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
     let again = StaticVectors::load(&copy).unwrap();
     for text in ["car", "quantum error correction", "Kubernetes"] {
         assert_eq!(again.embed(text), vectors.embed(text), "{text}");
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
+    let Some(dir) = model_dir("a_first_start_distils_the_static_vectors_once") else {
+        return;
+    };
+    // The fetched model without its static vectors, as a fresh `make run`
+    // leaves it.
+    let root = std::env::temp_dir().join(format!("kenning-distil-{}", std::process::id()));
+    let fetched = root.join("all-minilm-l6-v2");
+    std::fs::create_dir_all(&fetched).unwrap();
+    for file in ["config.json", "model.safetensors", "tokenizer.json"] {
+        std::os::unix::fs::symlink(dir.join(file), fetched.join(file)).unwrap();
+    }
+    assert!(!fetched.join(STATIC_FILE).exists());
+    let distilled = load_or_distil(&fetched).unwrap();
+    means_what_people_mean(&distilled);
+    let written = std::fs::metadata(fetched.join(STATIC_FILE)).unwrap();
+    let leftovers: Vec<_> = std::fs::read_dir(&fetched)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|name| name.ends_with(".part"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // The next start reads what the first wrote.
+    let read = load_or_distil(&fetched).unwrap();
+    assert_eq!(
+        std::fs::metadata(fetched.join(STATIC_FILE)).unwrap().modified().unwrap(),
+        written.modified().unwrap()
+    );
+    for text in ["car", "quantum error correction"] {
+        assert_eq!(read.embed(text), distilled.embed(text), "{text}");
     }
     std::fs::remove_dir_all(&root).unwrap();
 }

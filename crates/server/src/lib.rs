@@ -21,7 +21,7 @@ use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_meaning::{load_model, StaticVectors};
+use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
@@ -282,7 +282,7 @@ impl Meaning {
                 log::info!("meaning: off; experts finds topics by their words alone");
                 return None;
             }
-            Meaning::Static(dir) => StaticVectors::load(dir).map(|v| Arc::new(v) as _),
+            Meaning::Static(dir) => load_or_distil(dir).map(|v| Arc::new(v) as _),
             Meaning::Model(dir) => load_model(dir),
         };
         match loaded {
