@@ -4,9 +4,9 @@ use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
 use kenning_app::Operation;
 use kenning_domain::{
-    self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit, ExternalId,
-    FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User, UserCursor,
-    UserId, UserKey, UserTopicsLimit,
+    self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit,
+    ExternalId, FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User,
+    UserCursor, UserId, UserKey, UserTopicsLimit,
 };
 use kenning_ports::AuditQuery;
 use uuid::Uuid;

@@ -120,7 +120,10 @@ fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
     // The next start reads what the first wrote.
     let read = load_or_distil(&fetched).unwrap();
     assert_eq!(
-        std::fs::metadata(fetched.join(STATIC_FILE)).unwrap().modified().unwrap(),
+        std::fs::metadata(fetched.join(STATIC_FILE))
+            .unwrap()
+            .modified()
+            .unwrap(),
         written.modified().unwrap()
     );
     for text in ["car", "quantum error correction"] {
