@@ -1,6 +1,13 @@
 //! The audit trail on disk: each write of a user, a group or a credential
 //! records its changes here in its own transaction ([`record`]), and
 //! [`AuditTrail`] reads them back, newest first, and prunes old ones.
+//!
+//! A write that is refused or rolled back records nothing. [`record`] also
+//! queues each change for the webhooks ([`crate::outbox`]). An entry's
+//! position is never reused (SQLite `AUTOINCREMENT`, PostgreSQL
+//! `BIGSERIAL`), so a position serves as a cursor. Reads filter in SQL;
+//! pruning deletes the oldest entries first, a bounded step at a time, and
+//! keeps those a webhook delivery still waits for.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;

@@ -1,6 +1,23 @@
 //! One connection type for both backends, how a pool opens it, and the
 //! transactions the query code runs in: a read transaction, whose
 //! statements see one state of the database, and a write transaction.
+//!
+//! [`DbConnection`] is diesel's derived `MultiConnection` over the two;
+//! the query code is written once against it. [`Manager`] opens the backend
+//! the URL's scheme named, and registers `kenning_fold`, the domain's case
+//! folding, on SQLite. [`SessionSettings`] sets up every new connection:
+//! on SQLite, WAL mode, `synchronous = FULL`, foreign keys, the busy
+//! timeout and `secure_delete` (so an anonymized user's bytes do not stay
+//! in freed pages), with the log's checkpoints left to a thread of the
+//! store (`checkpoints.rs`); on PostgreSQL, statements planned with each
+//! run's values (the reads of `experts` ask otherwise: see `kept.rs`).
+//!
+//! [`write_transaction`] begins with `BEGIN IMMEDIATE` on SQLite, so the
+//! write lock is taken, within the busy timeout, before anything is read.
+//! [`read_transaction`] is `REPEATABLE READ, READ ONLY` on PostgreSQL and a
+//! deferred `BEGIN` on SQLite, which in WAL mode keeps the snapshot of its
+//! first read. [`execute_natively`] runs what diesel's multi-backend cannot
+//! write, upserts and inserts of many rows, on the inner connection.
 
 use diesel::connection::{AnsiTransactionManager, SimpleConnection, TransactionManager};
 use diesel::pg::PgConnection;

@@ -1,4 +1,10 @@
-//! The credential store.
+//! The credential store: tokens and API keys, each kept with the hash of
+//! its secret, never the secret, and its scopes space-separated.
+//!
+//! `insert_first` stores the first credential of a kind only while the kind
+//! has none; a unique index on first credentials keeps two instances that
+//! start together from both storing one. An issue and a revocation each
+//! record their audit entry in their transaction.
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;

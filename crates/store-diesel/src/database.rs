@@ -1,5 +1,19 @@
 //! A database: its pools of connections, and the ways the store's code
 //! runs on them (a read, a write transaction, the uploads' writer).
+//!
+//! [`Database::read`] runs on a pooled connection, [`Database::read_snapshot`]
+//! in a read transaction (for reads of several statements whose answers
+//! must agree) and [`Database::write`] in a write transaction. Uploads are
+//! written through [`Database::write_uploads`]: on SQLite on a connection
+//! of their own, whose page cache of [`UPLOAD_CACHE_KIB`] holds a group's
+//! index pages; on PostgreSQL on the pool. [`Database::group_writers`] says
+//! how many group writes run at once: one on SQLite, which writes one
+//! transaction at a time, [`POSTGRES_GROUP_WRITERS`] on PostgreSQL.
+//!
+//! A SQLite database also gets its checkpoint thread
+//! ([`crate::checkpoints`]). After an erasure,
+//! [`Database::compact_after_erasure`] makes a `TRUNCATE` checkpoint on
+//! SQLite and runs `VACUUM` on the personal tables on PostgreSQL.
 
 use std::path::Path;
 use std::sync::Arc;

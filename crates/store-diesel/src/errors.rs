@@ -1,4 +1,7 @@
-//! Failures of the database as the ports see them.
+//! Failures of the database as the ports see them: a unique violation is
+//! `StoreError::Conflict` naming the field its index guards (PostgreSQL
+//! names the index, SQLite the columns); any other failure is
+//! `StoreError::Backend`, which keeps the database's error as its source.
 
 use diesel::result::{DatabaseErrorKind, Error as DieselError};
 use kenning_domain::{Email, ExternalId};

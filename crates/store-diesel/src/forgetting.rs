@@ -1,6 +1,11 @@
 //! Forgetting some of a person's actions (the retention): the actions go,
 //! their people's standings are learned again from the actions left, and
 //! the counts follow, all in the caller's transaction.
+//!
+//! The people's rows are locked first, so nobody learns for them
+//! meanwhile (PostgreSQL; SQLite writes one transaction at a time). The
+//! standings are learned again by [`crate::expertise::relearn`], the
+//! rebuild's own code, which applies the domain's `Holding::learn`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

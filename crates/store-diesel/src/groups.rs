@@ -1,4 +1,12 @@
-//! The group repository.
+//! The group repository: a group's row and its members' rows, written
+//! together in one transaction with the audit entry of the change.
+//!
+//! A change or a deletion takes the group's row lock first, so concurrent
+//! writers queue. When a rule turns learning off for a group, a change of
+//! its members writes again whom Kenning learns about
+//! ([`crate::learning::refresh`]). An anonymized user leaves every group
+//! in the transaction that anonymizes them ([`leave_groups`]), each group
+//! one version more.
 
 use std::collections::{BTreeSet, HashMap};
 

@@ -3,6 +3,11 @@
 //! or a group's members change, in the transaction that changed them, and
 //! read by every upload (and, through the learner's `ranked` mark its
 //! triggers keep, by every ranking).
+//!
+//! [`LEARNS`] is `LearningRules::learns` written in SQL. The in-memory
+//! store asks the domain instead, and the contract suite holds the two to
+//! the same answers. An upload of someone not learned about is stored with
+//! `taught` false and teaches nothing.
 
 use diesel::prelude::*;
 use kenning_domain::{Actor, Channel, LearningRule, LearningRules, RuleInForce};

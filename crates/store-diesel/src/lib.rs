@@ -6,7 +6,17 @@
 //! (`DbConnection`, diesel's derived `MultiConnection`); what differs
 //! is the connection setup, the write transaction (SQLite takes the write
 //! lock up front with `BEGIN IMMEDIATE`, so its busy timeout applies), the
-//! raw SQL and the migration set.
+//! raw SQL and the migration set. What only one backend has is reached by
+//! matching on the connection's variant: the write transaction, the raw SQL
+//! of a few statements, the pragmas, the migrations and the compaction
+//! after an erasure.
+//!
+//! [`Database`] implements every storage port, one module each: `users`,
+//! `groups`, `credentials`, `sessions`, `audit`, `expertise`, `privacy` and
+//! `webhooks`. Their queries run in one of three ways (see `database`): a
+//! plain read, a read transaction for statements whose answers must agree,
+//! or a write transaction, which also holds the audit entries a write
+//! records.
 //!
 //! This root only declares the modules and names the public items; no
 //! module imports one that imports it back. The plumbing the stores share

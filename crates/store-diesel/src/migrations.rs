@@ -1,5 +1,8 @@
 //! The migrations, embedded per backend (`migrations/sqlite`,
-//! `migrations/postgres`) and applied at start.
+//! `migrations/postgres`) and applied by [`Database::migrate`], which the
+//! binary calls whenever it opens a database. On PostgreSQL they run under
+//! an advisory lock, so instances that start together do not migrate
+//! twice.
 
 use diesel::RunQueryDsl;
 use diesel_migrations::{embed_migrations, EmbeddedMigrations, MigrationHarness};

@@ -1,5 +1,6 @@
 //! Queuing a change of the audit trail for the webhook subscriptions that
-//! want its kind, in the transaction that records it.
+//! want its kind, in the transaction that records it: one statement inserts
+//! a delivery for every such subscription, failing ones included.
 
 use diesel::prelude::*;
 use diesel::sql_types::BigInt;

@@ -1,6 +1,9 @@
 //! The plans the database chooses for the statements whose cost could
 //! grow with the directory, so that a test and an operator can check that
-//! they read indexes.
+//! they read indexes: the look-up of an upload's person by e-mail, the read
+//! of a topic's best standings, each step of a search by offset and by
+//! cursor, and filters. The contract suite asserts on both backends that
+//! they do.
 
 use diesel::sql_types::Text;
 use diesel::QueryableByName;

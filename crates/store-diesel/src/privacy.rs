@@ -1,6 +1,12 @@
 //! The privacy store: the organisation's rules on learning, a person's
 //! choice, forgetting, the reads of a person's data, and the counts of
 //! what people ask that nobody knows.
+//!
+//! Setting a rule or a choice writes again whom Kenning learns about
+//! ([`crate::learning::refresh`]) in the same transaction. Forgetting a
+//! person takes their row's lock and erases their actions, standings and
+//! counts as anonymizing does ([`crate::expertise::erase_expertise`]); the
+//! account stays.
 
 use std::collections::BTreeMap;
 

@@ -38,6 +38,18 @@
 //! listing index, so step 1 and the unfiltered listing are a range scan of
 //! that index starting at the cursor, whatever page it points to. A page
 //! asks for one row more than it shows, which tells whether more follow.
+//!
+//! On SQLite the trigram index is the contentless FTS5 table
+//! `users_search`, kept by triggers in the writing statement's
+//! transaction. Its row numbers are `users.search_row`, which the
+//! triggers give each user, since `VACUUM` may renumber a table's own
+//! rowids. A row number's high bits are the user's listing group, read off
+//! the start of the names (the view `users_listing_group`); its low
+//! [`LISTING_GROUP_BITS`] are a place in the group. A test of the
+//! migrations holds the width the migration spells out to that constant.
+//! The contract check `search_answers_exactly_whichever_way_it_reads`
+//! makes each store answer searches of every kind, each of which must give
+//! what the matching rule gives.
 
 use std::sync::Arc;
 

@@ -1,4 +1,22 @@
 //! The user repository.
+//!
+//! E-mail address, externalId and user name are unique among the users who
+//! are not deleted. Partial unique indexes hold it, so of two racing writers
+//! only one wins, and the other's unique violation becomes
+//! `StoreError::Conflict` naming the field ([`crate::errors`]). PostgreSQL
+//! fails a whole transaction on a refused statement, so a batch of inserts
+//! there first inserts with `ON CONFLICT DO NOTHING`, and repeats a refused
+//! one in a savepoint only for the error.
+//!
+//! `modify` takes the row's write lock before it reads the row, lets the
+//! caller's function change the user, and writes it back at the version it
+//! read; a write that lost a race is made again, up to [`MODIFY_ATTEMPTS`]
+//! times. Anonymizing a user also erases what was learned about them
+//! ([`crate::expertise::erase_expertise`]) and takes them out of every group
+//! ([`crate::groups::leave_groups`]), in the same transaction.
+//!
+//! [`Database::import_users`] stores many users in one transaction, in
+//! listing order, for bulk loads.
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;

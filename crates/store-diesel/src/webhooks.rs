@@ -2,6 +2,10 @@
 //! the audit trail's writes ([`crate::outbox`]); here they are leased,
 //! a process at a time (PostgreSQL: `FOR UPDATE SKIP LOCKED`; SQLite: the
 //! write transaction), marked delivered or due again, counted and pruned.
+//!
+//! A lease takes, of each subscription and resource, only the oldest
+//! delivery still waiting, so one resource's changes arrive in order; a
+//! failing subscription's deliveries wait until it is resumed.
 
 use std::collections::HashMap;
 
