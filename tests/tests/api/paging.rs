@@ -210,7 +210,8 @@ fn offsets_past_the_maximum_point_to_cursor_paging(backend: Backend) {
 
 #[on_every_backend]
 fn the_schema_publishes_the_domains_list_defaults(backend: Backend) {
-    let Some(app) = TestApp::spawn(backend, "the_schema_publishes_the_domains_list_defaults") else {
+    let Some(app) = TestApp::spawn(backend, "the_schema_publishes_the_domains_list_defaults")
+    else {
         return;
     };
     let reply = app.graphql(
@@ -222,7 +223,13 @@ fn the_schema_publishes_the_domains_list_defaults(backend: Backend) {
         fields
             .as_array()
             .and_then(|fields| fields.iter().find(|f| f["name"] == field))
-            .and_then(|f| f["args"].as_array()?.iter().find(|a| a["name"] == arg).cloned())
+            .and_then(|f| {
+                f["args"]
+                    .as_array()?
+                    .iter()
+                    .find(|a| a["name"] == arg)
+                    .cloned()
+            })
             .map(|a| a["defaultValue"].clone())
             .unwrap_or_else(|| panic!("{field}({arg}): {}", reply.body))
     };
