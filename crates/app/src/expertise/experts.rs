@@ -1,0 +1,308 @@
+//! Who knows about a query: the query read for topics, the people
+//! ranked on them, how the query was read, and the topics that go with one.
+
+use kenning_domain::{
+    query_terms, rank_experts, read_query, related_topics, subject_known, Expert, ExpertsLimit,
+    FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit, Rule,
+    ScoredTopic, ACTIONS_COUNTED,
+};
+use kenning_ports::Question;
+
+use super::service::{internal, items, ExpertiseService};
+use crate::error::{Missing, ServiceError};
+
+/// How many topics are read from a free-text query.
+const TOPICS_PER_QUERY: usize = 10;
+/// The language a query is also read in when another is detected.
+const FALLBACK_LANGUAGE: &str = "en";
+/// How many of the best standings on each query topic `experts` reads:
+/// far more than it lists, so that a person ranks on every topic that
+/// matters, and bounded, so that a topic everybody knows costs no more
+/// than one few know.
+const STANDINGS_PER_TOPIC: u32 = 300;
+/// How many of the actions in which a query topic is most relevant
+/// `experts` reads for the documents' evidence: as many as it counts in
+/// all, so that the best actions of a query of one topic are all read.
+const ACTIONS_PER_TOPIC_READ: u32 = ACTIONS_COUNTED;
+/// How many of the newest actions that taught a topic are read to find the
+/// topics that go with it.
+const RELATED_SAMPLE: u32 = 200;
+
+/// How a query was read: the language and the topics, with what is known
+/// of each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryReading {
+    /// The languages the query was read in (ISO 639-1): the question's
+    /// words' own when one was read ("wer kennt sich mit ... aus":
+    /// German), then the one detected in the subject; a subject not read
+    /// as English is read with English rules too.
+    pub languages: Vec<String>,
+    /// The topics read, the largest share of the score first, those
+    /// nobody learned last; with the learned topics the query reached
+    /// through their meaning.
+    pub topics: Vec<ReadTerm>,
+    /// The model the query's meaning was read with, if any.
+    pub meaning_model: Option<String>,
+    /// The words read as the question ("who", "can", "help", "with"), as
+    /// written: never topics.
+    pub asking: Vec<String>,
+    /// What the query asks about: the query less its question.
+    pub subject: String,
+    /// Whether somebody learned a topic the subject writes. When nobody
+    /// did, whoever is listed was reached through meaning alone and
+    /// scores below 50: the nearest Kenning has, not someone who knows.
+    pub subject_known: bool,
+}
+
+/// A query as read: its subject's topics (with those reached through
+/// meaning, once added), the language it was read in, and its question.
+#[derive(Debug)]
+struct ReadQuery {
+    terms: Vec<QueryTerm>,
+    /// The language of the question's words, when any were read, then
+    /// those the subject was read in.
+    languages: Vec<String>,
+    question: Question,
+}
+
+impl ExpertiseService {
+    /// At most `limit` users who know about `query`, best first.
+    pub fn experts(&self, query: &str, limit: ExpertsLimit) -> Result<Vec<Expert>, ServiceError> {
+        self.experts_in(query, limit, None)
+    }
+
+    /// [`experts`](Self::experts) among the members of `group` alone when
+    /// given (`NotFound` for a group that does not exist): the members
+    /// are ranked as they would be among everyone, topics weighted by how
+    /// many people of the whole organisation know them.
+    pub fn experts_in(
+        &self,
+        query: &str,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<Vec<Expert>, ServiceError> {
+        self.known_group(group)?;
+        let read = self.query_terms(query)?;
+        if read.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        self.rank(&self.with_reached(read.terms), limit, group)
+    }
+
+    /// [`experts_in`](Self::experts_in) and [`read_query`](Self::read_query)
+    /// at once, the query read a single time: what a page that shows both
+    /// asks.
+    pub fn experts_read(
+        &self,
+        query: &str,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<(Vec<Expert>, QueryReading), ServiceError> {
+        self.known_group(group)?;
+        let mut read = self.query_terms(query)?;
+        let nothing_written = read.terms.is_empty();
+        read.terms = self.with_reached(read.terms);
+        let experts = if nothing_written {
+            Vec::new()
+        } else {
+            self.rank(&read.terms, limit, group)?
+        };
+        Ok((experts, self.reading(read)?))
+    }
+
+    /// `NotFound` for a group that does not exist.
+    fn known_group(&self, group: Option<GroupId>) -> Result<(), ServiceError> {
+        match group {
+            Some(group) if self.groups.group(group)?.is_none() => {
+                Err(ServiceError::NotFound(Missing::Group))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// At most `limit` people ranked on the query's `terms` (among the
+    /// members of `group` alone when given).
+    fn rank(
+        &self,
+        terms: &[QueryTerm],
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Result<Vec<Expert>, ServiceError> {
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+        let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
+        let evidence = match group {
+            None => self
+                .store
+                .evidence(&keys, per_topic, actions, &self.scoring),
+            Some(group) => {
+                self.store
+                    .evidence_within(&keys, per_topic, actions, &self.scoring, group)
+            }
+        }
+        .map_err(internal)?;
+        let mut experts = rank_experts(
+            terms,
+            evidence,
+            self.clock.now(),
+            &self.scoring,
+            items(limit.get()),
+        );
+        if let (Some((_, ledger)), None) = (&self.privacy, group) {
+            ledger.note(terms, &experts, limit);
+        }
+        for expert in &mut experts {
+            self.shown(&mut expert.topics);
+        }
+        Ok(experts)
+    }
+
+    /// Keeps the topics a person reads (shown by an upload and
+    /// [`TopicExtractor::readable`](kenning_ports::TopicExtractor::readable)),
+    /// unless none is: then all stay, so that every expert says why.
+    fn shown(&self, topics: &mut Vec<ScoredTopic>) {
+        for topic in topics.iter_mut() {
+            topic.shown = topic.shown && self.extractor.readable(&topic.label);
+        }
+        if topics.iter().any(|t| t.shown) {
+            topics.retain(|t| t.shown);
+        }
+    }
+
+    /// At most `limit` of the topics most often learned together with
+    /// `topic` (a topic key or any text that reads as one), the most telling
+    /// first: those that go with it more than with everything else.
+    pub fn related_topics(
+        &self,
+        topic: &str,
+        limit: RelatedTopicsLimit,
+    ) -> Result<Vec<RelatedTopic>, ServiceError> {
+        let key = self.topic_key(topic)?;
+        let found = self
+            .store
+            .cooccurring(&key, RELATED_SAMPLE)
+            .map_err(internal)?;
+        let keys: Vec<String> = found.topics.iter().map(|(k, _, _)| k.clone()).collect();
+        let knowing = self.store.people_on(&keys).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
+        // Every related topic ranked, then the best readable ones: tagging
+        // stops once the limit is reached.
+        Ok(related_topics(
+            &key,
+            &found.topics,
+            found.actions,
+            &knowing,
+            population,
+            usize::MAX,
+        )
+        .into_iter()
+        .filter(|t| self.extractor.readable(&t.label))
+        .take(items(limit.get()))
+        .collect())
+    }
+
+    /// The topics a query is matched on: those of its subject, the query
+    /// less the words that ask for a person ("who can help with"), which
+    /// are never topics. A query is too short for its language to be told
+    /// reliably ("Gloucestershire man arrested for naked gardening" reads
+    /// as Danish), so a subject not read as English is also read with
+    /// English rules, the extractor's fallback, and both readings count.
+    /// A blank query is refused.
+    fn query_terms(&self, query: &str) -> Result<ReadQuery, ServiceError> {
+        if query.trim().is_empty() {
+            return Err(FieldViolation::new("query", Rule::Required).into());
+        }
+        let question = self.extractor.question(query);
+        let read = |language| {
+            self.extractor.extract(
+                &question.subject,
+                kenning_domain::TextFormat::Plain,
+                language,
+                TOPICS_PER_QUERY,
+            )
+        };
+        let detected = read(None);
+        let mut terms = query_terms(&detected.topics, &detected.words);
+        // The subject is read in the language detected in it and, when
+        // that is not English, with English rules too (a short subject is
+        // often detected as another language). The question's words were
+        // read in their own language, which comes first: a subject of one
+        // word ("Datenschutz") is too short to tell its language by.
+        let mut languages: Vec<String> = question.language.iter().cloned().collect();
+        for language in [detected.language.clone(), FALLBACK_LANGUAGE.to_owned()] {
+            if !languages.contains(&language) {
+                languages.push(language);
+            }
+        }
+        if detected.language != FALLBACK_LANGUAGE {
+            let english = read(Some(FALLBACK_LANGUAGE));
+            for term in query_terms(&english.topics, &english.words) {
+                if !terms.iter().any(|t| t.key == term.key) {
+                    terms.push(term);
+                }
+            }
+        }
+        Ok(ReadQuery {
+            terms,
+            languages,
+            question,
+        })
+    }
+
+    /// How `query` is read for [`experts`](Self::experts): the topics it
+    /// is matched on, each with its weight in the query, how many people
+    /// learned it and its share of the score. A topic nobody learned is
+    /// why a query finds nobody, or fewer than expected.
+    pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
+        let mut read = self.query_terms(query)?;
+        read.terms = self.with_reached(read.terms);
+        self.reading(read)
+    }
+
+    /// How a read query stands against what is known.
+    fn reading(&self, read: ReadQuery) -> Result<QueryReading, ServiceError> {
+        let ReadQuery {
+            terms,
+            languages,
+            question,
+        } = read;
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+        let knowing = if keys.is_empty() {
+            Default::default()
+        } else {
+            self.store.people_on(&keys).map_err(internal)?
+        };
+        let population = self.store.population().map_err(internal)?;
+        let topics = read_query(&terms, &knowing, population);
+        Ok(QueryReading {
+            languages,
+            subject_known: subject_known(&topics),
+            topics,
+            meaning_model: self.meaning_model().map(str::to_owned),
+            asking: question.asking,
+            subject: question.subject,
+        })
+    }
+
+    /// The key a topic is stored under: the text as given when it is a
+    /// key already, else the best key phrase the extractor reads in it.
+    pub(super) fn topic_key(&self, topic: &str) -> Result<String, ServiceError> {
+        let topic = topic.trim();
+        if topic.is_empty() {
+            return Err(FieldViolation::new("topic", Rule::Required).into());
+        }
+        let found = self.extractor.extract(
+            topic,
+            kenning_domain::TextFormat::Plain,
+            None,
+            TOPICS_PER_QUERY,
+        );
+        let longest = found
+            .topics
+            .iter()
+            .max_by_key(|t| (t.key.split(' ').count(), std::cmp::Reverse(t.key.clone())))
+            .map(|t| t.key.clone());
+        Ok(longest
+            .or_else(|| found.words.first().map(|w| w.key.clone()))
+            .unwrap_or_else(|| topic.to_lowercase()))
+    }
+}

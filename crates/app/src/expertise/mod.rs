@@ -1,0 +1,18 @@
+//! Uploads from connectors and what is learned from them.
+//!
+//! One [`ExpertiseService`] (`service`), its use cases a module a subject:
+//! an upload's path from its texts to the store (`upload`), ranking the
+//! people who know about a query and reading the query (`experts`), a
+//! person's own topics (`profile`), and finding topics by their meaning
+//! (`by_meaning`).
+
+mod by_meaning;
+mod experts;
+mod profile;
+mod service;
+mod upload;
+
+pub use experts::QueryReading;
+pub use profile::UserTopic;
+pub use service::ExpertiseService;
+pub use upload::{taught, Accepted};

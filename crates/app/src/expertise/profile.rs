@@ -1,0 +1,158 @@
+//! A person's own topics: those they know best with the actions behind
+//! each, and those they hide.
+
+use kenning_domain::{profile_order, Attribution, ScoredTopic, UserId, UserTopicsLimit};
+use kenning_ports::ActionRecord;
+
+use super::service::{internal, items, ExpertiseService};
+use crate::error::ServiceError;
+
+/// How many contributing actions are listed per topic.
+const ACTIONS_PER_TOPIC: u32 = 10;
+/// How many of a person's highest standings a profile is ordered from: a
+/// bound on the counts read for one profile; a topic below them stands
+/// too low to be among the first a reader sees.
+const PROFILE_CANDIDATES: usize = 500;
+
+/// A topic of a user, with the actions that earned it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UserTopic {
+    /// The topic, with the user's score on it now.
+    pub topic: ScoredTopic,
+    /// Up to ten of the user's actions that taught it, newest first.
+    pub actions: Vec<ActionRecord>,
+}
+
+impl ExpertiseService {
+    /// Every topic `user` holds, with her score on it now, the highest
+    /// first: (key, label, score).
+    pub fn scored_standings(
+        &self,
+        user: UserId,
+    ) -> Result<Vec<(String, String, f64)>, ServiceError> {
+        self.known(user)?;
+        let now = self.clock.now();
+        let mut held: Vec<(String, String, f64)> = self
+            .store
+            .standings_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .map(|s| {
+                let score = s.standing.score_at(now, &self.scoring);
+                (s.key, s.label, score)
+            })
+            .collect();
+        held.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)));
+        Ok(held)
+    }
+
+    /// At most `limit` of the topics `user` knows best, what sets them
+    /// apart first (`profile_order`, among their 500
+    /// highest standings), with the actions behind each;
+    /// `NotFound` when no user has the id.
+    pub fn user_topics(
+        &self,
+        user: UserId,
+        limit: UserTopicsLimit,
+    ) -> Result<Vec<UserTopic>, ServiceError> {
+        self.known(user)?;
+        if !self.learns(user)? {
+            // Not learned about: nothing is told of them, as `experts`
+            // does not offer them.
+            return Ok(Vec::new());
+        }
+        let now = self.clock.now();
+        let hidden = self.store.hidden_of(user).map_err(internal)?;
+        let mut scored: Vec<ScoredTopic> = self
+            .store
+            .standings_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .filter(|s| s.shown && hidden.binary_search(&s.key).is_err())
+            .map(|s| ScoredTopic {
+                score: s.standing.score_at(now, &self.scoring),
+                key: s.key,
+                label: s.label,
+                shown: true,
+            })
+            .filter(|t| t.score > 0.0)
+            .collect();
+        scored.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.key.cmp(&b.key)));
+        scored.truncate(PROFILE_CANDIDATES);
+        let keys: Vec<String> = scored.iter().map(|t| t.key.clone()).collect();
+        let knowing = self.store.people_on(&keys).map_err(internal)?;
+        let population = self.store.population().map_err(internal)?;
+        profile_order(&mut scored, &knowing, population);
+        scored
+            .into_iter()
+            .filter(|t| self.extractor.readable(&t.label))
+            .take(items(limit.get()))
+            .map(|topic| {
+                let actions = self
+                    .store
+                    .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
+                    .map_err(internal)?;
+                Ok(UserTopic { topic, actions })
+            })
+            .collect()
+    }
+
+    /// Hides `topic` (a topic key or a text read as one, as
+    /// [`related_topics`](Self::related_topics) reads it) from `user`'s
+    /// profile and from ranking them, or shows it again (`hidden`
+    /// false); returns the topics the user hides now, by key. New uploads
+    /// go on teaching it but do not bring it back. `NotFound` when no
+    /// user has the id.
+    pub fn set_topic_hidden(
+        &self,
+        user: UserId,
+        topic: &str,
+        hidden: bool,
+    ) -> Result<Vec<String>, ServiceError> {
+        self.known(user)?;
+        let key = self.topic_key(topic)?;
+        let by = Attribution::new(self.actor.clone(), self.clock.now());
+        self.store
+            .set_hidden(user, &key, hidden, &by)
+            .map_err(internal)?;
+        self.store.hidden_of(user).map_err(internal)
+    }
+
+    /// The topics `user` hides, by key; `NotFound` when no user has the
+    /// id.
+    pub fn hidden_topics(&self, user: UserId) -> Result<Vec<String>, ServiceError> {
+        self.known(user)?;
+        self.store.hidden_of(user).map_err(internal)
+    }
+
+    /// The topics `user` hides, each by key with the label people read
+    /// it under (the key itself when nobody holds the topic any more);
+    /// `NotFound` when no user has the id.
+    pub fn hidden_topics_labelled(
+        &self,
+        user: UserId,
+    ) -> Result<Vec<(String, String)>, ServiceError> {
+        let keys = self.hidden_topics(user)?;
+        let labels = self.store.labels_of(&keys).map_err(internal)?;
+        Ok(keys
+            .into_iter()
+            .map(|key| {
+                let label = labels.get(&key).cloned().unwrap_or_else(|| key.clone());
+                (key, label)
+            })
+            .collect())
+    }
+
+    /// Up to `max` of `user`'s actions that taught the topic `key`, newest
+    /// first: the evidence behind a topic of an expert.
+    pub fn evidence_of(
+        &self,
+        user: UserId,
+        key: &str,
+        max: u32,
+    ) -> Result<Vec<ActionRecord>, ServiceError> {
+        self.store
+            .actions_on(user, key, &self.scoring, max)
+            .map_err(internal)
+    }
+}

@@ -1,0 +1,149 @@
+//! The expertise service: the ports it drives, its settings, and what
+//! every use case of it checks first.
+
+use std::sync::Arc;
+
+use kenning_domain::{Actor, Scoring, UserId};
+use kenning_ports::{
+    Clock, ExpertiseStore, GroupRepository, NewAction, PrivacyStore, RecordError, Recorded,
+    StoreError, TopicExtractor, UserRepository,
+};
+
+use crate::asked::AskedLedger;
+use crate::error::{Missing, ServiceError};
+use crate::group_commit::GroupCommit;
+use crate::meaning::Meanings;
+
+/// Takes uploads and answers who knows what.
+#[derive(Clone)]
+pub struct ExpertiseService {
+    pub(super) store: Arc<dyn ExpertiseStore>,
+    pub(super) users: Arc<dyn UserRepository>,
+    pub(super) groups: Arc<dyn GroupRepository>,
+    pub(super) extractor: Arc<dyn TopicExtractor>,
+    pub(super) clock: Arc<dyn Clock>,
+    pub(super) scoring: Arc<Scoring>,
+    pub(super) commit: GroupCommit<NewAction, Result<Recorded, RecordError>>,
+    pub(super) meanings: Option<Arc<Meanings>>,
+    /// The privacy store, when given: who is learned about, and where the
+    /// subjects asked are counted.
+    pub(super) privacy: Option<(Arc<dyn PrivacyStore>, Arc<AskedLedger>)>,
+    /// Who a person's say over their profile is recorded as made by.
+    pub(super) actor: Actor,
+}
+
+impl std::fmt::Debug for ExpertiseService {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ExpertiseService")
+            .field("scoring", &self.scoring)
+            .field("meanings", &self.meanings)
+            .finish_non_exhaustive()
+    }
+}
+
+pub(super) fn internal(e: StoreError) -> ServiceError {
+    ServiceError::from(e)
+}
+
+/// A limit's count as a length.
+pub(super) fn items(limit: u32) -> usize {
+    usize::try_from(limit).unwrap_or(usize::MAX)
+}
+
+impl ExpertiseService {
+    /// The service under `scoring`: uploads name people of `users`,
+    /// `experts` may rank the members of one of `groups` alone. Standings
+    /// the store built under other settings stay as they are until
+    /// [`ExpertiseService::rebuild_standings`].
+    pub fn new(
+        store: Arc<dyn ExpertiseStore>,
+        users: Arc<dyn UserRepository>,
+        groups: Arc<dyn GroupRepository>,
+        extractor: Arc<dyn TopicExtractor>,
+        clock: Arc<dyn Clock>,
+        scoring: Scoring,
+    ) -> Self {
+        let scoring = Arc::new(scoring);
+        let record_all = {
+            let (store, scoring) = (store.clone(), scoring.clone());
+            move |actions: &[NewAction]| store.record_all(actions, &scoring)
+        };
+        Self {
+            commit: GroupCommit::start(
+                "kenning-uploads",
+                store.upload_writers(),
+                Arc::new(record_all),
+            ),
+            store,
+            users,
+            groups,
+            extractor,
+            clock,
+            scoring,
+            meanings: None,
+            privacy: None,
+            actor: Actor::embedded(),
+        }
+    }
+
+    /// The service under the privacy rules of `privacy`: a person who is
+    /// not learned about shows no topics, and the subjects asked that at
+    /// most one person holds are counted there.
+    pub fn with_privacy(mut self, privacy: Arc<dyn PrivacyStore>) -> Self {
+        let ledger = Arc::new(AskedLedger::new(privacy.clone(), self.clock.clone()));
+        self.privacy = Some((privacy, ledger));
+        self
+    }
+
+    /// Writes the counts of subjects asked gathered so far.
+    pub fn flush_asked(&self) {
+        if let Some((_, ledger)) = &self.privacy {
+            ledger.flush();
+        }
+    }
+
+    /// Whether `user` is learned about (always, without a privacy store).
+    pub(super) fn learns(&self, user: UserId) -> Result<bool, ServiceError> {
+        match &self.privacy {
+            Some((store, _)) => Ok(store.learning_of(user)?.is_none_or(|l| l.learns)),
+            None => Ok(true),
+        }
+    }
+
+    /// Recomputes the stored standings from the stored actions when they
+    /// were built under other settings than this service's; returns
+    /// whether it did. It may run while the service serves: the store
+    /// rebuilds a few learners at a time, each batch replacing theirs at
+    /// once, so until it ends `experts` ranks people partly on the old
+    /// standings, and uploads meanwhile count under the new settings. The
+    /// settings are recorded last: a rebuild cut short starts again at the
+    /// next call.
+    pub fn rebuild_standings(&self) -> Result<bool, ServiceError> {
+        self.store
+            .rebuild_if_changed(&self.scoring)
+            .map_err(internal)
+    }
+
+    /// The same service, a person's say over their profile recorded in the
+    /// audit trail as made by `actor` (uploads are not changes of a
+    /// person and are not recorded).
+    pub fn acting_as(&self, actor: Actor) -> Self {
+        Self {
+            actor,
+            ..self.clone()
+        }
+    }
+
+    /// `NotFound` when no user has the id.
+    pub(super) fn known(&self, user: UserId) -> Result<(), ServiceError> {
+        match self.users.get(user).map_err(internal)? {
+            Some(_) => Ok(()),
+            None => Err(ServiceError::NotFound(Missing::User)),
+        }
+    }
+
+    /// The settings scores are computed with.
+    pub fn scoring(&self) -> &Scoring {
+        &self.scoring
+    }
+}

@@ -1,0 +1,330 @@
+//! An upload's path: its texts read for topics, the action written
+//! through the writers in lanes by person, and each upload answered.
+
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
+
+use chrono::{DateTime, Utc};
+use kenning_domain::{
+    entity_topics, EntityTopic, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
+    UserId, PHRASES_PER_TEXT,
+};
+use kenning_ports::{
+    NewAction, RecordError, Recorded, StoreError, TopicExtractor, UploadStage, UPLOAD_STAGES,
+};
+use uuid::Uuid;
+
+use super::service::{internal, ExpertiseService};
+use crate::error::ServiceError;
+use crate::group_commit::Lane;
+
+/// What an accepted upload taught.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Accepted {
+    /// The id the action was stored under.
+    pub action_id: Uuid,
+    /// The user the action was recorded for.
+    pub user: UserId,
+    /// The topics the upload taught, with their relevance in it: none when
+    /// the privacy rules kept it from teaching (its person is not learned
+    /// about, or its type is excluded).
+    pub topics: Vec<ScoredTopic>,
+}
+
+/// The language the first text was read in, and what an upload of
+/// `texts` teaches, best first: each text's key phrases and content words
+/// as the extractor reads them (in `language` when given), combined under
+/// `scoring`.
+fn learned(
+    extractor: &dyn TopicExtractor,
+    texts: &[UploadText],
+    language: Option<&str>,
+    scoring: &Scoring,
+) -> (Option<String>, Vec<EntityTopic>) {
+    let mut read = None;
+    let traces: Vec<TextTrace> = texts
+        .iter()
+        .map(|t| {
+            let found = extractor.extract(&t.text, t.format, language, PHRASES_PER_TEXT);
+            read.get_or_insert_with(|| found.language.clone());
+            TextTrace {
+                descriptor: t.descriptor,
+                words_judged: extractor.judges_words(&found.language),
+                phrases: found.topics,
+                words: found.words,
+            }
+        })
+        .collect();
+    (read, entity_topics(&traces, scoring))
+}
+
+/// Topics scored under `scoring`, each marked shown when an upload showed
+/// it and its label reads as a topic.
+fn scored(
+    extractor: &dyn TopicExtractor,
+    topics: &[EntityTopic],
+    scoring: &Scoring,
+) -> Vec<ScoredTopic> {
+    topics
+        .iter()
+        .map(|t| ScoredTopic {
+            key: t.key.clone(),
+            label: t.label.clone(),
+            score: t.relevance(scoring),
+            shown: t.shown && extractor.readable(&t.label),
+        })
+        .collect()
+}
+
+/// What an upload of `texts` would teach under `scoring`, with no store:
+/// the language of its first text and every topic it would leave, with
+/// its relevance, best first, each marked shown (people read it) or not
+/// (kept for ranking alone). The same topics, labels and scale as an
+/// upload's answer; `language` overrides detection, which an upload
+/// never does.
+pub fn taught(
+    extractor: &dyn TopicExtractor,
+    texts: &[UploadText],
+    language: Option<&str>,
+    scoring: &Scoring,
+) -> (Option<String>, Vec<ScoredTopic>) {
+    let (read, topics) = learned(extractor, texts, language, scoring);
+    (read, scored(extractor, &topics, scoring))
+}
+
+/// What the store answers for one action.
+type RecordAnswer = Result<Recorded, RecordError>;
+
+/// The places of `actions` by the lane of their person among `writers`
+/// (each person's actions in one part, in their order, so her standings
+/// learn them in the order sent, and always in the same lane, so no two
+/// writers wait for her row); one part for any writer when there is one
+/// writer, or when one alias stands in two lanes (the later of its
+/// uploads must be the one refused, so they are written in one
+/// transaction, in order).
+fn lanes_by_person(actions: &[NewAction], writers: usize) -> Vec<(Lane, Vec<usize>)> {
+    let whole = || vec![(Lane::Any, (0..actions.len()).collect())];
+    if writers < 2 {
+        return whole();
+    }
+    let mut parts: Vec<Vec<usize>> = vec![Vec::new(); writers];
+    let mut alias_lane: HashMap<&str, usize> = HashMap::new();
+    for (at, action) in actions.iter().enumerate() {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        action.user_email_key.hash(&mut hasher);
+        let lane = usize::try_from(hasher.finish() % writers as u64).unwrap_or_default();
+        if let Some(alias) = &action.alias {
+            if *alias_lane.entry(alias.as_str()).or_insert(lane) != lane {
+                return whole();
+            }
+        }
+        parts[lane].push(at);
+    }
+    parts
+        .into_iter()
+        .enumerate()
+        .filter(|(_, part)| !part.is_empty())
+        .map(|(lane, part)| (Lane::Of(lane), part))
+        .collect()
+}
+
+impl ExpertiseService {
+    /// Checks an upload, extracts its topics and records what it teaches;
+    /// returns once it is durable. Uploads of concurrent callers are
+    /// written together (see [`ExpertiseService::upload_all`]).
+    pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
+        self.upload_all(vec![input]).pop().unwrap_or_else(|| {
+            Err(internal(StoreError::backend_message(
+                "an upload was not answered",
+            )))
+        })
+    }
+
+    /// [`upload`](ExpertiseService::upload) of each of `inputs`, in their
+    /// order, with one answer each: an upload refused (invalid, its user
+    /// unknown, its alias taken, also by an earlier one of `inputs`) does
+    /// not stop the others. Those accepted are written together, with the
+    /// uploads of concurrent callers, in one transaction, and are durable
+    /// when this returns.
+    pub fn upload_all(&self, inputs: Vec<UploadInput>) -> Vec<Result<Accepted, ServiceError>> {
+        let now = self.clock.now();
+        let mut answers: Vec<Option<Result<Accepted, ServiceError>>> =
+            Vec::with_capacity(inputs.len());
+        // Where each action's answer goes, and what it taught.
+        let mut waiting: Vec<(usize, Uuid, Vec<ScoredTopic>)> = Vec::new();
+        let mut actions = Vec::new();
+        for (at, input) in inputs.into_iter().enumerate() {
+            match Upload::parse(input, now) {
+                Ok(upload) => {
+                    let (action, scored) = UPLOAD_STAGES.time(UploadStage::Extraction, || {
+                        let action = self.action(upload, now);
+                        let scored = self.scored(&action);
+                        (action, scored)
+                    });
+                    waiting.push((at, action.id, scored));
+                    actions.push(action);
+                    answers.push(None);
+                }
+                Err(errors) => answers.push(Some(Err(errors.into()))),
+            }
+        }
+        let recorded = self.record(actions);
+        for ((at, action_id, topics), outcome) in waiting.into_iter().zip(recorded) {
+            answers[at] = Some(match outcome {
+                // An upload the privacy rules keep from teaching is
+                // accepted, and says it taught nothing.
+                Ok(Ok(recorded)) => Ok(Accepted {
+                    action_id,
+                    user: recorded.user,
+                    topics: if recorded.taught { topics } else { Vec::new() },
+                }),
+                Ok(Err(RecordError::UnknownUser)) => Err(ServiceError::UnknownUser),
+                Ok(Err(RecordError::DuplicateAlias { action, received })) => {
+                    Err(ServiceError::DuplicateAlias {
+                        action_id: action,
+                        accepted: received,
+                    })
+                }
+                Ok(Err(RecordError::Store(e))) | Err(e) => Err(internal(e)),
+            });
+        }
+        answers
+            .into_iter()
+            .map(|answer| {
+                answer.unwrap_or_else(|| {
+                    Err(internal(StoreError::backend_message(
+                        "the store answered fewer uploads than it was given",
+                    )))
+                })
+            })
+            .collect()
+    }
+
+    /// Records `actions` through the writers, one answer each in their
+    /// order: as one job for any writer, or, when the store writes with
+    /// several writers, as one part a lane ([`lanes_by_person`]), each
+    /// written by its lane's writer at once with the others, each in a
+    /// transaction of its own (a part that fails fails alone).
+    fn record(&self, actions: Vec<NewAction>) -> Vec<Result<RecordAnswer, StoreError>> {
+        let count = actions.len();
+        if count == 0 {
+            return Vec::new();
+        }
+        let places = lanes_by_person(&actions, self.commit.writers());
+        let mut actions: Vec<Option<NewAction>> = actions.into_iter().map(Some).collect();
+        let parts: Vec<(Lane, Vec<NewAction>)> = places
+            .iter()
+            .map(|(lane, part)| {
+                let items = part.iter().filter_map(|&at| actions[at].take()).collect();
+                (*lane, items)
+            })
+            .collect();
+        let mut answers: Vec<Option<Result<RecordAnswer, StoreError>>> =
+            (0..count).map(|_| None).collect();
+        for ((_, part), written) in places.iter().zip(self.commit.write_parts(parts)) {
+            match written {
+                Ok(recorded) => {
+                    for (&at, answer) in part.iter().zip(recorded) {
+                        answers[at] = Some(Ok(answer));
+                    }
+                }
+                Err(e) => {
+                    for &at in part {
+                        answers[at] = Some(Err(e.clone()));
+                    }
+                }
+            }
+        }
+        answers
+            .into_iter()
+            .map(|answer| {
+                answer.unwrap_or_else(|| {
+                    Err(StoreError::backend_message(
+                        "the store answered fewer uploads than it was given",
+                    ))
+                })
+            })
+            .collect()
+    }
+
+    /// The action an upload records, its topics extracted.
+    fn action(&self, upload: Upload, now: DateTime<Utc>) -> NewAction {
+        NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: upload.user_email.key(),
+            entity_type: upload.entity_type.as_str().to_owned(),
+            action_type: upload.action_type.as_str().to_owned(),
+            action_date: upload.action_date,
+            alias: upload.alias.map(|a| a.as_str().to_owned()),
+            received: now,
+            topics: learned(self.extractor.as_ref(), &upload.texts, None, &self.scoring).1,
+        }
+    }
+
+    /// The topics an action teaches, scored under the current settings.
+    fn scored(&self, action: &NewAction) -> Vec<ScoredTopic> {
+        scored(self.extractor.as_ref(), &action.topics, &self.scoring)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(person: usize, alias: Option<&str>) -> NewAction {
+        NewAction {
+            id: Uuid::new_v4(),
+            user_email_key: format!("person{person}@example.com"),
+            entity_type: "document".into(),
+            action_type: "create".into(),
+            action_date: DateTime::<Utc>::UNIX_EPOCH,
+            alias: alias.map(Into::into),
+            received: DateTime::<Utc>::UNIX_EPOCH,
+            topics: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_batch_is_split_by_the_lane_of_each_person_each_part_in_order() {
+        let actions: Vec<NewAction> = (0..100)
+            .map(|i| action(i % 10, Some(&format!("a{i}"))))
+            .collect();
+        let parts = lanes_by_person(&actions, 4);
+        assert!(parts.len() > 1 && parts.len() <= 4, "{parts:?}");
+        let mut every: Vec<usize> = parts.iter().flat_map(|(_, p)| p).copied().collect();
+        every.sort_unstable();
+        assert_eq!(every, (0..100).collect::<Vec<_>>(), "each action once");
+        for (lane, part) in &parts {
+            assert!(matches!(lane, Lane::Of(0..=3)), "{lane:?}");
+            assert!(part.windows(2).all(|w| w[0] < w[1]), "in order: {part:?}");
+        }
+        for person in 0..10 {
+            let holding: Vec<Lane> = parts
+                .iter()
+                .filter(|(_, part)| part.iter().any(|&at| at % 10 == person))
+                .map(|(lane, _)| *lane)
+                .collect();
+            assert_eq!(holding.len(), 1, "person {person} in one part");
+            // Her lane is the same in another batch, whatever it holds.
+            let alone = lanes_by_person(&actions[person..=person], 4);
+            assert_eq!(alone, vec![(holding[0], vec![0])], "person {person}");
+        }
+    }
+
+    #[test]
+    fn a_batch_stays_whole_for_one_writer_or_an_alias_in_two_lanes() {
+        let many: Vec<NewAction> = (0..100).map(|i| action(i % 10, None)).collect();
+        let whole = vec![(Lane::Any, (0..100).collect::<Vec<_>>())];
+        assert_eq!(lanes_by_person(&many, 1), whole);
+        let mut shared = many.clone();
+        // The same alias for every person: some two are in two lanes.
+        for action in &mut shared[..10] {
+            action.alias = Some("same".into());
+        }
+        assert_eq!(lanes_by_person(&shared, 4), whole);
+        let one_person: Vec<NewAction> = (0..100).map(|_| action(7, None)).collect();
+        let parts = lanes_by_person(&one_person, 4);
+        assert_eq!(parts.len(), 1, "one person, one lane");
+        assert!(matches!(parts[0].0, Lane::Of(_)));
+    }
+}
