@@ -97,7 +97,23 @@ impl Status {
     /// her: ACTIVE or DEACTIVATED (a deactivated person's history still
     /// arrives); a user pending deletion or deleted learns nothing.
     pub fn learns(&self) -> bool {
-        matches!(self, Status::Active | Status::Deactivated)
+        Self::LEARNING.contains(&self.name())
+    }
+
+    /// Whether the user is deleted (anonymized): the one status that is
+    /// not a live user's.
+    pub fn is_deleted(&self) -> bool {
+        matches!(self, Status::Deleted { .. })
+    }
+
+    /// [`Status::LEARNING`] as a list of SQL string literals
+    /// (`'ACTIVE', 'DEACTIVATED'`), for a store's `status IN (...)`.
+    pub fn learning_sql() -> String {
+        Self::LEARNING
+            .iter()
+            .map(|name| format!("'{name}'"))
+            .collect::<Vec<_>>()
+            .join(", ")
     }
 
     /// The stable name ([`Status::ACTIVE`], [`Status::DEACTIVATED`],
@@ -269,7 +285,7 @@ impl User {
 
     /// Rebuilds a stored user.
     pub fn from_parts(parts: UserParts) -> Result<Self, InconsistentUser> {
-        let deleted = matches!(parts.status, Status::Deleted { .. });
+        let deleted = parts.status.is_deleted();
         if deleted == parts.profile.is_some() {
             return Err(InconsistentUser(parts.id));
         }

@@ -126,9 +126,10 @@ impl ScimError {
             ServiceError::Unauthenticated => {
                 Self::new(UNAUTHORIZED, None, "a valid access token is required")
             }
-            // The user went into deletion meanwhile: gone for SCIM.
+            // The user went into deletion meanwhile: gone for SCIM, which
+            // knows the users who learn (ACTIVE or DEACTIVATED) alone.
             ServiceError::InvalidTransition { status, .. }
-                if *status == Status::PENDING_DELETION || *status == Status::DELETED =>
+                if !Status::LEARNING.contains(status) =>
             {
                 Self::not_found()
             }

@@ -154,10 +154,9 @@ impl Sql {
 fn base(sql: &mut Sql, filter: Option<&UserFilter>) -> String {
     let condition = filter.map_or_else(|| "(1 = 1)".to_owned(), |f| sql.condition(f));
     format!(
-        "status <> '{}' AND status IN ('{}', '{}') AND {condition}",
+        "status <> '{}' AND status IN ({}) AND {condition}",
         Status::DELETED,
-        Status::ACTIVE,
-        Status::DEACTIVATED
+        Status::learning_sql(),
     )
 }
 

@@ -328,7 +328,7 @@ impl UserRepository for Database {
                 if written == 1 {
                     crate::audit::record(conn, by, &user_changes(&before, &user))?;
                 }
-                if written == 1 && !was_deleted && matches!(user.status(), Status::Deleted { .. }) {
+                if written == 1 && !was_deleted && user.status().is_deleted() {
                     crate::expertise::erase_expertise(conn, &key)?;
                     let left =
                         crate::groups::leave_groups(conn, &key, to_db_time(user.modified()))?;

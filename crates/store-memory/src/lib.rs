@@ -149,7 +149,7 @@ impl UserRepository for MemoryStore {
             .users
             .values()
             .find(|u| {
-                !matches!(u.status(), Status::Deleted { .. })
+                !u.status().is_deleted()
                     && u.profile()
                         .is_some_and(|p| key.matches(&p.email, p.external_id.as_ref()))
             })
@@ -226,7 +226,7 @@ impl UserRepository for MemoryStore {
                 state
                     .users
                     .get(id)
-                    .is_some_and(|u| !matches!(u.status(), Status::Deleted { .. }))
+                    .is_some_and(|u| !u.status().is_deleted())
             })
             .copied()
             .collect())
@@ -244,10 +244,10 @@ impl UserRepository for MemoryStore {
         change(&mut user).map_err(ModifyError::Rejected)?;
         let user = user.stored_at(version + 1);
         state.check_unique(&user)?;
-        let erased = matches!(user.status(), Status::Deleted { .. });
+        let erased = user.status().is_deleted();
         if let Some(old) = state.users.insert(id, user.clone()) {
             state.record(by, user_changes(&old, &user));
-            if erased && !matches!(old.status(), Status::Deleted { .. }) {
+            if erased && !old.status().is_deleted() {
                 state.expertise.erase(id);
                 let mut left = Vec::new();
                 for group in state.groups.values_mut() {

@@ -85,10 +85,9 @@ pub(crate) fn learning_user(conn: &DbConnection, key: &str) -> Statement {
     let key = sql.text(key);
     sql.statement(format!(
         "UPDATE users SET version = version \
-         WHERE email_key = {key} AND status <> '{deleted}' AND status IN ('{}', '{}') \
+         WHERE email_key = {key} AND status <> '{deleted}' AND status IN ({learning}) \
          RETURNING id, learns",
-        Status::LEARNING[0],
-        Status::LEARNING[1],
+        learning = Status::learning_sql(),
         deleted = Status::DELETED,
     ))
 }
