@@ -18,6 +18,7 @@ mod cost;
 mod erasure;
 mod expertise;
 mod graphiql;
+mod groups;
 mod guards;
 mod headers;
 mod instances;
