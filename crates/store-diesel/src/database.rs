@@ -264,10 +264,10 @@ impl Database {
     where
         E: From<DieselError> + From<StoreError>,
     {
-        let Some(uploads) = &self.uploads else {
-            return self.write(work);
+        let mut conn = match &self.uploads {
+            Some(uploads) => uploads.get().map_err(StoreError::backend)?,
+            None => self.connection()?,
         };
-        let mut conn = uploads.get().map_err(StoreError::backend)?;
         // The transaction's own time, begun and committed, is the commit
         // stage: `work` adds its stages itself.
         let started = Instant::now();
@@ -289,7 +289,7 @@ impl Database {
     /// at once: SQLite writes one transaction at a time; PostgreSQL's
     /// writers overlap their round trips and syncs, on a share of the
     /// pool.
-    pub(crate) fn group_writers(&self) -> usize {
+    pub fn group_writers(&self) -> usize {
         match self.backend {
             Backend::Postgres => POSTGRES_GROUP_WRITERS,
             Backend::Sqlite => 1,
