@@ -64,21 +64,21 @@ impl UserService {
         clock: Arc<dyn Clock>,
         default_language: LanguageId,
     ) -> Self {
-        let insert_all = {
-            let users = users.clone();
-            move |new: &[(User, Attribution)]| users.insert_all(new)
-        };
         Self {
-            inserts: GroupCommit::start(
-                "kenning-new-users",
-                users.insert_writers(),
-                Arc::new(insert_all),
-            ),
+            inserts: insert_writers(&users, 1),
             users,
             clock,
             default_language,
             actor: Actor::embedded(),
         }
+    }
+
+    /// The service with `writers` writers of new users (at least one),
+    /// each writing its own transactions at once with the others; the
+    /// composition root, which knows the store, says how many.
+    pub fn with_writers(mut self, writers: usize) -> Self {
+        self.inserts = insert_writers(&self.users, writers);
+        self
     }
 
     /// The same service, its changes recorded in the audit trail as made
@@ -383,4 +383,14 @@ impl UserService {
 /// Refuses a change asked for another version than the user's.
 fn expect(user: &User, expected: Option<u64>) -> Result<(), UserError> {
     expected.map_or(Ok(()), |version| user.expect_version(version))
+}
+
+/// The writers of new users: `writers` threads inserting through `users`.
+fn insert_writers(
+    users: &Arc<dyn UserRepository>,
+    writers: usize,
+) -> GroupCommit<(User, Attribution), Result<(), StoreError>> {
+    let users = users.clone();
+    let insert_all = move |new: &[(User, Attribution)]| users.insert_all(new);
+    GroupCommit::start("kenning-new-users", writers.max(1), Arc::new(insert_all))
 }

@@ -117,13 +117,6 @@ pub trait ExpertiseStore: Send + Sync {
         scoring: &Scoring,
     ) -> Result<Vec<Result<Recorded, RecordError>>, StoreError>;
 
-    /// How many calls of [`record_all`](ExpertiseStore::record_all) are
-    /// worth running at once: 1 for a store that writes one transaction
-    /// at a time anyway.
-    fn upload_writers(&self) -> usize {
-        1
-    }
-
     /// Everything ranking `keys` reads: the best `per_key` standings on
     /// each of `keys` (by score now, as
     /// [`kenning_domain::Standing::rank_key`] orders them) of users who are

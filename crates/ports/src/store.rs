@@ -167,13 +167,6 @@ pub trait UserRepository: Send + Sync {
             .collect())
     }
 
-    /// How many calls of [`insert_all`](UserRepository::insert_all) are
-    /// worth running at once: 1 for a store that writes one transaction
-    /// at a time anyway.
-    fn insert_writers(&self) -> usize {
-        1
-    }
-
     /// The user with this id, whatever its status.
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError>;
 

@@ -75,6 +75,7 @@ impl Services {
         let db = Arc::new(db);
         Ok(Self {
             users: UserService::new(db.clone(), clock.clone(), default_language)
+                .with_writers(db.group_writers())
                 .acting_as(Actor::cli()),
             credentials: CredentialService::new(db.clone(), clock.clone()).acting_as(Actor::cli()),
             groups: GroupService::new(db.clone(), db.clone(), clock.clone())
@@ -139,6 +140,7 @@ impl Services {
             self.clock.clone(),
             scoring,
         )
+        .with_writers(self.db.group_writers())
         .with_privacy(self.db.clone());
         match embedder {
             Some(embedder) => service.with_embedder(embedder),

@@ -185,10 +185,6 @@ impl UserRepository for Database {
         .map_err(StoreError::from)
     }
 
-    fn insert_writers(&self) -> usize {
-        self.group_writers()
-    }
-
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
         let row: Option<UserRow> = self.read(|conn| {
             users::table

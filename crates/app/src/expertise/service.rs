@@ -64,16 +64,8 @@ impl ExpertiseService {
         scoring: Scoring,
     ) -> Self {
         let scoring = Arc::new(scoring);
-        let record_all = {
-            let (store, scoring) = (store.clone(), scoring.clone());
-            move |actions: &[NewAction]| store.record_all(actions, &scoring)
-        };
         Self {
-            commit: GroupCommit::start(
-                "kenning-uploads",
-                store.upload_writers(),
-                Arc::new(record_all),
-            ),
+            commit: upload_writers(&store, &scoring, 1),
             store,
             users,
             groups,
@@ -84,6 +76,15 @@ impl ExpertiseService {
             privacy: None,
             actor: Actor::embedded(),
         }
+    }
+
+    /// The service with `writers` writers of uploads (at least one), each
+    /// writing its own transactions at once with the others: one suits a
+    /// store that writes one transaction at a time anyway (SQLite); the
+    /// composition root, which knows the store, says how many.
+    pub fn with_writers(mut self, writers: usize) -> Self {
+        self.commit = upload_writers(&self.store, &self.scoring, writers);
+        self
     }
 
     /// The service under the privacy rules of `privacy`: a person who is
@@ -146,4 +147,16 @@ impl ExpertiseService {
     pub fn scoring(&self) -> &Scoring {
         &self.scoring
     }
+}
+
+/// The writers of uploads: `writers` threads recording through `store`
+/// under `scoring`.
+fn upload_writers(
+    store: &Arc<dyn ExpertiseStore>,
+    scoring: &Arc<Scoring>,
+    writers: usize,
+) -> GroupCommit<NewAction, Result<Recorded, RecordError>> {
+    let (store, scoring) = (store.clone(), scoring.clone());
+    let record_all = move |actions: &[NewAction]| store.record_all(actions, &scoring);
+    GroupCommit::start("kenning-uploads", writers.max(1), Arc::new(record_all))
 }

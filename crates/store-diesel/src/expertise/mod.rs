@@ -44,10 +44,6 @@ impl ExpertiseStore for Database {
         self.record_uploads(actions, scoring)
     }
 
-    fn upload_writers(&self) -> usize {
-        self.group_writers()
-    }
-
     fn best_actions_on(
         &self,
         keys: &[String],
