@@ -1,6 +1,8 @@
-use chrono::TimeZone;
+use chrono::{Duration, TimeZone};
 
 use super::*;
+use crate::profile::{CountryId, LanguageId, Location};
+use crate::validation::{FieldViolation, Rule};
 
 fn t0() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 1, 10, 9, 0, 0).unwrap()
