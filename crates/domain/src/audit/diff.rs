@@ -6,37 +6,86 @@ use super::change::{Change, ChangeKind};
 use crate::group::Group;
 use crate::user::{Profile, Status, User};
 
-/// The public names of the profile fields that differ between `a` and
-/// `b` (the e-mail address apart), in the order of the profile.
-fn profile_fields(a: Option<&Profile>, b: Option<&Profile>) -> Vec<&'static str> {
-    let mut fields = Vec::new();
-    macro_rules! compare {
-        ($($field:ident => $name:literal),* $(,)?) => {
-            $(
-                if a.map(|p| &p.$field) != b.map(|p| &p.$field) {
-                    fields.push($name);
-                }
-            )*
-        };
+/// One profile field as the audit trail compares it: its public name,
+/// whether it holds a value, and its value as compared (its `Debug` form).
+struct Field {
+    name: &'static str,
+    set: bool,
+    value: String,
+}
+
+fn required(name: &'static str, value: &impl std::fmt::Debug) -> Field {
+    Field {
+        name,
+        set: true,
+        value: format!("{value:?}"),
     }
-    compare!(
-        firstname => "firstname",
-        lastname => "lastname",
-        external_id => "externalId",
-        user_name => "userName",
-        display_name => "displayName",
-        language_id => "languageId",
-        location => "location",
-        about => "about",
-        country_id => "countryId",
-        company => "company",
-        department => "department",
-        position => "position",
-        employment_start => "employmentStart",
-        gender => "gender",
-        avatar_url => "avatarUrl",
-    );
-    fields
+}
+
+fn optional<T: std::fmt::Debug>(name: &'static str, value: &Option<T>) -> Field {
+    Field {
+        name,
+        set: value.is_some(),
+        value: format!("{value:?}"),
+    }
+}
+
+/// Every field of `p` but the e-mail address, in the order of the
+/// profile. The pattern names each field of [`Profile`] and has no `..`,
+/// so a new field does not compile until it is listed here: none is ever
+/// missing from the audit trail.
+fn fields(p: &Profile) -> [Field; 15] {
+    let Profile {
+        email: _,
+        firstname,
+        lastname,
+        external_id,
+        user_name,
+        display_name,
+        language_id,
+        location,
+        about,
+        country_id,
+        company,
+        department,
+        position,
+        employment_start,
+        gender,
+        avatar_url,
+    } = p;
+    [
+        required("firstname", firstname),
+        required("lastname", lastname),
+        optional("externalId", external_id),
+        optional("userName", user_name),
+        optional("displayName", display_name),
+        required("languageId", language_id),
+        optional("location", location),
+        optional("about", about),
+        optional("countryId", country_id),
+        optional("company", company),
+        optional("department", department),
+        optional("position", position),
+        optional("employmentStart", employment_start),
+        optional("gender", gender),
+        optional("avatarUrl", avatar_url),
+    ]
+}
+
+/// The public names of the profile fields that differ between `a` and
+/// `b` (the e-mail address apart), in the order of the profile: every
+/// field when only one of them has a profile.
+fn profile_fields(a: Option<&Profile>, b: Option<&Profile>) -> Vec<&'static str> {
+    match (a.map(fields), b.map(fields)) {
+        (Some(a), Some(b)) => a
+            .iter()
+            .zip(&b)
+            .filter(|(before, after)| before.value != after.value)
+            .map(|(field, _)| field.name)
+            .collect(),
+        (Some(one), None) | (None, Some(one)) => one.iter().map(|f| f.name).collect(),
+        (None, None) => Vec::new(),
+    }
 }
 
 /// The profile fields a new user has, the e-mail address first.
@@ -44,33 +93,9 @@ fn set_fields(user: &User) -> Vec<&'static str> {
     let Some(profile) = user.profile() else {
         return Vec::new();
     };
-    let mut fields = vec!["email"];
-    // Every field differs from no profile at all; the ones given a value
-    // are the ones set.
-    fields.extend(
-        profile_fields(None, Some(profile))
-            .into_iter()
-            .filter(|f| is_set(profile, f)),
-    );
-    fields
-}
-
-fn is_set(p: &Profile, field: &str) -> bool {
-    match field {
-        "externalId" => p.external_id.is_some(),
-        "userName" => p.user_name.is_some(),
-        "displayName" => p.display_name.is_some(),
-        "location" => p.location.is_some(),
-        "about" => p.about.is_some(),
-        "countryId" => p.country_id.is_some(),
-        "company" => p.company.is_some(),
-        "department" => p.department.is_some(),
-        "position" => p.position.is_some(),
-        "employmentStart" => p.employment_start.is_some(),
-        "gender" => p.gender.is_some(),
-        "avatarUrl" => p.avatar_url.is_some(),
-        _ => true,
-    }
+    let mut names = vec!["email"];
+    names.extend(fields(profile).iter().filter(|f| f.set).map(|f| f.name));
+    names
 }
 
 /// The change that creating `user` is.
@@ -88,7 +113,7 @@ pub fn user_created(user: &User) -> Change {
 pub fn user_changes(before: &User, after: &User) -> Vec<Change> {
     let id = after.id().as_uuid();
     let mut changes = Vec::new();
-    let deleted = |u: &User| matches!(u.status(), Status::Deleted { .. });
+    let deleted = |u: &User| u.status().is_deleted();
     if deleted(after) && !deleted(before) {
         // An anonymization erases every field: it is one change.
         return vec![Change::of(ChangeKind::UserAnonymized, id, &[])];
