@@ -10,7 +10,7 @@
 //! timeout and `secure_delete` (so an anonymized user's bytes do not stay
 //! in freed pages), with the log's checkpoints left to a thread of the
 //! store (`checkpoints.rs`); on PostgreSQL, statements planned with each
-//! run's values (the reads of `experts` ask otherwise: see `kept.rs`).
+//! run's values (the reads of `experts` ask otherwise: see `prepared.rs`).
 //!
 //! [`write_transaction`] begins with `BEGIN IMMEDIATE` on SQLite, so the
 //! write lock is taken, within the busy timeout, before anything is read.
@@ -159,7 +159,7 @@ impl CustomizeConnection<DbConnection, diesel::r2d2::Error> for SessionSettings 
             // the generic plan was measured 6-8 times slower. (Searches
             // now run unnamed, planned with their values whatever this
             // says; the reads of `experts` ask for generic plans in their
-            // own transaction: see `kept.rs`.)
+            // own transaction: see `prepared.rs`.)
             DbConnection::Postgres(_) => "SET plan_cache_mode = force_custom_plan".to_owned(),
         };
         conn.batch_execute(&settings)

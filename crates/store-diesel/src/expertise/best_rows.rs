@@ -6,8 +6,8 @@ use diesel::prelude::*;
 use kenning_domain::GroupId;
 
 use crate::connection::DbConnection;
-use crate::kept::Kept;
 use crate::location::Backend;
+use crate::prepared::Prepared;
 use crate::sql::{Binder, Statement};
 
 /// The condition that keeps the rows of `column`'s users to the members
@@ -106,7 +106,7 @@ impl BestRows {
     /// planned and sent once, not once a key (planning each took a third
     /// of a millisecond). The key is bound first and the group second; the
     /// limit is written into the statement: a plan made without the values
-    /// (PostgreSQL's, see [`crate::kept`]) then still knows it.
+    /// (PostgreSQL's, see [`crate::prepared`]) then still knows it.
     fn statement(
         self,
         backend: Backend,
@@ -171,7 +171,7 @@ impl BestRows {
         for statement in self.statements(conn, keys, limit, within) {
             found.extend(match conn {
                 DbConnection::Sqlite(_) => statement.load::<T>(conn)?,
-                DbConnection::Postgres(pg) => Kept::new(&statement)?.load::<T>(pg)?,
+                DbConnection::Postgres(pg) => Prepared::new(&statement)?.load::<T>(pg)?,
             });
         }
         Ok(found)

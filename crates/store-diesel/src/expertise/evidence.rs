@@ -13,7 +13,7 @@ use super::counts::{count_people_on, count_population};
 use super::rows::{action_topics_of, parse_user, ActionTopicRow, RankedRow, KEYS_PER_READ};
 use crate::connection::DbConnection;
 use crate::database::Database;
-use crate::kept::generic_plans;
+use crate::prepared::generic_plans;
 use crate::schema::hidden_topics;
 
 impl Database {

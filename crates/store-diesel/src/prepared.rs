@@ -5,10 +5,10 @@
 //! run, with its values, which a search needs (its best plan depends on
 //! the text). The reads of `experts` do not: each key's rows are one walk
 //! of an index whatever the key, and planning their `LATERAL` statements
-//! took 0.6-1.3 ms of a 5 ms query. [`Kept`] runs a statement through
+//! took 0.6-1.3 ms of a 5 ms query. [`Prepared`] runs a statement through
 //! diesel's cache of prepared statements (by its SQL, once per
 //! connection), and [`generic_plans`] runs reads in a read transaction
-//! (one snapshot, on either backend) in which PostgreSQL plans a kept
+//! (one snapshot, on either backend) in which PostgreSQL plans a prepared
 //! statement once without its values and reuses that plan (the pool's
 //! connections otherwise plan every run with its values: see
 //! `connection.rs`).
@@ -27,21 +27,21 @@ use crate::sql::{Bind, Statement};
 /// A [`Statement`] on PostgreSQL, split at its placeholders so that diesel
 /// writes them back itself and may keep the statement prepared.
 #[derive(Debug)]
-pub(crate) struct Kept<'a> {
+pub(crate) struct Prepared<'a> {
     /// The SQL between the placeholders: one more piece than binds.
     pieces: Vec<&'a str>,
     binds: &'a [Bind],
 }
 
-impl<'a> Kept<'a> {
-    /// `statement` as a kept one: its placeholders must be `$1`, `$2`, ...
+impl<'a> Prepared<'a> {
+    /// `statement` as a prepared one: its placeholders must be `$1`, `$2`, ...
     /// once each, in that order, as diesel numbers them.
     pub(crate) fn new(statement: &'a Statement) -> QueryResult<Self> {
         let pieces =
             split_at_placeholders(statement.sql(), statement.binds().len()).ok_or_else(|| {
                 DieselError::QueryBuilderError(
                     format!(
-                        "a kept statement needs its {} placeholders in order, once each: {}",
+                        "a prepared statement needs its {} placeholders in order, once each: {}",
                         statement.binds().len(),
                         statement.sql()
                     )
@@ -85,7 +85,7 @@ fn split_at_placeholders(sql: &str, count: usize) -> Option<Vec<&str>> {
     Some(pieces)
 }
 
-impl QueryFragment<Pg> for Kept<'_> {
+impl QueryFragment<Pg> for Prepared<'_> {
     fn walk_ast<'b>(&'b self, mut out: AstPass<'_, 'b, Pg>) -> QueryResult<()> {
         for (n, piece) in self.pieces.iter().enumerate() {
             out.push_sql(piece);
@@ -103,21 +103,21 @@ impl QueryFragment<Pg> for Kept<'_> {
     }
 }
 
-impl QueryId for Kept<'_> {
+impl QueryId for Prepared<'_> {
     type QueryId = ();
     // No type names the statement: diesel keeps it by its SQL.
     const HAS_STATIC_QUERY_ID: bool = false;
 }
 
-impl Query for Kept<'_> {
+impl Query for Prepared<'_> {
     type SqlType = Untyped;
 }
 
-impl<Conn> RunQueryDsl<Conn> for Kept<'_> where Conn: Connection<Backend = Pg> {}
+impl<Conn> RunQueryDsl<Conn> for Prepared<'_> where Conn: Connection<Backend = Pg> {}
 
 /// Runs `reads` on `conn` in a read transaction ([`read_transaction`]:
 /// they see one state of the database), in which on PostgreSQL each
-/// [`Kept`] statement is planned once, without its values, and that plan
+/// [`Prepared`] statement is planned once, without its values, and that plan
 /// reused (`plan_cache_mode` for the transaction alone).
 pub(crate) fn generic_plans<T>(
     conn: &mut DbConnection,
