@@ -45,7 +45,7 @@ fn parse_or_default<T: Default>(
 
 /// The value `parsed` holds, or `None` with its violation added to
 /// `problems`, so every bad argument is reported at once.
-fn kept<T>(
+fn parsed_or_noted<T>(
     problems: &mut Vec<FieldViolation>,
     parsed: std::result::Result<T, FieldViolation>,
 ) -> Option<T> {
@@ -316,13 +316,14 @@ impl Query {
         let audit = context.audit()?;
         let limit = parse_or_default(limit, AuditLimit::parse)?;
         let mut problems = Vec::new();
-        let before = before.and_then(|raw| kept(&mut problems, parse_audit_cursor(&raw)));
+        let before =
+            before.and_then(|raw| parsed_or_noted(&mut problems, parse_audit_cursor(&raw)));
         let resource_kind =
-            resource_type.and_then(|raw| kept(&mut problems, ResourceKind::parse(&raw)));
+            resource_type.and_then(|raw| parsed_or_noted(&mut problems, ResourceKind::parse(&raw)));
         let kinds: Vec<ChangeKind> = kinds
             .unwrap_or_default()
             .iter()
-            .filter_map(|raw| kept(&mut problems, ChangeKind::parse(raw)))
+            .filter_map(|raw| parsed_or_noted(&mut problems, ChangeKind::parse(raw)))
             .collect();
         if let Some(errors) = problems
             .into_iter()

@@ -120,7 +120,10 @@ fn id(field: &'static str, raw: &str) -> Result<Uuid, FieldViolation> {
 
 /// The value `parsed` holds, or `None` with its violation added to
 /// `problems`, so every bad filter is reported at once.
-fn kept<T>(problems: &mut Vec<FieldViolation>, parsed: Result<T, FieldViolation>) -> Option<T> {
+fn parsed_or_noted<T>(
+    problems: &mut Vec<FieldViolation>,
+    parsed: Result<T, FieldViolation>,
+) -> Option<T> {
     parsed.map_err(|v| problems.push(v)).ok()
 }
 
@@ -130,27 +133,27 @@ fn query_of(params: &Form) -> Result<AuditQuery, ValidationErrors> {
     let p = &mut problems;
     let resource_id = params
         .given("resourceId")
-        .and_then(|r| kept(p, id("resourceId", &r)));
+        .and_then(|r| parsed_or_noted(p, id("resourceId", &r)));
     let credential_id = params
         .given("credentialId")
-        .and_then(|r| kept(p, id("credentialId", &r)));
+        .and_then(|r| parsed_or_noted(p, id("credentialId", &r)));
     let resource_kind = params
         .given("resourceType")
-        .and_then(|r| kept(p, ResourceKind::parse(&r)));
+        .and_then(|r| parsed_or_noted(p, ResourceKind::parse(&r)));
     let kinds: Vec<ChangeKind> = params
         .given("kinds")
-        .and_then(|r| kept(p, ChangeKind::parse(&r)))
+        .and_then(|r| parsed_or_noted(p, ChangeKind::parse(&r)))
         .into_iter()
         .collect();
     let from = params
         .given("from")
-        .and_then(|r| kept(p, day("from", &r, false)));
+        .and_then(|r| parsed_or_noted(p, day("from", &r, false)));
     let until = params
         .given("until")
-        .and_then(|r| kept(p, day("until", &r, true)));
+        .and_then(|r| parsed_or_noted(p, day("until", &r, true)));
     let before = params
         .given("before")
-        .and_then(|r| kept(p, parse_audit_cursor(&r)));
+        .and_then(|r| parsed_or_noted(p, parse_audit_cursor(&r)));
     match problems
         .into_iter()
         .map(ValidationErrors::from)
