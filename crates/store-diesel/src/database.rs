@@ -29,7 +29,7 @@ use crate::connection::{self, DbConnection, Manager, SessionSettings};
 use crate::errors::store_error;
 use crate::location::{Backend, Location, OpenError};
 use crate::pooling::{Connector, Pooling};
-use crate::rarity::Rarity;
+use crate::trigram_counts::TrigramCounts;
 
 /// Tries one connection first, so that a wrong URL fails at once with the
 /// driver's reason (on one line) instead of after the pool's timeout.
@@ -75,7 +75,7 @@ pub struct Database {
     /// The backend of both pools.
     backend: Backend,
     /// How common each trigram of the users' texts is, for search.
-    rarity: Arc<Rarity>,
+    trigram_counts: Arc<TrigramCounts>,
     /// The thread an [`Pooling::OnDemand`] pool opens connections on (the
     /// process's one, [`Connector::shared`]); `None` for a server's pools.
     connector: Option<Connector>,
@@ -161,7 +161,7 @@ impl Database {
             pool,
             uploads,
             backend,
-            rarity: Arc::default(),
+            trigram_counts: Arc::default(),
             connector,
             _checkpoints: checkpoints,
         })
@@ -218,8 +218,8 @@ impl Database {
     }
 
     /// How common each trigram of the users' texts is, for search.
-    pub(crate) fn rarity(&self) -> &Rarity {
-        &self.rarity
+    pub(crate) fn trigram_counts(&self) -> &TrigramCounts {
+        &self.trigram_counts
     }
 
     /// A pooled connection, or why none came within the pool's timeout.

@@ -13,9 +13,9 @@ use kenning_ports::StoreError;
 use crate::connection::DbConnection;
 use crate::database::Database;
 use crate::expertise::{learning_user, BestRows};
-use crate::rarity::Estimates;
 use crate::search::{steps, steps_after};
 use crate::sql::Statement;
+use crate::trigram_counts::Estimates;
 
 /// A whole e-mail address, as a search text in the plans: a text with
 /// rare trigrams (its digits) and common ones (its domain).
@@ -74,7 +74,7 @@ impl Database {
     /// plans depend on the statistics the database holds (SQLite's
     /// `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
-        let rarity = self.rarity();
+        let counts = self.trigram_counts();
         let sample = |v: kenning_domain::FieldViolation| StoreError::backend_message(v.to_string());
         let exact_email_key = UserKey::Email(Email::parse(ADDRESS).map_err(sample)?);
         let exact_external_key = UserKey::ExternalId(ExternalId::parse("emp-1").map_err(sample)?);
@@ -86,7 +86,7 @@ impl Database {
             // Unknown rarity keeps the head of the list in the plan;
             // the trigram step is always a search's last.
             let unknown = Estimates::default();
-            let estimates = rarity.estimates(conn)?;
+            let estimates = counts.estimates(conn)?;
             let head = steps(conn, Some("smith"), &unknown, 0, 20);
             let smith = steps(conn, Some("smith"), &estimates, 0, 20);
             let address = steps(conn, Some(ADDRESS), &estimates, 0, 20);

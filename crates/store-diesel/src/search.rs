@@ -12,7 +12,7 @@
 //!    as [`scan_window`] allows, are tested. A common text ("an", "son")
 //!    fills its page here, within a bounded number of rows. A text of
 //!    three characters or more whose rarest trigram too few users hold
-//!    ([`HEAD_SHARE`], by the estimates of [`crate::rarity`]) skips it.
+//!    ([`HEAD_SHARE`], by the estimates of [`crate::trigram_counts`]) skips it.
 //! 2. **The trigram index.** A text of three characters or more is looked
 //!    up in the trigram index (SQLite: the FTS5 table `users_search`;
 //!    PostgreSQL: the `pg_trgm` GIN index `users_search_trigrams`), which
@@ -57,9 +57,9 @@ use kenning_domain::{Limit, Offset, SearchText, UserCursor};
 
 use crate::connection::DbConnection;
 use crate::location::Backend;
-use crate::rarity::{Estimates, Rarity};
 use crate::rows::UserRow;
 use crate::sql::{Binder, Statement};
+use crate::trigram_counts::{Estimates, TrigramCounts};
 use crate::trigrams::{trigrams_at, TRIGRAM};
 
 /// The head of the list step 1 tests: enough rows that a text matching
@@ -287,7 +287,7 @@ fn head_after_position(position: &str, text: &str, also: &str, rows: &str) -> St
 /// probe every row instead.
 ///
 /// A text of more than [`TRIGRAMS_ASKED`] trigrams is looked up by its
-/// rarest few ([`Lookup::Rare`], by the estimates of [`crate::rarity`]):
+/// rarest few ([`Lookup::Rare`], by the estimates of [`crate::trigram_counts`]):
 /// the index is asked for the users holding them all (a superset, tested
 /// with `LIKE`), which skips the lists of trigrams everyone has (an
 /// address's shared domain). A shorter text is asked for whole, as a
@@ -562,12 +562,12 @@ fn planned(
 /// Runs the steps of a search in order until one fills the page.
 fn search(
     conn: &mut DbConnection,
-    rarity: &Rarity,
+    counts: &TrigramCounts,
     needle: Option<&str>,
     page: Page,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let estimates = match needle {
-        Some(needle) if needle.chars().count() >= TRIGRAM => rarity.estimates(conn)?,
+        Some(needle) if needle.chars().count() >= TRIGRAM => counts.estimates(conn)?,
         _ => Arc::default(),
     };
     let mut found = Vec::new();
@@ -618,13 +618,13 @@ pub(crate) fn steps_after(
 /// The page of users matching `text`, in listing order.
 pub(crate) fn page(
     conn: &mut DbConnection,
-    rarity: &Rarity,
+    counts: &TrigramCounts,
     text: &SearchText,
     offset: Offset,
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let (offset, limit) = (i64::from(offset.get()), i64::from(limit.get()));
-    search(conn, rarity, text.needle(), Page::Offset { offset, limit })
+    search(conn, counts, text.needle(), Page::Offset { offset, limit })
 }
 
 /// Up to `limit` users matching `text` after the position `after` (from
@@ -632,19 +632,19 @@ pub(crate) fn page(
 /// follow.
 pub(crate) fn after(
     conn: &mut DbConnection,
-    rarity: &Rarity,
+    counts: &TrigramCounts,
     text: &SearchText,
     after: Option<&UserCursor>,
     limit: Limit,
 ) -> diesel::QueryResult<Vec<UserRow>> {
     let rows = i64::from(limit.get()) + 1;
-    search(conn, rarity, text.needle(), Page::After { after, rows })
+    search(conn, counts, text.needle(), Page::After { after, rows })
 }
 
 #[cfg(test)]
 mod tests {
     use super::{fts_phrase, like_pattern, plan, Lookup, TrigramIndex};
-    use crate::rarity::Estimates;
+    use crate::trigram_counts::Estimates;
 
     /// Users at one mail domain, with numbered addresses.
     fn directory() -> Estimates {

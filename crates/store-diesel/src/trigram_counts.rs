@@ -111,7 +111,7 @@ impl std::fmt::Debug for Estimates {
 
 /// The estimates of one database and when they were taken.
 #[derive(Debug, Default)]
-pub(crate) struct Rarity {
+pub(crate) struct TrigramCounts {
     current: Mutex<Option<(Instant, Arc<Estimates>)>>,
     /// Whether a search is taking a new sample now.
     sampling: AtomicBool,
@@ -129,7 +129,7 @@ struct Counted {
     users: i64,
 }
 
-impl Rarity {
+impl TrigramCounts {
     /// The current estimates; a new sample is taken on `conn` first when
     /// there are none yet, or when they are old and no other search is
     /// taking one.
