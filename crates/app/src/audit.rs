@@ -45,14 +45,11 @@ impl AuditService {
         Self { trail, clock }
     }
 
-    /// The entries `query` asks for (its `limit` ignored), newest first, at
-    /// most `limit`, with the cursor of the next page when more match.
+    /// The entries `query` asks for, newest first, at most `limit`, with
+    /// the cursor of the next page when more match.
     pub fn entries(&self, query: AuditQuery, limit: AuditLimit) -> Result<AuditPage, ServiceError> {
         let wanted = limit.get();
-        let mut entries = self.trail.audit_entries(&AuditQuery {
-            limit: wanted + 1,
-            ..query
-        })?;
+        let mut entries = self.trail.audit_entries(&query, wanted + 1)?;
         let more = entries.len() > usize::try_from(wanted).unwrap_or(usize::MAX);
         entries.truncate(usize::try_from(wanted).unwrap_or(usize::MAX));
         let next = more.then(|| entries.last().map(|e| e.position)).flatten();

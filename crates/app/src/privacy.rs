@@ -200,12 +200,12 @@ impl PrivacyService {
         let mut entries = Vec::new();
         let mut before = None;
         loop {
-            let page = self.trail.audit_entries(&AuditQuery {
+            let query = AuditQuery {
                 before,
-                limit: AUDIT_PAGE,
                 resource_id: Some(user.as_uuid()),
                 ..AuditQuery::default()
-            })?;
+            };
+            let page = self.trail.audit_entries(&query, AUDIT_PAGE)?;
             let last = page.last().map(|e| e.position);
             let full = page.len() == AUDIT_PAGE as usize;
             entries.extend(page);

@@ -340,7 +340,6 @@ impl Query {
             kinds,
             from,
             until,
-            ..AuditQuery::default()
         };
         Ok(AuditPageObject(audit.entries(query, limit)?))
     }

@@ -15,8 +15,6 @@ use crate::store::StoreError;
 pub struct AuditQuery {
     /// Only entries older than this position (the cursor of a next page).
     pub before: Option<u64>,
-    /// At most this many.
-    pub limit: u32,
     /// Only changes of this resource.
     pub resource_id: Option<Uuid>,
     /// Only changes of this kind of resource.
@@ -32,8 +30,8 @@ pub struct AuditQuery {
 }
 
 impl AuditQuery {
-    /// Whether `entry` is one the query asks for (the position and the
-    /// limit aside): the rule every store's read follows.
+    /// Whether `entry` is one the query asks for: the rule every store's
+    /// read follows.
     pub fn matches(&self, entry: &AuditEntry) -> bool {
         let change = &entry.change;
         self.resource_id.is_none_or(|id| change.resource_id == id)
@@ -53,8 +51,8 @@ impl AuditQuery {
 /// Where the audit trail is read and pruned.
 pub trait AuditTrail: Send + Sync {
     /// The entries `query` asks for, newest (greatest position) first, at
-    /// most `query.limit`.
-    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, StoreError>;
+    /// most `limit`.
+    fn audit_entries(&self, query: &AuditQuery, limit: u32) -> Result<Vec<AuditEntry>, StoreError>;
 
     /// Deletes the oldest entries made before `before`, at most `max` of
     /// them in one step; how many it deleted.

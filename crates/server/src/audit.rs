@@ -75,7 +75,6 @@ pub fn print(services: &Services, args: AuditArgs) -> anyhow::Result<()> {
         kinds: args.kinds,
         from: args.from,
         until: args.until,
-        ..AuditQuery::default()
     };
     let page = services.audit.entries(query, limit)?;
     let mut out = std::io::stdout().lock();

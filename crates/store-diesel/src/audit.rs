@@ -136,7 +136,7 @@ pub(crate) fn record(
 }
 
 impl AuditTrail for Database {
-    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, StoreError> {
+    fn audit_entries(&self, query: &AuditQuery, limit: u32) -> Result<Vec<AuditEntry>, StoreError> {
         let rows: Vec<EntryRow> = self.read(|conn| {
             let mut q = audit_entries::table.into_boxed();
             if let Some(before) = query.before {
@@ -167,7 +167,7 @@ impl AuditTrail for Database {
                 q = q.filter(audit_entries::at.lt(to_db_time(until)));
             }
             q.order(audit_entries::position.desc())
-                .limit(i64::from(query.limit))
+                .limit(i64::from(limit))
                 .select(EntryRow::as_select())
                 .load(conn)
         })?;

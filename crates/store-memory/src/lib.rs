@@ -453,14 +453,14 @@ impl GroupRepository for MemoryStore {
 }
 
 impl AuditTrail for MemoryStore {
-    fn audit_entries(&self, query: &AuditQuery) -> Result<Vec<AuditEntry>, StoreError> {
+    fn audit_entries(&self, query: &AuditQuery, limit: u32) -> Result<Vec<AuditEntry>, StoreError> {
         Ok(self
             .lock()
             .audit
             .iter()
             .rev()
             .filter(|entry| query.matches(entry))
-            .take(usize::try_from(query.limit).unwrap_or(usize::MAX))
+            .take(usize::try_from(limit).unwrap_or(usize::MAX))
             .cloned()
             .collect())
     }

@@ -17,12 +17,7 @@ use uuid::Uuid;
 use super::{adapters, by_at, credential, group_of, new_user, now, Store};
 
 fn everything<S: AuditTrail + ?Sized>(store: &S) -> Vec<AuditEntry> {
-    store
-        .audit_entries(&AuditQuery {
-            limit: 10_000,
-            ..AuditQuery::default()
-        })
-        .unwrap()
+    store.audit_entries(&AuditQuery::default(), 10_000).unwrap()
 }
 
 fn kinds(entries: &[AuditEntry]) -> Vec<&str> {
@@ -162,11 +157,7 @@ fn reads_follow_the_query_rule_newest_first(store: Arc<impl Store>) {
     for query in queries {
         let expected: Vec<AuditEntry> = all.iter().filter(|e| query.matches(e)).cloned().collect();
         for limit in [1, 2, 100] {
-            let query = AuditQuery {
-                limit,
-                ..query.clone()
-            };
-            let read = store.audit_entries(&query).unwrap();
+            let read = store.audit_entries(&query, limit).unwrap();
             let wanted: Vec<AuditEntry> = expected.iter().take(limit as usize).cloned().collect();
             assert_eq!(read, wanted, "{query:?}");
         }

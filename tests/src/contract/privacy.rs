@@ -28,11 +28,13 @@ fn ranked(store: &dyn ExpertiseStore, user: UserId, key: &str) -> bool {
 /// The kinds of the audit entries about `user`, newest first.
 fn audited(store: &dyn Store, user: UserId) -> Vec<String> {
     store
-        .audit_entries(&AuditQuery {
-            limit: 50,
-            resource_id: Some(user.as_uuid()),
-            ..AuditQuery::default()
-        })
+        .audit_entries(
+            &AuditQuery {
+                resource_id: Some(user.as_uuid()),
+                ..AuditQuery::default()
+            },
+            50,
+        )
         .unwrap()
         .into_iter()
         .map(|e| e.change.kind.as_str().to_owned())

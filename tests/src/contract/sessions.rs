@@ -92,11 +92,13 @@ fn a_session_lasts_until_it_is_ended_and_both_are_audited(store: Arc<impl Store>
     assert!(!store.end_session(session.id, &by).unwrap());
 
     let entries = store
-        .audit_entries(&AuditQuery {
-            limit: 10,
-            resource_id: Some(ada.as_uuid()),
-            ..AuditQuery::default()
-        })
+        .audit_entries(
+            &AuditQuery {
+                resource_id: Some(ada.as_uuid()),
+                ..AuditQuery::default()
+            },
+            10,
+        )
         .unwrap();
     let kinds: Vec<&str> = entries.iter().map(|e| e.change.kind.as_str()).collect();
     assert_eq!(kinds, ["user.signed_out", "user.signed_in"]);

@@ -168,7 +168,6 @@ fn query_of(params: &Form) -> Result<AuditQuery, ValidationErrors> {
             kinds,
             from,
             until,
-            ..AuditQuery::default()
         }),
     }
 }
