@@ -80,23 +80,23 @@
 //! { printf '%s.' "$t"; cat body.json; } | openssl dgst -sha256 -hmac "$secret"
 //! ```
 
+mod adapter;
 mod delivery;
 mod event;
 mod policy;
-mod port;
 mod ranges;
 mod refusal;
 mod resolver;
 mod signature;
 mod target;
 
+pub use adapter::Webhooks;
 pub use delivery::{Outcome, RetryReason, Sender, ID_HEADER, MAX_ID_CHARS};
 pub use event::{
     cloud_event, event_id, EventError, EventSource, InvalidSource, CONTENT_TYPE, MAX_SOURCE_CHARS,
     TYPE_PREFIX,
 };
 pub use policy::{NetworkPolicy, Scheme};
-pub use port::Webhooks;
 pub use ranges::{special_range, AddressRange};
 pub use refusal::Refusal;
 pub use signature::{sign, verify, DEFAULT_TOLERANCE_SECS, SIGNATURE_HEADER};
