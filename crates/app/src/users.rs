@@ -11,8 +11,8 @@ use kenning_domain::{
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
 use uuid::Uuid;
 
+use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
-use crate::group_commit::GroupCommit;
 use crate::stale::retry_stale;
 
 /// How many due users the purge takes from the store at a time; it takes
@@ -41,7 +41,7 @@ pub struct UserService {
     /// Who the changes made through this service are recorded as made by.
     actor: Actor,
     /// New users of concurrent callers are stored together.
-    inserts: GroupCommit<(User, Attribution), Result<(), StoreError>>,
+    inserts: WriteBatcher<(User, Attribution), Result<(), StoreError>>,
 }
 
 impl std::fmt::Debug for UserService {
@@ -389,8 +389,8 @@ fn expect(user: &User, expected: Option<u64>) -> Result<(), UserError> {
 fn insert_writers(
     users: &Arc<dyn UserRepository>,
     writers: usize,
-) -> GroupCommit<(User, Attribution), Result<(), StoreError>> {
+) -> WriteBatcher<(User, Attribution), Result<(), StoreError>> {
     let users = users.clone();
     let insert_all = move |new: &[(User, Attribution)]| users.insert_all(new);
-    GroupCommit::start("kenning-new-users", writers.max(1), Arc::new(insert_all))
+    WriteBatcher::start("kenning-new-users", writers.max(1), Arc::new(insert_all))
 }

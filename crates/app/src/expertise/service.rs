@@ -10,8 +10,8 @@ use kenning_ports::{
 };
 
 use crate::asked::AskedLedger;
+use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
-use crate::group_commit::GroupCommit;
 use crate::meaning::Meanings;
 
 /// Takes uploads and answers who knows what.
@@ -23,7 +23,7 @@ pub struct ExpertiseService {
     pub(super) extractor: Arc<dyn TopicExtractor>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) scoring: Arc<Scoring>,
-    pub(super) commit: GroupCommit<NewAction, Result<Recorded, RecordError>>,
+    pub(super) commit: WriteBatcher<NewAction, Result<Recorded, RecordError>>,
     pub(super) meanings: Option<Arc<Meanings>>,
     /// The privacy store, when given: who is learned about, and where the
     /// subjects asked are counted.
@@ -155,8 +155,8 @@ fn upload_writers(
     store: &Arc<dyn ExpertiseStore>,
     scoring: &Arc<Scoring>,
     writers: usize,
-) -> GroupCommit<NewAction, Result<Recorded, RecordError>> {
+) -> WriteBatcher<NewAction, Result<Recorded, RecordError>> {
     let (store, scoring) = (store.clone(), scoring.clone());
     let record_all = move |actions: &[NewAction]| store.record_all(actions, &scoring);
-    GroupCommit::start("kenning-uploads", writers.max(1), Arc::new(record_all))
+    WriteBatcher::start("kenning-uploads", writers.max(1), Arc::new(record_all))
 }

@@ -15,8 +15,8 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use super::service::{internal, ExpertiseService};
+use crate::batched_writes::Lane;
 use crate::error::ServiceError;
-use crate::group_commit::Lane;
 
 /// What an accepted upload taught.
 #[derive(Debug, Clone, PartialEq)]

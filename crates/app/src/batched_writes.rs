@@ -1,4 +1,5 @@
-//! Group commit: the writes of concurrent requests stored together.
+//! Batched writes (a group commit, in a database's words): the writes of
+//! concurrent requests stored together.
 //!
 //! Each request does its own work (checks, topic extraction) on its own
 //! thread, then hands what it writes to a writer thread (as many as the
@@ -43,7 +44,7 @@ struct Job<T, A> {
     reply: SyncSender<Result<Vec<A>, StoreError>>,
 }
 
-/// Which writer writes a part ([`GroupCommit::write_parts`]).
+/// Which writer writes a part ([`WriteBatcher::write_parts`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Lane {
     /// Whichever writer takes it first.
@@ -53,12 +54,12 @@ pub(crate) enum Lane {
 }
 
 /// The way to the writer threads.
-pub(crate) struct GroupCommit<T, A> {
+pub(crate) struct WriteBatcher<T, A> {
     writers: Arc<Writers<T, A>>,
     write: Arc<WriteAll<T, A>>,
 }
 
-impl<T, A> Clone for GroupCommit<T, A> {
+impl<T, A> Clone for WriteBatcher<T, A> {
     fn clone(&self) -> Self {
         Self {
             writers: self.writers.clone(),
@@ -89,15 +90,15 @@ impl<T, A> Drop for Writers<T, A> {
     }
 }
 
-impl<T, A> std::fmt::Debug for GroupCommit<T, A> {
+impl<T, A> std::fmt::Debug for WriteBatcher<T, A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("GroupCommit")
+        f.debug_struct("WriteBatcher")
             .field("writers", &self.writers.threads.len())
             .finish_non_exhaustive()
     }
 }
 
-impl<T: Clone + Send + 'static, A: Send + 'static> GroupCommit<T, A> {
+impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
     /// Starts `writers` threads (at least one) writing with `write`; they
     /// end when the last clone of this handle is dropped.
     pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
@@ -343,7 +344,7 @@ mod tests {
     #[test]
     fn parts_are_written_by_several_writers_and_answered_in_order() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = GroupCommit::start("test-writer", 4, slow_write(threads.clone()));
+        let commit = WriteBatcher::start("test-writer", 4, slow_write(threads.clone()));
         assert_eq!(commit.writers(), 4);
         let parts: Vec<Vec<i64>> = (0..4)
             .map(|p| (0..SPREAD_FROM as i64).map(|i| p * 100 + i).collect())
@@ -360,7 +361,7 @@ mod tests {
     #[test]
     fn jobs_of_one_lane_are_written_by_one_writer_one_after_another() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = GroupCommit::start("test-writer", 4, slow_write(threads.clone()));
+        let commit = WriteBatcher::start("test-writer", 4, slow_write(threads.clone()));
         let callers: Vec<_> = (0..8_i64)
             .map(|c| {
                 let commit = commit.clone();
@@ -383,7 +384,7 @@ mod tests {
     #[test]
     fn a_part_that_fails_fails_alone() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = GroupCommit::start("test-writer", 2, slow_write(threads));
+        let commit = WriteBatcher::start("test-writer", 2, slow_write(threads));
         let mut bad: Vec<i64> = (0..SPREAD_FROM as i64).collect();
         bad[3] = -1;
         let good: Vec<i64> = (0..SPREAD_FROM as i64).collect();
