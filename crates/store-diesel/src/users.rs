@@ -224,7 +224,8 @@ impl UserRepository for Database {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, StoreError> {
-        let rows = self.read(|conn| search::page(conn, self.trigram_counts(), text, offset, limit))?;
+        let rows =
+            self.read(|conn| search::page(conn, self.trigram_counts(), text, offset, limit))?;
         rows.into_iter().map(UserRow::into_user).collect()
     }
 
@@ -234,7 +235,8 @@ impl UserRepository for Database {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, StoreError> {
-        let rows = self.read(|conn| search::after(conn, self.trigram_counts(), text, after, limit))?;
+        let rows =
+            self.read(|conn| search::after(conn, self.trigram_counts(), text, after, limit))?;
         let users = rows
             .into_iter()
             .map(UserRow::into_user)
