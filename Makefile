@@ -34,9 +34,10 @@ FREEDICT_DIR := target/freedict/usr/share/dictd
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
-## Fetches the text-embedding models while it builds (see `model`); the
-## server distils the static vectors from the model at its first start
-## (once), so one cargo build makes everything `run` needs.
+## Fetches the text-embedding models while it builds (see `model`): one
+## cargo build makes everything `run` needs (the server runs the model
+## itself; with --meaning static it distils the static vectors at its
+## first start, once).
 run:
 	@$(MAKE) --no-print-directory -j2 build model-files
 	target/release/kenning serve --model-dir $(MODEL_DIR)
