@@ -9,6 +9,7 @@
 //! client therefore cannot make the exposition grow.
 
 use std::sync::atomic::AtomicU64;
+use std::sync::Mutex;
 
 use actix_web::http::Method;
 use kenning_app::UPLOAD_STAGES;
@@ -62,6 +63,9 @@ pub struct Metrics {
     uploads: Family<UploadLabels, Counter>,
     topics_extracted: Counter,
     upload_stages: Family<StageLabels, Counter<f64, AtomicU64>>,
+    /// Held while the stage counters catch up with the process's totals,
+    /// so that two expositions at once add each growth only once.
+    stage_sync: Mutex<()>,
     meaning_topics: Gauge,
     webhook_events: Family<WebhookLabels, Gauge>,
 }
@@ -120,6 +124,7 @@ impl Default for Metrics {
             uploads,
             topics_extracted,
             upload_stages,
+            stage_sync: Mutex::new(()),
             meaning_topics,
             webhook_events,
         }
@@ -180,7 +185,9 @@ impl Metrics {
     /// The OpenMetrics text exposition of every series.
     pub fn render(&self) -> Result<String, std::fmt::Error> {
         // The stages' totals are the process's ([`UPLOAD_STAGES`]); each
-        // counter takes what they grew by since the last exposition.
+        // counter takes what they grew by since the last exposition, one
+        // exposition at a time (a poisoned lock guards nothing broken).
+        let synced = self.stage_sync.lock().unwrap_or_else(|e| e.into_inner());
         for (stage, seconds) in UPLOAD_STAGES.seconds() {
             let counter = self.upload_stages.get_or_create(&StageLabels {
                 stage: stage.name(),
@@ -190,6 +197,7 @@ impl Metrics {
                 counter.inc_by(grown);
             }
         }
+        drop(synced);
         let mut out = String::new();
         encode(&mut out, &self.registry)?;
         Ok(out)
