@@ -68,7 +68,7 @@ pub use user::{
     GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User, UserError,
     UserId, UserParts, UserPatch, UserPatchInput,
 };
-pub use validation::{FieldViolation, Rule, ValidationErrors};
+pub use validation::{Collector, FieldViolation, Rule, ValidationErrors};
 pub use webhook::{
     gives_up, parse_subscription, retry_delay, Subscription, SubscriptionInput, SubscriptionState,
     FIRST_RETRY, LONGEST_RETRY, MAX_URL_LEN,

@@ -291,13 +291,14 @@ macro_rules! bounded_text {
 pub(crate) use bounded_text;
 
 /// Collects violations while several fields are parsed, so that one answer
-/// lists every bad field at once.
+/// lists every bad field at once: the domain's inputs and the adapters'
+/// arguments alike.
 #[derive(Debug, Default)]
-pub(crate) struct Collector(Vec<FieldViolation>);
+pub struct Collector(Vec<FieldViolation>);
 
 impl Collector {
     /// Keeps the value of a successful parse, records the failure otherwise.
-    pub(crate) fn take<T>(&mut self, result: Result<T, FieldViolation>) -> Option<T> {
+    pub fn take<T>(&mut self, result: Result<T, FieldViolation>) -> Option<T> {
         match result {
             Ok(value) => Some(value),
             Err(violation) => {
@@ -308,7 +309,7 @@ impl Collector {
     }
 
     /// `Ok(())` when nothing failed.
-    pub(crate) fn finish(self) -> Result<(), ValidationErrors> {
+    pub fn finish(self) -> Result<(), ValidationErrors> {
         if self.0.is_empty() {
             Ok(())
         } else {

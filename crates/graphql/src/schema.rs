@@ -43,15 +43,6 @@ fn parse_or_default<T: Default>(
         .map_err(violation)
 }
 
-/// The value `parsed` holds, or `None` with its violation added to
-/// `problems`, so every bad argument is reported at once.
-fn parsed_or_noted<T>(
-    problems: &mut Vec<FieldViolation>,
-    parsed: std::result::Result<T, FieldViolation>,
-) -> Option<T> {
-    parsed.map_err(|v| problems.push(v)).ok()
-}
-
 /// The `expectedVersion` of a change: versions start at 1.
 fn expected_version(raw: Option<i32>) -> Result<Option<u64>> {
     raw.map(|n| {
@@ -315,21 +306,15 @@ impl Query {
     ) -> Result<AuditPageObject> {
         let audit = context.audit()?;
         let limit = parse_or_default(limit, AuditLimit::parse)?;
-        let mut problems = Vec::new();
-        let before =
-            before.and_then(|raw| parsed_or_noted(&mut problems, parse_audit_cursor(&raw)));
-        let resource_kind =
-            resource_type.and_then(|raw| parsed_or_noted(&mut problems, ResourceKind::parse(&raw)));
+        let mut problems = domain::Collector::default();
+        let before = before.and_then(|raw| problems.take(parse_audit_cursor(&raw)));
+        let resource_kind = resource_type.and_then(|raw| problems.take(ResourceKind::parse(&raw)));
         let kinds: Vec<ChangeKind> = kinds
             .unwrap_or_default()
             .iter()
-            .filter_map(|raw| parsed_or_noted(&mut problems, ChangeKind::parse(raw)))
+            .filter_map(|raw| problems.take(ChangeKind::parse(raw)))
             .collect();
-        if let Some(errors) = problems
-            .into_iter()
-            .map(domain::ValidationErrors::from)
-            .reduce(domain::ValidationErrors::and)
-        {
+        if let Err(errors) = problems.finish() {
             return Err(errors.into());
         }
         let query = AuditQuery {

@@ -6,8 +6,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use kenning_domain::{
-    parse_audit_cursor, AuditEntry, AuditLimit, ChangeKind, Channel, FieldViolation, ResourceKind,
-    Rule, ValidationErrors,
+    parse_audit_cursor, AuditEntry, AuditLimit, ChangeKind, Channel, Collector, FieldViolation,
+    ResourceKind, Rule, ValidationErrors,
 };
 use kenning_ports::AuditQuery;
 use uuid::Uuid;
@@ -118,58 +118,41 @@ fn id(field: &'static str, raw: &str) -> Result<Uuid, FieldViolation> {
     })
 }
 
-/// The value `parsed` holds, or `None` with its violation added to
-/// `problems`, so every bad filter is reported at once.
-fn parsed_or_noted<T>(
-    problems: &mut Vec<FieldViolation>,
-    parsed: Result<T, FieldViolation>,
-) -> Option<T> {
-    parsed.map_err(|v| problems.push(v)).ok()
-}
-
 /// The query the filters of `params` ask for, or every problem of them.
 fn query_of(params: &Form) -> Result<AuditQuery, ValidationErrors> {
-    let mut problems = Vec::new();
-    let p = &mut problems;
+    let mut p = Collector::default();
     let resource_id = params
         .given("resourceId")
-        .and_then(|r| parsed_or_noted(p, id("resourceId", &r)));
+        .and_then(|r| p.take(id("resourceId", &r)));
     let credential_id = params
         .given("credentialId")
-        .and_then(|r| parsed_or_noted(p, id("credentialId", &r)));
+        .and_then(|r| p.take(id("credentialId", &r)));
     let resource_kind = params
         .given("resourceType")
-        .and_then(|r| parsed_or_noted(p, ResourceKind::parse(&r)));
+        .and_then(|r| p.take(ResourceKind::parse(&r)));
     let kinds: Vec<ChangeKind> = params
         .given("kinds")
-        .and_then(|r| parsed_or_noted(p, ChangeKind::parse(&r)))
+        .and_then(|r| p.take(ChangeKind::parse(&r)))
         .into_iter()
         .collect();
     let from = params
         .given("from")
-        .and_then(|r| parsed_or_noted(p, day("from", &r, false)));
+        .and_then(|r| p.take(day("from", &r, false)));
     let until = params
         .given("until")
-        .and_then(|r| parsed_or_noted(p, day("until", &r, true)));
+        .and_then(|r| p.take(day("until", &r, true)));
     let before = params
         .given("before")
-        .and_then(|r| parsed_or_noted(p, parse_audit_cursor(&r)));
-    match problems
-        .into_iter()
-        .map(ValidationErrors::from)
-        .reduce(ValidationErrors::and)
-    {
-        Some(errors) => Err(errors),
-        None => Ok(AuditQuery {
-            before,
-            resource_id,
-            resource_kind,
-            credential_id,
-            kinds,
-            from,
-            until,
-        }),
-    }
+        .and_then(|r| p.take(parse_audit_cursor(&r)));
+    p.finish().map(|()| AuditQuery {
+        before,
+        resource_id,
+        resource_kind,
+        credential_id,
+        kinds,
+        from,
+        until,
+    })
 }
 
 /// `GET /admin/audit` with the filters and the cursor `before`.
