@@ -29,17 +29,17 @@ use kenning_domain::{
     NewUserInput, Offset, Scope, Scoring, SearchText, User, UserCursor, UserId,
 };
 use kenning_ports::{
-    AuditTrail, CredentialStore, ExpertiseStore, GroupRepository, NewAction, PrivacyStore,
-    SessionStore, StoredCredential, UserRepository, WebhookStore,
+    AuditTrail, CredentialStore, ExpertiseStore, GroupStore, NewAction, PrivacyStore, SessionStore,
+    StoredCredential, UserStore, WebhookStore,
 };
 use uuid::Uuid;
 
 /// A store under test.
 pub trait Store:
-    UserRepository
+    UserStore
     + CredentialStore
     + ExpertiseStore
-    + GroupRepository
+    + GroupStore
     + AuditTrail
     + WebhookStore
     + SessionStore
@@ -48,10 +48,10 @@ pub trait Store:
 {
 }
 impl<T> Store for T where
-    T: UserRepository
+    T: UserStore
         + CredentialStore
         + ExpertiseStore
-        + GroupRepository
+        + GroupStore
         + AuditTrail
         + WebhookStore
         + SessionStore
@@ -86,7 +86,7 @@ fn new_user(email: &str, first: &str, last: &str, external: Option<&str>) -> Use
     User::register(UserId::from_uuid(Uuid::new_v4()), new, now())
 }
 
-fn page(store: &dyn UserRepository, text: Option<&str>, offset: i64, limit: i64) -> Vec<User> {
+fn page(store: &dyn UserStore, text: Option<&str>, offset: i64, limit: i64) -> Vec<User> {
     store
         .search(
             &SearchText::parse(text).unwrap(),
@@ -109,7 +109,7 @@ fn names(users: &[User]) -> Vec<String> {
 /// A directory larger than the head of the list a search tests first (see
 /// store-diesel's `search` module), stored in `store`; the users in
 /// listing order.
-fn directory(store: &dyn UserRepository) -> Vec<User> {
+fn directory(store: &dyn UserStore) -> Vec<User> {
     const FIRST: [&str; 7] = ["Ada", "Zoë", "Bob", "Eve", "Kai", "Mia", "Noor"];
     let mut users: Vec<User> = (0..1_200)
         .map(|n| {

@@ -6,7 +6,7 @@
 //! store asks for), which takes everything waiting for it at that moment
 //! (up to [`MOST_PER_WRITE`] items) and stores it with one call of the
 //! store's write of many ([`ExpertiseStore::record_all`] for uploads,
-//! [`UserRepository::insert_all`] for new users): one transaction and one
+//! [`UserStore::insert_all`] for new users): one transaction and one
 //! sync to disk for all of them. A caller is answered only after that
 //! write returned, so an acknowledged write is durable. Nothing waits for
 //! company: a write starts as soon as the previous one ends, with whatever
@@ -18,7 +18,7 @@
 //! hold the same person's row (each would wait for the other's commit).
 //!
 //! [`ExpertiseStore::record_all`]: kenning_ports::ExpertiseStore::record_all
-//! [`UserRepository::insert_all`]: kenning_ports::UserRepository::insert_all
+//! [`UserStore::insert_all`]: kenning_ports::UserStore::insert_all
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{self, SyncSender};

@@ -8,9 +8,7 @@ use kenning_domain::{
     Actor, Attribution, FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput,
     Rule, UserId, ValidationErrors,
 };
-use kenning_ports::{
-    Clock, FilteredGroups, GroupRepository, Membership, ModifyGroupError, UserRepository,
-};
+use kenning_ports::{Clock, FilteredGroups, GroupStore, Membership, ModifyGroupError, UserStore};
 use uuid::Uuid;
 
 use crate::error::{Missing, Resource, ServiceError};
@@ -19,8 +17,8 @@ use crate::stale::retry_stale;
 /// Creates, reads, changes and deletes groups.
 #[derive(Clone)]
 pub struct GroupService {
-    groups: Arc<dyn GroupRepository>,
-    users: Arc<dyn UserRepository>,
+    groups: Arc<dyn GroupStore>,
+    users: Arc<dyn UserStore>,
     clock: Arc<dyn Clock>,
     /// Who the changes made through this service are recorded as made by.
     actor: Actor,
@@ -52,8 +50,8 @@ impl GroupService {
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
     /// someone.
     pub fn new(
-        groups: Arc<dyn GroupRepository>,
-        users: Arc<dyn UserRepository>,
+        groups: Arc<dyn GroupStore>,
+        users: Arc<dyn UserStore>,
         clock: Arc<dyn Clock>,
     ) -> Self {
         Self {

@@ -33,7 +33,7 @@ pub use credentials::{
     DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
-pub use expertise::{taught, Accepted, ExpertiseService, QueryReading, UserTopic};
+pub use expertise::{preview_topics, Accepted, ExpertiseService, QueryReading, UserTopic};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};
 pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};

@@ -381,7 +381,7 @@ impl Meanings {
 mod tests {
     use chrono::{TimeZone, Utc};
     use kenning_domain::{EntityTopic, LanguageId, NewUser, NewUserInput, Scoring, User, UserId};
-    use kenning_ports::{NewAction, UserRepository};
+    use kenning_ports::{NewAction, UserStore};
     use kenning_store_memory::MemoryStore;
     use uuid::Uuid;
 
@@ -430,7 +430,7 @@ mod tests {
         let new = NewUser::parse(input, &LanguageId::parse("en").unwrap()).unwrap();
         let user = User::register(UserId::from_uuid(Uuid::new_v4()), new, now);
         let by = kenning_domain::Attribution::new(kenning_domain::Actor::embedded(), now);
-        UserRepository::insert(&store, &user, &by).unwrap();
+        UserStore::insert(&store, &user, &by).unwrap();
         let action = NewAction {
             id: Uuid::new_v4(),
             user_email_key: "ada@example.com".into(),

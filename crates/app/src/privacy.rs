@@ -10,7 +10,7 @@ use kenning_domain::{
     AskedCount, AskedSubject, Attribution, AuditEntry, Learning, LearningRule, LearningRules,
     Status, User, UserId, ValidationErrors,
 };
-use kenning_ports::{AuditQuery, AuditTrail, Clock, GroupRepository, PrivacyStore, UserRepository};
+use kenning_ports::{AuditQuery, AuditTrail, Clock, GroupStore, PrivacyStore, UserStore};
 use serde_json::{json, Value};
 
 use crate::error::{Missing, ServiceError};
@@ -27,8 +27,8 @@ const AUDIT_PAGE: u32 = 500;
 #[derive(Clone)]
 pub struct PrivacyService {
     store: Arc<dyn PrivacyStore>,
-    users: Arc<dyn UserRepository>,
-    groups: Arc<dyn GroupRepository>,
+    users: Arc<dyn UserStore>,
+    groups: Arc<dyn GroupStore>,
     trail: Arc<dyn AuditTrail>,
     expertise: ExpertiseService,
     clock: Arc<dyn Clock>,
@@ -48,8 +48,8 @@ impl PrivacyService {
     /// counted here).
     pub fn new(
         store: Arc<dyn PrivacyStore>,
-        users: Arc<dyn UserRepository>,
-        groups: Arc<dyn GroupRepository>,
+        users: Arc<dyn UserStore>,
+        groups: Arc<dyn GroupStore>,
         trail: Arc<dyn AuditTrail>,
         expertise: ExpertiseService,
         clock: Arc<dyn Clock>,
@@ -140,7 +140,7 @@ impl PrivacyService {
 
     /// Has the store compact itself after an erasure, so that what was
     /// erased does not stay readable in its files
-    /// ([`UserRepository::compact_after_erasure`]).
+    /// ([`UserStore::compact_after_erasure`]).
     fn compact(&self, done: &str) -> Result<(), ServiceError> {
         self.users.compact_after_erasure().map_err(|e| {
             ServiceError::Internal(format!(

@@ -10,7 +10,7 @@ use kenning_domain::{
     Actor, Attribution, Email, SessionPolicy, SessionState, SignInMethod, User, UserId, UserKey,
     SIGN_IN_LINK_MINUTES,
 };
-use kenning_ports::{Clock, Redemption, SessionStore, StoredLink, StoredSession, UserRepository};
+use kenning_ports::{Clock, Redemption, SessionStore, StoredLink, StoredSession, UserStore};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
@@ -114,7 +114,7 @@ impl From<kenning_ports::StoreError> for SignInError {
 #[derive(Clone)]
 pub struct SessionService {
     store: Arc<dyn SessionStore>,
-    users: Arc<dyn UserRepository>,
+    users: Arc<dyn UserStore>,
     clock: Arc<dyn Clock>,
     policy: SessionPolicy,
 }
@@ -142,7 +142,7 @@ impl SessionService {
     /// says.
     pub fn new(
         store: Arc<dyn SessionStore>,
-        users: Arc<dyn UserRepository>,
+        users: Arc<dyn UserStore>,
         clock: Arc<dyn Clock>,
         policy: SessionPolicy,
     ) -> Self {

@@ -8,7 +8,7 @@ use kenning_domain::{
     UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
     ValidationErrors,
 };
-use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
+use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
 use uuid::Uuid;
 
 use crate::batched_writes::WriteBatcher;
@@ -35,7 +35,7 @@ pub struct Replacement {
 /// Creates, reads, changes and retires users.
 #[derive(Clone)]
 pub struct UserService {
-    users: Arc<dyn UserRepository>,
+    users: Arc<dyn UserStore>,
     clock: Arc<dyn Clock>,
     default_language: LanguageId,
     /// Who the changes made through this service are recorded as made by.
@@ -60,7 +60,7 @@ impl UserService {
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
     /// someone.
     pub fn new(
-        users: Arc<dyn UserRepository>,
+        users: Arc<dyn UserStore>,
         clock: Arc<dyn Clock>,
         default_language: LanguageId,
     ) -> Self {
@@ -314,7 +314,7 @@ impl UserService {
     /// a user another process got to first is not counted here.
     ///
     /// When it anonymized anyone, it then has the store compact itself
-    /// ([`UserRepository::compact_after_erasure`]) so the erased values do
+    /// ([`UserStore::compact_after_erasure`]) so the erased values do
     /// not stay readable in its files. Should that fail, the users stay
     /// anonymized and the error says how many.
     pub fn purge_due(&self) -> Result<usize, ServiceError> {
@@ -387,7 +387,7 @@ fn expect(user: &User, expected: Option<u64>) -> Result<(), UserError> {
 
 /// The writers of new users: `writers` threads inserting through `users`.
 fn insert_writers(
-    users: &Arc<dyn UserRepository>,
+    users: &Arc<dyn UserStore>,
     writers: usize,
 ) -> WriteBatcher<(User, Attribution), Result<(), StoreError>> {
     let users = users.clone();

@@ -21,7 +21,9 @@ pub use ranking::{
 };
 pub use related::{commonest_labels, related_topics, RelatedTopic};
 pub use scoring::{EntityTopic, Scoring, ScoringError};
-pub use standing::{Holding, Lesson, ScoredTopic, Standing, TopicLabel, TopicStanding};
+pub use standing::{
+    LabelledStanding, ScoredTopic, Standing, StandingChanges, StoredStanding, TopicLabel,
+};
 pub use trace::{entity_topics, TextTrace, PHRASES_PER_TEXT, WORDS_PER_TEXT};
 
 #[cfg(test)]

@@ -36,9 +36,10 @@ pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
     commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query,
-    related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, Holding, Lesson,
+    related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, LabelledStanding,
     Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
-    TextTrace, TopicLabel, TopicStanding, ACTIONS_COUNTED, PHRASES_PER_TEXT, WORDS_PER_TEXT,
+    StandingChanges, StoredStanding, TextTrace, TopicLabel, ACTIONS_COUNTED, PHRASES_PER_TEXT,
+    WORDS_PER_TEXT,
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,

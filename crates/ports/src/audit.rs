@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{AuditEntry, ChangeKind, ResourceKind};
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// Which entries an audit read asks for, newest first. Every filter given
 /// must hold.

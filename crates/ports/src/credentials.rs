@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{Attribution, CredentialKind, Scope};
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// A credential as stored: never the secret, only its hash.
 #[derive(Debug, Clone, PartialEq, Eq)]

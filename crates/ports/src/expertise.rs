@@ -4,12 +4,12 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, Attribution, EntityTopic, Evidence, GroupId, Population, Scoring, TopicStanding,
+    ActionTopic, Attribution, EntityTopic, Evidence, GroupId, Population, Scoring, StoredStanding,
     UserId,
 };
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// An accepted action, ready to be stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,7 +184,7 @@ pub trait ExpertiseStore: Send + Sync {
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError>;
 
     /// Every standing of `user`.
-    fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError>;
+    fn standings_of(&self, user: UserId) -> Result<Vec<StoredStanding>, StoreError>;
 
     /// Up to `max` actions of `user` that taught `key`, newest first.
     fn actions_on(

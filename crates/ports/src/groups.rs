@@ -6,7 +6,7 @@ use kenning_domain::{
     Attribution, DisplayName, ExternalId, Group, GroupError, GroupFilter, GroupId, UserId,
 };
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// A page of the groups a [`GroupFilter`] asks for.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -28,8 +28,8 @@ pub struct Membership {
     pub external_id: Option<ExternalId>,
 }
 
-/// Why [`GroupRepository::modify_group`] or
-/// [`GroupRepository::delete_group`] did not store a change.
+/// Why [`GroupStore::modify_group`] or
+/// [`GroupStore::delete_group`] did not store a change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModifyGroupError {
     /// No group has the id.
@@ -48,15 +48,15 @@ pub enum ModifyGroupError {
 /// Contract (checked by the contract suite for every adapter):
 /// - a group's externalId is unique among groups ([`StoreError::Conflict`]
 ///   on `externalId`, also when two writes race);
-/// - [`modify_group`](GroupRepository::modify_group) and
-///   [`delete_group`](GroupRepository::delete_group) are atomic per group;
+/// - [`modify_group`](GroupStore::modify_group) and
+///   [`delete_group`](GroupStore::delete_group) are atomic per group;
 /// - a user that is anonymized leaves every group in the same atomic step
 ///   (each group it left counts one version more);
 /// - every write records what it changed in the audit trail
 ///   ([`crate::AuditTrail`]) under its [`Attribution`], in the same atomic
 ///   step ([`kenning_domain::group_created`], [`kenning_domain::group_changed`],
 ///   [`kenning_domain::group_deleted`]).
-pub trait GroupRepository: Send + Sync {
+pub trait GroupStore: Send + Sync {
     /// Stores a new group with its members, made as `by` says.
     fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError>;
     /// The group with this id.

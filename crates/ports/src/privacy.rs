@@ -8,7 +8,7 @@ use kenning_domain::{
 };
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// An action as a person's data lists it: everything stored of it.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{Attribution, SignInMethod, UserId};
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// A sign-in link as stored: good once, until `expires`.
 #[derive(Debug, Clone, PartialEq, Eq)]

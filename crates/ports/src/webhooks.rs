@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{AuditEntry, Subscription, SubscriptionState};
 use uuid::Uuid;
 
-use crate::store::StoreError;
+use crate::errors::StoreError;
 
 /// One change waiting in the outbox for one subscription.
 #[derive(Debug, Clone, PartialEq, Eq)]

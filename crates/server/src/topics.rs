@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use anyhow::Context as _;
 use clap::Args;
-use kenning_app::taught;
+use kenning_app::preview_topics;
 use kenning_domain::{Descriptor, TextFormat, UploadText};
 use kenning_keyphrase::KeyphraseExtractor;
 use serde_json::json;
@@ -89,7 +89,7 @@ pub fn extract(args: ExtractArgs) -> anyhow::Result<()> {
             format,
             descriptor: args.descriptor,
         }];
-        let (language, taught) = taught(&extractor, &texts, args.lang.as_deref(), &scoring);
+        let (language, taught) = preview_topics(&extractor, &texts, args.lang.as_deref(), &scoring);
         let limit = args.limit.map_or(usize::MAX, usize::from);
         let topics: Vec<_> = taught
             .iter()

@@ -168,7 +168,7 @@ impl Database {
     }
 
     /// Removes the old versions of erased rows that the database keeps in
-    /// its files; see [`kenning_ports::UserRepository::compact_after_erasure`].
+    /// its files; see [`kenning_ports::UserStore::compact_after_erasure`].
     ///
     /// SQLite: with `secure_delete` the erasing writes zeroed the freed
     /// space, but the pages as they were before still sit in the WAL until a

@@ -5,7 +5,7 @@
 //! The people's rows are locked first, so nobody learns for them
 //! meanwhile (PostgreSQL; SQLite writes one transaction at a time). The
 //! standings are learned again by [`crate::expertise::relearn`], the
-//! rebuild's own code, which applies the domain's `Holding::learn`.
+//! rebuild's own code, which applies the domain's `LabelledStanding::learn`.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 

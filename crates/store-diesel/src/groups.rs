@@ -16,7 +16,7 @@ use kenning_domain::{
     group_changed, group_created, group_deleted, Attribution, DisplayName, Email, ExternalId,
     Group, GroupAttributes, GroupError, GroupFilter, GroupId, GroupParts, UserId,
 };
-use kenning_ports::{FilteredGroups, GroupRepository, Membership, ModifyGroupError, StoreError};
+use kenning_ports::{FilteredGroups, GroupStore, Membership, ModifyGroupError, StoreError};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
@@ -174,7 +174,7 @@ enum Attempt {
     Rejected(GroupError),
 }
 
-impl GroupRepository for Database {
+impl GroupStore for Database {
     fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
         let row = GroupRow::new(group, i64::try_from(group.version()).unwrap_or(1));
         self.write(|conn| {

@@ -24,7 +24,7 @@ use kenning_domain::{
     group_members_changed, user_changes, user_created, Attribution, Limit, Offset, SearchText,
     Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
 };
-use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserRepository};
+use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
 use uuid::Uuid;
 
 use crate::connection::{execute_natively, DbConnection, TxError};
@@ -35,7 +35,7 @@ use crate::schema::users;
 use crate::search;
 use crate::sql::{Binder, Statement};
 
-/// How often [`UserRepository::modify`] re-reads a user that another writer
+/// How often [`UserStore::modify`] re-reads a user that another writer
 /// changed between its read and its write.
 const MODIFY_ATTEMPTS: usize = 8;
 
@@ -50,10 +50,10 @@ fn next_version(version: i64) -> Result<u64, StoreError> {
         .map_err(|_| StoreError::backend_message(format!("a stored user has version {version}")))
 }
 
-/// Most ids one look-up of [`UserRepository::live_users`] binds.
+/// Most ids one look-up of [`UserStore::live_users`] binds.
 const LIVE_USERS_BATCH: usize = 5_000;
 
-/// What one attempt of [`UserRepository::modify`] came to.
+/// What one attempt of [`UserStore::modify`] came to.
 enum Attempt {
     Done(Box<User>),
     NotFound,
@@ -70,7 +70,7 @@ const IMPORT_ROWS_PER_STATEMENT: usize = 1_000;
 impl Database {
     /// Stores many new users at once, in one write transaction: all or
     /// none. For loading a directory in bulk (a migration from another
-    /// system, a benchmark), where [`UserRepository::insert`] would pay a
+    /// system, a benchmark), where [`UserStore::insert`] would pay a
     /// durable commit per user. The uniqueness rules are those of
     /// `insert`: a taken e-mail or externalId fails the whole import with
     /// [`StoreError::Conflict`].
@@ -130,7 +130,7 @@ impl Database {
     }
 }
 
-impl UserRepository for Database {
+impl UserStore for Database {
     fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
         self.insert_all(&[(user.clone(), by.clone())])?
             .pop()

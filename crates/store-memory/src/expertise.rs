@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use kenning_domain::{
     commonest_labels, hidden_topics_changed, ActionTopic, Attribution, EntityTopic, Evidence,
-    GroupId, Population, Scoring, TopicStanding, UserId,
+    GroupId, Population, Scoring, StoredStanding, UserId,
 };
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
@@ -14,13 +14,13 @@ use kenning_ports::{
 use crate::learned::{Held, Learned, StoredAction};
 use crate::state::{MemoryStore, State};
 
-fn topic_standing(key: &str, user: UserId, held: &Held) -> TopicStanding {
-    TopicStanding {
+fn topic_standing(key: &str, user: UserId, held: &Held) -> StoredStanding {
+    StoredStanding {
         user,
         key: key.to_owned(),
-        label: held.holding.label.label.clone(),
-        standing: held.holding.standing,
-        shown: held.holding.label.shown,
+        label: held.labelled.label.label.clone(),
+        standing: held.labelled.standing,
+        shown: held.labelled.label.shown,
     }
 }
 
@@ -290,7 +290,7 @@ impl ExpertiseStore for MemoryStore {
                     .standings
                     .get(key)?
                     .values()
-                    .map(|held| &held.holding.label.label)
+                    .map(|held| &held.labelled.label.label)
                     .min()?;
                 Some((key.clone(), label.clone()))
             })
@@ -323,7 +323,7 @@ impl ExpertiseStore for MemoryStore {
         })
     }
 
-    fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
+    fn standings_of(&self, user: UserId) -> Result<Vec<StoredStanding>, StoreError> {
         Ok(self
             .lock()
             .expertise

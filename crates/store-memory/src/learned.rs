@@ -1,10 +1,10 @@
 //! Everything learned from uploads, as the store holds it: the actions,
-//! each user's holding on each topic, and the counts kept beside them.
+//! each user's labelled standing on each topic, and the counts kept beside them.
 
 use std::collections::{BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, Holding, Scoring, UserId};
+use kenning_domain::{EntityTopic, LabelledStanding, Scoring, UserId};
 use uuid::Uuid;
 
 /// An action as recorded, with the topics it taught.
@@ -23,10 +23,10 @@ pub(crate) struct StoredAction {
     pub(crate) taught: bool,
 }
 
-/// A user's holding on one topic, as stored, with its rank key.
+/// A user's labelled standing on one topic, as stored, with its rank key.
 #[derive(Debug, Clone)]
 pub(crate) struct Held {
-    pub(crate) holding: Holding,
+    pub(crate) labelled: LabelledStanding,
     pub(crate) rank_key: f64,
 }
 
@@ -69,16 +69,16 @@ impl Learned {
     pub(crate) fn learn(&mut self, user: UserId, action: &StoredAction, scoring: &Scoring) {
         for topic in &action.topics {
             let users = self.standings.entry(topic.key.clone()).or_default();
-            let before = users.remove(&user).map(|held| held.holding);
-            let holding = Holding::learn(
+            let before = users.remove(&user).map(|held| held.labelled);
+            let labelled = LabelledStanding::learn(
                 before,
                 topic,
                 &action.action_type,
                 action.action_date,
                 scoring,
             );
-            let rank_key = holding.standing.rank_key(scoring);
-            users.insert(user, Held { holding, rank_key });
+            let rank_key = labelled.standing.rank_key(scoring);
+            users.insert(user, Held { labelled, rank_key });
         }
     }
 }

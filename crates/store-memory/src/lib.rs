@@ -22,9 +22,8 @@ use kenning_domain::{
     SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
 };
 use kenning_ports::{
-    AuditQuery, AuditTrail, CredentialStore, FilteredGroups, FilteredUsers, GroupRepository,
-    Membership, ModifyError, ModifyGroupError, StoreError, StoredCredential, UserPage,
-    UserRepository,
+    AuditQuery, AuditTrail, CredentialStore, FilteredGroups, FilteredUsers, GroupStore, Membership,
+    ModifyError, ModifyGroupError, StoreError, StoredCredential, UserPage, UserStore,
 };
 use uuid::Uuid;
 
@@ -116,7 +115,7 @@ impl State {
     }
 }
 
-impl UserRepository for MemoryStore {
+impl UserStore for MemoryStore {
     fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
         let mut state = self.lock();
         if state.users.contains_key(&user.id()) {
@@ -355,7 +354,7 @@ impl CredentialStore for MemoryStore {
     }
 }
 
-impl GroupRepository for MemoryStore {
+impl GroupStore for MemoryStore {
     fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
         let mut state = self.lock();
         state.check_unique_group(group)?;

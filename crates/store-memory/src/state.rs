@@ -61,7 +61,7 @@ pub(crate) struct OutboxRow {
 /// Users, groups, credentials, what uploads taught (actions, standings,
 /// each user's action count), the audit trail, webhooks, sign-in links and
 /// sessions, held in memory behind one lock, implementing
-/// `UserRepository`, `GroupRepository`, `CredentialStore`,
+/// `UserStore`, `GroupStore`, `CredentialStore`,
 /// `ExpertiseStore`, `AuditTrail`, `WebhookStore` and `SessionStore`.
 #[derive(Debug, Default)]
 pub struct MemoryStore {

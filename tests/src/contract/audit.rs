@@ -10,7 +10,7 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, Channel, CredentialKind, ResourceKind, UserPatch,
     UserPatchInput,
 };
-use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, StoreError, UserRepository};
+use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, StoreError, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -29,10 +29,10 @@ fn every_write_records_its_changes_in_the_same_step(store: Arc<impl Store>) {
     let scim = Actor::credential(Uuid::new_v4(), "idp", Channel::Scim);
     let at = |minutes: i64| Attribution::new(scim.clone(), now() + Duration::minutes(minutes));
     let ada = new_user("ada@example.com", "Ada", "Lovelace", Some("e-1"));
-    UserRepository::insert(&*store, &ada, &at(0)).unwrap();
+    UserStore::insert(&*store, &ada, &at(0)).unwrap();
     let taken = new_user("ADA@example.com", "Other", "Ada", None);
     assert_eq!(
-        UserRepository::insert(&*store, &taken, &at(1)),
+        UserStore::insert(&*store, &taken, &at(1)),
         Err(StoreError::Conflict { field: "email" })
     );
     let team = group_of("Team", None, &[&ada]);
@@ -111,7 +111,7 @@ fn reads_follow_the_query_rule_newest_first(store: Arc<impl Store>) {
         let actor = if n % 2 == 0 { &one } else { &two };
         let by = Attribution::new(actor.clone(), now() + Duration::minutes(n));
         let user = new_user(&format!("u{n}@example.com"), "U", &format!("{n}"), None);
-        UserRepository::insert(&*store, &user, &by).unwrap();
+        UserStore::insert(&*store, &user, &by).unwrap();
         users.push(user);
     }
     store
@@ -184,7 +184,7 @@ fn pruning_takes_the_oldest_first_a_bounded_step_at_a_time(store: Arc<impl Store
 #[contract_check]
 fn a_topic_hidden_or_shown_is_recorded_when_it_changes_something(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by_at(now())).unwrap();
+    UserStore::insert(&*store, &ada, &by_at(now())).unwrap();
     let person = Actor::credential(Uuid::new_v4(), "ada's app", Channel::GraphQl);
     let by = Attribution::new(person.clone(), now() + Duration::minutes(1));
     assert!(store.set_hidden(ada.id(), "helm", true, &by).unwrap());

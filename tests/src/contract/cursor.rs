@@ -1,4 +1,4 @@
-//! Listings read by cursor ([`UserRepository::search_after`]): page after
+//! Listings read by cursor ([`UserStore::search_after`]): page after
 //! page, each starting right after the last user of the one before.
 
 use std::sync::Arc;
@@ -7,7 +7,7 @@ use chrono::Duration;
 use kenning_domain::{
     Limit, Offset, Patch, SearchText, User, UserCursor, UserId, UserPatch, UserPatchInput,
 };
-use kenning_ports::{UserPage, UserRepository};
+use kenning_ports::{UserPage, UserStore};
 use kenning_test_macros::contract_check;
 
 use super::{
@@ -15,7 +15,7 @@ use super::{
 };
 
 fn page_after(
-    store: &dyn UserRepository,
+    store: &dyn UserStore,
     text: Option<&str>,
     after: Option<&UserCursor>,
     limit: i64,
@@ -31,7 +31,7 @@ fn page_after(
 
 /// Every page of the listing of `text`, read by cursor from the start
 /// until a page says nothing follows; every page but the last is full.
-fn walk(store: &dyn UserRepository, text: Option<&str>, limit: i64) -> Vec<UserId> {
+fn walk(store: &dyn UserStore, text: Option<&str>, limit: i64) -> Vec<UserId> {
     let mut after = None;
     let mut walked = Vec::new();
     loop {
@@ -46,7 +46,7 @@ fn walk(store: &dyn UserRepository, text: Option<&str>, limit: i64) -> Vec<UserI
 }
 
 /// The listing of `text` read by offset, page after page.
-fn by_offset(store: &dyn UserRepository, text: Option<&str>) -> Vec<UserId> {
+fn by_offset(store: &dyn UserStore, text: Option<&str>) -> Vec<UserId> {
     let search = SearchText::parse(text).unwrap();
     let mut listed = Vec::new();
     loop {
@@ -200,7 +200,7 @@ fn a_search_keeps_the_order_of_names_alike(store: Arc<impl Store>) {
     ];
     for (n, (last, first)) in alike.iter().enumerate() {
         let user = new_user(&format!("t{n}@kqz.example"), first, last, None);
-        UserRepository::insert(&*store, &user, &by()).unwrap();
+        UserStore::insert(&*store, &user, &by()).unwrap();
         listed.push(user);
     }
     listed.sort_by_key(UserCursor::of);
@@ -232,7 +232,7 @@ fn a_search_keeps_the_order_of_names_alike(store: Arc<impl Store>) {
 fn a_full_last_page_says_nothing_follows(store: Arc<impl Store>) {
     for (i, last) in ["Alpha", "Beta", "Gamma", "Delta"].iter().enumerate() {
         let user = new_user(&format!("u{i}@example.com"), "Al", last, None);
-        UserRepository::insert(&*store, &user, &by()).unwrap();
+        UserStore::insert(&*store, &user, &by()).unwrap();
     }
     let first = page_after(&*store, None, None, 2);
     assert_eq!(names(&first.users), ["Al Alpha", "Al Beta"]);
@@ -255,7 +255,7 @@ fn a_cursor_between_rows_still_works(store: Arc<impl Store>) {
         .map(|(i, last)| new_user(&format!("u{i}@example.com"), "Jo", last, None))
         .collect();
     for user in &users {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     let first = page_after(&*store, Some("jo"), None, 2);
     assert_eq!(names(&first.users), ["Jo Adams", "Jo Baker"]);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use kenning_domain::{EntityTopic, Scoring, User, UserId};
-use kenning_ports::{ExpertiseStore, NewAction, RecordError, Recorded, UserRepository};
+use kenning_ports::{ExpertiseStore, NewAction, RecordError, Recorded, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -23,7 +23,7 @@ fn actions_teach_their_user(store: Arc<impl Store>) {
     assert!(store.rebuild_if_changed(&scoring).unwrap());
     assert!(!store.rebuild_if_changed(&scoring).unwrap());
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
 
     let first = action(
         "ADA@example.com",
@@ -79,8 +79,8 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     let mut old = action("bob@example.com", Some("old"), 0, &[("go", 1.0)]);
     old.received = now() - Duration::hours(1);
     store.record(&old, &scoring).unwrap();
@@ -148,7 +148,7 @@ fn actions_recorded_together_are_answered_each_in_order(store: Arc<impl Store>) 
 fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     assert_eq!(
         store.record(
             &action("nobody@example.com", Some("a"), 0, &[("x", 1.0)]),
@@ -184,7 +184,7 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
         1
     );
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     store
         .record(
             &action("bob@example.com", Some("a"), 0, &[("x", 1.0)]),
@@ -197,7 +197,7 @@ fn uploads_for_unknown_or_leaving_users_are_refused(store: Arc<impl Store>) {
 fn an_alias_is_accepted_once_even_when_uploads_race(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let results: Vec<Result<Recorded, RecordError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..24)
             .map(|_| {
@@ -227,8 +227,8 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     for email in ["ada@example.com", "bob@example.com"] {
         store
             .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
@@ -274,7 +274,7 @@ fn standings_are_rebuilt_under_new_settings(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     store
         .record(
             &action("ada@example.com", None, 0, &[("rust", 1.0)]),
@@ -305,7 +305,7 @@ fn a_topic_shown_by_any_upload_stays_shown(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let hidden = |mut a: NewAction, keys: &[&str]| {
         for topic in &mut a.topics {
             topic.shown = !keys.contains(&topic.key.as_str());
@@ -381,8 +381,8 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     assert!(store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
     assert!(!store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
     assert!(store.set_hidden(ada.id(), "helm", true, &by()).unwrap());
@@ -413,7 +413,7 @@ fn a_standing_shows_the_label_written_most(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let labelled = |day: i64, label: &str, relevance: f64| {
         let mut a = action("ada@example.com", None, day, &[("helm", relevance)]);
         a.topics[0].label = label.to_owned();
@@ -449,7 +449,7 @@ fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
         .collect();
     for (p, person) in people.iter().enumerate() {
-        UserRepository::insert(&*store, person, &by()).unwrap();
+        UserStore::insert(&*store, person, &by()).unwrap();
         let key = format!("topic{}", p % 5);
         for _ in 0..(30 + p) {
             store
@@ -486,7 +486,7 @@ fn uploads_during_a_rebuild_are_not_lost(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
         .collect();
     for (p, person) in people.iter().enumerate() {
-        UserRepository::insert(&*store, person, &by()).unwrap();
+        UserStore::insert(&*store, person, &by()).unwrap();
         for _ in 0..(30 + p) {
             store
                 .record(
@@ -553,7 +553,7 @@ fn the_most_relevant_actions_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     let cy = new_user("cy@example.com", "Cy", "Twombly", None);
     for user in [&ada, &bob, &cy] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     let mut titled = action("ada@example.com", None, 0, &[]);
     // A title (primary, factor 1.5): 0.6 counts as 0.9.
@@ -655,7 +655,7 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
             profile: user.profile().cloned(),
         })
         .unwrap();
-        UserRepository::insert(&*store, &user, &by()).unwrap();
+        UserStore::insert(&*store, &user, &by()).unwrap();
         store
             .record(
                 &action(email, None, day, &[("rust", relevance), ("cargo", 1.0)]),
@@ -756,7 +756,7 @@ fn counts_follow_uploads_erasures_and_rebuilds(store: Arc<impl Store>) {
         .map(|name| new_user(&format!("{name}@example.com"), "Some", name, None))
         .collect();
     for person in &people {
-        UserRepository::insert(&*store, person, &by()).unwrap();
+        UserStore::insert(&*store, person, &by()).unwrap();
     }
     let upload = |email: &str, topics: &[(&str, f64)]| {
         store
@@ -832,7 +832,7 @@ fn counts_are_exact_when_uploads_race(store: Arc<impl Store>) {
         .map(|p| new_user(&format!("r{p}@example.com"), "R", &format!("n{p}"), None))
         .collect();
     for person in &people {
-        UserRepository::insert(&*store, person, &by()).unwrap();
+        UserStore::insert(&*store, person, &by()).unwrap();
     }
     std::thread::scope(|s| {
         for p in 0..people.len() {

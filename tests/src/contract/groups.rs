@@ -1,4 +1,4 @@
-//! The group repository ([`GroupRepository`]) kept by every store alike:
+//! The group repository ([`GroupStore`]) kept by every store alike:
 //! a group keeps its members, counts its versions and refuses a stale
 //! change or delete; externalIds are unique; groups are found by name or
 //! externalId, page by page; an anonymized user leaves every group.
@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use kenning_domain::UserId;
-use kenning_ports::{ModifyGroupError, StoreError, UserRepository};
+use kenning_ports::{ModifyGroupError, StoreError, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -18,7 +18,7 @@ fn groups_keep_their_members_versions_and_unique_external_ids(store: Arc<impl St
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for u in [&ada, &bob] {
-        UserRepository::insert(&*store, u, &by()).unwrap();
+        UserStore::insert(&*store, u, &by()).unwrap();
     }
     let sales = group_of("Sales", Some("g-1"), &[&ada, &bob]);
     store.insert_group(&sales, &by()).unwrap();
@@ -112,7 +112,7 @@ fn an_anonymized_user_leaves_every_group(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for u in [&ada, &bob] {
-        UserRepository::insert(&*store, u, &by()).unwrap();
+        UserStore::insert(&*store, u, &by()).unwrap();
     }
     let team = group_of("Team", None, &[&ada, &bob]);
     let solo = group_of("Solo", None, &[&bob]);

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use kenning_ports::{PrivacyStore, StoreError, UserRepository};
+use kenning_ports::{PrivacyStore, StoreError, UserStore};
 use kenning_store_diesel::Database;
 
 use super::{adapters, new_user};

@@ -1,12 +1,12 @@
 //! The learning rule stated once: whatever a store keeps, the standings
-//! it reads back are what the domain's [`Lesson`] makes of the actions
+//! it reads back are what the domain's [`StandingChanges`] makes of the actions
 //! in the order they were recorded, on every store alike.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use kenning_domain::{Holding, Lesson, Scoring, TopicStanding, UserId};
-use kenning_ports::{NewAction, UserRepository};
+use kenning_domain::{LabelledStanding, Scoring, StandingChanges, StoredStanding, UserId};
+use kenning_ports::{NewAction, UserStore};
 use kenning_test_macros::contract_check;
 
 use super::{action, adapters, by, new_user, now, Store};
@@ -30,27 +30,31 @@ fn history(email: &str) -> Vec<NewAction> {
 }
 
 /// The holdings the domain's rule learns from `actions`, in order.
-fn learned(actions: &[NewAction], scoring: &Scoring) -> HashMap<String, Holding> {
-    let mut held: HashMap<String, Holding> = HashMap::new();
+fn learned(actions: &[NewAction], scoring: &Scoring) -> HashMap<String, LabelledStanding> {
+    let mut held: HashMap<String, LabelledStanding> = HashMap::new();
     for action in actions {
         let before = action
             .topics
             .iter()
             .filter_map(|t| held.get(&t.key).map(|h| (t.key.clone(), h.clone())))
             .collect();
-        let lesson = Lesson::of(
+        let changes = StandingChanges::of(
             &action.action_type,
             action.action_date,
             &action.topics,
             before,
             scoring,
         );
-        held.extend(lesson.holdings);
+        held.extend(changes.standings);
     }
     held
 }
 
-fn assert_holds(stored: &[TopicStanding], expected: &HashMap<String, Holding>, user: UserId) {
+fn assert_holds(
+    stored: &[StoredStanding],
+    expected: &HashMap<String, LabelledStanding>,
+    user: UserId,
+) {
     assert_eq!(stored.len(), expected.len(), "{stored:?}");
     for standing in stored {
         let want = &expected[&standing.key];
@@ -76,7 +80,7 @@ fn assert_holds(stored: &[TopicStanding], expected: &HashMap<String, Holding>, u
 fn standings_are_what_the_domain_learns(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let history = history("ada@example.com");
     for action in &history[..2] {
         store.record(action, &scoring).unwrap();
@@ -96,8 +100,8 @@ fn the_learned_topics_are_listed_with_a_label_each(store: Arc<impl Store>) {
     assert!(store.learned_keys().unwrap().is_empty());
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Builder", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     for action in history("ada@example.com") {
         store.record(&action, &scoring).unwrap();
     }

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
 use kenning_domain::{AskedSubject, LearningRule, Scoring, UserId};
-use kenning_ports::{AuditQuery, ExpertiseStore, UserRepository};
+use kenning_ports::{AuditQuery, ExpertiseStore, UserStore};
 use kenning_test_macros::contract_check;
 
 use super::{action, adapters, by, group_with, new_user, now, score_of, Store};
@@ -45,7 +45,7 @@ fn audited(store: &dyn Store, user: UserId) -> Vec<String> {
 fn a_person_who_opts_out_is_not_learned_from_nor_offered(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let before = action("ada@example.com", Some("a1"), 0, &[("rust", 1.0)]);
     assert!(store.record(&before, &scoring).unwrap().taught);
     assert!(ranked(&*store, ada.id(), "rust"));
@@ -100,7 +100,7 @@ fn a_group_rule_follows_the_group_s_members(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for user in [&ada, &bob] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
         let email = user.profile().unwrap().email.as_str().to_owned();
         store
             .record(&action(&email, None, 0, &[("rust", 1.0)]), &scoring)
@@ -157,7 +157,7 @@ fn new_people_start_as_the_organisation_says(store: Arc<impl Store>) {
     let opt_in = LearningRule::NewPeopleOptedOut;
     store.set_learning_rule(&opt_in, true, &by()).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let learning = store.learning_of(ada.id()).unwrap().unwrap();
     assert_eq!((learning.choice, learning.learns), (None, false));
     let recorded = store
@@ -190,7 +190,7 @@ fn new_people_start_as_the_organisation_says(store: Arc<impl Store>) {
 fn an_excluded_type_teaches_nothing(store: Arc<impl Store>) {
     let scoring = Scoring::default();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let chat = LearningRule::ExcludedEntityType("chat".into());
     let views = LearningRule::ExcludedActionType("view".into());
     store.set_learning_rule(&chat, true, &by()).unwrap();
@@ -230,7 +230,7 @@ fn forgetting_erases_a_person_s_actions_and_expertise(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for user in [&ada, &bob] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     for (email, topics) in [
         ("ada@example.com", &[("rust", 1.0), ("ferris", 1.0)][..]),
@@ -251,7 +251,7 @@ fn forgetting_erases_a_person_s_actions_and_expertise(store: Arc<impl Store>) {
     assert_eq!((population.people, population.actions), (1, 1));
     assert_eq!(audited(&*store, ada.id())[0], "user.forgotten");
     assert!(
-        UserRepository::get(&*store, ada.id()).unwrap().is_some(),
+        UserStore::get(&*store, ada.id()).unwrap().is_some(),
         "the account stays"
     );
     // Her alias is free again: nothing of the action is kept.
@@ -277,7 +277,7 @@ fn the_retention_forgets_the_oldest_actions_and_learns_from_the_rest(store: Arc<
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     for user in [&ada, &bob] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     store
         .record(
@@ -319,7 +319,7 @@ fn the_retention_forgets_the_oldest_actions_and_learns_from_the_rest(store: Arc<
     // What is left is what a fresh start would learn from the action left.
     let fresh = action("ada@example.com", None, -10, &[("rust", 1.0)]);
     let other = new_user("eve@example.com", "Eve", "Fresh", None);
-    UserRepository::insert(&*store, &other, &by()).unwrap();
+    UserStore::insert(&*store, &other, &by()).unwrap();
     let mut again = fresh.clone();
     again.user_email_key = "eve@example.com".into();
     store.record(&again, &scoring).unwrap();

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use kenning_domain::{rank_experts, Expert, QueryTerm, Scoring, UserId};
-use kenning_ports::{ExpertiseStore, UserRepository};
+use kenning_ports::{ExpertiseStore, UserStore};
 use kenning_test_macros::contract_check;
 
 use super::{action, adapters, by, new_user, now, Store};
@@ -48,7 +48,7 @@ fn score(store: &dyn ExpertiseStore, user: UserId) -> f64 {
 }
 
 /// Registers a person; returns the id and the e-mail they upload under.
-fn person(store: &dyn UserRepository, name: &str) -> (UserId, String) {
+fn person(store: &dyn UserStore, name: &str) -> (UserId, String) {
     let email = format!("{name}@example.com");
     let user = new_user(&email, name, "Tester", None);
     store.insert(&user, &by()).unwrap();

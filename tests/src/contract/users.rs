@@ -1,4 +1,4 @@
-//! The user repository ([`UserRepository`]) kept by every store alike: a
+//! The user repository ([`UserStore`]) kept by every store alike: a
 //! user is stored and read back whole; email, externalId and userName are
 //! unique among live users, also when writes race; each write counts one
 //! version and a refused one stores nothing; search, look-ups and filters
@@ -13,7 +13,7 @@ use kenning_domain::{
     LanguageId, Limit, Location, NewUser, NewUserInput, Patch, SearchText, Status, User,
     UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
 };
-use kenning_ports::{ModifyError, StoreError, UserRepository};
+use kenning_ports::{ModifyError, StoreError, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -58,7 +58,7 @@ fn set_location(value: String) -> UserPatch {
 #[contract_check]
 fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
     let user = full_user();
-    UserRepository::insert(&*store, &user, &by()).unwrap();
+    UserStore::insert(&*store, &user, &by()).unwrap();
     assert_eq!(store.get(user.id()).unwrap(), Some(user));
     assert_eq!(store.get(UserId::from_uuid(Uuid::new_v4())).unwrap(), None);
     store.ping().unwrap();
@@ -66,14 +66,14 @@ fn a_user_round_trips_with_every_field(store: Arc<impl Store>) {
 
 #[contract_check]
 fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
-    UserRepository::insert(
+    UserStore::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("e-1")),
         &by(),
     )
     .unwrap();
     assert_eq!(
-        UserRepository::insert(
+        UserStore::insert(
             &*store,
             &new_user("ADA@Example.COM", "Ada", "Byron", None),
             &by()
@@ -81,7 +81,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
         Err(StoreError::Conflict { field: "email" })
     );
     assert_eq!(
-        UserRepository::insert(
+        UserStore::insert(
             &*store,
             &new_user("other@example.com", "Ada", "Byron", Some("e-1")),
             &by()
@@ -91,7 +91,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
         })
     );
     let hopper = full_user();
-    UserRepository::insert(&*store, &hopper, &by()).unwrap();
+    UserStore::insert(&*store, &hopper, &by()).unwrap();
     let mut same_name = new_user("g2@example.com", "G", "H", None);
     let name = UserPatch::parse(UserPatchInput {
         user_name: Patch::Set("ghopper@NAVY".into()),
@@ -100,7 +100,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
     .unwrap();
     same_name.update(name).unwrap();
     assert_eq!(
-        UserRepository::insert(&*store, &same_name, &by()),
+        UserStore::insert(&*store, &same_name, &by()),
         Err(StoreError::Conflict { field: "userName" })
     );
     assert_eq!(page(&*store, None, 0, 100).len(), 2);
@@ -111,7 +111,7 @@ fn email_and_external_id_are_unique_among_live_users(store: Arc<impl Store>) {
 #[contract_check]
 fn users_inserted_together_are_answered_each_in_order(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", Some("e-1"));
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
     let bob = new_user("bob@example.com", "Bob", "Byron", Some("e-2"));
     let carol = new_user("carol@example.com", "Carol", "Coder", None);
     let erin = new_user("erin@example.com", "Erin", "Engel", None);
@@ -158,7 +158,7 @@ fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
             .map(|i| {
                 let store = store.clone();
                 s.spawn(move || {
-                    UserRepository::insert(
+                    UserStore::insert(
                         &*store,
                         &new_user("race@example.com", "Racer", &format!("No{i}"), None),
                         &by(),
@@ -180,7 +180,7 @@ fn concurrent_inserts_of_one_email_leave_one_winner(store: Arc<impl Store>) {
 #[contract_check]
 fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
     let user = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &user, &by()).unwrap();
+    UserStore::insert(&*store, &user, &by()).unwrap();
 
     let changed = store
         .modify(user.id(), &by(), &mut |u| {
@@ -210,7 +210,7 @@ fn modify_stores_accepted_changes_only(store: Arc<impl Store>) {
 #[contract_check]
 fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<impl Store>) {
     let user = new_user("ver@example.com", "Ver", "Sion", None);
-    UserRepository::insert(&*store, &user, &by()).unwrap();
+    UserStore::insert(&*store, &user, &by()).unwrap();
     assert_eq!(store.get(user.id()).unwrap().unwrap().version(), 1);
     let later = now() + Duration::seconds(90);
     let changed = store
@@ -242,8 +242,8 @@ fn each_write_of_a_user_counts_one_version_and_keeps_its_last_change(store: Arc<
 fn modify_refuses_a_taken_email(store: Arc<impl Store>) {
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
-    UserRepository::insert(&*store, &ada, &by()).unwrap();
-    UserRepository::insert(&*store, &bob, &by()).unwrap();
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    UserStore::insert(&*store, &bob, &by()).unwrap();
     let taken = store.modify(bob.id(), &by(), &mut |u| {
         u.change_email(Email::parse("Ada@Example.com").unwrap())
     });
@@ -260,7 +260,7 @@ fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
     let id = user.id();
     let mut counted = user;
     counted.update(set_location("0".into())).unwrap();
-    UserRepository::insert(&*store, &counted, &by()).unwrap();
+    UserStore::insert(&*store, &counted, &by()).unwrap();
     std::thread::scope(|s| {
         for _ in 0..8 {
             let store = store.clone();
@@ -293,19 +293,19 @@ fn concurrent_modifications_are_not_lost(store: Arc<impl Store>) {
 
 #[contract_check]
 fn search_matches_folded_text_in_the_searchable_fields(store: Arc<impl Store>) {
-    UserRepository::insert(
+    UserStore::insert(
         &*store,
         &new_user("ada@example.com", "Ada", "Lovelace", Some("EMP-7")),
         &by(),
     )
     .unwrap();
-    UserRepository::insert(
+    UserStore::insert(
         &*store,
         &new_user("alan@turing.org", "Alan", "Turing", None),
         &by(),
     )
     .unwrap();
-    UserRepository::insert(
+    UserStore::insert(
         &*store,
         &new_user("grace_100%@navy.mil", "Grace", "Hopper", None),
         &by(),
@@ -374,7 +374,7 @@ fn a_whole_address_finds_every_user_holding_it(store: Arc<impl Store>) {
         new_user("z@example.org", "Cy", "Zz", Some("NOOR.1000@example.com")),
     ];
     for user in &holders {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     listed.extend(holders);
     listed.sort_by_key(UserCursor::of);
@@ -430,7 +430,7 @@ fn pages_are_ordered_disjoint_and_complete(store: Arc<impl Store>) {
     let lasts = ["Zeta", "alpha", "Beta", "Beta", "Émile", "beta"];
     for (i, last) in lasts.iter().enumerate() {
         let first = if i % 2 == 0 { "Bo" } else { "Al" };
-        UserRepository::insert(
+        UserStore::insert(
             &*store,
             &new_user(&format!("u{i}@example.com"), first, last, None),
             &by(),
@@ -470,7 +470,7 @@ fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
     let later = new_user("later@example.com", "Later", "One", None);
     let active = new_user("active@example.com", "Active", "One", None);
     for u in [&early, &later, &active] {
-        UserRepository::insert(&*store, u, &by()).unwrap();
+        UserStore::insert(&*store, u, &by()).unwrap();
     }
     store
         .modify(early.id(), &by(), &mut |u| u.delete(now()))
@@ -500,13 +500,13 @@ fn only_due_pending_deletions_are_listed_for_purge(store: Arc<impl Store>) {
 #[contract_check]
 fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     let user = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
-    UserRepository::insert(&*store, &user, &by()).unwrap();
+    UserStore::insert(&*store, &user, &by()).unwrap();
     store
         .modify(user.id(), &by(), &mut |u| u.delete(now()))
         .unwrap();
     // Pending deletion still holds the address.
     assert_eq!(
-        UserRepository::insert(
+        UserStore::insert(
             &*store,
             &new_user("gone@example.com", "New", "Comer", None),
             &by()
@@ -530,7 +530,7 @@ fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     );
     assert!(purged.profile().is_none());
 
-    UserRepository::insert(
+    UserStore::insert(
         &*store,
         &new_user("GONE@example.com", "New", "Comer", Some("ext-9")),
         &by(),
@@ -545,12 +545,12 @@ fn anonymized_users_free_their_email_and_external_id(store: Arc<impl Store>) {
     assert_eq!(store.due_for_purge(at, 10).unwrap(), vec![]);
 }
 
-fn by_email(store: &dyn UserRepository, email: &str) -> Option<UserId> {
+fn by_email(store: &dyn UserStore, email: &str) -> Option<UserId> {
     let key = UserKey::Email(Email::parse(email).unwrap());
     store.get_by_key(&key).unwrap().map(|u| u.id())
 }
 
-fn by_external_id(store: &dyn UserRepository, id: &str) -> Option<UserId> {
+fn by_external_id(store: &dyn UserStore, id: &str) -> Option<UserId> {
     let key = UserKey::ExternalId(ExternalId::parse(id).unwrap());
     store.get_by_key(&key).unwrap().map(|u| u.id())
 }
@@ -560,7 +560,7 @@ fn exact_look_ups_find_the_one_live_holder(store: Arc<impl Store>) {
     let ada = new_user("Ada@Example.com", "Ada", "Lovelace", Some("E-1"));
     let adam = new_user("adam@example.com", "Adam", "Smith", Some("E-10"));
     for user in [&ada, &adam] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     // Whole values only: the address without regard to case, the
     // externalId exactly.
@@ -583,7 +583,7 @@ fn exact_look_ups_find_the_one_live_holder(store: Arc<impl Store>) {
     assert_eq!(by_email(&*store, "ada@example.com"), None);
     assert_eq!(by_external_id(&*store, "E-1"), None);
     let heir = new_user("ada@example.com", "Ada", "Heir", Some("E-1"));
-    UserRepository::insert(&*store, &heir, &by()).unwrap();
+    UserStore::insert(&*store, &heir, &by()).unwrap();
     assert_eq!(by_email(&*store, "ada@example.com"), Some(heir.id()));
     assert_eq!(by_external_id(&*store, "E-1"), Some(heir.id()));
 
@@ -610,7 +610,7 @@ fn compacting_after_an_erasure_keeps_what_is_stored(store: Arc<impl Store>) {
     let stays = full_user();
     let gone = new_user("gone@example.com", "Gone", "Soon", Some("ext-9"));
     for user in [&stays, &gone] {
-        UserRepository::insert(&*store, user, &by()).unwrap();
+        UserStore::insert(&*store, user, &by()).unwrap();
     }
     store
         .modify(gone.id(), &by(), &mut |u| u.delete(now()))
@@ -702,7 +702,7 @@ fn a_filter_finds_what_the_domain_rule_says_in_listing_order(store: Arc<impl Sto
     let mut users = Vec::new();
     for (email, first, last, external) in people {
         let user = new_user(email, first, last, external);
-        UserRepository::insert(&*store, &user, &by()).unwrap();
+        UserStore::insert(&*store, &user, &by()).unwrap();
         users.push(user.id());
     }
     // Bob deactivated an hour later, Carl changed at the hour, Gone

@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, Utc};
 use kenning_domain::{
     Actor, Attribution, ChangeKind, Subscription, SubscriptionState, UserPatch, UserPatchInput,
 };
-use kenning_ports::UserRepository;
+use kenning_ports::UserStore;
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -50,7 +50,7 @@ fn changes_are_queued_for_the_subscriptions_that_want_them(store: Arc<impl Store
     );
 
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by_at(now())).unwrap();
+    UserStore::insert(&*store, &ada, &by_at(now())).unwrap();
     store
         .modify(ada.id(), &by_at(now()), &mut |u| u.update(renamed("Byron")))
         .unwrap();
@@ -116,7 +116,7 @@ fn a_failed_delivery_waits_and_a_failing_subscription_keeps_its_events(store: Ar
     let hook = subscription(&[], 0);
     store.insert_subscription(&hook).unwrap();
     let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
-    UserRepository::insert(&*store, &ada, &by_at(now())).unwrap();
+    UserStore::insert(&*store, &ada, &by_at(now())).unwrap();
     let at = now() + Duration::minutes(5);
     let lease = |when: DateTime<Utc>| {
         store
@@ -170,7 +170,7 @@ fn delivered_ones_are_pruned_oldest_first_and_a_deleted_subscription_takes_its_o
     for n in 0..4 {
         let user = new_user(&format!("u{n}@example.com"), "U", &format!("{n}"), None);
         let by = Attribution::new(Actor::embedded(), now() + Duration::minutes(n));
-        UserRepository::insert(&*store, &user, &by).unwrap();
+        UserStore::insert(&*store, &user, &by).unwrap();
         users.push(user);
     }
     let leased = store.lease_deliveries(far(), far(), 100).unwrap();

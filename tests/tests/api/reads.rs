@@ -23,8 +23,8 @@ use kenning_domain::{
 use kenning_graphql::{Answer, Context, Limits, Outcome, Services};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{
-    FilteredGroups, FilteredUsers, GroupRepository, Membership, ModifyError, ModifyGroupError,
-    StoreError, UserPage, UserRepository,
+    FilteredGroups, FilteredUsers, GroupStore, Membership, ModifyError, ModifyGroupError,
+    StoreError, UserPage, UserStore,
 };
 use kenning_store_memory::MemoryStore;
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
@@ -57,9 +57,9 @@ impl Counted {
     }
 }
 
-impl UserRepository for Counted {
+impl UserStore for Counted {
     fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError> {
-        UserRepository::insert(&*self.inner, user, by)
+        UserStore::insert(&*self.inner, user, by)
     }
     fn get(&self, id: UserId) -> Result<Option<User>, StoreError> {
         self.single_users.fetch_add(1, Ordering::SeqCst);
@@ -118,7 +118,7 @@ impl UserRepository for Counted {
     }
 }
 
-impl GroupRepository for Counted {
+impl GroupStore for Counted {
     fn insert_group(&self, group: &Group, by: &Attribution) -> Result<(), StoreError> {
         self.inner.insert_group(group, by)
     }

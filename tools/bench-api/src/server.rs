@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use actix_web::{web, App, HttpResponse, HttpServer};
 use anyhow::{bail, Context};
 use kenning_domain::UserId;
-use kenning_ports::UserRepository;
+use kenning_ports::UserStore;
 use kenning_store_diesel::Database;
 use serde_json::json;
 use uuid::Uuid;

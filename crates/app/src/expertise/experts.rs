@@ -151,7 +151,7 @@ impl ExpertiseService {
             ledger.note(terms, &experts, limit);
         }
         for expert in &mut experts {
-            self.shown(&mut expert.topics);
+            self.keep_readable(&mut expert.topics);
         }
         Ok(experts)
     }
@@ -159,7 +159,7 @@ impl ExpertiseService {
     /// Keeps the topics a person reads (shown by an upload and
     /// [`TopicExtractor::readable`](kenning_ports::TopicExtractor::readable)),
     /// unless none is: then all stay, so that every expert says why.
-    fn shown(&self, topics: &mut Vec<ScoredTopic>) {
+    fn keep_readable(&self, topics: &mut Vec<ScoredTopic>) {
         for topic in topics.iter_mut() {
             topic.shown = topic.shown && self.extractor.readable(&topic.label);
         }

@@ -15,4 +15,4 @@ mod upload;
 pub use experts::QueryReading;
 pub use profile::UserTopic;
 pub use service::ExpertiseService;
-pub use upload::{taught, Accepted};
+pub use upload::{preview_topics, Accepted};

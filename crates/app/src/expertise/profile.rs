@@ -30,7 +30,7 @@ impl ExpertiseService {
         &self,
         user: UserId,
     ) -> Result<Vec<(String, String, f64)>, ServiceError> {
-        self.known(user)?;
+        self.require_user(user)?;
         let now = self.clock.now();
         let mut held: Vec<(String, String, f64)> = self
             .store
@@ -55,7 +55,7 @@ impl ExpertiseService {
         user: UserId,
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
-        self.known(user)?;
+        self.require_user(user)?;
         if !self.learns(user)? {
             // Not learned about: nothing is told of them, as `experts`
             // does not offer them.
@@ -109,7 +109,7 @@ impl ExpertiseService {
         topic: &str,
         hidden: bool,
     ) -> Result<Vec<String>, ServiceError> {
-        self.known(user)?;
+        self.require_user(user)?;
         let key = self.topic_key(topic)?;
         let by = Attribution::new(self.actor.clone(), self.clock.now());
         self.store
@@ -121,7 +121,7 @@ impl ExpertiseService {
     /// The topics `user` hides, by key; `NotFound` when no user has the
     /// id.
     pub fn hidden_topics(&self, user: UserId) -> Result<Vec<String>, ServiceError> {
-        self.known(user)?;
+        self.require_user(user)?;
         self.store.hidden_of(user).map_err(internal)
     }
 

@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use kenning_domain::{Actor, Scoring, UserId};
 use kenning_ports::{
-    Clock, ExpertiseStore, GroupRepository, NewAction, PrivacyStore, RecordError, Recorded,
-    StoreError, TopicExtractor, UserRepository,
+    Clock, ExpertiseStore, GroupStore, NewAction, PrivacyStore, RecordError, Recorded, StoreError,
+    TopicExtractor, UserStore,
 };
 
 use crate::asked::AskedLedger;
@@ -18,8 +18,8 @@ use crate::meaning::Meanings;
 #[derive(Clone)]
 pub struct ExpertiseService {
     pub(super) store: Arc<dyn ExpertiseStore>,
-    pub(super) users: Arc<dyn UserRepository>,
-    pub(super) groups: Arc<dyn GroupRepository>,
+    pub(super) users: Arc<dyn UserStore>,
+    pub(super) groups: Arc<dyn GroupStore>,
     pub(super) extractor: Arc<dyn TopicExtractor>,
     pub(super) clock: Arc<dyn Clock>,
     pub(super) scoring: Arc<Scoring>,
@@ -57,8 +57,8 @@ impl ExpertiseService {
     /// [`ExpertiseService::rebuild_standings`].
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
-        users: Arc<dyn UserRepository>,
-        groups: Arc<dyn GroupRepository>,
+        users: Arc<dyn UserStore>,
+        groups: Arc<dyn GroupStore>,
         extractor: Arc<dyn TopicExtractor>,
         clock: Arc<dyn Clock>,
         scoring: Scoring,
@@ -136,7 +136,7 @@ impl ExpertiseService {
     }
 
     /// `NotFound` when no user has the id.
-    pub(super) fn known(&self, user: UserId) -> Result<(), ServiceError> {
+    pub(super) fn require_user(&self, user: UserId) -> Result<(), ServiceError> {
         match self.users.get(user).map_err(internal)? {
             Some(_) => Ok(()),
             None => Err(ServiceError::NotFound(Missing::User)),

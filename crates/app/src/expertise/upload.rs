@@ -35,7 +35,7 @@ pub struct Accepted {
 /// `texts` teaches, best first: each text's key phrases and content words
 /// as the extractor reads them (in `language` when given), combined under
 /// `scoring`.
-fn learned(
+fn read_topics(
     extractor: &dyn TopicExtractor,
     texts: &[UploadText],
     language: Option<&str>,
@@ -82,13 +82,13 @@ fn scored(
 /// (kept for ranking alone). The same topics, labels and scale as an
 /// upload's answer; `language` overrides detection, which an upload
 /// never does.
-pub fn taught(
+pub fn preview_topics(
     extractor: &dyn TopicExtractor,
     texts: &[UploadText],
     language: Option<&str>,
     scoring: &Scoring,
 ) -> (Option<String>, Vec<ScoredTopic>) {
-    let (read, topics) = learned(extractor, texts, language, scoring);
+    let (read, topics) = read_topics(extractor, texts, language, scoring);
     (read, scored(extractor, &topics, scoring))
 }
 
@@ -257,7 +257,7 @@ impl ExpertiseService {
             action_date: upload.action_date,
             alias: upload.alias.map(|a| a.as_str().to_owned()),
             received: now,
-            topics: learned(self.extractor.as_ref(), &upload.texts, None, &self.scoring).1,
+            topics: read_topics(self.extractor.as_ref(), &upload.texts, None, &self.scoring).1,
         }
     }
 

@@ -36,7 +36,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::scoring::Scoring;
-use super::standing::{ScoredTopic, TopicStanding};
+use super::standing::{ScoredTopic, StoredStanding};
 use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::user::UserId;
 
@@ -271,7 +271,7 @@ pub(super) fn people_counted(population: Population, knowing: &HashMap<String, u
 pub struct Evidence {
     /// The best standings on each query topic (all of them, or the best
     /// few hundred of a topic many people know).
-    pub standings: Vec<TopicStanding>,
+    pub standings: Vec<StoredStanding>,
     /// How many people learned each topic (topics nobody learned may be
     /// left out).
     pub knowing: HashMap<String, u64>,
@@ -381,7 +381,7 @@ pub fn rank_experts(
     let is_hidden =
         |user: UserId, key: &str| !hidden.is_empty() && hidden.contains(&(user, key.to_owned()));
     actions.retain(|a| !is_hidden(a.user, &a.key));
-    let mut known: Vec<(TopicStanding, f64)> = standings
+    let mut known: Vec<(StoredStanding, f64)> = standings
         .into_iter()
         .filter(|s| weight.contains_key(s.key.as_str()) && !is_hidden(s.user, &s.key))
         .map(|s| {

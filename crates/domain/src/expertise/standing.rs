@@ -109,18 +109,18 @@ impl TopicLabel {
     }
 }
 
-/// What a person holds on one topic: her standing and the label her
-/// uploads voted for. [`Holding::learn`] is the one rule by which every
+/// A person's standing on one topic with the label her uploads voted
+/// for. [`LabelledStanding::learn`] is the one rule by which every
 /// store learns from an action, on upload and on a rebuild.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Holding {
+pub struct LabelledStanding {
     /// The label shown, its lead in the vote, and whether it is shown.
     pub label: TopicLabel,
     /// The score and the moment it holds for.
     pub standing: Standing,
 }
 
-impl Holding {
+impl LabelledStanding {
     /// `before` (`None`: nothing yet on the topic) after an action of
     /// `action_type`, made at `at`, that taught `topic`: its contribution
     /// added to the standing, its label's vote counted.
@@ -150,48 +150,49 @@ impl Holding {
 }
 
 /// What one action changes in what its person knows, for a store to
-/// apply: her holding on each topic it taught, and the topics she knew
+/// apply: her labelled standing on each topic it taught, and the topics she knew
 /// nothing of before (each one more person who knows it).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Lesson {
-    /// Each topic's key and her holding on it after the action.
-    pub holdings: Vec<(String, Holding)>,
-    /// The keys of `holdings` that she held nothing on before.
+pub struct StandingChanges {
+    /// Each topic's key and her labelled standing on it after the action.
+    pub standings: Vec<(String, LabelledStanding)>,
+    /// The keys of `standings` that she held nothing on before.
     pub first_known: Vec<String>,
 }
 
-impl Lesson {
+impl StandingChanges {
     /// What an action of `action_type`, made at `at`, that taught
-    /// `topics` changes, given `before`, her holdings on those topics as
+    /// `topics` changes, given `before`, her standings on those topics as
     /// stored (the others are new to her). A key taught twice is learned
-    /// twice, in order, and is one holding.
+    /// twice, in order, and is one standing.
     pub fn of(
         action_type: &str,
         at: DateTime<Utc>,
         topics: &[EntityTopic],
-        mut before: std::collections::HashMap<String, Holding>,
+        mut before: std::collections::HashMap<String, LabelledStanding>,
         scoring: &Scoring,
     ) -> Self {
         let mut first_known = Vec::new();
-        let mut holdings: Vec<(String, Holding)> = Vec::with_capacity(topics.len());
+        let mut standings: Vec<(String, LabelledStanding)> = Vec::with_capacity(topics.len());
         let mut place: std::collections::HashMap<&str, usize> =
             std::collections::HashMap::with_capacity(topics.len());
         for topic in topics {
             if let Some(&at_place) = place.get(topic.key.as_str()) {
-                let (_, held) = &mut holdings[at_place];
-                *held = Holding::learn(Some(held.clone()), topic, action_type, at, scoring);
+                let (_, held) = &mut standings[at_place];
+                *held =
+                    LabelledStanding::learn(Some(held.clone()), topic, action_type, at, scoring);
                 continue;
             }
             let held = before.remove(&topic.key);
             if held.is_none() {
                 first_known.push(topic.key.clone());
             }
-            place.insert(&topic.key, holdings.len());
-            let after = Holding::learn(held, topic, action_type, at, scoring);
-            holdings.push((topic.key.clone(), after));
+            place.insert(&topic.key, standings.len());
+            let after = LabelledStanding::learn(held, topic, action_type, at, scoring);
+            standings.push((topic.key.clone(), after));
         }
         Self {
-            holdings,
+            standings,
             first_known,
         }
     }
@@ -199,7 +200,7 @@ impl Lesson {
 
 /// One stored (user, topic) aggregate.
 #[derive(Debug, Clone, PartialEq)]
-pub struct TopicStanding {
+pub struct StoredStanding {
     /// Whose standing it is.
     pub user: UserId,
     /// The topic's key.
@@ -337,7 +338,7 @@ mod tests {
     fn a_first_holding_is_the_contribution_as_of_the_action() {
         let s = Scoring::default();
         let helm = taught("helm", "Helm", 2.0, true);
-        let held = Holding::learn(None, &helm, "view", t(3), &s);
+        let held = LabelledStanding::learn(None, &helm, "view", t(3), &s);
         assert_eq!(held.standing.score, s.contribution("view", &helm));
         assert_eq!(held.standing.as_of, t(3));
         assert_eq!(held.label, TopicLabel::first(&helm, held.standing.score));
@@ -348,8 +349,8 @@ mod tests {
         let s = Scoring::default();
         let helm = taught("helm", "Helm", 2.0, false);
         let lower = taught("helm", "helm", 1.0, true);
-        let first = Holding::learn(None, &helm, "view", t(0), &s);
-        let after = Holding::learn(Some(first.clone()), &lower, "view", t(365), &s);
+        let first = LabelledStanding::learn(None, &helm, "view", t(0), &s);
+        let after = LabelledStanding::learn(Some(first.clone()), &lower, "view", t(365), &s);
         let contribution = s.contribution("view", &lower);
         assert_eq!(
             after.standing,
@@ -363,32 +364,32 @@ mod tests {
     }
 
     #[test]
-    fn a_lesson_learns_each_topic_and_names_those_new_to_the_person() {
+    fn the_changes_learn_each_topic_and_name_those_new_to_the_person() {
         let s = Scoring::default();
         let helm = taught("helm", "Helm", 2.0, true);
         let chart = taught("chart", "chart", 1.0, true);
         let before = HashMap::from([(
             "helm".to_owned(),
-            Holding::learn(None, &helm, "view", t(0), &s),
+            LabelledStanding::learn(None, &helm, "view", t(0), &s),
         )]);
-        let lesson = Lesson::of(
+        let changes = StandingChanges::of(
             "edit",
             t(1),
             &[helm.clone(), chart.clone()],
             before.clone(),
             &s,
         );
-        assert_eq!(lesson.first_known, vec!["chart".to_owned()]);
+        assert_eq!(changes.first_known, vec!["chart".to_owned()]);
         assert_eq!(
-            lesson.holdings,
+            changes.standings,
             vec![
                 (
                     "helm".to_owned(),
-                    Holding::learn(before.get("helm").cloned(), &helm, "edit", t(1), &s)
+                    LabelledStanding::learn(before.get("helm").cloned(), &helm, "edit", t(1), &s)
                 ),
                 (
                     "chart".to_owned(),
-                    Holding::learn(None, &chart, "edit", t(1), &s)
+                    LabelledStanding::learn(None, &chart, "edit", t(1), &s)
                 ),
             ]
         );
@@ -398,20 +399,20 @@ mod tests {
     fn a_key_taught_twice_by_one_action_is_one_holding_learned_twice() {
         let s = Scoring::default();
         let helm = taught("helm", "Helm", 2.0, true);
-        let lesson = Lesson::of(
+        let changes = StandingChanges::of(
             "view",
             t(0),
             &[helm.clone(), helm.clone()],
             HashMap::new(),
             &s,
         );
-        let once = Holding::learn(None, &helm, "view", t(0), &s);
-        assert_eq!(lesson.first_known, vec!["helm".to_owned()]);
+        let once = LabelledStanding::learn(None, &helm, "view", t(0), &s);
+        assert_eq!(changes.first_known, vec!["helm".to_owned()]);
         assert_eq!(
-            lesson.holdings,
+            changes.standings,
             vec![(
                 "helm".to_owned(),
-                Holding::learn(Some(once), &helm, "view", t(0), &s)
+                LabelledStanding::learn(Some(once), &helm, "view", t(0), &s)
             )]
         );
     }

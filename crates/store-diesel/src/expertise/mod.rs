@@ -21,7 +21,7 @@ mod uploads;
 use std::collections::HashMap;
 
 use kenning_domain::{ActionTopic, Attribution, Evidence, GroupId, Population, Scoring};
-use kenning_domain::{TopicStanding, UserId};
+use kenning_domain::{StoredStanding, UserId};
 use kenning_ports::{
     ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
 };
@@ -96,7 +96,7 @@ impl ExpertiseStore for Database {
         self.read_snapshot(|conn| topics::cooccurring(conn, key, sample))
     }
 
-    fn standings_of(&self, user: UserId) -> Result<Vec<TopicStanding>, StoreError> {
+    fn standings_of(&self, user: UserId) -> Result<Vec<StoredStanding>, StoreError> {
         let rows = self.read(|conn| person::standings_of(conn, user))?;
         rows.into_iter().map(StandingRow::into_standing).collect()
     }

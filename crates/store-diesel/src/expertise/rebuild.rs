@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use kenning_domain::{Holding, Scoring};
+use kenning_domain::{LabelledStanding, Scoring};
 use kenning_ports::StoreError;
 
 use super::best_rows::text_array;
@@ -144,7 +144,7 @@ pub(crate) fn relearn(
             (actions::action_type, actions::action_date),
         ))
         .load(conn)?;
-    let mut rebuilt: HashMap<(String, String), Holding> = HashMap::new();
+    let mut rebuilt: HashMap<(String, String), LabelledStanding> = HashMap::new();
     let mut changed: Vec<(String, String, f64)> = Vec::new();
     for (topic, (action_type, date)) in learned {
         let taught = topic.entity_topic();
@@ -154,7 +154,8 @@ pub(crate) fn relearn(
         }
         let key = (topic.user_id, topic.topic_key);
         let before = rebuilt.remove(&key);
-        let after = Holding::learn(before, &taught, &action_type, from_db_time(date), scoring);
+        let after =
+            LabelledStanding::learn(before, &taught, &action_type, from_db_time(date), scoring);
         rebuilt.insert(key, after);
     }
     for rows in changed.chunks(ROWS_PER_INSERT) {
@@ -163,8 +164,8 @@ pub(crate) fn relearn(
     diesel::delete(standings::table.filter(standings::user_id.eq_any(ids))).execute(conn)?;
     let rows: Vec<StandingRow> = rebuilt
         .into_iter()
-        .map(|((user_id, topic_key), holding)| {
-            StandingRow::new(user_id, topic_key, holding, scoring)
+        .map(|((user_id, topic_key), labelled)| {
+            StandingRow::new(user_id, topic_key, labelled, scoring)
         })
         .collect();
     for rows in rows.chunks(ROWS_PER_INSERT) {

@@ -5,7 +5,8 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{Integer, Nullable};
 use kenning_domain::{
-    ActionTopic, EntityTopic, Holding, Scoring, Standing, TopicLabel, TopicStanding, UserId,
+    ActionTopic, EntityTopic, LabelledStanding, Scoring, Standing, StoredStanding, TopicLabel,
+    UserId,
 };
 use kenning_ports::StoreError;
 use uuid::Uuid;
@@ -116,10 +117,10 @@ impl StandingRow {
     pub(super) fn new(
         user_id: String,
         topic_key: String,
-        holding: Holding,
+        labelled: LabelledStanding,
         scoring: &Scoring,
     ) -> Self {
-        let Holding {
+        let LabelledStanding {
             label:
                 TopicLabel {
                     label,
@@ -127,7 +128,7 @@ impl StandingRow {
                     shown,
                 },
             standing,
-        } = holding;
+        } = labelled;
         Self {
             user_id,
             topic_key,
@@ -140,9 +141,9 @@ impl StandingRow {
         }
     }
 
-    /// The holding the row stores.
-    pub(super) fn holding(&self) -> Holding {
-        Holding {
+    /// The labelled the row stores.
+    pub(super) fn labelled(&self) -> LabelledStanding {
+        LabelledStanding {
             label: TopicLabel {
                 label: self.label.clone(),
                 votes: self.label_votes,
@@ -155,9 +156,9 @@ impl StandingRow {
         }
     }
 
-    pub(super) fn into_standing(self) -> Result<TopicStanding, StoreError> {
+    pub(super) fn into_standing(self) -> Result<StoredStanding, StoreError> {
         let user = parse_user(&self.user_id)?;
-        Ok(TopicStanding {
+        Ok(StoredStanding {
             user,
             key: self.topic_key,
             label: self.label,

@@ -8,7 +8,7 @@ use std::time::Instant;
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::Text;
-use kenning_domain::{LearningRules, Lesson, Scoring, Status};
+use kenning_domain::{LearningRules, Scoring, StandingChanges, Status};
 use kenning_ports::{NewAction, RecordError, Recorded, StoreError, UploadStage, UPLOAD_STAGES};
 use uuid::Uuid;
 
@@ -188,26 +188,26 @@ fn record_one(
     let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
     let before = before
         .into_iter()
-        .map(|row| (row.topic_key.clone(), row.holding()))
+        .map(|row| (row.topic_key.clone(), row.labelled()))
         .collect();
-    let lesson = Lesson::of(
+    let changes = StandingChanges::of(
         &action.action_type,
         action.action_date,
         &action.topics,
         before,
         scoring,
     );
-    let after: Vec<StandingRow> = lesson
-        .holdings
+    let after: Vec<StandingRow> = changes
+        .standings
         .into_iter()
-        .map(|(key, holding)| StandingRow::new(user_id.clone(), key, holding, scoring))
+        .map(|(key, labelled)| StandingRow::new(user_id.clone(), key, labelled, scoring))
         .collect();
     // The user's row is locked until commit, so nobody else writes these
     // standings meanwhile: those read above are updated in place.
     for rows in after.chunks(ROWS_PER_INSERT) {
         upsert_standings(conn, rows).execute(conn)?;
     }
-    for key in lesson.first_known {
+    for key in changes.first_known {
         *counts.people_on.entry(key).or_default() += 1;
     }
     let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();

@@ -33,8 +33,8 @@ fn a_query_is_matched_on_every_word_and_the_runs_of_its_phrases() {
     );
 }
 
-fn standing(user: UserId, key: &str, score: f64, day: i64) -> TopicStanding {
-    TopicStanding {
+fn standing(user: UserId, key: &str, score: f64, day: i64) -> StoredStanding {
+    StoredStanding {
         user,
         key: key.into(),
         label: key.into(),
@@ -61,7 +61,7 @@ fn user(n: u128) -> UserId {
 
 /// The evidence of `rows`, each topic known by as many as have a row.
 fn evidence(
-    rows: &[TopicStanding],
+    rows: &[StoredStanding],
     activity: HashMap<UserId, u64>,
     population: Population,
 ) -> Evidence {
@@ -80,7 +80,7 @@ fn evidence(
 }
 
 /// Everyone in `standings` with `actions` actions each.
-fn activity(standings: &[TopicStanding], actions: u64) -> HashMap<UserId, u64> {
+fn activity(standings: &[StoredStanding], actions: u64) -> HashMap<UserId, u64> {
     standings.iter().map(|s| (s.user, actions)).collect()
 }
 
@@ -202,7 +202,7 @@ fn old_material_keeps_its_order_and_its_score_fades() {
     assert!(ranked[0].raw_score < 0.05, "{}", ranked[0].raw_score);
     assert!(ranked[0].score > 0.0 && ranked[0].score < 5.0, "{ranked:?}");
     assert!(ranked[0].score > ranked[1].score);
-    let fresh: Vec<TopicStanding> = rows
+    let fresh: Vec<StoredStanding> = rows
         .iter()
         .map(|r| standing(r.user, &r.key, r.standing.score, 0))
         .collect();
@@ -467,7 +467,7 @@ fn a_reading_shows_reached_topics_beside_the_written_shares() {
 
 /// The people of `rows` with `per_topic` actions each on every topic
 /// they stand on, at relevance 1.
-fn actions_of(rows: &[TopicStanding], per_topic: u128) -> Vec<ActionTopic> {
+fn actions_of(rows: &[StoredStanding], per_topic: u128) -> Vec<ActionTopic> {
     let mut actions = Vec::new();
     for (i, row) in rows.iter().enumerate() {
         for a in 0..per_topic {

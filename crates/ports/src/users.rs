@@ -1,8 +1,5 @@
-//! The storage ports.
-
-use std::error::Error;
-use std::fmt;
-use std::sync::Arc;
+//! The users' storage port: the directory of users, their lifecycle
+//! changes and their listings.
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
@@ -10,71 +7,9 @@ use kenning_domain::{
     UserKey,
 };
 
-/// A storage failure.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum StoreError {
-    /// A uniqueness rule refused the write; `field` is the public field name
-    /// (`email` or `externalId`).
-    #[error("{field} is already used by another user")]
-    Conflict {
-        /// The field's public name: `email` or `externalId`.
-        field: &'static str,
-    },
-    /// The store could not do the work (unreachable, corrupt, ...); the
-    /// source says why, in the store's or the database's own words.
-    #[error("storage failure")]
-    Backend(#[source] Failure),
-}
+use crate::errors::StoreError;
 
-impl StoreError {
-    /// A [`StoreError::Backend`] caused by `error`, such as a database
-    /// driver's.
-    pub fn backend(error: impl Error + Send + Sync + 'static) -> Self {
-        StoreError::Backend(Failure(Arc::new(error)))
-    }
-
-    /// A [`StoreError::Backend`] the store found itself (a stored row that
-    /// does not read back, a write that kept losing a race), described by
-    /// `message`.
-    pub fn backend_message(message: impl Into<String>) -> Self {
-        Self::backend(Message(message.into()))
-    }
-}
-
-/// What made a store fail, kept whole: its message, and every cause
-/// beneath it through [`Error::source`], so a log can print them all.
-///
-/// Clones share the failure. Two failures are equal only when one is a
-/// clone of the other, never because their messages match.
-#[derive(Debug, Clone)]
-pub struct Failure(Arc<dyn Error + Send + Sync>);
-
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl Error for Failure {
-    fn source(&self) -> Option<&(dyn Error + 'static)> {
-        self.0.source()
-    }
-}
-
-impl PartialEq for Failure {
-    fn eq(&self, other: &Self) -> bool {
-        Arc::ptr_eq(&self.0, &other.0)
-    }
-}
-
-impl Eq for Failure {}
-
-/// A failure described by the store alone.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-struct Message(String);
-
-/// Why [`UserRepository::modify`] did not store a change.
+/// Why [`UserStore::modify`] did not store a change.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ModifyError {
     /// No user has the id.
@@ -131,7 +66,7 @@ pub struct FilteredUsers {
 /// - the e-mail key ([`kenning_domain::Email::key`]) and the externalId are
 ///   each unique among users that are not DELETED; a write that would break
 ///   this fails with [`StoreError::Conflict`], also when two writes race;
-/// - [`modify`](UserRepository::modify) is atomic per user: no other change
+/// - [`modify`](UserStore::modify) is atomic per user: no other change
 ///   to the same user interleaves between its read and its write;
 /// - listings are ordered by last name, first name, then id, so pages taken
 ///   with growing offsets are disjoint and together complete;
@@ -144,11 +79,11 @@ pub struct FilteredUsers {
 ///   [`kenning_domain::user_changes`] of what a `modify` read and wrote,
 ///   and, when an anonymization takes the user out of groups,
 ///   [`kenning_domain::group_changed`] of each of them.
-pub trait UserRepository: Send + Sync {
+pub trait UserStore: Send + Sync {
     /// Stores a new user, made as `by` says.
     fn insert(&self, user: &User, by: &Attribution) -> Result<(), StoreError>;
 
-    /// Stores each of `users` as [`insert`](UserRepository::insert)
+    /// Stores each of `users` as [`insert`](UserStore::insert)
     /// would, in their order, with one answer each: a user refused (a
     /// unique value taken, also by an earlier one of `users`) leaves
     /// nothing and does not stop the others. The stored ones are all
@@ -189,7 +124,7 @@ pub trait UserRepository: Send + Sync {
         limit: Limit,
     ) -> Result<Vec<User>, StoreError>;
 
-    /// The users [`search`](UserRepository::search) would list for `text`
+    /// The users [`search`](UserStore::search) would list for `text`
     /// that come after the position `after` in listing order (from the
     /// first when `None`), at most `limit` of them, and whether more follow.
     /// The position need not be a user that exists (any longer). Each page
@@ -233,7 +168,7 @@ pub trait UserRepository: Send + Sync {
     /// Makes the personal data of the users anonymized so far unreadable
     /// from the store's own files, as far as the store can: old row
     /// versions, freed pages and write-ahead logs that still hold what the
-    /// anonymizing [`modify`](UserRepository::modify) replaced. Called once
+    /// anonymizing [`modify`](UserStore::modify) replaced. Called once
     /// after a purge that anonymized anyone, outside any transaction; it
     /// may take a while on a large store. It cannot reach copies the store
     /// does not own (backups, replicas, archived logs).
