@@ -22,7 +22,7 @@
 
 use std::collections::VecDeque;
 use std::sync::mpsc::{self, SyncSender};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::thread::{self, JoinHandle};
 
 use kenning_ports::StoreError;
@@ -53,9 +53,13 @@ pub(crate) enum Lane {
     Of(usize),
 }
 
-/// The way to the writer threads.
+/// The way to the writer threads, which start with the first write (a
+/// service configured before its first use starts no thread it replaces).
 pub(crate) struct WriteBatcher<T, A> {
-    writers: Arc<Writers<T, A>>,
+    writers: Arc<OnceLock<Writers<T, A>>>,
+    /// How many writer threads to start, and their name.
+    count: usize,
+    name: Arc<str>,
     write: Arc<WriteAll<T, A>>,
 }
 
@@ -63,6 +67,8 @@ impl<T, A> Clone for WriteBatcher<T, A> {
     fn clone(&self) -> Self {
         Self {
             writers: self.writers.clone(),
+            count: self.count,
+            name: self.name.clone(),
             write: self.write.clone(),
         }
     }
@@ -93,16 +99,32 @@ impl<T, A> Drop for Writers<T, A> {
 impl<T, A> std::fmt::Debug for WriteBatcher<T, A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WriteBatcher")
-            .field("writers", &self.writers.threads.len())
+            .field("writers", &self.count)
             .finish_non_exhaustive()
     }
 }
 
 impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
-    /// Starts `writers` threads (at least one) writing with `write`; they
-    /// end when the last clone of this handle is dropped.
-    pub(crate) fn start(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
-        let count = writers.max(1);
+    /// The way to `writers` threads (at least one) writing with `write`,
+    /// started by the first write; they end when the last clone of this
+    /// handle is dropped.
+    pub(crate) fn new(name: &str, writers: usize, write: Arc<WriteAll<T, A>>) -> Self {
+        Self {
+            writers: Arc::new(OnceLock::new()),
+            count: writers.max(1),
+            name: Arc::from(name),
+            write,
+        }
+    }
+
+    /// The writer threads, started if they were not.
+    fn started(&self) -> &Writers<T, A> {
+        self.writers.get_or_init(|| self.start())
+    }
+
+    /// Starts the writer threads.
+    fn start(&self) -> Writers<T, A> {
+        let count = self.count;
         let queue = Arc::new(Queue {
             waiting: Mutex::new(Waiting {
                 any: VecDeque::new(),
@@ -115,9 +137,9 @@ impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
         });
         let threads: Vec<JoinHandle<()>> = (0..count)
             .filter_map(|lane| {
-                let (write, queue) = (write.clone(), queue.clone());
+                let (write, queue) = (self.write.clone(), queue.clone());
                 thread::Builder::new()
-                    .name(name.to_owned())
+                    .name(self.name.to_string())
                     .spawn(move || write_groups(write.as_ref(), &queue, lane))
                     .ok()
             })
@@ -128,10 +150,7 @@ impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
             queue.lock().closed = true;
             queue.arrived.notify_all();
         }
-        Self {
-            writers: Arc::new(Writers { queue, threads }),
-            write,
-        }
+        Writers { queue, threads }
     }
 
     /// Stores `items`, together with those of concurrent callers; returns
@@ -147,7 +166,7 @@ impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
 
     /// The writer threads' count: how many jobs are written at once.
     pub(crate) fn writers(&self) -> usize {
-        self.writers.threads.len().max(1)
+        self.count
     }
 
     /// Stores each of `parts` as a job of its own, by the writer of its
@@ -159,7 +178,7 @@ impl<T: Clone + Send + 'static, A: Send + 'static> WriteBatcher<T, A> {
         &self,
         parts: Vec<(Lane, Vec<T>)>,
     ) -> Vec<Result<Vec<A>, StoreError>> {
-        let queue = &self.writers.queue;
+        let queue = &self.started().queue;
         let sent: Vec<Result<Answer<A>, Vec<T>>> = parts
             .into_iter()
             .map(|(lane, items)| {
@@ -344,7 +363,7 @@ mod tests {
     #[test]
     fn parts_are_written_by_several_writers_and_answered_in_order() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = WriteBatcher::start("test-writer", 4, slow_write(threads.clone()));
+        let commit = WriteBatcher::new("test-writer", 4, slow_write(threads.clone()));
         assert_eq!(commit.writers(), 4);
         let parts: Vec<Vec<i64>> = (0..4)
             .map(|p| (0..SPREAD_FROM as i64).map(|i| p * 100 + i).collect())
@@ -361,7 +380,7 @@ mod tests {
     #[test]
     fn jobs_of_one_lane_are_written_by_one_writer_one_after_another() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = WriteBatcher::start("test-writer", 4, slow_write(threads.clone()));
+        let commit = WriteBatcher::new("test-writer", 4, slow_write(threads.clone()));
         let callers: Vec<_> = (0..8_i64)
             .map(|c| {
                 let commit = commit.clone();
@@ -384,7 +403,7 @@ mod tests {
     #[test]
     fn a_part_that_fails_fails_alone() {
         let threads = Arc::new(Mutex::new(HashSet::new()));
-        let commit = WriteBatcher::start("test-writer", 2, slow_write(threads));
+        let commit = WriteBatcher::new("test-writer", 2, slow_write(threads));
         let mut bad: Vec<i64> = (0..SPREAD_FROM as i64).collect();
         bad[3] = -1;
         let good: Vec<i64> = (0..SPREAD_FROM as i64).collect();

@@ -392,5 +392,5 @@ fn insert_writers(
 ) -> WriteBatcher<(User, Attribution), Result<(), StoreError>> {
     let users = users.clone();
     let insert_all = move |new: &[(User, Attribution)]| users.insert_all(new);
-    WriteBatcher::start("kenning-new-users", writers.max(1), Arc::new(insert_all))
+    WriteBatcher::new("kenning-new-users", writers.max(1), Arc::new(insert_all))
 }

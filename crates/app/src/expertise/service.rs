@@ -158,5 +158,5 @@ fn upload_writers(
 ) -> WriteBatcher<NewAction, Result<Recorded, RecordError>> {
     let (store, scoring) = (store.clone(), scoring.clone());
     let record_all = move |actions: &[NewAction]| store.record_all(actions, &scoring);
-    WriteBatcher::start("kenning-uploads", writers.max(1), Arc::new(record_all))
+    WriteBatcher::new("kenning-uploads", writers.max(1), Arc::new(record_all))
 }
