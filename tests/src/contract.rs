@@ -18,6 +18,7 @@ mod import;
 mod learning;
 mod plans;
 mod privacy;
+mod ranked;
 mod scores;
 mod sessions;
 mod users;

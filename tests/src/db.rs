@@ -96,6 +96,22 @@ impl TestDatabase {
     pub fn url(&self) -> &str {
         &self.url
     }
+
+    /// Runs the statements `sql` on the database, on a connection of its
+    /// own (beside any store open on it).
+    pub fn execute(&self, sql: &str) {
+        use diesel::connection::SimpleConnection;
+        match self.url.strip_prefix("sqlite://") {
+            Some(path) => diesel::SqliteConnection::establish(path)
+                .unwrap()
+                .batch_execute(sql)
+                .unwrap(),
+            None => PgConnection::establish(&self.url)
+                .unwrap()
+                .batch_execute(sql)
+                .unwrap(),
+        }
+    }
 }
 
 impl Drop for TestDatabase {

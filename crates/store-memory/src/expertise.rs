@@ -72,10 +72,13 @@ fn best_actions(
     found
 }
 
-/// Whether `user` is ranked ([`kenning_domain::User::is_ranked`]) and
-/// learned about.
+/// Whether `user` is ranked ([`kenning_domain::User::is_ranked`], as
+/// learned about or not).
 fn visible(state: &State, user: &UserId) -> bool {
-    state.users.get(user).is_some_and(|u| u.is_ranked()) && state.learns(user)
+    state
+        .users
+        .get(user)
+        .is_some_and(|u| u.is_ranked(state.learns(user)))
 }
 
 /// Whether `user` is visible and, `within` a group, one of its members.

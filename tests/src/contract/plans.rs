@@ -4,8 +4,6 @@
 
 use std::sync::Arc;
 
-use diesel::connection::SimpleConnection;
-use diesel::{Connection, PgConnection, SqliteConnection};
 use kenning_store_diesel::Database;
 
 use super::{adapters, new_user};
@@ -26,16 +24,7 @@ fn statements_read_indexes(store: Arc<Database>, db: &TestDatabase) {
         .collect();
     store.import_users(&users).unwrap();
     let url = db.url();
-    match url.strip_prefix("sqlite://") {
-        Some(path) => SqliteConnection::establish(path)
-            .unwrap()
-            .batch_execute("ANALYZE")
-            .unwrap(),
-        None => PgConnection::establish(url)
-            .unwrap()
-            .batch_execute("ANALYZE")
-            .unwrap(),
-    }
+    db.execute("ANALYZE");
     let plans = store.query_plans().unwrap();
     let all = format!("{plans:#?}");
     assert!(

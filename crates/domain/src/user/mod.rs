@@ -207,12 +207,26 @@ impl User {
     pub fn is_hidden(&self) -> bool {
         self.is_hidden
     }
-    /// Whether `experts` ranks the user: ACTIVE and not hidden. A user who
-    /// is not ranked may still learn ([`User::is_provisioned`]). The SQL
-    /// stores keep this on each learner (`learners.ranked`) with triggers
-    /// that state the same rule; the contract suite holds them to it.
-    pub fn is_ranked(&self) -> bool {
-        self.status() == Status::Active && !self.is_hidden
+    /// Whether `experts` ranks the user, when the rules on learning let
+    /// Kenning learn about her (`learned_about`, from
+    /// [`LearningRules::learns`](crate::LearningRules::learns)):
+    /// [`User::ranks`] of her status and hidden mark. A user who is not
+    /// ranked may still learn ([`User::is_provisioned`]).
+    pub fn is_ranked(&self, learned_about: bool) -> bool {
+        Self::ranks(self.status().name(), self.is_hidden, learned_about)
+    }
+
+    /// Whether `experts` ranks a user in the status named `status` (a
+    /// stable name such as [`Status::ACTIVE`]), hidden or not, learned
+    /// about or not: ACTIVE, not hidden and learned about.
+    /// [`User::is_ranked`] asks it of a user, the in-memory store at every
+    /// ranking. The SQL stores keep the answer beside each learner
+    /// (`learners.ranked`) with triggers that say it in SQL, so that a
+    /// change of the hidden mark, which only the database's own SQL makes,
+    /// reaches the mark as well; a test of every status, hidden mark and
+    /// learning answer holds the triggers to this function.
+    pub fn ranks(status: &str, is_hidden: bool, learned_about: bool) -> bool {
+        status == Status::ACTIVE && !is_hidden && learned_about
     }
     /// Whether the user may sign in to the web app and keep a session:
     /// ACTIVE only (a deactivated, pending or deleted user is signed out
