@@ -66,8 +66,8 @@ pub use upload::{
     UploadText,
 };
 pub use user::{
-    GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User, UserError,
-    UserId, UserParts, UserPatch, UserPatchInput,
+    Erasure, GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User,
+    UserError, UserId, UserParts, UserPatch, UserPatchInput,
 };
 pub use validation::{Collector, FieldViolation, Rule, ValidationErrors};
 pub use webhook::{

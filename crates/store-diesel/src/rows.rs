@@ -103,11 +103,6 @@ impl UserRow {
         self.version
     }
 
-    /// Whether the row is of a deleted user.
-    pub(crate) fn is_deleted(&self) -> bool {
-        self.status == Status::DELETED
-    }
-
     /// The user the row stores; an error when it does not read back.
     pub(crate) fn into_user(self) -> Result<User, StoreError> {
         let corrupt = |what: &str| {

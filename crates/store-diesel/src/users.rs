@@ -11,9 +11,10 @@
 //! `modify` takes the row's write lock before it reads the row, lets the
 //! caller's function change the user, and writes it back at the version it
 //! read; a write that lost a race is made again, up to [`MODIFY_ATTEMPTS`]
-//! times. Anonymizing a user also erases what was learned about them
-//! ([`crate::expertise::erase_expertise`]) and takes them out of every group
-//! ([`crate::groups::leave_groups`]), in the same transaction.
+//! times. Anonymizing a user also erases, in the same transaction, each
+//! part [`Erasure`] names: what was learned about them
+//! ([`crate::expertise::erase_expertise`]) and their place in every group
+//! ([`crate::groups::leave_groups`]).
 //!
 //! [`Database::import_users`] stores many users in one transaction, in
 //! listing order, for bulk loads.
@@ -21,8 +22,8 @@
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
 use kenning_domain::{
-    group_members_changed, user_changes, user_created, Attribution, Limit, Offset, SearchText,
-    Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
+    group_members_changed, user_changes, user_created, Attribution, Erasure, Limit, Offset,
+    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey,
 };
 use kenning_ports::{FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
 use uuid::Uuid;
@@ -96,6 +97,31 @@ impl Database {
             }
             Ok::<(), TxError>(())
         })?;
+        Ok(())
+    }
+}
+
+/// The parts of a user the database keeps apart from her row, erased in
+/// the transaction that anonymizes her.
+struct RowsErasure<'a> {
+    conn: &'a mut DbConnection,
+    /// Her id as stored.
+    key: &'a str,
+    /// Who anonymized her, for the groups' audit entries.
+    by: &'a Attribution,
+}
+
+impl Erasure for RowsErasure<'_> {
+    type Error = TxError;
+
+    fn erase_expertise(&mut self) -> Result<(), TxError> {
+        Ok(crate::expertise::erase_expertise(self.conn, self.key)?)
+    }
+
+    fn leave_groups(&mut self, at: DateTime<Utc>) -> Result<(), TxError> {
+        let left = crate::groups::leave_groups(self.conn, self.key, to_db_time(at))?;
+        let changes: Vec<_> = left.into_iter().map(group_members_changed).collect();
+        crate::audit::record(self.conn, self.by, &changes)?;
         Ok(())
     }
 }
@@ -310,7 +336,6 @@ impl UserStore for Database {
                     return Ok(Attempt::NotFound);
                 };
                 let version = row.version();
-                let was_deleted = row.is_deleted();
                 let mut user = row.into_user()?;
                 let before = user.clone();
                 if let Err(refusal) = change(&mut user) {
@@ -326,12 +351,15 @@ impl UserStore for Database {
                 if written == 1 {
                     crate::audit::record(conn, by, &user_changes(&before, &user))?;
                 }
-                if written == 1 && !was_deleted && user.status().is_deleted() {
-                    crate::expertise::erase_expertise(conn, &key)?;
-                    let left =
-                        crate::groups::leave_groups(conn, &key, to_db_time(user.modified()))?;
-                    let changes: Vec<_> = left.into_iter().map(group_members_changed).collect();
-                    crate::audit::record(conn, by, &changes)?;
+                if written == 1 {
+                    user.erase_if_anonymized(
+                        &before,
+                        &mut RowsErasure {
+                            conn,
+                            key: &key,
+                            by,
+                        },
+                    )?;
                 }
                 Ok(if written == 1 {
                     Attempt::Done(Box::new(user.stored_at(next_version(version)?)))

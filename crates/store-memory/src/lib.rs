@@ -18,8 +18,8 @@ use chrono::{DateTime, Utc};
 use kenning_domain::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
     group_members_changed, user_changes, user_created, Attribution, AuditEntry, Change,
-    CredentialKind, Email, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit, Offset,
-    SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
+    CredentialKind, Email, Erasure, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit,
+    Offset, SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
 };
 use kenning_ports::{
     AuditQuery, AuditTrail, CredentialStore, FilteredGroups, FilteredUsers, GroupStore, Membership,
@@ -32,6 +32,38 @@ use state::State;
 
 fn haystack(user: &User) -> Option<String> {
     user.profile().map(SearchText::haystack_of)
+}
+
+/// The parts of a user the memory store keeps apart from her, erased
+/// under the lock that anonymizes her.
+struct StateErasure<'a> {
+    state: &'a mut State,
+    id: UserId,
+    /// Who anonymized her, for the groups' audit entries.
+    by: &'a Attribution,
+}
+
+impl Erasure for StateErasure<'_> {
+    type Error = std::convert::Infallible;
+
+    fn erase_expertise(&mut self) -> Result<(), Self::Error> {
+        self.state.expertise.erase(self.id);
+        Ok(())
+    }
+
+    fn leave_groups(&mut self, at: DateTime<Utc>) -> Result<(), Self::Error> {
+        let mut left = Vec::new();
+        for group in self.state.groups.values_mut() {
+            if group.remove_member(self.id, at) {
+                let version = group.version() + 1;
+                *group = group.clone().stored_at(version);
+                left.push(group_members_changed(group.id().as_uuid()));
+            }
+        }
+        left.sort_by_key(|change| change.resource_id);
+        self.state.record(self.by, left);
+        Ok(())
+    }
 }
 
 impl State {
@@ -243,22 +275,14 @@ impl UserStore for MemoryStore {
         change(&mut user).map_err(ModifyError::Rejected)?;
         let user = user.stored_at(version + 1);
         state.check_unique(&user)?;
-        let erased = user.status().is_deleted();
         if let Some(old) = state.users.insert(id, user.clone()) {
             state.record(by, user_changes(&old, &user));
-            if erased && !old.status().is_deleted() {
-                state.expertise.erase(id);
-                let mut left = Vec::new();
-                for group in state.groups.values_mut() {
-                    if group.remove_member(id, user.modified()) {
-                        let version = group.version() + 1;
-                        *group = group.clone().stored_at(version);
-                        left.push(group_members_changed(group.id().as_uuid()));
-                    }
-                }
-                left.sort_by_key(|change| change.resource_id);
-                state.record(by, left);
-            }
+            let erasure = &mut StateErasure {
+                state: &mut state,
+                id,
+                by,
+            };
+            let Ok(()) = user.erase_if_anonymized(&old, erasure);
         }
         Ok(user)
     }

@@ -15,6 +15,7 @@
 //! and why a move is refused in `status`, the personal data in `profile`,
 //! and a client's raw attributes parsed into checked ones in `input`.
 
+mod erasure;
 mod input;
 mod profile;
 mod status;
@@ -26,6 +27,7 @@ use uuid::Uuid;
 
 use crate::profile::Email;
 
+pub use erasure::Erasure;
 pub use input::{NewUser, NewUserInput, Patch, UserPatch, UserPatchInput};
 pub use profile::Profile;
 pub use status::{GracePeriod, Status, UserError};
@@ -374,6 +376,22 @@ impl User {
         self.status = Status::Deleted { at: now };
         self.profile = None;
         Ok(())
+    }
+
+    /// Erases, through `erasure`, what the change from `before` to this
+    /// user takes away: every part [`Erasure`] names when the change
+    /// anonymized her (she was not deleted, and now is), nothing
+    /// otherwise.
+    pub fn erase_if_anonymized<E: Erasure>(
+        &self,
+        before: &User,
+        erasure: &mut E,
+    ) -> Result<(), E::Error> {
+        if !self.status().is_deleted() || before.status().is_deleted() {
+            return Ok(());
+        }
+        erasure.erase_expertise()?;
+        erasure.leave_groups(self.modified())
     }
 }
 

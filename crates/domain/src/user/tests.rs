@@ -369,3 +369,40 @@ fn the_learning_statuses_are_named_as_they_learn() {
     }
     assert!(Status::Active.learns() && Status::Deactivated.learns());
 }
+
+/// The parts an [`Erasure`] was asked to erase, in order.
+#[derive(Default)]
+struct Erased(Vec<String>);
+
+impl Erasure for Erased {
+    type Error = ();
+    fn erase_expertise(&mut self) -> Result<(), ()> {
+        self.0.push("expertise".to_owned());
+        Ok(())
+    }
+    fn leave_groups(&mut self, at: DateTime<Utc>) -> Result<(), ()> {
+        self.0.push(format!("groups at {at}"));
+        Ok(())
+    }
+}
+
+#[test]
+fn only_the_change_that_anonymizes_erases() {
+    let active = in_state(State::Active);
+    let pending = in_state(State::Pending);
+    let deleted = in_state(State::Deleted);
+    let mut erased = Erased::default();
+    pending.erase_if_anonymized(&active, &mut erased).unwrap();
+    deleted.erase_if_anonymized(&deleted, &mut erased).unwrap();
+    active.erase_if_anonymized(&active, &mut erased).unwrap();
+    assert!(erased.0.is_empty(), "{:?}", erased.0);
+
+    deleted.erase_if_anonymized(&pending, &mut erased).unwrap();
+    assert_eq!(
+        erased.0,
+        [
+            "expertise".to_owned(),
+            format!("groups at {}", deleted.modified())
+        ]
+    );
+}
