@@ -16,6 +16,7 @@
 //! modules) is left out, and a test module's file may use its parents:
 //! that is how a test reaches what it tests.
 
+mod crates;
 mod graph;
 mod scan;
 
