@@ -14,6 +14,7 @@ import urllib.parse
 import urllib.request
 
 import pytest
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as seen
@@ -81,6 +82,22 @@ def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning)
     check_page(browser, "link-used")
 
 
+def left(element):
+    """A wait condition: `element`'s page has gone. Chromium may say so,
+    mid-navigation, with an error of its inspector ("Node with given id does
+    not belong to the document") rather than a stale element, so any refusal
+    to read the old element counts."""
+
+    def gone(_driver):
+        try:
+            element.is_enabled()
+            return False
+        except WebDriverException:
+            return True
+
+    return gone
+
+
 def ask(driver, query):
     before = driver.find_element(By.TAG_NAME, "main")
     box = driver.find_element(By.ID, "q")
@@ -88,7 +105,7 @@ def ask(driver, query):
     box.send_keys(query, Keys.ENTER)
     # The answer is a new page: wait for the old one to go, so that the
     # last answer's reading is not taken for this one's.
-    wait(driver).until(seen.staleness_of(before))
+    wait(driver).until(left(before))
     wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "main"), "How Kenning read"))
     return text(driver)
 
@@ -367,7 +384,7 @@ def submit(driver, button_text):
     """Clicks the button and waits for the page it leads to."""
     before = driver.find_element(By.TAG_NAME, "main")
     driver.find_element(By.XPATH, f"//button[normalize-space()='{button_text}']").click()
-    wait(driver).until(seen.staleness_of(before))
+    wait(driver).until(left(before))
 
 
 def test_an_administrator_creates_a_user_once_the_invalid_field_is_fixed(browser, kenning):
