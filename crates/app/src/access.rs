@@ -1,7 +1,10 @@
 //! Who may do what, decided once for every door: a machine token by its
 //! scopes, a signed-in person by whose profile it is, an administrator
-//! (a person in the configured group) as a token with every scope. The
-//! adapters name the caller and the operation; this module answers.
+//! (a person in the configured group) as a token with every scope. An
+//! adapter names only the caller (each service's `called_by`); every use
+//! case names the [`Operation`] it is and asks [`Caller::require`] before
+//! it reads or changes anything, so no adapter chooses what a request may
+//! do (neither type is visible outside this crate).
 
 use kenning_domain::{Scope, UserId};
 
@@ -18,11 +21,16 @@ pub enum Caller {
     /// A person signed in to the web app who is an administrator
     /// ([`crate::Administrators`] decides who is, on every request).
     Administrator(UserId),
+    /// Whoever runs Kenning's command line or its own rounds (purge,
+    /// delivery, retention): they hold the database, so nobody is asked.
+    /// A service is built for the operator; a door narrows it with
+    /// `called_by`.
+    Operator,
 }
 
-/// What a caller asks to do.
+/// What a caller asks to do: named by the use case, never by an adapter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Operation {
+pub(crate) enum Operation {
     /// Read the user directory (users, their groups, groups).
     ReadUsers,
     /// Create, change or delete users and groups.
@@ -65,8 +73,9 @@ impl Caller {
     /// change their own hidden topics only; an administrator may do all a
     /// token with every scope may do. Credentials are managed by an
     /// administrator (or at the command line, which asks nobody), never by
-    /// a token: no token can issue itself, or another, more scopes.
-    pub fn require(&self, operation: Operation) -> Result<(), ServiceError> {
+    /// a token: no token can issue itself, or another, more scopes. The
+    /// operator may do everything.
+    pub(crate) fn require(&self, operation: Operation) -> Result<(), ServiceError> {
         match self {
             Caller::Machine(principal) => {
                 principal.require(match operation {
@@ -90,7 +99,7 @@ impl Caller {
                     )),
                 })
             }
-            Caller::Administrator(_) => Ok(()),
+            Caller::Administrator(_) | Caller::Operator => Ok(()),
             Caller::Person(me) => match operation {
                 Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
                     Ok(())
@@ -180,12 +189,13 @@ mod tests {
     }
 
     #[test]
-    fn an_administrator_may_do_what_a_token_with_every_scope_may_and_manage_credentials() {
+    fn an_administrator_and_the_operator_may_do_what_every_scope_allows_and_manage_credentials() {
         let admin = Caller::Administrator(UserId::from_uuid(Uuid::new_v4()));
         let everything = machine(&Scope::ALL);
         let someone = UserId::from_uuid(Uuid::new_v4());
         for operation in every_operation(someone) {
             assert!(admin.require(operation).is_ok(), "{operation:?}");
+            assert!(Caller::Operator.require(operation).is_ok(), "{operation:?}");
             if operation != Operation::ManageCredentials {
                 assert!(everything.require(operation).is_ok(), "{operation:?}");
             }

@@ -7,6 +7,7 @@ use chrono::TimeDelta;
 use kenning_domain::{AuditEntry, AuditLimit};
 use kenning_ports::{AuditQuery, AuditTrail, Clock};
 
+use crate::access::{Caller, Operation};
 use crate::error::ServiceError;
 
 /// How many entries one step of [`AuditService::prune`] deletes: one
@@ -31,6 +32,8 @@ pub struct AuditPage {
 pub struct AuditService {
     trail: Arc<dyn AuditTrail>,
     clock: Arc<dyn Clock>,
+    /// Who calls: reading the trail asks whether they may.
+    caller: Caller,
 }
 
 impl std::fmt::Debug for AuditService {
@@ -40,14 +43,29 @@ impl std::fmt::Debug for AuditService {
 }
 
 impl AuditService {
-    /// The service over `trail`; `clock` says what is old.
+    /// The service over `trail`; `clock` says what is old. It serves the
+    /// operator until [`called_by`](Self::called_by) names the caller.
     pub fn new(trail: Arc<dyn AuditTrail>, clock: Arc<dyn Clock>) -> Self {
-        Self { trail, clock }
+        Self {
+            trail,
+            clock,
+            caller: Caller::Operator,
+        }
+    }
+
+    /// The same service for `caller`, who reads the trail only with
+    /// `audit:read`.
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
+        }
     }
 
     /// The entries `query` asks for, newest first, at most `limit`, with
     /// the cursor of the next page when more match.
     pub fn entries(&self, query: AuditQuery, limit: AuditLimit) -> Result<AuditPage, ServiceError> {
+        self.caller.require(Operation::ReadAudit)?;
         let wanted = limit.get();
         let mut entries = self.trail.audit_entries(&query, wanted + 1)?;
         let more = entries.len() > usize::try_from(wanted).unwrap_or(usize::MAX);

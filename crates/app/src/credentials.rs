@@ -24,6 +24,7 @@ use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
+use crate::access::{Caller, Operation};
 use crate::error::{Missing, ServiceError};
 pub use principal::Principal;
 use verified::Verified;
@@ -119,6 +120,8 @@ pub struct CredentialService {
     /// Who the credentials issued and revoked here are recorded as issued
     /// and revoked by.
     actor: Actor,
+    /// Who calls: issuing, listing and revoking ask whether they may.
+    caller: Caller,
 }
 
 impl std::fmt::Debug for CredentialService {
@@ -134,13 +137,25 @@ impl CredentialService {
     /// `clock` and timing its memory of recent checks by it; that memory
     /// holds at most [`DEFAULT_CAPACITY`] credentials. What it issues and
     /// revokes is recorded as done by [`Actor::embedded`] until
-    /// [`acting_as`](Self::acting_as) names someone.
+    /// [`acting_as`](Self::acting_as) names someone; it serves the
+    /// operator until [`called_by`](Self::called_by) names the caller.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self {
             store,
             clock,
             verified: Arc::new(Verified::new(DEFAULT_CAPACITY)),
             actor: Actor::embedded(),
+            caller: Caller::Operator,
+        }
+    }
+
+    /// The same service (sharing its memory of recent checks) for
+    /// `caller`: only an administrator (or the operator) manages
+    /// credentials.
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
         }
     }
 
@@ -200,6 +215,7 @@ impl CredentialService {
         name: &str,
         scopes: &[Scope],
     ) -> Result<IssuedCredential, ServiceError> {
+        self.caller.require(Operation::ManageCredentials)?;
         let (stored, secret) = self.prepare(kind, name, scopes)?;
         let by = Attribution::new(self.actor.clone(), stored.created);
         self.store.insert(&stored, &by)?;
@@ -227,6 +243,7 @@ impl CredentialService {
     /// Every credential of `kind`, oldest first, revoked ones included; never a
     /// secret.
     pub fn list(&self, kind: CredentialKind) -> Result<Vec<Credential>, ServiceError> {
+        self.caller.require(Operation::ManageCredentials)?;
         Ok(self
             .store
             .list(kind)?
@@ -240,6 +257,7 @@ impl CredentialService {
     /// refuses it from now on; other services on the same store within
     /// [`REVOCATION_DELAY`].
     pub fn revoke(&self, kind: CredentialKind, id: Uuid) -> Result<(), ServiceError> {
+        self.caller.require(Operation::ManageCredentials)?;
         let by = Attribution::new(self.actor.clone(), self.clock.now());
         if self.store.revoke(kind, id, &by)? {
             self.verified.forget(kind, id);

@@ -11,6 +11,7 @@ use kenning_domain::{
 use kenning_ports::{Clock, FilteredGroups, GroupStore, Membership, ModifyGroupError, UserStore};
 use uuid::Uuid;
 
+use crate::access::{Caller, Operation};
 use crate::error::{Missing, Resource, ServiceError};
 use crate::stale::retry_stale;
 
@@ -22,6 +23,8 @@ pub struct GroupService {
     clock: Arc<dyn Clock>,
     /// Who the changes made through this service are recorded as made by.
     actor: Actor,
+    /// Who calls: each use case asks whether they may.
+    caller: Caller,
 }
 
 impl std::fmt::Debug for GroupService {
@@ -48,7 +51,8 @@ impl GroupService {
     /// The service over `groups`, whose members are `users`; `clock` says
     /// when groups change. Its changes are recorded as made by
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
-    /// someone.
+    /// someone, and it serves the operator until
+    /// [`called_by`](Self::called_by) names the caller.
     pub fn new(
         groups: Arc<dyn GroupStore>,
         users: Arc<dyn UserStore>,
@@ -59,6 +63,7 @@ impl GroupService {
             users,
             clock,
             actor: Actor::embedded(),
+            caller: Caller::Operator,
         }
     }
 
@@ -67,6 +72,16 @@ impl GroupService {
     pub fn acting_as(&self, actor: Actor) -> Self {
         Self {
             actor,
+            ..self.clone()
+        }
+    }
+
+    /// The same service for `caller`: each use case refuses what they may
+    /// not do (reading groups needs `users:read`, and a person may read
+    /// them; changing them needs `users:write`).
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
             ..self.clone()
         }
     }
@@ -92,6 +107,7 @@ impl GroupService {
 
     /// A new group.
     pub fn create(&self, input: GroupInput) -> Result<Group, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let attributes = self.attributes(input)?;
         let by = self.attribution();
         let group = Group::create(GroupId::from_uuid(Uuid::new_v4()), attributes, by.at);
@@ -103,6 +119,11 @@ impl GroupService {
 
     /// The group with this id; `NotFound` when there is none.
     pub fn get(&self, id: GroupId) -> Result<Group, ServiceError> {
+        self.caller.require(Operation::ReadGroups)?;
+        self.read(id)
+    }
+
+    fn read(&self, id: GroupId) -> Result<Group, ServiceError> {
         self.groups
             .group(id)?
             .ok_or(ServiceError::NotFound(Missing::Group))
@@ -116,6 +137,7 @@ impl GroupService {
         skip: u64,
         count: u32,
     ) -> Result<FilteredGroups, ServiceError> {
+        self.caller.require(Operation::ReadGroups)?;
         Ok(self.groups.groups(filter, skip, count)?)
     }
 
@@ -128,6 +150,7 @@ impl GroupService {
         expected: Option<u64>,
         input: GroupInput,
     ) -> Result<Group, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let attributes = self.attributes(input)?;
         let by = self.attribution();
         Ok(self.groups.modify_group(id, &by, &mut |group| {
@@ -153,8 +176,9 @@ impl GroupService {
         expected: Option<u64>,
         mut change: impl FnMut(&Group) -> Result<GroupInput, E>,
     ) -> Result<Group, E> {
+        self.caller.require(Operation::WriteUsers)?;
         retry_stale(expected, || {
-            let current = self.get(id)?;
+            let current = self.read(id)?;
             let input = change(&current)?;
             let version = expected.unwrap_or(current.version());
             Ok(self.replace(id, Some(version), input))
@@ -163,6 +187,7 @@ impl GroupService {
 
     /// The groups `user` belongs to, by name then id.
     pub fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, ServiceError> {
+        self.caller.require(Operation::ReadGroups)?;
         Ok(self
             .groups
             .groups_of(&[user])?
@@ -176,12 +201,14 @@ impl GroupService {
         &self,
         users: &[UserId],
     ) -> Result<HashMap<UserId, Vec<Membership>>, ServiceError> {
+        self.caller.require(Operation::ReadGroups)?;
         Ok(self.groups.groups_of(users)?)
     }
 
     /// Deletes the group (its members stay users), only if it is at
     /// version `expected` when given, in one atomic step.
     pub fn delete(&self, id: GroupId, expected: Option<u64>) -> Result<(), ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         Ok(self
             .groups
             .delete_group(id, expected, &self.attribution())?)

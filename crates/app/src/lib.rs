@@ -24,7 +24,7 @@ mod stale;
 mod users;
 mod webhooks;
 
-pub use access::{Caller, Operation};
+pub use access::Caller;
 pub use administrators::Administrators;
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};

@@ -13,6 +13,7 @@ use kenning_domain::{
 use kenning_ports::{AuditQuery, AuditTrail, Clock, GroupStore, PrivacyStore, UserStore};
 use serde_json::{json, Value};
 
+use crate::access::{Caller, Operation};
 use crate::error::{Missing, ServiceError};
 use crate::expertise::ExpertiseService;
 
@@ -33,6 +34,8 @@ pub struct PrivacyService {
     expertise: ExpertiseService,
     clock: Arc<dyn Clock>,
     actor: kenning_domain::Actor,
+    /// Who calls: each use case asks whether they may.
+    caller: Caller,
 }
 
 impl std::fmt::Debug for PrivacyService {
@@ -45,7 +48,8 @@ impl PrivacyService {
     /// The service over `store`, reading people's profiles and expertise
     /// through `expertise` (which must have been given the same store with
     /// [`ExpertiseService::with_privacy`], so that its questions are
-    /// counted here).
+    /// counted here). It serves the operator until
+    /// [`called_by`](Self::called_by) names the caller.
     pub fn new(
         store: Arc<dyn PrivacyStore>,
         users: Arc<dyn UserStore>,
@@ -62,6 +66,17 @@ impl PrivacyService {
             expertise,
             clock,
             actor: kenning_domain::Actor::embedded(),
+            caller: Caller::Operator,
+        }
+    }
+
+    /// The same service for `caller`: a person reads and changes their
+    /// own data and learning only; the rules and the subjects asked are
+    /// an administrator's (or a token's with `users:read`/`users:write`).
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
         }
     }
 
@@ -87,6 +102,11 @@ impl PrivacyService {
 
     /// The rules in force, with who set each and when.
     pub fn rules(&self) -> Result<LearningRules, ServiceError> {
+        self.caller.require(Operation::ReadLearningRules)?;
+        self.read_rules()
+    }
+
+    fn read_rules(&self) -> Result<LearningRules, ServiceError> {
         Ok(self.store.learning_rules()?)
     }
 
@@ -99,6 +119,7 @@ impl PrivacyService {
         value: Option<&str>,
         set: bool,
     ) -> Result<LearningRules, ServiceError> {
+        self.caller.require(Operation::SetLearningRules)?;
         let rule = LearningRule::parse(kind, value).map_err(ValidationErrors::from)?;
         if let LearningRule::GroupOff(group) = &rule {
             if set && self.groups.group(*group)?.is_none() {
@@ -107,11 +128,16 @@ impl PrivacyService {
         }
         self.store
             .set_learning_rule(&rule, set, &self.attribution())?;
-        self.rules()
+        self.read_rules()
     }
 
     /// Whether `user` is learned about, and their own choice.
     pub fn learning_of(&self, user: UserId) -> Result<Learning, ServiceError> {
+        self.caller.require(Operation::ReadDataOf(user))?;
+        self.read_learning(user)
+    }
+
+    fn read_learning(&self, user: UserId) -> Result<Learning, ServiceError> {
         self.store
             .learning_of(user)?
             .ok_or(ServiceError::NotFound(Missing::User))
@@ -124,6 +150,7 @@ impl PrivacyService {
         user: UserId,
         choice: Option<bool>,
     ) -> Result<Learning, ServiceError> {
+        self.caller.require(Operation::ChangeLearningOf(user))?;
         self.store
             .set_learning_choice(user, choice, &self.attribution())?
             .ok_or(ServiceError::NotFound(Missing::User))
@@ -132,6 +159,7 @@ impl PrivacyService {
     /// Erases what was learned about `user`: every action and standing
     /// (the account, its profile and its choice stay).
     pub fn forget(&self, user: UserId) -> Result<(), ServiceError> {
+        self.caller.require(Operation::ChangeLearningOf(user))?;
         if !self.store.forget(user, &self.attribution())? {
             return Err(ServiceError::NotFound(Missing::User));
         }
@@ -155,7 +183,7 @@ impl PrivacyService {
     /// [`RETENTION_BATCH`], until none is left or `max_steps` ran; how many
     /// it forgot. Nothing without a retention.
     pub fn forget_expired(&self, max_steps: u32) -> Result<u64, ServiceError> {
-        let Some(days) = self.rules()?.retention_days() else {
+        let Some(days) = self.read_rules()?.retention_days() else {
             return Ok(0);
         };
         let before = self.clock.now() - Duration::days(i64::from(days));
@@ -179,6 +207,7 @@ impl PrivacyService {
     /// one person alone, the most asked first; `days` from 1 to the 90 the
     /// counts are kept ([`AskedSubject::span`]).
     pub fn asked(&self, days: i64) -> Result<Vec<AskedCount>, ServiceError> {
+        self.caller.require(Operation::ReadAskedSubjects)?;
         let days = AskedSubject::span(days).map_err(ValidationErrors::from)?;
         self.expertise.flush_asked();
         let since = self.clock.now().date_naive() - Duration::days(i64::from(days));
@@ -224,13 +253,14 @@ impl PrivacyService {
     /// about them. The hand-out is recorded in the audit trail (who asked,
     /// not what was in it).
     pub fn export(&self, user: UserId) -> Result<Value, ServiceError> {
+        self.caller.require(Operation::ReadDataOf(user))?;
         let person = self.live(user)?;
         let groups = self
             .groups
             .groups_of(&[user])?
             .remove(&user)
             .unwrap_or_default();
-        let learning = self.learning_of(user)?;
+        let learning = self.read_learning(user)?;
         let hidden = self.expertise.hidden_topics(user)?;
         let topics = self.expertise.scored_standings(user)?;
         let actions = self.store.actions_of(user)?;

@@ -11,6 +11,7 @@ use kenning_domain::{
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
 use uuid::Uuid;
 
+use crate::access::{Caller, Operation};
 use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
 use crate::stale::retry_stale;
@@ -40,6 +41,8 @@ pub struct UserService {
     default_language: LanguageId,
     /// Who the changes made through this service are recorded as made by.
     actor: Actor,
+    /// Who calls: each use case asks whether they may.
+    caller: Caller,
     /// New users of concurrent callers are stored together.
     inserts: WriteBatcher<(User, Attribution), Result<(), StoreError>>,
 }
@@ -58,7 +61,8 @@ impl UserService {
     /// deleted and purged, and a user created without a language gets
     /// `default_language`. Its changes are recorded as made by
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
-    /// someone.
+    /// someone, and it serves the operator until
+    /// [`called_by`](Self::called_by) names the caller.
     pub fn new(
         users: Arc<dyn UserStore>,
         clock: Arc<dyn Clock>,
@@ -70,6 +74,7 @@ impl UserService {
             clock,
             default_language,
             actor: Actor::embedded(),
+            caller: Caller::Operator,
         }
     }
 
@@ -90,6 +95,16 @@ impl UserService {
         }
     }
 
+    /// The same service for `caller`: each use case refuses what they may
+    /// not do (reading the directory needs `users:read`, changing it
+    /// `users:write`).
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
+        }
+    }
+
     /// A change made now by this service's actor.
     fn attribution(&self, at: DateTime<Utc>) -> Attribution {
         Attribution::new(self.actor.clone(), at)
@@ -104,6 +119,7 @@ impl UserService {
     /// as an identity provider may provision someone who cannot sign in
     /// yet.
     pub fn create_as(&self, input: NewUserInput, active: bool) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let new = NewUser::parse(input, &self.default_language)?;
         let now = self.clock.now();
         let mut user = User::register(UserId::from_uuid(Uuid::new_v4()), new, now);
@@ -119,6 +135,12 @@ impl UserService {
         Ok(user)
     }
 
+    /// `Forbidden` unless the caller may read the directory: for what
+    /// describes it rather than holds it (SCIM's discovery documents).
+    pub fn may_read(&self) -> Result<(), ServiceError> {
+        self.caller.require(Operation::ReadUsers)
+    }
+
     /// The ACTIVE and DEACTIVATED users `filter` asks for (all of them
     /// when `None`), in listing order, the first `skip` left out, at most
     /// `count`; with how many match in all.
@@ -128,12 +150,26 @@ impl UserService {
         skip: u64,
         count: u32,
     ) -> Result<FilteredUsers, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
         Ok(self.users.filter(filter, skip, count)?)
     }
 
     /// The user with this id, whatever its status; `NotFound` when there is
     /// none.
     pub fn get(&self, id: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
+        self.read(id)
+    }
+
+    /// The user with this id as a change of it starts from it (a write
+    /// that computes the new user from the old, as SCIM's `PUT` does), for
+    /// a caller who may change users; `NotFound` when there is none.
+    pub fn get_for_change(&self, id: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
+        self.read(id)
+    }
+
+    fn read(&self, id: UserId) -> Result<User, ServiceError> {
         self.users
             .get(id)?
             .ok_or(ServiceError::NotFound(Missing::User))
@@ -143,6 +179,7 @@ impl UserService {
     /// without regard to case, or an externalId), read from the unique
     /// index on it; `NotFound` when nobody does.
     pub fn get_by_key(&self, key: &UserKey) -> Result<User, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
         self.users
             .get_by_key(key)?
             .ok_or(ServiceError::NotFound(Missing::User))
@@ -151,6 +188,7 @@ impl UserService {
     /// The users with these ids, whatever their status, in one read; ids
     /// of no user are left out.
     pub fn get_many(&self, ids: &[UserId]) -> Result<Vec<User>, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
         Ok(self.users.get_many(ids)?)
     }
 
@@ -162,6 +200,7 @@ impl UserService {
         offset: Offset,
         limit: Limit,
     ) -> Result<Vec<User>, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
         Ok(self.users.search(text, offset, limit)?)
     }
 
@@ -176,6 +215,7 @@ impl UserService {
         after: Option<&UserCursor>,
         limit: Limit,
     ) -> Result<UserPage, ServiceError> {
+        self.caller.require(Operation::ReadUsers)?;
         Ok(self.users.search_after(text, after, limit)?)
     }
 
@@ -188,6 +228,7 @@ impl UserService {
         input: UserPatchInput,
         expected: Option<u64>,
     ) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let patch = UserPatch::parse(input)?;
         self.modify(id, |user| {
             expect(user, expected)?;
@@ -203,6 +244,7 @@ impl UserService {
         email: &str,
         expected: Option<u64>,
     ) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let email = Email::parse(email).map_err(ValidationErrors::from)?;
         self.modify(id, |user| {
             expect(user, expected)?;
@@ -224,6 +266,7 @@ impl UserService {
         changes: UserPatchInput,
         active: Option<bool>,
     ) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let email = Email::parse(email).map_err(ValidationErrors::from);
         let (email, patch) = match (email, UserPatch::parse(changes)) {
             (Ok(email), Ok(patch)) => (email, patch),
@@ -256,8 +299,9 @@ impl UserService {
         expected: Option<u64>,
         mut change: impl FnMut(&User) -> Result<Replacement, E>,
     ) -> Result<User, E> {
+        self.caller.require(Operation::WriteUsers)?;
         retry_stale(expected, || {
-            let current = self.get(id)?;
+            let current = self.read(id)?;
             let Replacement {
                 email,
                 changes,
@@ -272,6 +316,7 @@ impl UserService {
     /// pending deletion stays as it is ([`User::deactivate`]). `Forbidden`
     /// for a system user, `InvalidTransition` for a deleted one.
     pub fn deactivate(&self, id: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         self.modify(id, User::deactivate)
     }
 
@@ -279,6 +324,7 @@ impl UserService {
     /// ([`User::reactivate`]). `InvalidTransition` while a deletion is
     /// pending (it must be cancelled first) or after it.
     pub fn reactivate(&self, id: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         self.modify(id, User::reactivate)
     }
 
@@ -294,6 +340,7 @@ impl UserService {
         id: UserId,
         expected: Option<u64>,
     ) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let now = self.clock.now();
         self.modify(id, |user| {
             expect(user, expected)?;
@@ -305,6 +352,7 @@ impl UserService {
     /// DEACTIVATED again); `GracePeriodExpired` after it, and
     /// `InvalidTransition` when no deletion is pending.
     pub fn cancel_delete(&self, id: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
         let now = self.clock.now();
         self.modify(id, |user| user.cancel_delete(now))
     }

@@ -13,6 +13,7 @@ use kenning_domain::{
 use kenning_ports::{Clock, OutboxCounts, SendOutcome, WebhookSender, WebhookStore};
 use uuid::Uuid;
 
+use crate::access::{Caller, Operation};
 use crate::error::{Missing, ServiceError};
 
 /// How deliveries are made.
@@ -60,6 +61,8 @@ pub struct WebhookService {
     sender: Arc<dyn WebhookSender>,
     clock: Arc<dyn Clock>,
     settings: DeliverySettings,
+    /// Who calls: each use case asks whether they may.
+    caller: Caller,
 }
 
 impl std::fmt::Debug for WebhookService {
@@ -91,7 +94,8 @@ fn jitter() -> f64 {
 }
 
 impl WebhookService {
-    /// The service over `store`, posting through `sender`.
+    /// The service over `store`, posting through `sender`; it serves the
+    /// operator until [`called_by`](Self::called_by) names the caller.
     pub fn new(
         store: Arc<dyn WebhookStore>,
         sender: Arc<dyn WebhookSender>,
@@ -103,6 +107,16 @@ impl WebhookService {
             sender,
             clock,
             settings,
+            caller: Caller::Operator,
+        }
+    }
+
+    /// The same service for `caller`, who manages subscriptions only with
+    /// `webhooks:manage`.
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
         }
     }
 
@@ -110,6 +124,7 @@ impl WebhookService {
     /// (shown this once); `ValidationError` on `url` (also when the
     /// network policy refuses it) and `kinds`.
     pub fn subscribe(&self, input: &SubscriptionInput) -> Result<Subscription, ServiceError> {
+        self.caller.require(Operation::ManageWebhooks)?;
         let (url, kinds) = parse_subscription(input)?;
         self.sender.check_url(&url).map_err(|problem| {
             ValidationErrors::from(FieldViolation::new("url", Rule::Refused { problem }))
@@ -128,12 +143,14 @@ impl WebhookService {
 
     /// Every subscription, oldest first.
     pub fn subscriptions(&self) -> Result<Vec<Subscription>, ServiceError> {
+        self.caller.require(Operation::ManageWebhooks)?;
         Ok(self.store.subscriptions()?)
     }
 
     /// Ends a subscription and drops what waits for it; `NotFound`
     /// ([`Missing::Subscription`]) when there is none.
     pub fn unsubscribe(&self, id: Uuid) -> Result<(), ServiceError> {
+        self.caller.require(Operation::ManageWebhooks)?;
         if self.store.delete_subscription(id)? {
             Ok(())
         } else {
@@ -144,6 +161,7 @@ impl WebhookService {
     /// Delivers to a failing subscription again, what waits for it at
     /// once.
     pub fn resume(&self, id: Uuid) -> Result<(), ServiceError> {
+        self.caller.require(Operation::ManageWebhooks)?;
         if self
             .store
             .set_subscription_state(id, SubscriptionState::Active)?
@@ -156,6 +174,7 @@ impl WebhookService {
 
     /// What waits and what was delivered, per subscription.
     pub fn counts(&self) -> Result<Vec<OutboxCounts>, ServiceError> {
+        self.caller.require(Operation::ManageWebhooks)?;
         Ok(self.store.outbox_counts()?)
     }
 

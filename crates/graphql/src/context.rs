@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
 use kenning_app::{
-    AuditService, Caller, ExpertiseService, GroupService, Operation, Principal, PrivacyService,
+    AuditService, Caller, ExpertiseService, GroupService, Principal, PrivacyService, ServiceError,
     UserService, WebhookService,
 };
 use kenning_domain::{Actor, Channel, User, UserId};
@@ -13,13 +13,12 @@ use kenning_ports::Membership;
 
 use crate::error::ApiError;
 
-/// What a request executes with: who is calling, the use cases (their
-/// changes recorded as the caller's), and the largest offset `users`
-/// accepts (the schema's [`crate::Limits::max_offset`]).
+/// What a request executes with: the use cases as the caller calls them
+/// (each refuses what the caller's scopes do not allow; their changes
+/// recorded as the caller's), and the largest offset `users` accepts (the
+/// schema's [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
-    /// Who is calling, as `app` decides what it may do.
-    pub caller: Caller,
     pub users: UserService,
     pub groups: GroupService,
     pub expertise: ExpertiseService,
@@ -77,32 +76,41 @@ impl Context {
     /// changes are recorded as made by its credential through GraphQL.
     pub fn new(principal: Principal, services: Services, max_offset: u32) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
+        let caller = Caller::Machine(principal);
         Self {
-            caller: Caller::Machine(principal),
-            users: services.users.acting_as(actor.clone()),
-            groups: services.groups.acting_as(actor.clone()),
-            expertise: services.expertise.acting_as(actor.clone()),
-            privacy: services.privacy.acting_as(actor),
-            audit: services.audit,
-            webhooks: services.webhooks,
+            users: services
+                .users
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            groups: services
+                .groups
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            expertise: services
+                .expertise
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            privacy: services.privacy.called_by(caller.clone()).acting_as(actor),
+            audit: services.audit.called_by(caller.clone()),
+            webhooks: services.webhooks.called_by(caller),
             max_offset,
             read_ahead: Arc::default(),
         }
     }
 
-    /// Reads the users `ids` in one batch, for [`user`](Self::user) to
-    /// answer from.
-    pub(crate) fn read_users_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
-        let found = self.users.get_many(ids)?;
+    /// Reads the people `ids` an answer names in one batch, for
+    /// [`person`](Self::person) to answer from.
+    pub(crate) fn read_people_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
+        let found = self.expertise.people(ids)?;
         lock(&self.read_ahead.users).extend(found.into_iter().map(|u| (u.id(), u)));
         Ok(())
     }
 
-    /// The user `id`: read ahead, or read now.
-    pub(crate) fn user(&self, id: UserId) -> Result<User, ApiError> {
+    /// The person `id` an answer names: read ahead, or read now.
+    pub(crate) fn person(&self, id: UserId) -> Result<User, ApiError> {
         match lock(&self.read_ahead.users).remove(&id) {
             Some(user) => Ok(user),
-            None => Ok(self.users.get(id)?),
+            None => Ok(self.expertise.person(id)?),
         }
     }
 
@@ -110,10 +118,15 @@ impl Context {
     /// [`groups_of`](Self::groups_of) to answer from, when the caller may
     /// read groups at all.
     pub(crate) fn read_groups_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
-        if self.caller.require(Operation::ReadGroups).is_err() || ids.is_empty() {
+        if ids.is_empty() {
             return Ok(());
         }
-        let mut found = self.groups.groups_of_all(ids)?;
+        let mut found = match self.groups.groups_of_all(ids) {
+            Ok(found) => found,
+            // Not for this caller: each user's `groups` says so.
+            Err(ServiceError::Forbidden(_)) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
         let mut ahead = lock(&self.read_ahead.groups);
         for id in ids {
             ahead.insert(*id, found.remove(id).unwrap_or_default());
@@ -127,49 +140,5 @@ impl Context {
             Some(groups) => Ok(groups),
             None => Ok(self.groups.groups_of(id)?),
         }
-    }
-
-    /// The user use cases, if the caller may do `operation` (as
-    /// [`Caller::require`] decides); otherwise the scope error.
-    pub(crate) fn allow(&self, operation: Operation) -> Result<&UserService, ApiError> {
-        self.caller.require(operation)?;
-        Ok(&self.users)
-    }
-
-    /// The audit trail, if the caller may read it; otherwise the scope
-    /// error.
-    pub(crate) fn audit(&self) -> Result<&AuditService, ApiError> {
-        self.caller.require(Operation::ReadAudit)?;
-        Ok(&self.audit)
-    }
-
-    /// The webhook use cases, if the caller may manage them; otherwise
-    /// the scope error.
-    pub(crate) fn webhooks(&self) -> Result<&WebhookService, ApiError> {
-        self.caller.require(Operation::ManageWebhooks)?;
-        Ok(&self.webhooks)
-    }
-
-    /// The privacy use cases, if the caller may do `operation`; otherwise
-    /// the scope error.
-    pub(crate) fn privacy(&self, operation: Operation) -> Result<&PrivacyService, ApiError> {
-        self.caller.require(operation)?;
-        Ok(&self.privacy)
-    }
-
-    /// The expertise use cases, if the caller may read expertise;
-    /// otherwise the scope error.
-    pub(crate) fn expertise(&self) -> Result<&ExpertiseService, ApiError> {
-        self.expertise_for(Operation::ReadExpertise)
-    }
-
-    /// The expertise use cases, if the caller may do `operation` (as
-    /// [`Caller::require`] decides); otherwise the scope error.
-    pub(crate) fn expertise_for(
-        &self,
-        operation: Operation,
-    ) -> Result<&ExpertiseService, ApiError> {
-        self.caller.require(operation)?;
-        Ok(&self.expertise)
     }
 }

@@ -47,7 +47,7 @@ impl ExpertObject {
 
     /// The user's profile.
     fn user(&self, context: &Context) -> Result<UserObject, ApiError> {
-        Ok(UserObject(context.user(self.0.user)?))
+        Ok(UserObject(context.person(self.0.user)?))
     }
 
     /// How well the user answers the query, from 0 to 100; the list is in

@@ -2,7 +2,6 @@
 
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};
-use kenning_app::Operation;
 use kenning_domain::{
     self as domain, parse_audit_cursor, AskedSubject, AuditLimit, ChangeKind, Email, ExpertsLimit,
     ExternalId, FieldViolation, GroupId, RelatedTopicsLimit, ResourceKind, SearchText, User,
@@ -74,13 +73,12 @@ impl Query {
         offset: Option<Offset>,
         limit: Option<Limit>,
     ) -> Result<Vec<UserObject>> {
-        let users = context.allow(Operation::ReadUsers)?;
         let offset = parse_or_default(offset.map(|o| o.0), domain::Offset::parse)?
             .at_most(context.max_offset)
             .map_err(violation)?;
         let limit = parse_or_default(limit.map(|l| l.0), domain::Limit::parse)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
-        let found = users.search(&text, offset, limit)?;
+        let found = context.users.search(&text, offset, limit)?;
         if asks_for(executor, &["groups"]) {
             context.read_groups_ahead(&found.iter().map(User::id).collect::<Vec<_>>())?;
         }
@@ -99,7 +97,6 @@ impl Query {
         first: Option<i32>,
         after: Option<String>,
     ) -> Result<UserConnection> {
-        let users = context.allow(Operation::ReadUsers)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
         let first = parse_or_default(first, |n| {
             domain::Limit::parse(n).map_err(|v| FieldViolation::new(UserConnection::FIRST, v.rule))
@@ -109,7 +106,7 @@ impl Query {
             .map(UserCursor::parse)
             .transpose()
             .map_err(violation)?;
-        let page = users.search_after(&text, after.as_ref(), first)?;
+        let page = context.users.search_after(&text, after.as_ref(), first)?;
         if asks_for(executor, &["edges", "node", "groups"]) {
             context.read_groups_ahead(&page.users.iter().map(User::id).collect::<Vec<_>>())?;
         }
@@ -118,8 +115,7 @@ impl Query {
 
     /// One user, whatever its status.
     fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Operation::ReadUsers)?;
-        Ok(UserObject(users.get(user_id(global_user_id))?))
+        Ok(UserObject(context.users.get(user_id(global_user_id))?))
     }
 
     /// The user who holds this e-mail address (without regard to case),
@@ -127,9 +123,8 @@ impl Query {
     /// know people by their address. `users(searchText:)` finds addresses
     /// that contain a text instead. `NotFound` when nobody holds it.
     fn user_by_email(context: &Context, email: String) -> Result<UserObject> {
-        let users = context.allow(Operation::ReadUsers)?;
         let key = UserKey::Email(Email::parse(&email).map_err(violation)?);
-        Ok(UserObject(users.get_by_key(&key)?))
+        Ok(UserObject(context.users.get_by_key(&key)?))
     }
 
     /// The user who holds this externalId (compared exactly), unless
@@ -137,9 +132,8 @@ impl Query {
     /// people by their id in another system. `NotFound` when nobody
     /// holds it.
     fn user_by_external_id(context: &Context, external_id: String) -> Result<UserObject> {
-        let users = context.allow(Operation::ReadUsers)?;
         let key = UserKey::ExternalId(ExternalId::parse(&external_id).map_err(violation)?);
-        Ok(UserObject(users.get_by_key(&key)?))
+        Ok(UserObject(context.users.get_by_key(&key)?))
     }
 
     /// Who knows about `query`, best first: the query is read for its
@@ -157,13 +151,12 @@ impl Query {
         limit: Option<i32>,
         group_id: Option<Uuid>,
     ) -> Result<Vec<ExpertObject>> {
-        let expertise = context.expertise()?;
         let limit = parse_or_default(limit, ExpertsLimit::parse)?;
         let group = group_id.map(GroupId::from_uuid);
-        let experts = expertise.experts_in(&query, limit, group)?;
+        let experts = context.expertise.experts_in(&query, limit, group)?;
         let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
         if asks_for(executor, &["user"]) {
-            context.read_users_ahead(&ids)?;
+            context.read_people_ahead(&ids)?;
         }
         if asks_for(executor, &["user", "groups"]) {
             context.read_groups_ahead(&ids)?;
@@ -176,8 +169,7 @@ impl Query {
     /// share of the score, and the topics nobody learned. An empty or odd
     /// answer of `experts` is explained here.
     fn query_reading(context: &Context, query: String) -> Result<QueryReadingObject> {
-        let expertise = context.expertise()?;
-        Ok(QueryReadingObject(expertise.read_query(&query)?))
+        Ok(QueryReadingObject(context.expertise.read_query(&query)?))
     }
 
     /// The topics most often learned together with `topic` (a topic key
@@ -189,9 +181,9 @@ impl Query {
         topic: String,
         limit: Option<i32>,
     ) -> Result<Vec<RelatedTopicObject>> {
-        let expertise = context.expertise()?;
         let limit = parse_or_default(limit, RelatedTopicsLimit::parse)?;
-        Ok(expertise
+        Ok(context
+            .expertise
             .related_topics(&topic, limit)?
             .into_iter()
             .map(RelatedTopicObject)
@@ -202,8 +194,7 @@ impl Query {
     /// (`hideTopic`). Needs `users:read`.
     fn hidden_topics(context: &Context, global_user_id: Uuid) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        let expertise = context.expertise_for(Operation::ReadHiddenTopicsOf(user))?;
-        Ok(expertise.hidden_topics(user)?)
+        Ok(context.expertise.hidden_topics(user)?)
     }
 
     /// The topics a user knows best, with their scores and the actions that
@@ -215,9 +206,9 @@ impl Query {
         global_user_id: Uuid,
         #[graphql(default = UserTopicsLimit::DEFAULT.get() as i32)] limit: Option<i32>,
     ) -> Result<Vec<UserTopicObject>> {
-        let expertise = context.expertise()?;
         let limit = parse_or_default(limit, UserTopicsLimit::parse)?;
-        Ok(expertise
+        Ok(context
+            .expertise
             .user_topics(user_id(global_user_id), limit)?
             .into_iter()
             .map(UserTopicObject)
@@ -227,16 +218,14 @@ impl Query {
     /// The organisation's rules on learning, with who set each and when.
     /// Needs `users:read`.
     fn learning_rules(context: &Context) -> Result<LearningRulesObject> {
-        let privacy = context.privacy(Operation::ReadLearningRules)?;
-        Ok(LearningRulesObject(privacy.rules()?))
+        Ok(LearningRulesObject(context.privacy.rules()?))
     }
 
     /// Whether a person is learned about, and their own choice. Needs
     /// `users:read`.
     fn user_learning(context: &Context, global_user_id: Uuid) -> Result<LearningObject> {
         let user = user_id(global_user_id);
-        let privacy = context.privacy(Operation::ReadDataOf(user))?;
-        Ok(LearningObject(privacy.learning_of(user)?))
+        Ok(LearningObject(context.privacy.learning_of(user)?))
     }
 
     /// Everything Kenning keeps about a person, as one JSON document (a
@@ -246,8 +235,7 @@ impl Query {
     /// trail (`user.exported`). Needs `users:read`.
     fn user_data(context: &Context, global_user_id: Uuid) -> Result<String> {
         let user = user_id(global_user_id);
-        let privacy = context.privacy(Operation::ReadDataOf(user))?;
-        Ok(privacy.export(user)?.to_string())
+        Ok(context.privacy.export(user)?.to_string())
     }
 
     /// The subjects asked in `experts` in the last `days` days (1 to 90,
@@ -258,8 +246,8 @@ impl Query {
         context: &Context,
         #[graphql(default = AskedSubject::DEFAULT_DAYS as i32)] days: Option<i32>,
     ) -> Result<Vec<AskedSubjectObject>> {
-        let privacy = context.privacy(Operation::ReadAskedSubjects)?;
-        Ok(privacy
+        Ok(context
+            .privacy
             .asked(days.map_or(i64::from(AskedSubject::DEFAULT_DAYS), i64::from))?
             .into_iter()
             .map(AskedSubjectObject)
@@ -269,9 +257,9 @@ impl Query {
     /// The webhook subscriptions, oldest first, with what waits for each.
     /// Needs `webhooks:manage`.
     fn webhooks(context: &Context) -> Result<Vec<WebhookObject>> {
-        let webhooks = context.webhooks()?;
-        let counts = webhooks.counts()?;
-        Ok(webhooks
+        let counts = context.webhooks.counts()?;
+        Ok(context
+            .webhooks
             .subscriptions()?
             .into_iter()
             .map(|subscription| WebhookObject {
@@ -304,7 +292,6 @@ impl Query {
         from: Option<DateTime<Utc>>,
         until: Option<DateTime<Utc>>,
     ) -> Result<AuditPageObject> {
-        let audit = context.audit()?;
         let limit = parse_or_default(limit, AuditLimit::parse)?;
         let mut problems = domain::Collector::default();
         let before = before.and_then(|raw| problems.take(parse_audit_cursor(&raw)));
@@ -326,7 +313,7 @@ impl Query {
             from,
             until,
         };
-        Ok(AuditPageObject(audit.entries(query, limit)?))
+        Ok(AuditPageObject(context.audit.entries(query, limit)?))
     }
 }
 
@@ -345,40 +332,41 @@ impl Mutation {
         url: String,
         kinds: Option<Vec<String>>,
     ) -> Result<CreatedWebhookObject> {
-        let webhooks = context.webhooks()?;
         let input = domain::SubscriptionInput {
             url,
             kinds: kinds.unwrap_or_default(),
         };
-        Ok(CreatedWebhookObject(webhooks.subscribe(&input)?))
+        Ok(CreatedWebhookObject(context.webhooks.subscribe(&input)?))
     }
 
     /// Ends a subscription; what waits for it is dropped. Needs
     /// `webhooks:manage`.
     fn delete_webhook(context: &Context, id: Uuid) -> Result<bool> {
-        context.webhooks()?.unsubscribe(id)?;
+        context.webhooks.unsubscribe(id)?;
         Ok(true)
     }
 
     /// Delivers to a FAILING subscription again, what waits for it first.
     /// Needs `webhooks:manage`.
     fn resume_webhook(context: &Context, id: Uuid) -> Result<bool> {
-        context.webhooks()?.resume(id)?;
+        context.webhooks.resume(id)?;
         Ok(true)
     }
 
     /// Creates an ACTIVE user.
     fn create_user(context: &Context, create_user_input: CreateUserInput) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
-        Ok(UserObject(users.create(create_user_input.into())?))
+        Ok(UserObject(context.users.create(create_user_input.into())?))
     }
 
     /// Changes the attributes sent; the others stay.
     fn update_user(context: &Context, update_user_input: UpdateUserInput) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
         let (id, changes, expected) = update_user_input.split();
         let expected = expected_version(expected)?;
-        Ok(UserObject(users.update(user_id(id), changes, expected)?))
+        Ok(UserObject(context.users.update(
+            user_id(id),
+            changes,
+            expected,
+        )?))
     }
 
     /// Changes a user's e-mail address; the only way to do so.
@@ -386,10 +374,9 @@ impl Mutation {
         context: &Context,
         update_user_email_input: UpdateUserEmailInput,
     ) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
         let input = update_user_email_input;
         let expected = expected_version(input.expected_version)?;
-        Ok(UserObject(users.update_email(
+        Ok(UserObject(context.users.update_email(
             user_id(input.global_user_id),
             &input.email,
             expected,
@@ -403,8 +390,7 @@ impl Mutation {
     /// every topic the user hides now. Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        let expertise = context.expertise_for(Operation::ChangeTopicsOf(user))?;
-        Ok(expertise.set_topic_hidden(user, &topic, true)?)
+        Ok(context.expertise.set_topic_hidden(user, &topic, true)?)
     }
 
     /// Shows a topic hidden with `hideTopic` again, in the profile and in
@@ -412,8 +398,7 @@ impl Mutation {
     /// topics the user still hides. Needs `users:write`.
     fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        let expertise = context.expertise_for(Operation::ChangeTopicsOf(user))?;
-        Ok(expertise.set_topic_hidden(user, &topic, false)?)
+        Ok(context.expertise.set_topic_hidden(user, &topic, false)?)
     }
 
     /// Sets (`set` true) or lifts a rule of the organisation's on learning,
@@ -430,8 +415,7 @@ impl Mutation {
         value: Option<String>,
         set: bool,
     ) -> Result<LearningRulesObject> {
-        let privacy = context.privacy(Operation::SetLearningRules)?;
-        Ok(LearningRulesObject(privacy.set_rule(
+        Ok(LearningRulesObject(context.privacy.set_rule(
             &kind,
             value.as_deref(),
             set,
@@ -449,8 +433,9 @@ impl Mutation {
         learning: Option<bool>,
     ) -> Result<LearningObject> {
         let user = user_id(global_user_id);
-        let privacy = context.privacy(Operation::ChangeLearningOf(user))?;
-        Ok(LearningObject(privacy.set_learning(user, learning)?))
+        Ok(LearningObject(
+            context.privacy.set_learning(user, learning)?,
+        ))
     }
 
     /// Erases what Kenning learned about a person: every action and
@@ -458,34 +443,35 @@ impl Mutation {
     /// `users:write`.
     fn forget_user(context: &Context, global_user_id: Uuid) -> Result<bool> {
         let user = user_id(global_user_id);
-        let privacy = context.privacy(Operation::ChangeLearningOf(user))?;
-        privacy.forget(user)?;
+        context.privacy.forget(user)?;
         Ok(true)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).
     fn deactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
-        Ok(UserObject(users.deactivate(user_id(global_user_id))?))
+        Ok(UserObject(
+            context.users.deactivate(user_id(global_user_id))?,
+        ))
     }
 
     /// DEACTIVATED -> ACTIVE (no change if already active).
     fn reactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
-        Ok(UserObject(users.reactivate(user_id(global_user_id))?))
+        Ok(UserObject(
+            context.users.reactivate(user_id(global_user_id))?,
+        ))
     }
 
     /// Deactivates the user and schedules its anonymization 14 days later.
     fn delete_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
-        Ok(UserObject(users.delete(user_id(global_user_id))?))
+        Ok(UserObject(context.users.delete(user_id(global_user_id))?))
     }
 
     /// Cancels a pending deletion while the grace period lasts; the user
     /// stays DEACTIVATED.
     fn cancel_delete(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        let users = context.allow(Operation::WriteUsers)?;
-        Ok(UserObject(users.cancel_delete(user_id(global_user_id))?))
+        Ok(UserObject(
+            context.users.cancel_delete(user_id(global_user_id))?,
+        ))
     }
 }
 

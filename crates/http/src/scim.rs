@@ -10,8 +10,8 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Caller, Operation};
-use kenning_domain::{Actor, Channel, Group, User};
+use kenning_app::{Caller, GroupService, ServiceError, UserService};
+use kenning_domain::{Actor, Channel, Group, User, UserId};
 use kenning_scim::{discover, groups, users, Kind, ListRequest, ScimError, Shown};
 use serde_json::Value;
 
@@ -146,19 +146,33 @@ fn base(req: &HttpRequest) -> String {
     format!("{}://{}{SCIM_PATH}", info.scheme(), info.host())
 }
 
-/// Whether the request's access token carries `scope`; who it is, as
-/// the audit trail records the changes it makes.
-async fn allow(
-    req: &HttpRequest,
-    state: &AppState,
-    operation: Operation,
-) -> Result<Actor, ScimError> {
+/// The use cases as the request's access token calls them: each refuses
+/// what the token's scopes do not allow, and the audit trail records the
+/// changes as the token's.
+struct Called {
+    users: UserService,
+    groups: GroupService,
+}
+
+/// The use cases as the request's access token calls them, once it is a
+/// live token.
+async fn called(req: &HttpRequest, state: &AppState) -> Result<Called, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
     let actor = Actor::credential(principal.credential_id, &principal.name, Channel::Scim);
-    Caller::Machine(principal)
-        .require(operation)
-        .map_err(|e| ScimError::service(&e))?;
-    Ok(actor)
+    let caller = Caller::Machine(principal);
+    Ok(Called {
+        users: state
+            .users
+            .called_by(caller.clone())
+            .acting_as(actor.clone()),
+        groups: state.groups.called_by(caller).acting_as(actor),
+    })
+}
+
+/// `Forbidden` unless the request's token may read the directory, which
+/// the discovery documents describe.
+async fn may_read(req: &HttpRequest, state: &AppState) -> Result<(), ScimError> {
+    Ok(called(req, state).await?.users.may_read()?)
 }
 
 /// Runs blocking work (a use case and what SCIM makes of its answer) on
@@ -168,9 +182,7 @@ async fn blocking<T: Send + 'static, E: Into<ScimError> + Send + 'static>(
 ) -> Result<T, ScimError> {
     match web::block(work).await {
         Ok(result) => result.map_err(Into::into),
-        Err(e) => Err(ScimError::service(&kenning_app::ServiceError::Internal(
-            e.to_string(),
-        ))),
+        Err(e) => Err(ScimError::service(&ServiceError::Internal(e.to_string()))),
     }
 }
 
@@ -233,7 +245,7 @@ fn outcome(result: Result<HttpResponse, ScimError>) -> HttpResponse {
 async fn service_provider_config(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            may_read(&req, &state).await?;
             let config = discover::service_provider_config(&base(&req));
             Ok(answer(StatusCode::OK, &config))
         }
@@ -244,7 +256,7 @@ async fn service_provider_config(req: HttpRequest, state: web::Data<AppState>) -
 async fn resource_types(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            may_read(&req, &state).await?;
             Ok(answer(
                 StatusCode::OK,
                 &discover::resource_types(&base(&req)),
@@ -261,7 +273,7 @@ async fn resource_type(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            may_read(&req, &state).await?;
             discover::resource_type(&name, &base(&req))
                 .map(|found| answer(StatusCode::OK, &found))
                 .ok_or_else(|| ScimError::no_such("resource type"))
@@ -273,7 +285,7 @@ async fn resource_type(
 async fn schemas(req: HttpRequest, state: web::Data<AppState>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            may_read(&req, &state).await?;
             Ok(answer(StatusCode::OK, &discover::schemas(&base(&req))))
         }
         .await,
@@ -287,7 +299,7 @@ async fn schema(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            may_read(&req, &state).await?;
             discover::schema(&id, &base(&req))
                 .map(|s| answer(StatusCode::OK, &s))
                 .ok_or_else(|| ScimError::no_such("schema"))
@@ -303,11 +315,16 @@ fn query(req: &HttpRequest) -> Result<Vec<(String, String)>, ScimError> {
         .map_err(|e| ScimError::invalid_syntax(format!("the query string is malformed: {e}")))
 }
 
-/// The user as SCIM sees it; one pending deletion or deleted is gone.
-async fn visible(state: &AppState, id: &str) -> Result<User, ScimError> {
+/// The user as SCIM sees it, as `read` reads it (to show it, or as a
+/// change of it starts from it); one pending deletion or deleted is gone.
+async fn visible(
+    service: &UserService,
+    id: &str,
+    read: fn(&UserService, UserId) -> Result<User, ServiceError>,
+) -> Result<User, ScimError> {
     let id = users::user_id(id)?;
-    let service = state.users.clone();
-    blocking(move || service.get(id))
+    let service = service.clone();
+    blocking(move || read(&service, id))
         .await
         .and_then(users::visible)
 }
@@ -340,9 +357,9 @@ async fn body(
 async fn get(req: HttpRequest, state: web::Data<AppState>, id: web::Path<String>) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            let called = called(&req, &state).await?;
             let shown = Shown::of(&query(&req)?);
-            let user = visible(&state, &id).await?;
+            let user = visible(&called.users, &id, UserService::get).await?;
             if let Some(answer) = not_modified(&req, user.version(), users::etag(&user)) {
                 return Ok(answer);
             }
@@ -364,8 +381,8 @@ async fn list_groups(req: HttpRequest, state: web::Data<AppState>) -> HttpRespon
 async fn list(req: HttpRequest, state: web::Data<AppState>, kind: Kind) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
-            list_page(&req, &state, kind, &query(&req)?).await
+            let called = called(&req, &state).await?;
+            list_page(&req, &state, &called, kind, &query(&req)?).await
         }
         .await,
     )
@@ -405,21 +422,22 @@ async fn search(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            let called = called(&req, &state).await?;
             let request = body(&req, payload, &state).await?;
             let params = kenning_scim::search_parameters(&request)?;
-            list_page(&req, &state, kind, &params).await
+            list_page(&req, &state, &called, kind, &params).await
         }
         .await,
     )
 }
 
-/// A page of the resources a list's parameters ask for, once the caller
-/// may read. Paging by position reads every result before the page; as
+/// A page of the resources a list's parameters ask for, read as `called`
+/// (who may read or not). Paging by position reads every result before the page; as
 /// deep as GraphQL's offsets may go, and no deeper.
 async fn list_page(
     req: &HttpRequest,
     state: &AppState,
+    called: &Called,
     kind: Kind,
     params: &[(String, String)],
 ) -> Result<HttpResponse, ScimError> {
@@ -430,7 +448,7 @@ async fn list_page(
     let mut total = 0;
     let mut resources: Vec<Value> = Vec::new();
     if let Some(filter) = list.users.clone() {
-        let service = state.users.clone();
+        let service = called.users.clone();
         let page = blocking(move || service.filter(filter.as_ref(), skip, take)).await?;
         total += page.total;
         resources.extend(
@@ -440,7 +458,7 @@ async fn list_page(
         );
     }
     if let Some(filter) = list.groups.clone() {
-        let service = state.groups.clone();
+        let service = called.groups.clone();
         let skip = skip.saturating_sub(total);
         let take = take.saturating_sub(u32::try_from(resources.len()).unwrap_or(u32::MAX));
         let page = blocking(move || service.list(&filter, skip, take)).await?;
@@ -461,12 +479,11 @@ async fn create(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Operation::WriteUsers).await?;
+            let service = called(&req, &state).await?.users;
             let resource = body(&req, payload, &state).await?;
             let (input, active) = users::parse(&resource, None)?
                 .own_display_name(None)
                 .into_new();
-            let service = state.users.acting_as(actor);
             let user = blocking(move || service.create_as(input, active)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(user_answer(StatusCode::CREATED, &user, &req, &shown))
@@ -475,11 +492,11 @@ async fn create(
     )
 }
 
-/// What a `PUT` or `PATCH` of one resource brings, once the token may
-/// write: the version `If-Match` asks for, the id as written, and the
-/// JSON body.
+/// What a `PUT` or `PATCH` of one resource brings: the use cases as its
+/// token calls them, the version `If-Match` asks for, the id as written,
+/// and the JSON body.
 struct Write {
-    actor: Actor,
+    called: Called,
     expected: Option<u64>,
     id_text: String,
     body: Value,
@@ -492,11 +509,11 @@ async fn write_request(
     id: String,
     resource: &str,
 ) -> Result<Write, ScimError> {
-    let actor = allow(req, state, Operation::WriteUsers).await?;
+    let called = called(req, state).await?;
     let expected = if_match(req, resource)?;
     let body = body(req, payload, state).await?;
     Ok(Write {
-        actor,
+        called,
         expected,
         id_text: id,
         body,
@@ -512,11 +529,11 @@ async fn replace(
     outcome(
         async {
             let write = write_request(&req, payload, &state, id.into_inner(), "user").await?;
-            let current = visible(&state, &write.id_text).await?;
+            let service = write.called.users;
+            let current = visible(&service, &write.id_text, UserService::get_for_change).await?;
             let replacement = users::parse(&write.body, Some(&write.id_text))?
                 .own_display_name(Some(&current))
                 .into_patch();
-            let service = state.users.acting_as(write.actor);
             let user = blocking(move || {
                 service.replace(
                     current.id(),
@@ -545,7 +562,7 @@ async fn patch(
             let write = write_request(&req, payload, &state, id.into_inner(), "user").await?;
             let user_id = users::user_id(&write.id_text)?;
             let base = base(&req);
-            let service = state.users.acting_as(write.actor);
+            let service = write.called.users;
             let user = blocking(move || {
                 service.patch(user_id, write.expected, |current| {
                     users::patched(current, &base, &write.id_text, &write.body)
@@ -566,10 +583,9 @@ async fn delete(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Operation::WriteUsers).await?;
+            let service = called(&req, &state).await?.users;
             let expected = if_match(&req, "user")?;
-            let user = visible(&state, &id).await?;
-            let service = state.users.acting_as(actor);
+            let user = visible(&service, &id, UserService::get_for_change).await?;
             blocking(move || service.delete_expecting(user.id(), expected)).await?;
             Ok(HttpResponse::NoContent().finish())
         }
@@ -584,10 +600,9 @@ async fn create_group(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Operation::WriteUsers).await?;
+            let service = called(&req, &state).await?.groups;
             let resource = body(&req, payload, &state).await?;
             let input = groups::parse(&resource, None)?;
-            let service = state.groups.acting_as(actor);
             let created = blocking(move || service.create(input)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(group_answer(StatusCode::CREATED, &created, &req, &shown))
@@ -603,10 +618,9 @@ async fn get_group(
 ) -> HttpResponse {
     outcome(
         async {
-            allow(&req, &state, Operation::ReadUsers).await?;
+            let service = called(&req, &state).await?.groups;
             let shown = Shown::of(&query(&req)?);
             let id = groups::group_id(&id)?;
-            let service = state.groups.clone();
             let found = blocking(move || service.get(id)).await?;
             if let Some(answer) = not_modified(&req, found.version(), groups::etag(&found)) {
                 return Ok(answer);
@@ -628,7 +642,7 @@ async fn replace_group(
             let write = write_request(&req, payload, &state, id.into_inner(), "group").await?;
             let id = groups::group_id(&write.id_text)?;
             let input = groups::parse(&write.body, Some(&write.id_text))?;
-            let service = state.groups.acting_as(write.actor);
+            let service = write.called.groups;
             let replaced = blocking(move || service.replace(id, write.expected, input)).await?;
             let shown = Shown::of(&query(&req)?);
             Ok(group_answer(StatusCode::OK, &replaced, &req, &shown))
@@ -648,7 +662,7 @@ async fn patch_group(
             let write = write_request(&req, payload, &state, id.into_inner(), "group").await?;
             let id = groups::group_id(&write.id_text)?;
             let base = base(&req);
-            let service = state.groups.acting_as(write.actor);
+            let service = write.called.groups;
             let patched = blocking(move || {
                 service.patch(id, write.expected, |current| {
                     groups::patched(current, &base, &write.id_text, &write.body)
@@ -669,10 +683,9 @@ async fn delete_group(
 ) -> HttpResponse {
     outcome(
         async {
-            let actor = allow(&req, &state, Operation::WriteUsers).await?;
+            let service = called(&req, &state).await?.groups;
             let expected = if_match(&req, "group")?;
             let id = groups::group_id(&id)?;
-            let service = state.groups.acting_as(actor);
             blocking(move || service.delete(id, expected)).await?;
             Ok(HttpResponse::NoContent().finish())
         }

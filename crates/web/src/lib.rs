@@ -7,8 +7,8 @@
 //! value; they need no script, so they work by keyboard and in any
 //! browser, and their Content-Security-Policy allows nothing from another
 //! host. This crate is an adapter like GraphQL: it reads a request, asks
-//! the use cases (who may do what is [`kenning_app::Caller::require`]'s
-//! to decide) and renders the answer. See `docs/web.md`.
+//! the use cases as the visitor calls them (each says what the visitor
+//! may do) and renders the answer. See `docs/web.md`.
 
 mod assets;
 mod config;

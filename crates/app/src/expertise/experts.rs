@@ -9,6 +9,7 @@ use kenning_domain::{
 use kenning_ports::Question;
 
 use super::service::{internal, items, ExpertiseService};
+use crate::access::Operation;
 use crate::error::{Missing, ServiceError};
 
 /// How many topics are read from a free-text query.
@@ -81,6 +82,7 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Result<Vec<Expert>, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         self.known_group(group)?;
         let read = self.query_terms(query)?;
         if read.terms.is_empty() {
@@ -98,6 +100,7 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Result<(Vec<Expert>, QueryReading), ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         self.known_group(group)?;
         let mut read = self.query_terms(query)?;
         let nothing_written = read.terms.is_empty();
@@ -176,6 +179,7 @@ impl ExpertiseService {
         topic: &str,
         limit: RelatedTopicsLimit,
     ) -> Result<Vec<RelatedTopic>, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         let key = self.topic_key(topic)?;
         let found = self
             .store
@@ -253,6 +257,7 @@ impl ExpertiseService {
     /// learned it and its share of the score. A topic nobody learned is
     /// why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         let mut read = self.query_terms(query)?;
         read.terms = self.with_reached(read.terms);
         self.reading(read)

@@ -5,6 +5,7 @@ use kenning_domain::{profile_order, Attribution, ScoredTopic, UserId, UserTopics
 use kenning_ports::ActionRecord;
 
 use super::service::{internal, items, ExpertiseService};
+use crate::access::Operation;
 use crate::error::ServiceError;
 
 /// How many contributing actions are listed per topic.
@@ -30,6 +31,7 @@ impl ExpertiseService {
         &self,
         user: UserId,
     ) -> Result<Vec<(String, String, f64)>, ServiceError> {
+        self.caller.require(Operation::ReadDataOf(user))?;
         self.require_user(user)?;
         let now = self.clock.now();
         let mut held: Vec<(String, String, f64)> = self
@@ -55,6 +57,7 @@ impl ExpertiseService {
         user: UserId,
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         self.require_user(user)?;
         if !self.learns(user)? {
             // Not learned about: nothing is told of them, as `experts`
@@ -109,6 +112,7 @@ impl ExpertiseService {
         topic: &str,
         hidden: bool,
     ) -> Result<Vec<String>, ServiceError> {
+        self.caller.require(Operation::ChangeTopicsOf(user))?;
         self.require_user(user)?;
         let key = self.topic_key(topic)?;
         let by = Attribution::new(self.actor.clone(), self.clock.now());
@@ -121,6 +125,7 @@ impl ExpertiseService {
     /// The topics `user` hides, by key; `NotFound` when no user has the
     /// id.
     pub fn hidden_topics(&self, user: UserId) -> Result<Vec<String>, ServiceError> {
+        self.caller.require(Operation::ReadHiddenTopicsOf(user))?;
         self.require_user(user)?;
         self.store.hidden_of(user).map_err(internal)
     }
@@ -151,6 +156,7 @@ impl ExpertiseService {
         key: &str,
         max: u32,
     ) -> Result<Vec<ActionRecord>, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
         self.store
             .actions_on(user, key, &self.scoring, max)
             .map_err(internal)

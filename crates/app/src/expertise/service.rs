@@ -3,12 +3,13 @@
 
 use std::sync::Arc;
 
-use kenning_domain::{Actor, Scoring, UserId};
+use kenning_domain::{Actor, Scoring, User, UserId};
 use kenning_ports::{
     Clock, ExpertiseStore, GroupStore, NewAction, PrivacyStore, RecordError, Recorded, StoreError,
     TopicExtractor, UserStore,
 };
 
+use crate::access::{Caller, Operation};
 use crate::asked::AskedLedger;
 use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
@@ -30,6 +31,8 @@ pub struct ExpertiseService {
     pub(super) privacy: Option<(Arc<dyn PrivacyStore>, Arc<AskedLedger>)>,
     /// Who a person's say over their profile is recorded as made by.
     pub(super) actor: Actor,
+    /// Who calls: each use case asks whether they may.
+    pub(super) caller: Caller,
 }
 
 impl std::fmt::Debug for ExpertiseService {
@@ -54,7 +57,8 @@ impl ExpertiseService {
     /// The service under `scoring`: uploads name people of `users`,
     /// `experts` may rank the members of one of `groups` alone. Standings
     /// the store built under other settings stay as they are until
-    /// [`ExpertiseService::rebuild_standings`].
+    /// [`ExpertiseService::rebuild_standings`]. It serves the operator
+    /// until [`called_by`](Self::called_by) names the caller.
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
         users: Arc<dyn UserStore>,
@@ -75,6 +79,7 @@ impl ExpertiseService {
             meanings: None,
             privacy: None,
             actor: Actor::embedded(),
+            caller: Caller::Operator,
         }
     }
 
@@ -133,6 +138,43 @@ impl ExpertiseService {
             actor,
             ..self.clone()
         }
+    }
+
+    /// The same service for `caller`: asking who knows what, and reading
+    /// the people and topics of an answer, needs `expertise:read` (a
+    /// person may); a person reads and changes their own hidden topics
+    /// only, a token with `users:read`/`users:write` anyone's.
+    pub fn called_by(&self, caller: Caller) -> Self {
+        Self {
+            caller,
+            ..self.clone()
+        }
+    }
+
+    /// The person `user`, as the directory holds them, for a caller who
+    /// may read expertise: whom an answer names, whose profile is read;
+    /// `NotFound` when no user has the id.
+    pub fn person(&self, user: UserId) -> Result<User, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
+        self.users
+            .get(user)
+            .map_err(internal)?
+            .ok_or(ServiceError::NotFound(Missing::User))
+    }
+
+    /// The people `users` (ids of nobody left out), in one read, for a
+    /// caller who may read expertise: those an answer names.
+    pub fn people(&self, users: &[UserId]) -> Result<Vec<User>, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
+        self.users.get_many(users).map_err(internal)
+    }
+
+    /// Whether `user` is learned about now (a profile of someone who is
+    /// not shows no topics), for a caller who may read expertise.
+    pub fn learns_about(&self, user: UserId) -> Result<bool, ServiceError> {
+        self.caller.require(Operation::ReadExpertise)?;
+        self.require_user(user)?;
+        self.learns(user)
     }
 
     /// `NotFound` when no user has the id.

@@ -2,20 +2,9 @@
 //! the settings name, read again on every request.
 
 use kenning_app::{Administrators, Caller, GroupService, UserService};
-use kenning_domain::{GroupInput, LanguageId, NewUserInput, User};
+use kenning_domain::{GroupInput, LanguageId, User};
 
-use super::world;
-
-fn person(users: &UserService, email: &str) -> User {
-    users
-        .create(NewUserInput {
-            email: email.to_owned(),
-            firstname: "Ada".to_owned(),
-            lastname: "Lovelace".to_owned(),
-            ..NewUserInput::default()
-        })
-        .unwrap()
-}
+use super::{person, world};
 
 fn input(members: &[&User]) -> GroupInput {
     GroupInput {

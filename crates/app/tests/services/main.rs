@@ -8,6 +8,7 @@
 mod administrators;
 mod audit;
 mod authentication;
+mod callers;
 mod patch;
 mod purge;
 mod remembered;
@@ -16,7 +17,9 @@ mod upload;
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
+use kenning_app::UserService;
 use kenning_clock::ManualClock;
+use kenning_domain::{NewUserInput, User};
 use kenning_store_memory::MemoryStore;
 
 /// The moment every test starts at.
@@ -33,4 +36,16 @@ fn world() -> World {
         Arc::new(MemoryStore::new()),
         Arc::new(ManualClock::new(start())),
     )
+}
+
+/// A new ACTIVE user, Ada Lovelace at `email`.
+fn person(users: &UserService, email: &str) -> User {
+    users
+        .create(NewUserInput {
+            email: email.to_owned(),
+            firstname: "Ada".to_owned(),
+            lastname: "Lovelace".to_owned(),
+            ..NewUserInput::default()
+        })
+        .unwrap()
 }

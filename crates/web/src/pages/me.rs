@@ -3,13 +3,14 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Caller, Operation, ServiceError};
+use kenning_app::ServiceError;
 
 use crate::forms;
 use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Acting;
 
 /// `GET /me`.
 pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
@@ -60,17 +61,9 @@ pub(crate) async fn change_topic(
              profile and use its buttons.",
         );
     };
-    let worker = app.clone();
-    let me = person.clone();
-    let changed = web::block(move || {
-        let id = me.user.id();
-        Caller::Person(id).require(Operation::ChangeTopicsOf(id))?;
-        worker
-            .expertise
-            .acting_as(me.actor())
-            .set_topic_hidden(id, &topic, hidden)
-    })
-    .await;
+    let acting = Acting::as_visitor(&app, &person);
+    let id = person.user.id();
+    let changed = web::block(move || acting.expertise.set_topic_hidden(id, &topic, hidden)).await;
     match changed {
         Ok(Ok(_)) => HttpResponse::SeeOther()
             .insert_header((header::LOCATION, "/me"))

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Caller, Operation, ServiceError};
+use kenning_app::ServiceError;
 use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
 use uuid::Uuid;
 
@@ -12,7 +12,7 @@ use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{profile_fields, query_param, Chrome, Field, TopicWhy};
-use crate::visitor::Visitor;
+use crate::visitor::{Acting, Visitor};
 
 /// How many related topics a page links to.
 const RELATED: u32 = 8;
@@ -75,14 +75,21 @@ pub(crate) fn profile(
     user: &User,
     own: bool,
 ) -> Result<ProfilePage, ServiceError> {
-    let caller = Caller::Person(viewer.user.id());
-    caller.require(Operation::ReadExpertise)?;
+    let acting = Acting::as_visitor(app, viewer);
     let id = user.id();
-    let learning = app.privacy.learning_of(id)?;
+    // Whether the person is learned about; on their own page, whether
+    // they chose not to be.
+    let (learns, opted_out) = if own {
+        let learning = acting.privacy.learning_of(id)?;
+        (learning.learns, learning.choice == Some(false))
+    } else {
+        (acting.expertise.learns_about(id)?, false)
+    };
     // A person not learned about has no topics to show (the use case
     // answers none): not asked for.
-    let topics: Vec<ProfileTopic> = if learning.learns {
-        app.expertise
+    let topics: Vec<ProfileTopic> = if learns {
+        acting
+            .expertise
             .user_topics(id, UserTopicsLimit::DEFAULT)?
             .iter()
             .map(|t| TopicWhy::of_profile(t).into())
@@ -91,7 +98,7 @@ pub(crate) fn profile(
         Vec::new()
     };
     let related = match topics.first() {
-        Some(best) => app
+        Some(best) => acting
             .expertise
             .related_topics(&best.key, RelatedTopicsLimit::parse(RELATED.into())?)?
             .into_iter()
@@ -103,13 +110,11 @@ pub(crate) fn profile(
         None => Vec::new(),
     };
     let hidden = if own {
-        caller.require(Operation::ReadHiddenTopicsOf(id))?;
-        app.expertise.hidden_topics_labelled(id)?
+        acting.expertise.hidden_topics_labelled(id)?
     } else {
         Vec::new()
     };
-    caller.require(Operation::ReadGroups)?;
-    let groups = app
+    let groups = acting
         .groups
         .groups_of(id)?
         .into_iter()
@@ -125,8 +130,8 @@ pub(crate) fn profile(
         topics,
         hidden,
         related,
-        learns: learning.learns,
-        opted_out: learning.choice == Some(false),
+        learns,
+        opted_out,
     })
 }
 
@@ -176,7 +181,10 @@ pub(crate) async fn page(
     let worker = app.clone();
     let who = viewer.clone();
     let shown = web::block(move || {
-        let user = match worker.users.get(UserId::from_uuid(id)) {
+        let user = match Acting::as_visitor(&worker, &who)
+            .expertise
+            .person(UserId::from_uuid(id))
+        {
             Ok(user) => user,
             Err(ServiceError::NotFound(_)) => return Ok(None),
             Err(e) => return Err(e),

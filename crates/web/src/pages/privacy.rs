@@ -4,7 +4,7 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Caller, Operation, ServiceError};
+use kenning_app::ServiceError;
 use serde_json::Value;
 
 use crate::forms::{blocking, see_other, Form};
@@ -12,6 +12,7 @@ use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
+use crate::visitor::Acting;
 
 /// The name a person's data is downloaded under.
 const DATA_FILE: &str = "kenning-my-data.json";
@@ -52,14 +53,9 @@ pub(crate) async fn download(req: HttpRequest, app: web::Data<Web>) -> HttpRespo
         Ok(person) => person,
         Err(response) => return response,
     };
-    let worker = app.clone();
-    let me = person.clone();
-    let exported = blocking(move || {
-        let id = me.user.id();
-        Caller::Person(id).require(Operation::ReadDataOf(id))?;
-        worker.privacy.acting_as(me.actor()).export(id)
-    })
-    .await;
+    let acting = Acting::as_visitor(&app, &person);
+    let id = person.user.id();
+    let exported = blocking(move || acting.privacy.export(id)).await;
     match exported {
         Ok(Ok(data)) => data_download(&data, DATA_FILE),
         Ok(Err(e)) => internal_error(&e.log_message()),
@@ -91,17 +87,9 @@ pub(crate) async fn set_learning(
              use its button.",
         );
     };
-    let worker = app.clone();
-    let me = person.clone();
-    let changed = blocking(move || {
-        let id = me.user.id();
-        Caller::Person(id).require(Operation::ChangeLearningOf(id))?;
-        worker
-            .privacy
-            .acting_as(me.actor())
-            .set_learning(id, Some(choice))
-    })
-    .await;
+    let acting = Acting::as_visitor(&app, &person);
+    let id = person.user.id();
+    let changed = blocking(move || acting.privacy.set_learning(id, Some(choice))).await;
     after_change(&person, changed, "/me#your-data")
 }
 
@@ -148,14 +136,9 @@ pub(crate) async fn forget(
             "Forgetting needs the confirmation on its page. Go back and confirm it.",
         );
     }
-    let worker = app.clone();
-    let me = person.clone();
-    let forgotten = blocking(move || {
-        let id = me.user.id();
-        Caller::Person(id).require(Operation::ChangeLearningOf(id))?;
-        worker.privacy.acting_as(me.actor()).forget(id)
-    })
-    .await;
+    let acting = Acting::as_visitor(&app, &person);
+    let id = person.user.id();
+    let forgotten = blocking(move || acting.privacy.forget(id)).await;
     after_change(&person, forgotten, "/me")
 }
 

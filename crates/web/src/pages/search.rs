@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Caller, Operation, QueryReading, ServiceError};
+use kenning_app::{QueryReading, ServiceError};
 use kenning_domain::{Expert, ExpertsLimit, GroupFilter, GroupId, UserId};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -13,6 +13,7 @@ use crate::render::{internal_error, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{query_param, score_words, Chrome, Evidence};
+use crate::visitor::Acting;
 
 /// The longest question the box takes.
 const MAX_QUERY: usize = 500;
@@ -135,13 +136,18 @@ fn reading_of(reading: QueryReading) -> Reading {
 }
 
 /// The card of `expert`, explained by the actions behind its topics.
-fn card(app: &Web, expert: &Expert, name: String, meta: String) -> Result<Card, ServiceError> {
+fn card(
+    acting: &Acting,
+    expert: &Expert,
+    name: String,
+    meta: String,
+) -> Result<Card, ServiceError> {
     let topics = expert
         .topics
         .iter()
         .take(TOPICS_PER_CARD)
         .map(|t| {
-            let actions = app
+            let actions = acting
                 .expertise
                 .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
             Ok(CardTopic {
@@ -162,15 +168,12 @@ fn card(app: &Web, expert: &Expert, name: String, meta: String) -> Result<Card, 
 
 /// Everything the page shows for `query` (none: the groups alone).
 fn find(
-    app: &Web,
-    caller: &Caller,
+    acting: &Acting,
     query: &str,
     group: Option<GroupId>,
     limit: ExpertsLimit,
 ) -> Result<Found, ServiceError> {
-    let mut found = Found::default();
-    caller.require(Operation::ReadGroups)?;
-    found.groups = app
+    let groups = acting
         .groups
         .list(&GroupFilter::default(), 0, GROUPS_OFFERED)?
         .groups
@@ -181,11 +184,14 @@ fn find(
             selected: Some(g.id()) == group,
         })
         .collect();
+    let mut found = Found {
+        groups,
+        ..Found::default()
+    };
     if query.is_empty() {
         return Ok(found);
     }
-    caller.require(Operation::ReadExpertise)?;
-    let (experts, reading) = match app.expertise.experts_read(query, limit, group) {
+    let (experts, reading) = match acting.expertise.experts_read(query, limit, group) {
         Ok(answer) => answer,
         Err(ServiceError::NotFound(_)) => {
             found.problem = Some(UNKNOWN_GROUP.to_owned());
@@ -199,7 +205,7 @@ fn find(
     };
     found.full = experts.len() == limit.get() as usize;
     let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
-    let users = app.users.get_many(&ids)?;
+    let users = acting.expertise.people(&ids)?;
     for expert in &experts {
         let Some(profile) = users
             .iter()
@@ -219,7 +225,7 @@ fn find(
         .join(" · ");
         found
             .cards
-            .push(card(app, expert, profile.display_name(), meta)?);
+            .push(card(acting, expert, profile.display_name(), meta)?);
     }
     found.reading = Some(reading_of(reading));
     Ok(found)
@@ -262,15 +268,14 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .and_then(|l| l.parse::<i64>().ok())
         .and_then(|l| ExpertsLimit::parse(l).ok())
         .unwrap_or_default();
-    let caller = Caller::Person(person.user.id());
+    let acting = Acting::as_visitor(&app, &person);
     let searched = !query.is_empty() && problem.is_none();
     let asked = if searched {
         query.clone()
     } else {
         String::new()
     };
-    let worker = app.clone();
-    let found = match web::block(move || find(&worker, &caller, &asked, group, limit)).await {
+    let found = match web::block(move || find(&acting, &asked, group, limit)).await {
         Ok(Ok(found)) => found,
         Ok(Err(e)) => return internal_error(&e.log_message()),
         Err(e) => return internal_error(&e.to_string()),

@@ -165,7 +165,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     let acting = Acting::as_visitor(&app, &visitor);
     let (entries, next, problems) = match query_of(&params) {
         Ok(asked) => {
-            match blocking(move || acting.audit()?.entries(asked, AuditLimit::default())).await {
+            match blocking(move || acting.audit.entries(asked, AuditLimit::default())).await {
                 Ok(Ok(page)) => (page.entries, page.next, Problems::default()),
                 Ok(Err(e)) => return failure(&visitor, &e),
                 Err(response) => return response,

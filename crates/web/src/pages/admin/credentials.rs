@@ -78,7 +78,7 @@ fn kind(raw: &str) -> Option<CredentialKind> {
 async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> HttpResponse {
     let acting = Acting::as_visitor(app, visitor);
     let read = blocking(move || {
-        let credentials = acting.credentials()?;
+        let credentials = acting.credentials;
         KINDS
             .iter()
             .map(|(kind, heading)| {
@@ -152,7 +152,7 @@ pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Byte
         .collect();
     let name = form.value("name");
     let acting = Acting::as_visitor(&app, &visitor);
-    match blocking(move || acting.credentials()?.issue(kind, &name, &scopes)).await {
+    match blocking(move || acting.credentials.issue(kind, &name, &scopes)).await {
         Ok(Ok(issued)) => respond(
             StatusCode::OK,
             &IssuedPage {
@@ -190,7 +190,7 @@ pub(crate) async fn revoke(
         return failure(&visitor, &ServiceError::NotFound(Missing::Credential));
     };
     let acting = Acting::as_visitor(&app, &visitor);
-    match blocking(move || acting.credentials()?.revoke(kind, id)).await {
+    match blocking(move || acting.credentials.revoke(kind, id)).await {
         Ok(Ok(())) => see_other("/admin/credentials"),
         Ok(Err(e)) => failure(&visitor, &e),
         Err(response) => response,

@@ -6,7 +6,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::Operation;
 use kenning_domain::{AskedCount, AskedSubject};
 
 use super::{administrator, blocking, failure, query, Acting};
@@ -70,13 +69,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .find(|d| d.to_string() == asked)
         .unwrap_or(SPANS[0]);
     let acting = Acting::as_visitor(&app, &visitor);
-    let counts = match blocking(move || {
-        acting
-            .privacy(Operation::ReadAskedSubjects)?
-            .asked(days.into())
-    })
-    .await
-    {
+    let counts = match blocking(move || acting.privacy.asked(days.into())).await {
         Ok(Ok(counts)) => counts,
         Ok(Err(e)) => return failure(&visitor, &e),
         Err(response) => return response,

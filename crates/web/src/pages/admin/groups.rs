@@ -5,7 +5,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, Operation, ServiceError};
+use kenning_app::{Missing, ServiceError};
 use kenning_domain::{Email, Group, GroupFilter, GroupId, GroupInput, UserKey, ValidationErrors};
 use uuid::Uuid;
 
@@ -53,12 +53,7 @@ async fn list(
     problems: Problems,
 ) -> HttpResponse {
     let acting = Acting::as_visitor(app, visitor);
-    let found = blocking(move || {
-        acting
-            .groups(Operation::ReadGroups)?
-            .list(&GroupFilter::default(), skip, PAGE)
-    })
-    .await;
+    let found = blocking(move || acting.groups.list(&GroupFilter::default(), skip, PAGE)).await;
     let found = match found {
         Ok(Ok(found)) => found,
         Ok(Err(e)) => return failure(visitor, &e),
@@ -126,7 +121,7 @@ pub(crate) async fn create(
         members: Vec::new(),
     };
     let acting = Acting::as_visitor(&app, &visitor);
-    match blocking(move || acting.groups(Operation::WriteUsers)?.create(input)).await {
+    match blocking(move || acting.groups.create(input)).await {
         Ok(Ok(group)) => see_other(&format!("/admin/groups/{}", group.id().as_uuid())),
         Ok(Err(e)) => match Problems::of_refusal(&e) {
             Some(problems) => list(&app, &visitor, 0, &form, problems).await,
@@ -163,9 +158,9 @@ struct Shown {
 async fn page_of(app: &Web, visitor: &Visitor, id: GroupId, shown: Shown) -> HttpResponse {
     let acting = Acting::as_visitor(app, visitor);
     let read = blocking(move || {
-        let group = acting.groups(Operation::ReadGroups)?.get(id)?;
+        let group = acting.groups.get(id)?;
         let ids: Vec<_> = group.attributes().members.iter().copied().collect();
-        let members = acting.users(Operation::ReadUsers)?.get_many(&ids)?;
+        let members = acting.users.get_many(&ids)?;
         Ok((group, members))
     })
     .await;
@@ -294,7 +289,7 @@ async fn change(
     let written = Form::parse(&body);
     let asked = what.clone();
     let done = blocking(move || {
-        let groups = acting.groups(Operation::WriteUsers)?;
+        let groups = acting.groups;
         let patch = |change: &dyn Fn(&mut GroupInput)| {
             groups.patch(id, None, |g: &Group| {
                 Ok::<_, ServiceError>(input_of(g, change))
@@ -312,9 +307,7 @@ async fn change(
             "members/add" => {
                 let email =
                     Email::parse(&written.value("email")).map_err(ValidationErrors::from)?;
-                let user = acting
-                    .users(Operation::ReadUsers)?
-                    .get_by_key(&UserKey::Email(email))?;
+                let user = acting.users.get_by_key(&UserKey::Email(email))?;
                 let member = user.id().as_uuid().to_string();
                 patch(&|input| input.members.push(member.clone())).map(|_| ())
             }

@@ -18,11 +18,8 @@ pub(crate) mod users;
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{
-    AuditService, Caller, CredentialService, GroupService, Operation, PrivacyService, ServiceError,
-    UserService,
-};
-use kenning_domain::{Actor, UserId};
+use kenning_app::ServiceError;
+use kenning_domain::UserId;
 use uuid::Uuid;
 
 pub(crate) use crate::forms::{blocking, see_other, Form};
@@ -30,7 +27,7 @@ use crate::render::{internal_error, message_page};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
-use crate::visitor::Visitor;
+pub(crate) use crate::visitor::{Acting, Visitor};
 
 /// The user the path's `id` names; `None` when it names none.
 pub(crate) fn user_id(id: &str) -> Option<UserId> {
@@ -80,57 +77,6 @@ pub(crate) async fn posted(
     match form.refusal(req, app, &visitor) {
         Some(refused) => Err(refused),
         None => Ok((visitor, form)),
-    }
-}
-
-/// The use cases as an administrator calls them: each handed out only
-/// once the access rules allow the operation, its changes recorded as the
-/// person's.
-#[derive(Clone)]
-pub(crate) struct Acting {
-    caller: Caller,
-    actor: Actor,
-    app: Web,
-}
-
-impl Acting {
-    /// The use cases of `app` as `visitor` calls them.
-    pub(crate) fn as_visitor(app: &Web, visitor: &Visitor) -> Self {
-        Self {
-            caller: visitor.caller.clone(),
-            actor: visitor.actor(),
-            app: app.clone(),
-        }
-    }
-
-    /// The user use cases, for `operation`.
-    pub(crate) fn users(&self, operation: Operation) -> Result<UserService, ServiceError> {
-        self.caller.require(operation)?;
-        Ok(self.app.users.acting_as(self.actor.clone()))
-    }
-
-    /// The group use cases, for `operation`.
-    pub(crate) fn groups(&self, operation: Operation) -> Result<GroupService, ServiceError> {
-        self.caller.require(operation)?;
-        Ok(self.app.groups.acting_as(self.actor.clone()))
-    }
-
-    /// The audit trail.
-    pub(crate) fn audit(&self) -> Result<&AuditService, ServiceError> {
-        self.caller.require(Operation::ReadAudit)?;
-        Ok(&self.app.audit)
-    }
-
-    /// The credential use cases.
-    pub(crate) fn credentials(&self) -> Result<CredentialService, ServiceError> {
-        self.caller.require(Operation::ManageCredentials)?;
-        Ok(self.app.credentials.acting_as(self.actor.clone()))
-    }
-
-    /// The privacy use cases, for `operation`.
-    pub(crate) fn privacy(&self, operation: Operation) -> Result<PrivacyService, ServiceError> {
-        self.caller.require(operation)?;
-        Ok(self.app.privacy.acting_as(self.actor.clone()))
     }
 }
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, Operation, ServiceError};
+use kenning_app::{Missing, ServiceError};
 use kenning_domain::{
     Actor, Channel, GroupFilter, LearningRule, LearningRules, Rule, RuleInForce, UserId,
 };
@@ -72,9 +72,9 @@ fn person_of(actor: &Actor) -> Option<Uuid> {
 }
 
 fn read(acting: &Acting) -> Result<Read, ServiceError> {
-    let rules = acting.privacy(Operation::ReadLearningRules)?.rules()?;
+    let rules = acting.privacy.rules()?;
     let groups = acting
-        .groups(Operation::ReadGroups)?
+        .groups
         .list(&GroupFilter::default(), 0, GROUPS_OFFERED)?
         .groups
         .iter()
@@ -92,7 +92,7 @@ fn read(acting: &Acting) -> Result<Read, ServiceError> {
         .map(UserId::from_uuid)
         .collect();
     let people = acting
-        .users(Operation::ReadUsers)?
+        .users
         .get_many(&setters)?
         .iter()
         .filter_map(|u| Some((u.id().as_uuid(), u.profile()?.display_name())))
@@ -310,12 +310,7 @@ pub(crate) async fn change(
     let kind = form.value("kind");
     let value = form.given("value");
     let acting = Acting::as_visitor(&app, &visitor);
-    let done = blocking(move || {
-        acting
-            .privacy(Operation::SetLearningRules)?
-            .set_rule(&kind, value.as_deref(), set)
-    })
-    .await;
+    let done = blocking(move || acting.privacy.set_rule(&kind, value.as_deref(), set)).await;
     let problems = match done {
         Ok(Ok(_)) => return see_other("/admin/rules"),
         Ok(Err(ServiceError::NotFound(Missing::Group))) => Problems {

@@ -7,7 +7,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Utc};
-use kenning_app::{Missing, Operation, ServiceError};
+use kenning_app::{Missing, ServiceError};
 use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
 
 use super::profile::{self, Field};
@@ -127,9 +127,9 @@ type Read = (User, Vec<(String, String)>, Option<Privacy>);
 
 /// The user `id`, the names of their groups and their learning, read now.
 fn read(acting: &Acting, id: UserId) -> Result<Read, ServiceError> {
-    let user = acting.users(Operation::ReadUsers)?.get(id)?;
+    let user = acting.users.get(id)?;
     let groups = acting
-        .groups(Operation::ReadGroups)?
+        .groups
         .groups_of(id)?
         .into_iter()
         .map(|m| {
@@ -257,7 +257,7 @@ async fn change(
     let acting = Acting::as_visitor(&app, &visitor);
     let written = Form::parse(&body);
     let done = blocking(move || {
-        let users = acting.users(Operation::WriteUsers)?;
+        let users = acting.users;
         match change {
             Change::Profile => users.update(id, profile::changes(&written), version),
             Change::Email => users.update_email(id, &written.value("email"), version),

@@ -7,7 +7,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, Operation, ServiceError};
+use kenning_app::{Missing, ServiceError};
 use kenning_domain::{Learning, UserId};
 
 use super::user_id;
@@ -59,7 +59,7 @@ impl Privacy {
 /// The learning of the user `id` for their page; `None` for a user
 /// erased, whom nothing is learned about any more.
 pub(crate) fn learning_of(acting: &Acting, id: UserId) -> Result<Option<Privacy>, ServiceError> {
-    match acting.privacy(Operation::ReadDataOf(id))?.learning_of(id) {
+    match acting.privacy.learning_of(id) {
         Ok(learning) => Ok(Some(Privacy::of(learning))),
         Err(ServiceError::NotFound(_)) => Ok(None),
         Err(e) => Err(e),
@@ -107,12 +107,7 @@ pub(crate) async fn set_learning(
         );
     };
     let acting = Acting::as_visitor(&app, &visitor);
-    let done = blocking(move || {
-        acting
-            .privacy(Operation::ChangeLearningOf(id))?
-            .set_learning(id, Some(choice))
-    })
-    .await;
+    let done = blocking(move || acting.privacy.set_learning(id, Some(choice))).await;
     match done {
         Ok(Ok(_)) => see_other(&format!("/admin/users/{id}#privacy")),
         Ok(Err(e)) => failure(&visitor, &e),
@@ -133,7 +128,7 @@ pub(crate) async fn download(
         Err(response) => return response,
     };
     let acting = Acting::as_visitor(&app, &visitor);
-    match blocking(move || acting.privacy(Operation::ReadDataOf(id))?.export(id)).await {
+    match blocking(move || acting.privacy.export(id)).await {
         Ok(Ok(data)) => data_download(&data, &data_file(id)),
         Ok(Err(e)) => failure(&visitor, &e),
         Err(response) => response,
@@ -168,7 +163,7 @@ pub(crate) async fn confirm_forget(
         Err(response) => return response,
     };
     let acting = Acting::as_visitor(&app, &visitor);
-    let user = match blocking(move || acting.users(Operation::ReadUsers)?.get(id)).await {
+    let user = match blocking(move || acting.users.get(id)).await {
         Ok(Ok(user)) => user,
         Ok(Err(e)) => return failure(&visitor, &e),
         Err(response) => return response,
@@ -213,7 +208,7 @@ pub(crate) async fn forget(
         );
     }
     let acting = Acting::as_visitor(&app, &visitor);
-    match blocking(move || acting.privacy(Operation::ChangeLearningOf(id))?.forget(id)).await {
+    match blocking(move || acting.privacy.forget(id)).await {
         Ok(Ok(())) => see_other(&format!("/admin/users/{id}#privacy")),
         Ok(Err(e)) => failure(&visitor, &e),
         Err(response) => response,

@@ -5,7 +5,6 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::Operation;
 use kenning_domain::{Limit, SearchText, User, UserCursor};
 
 use super::profile::{self, Field};
@@ -69,7 +68,7 @@ pub(crate) async fn directory(req: HttpRequest, app: web::Data<Web>) -> HttpResp
     let asked = text.clone();
     let paged = after.is_some();
     let found = blocking(move || {
-        let users = acting.users(Operation::ReadUsers)?;
+        let users = acting.users;
         let search = SearchText::parse(Some(&asked));
         let cursor = after.as_deref().map(UserCursor::parse).transpose();
         let (search, cursor) = match (search, cursor) {
@@ -167,7 +166,7 @@ pub(crate) async fn create(
     };
     let acting = Acting::as_visitor(&app, &visitor);
     let input = profile::new_user(&form);
-    let created = blocking(move || acting.users(Operation::WriteUsers)?.create(input)).await;
+    let created = blocking(move || acting.users.create(input)).await;
     match created {
         Ok(Ok(user)) => see_other(&format!("/admin/users/{}", user.id())),
         Ok(Err(e)) => match Problems::of_refusal(&e) {
