@@ -438,19 +438,18 @@ fn a_standing_shows_the_label_written_most(store: Arc<impl Store>) {
     assert_eq!(label(&*store), "helm", "outweighed");
 }
 
-/// More actions than one transaction of a rebuild reads (store-diesel
-/// rebuilds about a thousand at a time): every learner is rebuilt, each
-/// once.
-#[contract_check]
-fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
+/// Thirty learners under the default scoring, the `p`-th (`p@example.com`)
+/// learning the topic `topic(p)` from `30 + p` actions: more actions than
+/// one transaction of a rebuild reads.
+fn learners(store: &impl Store, topic: impl Fn(usize) -> String) -> Vec<User> {
     let scoring = Scoring::default();
     store.rebuild_if_changed(&scoring).unwrap();
     let people: Vec<User> = (0..30)
         .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
         .collect();
     for (p, person) in people.iter().enumerate() {
-        UserStore::insert(&*store, person, &by()).unwrap();
-        let key = format!("topic{}", p % 5);
+        UserStore::insert(store, person, &by()).unwrap();
+        let key = topic(p);
         for _ in 0..(30 + p) {
             store
                 .record(
@@ -460,8 +459,23 @@ fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
                 .unwrap();
         }
     }
+    people
+}
+
+/// Settings under which every action of [`learners`] counts twice (each
+/// is an edit).
+fn doubled() -> Scoring {
     let edit = kenning_domain::ActionType::parse("edit").unwrap();
-    let doubled = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap()
+}
+
+/// More actions than one transaction of a rebuild reads (store-diesel
+/// rebuilds about a thousand at a time): every learner is rebuilt, each
+/// once.
+#[contract_check]
+fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
+    let people = learners(&*store, |p| format!("topic{}", p % 5));
+    let doubled = doubled();
     assert!(store.rebuild_if_changed(&doubled).unwrap());
     for (p, person) in people.iter().enumerate() {
         let standings = store.standings_of(person.id()).unwrap();
@@ -480,24 +494,8 @@ fn a_rebuild_reaches_every_learner(store: Arc<impl Store>) {
 /// settings make it.
 #[contract_check]
 fn uploads_during_a_rebuild_are_not_lost(store: Arc<impl Store>) {
-    let scoring = Scoring::default();
-    store.rebuild_if_changed(&scoring).unwrap();
-    let people: Vec<User> = (0..30)
-        .map(|p| new_user(&format!("p{p}@example.com"), "P", &format!("n{p}"), None))
-        .collect();
-    for (p, person) in people.iter().enumerate() {
-        UserStore::insert(&*store, person, &by()).unwrap();
-        for _ in 0..(30 + p) {
-            store
-                .record(
-                    &action(&format!("p{p}@example.com"), None, 0, &[("rust", 1.0)]),
-                    &scoring,
-                )
-                .unwrap();
-        }
-    }
-    let edit = kenning_domain::ActionType::parse("edit").unwrap();
-    let doubled = Scoring::new([(edit, 2.0)], 1.0, [1.5, 1.0, 0.5], Duration::days(365)).unwrap();
+    let people = learners(&*store, |_| "rust".to_owned());
+    let doubled = doubled();
     const DURING: usize = 4;
     std::thread::scope(|s| {
         let rebuild = {
