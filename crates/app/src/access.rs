@@ -2,9 +2,13 @@
 //! scopes, a signed-in person by whose profile it is, an administrator
 //! (a person in the configured group) as a token with every scope. An
 //! adapter names only the caller (each service's `called_by`); every use
-//! case names the [`Operation`] it is and asks [`Caller::require`] before
-//! it reads or changes anything, so no adapter chooses what a request may
-//! do (neither type is visible outside this crate).
+//! case a door calls names the [`Operation`] it is and asks
+//! [`Caller::require`] before it reads or changes anything. `Operation`
+//! and `require` are private to this crate, and only this crate builds
+//! [`Caller::Operator`], so an adapter cannot choose what a request may
+//! do; one that does not narrow a service serves the operator (the
+//! connector door, whose API key is its whole permission, and the
+//! metrics do).
 
 use kenning_domain::{Scope, UserId};
 
@@ -24,8 +28,20 @@ pub enum Caller {
     /// Whoever runs Kenning's command line or its own rounds (purge,
     /// delivery, retention): they hold the database, so nobody is asked.
     /// A service is built for the operator; a door narrows it with
-    /// `called_by`.
-    Operator,
+    /// `called_by`. Only this crate builds one.
+    Operator(Sealed),
+}
+
+/// What makes [`Caller::Operator`] this crate's to build: no adapter can
+/// name itself the operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Sealed(());
+
+impl Caller {
+    /// The operator, whom every service serves until narrowed.
+    pub(crate) fn operator() -> Self {
+        Caller::Operator(Sealed(()))
+    }
 }
 
 /// What a caller asks to do: named by the use case, never by an adapter.
@@ -99,7 +115,7 @@ impl Caller {
                     )),
                 })
             }
-            Caller::Administrator(_) | Caller::Operator => Ok(()),
+            Caller::Administrator(_) | Caller::Operator(_) => Ok(()),
             Caller::Person(me) => match operation {
                 Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
                     Ok(())
@@ -174,7 +190,7 @@ mod tests {
     }
 
     /// Every operation, once (a person's own operations on someone else).
-    fn every_operation(someone: UserId) -> [Operation; 9] {
+    fn every_operation(someone: UserId) -> [Operation; 14] {
         [
             Operation::ReadUsers,
             Operation::WriteUsers,
@@ -184,6 +200,11 @@ mod tests {
             Operation::ReadGroups,
             Operation::ReadHiddenTopicsOf(someone),
             Operation::ChangeTopicsOf(someone),
+            Operation::ReadDataOf(someone),
+            Operation::ChangeLearningOf(someone),
+            Operation::ReadLearningRules,
+            Operation::SetLearningRules,
+            Operation::ReadAskedSubjects,
             Operation::ManageCredentials,
         ]
     }
@@ -195,7 +216,10 @@ mod tests {
         let someone = UserId::from_uuid(Uuid::new_v4());
         for operation in every_operation(someone) {
             assert!(admin.require(operation).is_ok(), "{operation:?}");
-            assert!(Caller::Operator.require(operation).is_ok(), "{operation:?}");
+            assert!(
+                Caller::operator().require(operation).is_ok(),
+                "{operation:?}"
+            );
             if operation != Operation::ManageCredentials {
                 assert!(everything.require(operation).is_ok(), "{operation:?}");
             }

@@ -49,7 +49,7 @@ impl AuditService {
         Self {
             trail,
             clock,
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

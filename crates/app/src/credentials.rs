@@ -145,7 +145,7 @@ impl CredentialService {
             clock,
             verified: Arc::new(Verified::new(DEFAULT_CAPACITY)),
             actor: Actor::embedded(),
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

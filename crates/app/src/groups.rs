@@ -63,7 +63,7 @@ impl GroupService {
             users,
             clock,
             actor: Actor::embedded(),
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

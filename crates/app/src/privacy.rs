@@ -66,13 +66,14 @@ impl PrivacyService {
             expertise,
             clock,
             actor: kenning_domain::Actor::embedded(),
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 
-    /// The same service for `caller`: a person reads and changes their
-    /// own data and learning only; the rules and the subjects asked are
-    /// an administrator's (or a token's with `users:read`/`users:write`).
+    /// The same service for `caller`: a person reads the rules, and reads
+    /// and changes their own data and learning only; setting the rules and
+    /// reading the subjects asked are an administrator's (or a token's
+    /// with `users:write`, `users:read`).
     pub fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,

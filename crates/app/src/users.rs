@@ -74,7 +74,7 @@ impl UserService {
             clock,
             default_language,
             actor: Actor::embedded(),
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

@@ -107,7 +107,7 @@ impl WebhookService {
             sender,
             clock,
             settings,
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

@@ -4,40 +4,30 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{
-    AuditService, Caller, ExpertiseService, GroupService, Principal, PrivacyService, ServiceError,
-    UserService, WebhookService,
-};
+use kenning_app::{Caller, Principal, ServiceError, UseCases};
 use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
 
 use crate::error::ApiError;
 
 /// What a request executes with: the use cases as the caller calls them
-/// (each refuses what the caller's scopes do not allow; their changes
-/// recorded as the caller's), and the largest offset `users` accepts (the
-/// schema's [`crate::Limits::max_offset`]).
+/// (as fields of their own, through `Deref`: each refuses what the
+/// caller's scopes do not allow, their changes recorded as the caller's),
+/// and the largest offset `users` accepts (the schema's
+/// [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
-    pub users: UserService,
-    pub groups: GroupService,
-    pub expertise: ExpertiseService,
-    pub audit: AuditService,
-    pub webhooks: WebhookService,
-    pub privacy: PrivacyService,
+    use_cases: UseCases,
     pub max_offset: u32,
     read_ahead: Arc<ReadAhead>,
 }
 
-/// The use cases a request calls, as the server set them up.
-#[derive(Debug, Clone)]
-pub struct Services {
-    pub users: UserService,
-    pub groups: GroupService,
-    pub expertise: ExpertiseService,
-    pub audit: AuditService,
-    pub webhooks: WebhookService,
-    pub privacy: PrivacyService,
+impl std::ops::Deref for Context {
+    type Target = UseCases;
+
+    fn deref(&self) -> &UseCases {
+        &self.use_cases
+    }
 }
 
 /// What a list's resolver read for its items' fields in one batch, each
@@ -72,27 +62,12 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl juniper::Context for Context {}
 
 impl Context {
-    /// A request's context: `principal` calling the use cases, whose
-    /// changes are recorded as made by its credential through GraphQL.
-    pub fn new(principal: Principal, services: Services, max_offset: u32) -> Self {
+    /// A request's context: `principal` calling `use_cases`, its changes
+    /// recorded as made by its credential through GraphQL.
+    pub fn new(principal: Principal, use_cases: &UseCases, max_offset: u32) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
-        let caller = Caller::Machine(principal);
         Self {
-            users: services
-                .users
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            groups: services
-                .groups
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            expertise: services
-                .expertise
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            privacy: services.privacy.called_by(caller.clone()).acting_as(actor),
-            audit: services.audit.called_by(caller.clone()),
-            webhooks: services.webhooks.called_by(caller),
+            use_cases: use_cases.called_by(Caller::Machine(principal), actor),
             max_offset,
             read_ahead: Arc::default(),
         }

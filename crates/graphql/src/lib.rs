@@ -20,7 +20,7 @@ mod schema;
 mod user;
 mod webhook;
 
-pub use context::{Context, Services};
+pub use context::Context;
 pub use error::ApiError;
 pub use execution::{
     Answer, Outcome, RequestError, BAD_REQUEST, QUERY_TOO_COMPLEX, VALIDATION_ERROR,

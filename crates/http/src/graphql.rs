@@ -3,7 +3,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use juniper::http::GraphQLBatchRequest;
-use kenning_graphql::{Answer, Context, Services};
+use kenning_graphql::{Answer, Context};
 use serde_json::Value;
 
 use crate::body::read_json;
@@ -39,18 +39,7 @@ async fn run(
     .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
-    let context = Context::new(
-        principal,
-        Services {
-            users: state.users.clone(),
-            groups: state.groups.clone(),
-            expertise: state.expertise.clone(),
-            audit: state.audit.clone(),
-            webhooks: state.webhooks.clone(),
-            privacy: state.privacy.clone(),
-        },
-        state.schema.limits().max_offset,
-    );
+    let context = Context::new(principal, &state, state.schema.limits().max_offset);
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {

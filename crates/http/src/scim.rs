@@ -10,7 +10,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Caller, GroupService, ServiceError, UserService};
+use kenning_app::{Caller, ServiceError, UseCases, UserService};
 use kenning_domain::{Actor, Channel, Group, User, UserId};
 use kenning_scim::{discover, groups, users, Kind, ListRequest, ScimError, Shown};
 use serde_json::Value;
@@ -146,27 +146,13 @@ fn base(req: &HttpRequest) -> String {
     format!("{}://{}{SCIM_PATH}", info.scheme(), info.host())
 }
 
-/// The use cases as the request's access token calls them: each refuses
-/// what the token's scopes do not allow, and the audit trail records the
-/// changes as the token's.
-struct Called {
-    users: UserService,
-    groups: GroupService,
-}
-
 /// The use cases as the request's access token calls them, once it is a
-/// live token.
-async fn called(req: &HttpRequest, state: &AppState) -> Result<Called, ScimError> {
+/// live token: each refuses what the token's scopes do not allow, and the
+/// audit trail records the changes as the token's.
+async fn called(req: &HttpRequest, state: &AppState) -> Result<UseCases, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
     let actor = Actor::credential(principal.credential_id, &principal.name, Channel::Scim);
-    let caller = Caller::Machine(principal);
-    Ok(Called {
-        users: state
-            .users
-            .called_by(caller.clone())
-            .acting_as(actor.clone()),
-        groups: state.groups.called_by(caller).acting_as(actor),
-    })
+    Ok(state.called_by(Caller::Machine(principal), actor))
 }
 
 /// `Forbidden` unless the request's token may read the directory, which
@@ -437,7 +423,7 @@ async fn search(
 async fn list_page(
     req: &HttpRequest,
     state: &AppState,
-    called: &Called,
+    called: &UseCases,
     kind: Kind,
     params: &[(String, String)],
 ) -> Result<HttpResponse, ScimError> {
@@ -496,7 +482,7 @@ async fn create(
 /// token calls them, the version `If-Match` asks for, the id as written,
 /// and the JSON body.
 struct Write {
-    called: Called,
+    called: UseCases,
     expected: Option<u64>,
     id_text: String,
     body: Value,

@@ -3,28 +3,12 @@
 
 use std::sync::Arc;
 
-use kenning_app::{
-    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
-    SessionService, UserService, WebhookService,
-};
+use kenning_app::UseCases;
 use kenning_graphql::Schema;
 
 use crate::config::HttpConfig;
 use crate::metrics::Metrics;
 use crate::throttle::Throttle;
-
-/// The use cases the handlers call.
-#[derive(Debug, Clone)]
-pub struct UseCases {
-    pub users: UserService,
-    pub credentials: CredentialService,
-    pub groups: GroupService,
-    pub expertise: ExpertiseService,
-    pub audit: AuditService,
-    pub webhooks: WebhookService,
-    pub sessions: SessionService,
-    pub privacy: PrivacyService,
-}
 
 /// What the handlers share: the use cases (as fields of their own,
 /// through `Deref`), the schema, the metrics, the rate limits and the
@@ -50,13 +34,7 @@ impl AppState {
         web: kenning_web::WebConfig,
     ) -> Self {
         let web = kenning_web::Web {
-            users: use_cases.users.clone(),
-            groups: use_cases.groups.clone(),
-            expertise: use_cases.expertise.clone(),
-            sessions: use_cases.sessions.clone(),
-            privacy: use_cases.privacy.clone(),
-            audit: use_cases.audit.clone(),
-            credentials: use_cases.credentials.clone(),
+            use_cases: use_cases.clone(),
             config: web,
         };
         Self {

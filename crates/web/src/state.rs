@@ -1,23 +1,21 @@
 //! What the pages share.
 
-use kenning_app::{
-    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
-    SessionService, UserService,
-};
+use kenning_app::UseCases;
 
 use crate::config::WebConfig;
 
-/// What the pages ask: the use cases and the configuration.
+/// What the pages ask: the use cases (as fields of their own, through
+/// `Deref`; a page narrows them to its visitor) and the configuration.
 #[derive(Debug, Clone)]
 pub struct Web {
-    pub users: UserService,
-    pub groups: GroupService,
-    pub expertise: ExpertiseService,
-    pub sessions: SessionService,
-    pub privacy: PrivacyService,
-    /// For the admin console alone.
-    pub audit: AuditService,
-    /// For the admin console alone.
-    pub credentials: CredentialService,
+    pub use_cases: UseCases,
     pub config: WebConfig,
+}
+
+impl std::ops::Deref for Web {
+    type Target = UseCases;
+
+    fn deref(&self) -> &UseCases {
+        &self.use_cases
+    }
 }

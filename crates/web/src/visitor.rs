@@ -1,10 +1,7 @@
 //! Who is asking, on one request: a person signed in, with what they are
 //! to the access rules (themselves, or an administrator).
 
-use kenning_app::{
-    AuditService, Caller, CredentialService, ExpertiseService, GroupService, Person,
-    PrivacyService, UserService,
-};
+use kenning_app::{Caller, Person, UseCases};
 
 use crate::state::Web;
 
@@ -17,6 +14,13 @@ pub(crate) struct Visitor {
 }
 
 impl Visitor {
+    /// The use cases of `app` as the visitor calls them: each refuses
+    /// what the visitor may not do (the access rules are the use
+    /// cases'), their changes recorded as the person's.
+    pub(crate) fn use_cases(&self, app: &Web) -> UseCases {
+        app.called_by(self.caller.clone(), self.actor())
+    }
+
     /// Whether the person is an administrator on this request.
     pub(crate) fn is_administrator(&self) -> bool {
         matches!(self.caller, Caller::Administrator(_))
@@ -28,42 +32,5 @@ impl std::ops::Deref for Visitor {
 
     fn deref(&self) -> &Person {
         &self.person
-    }
-}
-
-/// The use cases as a visitor calls them: each refuses what the visitor
-/// may not do (the access rules are the use cases'), their changes
-/// recorded as the person's.
-#[derive(Clone)]
-pub(crate) struct Acting {
-    pub(crate) users: UserService,
-    pub(crate) groups: GroupService,
-    pub(crate) expertise: ExpertiseService,
-    pub(crate) privacy: PrivacyService,
-    pub(crate) audit: AuditService,
-    pub(crate) credentials: CredentialService,
-}
-
-impl Acting {
-    /// The use cases of `app` as `visitor` calls them.
-    pub(crate) fn as_visitor(app: &Web, visitor: &Visitor) -> Self {
-        let (caller, actor) = (visitor.caller.clone(), visitor.actor());
-        Self {
-            users: app.users.called_by(caller.clone()).acting_as(actor.clone()),
-            groups: app
-                .groups
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            expertise: app
-                .expertise
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            privacy: app
-                .privacy
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            audit: app.audit.called_by(caller.clone()),
-            credentials: app.credentials.called_by(caller).acting_as(actor),
-        }
     }
 }

@@ -11,16 +11,16 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
-    AuditService, DeliverySettings, ExpertiseService, GroupService, Principal, PrivacyService,
-    UserService, WebhookService,
+    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService, Principal,
+    PrivacyService, SessionService, UseCases, UserService, WebhookService,
 };
 use kenning_clock::ManualClock;
 use kenning_domain::{
     Attribution, Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId, Limit,
-    NewUserInput, Offset, Raw, Scope, Scoring, SearchText, UploadInput, User, UserCursor,
-    UserError, UserFilter, UserId, UserKey,
+    NewUserInput, Offset, Raw, Scope, Scoring, SearchText, SessionPolicy, UploadInput, User,
+    UserCursor, UserError, UserFilter, UserId, UserKey,
 };
-use kenning_graphql::{Answer, Context, Limits, Outcome, Services};
+use kenning_graphql::{Answer, Context, Limits, Outcome};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{
     FilteredGroups, FilteredUsers, GroupStore, Membership, ModifyError, ModifyGroupError,
@@ -241,9 +241,16 @@ fn world(scopes: Vec<Scope>) -> World {
         store.inner.clone(),
         store.inner.clone(),
         expertise.clone(),
-        clock_for_privacy,
+        clock_for_privacy.clone(),
     );
-    let services = Services {
+    let use_cases = UseCases {
+        credentials: CredentialService::new(store.inner.clone(), clock_for_privacy.clone()),
+        sessions: SessionService::new(
+            store.inner.clone(),
+            store.inner.clone(),
+            clock_for_privacy,
+            SessionPolicy::default(),
+        ),
         users,
         groups,
         expertise,
@@ -251,7 +258,7 @@ fn world(scopes: Vec<Scope>) -> World {
         webhooks,
         privacy,
     };
-    let context = Context::new(principal, services, 10_000);
+    let context = Context::new(principal, &use_cases, 10_000);
     World {
         store,
         context,

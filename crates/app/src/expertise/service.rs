@@ -79,7 +79,7 @@ impl ExpertiseService {
             meanings: None,
             privacy: None,
             actor: Actor::embedded(),
-            caller: Caller::Operator,
+            caller: Caller::operator(),
         }
     }
 

@@ -1,21 +1,24 @@
-//! Each use case asks who calls: a service narrowed with `called_by`
-//! refuses what that caller may not do, whichever door built it, and a
-//! refusal writes nothing.
+//! Each use case asks who calls: the use cases narrowed with
+//! `UseCases::called_by`, as every door narrows them, refuse what that
+//! caller may not do, and a refusal writes nothing.
 
 use std::sync::Arc;
 
+use std::time::Duration;
+
 use kenning_app::{
-    AuditService, Caller, CredentialService, ExpertiseService, GroupService, Principal,
-    PrivacyService, ServiceError, UserService,
+    AuditService, Caller, CredentialService, DeliverySettings, GroupService, Principal,
+    PrivacyService, ServiceError, SessionService, UseCases, WebhookService,
 };
 use kenning_domain::{
-    AuditLimit, CredentialKind, GroupFilter, GroupInput, LanguageId, Patch, Scope, Scoring, Status,
-    TextFormat, User, UserPatchInput,
+    Actor, AuditLimit, Channel, CredentialKind, GroupFilter, GroupInput, Patch, Scope,
+    SessionPolicy, Status, TextFormat, User, UserPatchInput,
 };
 use kenning_ports::{AuditQuery, Extraction, TopicExtractor};
+use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 use uuid::Uuid;
 
-use super::{person, world};
+use super::{expertise, person, users, world};
 
 /// Finds no topic in any text: these checks are about who may ask.
 struct NoTopics;
@@ -30,57 +33,67 @@ impl TopicExtractor for NoTopics {
     }
 }
 
-/// Every service a door calls, as the composition root builds them (for
+/// Every use case a door calls, as the composition root builds them (for
 /// the operator), with two people in the directory.
 struct Doors {
-    users: UserService,
-    groups: GroupService,
-    expertise: ExpertiseService,
-    privacy: PrivacyService,
-    audit: AuditService,
-    credentials: CredentialService,
+    use_cases: UseCases,
     ada: User,
     bob: User,
 }
 
 fn doors() -> Doors {
-    let (store, clock) = world();
-    let users = UserService::new(
-        store.clone(),
-        clock.clone(),
-        LanguageId::parse("en").unwrap(),
-    );
-    let groups = GroupService::new(store.clone(), store.clone(), clock.clone());
-    let expertise = ExpertiseService::new(
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        Arc::new(NoTopics),
-        clock.clone(),
-        Scoring::default(),
-    )
-    .with_privacy(store.clone());
-    let privacy = PrivacyService::new(
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        store.clone(),
-        expertise.clone(),
-        clock.clone(),
-    );
+    let world = world();
+    let users = users(&world);
+    let expertise = expertise(&world, Arc::new(NoTopics)).with_privacy(world.0.clone());
+    let (store, clock) = world;
     let (ada, bob) = (
         person(&users, "ada@example.com"),
         person(&users, "bob@example.com"),
     );
     Doors {
-        audit: AuditService::new(store.clone(), clock.clone()),
-        credentials: CredentialService::new(store, clock),
-        users,
-        groups,
-        expertise,
-        privacy,
+        use_cases: UseCases {
+            groups: GroupService::new(store.clone(), store.clone(), clock.clone()),
+            privacy: PrivacyService::new(
+                store.clone(),
+                store.clone(),
+                store.clone(),
+                store.clone(),
+                expertise.clone(),
+                clock.clone(),
+            ),
+            audit: AuditService::new(store.clone(), clock.clone()),
+            webhooks: WebhookService::new(
+                store.clone(),
+                Arc::new(Webhooks::new(
+                    NetworkPolicy::default(),
+                    Duration::from_secs(1),
+                    EventSource::default(),
+                )),
+                clock.clone(),
+                DeliverySettings::default(),
+            ),
+            sessions: SessionService::new(
+                store.clone(),
+                store.clone(),
+                clock.clone(),
+                SessionPolicy::default(),
+            ),
+            credentials: CredentialService::new(store, clock),
+            users,
+            expertise,
+        },
         ada,
         bob,
+    }
+}
+
+impl Doors {
+    /// The use cases as `caller` calls them, as a door narrows them.
+    fn as_(&self, caller: Caller) -> UseCases {
+        self.use_cases.called_by(
+            caller,
+            Actor::credential(Uuid::new_v4(), "door", Channel::GraphQl),
+        )
     }
 }
 
@@ -103,48 +116,37 @@ fn refused<T: std::fmt::Debug>(answer: Result<T, ServiceError>) {
 #[test]
 fn a_token_does_through_each_use_case_what_its_scopes_allow() {
     let d = doors();
-    let experts = token(&[Scope::ExpertiseRead]);
-    assert_eq!(
-        d.expertise
-            .called_by(experts.clone())
-            .person(d.ada.id())
-            .unwrap()
-            .id(),
-        d.ada.id()
-    );
-    refused(d.users.called_by(experts.clone()).get(d.ada.id()));
+    let (ada, bob) = (d.ada.id(), d.bob.id());
+
+    let experts = d.as_(token(&[Scope::ExpertiseRead]));
+    assert_eq!(experts.expertise.person(ada).unwrap().id(), ada);
+    assert_eq!(experts.expertise.people(&[ada, bob]).unwrap().len(), 2);
+    refused(experts.users.get(ada));
+    refused(experts.groups.list(&GroupFilter::default(), 0, 10));
     refused(
-        d.groups
-            .called_by(experts.clone())
-            .list(&GroupFilter::default(), 0, 10),
-    );
-    refused(
-        d.audit
-            .called_by(experts.clone())
+        experts
+            .audit
             .entries(AuditQuery::default(), AuditLimit::default()),
     );
-    refused(d.privacy.called_by(experts).rules());
+    refused(experts.privacy.rules());
+    refused(experts.webhooks.subscriptions());
 
-    let reader = token(&[Scope::UsersRead]);
-    assert!(d.users.called_by(reader.clone()).get(d.ada.id()).is_ok());
-    assert!(d.users.called_by(reader.clone()).may_read().is_ok());
-    refused(d.users.called_by(reader.clone()).get_for_change(d.ada.id()));
-    refused(d.users.called_by(reader.clone()).deactivate(d.ada.id()));
-    refused(d.expertise.called_by(reader.clone()).person(d.ada.id()));
+    let reader = d.as_(token(&[Scope::UsersRead]));
+    assert!(reader.users.get(ada).is_ok());
+    assert!(reader.users.may_read().is_ok());
+    assert!(reader.expertise.hidden_topics(bob).is_ok());
+    refused(reader.users.get_for_change(ada));
+    refused(reader.users.deactivate(ada));
+    refused(reader.expertise.person(ada));
 
-    let writer = token(&[Scope::UsersWrite]);
-    refused(d.users.called_by(writer.clone()).get(d.ada.id()));
-    refused(d.users.called_by(writer.clone()).may_read());
-    assert!(d
+    let writer = d.as_(token(&[Scope::UsersWrite]));
+    refused(writer.users.get(ada));
+    refused(writer.users.may_read());
+    assert!(writer.users.get_for_change(ada).is_ok());
+    let patched = writer
         .users
-        .called_by(writer.clone())
-        .get_for_change(d.ada.id())
-        .is_ok());
-    let patched = d
-        .users
-        .called_by(writer.clone())
         .update(
-            d.ada.id(),
+            ada,
             UserPatchInput {
                 firstname: Patch::Set("Augusta".to_owned()),
                 ..UserPatchInput::default()
@@ -153,10 +155,13 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
         )
         .unwrap();
     assert_eq!(patched.profile().unwrap().firstname.as_str(), "Augusta");
+
+    let hooks = d.as_(token(&[Scope::WebhooksManage]));
+    assert!(hooks.webhooks.subscriptions().unwrap().is_empty());
     // A token of every scope still issues no credential.
     refused(
-        d.credentials
-            .called_by(token(&Scope::ALL))
+        d.as_(token(&Scope::ALL))
+            .credentials
             .list(CredentialKind::AccessToken),
     );
 }
@@ -164,59 +169,46 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
 #[test]
 fn a_person_reads_and_changes_their_own_data_only_and_a_refusal_writes_nothing() {
     let d = doors();
-    let ada = Caller::Person(d.ada.id());
     let (own, other) = (d.ada.id(), d.bob.id());
-    assert!(d.privacy.called_by(ada.clone()).learning_of(own).is_ok());
-    refused(d.privacy.called_by(ada.clone()).learning_of(other));
-    refused(d.privacy.called_by(ada.clone()).export(other));
-    refused(d.privacy.called_by(ada.clone()).forget(other));
-    assert!(d
-        .expertise
-        .called_by(ada.clone())
-        .hidden_topics(own)
-        .is_ok());
-    refused(d.expertise.called_by(ada.clone()).hidden_topics(other));
-    refused(
-        d.expertise
-            .called_by(ada.clone())
-            .set_topic_hidden(other, "rust", true),
-    );
+    let ada = d.as_(Caller::Person(own));
+    assert!(ada.privacy.learning_of(own).is_ok());
+    assert!(ada.privacy.rules().is_ok());
+    refused(ada.privacy.learning_of(other));
+    refused(ada.privacy.export(other));
+    refused(ada.privacy.forget(other));
+    assert!(ada.expertise.hidden_topics(own).is_ok());
+    refused(ada.expertise.hidden_topics(other));
+    refused(ada.expertise.set_topic_hidden(other, "rust", true));
     // The people of an answer, and the groups, are a person's to read; the
     // directory is not.
-    assert!(d.expertise.called_by(ada.clone()).person(other).is_ok());
-    assert!(d
-        .expertise
-        .called_by(ada.clone())
-        .learns_about(other)
-        .unwrap());
-    assert!(d
-        .groups
-        .called_by(ada.clone())
-        .list(&GroupFilter::default(), 0, 10)
-        .is_ok());
-    refused(d.users.called_by(ada.clone()).get(other));
-    refused(
-        d.credentials
-            .called_by(ada.clone())
-            .list(CredentialKind::ApiKey),
-    );
-    refused(d.users.called_by(ada.clone()).deactivate(other));
-    refused(d.groups.called_by(ada.clone()).create(GroupInput {
+    assert!(ada.expertise.person(other).is_ok());
+    assert!(ada.expertise.learns_about(other).unwrap());
+    assert!(ada.groups.list(&GroupFilter::default(), 0, 10).is_ok());
+    refused(ada.users.get(other));
+    refused(ada.credentials.list(CredentialKind::ApiKey));
+    refused(ada.users.deactivate(other));
+    refused(ada.groups.create(GroupInput {
         display_name: "Readers".to_owned(),
         external_id: None,
         members: vec![other.to_string()],
     }));
-    assert_eq!(d.users.get(other).unwrap().status(), Status::Active);
+    let operator = &d.use_cases;
+    assert_eq!(operator.users.get(other).unwrap().status(), Status::Active);
     assert_eq!(
-        d.groups.list(&GroupFilter::default(), 0, 10).unwrap().total,
+        operator
+            .groups
+            .list(&GroupFilter::default(), 0, 10)
+            .unwrap()
+            .total,
         0
     );
 }
 
 #[test]
-fn a_service_serves_the_operator_until_a_door_names_the_caller() {
+fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
     let d = doors();
-    let issued = d
+    let operator = &d.use_cases;
+    let issued = operator
         .credentials
         .issue(
             CredentialKind::AccessToken,
@@ -225,23 +217,26 @@ fn a_service_serves_the_operator_until_a_door_names_the_caller() {
         )
         .unwrap();
     assert_eq!(
-        d.credentials
+        operator
+            .credentials
             .list(CredentialKind::AccessToken)
             .unwrap()
             .len(),
         1
     );
-    assert!(d.users.get(d.bob.id()).is_ok());
-    assert!(d.privacy.export(d.bob.id()).is_ok());
-    let administrator = Caller::Administrator(d.ada.id());
-    let credentials = d.credentials.called_by(administrator);
-    credentials
+    assert!(operator.users.get(d.bob.id()).is_ok());
+    assert!(operator.privacy.export(d.bob.id()).is_ok());
+    let administrator = d.as_(Caller::Administrator(d.ada.id()));
+    administrator
+        .credentials
         .revoke(CredentialKind::AccessToken, issued.credential.id)
         .unwrap();
-    // Narrowed again, the same service refuses.
-    refused(
-        credentials
-            .called_by(Caller::Person(d.ada.id()))
-            .list(CredentialKind::AccessToken),
+    assert!(administrator.privacy.export(d.bob.id()).is_ok());
+    // Narrowed again, the same use cases refuse.
+    let person = administrator.called_by(
+        Caller::Person(d.ada.id()),
+        Actor::credential(Uuid::new_v4(), "door", Channel::GraphQl),
     );
+    refused(person.credentials.list(CredentialKind::AccessToken));
+    refused(person.privacy.export(d.bob.id()));
 }

@@ -17,9 +17,10 @@ mod upload;
 use std::sync::Arc;
 
 use chrono::{DateTime, TimeZone, Utc};
-use kenning_app::UserService;
+use kenning_app::{ExpertiseService, UserService};
 use kenning_clock::ManualClock;
-use kenning_domain::{NewUserInput, User};
+use kenning_domain::{LanguageId, NewUserInput, Scoring, User};
+use kenning_ports::TopicExtractor;
 use kenning_store_memory::MemoryStore;
 
 /// The moment every test starts at.
@@ -48,4 +49,26 @@ fn person(users: &UserService, email: &str) -> User {
             ..NewUserInput::default()
         })
         .unwrap()
+}
+
+/// The user use cases over the world's store, English by default.
+fn users(world: &World) -> UserService {
+    UserService::new(
+        world.0.clone(),
+        world.1.clone(),
+        LanguageId::parse("en").unwrap(),
+    )
+}
+
+/// The expertise use cases over the world's store under the default
+/// scoring, reading texts with `extractor`.
+fn expertise(world: &World, extractor: Arc<dyn TopicExtractor>) -> ExpertiseService {
+    ExpertiseService::new(
+        world.0.clone(),
+        world.0.clone(),
+        world.0.clone(),
+        extractor,
+        world.1.clone(),
+        Scoring::default(),
+    )
 }

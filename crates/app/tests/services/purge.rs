@@ -6,17 +6,9 @@ use std::collections::BTreeSet;
 use chrono::Duration;
 use kenning_app::UserService;
 use kenning_app::PURGE_BATCH;
-use kenning_domain::{GracePeriod, LanguageId, NewUserInput, UserId};
+use kenning_domain::{GracePeriod, NewUserInput, UserId};
 
-use super::{world, World};
-
-fn users(world: &World) -> UserService {
-    UserService::new(
-        world.0.clone(),
-        world.1.clone(),
-        LanguageId::parse("en").unwrap(),
-    )
-}
+use super::{users, world};
 
 /// `n` new ACTIVE users, numbered from `first` in their addresses.
 fn create(users: &UserService, first: usize, n: usize) -> Vec<UserId> {

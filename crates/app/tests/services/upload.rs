@@ -6,12 +6,12 @@ use std::collections::HashMap;
 
 use kenning_app::{ExpertiseService, ServiceError, UserService};
 use kenning_domain::{
-    ExpertsLimit, LanguageId, NewUserInput, Raw, Scoring, TextFormat, TextWord, Topic, UploadInput,
-    UserId, UserTopicsLimit,
+    ExpertsLimit, NewUserInput, Raw, TextFormat, TextWord, Topic, UploadInput, UserId,
+    UserTopicsLimit,
 };
 use kenning_ports::{Extraction, TopicExtractor};
 
-use super::world;
+use super::{expertise, users, world};
 
 /// Reads each text it knows as the topics it was given for it, with one
 /// content word per topic word; any other text has none.
@@ -80,21 +80,11 @@ struct Setup {
 }
 
 fn setup() -> Setup {
-    let (store, clock) = world();
-    let users = UserService::new(
-        store.clone(),
-        clock.clone(),
-        LanguageId::parse("en").unwrap(),
-    );
-    let expertise = ExpertiseService::new(
-        store.clone(),
-        store.clone(),
-        store,
-        std::sync::Arc::new(extractor()),
-        clock,
-        Scoring::default(),
-    );
-    Setup { users, expertise }
+    let world = world();
+    Setup {
+        users: users(&world),
+        expertise: expertise(&world, std::sync::Arc::new(extractor())),
+    }
 }
 
 fn person(users: &UserService, email: &str, first: &str, last: &str) -> UserId {

@@ -10,7 +10,6 @@ use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
-use crate::visitor::Acting;
 
 /// `GET /me`.
 pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
@@ -61,7 +60,7 @@ pub(crate) async fn change_topic(
              profile and use its buttons.",
         );
     };
-    let acting = Acting::as_visitor(&app, &person);
+    let acting = person.use_cases(&app);
     let id = person.user.id();
     let changed = web::block(move || acting.expertise.set_topic_hidden(id, &topic, hidden)).await;
     match changed {

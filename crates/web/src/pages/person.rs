@@ -12,7 +12,7 @@ use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{profile_fields, query_param, Chrome, Field, TopicWhy};
-use crate::visitor::{Acting, Visitor};
+use crate::visitor::Visitor;
 
 /// How many related topics a page links to.
 const RELATED: u32 = 8;
@@ -75,7 +75,7 @@ pub(crate) fn profile(
     user: &User,
     own: bool,
 ) -> Result<ProfilePage, ServiceError> {
-    let acting = Acting::as_visitor(app, viewer);
+    let acting = viewer.use_cases(app);
     let id = user.id();
     // Whether the person is learned about; on their own page, whether
     // they chose not to be.
@@ -181,7 +181,8 @@ pub(crate) async fn page(
     let worker = app.clone();
     let who = viewer.clone();
     let shown = web::block(move || {
-        let user = match Acting::as_visitor(&worker, &who)
+        let user = match who
+            .use_cases(&worker)
             .expertise
             .person(UserId::from_uuid(id))
         {

@@ -12,7 +12,6 @@ use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
-use crate::visitor::Acting;
 
 /// The name a person's data is downloaded under.
 const DATA_FILE: &str = "kenning-my-data.json";
@@ -53,7 +52,7 @@ pub(crate) async fn download(req: HttpRequest, app: web::Data<Web>) -> HttpRespo
         Ok(person) => person,
         Err(response) => return response,
     };
-    let acting = Acting::as_visitor(&app, &person);
+    let acting = person.use_cases(&app);
     let id = person.user.id();
     let exported = blocking(move || acting.privacy.export(id)).await;
     match exported {
@@ -87,7 +86,7 @@ pub(crate) async fn set_learning(
              use its button.",
         );
     };
-    let acting = Acting::as_visitor(&app, &person);
+    let acting = person.use_cases(&app);
     let id = person.user.id();
     let changed = blocking(move || acting.privacy.set_learning(id, Some(choice))).await;
     after_change(&person, changed, "/me#your-data")
@@ -136,7 +135,7 @@ pub(crate) async fn forget(
             "Forgetting needs the confirmation on its page. Go back and confirm it.",
         );
     }
-    let acting = Acting::as_visitor(&app, &person);
+    let acting = person.use_cases(&app);
     let id = person.user.id();
     let forgotten = blocking(move || acting.privacy.forget(id)).await;
     after_change(&person, forgotten, "/me")

@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{QueryReading, ServiceError};
+use kenning_app::{QueryReading, ServiceError, UseCases};
 use kenning_domain::{Expert, ExpertsLimit, GroupFilter, GroupId, UserId};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -13,7 +13,6 @@ use crate::render::{internal_error, respond};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{query_param, score_words, Chrome, Evidence};
-use crate::visitor::Acting;
 
 /// The longest question the box takes.
 const MAX_QUERY: usize = 500;
@@ -137,7 +136,7 @@ fn reading_of(reading: QueryReading) -> Reading {
 
 /// The card of `expert`, explained by the actions behind its topics.
 fn card(
-    acting: &Acting,
+    acting: &UseCases,
     expert: &Expert,
     name: String,
     meta: String,
@@ -168,7 +167,7 @@ fn card(
 
 /// Everything the page shows for `query` (none: the groups alone).
 fn find(
-    acting: &Acting,
+    acting: &UseCases,
     query: &str,
     group: Option<GroupId>,
     limit: ExpertsLimit,
@@ -268,7 +267,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .and_then(|l| l.parse::<i64>().ok())
         .and_then(|l| ExpertsLimit::parse(l).ok())
         .unwrap_or_default();
-    let acting = Acting::as_visitor(&app, &person);
+    let acting = person.use_cases(&app);
     let searched = !query.is_empty() && problem.is_none();
     let asked = if searched {
         query.clone()

@@ -13,7 +13,7 @@ use kenning_ports::AuditQuery;
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, query, Acting, Form, Problems};
+use super::{administrator, blocking, failure, query, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -162,7 +162,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         Err(response) => return response,
     };
     let params = query(&req);
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let (entries, next, problems) = match query_of(&params) {
         Ok(asked) => {
             match blocking(move || acting.audit.entries(asked, AuditLimit::default())).await {

@@ -10,7 +10,7 @@ use kenning_domain::{CredentialKind, Scope};
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -76,7 +76,7 @@ fn kind(raw: &str) -> Option<CredentialKind> {
 
 /// The lists, and the form to issue one as `form` wrote it.
 async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> HttpResponse {
-    let acting = Acting::as_visitor(app, visitor);
+    let acting = visitor.use_cases(app);
     let read = blocking(move || {
         let credentials = acting.credentials;
         KINDS
@@ -151,7 +151,7 @@ pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Byte
         .filter_map(|s| s.parse().ok())
         .collect();
     let name = form.value("name");
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     match blocking(move || acting.credentials.issue(kind, &name, &scopes)).await {
         Ok(Ok(issued)) => respond(
             StatusCode::OK,
@@ -189,7 +189,7 @@ pub(crate) async fn revoke(
     let (Some(kind), Ok(id)) = (kind(&kind_name), Uuid::try_parse(&id)) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Credential));
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     match blocking(move || acting.credentials.revoke(kind, id)).await {
         Ok(Ok(())) => see_other("/admin/credentials"),
         Ok(Err(e)) => failure(&visitor, &e),

@@ -8,7 +8,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_domain::{AskedCount, AskedSubject};
 
-use super::{administrator, blocking, failure, query, Acting};
+use super::{administrator, blocking, failure, query};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -68,7 +68,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .into_iter()
         .find(|d| d.to_string() == asked)
         .unwrap_or(SPANS[0]);
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let counts = match blocking(move || acting.privacy.asked(days.into())).await {
         Ok(Ok(counts)) => counts,
         Ok(Err(e)) => return failure(&visitor, &e),

@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::profile::{email_field, Field};
 use super::users::Row;
-use super::{administrator, blocking, failure, posted, query, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, query, see_other, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -52,7 +52,7 @@ async fn list(
     form: &Form,
     problems: Problems,
 ) -> HttpResponse {
-    let acting = Acting::as_visitor(app, visitor);
+    let acting = visitor.use_cases(app);
     let found = blocking(move || acting.groups.list(&GroupFilter::default(), skip, PAGE)).await;
     let found = match found {
         Ok(Ok(found)) => found,
@@ -120,7 +120,7 @@ pub(crate) async fn create(
         external_id: form.given("externalId"),
         members: Vec::new(),
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     match blocking(move || acting.groups.create(input)).await {
         Ok(Ok(group)) => see_other(&format!("/admin/groups/{}", group.id().as_uuid())),
         Ok(Err(e)) => match Problems::of_refusal(&e) {
@@ -156,7 +156,7 @@ struct Shown {
 
 /// The page of the group `id`, showing `shown`.
 async fn page_of(app: &Web, visitor: &Visitor, id: GroupId, shown: Shown) -> HttpResponse {
-    let acting = Acting::as_visitor(app, visitor);
+    let acting = visitor.use_cases(app);
     let read = blocking(move || {
         let group = acting.groups.get(id)?;
         let ids: Vec<_> = group.attributes().members.iter().copied().collect();
@@ -285,7 +285,7 @@ async fn change(
         return failure(&visitor, &ServiceError::NotFound(Missing::Group));
     };
     let version = form.value("version").parse::<u64>().ok();
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let written = Form::parse(&body);
     let asked = what.clone();
     let done = blocking(move || {

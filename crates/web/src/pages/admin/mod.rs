@@ -27,7 +27,7 @@ use crate::render::{internal_error, message_page};
 use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::Chrome;
-pub(crate) use crate::visitor::{Acting, Visitor};
+pub(crate) use crate::visitor::Visitor;
 
 /// The user the path's `id` names; `None` when it names none.
 pub(crate) fn user_id(id: &str) -> Option<UserId> {

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, ServiceError};
+use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{
     Actor, Channel, GroupFilter, LearningRule, LearningRules, Rule, RuleInForce, UserId,
 };
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -71,7 +71,7 @@ fn person_of(actor: &Actor) -> Option<Uuid> {
         .flatten()
 }
 
-fn read(acting: &Acting) -> Result<Read, ServiceError> {
+fn read(acting: &UseCases) -> Result<Read, ServiceError> {
     let rules = acting.privacy.rules()?;
     let groups = acting
         .groups
@@ -208,7 +208,7 @@ fn field(
 
 /// The page, with the refused form `refused` as written.
 async fn page_of(app: &Web, visitor: &Visitor, refused: Refused) -> HttpResponse {
-    let acting = Acting::as_visitor(app, visitor);
+    let acting = visitor.use_cases(app);
     let read = match blocking(move || read(&acting)).await {
         Ok(Ok(read)) => read,
         Ok(Err(e)) => return failure(visitor, &e),
@@ -309,7 +309,7 @@ pub(crate) async fn change(
     };
     let kind = form.value("kind");
     let value = form.given("value");
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let done = blocking(move || acting.privacy.set_rule(&kind, value.as_deref(), set)).await;
     let problems = match done {
         Ok(Ok(_)) => return see_other("/admin/rules"),

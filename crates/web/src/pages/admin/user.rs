@@ -7,13 +7,13 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Utc};
-use kenning_app::{Missing, ServiceError};
+use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
 
 use super::profile::{self, Field};
 use super::user_id;
 use super::user_privacy::{self, Privacy};
-use super::{administrator, blocking, failure, posted, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -126,7 +126,7 @@ struct Shown {
 type Read = (User, Vec<(String, String)>, Option<Privacy>);
 
 /// The user `id`, the names of their groups and their learning, read now.
-fn read(acting: &Acting, id: UserId) -> Result<Read, ServiceError> {
+fn read(acting: &UseCases, id: UserId) -> Result<Read, ServiceError> {
     let user = acting.users.get(id)?;
     let groups = acting
         .groups
@@ -145,7 +145,7 @@ fn read(acting: &Acting, id: UserId) -> Result<Read, ServiceError> {
 
 /// The page of the user `id`, showing `shown`.
 async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> HttpResponse {
-    let acting = Acting::as_visitor(app, visitor);
+    let acting = visitor.use_cases(app);
     let (user, groups, privacy) = match blocking(move || read(&acting, id)).await {
         Ok(Ok(read)) => read,
         Ok(Err(e)) => return failure(visitor, &e),
@@ -254,7 +254,7 @@ async fn change(
     // The version the page showed: a change made meanwhile is not
     // overwritten unseen.
     let version = form.value("version").parse::<u64>().ok();
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let written = Form::parse(&body);
     let done = blocking(move || {
         let users = acting.users;

@@ -7,11 +7,11 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, ServiceError};
+use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{Learning, UserId};
 
 use super::user_id;
-use super::{administrator, blocking, failure, see_other, Acting, Form};
+use super::{administrator, blocking, failure, see_other, Form};
 use crate::pages::privacy::{data_download, forgetting_confirmed, learning_asked};
 use crate::render::{message_page, respond};
 use crate::state::Web;
@@ -58,7 +58,7 @@ impl Privacy {
 
 /// The learning of the user `id` for their page; `None` for a user
 /// erased, whom nothing is learned about any more.
-pub(crate) fn learning_of(acting: &Acting, id: UserId) -> Result<Option<Privacy>, ServiceError> {
+pub(crate) fn learning_of(acting: &UseCases, id: UserId) -> Result<Option<Privacy>, ServiceError> {
     match acting.privacy.learning_of(id) {
         Ok(learning) => Ok(Some(Privacy::of(learning))),
         Err(ServiceError::NotFound(_)) => Ok(None),
@@ -106,7 +106,7 @@ pub(crate) async fn set_learning(
              and use its button.",
         );
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let done = blocking(move || acting.privacy.set_learning(id, Some(choice))).await;
     match done {
         Ok(Ok(_)) => see_other(&format!("/admin/users/{id}#privacy")),
@@ -127,7 +127,7 @@ pub(crate) async fn download(
         Ok(target) => target,
         Err(response) => return response,
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     match blocking(move || acting.privacy.export(id)).await {
         Ok(Ok(data)) => data_download(&data, &data_file(id)),
         Ok(Err(e)) => failure(&visitor, &e),
@@ -162,7 +162,7 @@ pub(crate) async fn confirm_forget(
         Ok(target) => target,
         Err(response) => return response,
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let user = match blocking(move || acting.users.get(id)).await {
         Ok(Ok(user)) => user,
         Ok(Err(e)) => return failure(&visitor, &e),
@@ -207,7 +207,7 @@ pub(crate) async fn forget(
             "Forgetting needs the confirmation on its page. Go back and confirm it.",
         );
     }
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     match blocking(move || acting.privacy.forget(id)).await {
         Ok(Ok(())) => see_other(&format!("/admin/users/{id}#privacy")),
         Ok(Err(e)) => failure(&visitor, &e),

@@ -8,7 +8,7 @@ use askama::Template;
 use kenning_domain::{Limit, SearchText, User, UserCursor};
 
 use super::profile::{self, Field};
-use super::{administrator, blocking, failure, posted, query, see_other, Acting, Form, Problems};
+use super::{administrator, blocking, failure, posted, query, see_other, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -64,7 +64,7 @@ pub(crate) async fn directory(req: HttpRequest, app: web::Data<Web>) -> HttpResp
     let params = query(&req);
     let text = params.value("q");
     let after = params.given("after");
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let asked = text.clone();
     let paged = after.is_some();
     let found = blocking(move || {
@@ -164,7 +164,7 @@ pub(crate) async fn create(
         Ok(posted) => posted,
         Err(response) => return response,
     };
-    let acting = Acting::as_visitor(&app, &visitor);
+    let acting = visitor.use_cases(&app);
     let input = profile::new_user(&form);
     let created = blocking(move || acting.users.create(input)).await;
     match created {

@@ -1,0 +1,61 @@
+//! Every use case a door calls, together: what the composition root hands
+//! the doors, and what a door narrows to the caller of one request.
+
+use kenning_domain::Actor;
+
+use crate::access::Caller;
+use crate::{
+    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
+    SessionService, UserService, WebhookService,
+};
+
+/// The use cases, as the composition root built them (for the operator),
+/// or as one caller calls them ([`called_by`](Self::called_by)).
+#[derive(Debug, Clone)]
+pub struct UseCases {
+    /// Users.
+    pub users: UserService,
+    /// Access tokens and API keys.
+    pub credentials: CredentialService,
+    /// Groups of users.
+    pub groups: GroupService,
+    /// Uploads and who knows what.
+    pub expertise: ExpertiseService,
+    /// The audit trail.
+    pub audit: AuditService,
+    /// Webhook subscriptions.
+    pub webhooks: WebhookService,
+    /// Signing people in to the web app (for anyone: not narrowed).
+    pub sessions: SessionService,
+    /// A person's data and the rules on learning.
+    pub privacy: PrivacyService,
+}
+
+impl UseCases {
+    /// The same use cases as `caller` calls them, each refusing what the
+    /// caller may not do, their changes recorded as made by `actor`.
+    pub fn called_by(&self, caller: Caller, actor: Actor) -> Self {
+        Self {
+            users: self
+                .users
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            credentials: self
+                .credentials
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            groups: self
+                .groups
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            expertise: self
+                .expertise
+                .called_by(caller.clone())
+                .acting_as(actor.clone()),
+            audit: self.audit.called_by(caller.clone()),
+            webhooks: self.webhooks.called_by(caller.clone()),
+            sessions: self.sessions.clone(),
+            privacy: self.privacy.called_by(caller).acting_as(actor),
+        }
+    }
+}
