@@ -1,4 +1,28 @@
 //! The root types and the schema.
+//!
+//! Every root field calls one use case of the [`Context`](crate::Context),
+//! called by the request's token; the service refuses what its scopes do
+//! not allow, and reaches the port named here (on the server, `Database`
+//! implements them all):
+//!
+//! | fields | service | port |
+//! |---|---|---|
+//! | `users`, `usersConnection`, `user`, `userByEmail`, `userByExternalId` | `UserService` | `UserStore` |
+//! | `experts`, `queryReading`, `userTopics`, `relatedTopics`, `hiddenTopics` | `ExpertiseService` | `ExpertiseStore` |
+//! | `learningRules`, `userLearning`, `userData`, `askedSubjects` | `PrivacyService` | `PrivacyStore` |
+//! | `webhooks` | `WebhookService` | `WebhookStore` |
+//! | `auditTrail` | `AuditService` | `AuditTrail` |
+//! | `createUser`, `updateUser`, `updateUserEmail`, `deactivateUser`, `reactivateUser`, `deleteUser`, `cancelDelete` | `UserService` | `UserStore` |
+//! | `hideTopic`, `showTopic` | `ExpertiseService::set_topic_hidden` | `ExpertiseStore::set_hidden` |
+//! | `setLearningRule`, `setUserLearning`, `forgetUser` | `PrivacyService` | `PrivacyStore` |
+//! | `createWebhook`, `deleteWebhook`, `resumeWebhook` | `WebhookService` | `WebhookStore`; `createWebhook` also asks `WebhookSender::check_url` |
+//!
+//! The first five rows are `Query`, the last four `Mutation`. `experts` and
+//! `queryReading` also read the query through `TopicExtractor` and, with a
+//! model, `Embedder`; `experts` reads the people it names through
+//! `ExpertiseService::people`. `forgetUser` then asks
+//! `UserStore::compact_after_erasure`. Groups are managed over SCIM and in
+//! the admin console, not over GraphQL.
 
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, DefaultScalarValue, EmptySubscription, Executor, RootNode};

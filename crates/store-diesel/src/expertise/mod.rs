@@ -7,6 +7,27 @@
 //! across people (`topics`); the erasure of a person (`erasure`); and the
 //! rebuild of the standings under new settings (`rebuild`). This module
 //! implements the port by handing each call to one of them.
+//!
+//! Where it learns from an action, it calls the domain:
+//! `StandingChanges::of` on upload, `LabelledStanding::learn` on a rebuild
+//! and after the retention forgot actions.
+//!
+//! `record_all` (`uploads`) writes a group of uploads in one transaction,
+//! on SQLite on a connection of its own with a larger page cache
+//! (`Database::write_uploads`). It first locks each person's user row, in
+//! key order, and reads the rules on learning. A taken alias inserts
+//! nothing (`DuplicateAlias`); an unknown person is `UnknownUser`; an
+//! action not learned from is kept with `taught` false. Otherwise it writes
+//! the action's topics and the standings `StandingChanges::of` gives. The
+//! counts ranking reads (`topic_learners`, `learner_totals`) are summed and
+//! written last, in key order.
+//!
+//! `experts` reads (`evidence`), in one read transaction, each topic's best
+//! standings by `rank_key` and its best actions by `relevance`, each from an
+//! index in that order, so its cost does not grow with the people or
+//! actions on a topic. A start under changed scoring settings rebuilds the
+//! standings learner batch by learner batch (`rebuild`), while the server
+//! serves.
 
 mod best_rows;
 mod counts;
