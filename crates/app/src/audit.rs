@@ -44,7 +44,7 @@ impl std::fmt::Debug for AuditService {
 
 impl AuditService {
     /// The service over `trail`; `clock` says what is old. It serves the
-    /// operator until [`called_by`](Self::called_by) names the caller.
+    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(trail: Arc<dyn AuditTrail>, clock: Arc<dyn Clock>) -> Self {
         Self {
             trail,
@@ -55,7 +55,7 @@ impl AuditService {
 
     /// The same service for `caller`, who reads the trail only with
     /// `audit:read`.
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -138,7 +138,7 @@ impl CredentialService {
     /// holds at most [`DEFAULT_CAPACITY`] credentials. What it issues and
     /// revokes is recorded as done by [`Actor::embedded`] until
     /// [`acting_as`](Self::acting_as) names someone; it serves the
-    /// operator until [`called_by`](Self::called_by) names the caller.
+    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self {
             store,
@@ -152,7 +152,7 @@ impl CredentialService {
     /// The same service (sharing its memory of recent checks) for
     /// `caller`: only an administrator (or the operator) manages
     /// credentials.
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -52,7 +52,7 @@ impl GroupService {
     /// when groups change. Its changes are recorded as made by
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
     /// someone, and it serves the operator until
-    /// [`called_by`](Self::called_by) names the caller.
+    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(
         groups: Arc<dyn GroupStore>,
         users: Arc<dyn UserStore>,
@@ -79,7 +79,7 @@ impl GroupService {
     /// The same service for `caller`: each use case refuses what they may
     /// not do (reading groups needs `users:read`, and a person may read
     /// them; changing them needs `users:write`).
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -49,7 +49,7 @@ impl PrivacyService {
     /// through `expertise` (which must have been given the same store with
     /// [`ExpertiseService::with_privacy`], so that its questions are
     /// counted here). It serves the operator until
-    /// [`called_by`](Self::called_by) names the caller.
+    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(
         store: Arc<dyn PrivacyStore>,
         users: Arc<dyn UserStore>,
@@ -74,7 +74,7 @@ impl PrivacyService {
     /// and changes their own data and learning only; setting the rules and
     /// reading the subjects asked are an administrator's (or a token's
     /// with `users:write`, `users:read`).
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -62,7 +62,7 @@ impl UserService {
     /// `default_language`. Its changes are recorded as made by
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
     /// someone, and it serves the operator until
-    /// [`called_by`](Self::called_by) names the caller.
+    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(
         users: Arc<dyn UserStore>,
         clock: Arc<dyn Clock>,
@@ -98,7 +98,7 @@ impl UserService {
     /// The same service for `caller`: each use case refuses what they may
     /// not do (reading the directory needs `users:read`, changing it
     /// `users:write`).
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -95,7 +95,7 @@ fn jitter() -> f64 {
 
 impl WebhookService {
     /// The service over `store`, posting through `sender`; it serves the
-    /// operator until [`called_by`](Self::called_by) names the caller.
+    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(
         store: Arc<dyn WebhookStore>,
         sender: Arc<dyn WebhookSender>,
@@ -113,7 +113,7 @@ impl WebhookService {
 
     /// The same service for `caller`, who manages subscriptions only with
     /// `webhooks:manage`.
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()

@@ -58,7 +58,7 @@ impl ExpertiseService {
     /// `experts` may rank the members of one of `groups` alone. Standings
     /// the store built under other settings stay as they are until
     /// [`ExpertiseService::rebuild_standings`]. It serves the operator
-    /// until [`called_by`](Self::called_by) names the caller.
+    /// until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
         users: Arc<dyn UserStore>,
@@ -144,7 +144,7 @@ impl ExpertiseService {
     /// the people and topics of an answer, needs `expertise:read` (a
     /// person may); a person reads and changes their own hidden topics
     /// only, a token with `users:read`/`users:write` anyone's.
-    pub fn called_by(&self, caller: Caller) -> Self {
+    pub(crate) fn called_by(&self, caller: Caller) -> Self {
         Self {
             caller,
             ..self.clone()
@@ -156,10 +156,7 @@ impl ExpertiseService {
     /// `NotFound` when no user has the id.
     pub fn person(&self, user: UserId) -> Result<User, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
-        self.users
-            .get(user)
-            .map_err(internal)?
-            .ok_or(ServiceError::NotFound(Missing::User))
+        self.require_user(user)
     }
 
     /// The people `users` (ids of nobody left out), in one read, for a
@@ -177,12 +174,12 @@ impl ExpertiseService {
         self.learns(user)
     }
 
-    /// `NotFound` when no user has the id.
-    pub(super) fn require_user(&self, user: UserId) -> Result<(), ServiceError> {
-        match self.users.get(user).map_err(internal)? {
-            Some(_) => Ok(()),
-            None => Err(ServiceError::NotFound(Missing::User)),
-        }
+    /// The user `user`; `NotFound` when no user has the id.
+    pub(super) fn require_user(&self, user: UserId) -> Result<User, ServiceError> {
+        self.users
+            .get(user)
+            .map_err(internal)?
+            .ok_or(ServiceError::NotFound(Missing::User))
     }
 
     /// The settings scores are computed with.

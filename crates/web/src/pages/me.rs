@@ -17,9 +17,9 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         Ok(person) => person,
         Err(response) => return response,
     };
-    let worker = app.clone();
+    let acting = person.use_cases(&app);
     let me = person.clone();
-    match web::block(move || super::person::profile(&worker, &me, &me.user, true)).await {
+    match web::block(move || super::person::profile(&acting, &me, &me.user, true)).await {
         Ok(Ok(profile)) => respond(StatusCode::OK, &profile),
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),

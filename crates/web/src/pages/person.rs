@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::ServiceError;
+use kenning_app::{ServiceError, UseCases};
 use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
 use uuid::Uuid;
 
@@ -66,16 +66,16 @@ pub(crate) struct ProfilePage {
     pub(crate) opted_out: bool,
 }
 
-/// The profile of `user` as its page shows it to `viewer`: fields,
-/// groups, topics with why, related topics; `own` adds the topics the
-/// person hides.
+/// The profile of `user` as its page shows it to `viewer`, read through
+/// `acting` (the use cases as the viewer calls them): fields, groups,
+/// topics with why, related topics; `own` adds the topics the person
+/// hides.
 pub(crate) fn profile(
-    app: &Web,
+    acting: &UseCases,
     viewer: &Visitor,
     user: &User,
     own: bool,
 ) -> Result<ProfilePage, ServiceError> {
-    let acting = viewer.use_cases(app);
     let id = user.id();
     // Whether the person is learned about; on their own page, whether
     // they chose not to be.
@@ -178,14 +178,10 @@ pub(crate) async fn page(
     let Ok(id) = Uuid::try_parse(&id) else {
         return no_such_person(&viewer);
     };
-    let worker = app.clone();
+    let acting = viewer.use_cases(&app);
     let who = viewer.clone();
     let shown = web::block(move || {
-        let user = match who
-            .use_cases(&worker)
-            .expertise
-            .person(UserId::from_uuid(id))
-        {
+        let user = match acting.expertise.person(UserId::from_uuid(id)) {
             Ok(user) => user,
             Err(ServiceError::NotFound(_)) => return Ok(None),
             Err(e) => return Err(e),
@@ -193,7 +189,7 @@ pub(crate) async fn page(
         if let Some((title, text)) = unlisted(&user) {
             return Ok(Some(Err((title, text))));
         }
-        profile(&worker, &who, &user, false).map(|p| Some(Ok(p)))
+        profile(&acting, &who, &user, false).map(|p| Some(Ok(p)))
     })
     .await;
     match shown {
