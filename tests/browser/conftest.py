@@ -45,9 +45,9 @@ PEOPLE = [
     ("frances@example.com", "Frances", "Allen", "Directory administrator", []),
 ]
 
-#: The group whose active members administer Kenning (`--admin-group`),
-#: and its one member.
-ADMIN_GROUP = "Kenning admins"
+#: The externalId of the group whose active members administer Kenning
+#: (`--admin-group`), and its one member.
+ADMIN_GROUP = "kenning-admins"
 ADMIN = "frances@example.com"
 
 
@@ -126,9 +126,9 @@ class Kenning:
         with urllib.request.urlopen(request) as response:
             assert response.status == 201
 
-    def create_group(self, name, members):
+    def create_group(self, name, members, external_id=None):
         body = json.dumps({"schemas": ["urn:ietf:params:scim:schemas:core:2.0:Group"],
-                           "displayName": name,
+                           "displayName": name, "externalId": external_id,
                            "members": [{"value": m} for m in members]}).encode()
         request = urllib.request.Request(
             self.url + "/accounts/api/v1/scim/v2/Groups", data=body,
@@ -173,7 +173,7 @@ def kenning():
         server.ids[email] = server.create(email, first, last, position)
         for n, text in enumerate(texts):
             server.upload(email, text, n)
-    server.create_group(ADMIN_GROUP, [server.ids[ADMIN]])
+    server.create_group("Kenning admins", [server.ids[ADMIN]], external_id=ADMIN_GROUP)
     yield server
     server.stop()
     provider.terminate()

@@ -188,7 +188,7 @@ impl TestApp {
     pub fn token(&self, scopes: &[Scope]) -> String {
         self.services
             .credentials
-            .issue(CredentialKind::AccessToken, "test", scopes)
+            .issue(CredentialKind::AccessToken, "test", scopes, None)
             .unwrap()
             .secret
     }
@@ -197,7 +197,7 @@ impl TestApp {
     pub fn api_key(&self) -> String {
         self.services
             .credentials
-            .issue(CredentialKind::ApiKey, "test", &[])
+            .issue(CredentialKind::ApiKey, "test", &[], None)
             .unwrap()
             .secret
     }

@@ -181,6 +181,8 @@ pub(crate) fn credential(kind: CredentialKind, name: &str, minute: i64) -> Store
         secret_hash: format!("{:064x}", minute),
         created: now() + Duration::minutes(minute),
         revoked: None,
+        issued_by: None,
+        expires: None,
     }
 }
 

@@ -77,6 +77,10 @@ pub(crate) enum Operation {
     ReadAskedSubjects,
     /// Issue, list and revoke access tokens and API keys.
     ManageCredentials,
+    /// Change who administers Kenning: the administrators' group's
+    /// members or external id, or an administrator's e-mail address or
+    /// external id (with which they sign in).
+    ChangeAdministrators,
 }
 
 impl Caller {
@@ -85,7 +89,8 @@ impl Caller {
     /// read the directory, groups and anyone's hidden topics,
     /// `users:write` to change users, groups and anyone's topics,
     /// `audit:read`, `webhooks:manage`, `expertise:read` to read
-    /// expertise); a person may read expertise and groups, and read and
+    /// expertise, and `administrators:write` to change who administers
+    /// Kenning); a person may read expertise and groups, and read and
     /// change their own hidden topics only; an administrator may do all a
     /// token with every scope may do. Credentials are managed by an
     /// administrator (or at the command line, which asks nobody), never by
@@ -100,6 +105,7 @@ impl Caller {
                     Operation::ReadAudit => Scope::AuditRead,
                     Operation::ManageWebhooks => Scope::WebhooksManage,
                     Operation::ReadExpertise => Scope::ExpertiseRead,
+                    Operation::ChangeAdministrators => Scope::AdministratorsWrite,
                     Operation::ReadGroups
                     | Operation::ReadHiddenTopicsOf(_)
                     | Operation::ReadDataOf(_)
@@ -126,7 +132,8 @@ impl Caller {
                 | Operation::ManageWebhooks
                 | Operation::SetLearningRules
                 | Operation::ReadAskedSubjects
-                | Operation::ManageCredentials => Err(ServiceError::Forbidden(
+                | Operation::ManageCredentials
+                | Operation::ChangeAdministrators => Err(ServiceError::Forbidden(
                     "this is for administrators, not for a person signed in".to_owned(),
                 )),
                 Operation::ReadHiddenTopicsOf(user)
@@ -184,13 +191,14 @@ mod tests {
             Operation::ReadAudit,
             Operation::ManageWebhooks,
             Operation::ManageCredentials,
+            Operation::ChangeAdministrators,
         ] {
             assert!(person.require(refused).is_err(), "{refused:?}");
         }
     }
 
     /// Every operation, once (a person's own operations on someone else).
-    fn every_operation(someone: UserId) -> [Operation; 14] {
+    fn every_operation(someone: UserId) -> [Operation; 15] {
         [
             Operation::ReadUsers,
             Operation::WriteUsers,
@@ -206,6 +214,7 @@ mod tests {
             Operation::SetLearningRules,
             Operation::ReadAskedSubjects,
             Operation::ManageCredentials,
+            Operation::ChangeAdministrators,
         ]
     }
 
@@ -244,5 +253,9 @@ mod tests {
         let writer = machine(&[Scope::UsersWrite]);
         assert!(writer.require(Operation::ChangeTopicsOf(anyone)).is_ok());
         assert!(writer.require(Operation::ReadExpertise).is_err());
+        assert!(writer.require(Operation::ChangeAdministrators).is_err());
+        let keeper = machine(&[Scope::AdministratorsWrite]);
+        assert!(keeper.require(Operation::ChangeAdministrators).is_ok());
+        assert!(keeper.require(Operation::WriteUsers).is_err());
     }
 }

@@ -1,58 +1,269 @@
-//! Who administers Kenning in the web app: the ACTIVE members of one
-//! group, named by its displayName in the settings. Asked on every
-//! request, so a person taken out of the group (or deactivated) is no
-//! administrator from their next page on, and nobody is while no group
-//! is named.
+//! Who administers Kenning: the ACTIVE members of one group, named by
+//! what no one else can take, its id or its external id (both unique
+//! among groups), never by its displayName (which anyone who may create
+//! a group could copy). Asked on every request, so a person taken out of
+//! the group (or deactivated) is no administrator from their next page
+//! on, and nobody is while no group is named.
+//!
+//! Who administers is changed only by a caller who may
+//! [`Operation::ChangeAdministrators`]: the group's members and external
+//! id, a group taking its external id, and an administrator's e-mail
+//! address or external id, with which they sign in.
 
-use kenning_domain::{GroupFilter, Status, User};
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
 
-use crate::access::Caller;
+use kenning_domain::{
+    ExternalId, Group, GroupAttributes, GroupFilter, GroupId, Status, User, UserId,
+};
+use kenning_ports::{GroupStore, UserStore};
+use uuid::Uuid;
+
+use crate::access::{Caller, Operation};
 use crate::error::ServiceError;
-use crate::groups::GroupService;
 
-/// The group whose ACTIVE members are administrators, if one is named.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+/// How the settings name the administrators' group: by its id when the
+/// value is a UUID, by its external id otherwise.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AdministratorsGroup {
+    /// The group with this id.
+    Id(GroupId),
+    /// The group with this external id.
+    ExternalId(ExternalId),
+}
+
+impl FromStr for AdministratorsGroup {
+    type Err = String;
+
+    /// A UUID names the group's id; anything else its external id (at
+    /// most 250 characters, no control characters).
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        if let Ok(id) = Uuid::try_parse(value.trim()) {
+            return Ok(Self::Id(GroupId::from_uuid(id)));
+        }
+        ExternalId::parse(value)
+            .map(Self::ExternalId)
+            .map_err(|violation| format!("the group's externalId: {violation}"))
+    }
+}
+
+impl fmt::Display for AdministratorsGroup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Id(id) => write!(f, "the group with id {id}"),
+            Self::ExternalId(external) => {
+                write!(
+                    f,
+                    "the group with externalId \u{201c}{}\u{201d}",
+                    external.as_str()
+                )
+            }
+        }
+    }
+}
+
+impl AdministratorsGroup {
+    /// Whether `group` is the one named.
+    fn names(&self, id: GroupId, external_id: Option<&ExternalId>) -> bool {
+        match self {
+            Self::Id(named) => *named == id,
+            Self::ExternalId(named) => external_id == Some(named),
+        }
+    }
+}
+
+/// The group whose ACTIVE members are administrators, if one is named,
+/// read from the group store on every question.
+#[derive(Clone, Default)]
 pub struct Administrators {
-    group: Option<String>,
+    named: Option<Named>,
+}
+
+/// A named group and where its members are read.
+#[derive(Clone)]
+struct Named {
+    group: AdministratorsGroup,
+    groups: Arc<dyn GroupStore>,
+    users: Arc<dyn UserStore>,
+}
+
+impl fmt::Debug for Administrators {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Administrators")
+            .field("group", &self.group())
+            .finish()
+    }
 }
 
 impl Administrators {
-    /// The ACTIVE members of the group named `group` (its displayName,
-    /// compared as a group filter compares it); nobody when `None`.
-    pub fn of_group(group: Option<String>) -> Self {
-        Self { group }
+    /// Nobody administers Kenning.
+    pub fn nobody() -> Self {
+        Self::default()
     }
 
-    /// The name of the group, when one is named.
-    pub fn group(&self) -> Option<&str> {
-        self.group.as_deref()
-    }
-
-    /// The caller `user` is in the web app, read from `groups` now:
-    /// [`Caller::Administrator`] when ACTIVE and a member of the group,
-    /// [`Caller::Person`] otherwise (also when no group has the name).
-    pub fn caller(&self, groups: &GroupService, user: &User) -> Result<Caller, ServiceError> {
-        let me = user.id();
-        let Some(name) = &self.group else {
-            return Ok(Caller::Person(me));
-        };
-        if user.status() != Status::Active {
-            return Ok(Caller::Person(me));
+    /// The ACTIVE members of the group `group` names, read from `groups`
+    /// and `users`. Refused when the name is ambiguous: a UUID that is one
+    /// group's id and another's external id. A group that does not exist
+    /// yet is no error: nobody administers until it does.
+    pub fn of_group(
+        group: AdministratorsGroup,
+        groups: Arc<dyn GroupStore>,
+        users: Arc<dyn UserStore>,
+    ) -> Result<Self, ServiceError> {
+        if let AdministratorsGroup::Id(id) = &group {
+            let also = external_id_group(groups.as_ref(), &id.to_string())?;
+            if also.is_some_and(|other| other.id() != *id) {
+                return Err(ServiceError::Forbidden(format!(
+                    "the administrators' group {id} is ambiguous: it is one group's id and \
+                     another group's externalId"
+                )));
+            }
         }
-        let named = GroupFilter {
-            display_name: Some(name.clone()),
-            external_id: None,
-        };
-        // A displayName is unique among groups: one group at most.
-        let member = groups
-            .list(&named, 0, 1)?
-            .groups
-            .iter()
-            .any(|group| group.attributes().members.contains(&me));
-        Ok(if member {
-            Caller::Administrator(me)
-        } else {
-            Caller::Person(me)
+        Ok(Self {
+            named: Some(Named {
+                group,
+                groups,
+                users,
+            }),
         })
     }
+
+    /// How the group is named, when one is.
+    pub fn group(&self) -> Option<&AdministratorsGroup> {
+        self.named.as_ref().map(|named| &named.group)
+    }
+
+    /// The group as stored now, if one is named and exists.
+    pub fn current_group(&self) -> Result<Option<Group>, ServiceError> {
+        let Some(Named { group, groups, .. }) = &self.named else {
+            return Ok(None);
+        };
+        match group {
+            AdministratorsGroup::Id(id) => Ok(groups.group(*id)?),
+            AdministratorsGroup::ExternalId(external) => {
+                external_id_group(groups.as_ref(), external.as_str())
+            }
+        }
+    }
+
+    /// Whether `user` is a member of the group, whatever their status:
+    /// a deactivated member administers again once reactivated, so their
+    /// e-mail address is guarded as an administrator's is.
+    pub fn is_member(&self, user: UserId) -> Result<bool, ServiceError> {
+        Ok(self
+            .current_group()?
+            .is_some_and(|group| group.attributes().members.contains(&user)))
+    }
+
+    /// Whether `user` (as stored now) administers Kenning: ACTIVE and a
+    /// member of the group.
+    pub fn administers(&self, user: &User) -> Result<bool, ServiceError> {
+        Ok(user.status() == Status::Active && self.is_member(user.id())?)
+    }
+
+    /// Whether the user with id `user` administers Kenning now (false
+    /// when there is no such user).
+    pub fn administers_id(&self, user: UserId) -> Result<bool, ServiceError> {
+        let Some(named) = &self.named else {
+            return Ok(false);
+        };
+        match named.users.get(user)? {
+            Some(user) => self.administers(&user),
+            None => Ok(false),
+        }
+    }
+
+    /// The caller `user` is in the web app, read now:
+    /// [`Caller::Administrator`] when ACTIVE and a member of the group,
+    /// [`Caller::Person`] otherwise (also when no group is named or none
+    /// has the name).
+    pub fn caller(&self, user: &User) -> Result<Caller, ServiceError> {
+        Ok(if self.administers(user)? {
+            Caller::Administrator(user.id())
+        } else {
+            Caller::Person(user.id())
+        })
+    }
+
+    /// `Forbidden` unless `caller` may change who administers Kenning,
+    /// when a group goes from `before` (`None`: it is being created) to
+    /// `after` (`None`: it is being deleted) and that changes the
+    /// administrators' group's members or external id, or gives another
+    /// group its external id. A change of its displayName alone, or of
+    /// any other group, needs nothing more.
+    pub(crate) fn guard_group_change(
+        &self,
+        caller: &Caller,
+        before: Option<&Group>,
+        after: Option<&GroupAttributes>,
+    ) -> Result<(), ServiceError> {
+        let Some(Named { group: named, .. }) = &self.named else {
+            return Ok(());
+        };
+        let was = before.is_some_and(|g| named.names(g.id(), g.attributes().external_id.as_ref()));
+        // A group's id never changes: only an external id makes another
+        // group the administrators'.
+        let becomes = after.is_some_and(|a| {
+            matches!(named, AdministratorsGroup::ExternalId(e) if a.external_id.as_ref() == Some(e))
+        });
+        if !was && !becomes {
+            return Ok(());
+        }
+        let same = match (before, after) {
+            (Some(before), Some(after)) => {
+                let now = before.attributes();
+                now.members == after.members && now.external_id == after.external_id
+            }
+            _ => false,
+        };
+        if same {
+            return Ok(());
+        }
+        caller.require(Operation::ChangeAdministrators)
+    }
+
+    /// Whether a change of `user` by `caller` must leave what they sign
+    /// in with alone ([`SIGN_IN_GUARDED`]): `user` is a member of the
+    /// administrators' group, whose new e-mail address or external id
+    /// would let whoever holds it sign in as an administrator, and
+    /// `caller` may not change who administers Kenning.
+    pub(crate) fn guards_sign_in_of(
+        &self,
+        caller: &Caller,
+        user: UserId,
+    ) -> Result<bool, ServiceError> {
+        Ok(caller.require(Operation::ChangeAdministrators).is_err() && self.is_member(user)?)
+    }
+}
+
+/// Why a change of a guarded administrator's e-mail address or external
+/// id ([`Administrators::guards_sign_in_of`]) is refused.
+pub(crate) const SIGN_IN_GUARDED: &str = "changing an administrator's e-mail address or \
+     externalId needs the scope administrators:write (or an administrator in the web app)";
+
+/// Whether the change from `before` to `after` changes what the user
+/// signs in with: their e-mail address or external id.
+pub(crate) fn changes_sign_in(before: &User, after: &User) -> bool {
+    let sign_in = |user: &User| {
+        user.profile()
+            .map(|p| (p.email.clone(), p.external_id.clone()))
+    };
+    sign_in(before) != sign_in(after)
+}
+
+/// The group whose external id is `external`, if any (external ids are
+/// unique among groups).
+fn external_id_group(
+    groups: &dyn GroupStore,
+    external: &str,
+) -> Result<Option<Group>, ServiceError> {
+    let Ok(external_id) = ExternalId::parse(external) else {
+        return Ok(None);
+    };
+    let filter = GroupFilter {
+        display_name: None,
+        external_id: Some(external_id.as_str().to_owned()),
+    };
+    Ok(groups.groups(&filter, 0, 1)?.groups.into_iter().next())
 }

@@ -17,14 +17,15 @@ mod verified;
 
 use std::sync::Arc;
 
-use chrono::{DateTime, Utc};
-use kenning_domain::{Actor, Attribution, CredentialKind, CredentialName, Scope};
+use chrono::{DateTime, TimeDelta, Utc};
+use kenning_domain::{Actor, Attribution, CredentialKind, CredentialName, Lifetime, Scope, UserId};
 use kenning_ports::{Clock, CredentialStore, StoredCredential};
 use sha2::{Digest, Sha256};
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
+use crate::administrators::Administrators;
 use crate::error::{Missing, ServiceError};
 pub use principal::Principal;
 use verified::Verified;
@@ -46,6 +47,11 @@ pub struct Credential {
     /// When it was revoked, if it was; a revoked credential never authenticates
     /// again.
     pub revoked: Option<DateTime<Utc>>,
+    /// The administrator who issued it in the web app, if one did; it is
+    /// accepted only while they administer Kenning.
+    pub issued_by: Option<UserId>,
+    /// When it stops being accepted, if ever.
+    pub expires: Option<DateTime<Utc>>,
 }
 
 impl From<StoredCredential> for Credential {
@@ -57,6 +63,8 @@ impl From<StoredCredential> for Credential {
             scopes: c.scopes,
             created: c.created,
             revoked: c.revoked,
+            issued_by: c.issued_by,
+            expires: c.expires,
         }
     }
 }
@@ -122,6 +130,9 @@ pub struct CredentialService {
     actor: Actor,
     /// Who calls: issuing, listing and revoking ask whether they may.
     caller: Caller,
+    /// Who administers Kenning: a credential an administrator issued is
+    /// accepted only while they do.
+    administrators: Administrators,
 }
 
 impl std::fmt::Debug for CredentialService {
@@ -146,6 +157,18 @@ impl CredentialService {
             verified: Arc::new(Verified::new(DEFAULT_CAPACITY)),
             actor: Actor::embedded(),
             caller: Caller::operator(),
+            administrators: Administrators::nobody(),
+        }
+    }
+
+    /// The same service (sharing its memory of recent checks), accepting
+    /// a credential an administrator issued only while `administrators`
+    /// counts them (nobody until given).
+    #[must_use]
+    pub fn with_administrators(self, administrators: Administrators) -> Self {
+        Self {
+            administrators,
+            ..self
         }
     }
 
@@ -183,6 +206,7 @@ impl CredentialService {
         kind: CredentialKind,
         name: &str,
         scopes: &[Scope],
+        lifetime: Option<Lifetime>,
     ) -> Result<(StoredCredential, String), ServiceError> {
         let name = CredentialName::parse(name)?;
         let mut scopes = match kind {
@@ -194,29 +218,47 @@ impl CredentialService {
         let id = Uuid::new_v4();
         let secret_part = random_secret()?;
         let secret = format!("{}{}_{}", prefix(kind), id.simple(), secret_part);
+        let created = self.clock.now();
         let stored = StoredCredential {
             id,
             kind,
             name: name.as_str().to_owned(),
             scopes,
             secret_hash: hash(&secret_part),
-            created: self.clock.now(),
+            created,
             revoked: None,
+            issued_by: match self.caller {
+                Caller::Administrator(user) => Some(user),
+                _ => None,
+            },
+            expires: lifetime.map(|l| created + TimeDelta::days(i64::from(l.days()))),
         };
         Ok((stored, secret))
     }
 
     /// Issues a credential under `name` (a [`CredentialName`], else
-    /// `ValidationError` on `name`). Access tokens carry `scopes`; API keys
-    /// carry none.
+    /// `ValidationError` on `name`), accepted for `lifetime` (ever when
+    /// `None`). Access tokens carry `scopes`; API keys carry none.
+    ///
+    /// Issued by an administrator in the web app, it records who issued it
+    /// and is accepted only while they administer Kenning; a scope
+    /// [issued at the command line only](Scope::is_issued_at_the_command_line_only)
+    /// is then `Forbidden`, so that no administrator hands a token more
+    /// than they may give.
     pub fn issue(
         &self,
         kind: CredentialKind,
         name: &str,
         scopes: &[Scope],
+        lifetime: Option<Lifetime>,
     ) -> Result<IssuedCredential, ServiceError> {
         self.caller.require(Operation::ManageCredentials)?;
-        let (stored, secret) = self.prepare(kind, name, scopes)?;
+        if let Some(scope) = scopes.iter().find(|s| !self.may_issue(**s)) {
+            return Err(ServiceError::Forbidden(format!(
+                "a token with the scope {scope} is issued at the command line only"
+            )));
+        }
+        let (stored, secret) = self.prepare(kind, name, scopes, lifetime)?;
         let by = Attribution::new(self.actor.clone(), stored.created);
         self.store.insert(&stored, &by)?;
         Ok(IssuedCredential {
@@ -225,10 +267,24 @@ impl CredentialService {
         })
     }
 
+    /// The scopes this service's caller may issue a token with, in
+    /// [`Scope::ALL`]'s order.
+    pub fn issuable_scopes(&self) -> Vec<Scope> {
+        Scope::ALL
+            .into_iter()
+            .filter(|scope| self.may_issue(*scope))
+            .collect()
+    }
+
+    fn may_issue(&self, scope: Scope) -> bool {
+        matches!(self.caller, Caller::Operator(_)) || !scope.is_issued_at_the_command_line_only()
+    }
+
     /// On a store that has never held an access token, issues one with every
     /// scope and returns it; otherwise `None`.
     pub fn issue_first_admin_token(&self) -> Result<Option<IssuedCredential>, ServiceError> {
-        let (stored, secret) = self.prepare(CredentialKind::AccessToken, "admin", &Scope::ALL)?;
+        let (stored, secret) =
+            self.prepare(CredentialKind::AccessToken, "admin", &Scope::ALL, None)?;
         let by = Attribution::new(self.actor.clone(), stored.created);
         if self.store.insert_first(&stored, &by)? {
             Ok(Some(IssuedCredential {
@@ -268,7 +324,9 @@ impl CredentialService {
     }
 
     /// Checks a presented secret; `Unauthenticated` unless it is a live
-    /// credential of `kind`.
+    /// credential of `kind`: not revoked, not expired, and, when an
+    /// administrator issued it, issued by someone who still administers
+    /// Kenning.
     ///
     /// A credential that passed this check less than [`REVOCATION_DELAY`]
     /// ago (by the clock) with the same secret passes again without a read
@@ -301,8 +359,13 @@ impl CredentialService {
             .as_bytes()
             .ct_eq(stored.secret_hash.as_bytes())
             .into();
-        if !matches || stored.revoked.is_some() {
+        if !matches || stored.revoked.is_some() || stored.expires.is_some_and(|at| at <= now) {
             return Err(ServiceError::Unauthenticated);
+        }
+        if let Some(issuer) = stored.issued_by {
+            if !self.administrators.administers_id(issuer)? {
+                return Err(ServiceError::Unauthenticated);
+            }
         }
         let principal = Principal {
             credential_id: stored.id,
@@ -345,7 +408,7 @@ mod tests {
         let credentials = service();
         for kind in [CredentialKind::AccessToken, CredentialKind::ApiKey] {
             let error = credentials
-                .issue(kind, "report\u{7}ing", &Scope::ALL)
+                .issue(kind, "report\u{7}ing", &Scope::ALL, None)
                 .unwrap_err();
             assert_eq!(error.code(), "ValidationError");
             let ServiceError::Validation(errors) = error else {
@@ -361,7 +424,7 @@ mod tests {
     fn a_token_id_is_not_found_among_api_keys() {
         let credentials = service();
         let token = credentials
-            .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL)
+            .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL, None)
             .unwrap();
         assert_eq!(
             credentials.revoke(CredentialKind::ApiKey, token.credential.id),

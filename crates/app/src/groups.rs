@@ -5,13 +5,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use kenning_domain::{
-    Actor, Attribution, FieldViolation, Group, GroupAttributes, GroupFilter, GroupId, GroupInput,
-    Rule, UserId, ValidationErrors,
+    Actor, Attribution, FieldViolation, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
+    GroupInput, Rule, UserId, ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredGroups, GroupStore, Membership, ModifyGroupError, UserStore};
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
+use crate::administrators::Administrators;
 use crate::error::{Missing, Resource, ServiceError};
 use crate::stale::retry_stale;
 
@@ -25,6 +26,9 @@ pub struct GroupService {
     actor: Actor,
     /// Who calls: each use case asks whether they may.
     caller: Caller,
+    /// Who administers Kenning: their group's members and external id are
+    /// changed only by a caller who may change who administers.
+    administrators: Administrators,
 }
 
 impl std::fmt::Debug for GroupService {
@@ -39,6 +43,7 @@ impl From<ModifyGroupError> for ServiceError {
     fn from(e: ModifyGroupError) -> Self {
         match e {
             ModifyGroupError::NotFound => ServiceError::NotFound(Missing::Group),
+            ModifyGroupError::Rejected(GroupError::Forbidden(why)) => ServiceError::Forbidden(why),
             ModifyGroupError::Rejected(_) => ServiceError::StaleVersion {
                 resource: Resource::Group,
             },
@@ -64,7 +69,16 @@ impl GroupService {
             clock,
             actor: Actor::embedded(),
             caller: Caller::operator(),
+            administrators: Administrators::nobody(),
         }
+    }
+
+    /// The service guarding the group of `administrators` (none until
+    /// given).
+    #[must_use]
+    pub fn with_administrators(mut self, administrators: Administrators) -> Self {
+        self.administrators = administrators;
+        self
     }
 
     /// The same service, its changes recorded in the audit trail as made
@@ -109,6 +123,8 @@ impl GroupService {
     pub fn create(&self, input: GroupInput) -> Result<Group, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let attributes = self.attributes(input)?;
+        self.administrators
+            .guard_group_change(&self.caller, None, Some(&attributes))?;
         let by = self.attribution();
         let group = Group::create(GroupId::from_uuid(Uuid::new_v4()), attributes, by.at);
         self.groups
@@ -157,6 +173,9 @@ impl GroupService {
             if let Some(version) = expected {
                 group.expect_version(version)?;
             }
+            self.administrators
+                .guard_group_change(&self.caller, Some(group), Some(&attributes))
+                .map_err(|refused| GroupError::Forbidden(refused.to_string()))?;
             group.replace(attributes.clone(), by.at);
             Ok(())
         })?)
@@ -209,6 +228,12 @@ impl GroupService {
     /// version `expected` when given, in one atomic step.
     pub fn delete(&self, id: GroupId, expected: Option<u64>) -> Result<(), ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
+        // The administrators' group is named by its id or its external id,
+        // and neither can become another group's without this guard: what
+        // is read here is still it when deleted.
+        let group = self.read(id)?;
+        self.administrators
+            .guard_group_change(&self.caller, Some(&group), None)?;
         Ok(self
             .groups
             .delete_group(id, expected, &self.attribution())?)

@@ -26,7 +26,7 @@ mod users;
 mod webhooks;
 
 pub use access::{Caller, Sealed};
-pub use administrators::Administrators;
+pub use administrators::{Administrators, AdministratorsGroup};
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use credentials::{

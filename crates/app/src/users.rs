@@ -12,6 +12,7 @@ use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, Use
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
+use crate::administrators::{changes_sign_in, Administrators, SIGN_IN_GUARDED};
 use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
 use crate::stale::retry_stale;
@@ -43,6 +44,9 @@ pub struct UserService {
     actor: Actor,
     /// Who calls: each use case asks whether they may.
     caller: Caller,
+    /// Who administers Kenning: their e-mail addresses and external ids
+    /// are changed only by a caller who may change who administers.
+    administrators: Administrators,
     /// New users of concurrent callers are stored together.
     inserts: WriteBatcher<(User, Attribution), Result<(), StoreError>>,
 }
@@ -75,7 +79,16 @@ impl UserService {
             default_language,
             actor: Actor::embedded(),
             caller: Caller::operator(),
+            administrators: Administrators::nobody(),
         }
+    }
+
+    /// The service guarding the e-mail addresses and external ids of
+    /// `administrators` (nobody's until given).
+    #[must_use]
+    pub fn with_administrators(mut self, administrators: Administrators) -> Self {
+        self.administrators = administrators;
+        self
     }
 
     /// The service with `writers` writers of new users (at least one),
@@ -230,7 +243,7 @@ impl UserService {
     ) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let patch = UserPatch::parse(input)?;
-        self.modify(id, |user| {
+        self.modify_sign_in(id, |user| {
             expect(user, expected)?;
             user.update(patch.clone())
         })
@@ -246,7 +259,7 @@ impl UserService {
     ) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let email = Email::parse(email).map_err(ValidationErrors::from)?;
-        self.modify(id, |user| {
+        self.modify_sign_in(id, |user| {
             expect(user, expected)?;
             user.change_email(email.clone())
         })
@@ -273,7 +286,7 @@ impl UserService {
             (Err(first), Err(then)) => return Err(first.and(then).into()),
             (Err(errors), _) | (_, Err(errors)) => return Err(errors.into()),
         };
-        self.modify(id, |user| {
+        self.modify_sign_in(id, |user| {
             expect(user, expected)?;
             user.update(patch.clone())?;
             user.change_email(email.clone())?;
@@ -425,6 +438,27 @@ impl UserService {
             user.touch(now);
             Ok(())
         })?)
+    }
+
+    /// [`modify`](Self::modify), refusing (`Forbidden`) a change of an
+    /// administrator's e-mail address or external id unless the caller
+    /// may change who administers Kenning.
+    fn modify_sign_in(
+        &self,
+        id: UserId,
+        mut change: impl FnMut(&mut User) -> Result<(), UserError>,
+    ) -> Result<User, ServiceError> {
+        let guarded = self.administrators.guards_sign_in_of(&self.caller, id)?;
+        self.modify(id, |user| {
+            let before = guarded.then(|| user.clone());
+            change(user)?;
+            match before {
+                Some(before) if changes_sign_in(&before, user) => {
+                    Err(UserError::Forbidden(SIGN_IN_GUARDED))
+                }
+                _ => Ok(()),
+            }
+        })
     }
 }
 

@@ -4,6 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::validation::bounded_text;
+use crate::{FieldViolation, Rule};
 
 bounded_text!(
     /// The name a credential is issued under, so that people can tell
@@ -11,6 +12,56 @@ bounded_text!(
     /// characters but tab and line breaks.
     CredentialName, "name", 100, required = true
 );
+
+/// The field a lifetime is written in.
+const FIELD: &str = "expiresInDays";
+
+/// How many days a credential is accepted after it is issued: 1 to
+/// [`Lifetime::MAX_DAYS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lifetime(u32);
+
+impl Lifetime {
+    /// The longest lifetime, ten years.
+    pub const MAX_DAYS: u32 = 3_650;
+
+    /// `days` as a lifetime; [`Rule::TooSmall`] or [`Rule::TooLarge`] on
+    /// `expiresInDays` outside 1 to [`Lifetime::MAX_DAYS`].
+    pub fn parse(days: i64) -> Result<Self, FieldViolation> {
+        if days < 1 {
+            return Err(FieldViolation::new(FIELD, Rule::TooSmall { min: 1 }));
+        }
+        u32::try_from(days)
+            .ok()
+            .filter(|days| *days <= Self::MAX_DAYS)
+            .map(Self)
+            .ok_or(FieldViolation::new(
+                FIELD,
+                Rule::TooLarge {
+                    max: i64::from(Self::MAX_DAYS),
+                },
+            ))
+    }
+
+    /// A lifetime as a form writes it: blank is none (accepted ever),
+    /// anything else a whole number of days ([`Rule::NotANumber`]
+    /// otherwise) that [`parse`](Self::parse) accepts.
+    pub fn read(written: &str) -> Result<Option<Self>, FieldViolation> {
+        let written = written.trim();
+        if written.is_empty() {
+            return Ok(None);
+        }
+        let days = written
+            .parse::<i64>()
+            .map_err(|_| FieldViolation::new(FIELD, Rule::NotANumber))?;
+        Self::parse(days).map(Some)
+    }
+
+    /// The number of days.
+    pub fn days(&self) -> u32 {
+        self.0
+    }
+}
 
 /// The two kinds of credential. A secret of one kind is never accepted as
 /// the other.
@@ -53,16 +104,22 @@ pub enum Scope {
     /// Subscribe other systems to changes (webhooks), list and end
     /// subscriptions.
     WebhooksManage,
+    /// Change who administers Kenning: the members and external id of the
+    /// administrators' group, and an administrator's e-mail address or
+    /// external id, with which they sign in. Issued at the command line
+    /// only ([`Scope::is_issued_at_the_command_line_only`]).
+    AdministratorsWrite,
 }
 
 impl Scope {
     /// Every scope, the set the first admin token carries.
-    pub const ALL: [Scope; 5] = [
+    pub const ALL: [Scope; 6] = [
         Scope::UsersRead,
         Scope::UsersWrite,
         Scope::ExpertiseRead,
         Scope::AuditRead,
         Scope::WebhooksManage,
+        Scope::AdministratorsWrite,
     ];
 
     /// The scope's public name, as tokens list it.
@@ -73,7 +130,17 @@ impl Scope {
             Scope::ExpertiseRead => "expertise:read",
             Scope::AuditRead => "audit:read",
             Scope::WebhooksManage => "webhooks:manage",
+            Scope::AdministratorsWrite => "administrators:write",
         }
+    }
+
+    /// Whether only whoever holds the database (the command line) may
+    /// issue a token with this scope: a scope that decides who
+    /// administers Kenning is never issued by an administrator in the web
+    /// app, so that no administrator, and no token they issue, can make
+    /// itself more than it is.
+    pub fn is_issued_at_the_command_line_only(&self) -> bool {
+        matches!(self, Scope::AdministratorsWrite)
     }
 }
 
@@ -85,7 +152,7 @@ impl fmt::Display for Scope {
 
 /// A scope name that is not one of [`Scope::ALL`].
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read, audit:read, webhooks:manage)")]
+#[error("unknown scope `{0}` (known: users:read, users:write, expertise:read, audit:read, webhooks:manage, administrators:write)")]
 pub struct UnknownScope(pub String);
 
 impl FromStr for Scope {
@@ -102,7 +169,43 @@ impl FromStr for Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FieldViolation, Rule};
+
+    #[test]
+    fn a_lifetime_is_1_to_3650_days() {
+        assert_eq!(Lifetime::parse(1).unwrap().days(), 1);
+        assert_eq!(Lifetime::parse(3_650).unwrap().days(), 3_650);
+        assert_eq!(
+            Lifetime::parse(0),
+            Err(FieldViolation::new(
+                "expiresInDays",
+                Rule::TooSmall { min: 1 }
+            ))
+        );
+        assert_eq!(Lifetime::read(" "), Ok(None));
+        assert_eq!(Lifetime::read(" 90 ").unwrap().unwrap().days(), 90);
+        assert_eq!(
+            Lifetime::read("ninety"),
+            Err(FieldViolation::new("expiresInDays", Rule::NotANumber))
+        );
+        for days in [3_651, i64::MAX] {
+            assert_eq!(
+                Lifetime::parse(days),
+                Err(FieldViolation::new(
+                    "expiresInDays",
+                    Rule::TooLarge { max: 3_650 }
+                ))
+            );
+        }
+    }
+
+    #[test]
+    fn only_the_scope_that_decides_who_administers_is_the_command_lines_alone() {
+        let only = Scope::ALL
+            .into_iter()
+            .filter(Scope::is_issued_at_the_command_line_only)
+            .collect::<Vec<_>>();
+        assert_eq!(only, [Scope::AdministratorsWrite]);
+    }
 
     #[test]
     fn a_credential_name_is_trimmed_printable_text_of_1_to_100_characters() {

@@ -178,6 +178,9 @@ pub enum GroupError {
         /// The group's version.
         current: u64,
     },
+    /// The change is not the caller's to make; the text says why.
+    #[error("{0}")]
+    Forbidden(String),
 }
 
 impl Group {

@@ -32,7 +32,7 @@ pub use audit::{
     user_exported, user_forgotten, user_learning_changed, user_signed_in, user_signed_out, Actor,
     Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
 };
-pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
+pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
     commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query,

@@ -5,7 +5,7 @@
 //! work (`kenning-app`'s `CredentialService`).
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{Attribution, CredentialKind, Scope};
+use kenning_domain::{Attribution, CredentialKind, Scope, UserId};
 use uuid::Uuid;
 
 use crate::errors::StoreError;
@@ -27,6 +27,11 @@ pub struct StoredCredential {
     pub created: DateTime<Utc>,
     /// When it was revoked, if it was.
     pub revoked: Option<DateTime<Utc>>,
+    /// The administrator who issued it in the web app, if one did (`None`:
+    /// the command line or Kenning itself).
+    pub issued_by: Option<UserId>,
+    /// When it stops being accepted, if ever.
+    pub expires: Option<DateTime<Utc>>,
 }
 
 /// Where credentials live. Issuing and revoking record

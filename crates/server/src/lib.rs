@@ -10,8 +10,8 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
 use kenning_app::{
-    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService,
-    PrivacyService, SessionService, UserService, WebhookService,
+    Administrators, AdministratorsGroup, AuditService, CredentialService, DeliverySettings,
+    ExpertiseService, GroupService, PrivacyService, SessionService, UserService, WebhookService,
 };
 
 /// Steps of [`kenning_app::RETENTION_BATCH`] actions the retention takes
@@ -90,6 +90,47 @@ impl Services {
             db,
             clock,
         })
+    }
+
+    /// Who administers Kenning: the ACTIVE members of the group `group`
+    /// names, nobody when `None`. Refused when the name is ambiguous; a
+    /// group that does not exist yet is logged, and nobody administers
+    /// until it does.
+    pub fn administrators(
+        &self,
+        group: Option<AdministratorsGroup>,
+    ) -> anyhow::Result<Administrators> {
+        let Some(group) = group else {
+            return Ok(Administrators::nobody());
+        };
+        let administrators = Administrators::of_group(group, self.db.clone(), self.db.clone())
+            .map_err(|e| anyhow::anyhow!("--admin-group: {e}"))?;
+        match administrators.current_group()? {
+            Some(found) => log::info!(
+                "web: the administrators are the active members of the group \u{201c}{}\u{201d} ({})",
+                found.attributes().display_name.as_str(),
+                found.id()
+            ),
+            None => log::warn!(
+                "web: no group is {}, so nobody administers Kenning until one is \
+                 (--admin-group names a group by its id or externalId)",
+                administrators
+                    .group()
+                    .map_or_else(String::new, ToString::to_string)
+            ),
+        }
+        Ok(administrators)
+    }
+
+    /// The same use cases, guarding what `administrators` sign in with and
+    /// their group, and accepting a credential an administrator issued
+    /// only while they administer.
+    #[must_use]
+    pub fn with_administrators(mut self, administrators: &Administrators) -> Self {
+        self.users = self.users.with_administrators(administrators.clone());
+        self.groups = self.groups.with_administrators(administrators.clone());
+        self.credentials = self.credentials.with_administrators(administrators.clone());
+        self
     }
 
     /// The privacy use cases, reading people's expertise through
@@ -223,9 +264,9 @@ pub struct WebSettings {
     pub signin_links: bool,
     /// The organisation's OpenID Connect provider, if any.
     pub oidc: Option<kenning_web::OidcConfig>,
-    /// The displayName of the group whose ACTIVE members administer
-    /// Kenning in the web app; `None`: nobody does.
-    pub admin_group: Option<String>,
+    /// The group whose ACTIVE members administer Kenning in the web app;
+    /// `None`: nobody does.
+    pub admin_group: Option<AdministratorsGroup>,
 }
 
 impl Default for WebSettings {
@@ -240,11 +281,12 @@ impl Default for WebSettings {
 }
 
 impl WebSettings {
-    /// The web app's configuration for a server on `port`.
-    pub fn config(&self, port: u16) -> anyhow::Result<WebConfig> {
+    /// The web app's configuration for a server on `port`, whose
+    /// administrators are `administrators`.
+    pub fn config(&self, port: u16, administrators: Administrators) -> anyhow::Result<WebConfig> {
         let mut config = WebConfig::new(public_url(self.public_url.as_ref(), port)?);
         config.links = self.signin_links;
-        config.administrators = kenning_app::Administrators::of_group(self.admin_group.clone());
+        config.administrators = administrators;
         if let Some(oidc) = &self.oidc {
             config = config
                 .with_oidc(oidc.clone())
@@ -347,6 +389,8 @@ impl Application {
     /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
+        let administrators = services.administrators(settings.web.admin_group.clone())?;
+        let services = services.with_administrators(&administrators);
         let listener = TcpListener::bind(&settings.bind)
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
         // Loaded once the address is known to be free: a start that cannot
@@ -381,7 +425,7 @@ impl Application {
             use_cases,
             kenning_graphql::schema(settings.limits),
             settings.http,
-            settings.web.config(port)?,
+            settings.web.config(port, administrators)?,
         );
         let server = kenning_http::server(state, listener, metrics_listener, settings.workers)?;
         let first_admin_token = services

@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use kenning::{Application, Meaning, Pooling, Services, Settings};
 use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
-use kenning_domain::{CredentialKind, LanguageId, Scope};
+use kenning_domain::{CredentialKind, LanguageId, Lifetime, Scope};
 use kenning_store_diesel::Location;
 use uuid::Uuid;
 
@@ -201,10 +201,16 @@ fn parse_public_url(raw: &str) -> Result<url::Url, String> {
 }
 
 /// A group's displayName, as a group's is checked.
-fn parse_group_name(raw: &str) -> Result<String, String> {
-    kenning_domain::DisplayName::parse(raw)
-        .map(|name| name.as_str().to_owned())
-        .map_err(|v| format!("the group's name {}", v.rule))
+fn parse_lifetime(raw: &str) -> Result<Lifetime, String> {
+    match Lifetime::read(raw) {
+        Ok(Some(lifetime)) => Ok(lifetime),
+        Ok(None) => Err("a number of days is required".to_owned()),
+        Err(violation) => Err(violation.rule.to_string()),
+    }
+}
+
+fn parse_admin_group(raw: &str) -> Result<kenning_app::AdministratorsGroup, String> {
+    raw.parse()
 }
 
 #[derive(Debug, Subcommand)]
@@ -244,11 +250,12 @@ struct ServeArgs {
     no_signin_links: bool,
     #[command(flatten)]
     oidc: OidcArgs,
-    /// The displayName of the group whose ACTIVE members are
-    /// administrators in the web app (its admin console under /admin).
-    /// None: nobody is.
-    #[arg(long, env = "KENNING_ADMIN_GROUP", value_parser = parse_group_name)]
-    admin_group: Option<String>,
+    /// The group whose ACTIVE members are administrators in the web app
+    /// (its admin console under /admin): its id (a UUID) or its
+    /// externalId, never its displayName, which is not unique. None:
+    /// nobody is.
+    #[arg(long, env = "KENNING_ADMIN_GROUP", value_parser = parse_admin_group)]
+    admin_group: Option<kenning_app::AdministratorsGroup>,
     #[command(flatten)]
     scoring: ScoringArgs,
     #[command(flatten)]
@@ -290,10 +297,14 @@ enum TokenCommand {
     Create {
         #[arg(long)]
         name: String,
-        /// users:read, users:write, expertise:read, audit:read or
-        /// webhooks:manage; repeat for several (none: all scopes).
+        /// users:read, users:write, expertise:read, audit:read,
+        /// webhooks:manage or administrators:write (issued here only);
+        /// repeat for several (none: all scopes).
         #[arg(long = "scope")]
         scopes: Vec<Scope>,
+        /// Accepted for this many days (1 to 3650); without: until revoked.
+        #[arg(long, value_parser = parse_lifetime)]
+        expires_in_days: Option<Lifetime>,
     },
     /// List tokens (never their secrets).
     List,
@@ -311,6 +322,9 @@ enum ApikeyCommand {
     Create {
         #[arg(long)]
         name: String,
+        /// Accepted for this many days (1 to 3650); without: until revoked.
+        #[arg(long, value_parser = parse_lifetime)]
+        expires_in_days: Option<Lifetime>,
     },
     /// List API keys (never their secrets).
     List,
@@ -413,13 +427,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Token(command) => {
             let services = open(&cli.database_url, Missing::Refuse)?;
             match command {
-                TokenCommand::Create { name, scopes } => {
+                TokenCommand::Create {
+                    name,
+                    scopes,
+                    expires_in_days,
+                } => {
                     let scopes = if scopes.is_empty() {
                         Scope::ALL.to_vec()
                     } else {
                         scopes
                     };
-                    create(&services, CredentialKind::AccessToken, &name, &scopes)
+                    let kind = CredentialKind::AccessToken;
+                    create(&services, kind, &name, &scopes, expires_in_days)
                 }
                 TokenCommand::List => list(&services, CredentialKind::AccessToken),
                 TokenCommand::Revoke { id } => revoke(&services, CredentialKind::AccessToken, id),
@@ -428,9 +447,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Apikey(command) => {
             let services = open(&cli.database_url, Missing::Refuse)?;
             match command {
-                ApikeyCommand::Create { name } => {
-                    create(&services, CredentialKind::ApiKey, &name, &[])
-                }
+                ApikeyCommand::Create {
+                    name,
+                    expires_in_days,
+                } => create(
+                    &services,
+                    CredentialKind::ApiKey,
+                    &name,
+                    &[],
+                    expires_in_days,
+                ),
                 ApikeyCommand::List => list(&services, CredentialKind::ApiKey),
                 ApikeyCommand::Revoke { id } => revoke(&services, CredentialKind::ApiKey, id),
             }
@@ -528,8 +554,9 @@ fn create(
     kind: CredentialKind,
     name: &str,
     scopes: &[Scope],
+    lifetime: Option<Lifetime>,
 ) -> anyhow::Result<()> {
-    let issued = services.credentials.issue(kind, name, scopes)?;
+    let issued = services.credentials.issue(kind, name, scopes, lifetime)?;
     eprintln!(
         "issued {} {} ({}); the secret is shown only now:",
         kind.as_str(),

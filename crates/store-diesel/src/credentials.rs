@@ -8,7 +8,9 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use kenning_domain::{credential_issued, credential_revoked, Attribution, CredentialKind, Scope};
+use kenning_domain::{
+    credential_issued, credential_revoked, Attribution, CredentialKind, Scope, UserId,
+};
 use kenning_ports::{CredentialStore, StoreError, StoredCredential};
 use uuid::Uuid;
 
@@ -31,6 +33,8 @@ struct CredentialRow {
     created: NaiveDateTime,
     revoked: Option<NaiveDateTime>,
     first_of_kind: bool,
+    issued_by: Option<String>,
+    expires: Option<NaiveDateTime>,
 }
 
 impl CredentialRow {
@@ -49,6 +53,8 @@ impl CredentialRow {
             created: to_db_time(credential.created),
             revoked: credential.revoked.map(to_db_time),
             first_of_kind,
+            issued_by: credential.issued_by.map(|user| user.to_string()),
+            expires: credential.expires.map(to_db_time),
         }
     }
 
@@ -70,6 +76,12 @@ impl CredentialRow {
             .map(str::parse)
             .collect::<Result<Vec<Scope>, _>>()
             .map_err(|_| corrupt("scope"))?;
+        let issued_by = self
+            .issued_by
+            .as_deref()
+            .map(|id| Uuid::parse_str(id).map(UserId::from_uuid))
+            .transpose()
+            .map_err(|_| corrupt("issuer"))?;
         Ok(StoredCredential {
             id: Uuid::parse_str(&self.id).map_err(|_| corrupt("id"))?,
             kind,
@@ -78,6 +90,8 @@ impl CredentialRow {
             secret_hash: self.secret_hash,
             created: from_db_time(self.created),
             revoked: self.revoked.map(from_db_time),
+            issued_by,
+            expires: self.expires.map(from_db_time),
         })
     }
 }

@@ -69,6 +69,8 @@ diesel::table! {
         created -> Timestamp,
         revoked -> Nullable<Timestamp>,
         first_of_kind -> Bool,
+        issued_by -> Nullable<Text>,
+        expires -> Nullable<Timestamp>,
     }
 }
 

@@ -74,6 +74,11 @@ pub(crate) async fn blocking<T: Send + 'static>(
 pub(crate) struct Form(Vec<(String, String)>);
 
 impl Form {
+    /// Whether no field was sent: the page is shown for the first time.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
     /// The fields of an `application/x-www-form-urlencoded` body.
     pub(crate) fn parse(body: &[u8]) -> Self {
         Self(

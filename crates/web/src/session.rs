@@ -100,10 +100,7 @@ pub(crate) async fn signed_in(
     let worker = app.clone();
     let visitor = move || {
         let person = worker.sessions.person(&secret)?;
-        let caller = worker
-            .config
-            .administrators
-            .caller(&worker.groups, &person.user)?;
+        let caller = worker.config.administrators.caller(&person.user)?;
         Ok::<_, SignInError>(Visitor { person, caller })
     };
     match web::block(visitor).await {

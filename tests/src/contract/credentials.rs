@@ -6,15 +6,21 @@
 use std::sync::Arc;
 
 use chrono::Duration;
-use kenning_domain::CredentialKind;
-use kenning_ports::CredentialStore;
+use kenning_domain::{CredentialKind, UserId};
+use kenning_ports::{CredentialStore, StoredCredential};
 use kenning_test_macros::contract_check;
+use uuid::Uuid;
 
 use super::{adapters, by, by_at, credential, now, Store};
 
 #[contract_check]
 fn credentials_are_stored_listed_and_revoked(store: Arc<impl Store>) {
-    let second = credential(CredentialKind::AccessToken, "second", 2);
+    // Issued in the console: by whom, and until when, are kept as given.
+    let second = StoredCredential {
+        issued_by: Some(UserId::from_uuid(Uuid::new_v4())),
+        expires: Some(now() + Duration::days(90)),
+        ..credential(CredentialKind::AccessToken, "second", 2)
+    };
     let first = credential(CredentialKind::AccessToken, "first", 1);
     let key = credential(CredentialKind::ApiKey, "crm", 3);
     for c in [&second, &first, &key] {

@@ -1,20 +1,40 @@
 //! The admin console through the front door: only the ACTIVE members of
-//! the group `--admin-group` names get in, decided on every request, and
-//! their changes are the person's in the audit trail.
+//! the group `--admin-group` names (by its id or externalId) get in,
+//! decided on every request, and their changes are the person's in the
+//! audit trail; nobody becomes an administrator with `users:write` alone,
+//! at any door.
 
-use kenning_domain::GroupInput;
-use kenning_tests::app::{Options, TestApp};
+use kenning_domain::{GroupInput, Scope};
+use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::on_every_backend;
-use serde_json::json;
+use serde_json::{json, Value};
+
+use crate::scim::{scim_as, GROUP_SCHEMA, PATCH_OP};
+
+/// The administrators' group's externalId in these tests.
+const ADMINS: &str = "kenning-admins";
 
 /// The group's input with `members`.
 fn admins(members: &[&str]) -> GroupInput {
     GroupInput {
         display_name: "Kenning admins".to_owned(),
-        external_id: None,
+        external_id: Some(ADMINS.to_owned()),
         members: members.iter().map(|m| (*m).to_owned()).collect(),
     }
+}
+
+/// A server whose administrators are the members of the group with
+/// externalId [`ADMINS`].
+fn with_admin_group(backend: Backend, test: &str) -> Option<TestApp> {
+    let options = Options {
+        web: kenning::WebSettings {
+            admin_group: Some(ADMINS.parse().unwrap()),
+            ..kenning::WebSettings::default()
+        },
+        ..Options::default()
+    };
+    TestApp::spawn_with(backend, test, options)
 }
 
 fn csrf_of(body: &str) -> String {
@@ -28,14 +48,7 @@ fn csrf_of(body: &str) -> String {
 fn only_members_of_the_admin_group_use_the_console_and_leaving_it_ends_that_at_once(
     backend: Backend,
 ) {
-    let options = Options {
-        web: kenning::WebSettings {
-            admin_group: Some("Kenning admins".to_owned()),
-            ..kenning::WebSettings::default()
-        },
-        ..Options::default()
-    };
-    let Some(app) = TestApp::spawn_with(backend, "web_admin_console", options) else {
+    let Some(app) = with_admin_group(backend, "web_admin_console") else {
         return;
     };
     let frances = app.create_user("frances@example.com", "Frances", "Allen");
@@ -110,4 +123,260 @@ fn only_members_of_the_admin_group_use_the_console_and_leaving_it_ends_that_at_o
         .replace(group.id(), None, admins(&[]))
         .unwrap();
     assert_eq!(app.page("/admin", &admin).status, 403);
+}
+
+/// A SCIM request's status and its `detail` when refused.
+fn scim_status(
+    app: &TestApp,
+    token: &str,
+    method: &str,
+    path: &str,
+    body: Option<&Value>,
+) -> Reply {
+    scim_as(app, token, method, path, &[], body)
+}
+
+#[on_every_backend]
+fn a_token_that_writes_users_cannot_make_anyone_an_administrator(backend: Backend) {
+    let Some(app) = with_admin_group(backend, "admin_escalation") else {
+        return;
+    };
+    let frances = app.create_user("frances@example.com", "Frances", "Allen");
+    let mallory = app.create_user("mallory@example.com", "Mallory", "Moe");
+    let writer = app.token(&[Scope::UsersRead, Scope::UsersWrite]);
+    let group_with = |external_id: Option<&str>, members: &[&str]| {
+        json!({
+            "schemas": [GROUP_SCHEMA],
+            "displayName": "Kenning admins",
+            "externalId": external_id,
+            "members": members.iter().map(|m| json!({"value": m})).collect::<Vec<_>>(),
+        })
+    };
+
+    // Before the group exists, its externalId is not the writer's to take.
+    let taken = scim_status(
+        &app,
+        &writer,
+        "POST",
+        "/Groups",
+        Some(&group_with(Some(ADMINS), &[&mallory])),
+    );
+    assert_eq!(taken.status, 403, "{}", taken.body);
+    assert!(
+        taken.body.contains("administrators:write"),
+        "{}",
+        taken.body
+    );
+    let group = app.services.groups.create(admins(&[&frances])).unwrap();
+    let real = format!("/Groups/{}", group.id());
+
+    // A look-alike group by displayName administers nothing.
+    let alike = scim_status(
+        &app,
+        &writer,
+        "POST",
+        "/Groups",
+        Some(&group_with(None, &[&mallory])),
+    );
+    assert_eq!(alike.status, 201, "{}", alike.body);
+    let intruder = app.sign_in("mallory@example.com");
+    assert_eq!(app.page("/admin", &intruder).status, 403);
+    let admin = app.sign_in("frances@example.com");
+    assert_eq!(app.page("/admin", &admin).status, 200);
+
+    // Joining the real group, at every door that changes a group.
+    let add = json!({"schemas": [PATCH_OP], "Operations": [
+        {"op": "add", "path": "members", "value": [{"value": mallory}]}]});
+    for (method, body) in [
+        ("PATCH", add),
+        ("PUT", group_with(Some(ADMINS), &[&frances, &mallory])),
+        ("PUT", group_with(Some("elsewhere"), &[&frances])),
+        ("DELETE", Value::Null),
+    ] {
+        let body = (!body.is_null()).then_some(&body);
+        let refused = scim_status(&app, &writer, method, &real, body);
+        assert_eq!(refused.status, 403, "{method}: {}", refused.body);
+    }
+    let still = app.services.groups.get(group.id()).unwrap();
+    assert_eq!(still.attributes().members.len(), 1);
+    assert_eq!(app.page("/admin", &intruder).status, 403);
+    // Its name alone is anyone's with users:write to change.
+    let renamed = json!({"schemas": [PATCH_OP], "Operations": [
+        {"op": "replace", "path": "displayName", "value": "Administrators"}]});
+    let renamed = scim_status(&app, &writer, "PATCH", &real, Some(&renamed));
+    assert_eq!(renamed.status, 200, "{}", renamed.body);
+
+    // Taking over an administrator's sign-in: e-mail or externalId.
+    for (query, variables) in [
+        (
+            "mutation($id: UUID!) { updateUserEmail(updateUserEmailInput: {globalUserId: $id, email: \"mallory+f@example.com\"}) { email } }",
+            json!({"id": frances}),
+        ),
+        (
+            "mutation($id: UUID!) { updateUser(updateUserInput: {globalUserId: $id, externalId: \"mallory-sub\"}) { externalId } }",
+            json!({"id": frances}),
+        ),
+    ] {
+        let refused = app.graphql_as(&writer, query, variables);
+        assert_eq!(refused.error_code().as_deref(), Some("Forbidden"), "{}", refused.body);
+    }
+    let scim_email = json!({"schemas": [PATCH_OP], "Operations": [
+        {"op": "replace", "path": "emails", "value": [{"value": "mallory+f@example.com", "primary": true}]}]});
+    let refused = scim_status(
+        &app,
+        &writer,
+        "PATCH",
+        &format!("/Users/{frances}"),
+        Some(&scim_email),
+    );
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(
+        app.services
+            .users
+            .get(kenning_domain::UserId::from_uuid(frances.parse().unwrap()))
+            .unwrap()
+            .profile()
+            .unwrap()
+            .email
+            .as_str(),
+        "frances@example.com"
+    );
+    // Anyone else's, and an administrator's other fields, stay users:write's.
+    let own = app.graphql_as(
+        &writer,
+        "mutation($id: UUID!) { updateUserEmail(updateUserEmailInput: {globalUserId: $id, email: \"m@example.com\"}) { email } }",
+        json!({"id": mallory}),
+    );
+    assert_eq!(
+        own.json()["data"]["updateUserEmail"]["email"],
+        "m@example.com",
+        "{}",
+        own.body
+    );
+    let position = app.graphql_as(
+        &writer,
+        "mutation($id: UUID!) { updateUser(updateUserInput: {globalUserId: $id, position: \"Engineer\"}) { position } }",
+        json!({"id": frances}),
+    );
+    assert_eq!(
+        position.json()["data"]["updateUser"]["position"],
+        "Engineer",
+        "{}",
+        position.body
+    );
+
+    // A token with administrators:write (issued at the command line) may.
+    let keeper = app.token(&[
+        Scope::UsersRead,
+        Scope::UsersWrite,
+        Scope::AdministratorsWrite,
+    ]);
+    let add = json!({"schemas": [PATCH_OP], "Operations": [
+        {"op": "add", "path": "members", "value": [{"value": mallory}]}]});
+    let added = scim_status(&app, &keeper, "PATCH", &real, Some(&add));
+    assert_eq!(added.status, 200, "{}", added.body);
+    assert_eq!(app.page("/admin", &intruder).status, 200);
+}
+
+#[on_every_backend]
+fn a_token_issued_in_the_console_expires_and_ends_with_its_issuers_office(backend: Backend) {
+    let Some(app) = with_admin_group(backend, "console_tokens") else {
+        return;
+    };
+    let frances = app.create_user("frances@example.com", "Frances", "Allen");
+    let group = app.services.groups.create(admins(&[&frances])).unwrap();
+    let admin = app.sign_in("frances@example.com");
+    let page = app.page("/admin/credentials", &admin);
+    assert!(page.body.contains("value=\"users:write\""), "{}", page.body);
+    // No administrator hands out the scope that decides who administers.
+    assert!(!page.body.contains("value=\"administrators:write\""));
+    let csrf = csrf_of(&page.body);
+    let refused = app.submit(
+        "/admin/credentials",
+        &admin,
+        &[
+            ("csrf", &csrf),
+            ("kind", "token"),
+            ("name", "escalate"),
+            ("scope", "administrators:write"),
+            ("expiresInDays", ""),
+        ],
+    );
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("issued at the command line only"),
+        "{}",
+        refused.body
+    );
+    let refused = app.submit(
+        "/admin/credentials",
+        &admin,
+        &[
+            ("csrf", &csrf),
+            ("kind", "token"),
+            ("name", "reports"),
+            ("scope", "users:read"),
+            ("expiresInDays", "0"),
+        ],
+    );
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("id=\"expiresInDays-problem\""),
+        "{}",
+        refused.body
+    );
+
+    let issue = |days: &str| {
+        let issued = app.submit(
+            "/admin/credentials",
+            &admin,
+            &[
+                ("csrf", &csrf),
+                ("kind", "token"),
+                ("name", "reports"),
+                ("scope", "users:read"),
+                ("expiresInDays", days),
+            ],
+        );
+        assert_eq!(issued.status, 200, "{}", issued.body);
+        let (_, rest) = issued
+            .body
+            .split_once("kn_tok_")
+            .expect("the secret on the page");
+        format!(
+            "kn_tok_{}",
+            rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .next()
+                .unwrap()
+        )
+    };
+    let reads = |token: &str| {
+        app.graphql_as(token, "{ users(searchText: \"\") { email } }", json!({}))
+            .status
+    };
+    let for_a_week = issue("7");
+    let forever = issue("");
+    assert_eq!(reads(&for_a_week), 200);
+    assert_eq!(reads(&forever), 200);
+    let listed = app.page("/admin/credentials", &admin).body;
+    assert!(listed.contains("issued in the console"), "{listed}");
+    assert!(listed.contains("live until 9 Mar 2026"), "{listed}");
+
+    app.advance(chrono::Duration::days(7));
+    assert_eq!(reads(&for_a_week), 401);
+    assert_eq!(reads(&forever), 200);
+
+    // Out of the group, the administrator's tokens end with their office.
+    app.services
+        .groups
+        .replace(group.id(), None, admins(&[]))
+        .unwrap();
+    app.advance(chrono::Duration::seconds(2));
+    assert_eq!(reads(&forever), 401);
+    app.services
+        .groups
+        .replace(group.id(), None, admins(&[&frances]))
+        .unwrap();
+    app.advance(chrono::Duration::seconds(2));
+    assert_eq!(reads(&forever), 200);
 }

@@ -22,7 +22,7 @@ fn named_token(app: &TestApp, name: &str, scopes: &[Scope]) -> (String, String) 
     let issued = app
         .services
         .credentials
-        .issue(CredentialKind::AccessToken, name, scopes)
+        .issue(CredentialKind::AccessToken, name, scopes, None)
         .unwrap();
     (issued.secret, issued.credential.id.to_string())
 }

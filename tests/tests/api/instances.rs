@@ -28,7 +28,7 @@ fn a_revoked_token_is_refused_by_every_instance_within_the_delay(backend: Backen
     let issued = first
         .services
         .credentials
-        .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL)
+        .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL, None)
         .unwrap();
     let token = issued.secret;
     assert_eq!(status(&first, &token), 200);

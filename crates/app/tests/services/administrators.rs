@@ -1,80 +1,310 @@
 //! The administrators of the web app are the ACTIVE members of the group
-//! the settings name, read again on every request.
+//! the settings name by its id or externalId, read again on every
+//! request; who administers changes only for a caller who may change it.
 
-use kenning_app::{Administrators, Caller, GroupService, UserService};
-use kenning_domain::{GroupInput, LanguageId, User};
+use kenning_app::{
+    Administrators, AdministratorsGroup, Caller, CredentialService, GroupService, UseCases,
+    UserService,
+};
+use kenning_domain::{Actor, CredentialKind, GroupInput, LanguageId, Lifetime, Scope, User};
 
-use super::{person, world};
+use super::{person, world, World};
 
-fn input(members: &[&User]) -> GroupInput {
+fn input(name: &str, external_id: Option<&str>, members: &[&User]) -> GroupInput {
     GroupInput {
-        display_name: "Kenning admins".to_owned(),
-        external_id: None,
+        display_name: name.to_owned(),
+        external_id: external_id.map(str::to_owned),
         members: members.iter().map(|u| u.id().to_string()).collect(),
     }
 }
 
+/// The use cases of `world`, guarded by `administrators`.
+struct Services {
+    users: UserService,
+    groups: GroupService,
+    credentials: CredentialService,
+}
+
+fn services((store, clock): &World, administrators: &Administrators) -> Services {
+    Services {
+        users: UserService::new(
+            store.clone(),
+            clock.clone(),
+            LanguageId::parse("en").unwrap(),
+        )
+        .with_administrators(administrators.clone()),
+        groups: GroupService::new(store.clone(), store.clone(), clock.clone())
+            .with_administrators(administrators.clone()),
+        credentials: CredentialService::new(store.clone(), clock.clone())
+            .with_administrators(administrators.clone()),
+    }
+}
+
+fn named(world: &World, group: &str) -> Administrators {
+    let (store, _) = world;
+    Administrators::of_group(group.parse().unwrap(), store.clone(), store.clone()).unwrap()
+}
+
 #[test]
 fn an_active_member_of_the_named_group_is_an_administrator_until_taken_out() {
-    let (store, clock) = world();
-    let users = UserService::new(
-        store.clone(),
-        clock.clone(),
-        LanguageId::parse("en").unwrap(),
-    );
-    let groups = GroupService::new(store.clone(), store, clock);
-    let ada = person(&users, "ada@example.com");
-    let bob = person(&users, "bob@example.com");
-    let group = groups.create(input(&[&ada])).unwrap();
-    // The name is compared as a group filter compares it: without regard to case.
-    let admins = Administrators::of_group(Some("kenning ADMINS".to_owned()));
-
+    let world = world();
+    let admins = named(&world, "kenning-admins");
+    let s = services(&world, &admins);
+    let ada = person(&s.users, "ada@example.com");
+    let bob = person(&s.users, "bob@example.com");
+    let group = s
+        .groups
+        .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
+        .unwrap();
     assert_eq!(
-        admins.caller(&groups, &ada).unwrap(),
+        admins.caller(&ada).unwrap(),
         Caller::Administrator(ada.id())
     );
-    assert_eq!(
-        admins.caller(&groups, &bob).unwrap(),
-        Caller::Person(bob.id())
-    );
+    assert_eq!(admins.caller(&bob).unwrap(), Caller::Person(bob.id()));
 
-    groups.replace(group.id(), None, input(&[&bob])).unwrap();
+    s.groups
+        .replace(
+            group.id(),
+            None,
+            input("Kenning admins", Some("kenning-admins"), &[&bob]),
+        )
+        .unwrap();
+    assert_eq!(admins.caller(&ada).unwrap(), Caller::Person(ada.id()));
     assert_eq!(
-        admins.caller(&groups, &ada).unwrap(),
-        Caller::Person(ada.id())
-    );
-    assert_eq!(
-        admins.caller(&groups, &bob).unwrap(),
+        admins.caller(&bob).unwrap(),
         Caller::Administrator(bob.id())
     );
 
-    let bob = users.deactivate(bob.id()).unwrap();
+    let bob = s.users.deactivate(bob.id()).unwrap();
+    assert_eq!(admins.caller(&bob).unwrap(), Caller::Person(bob.id()));
+
+    // Named by its id, the same group.
+    let by_id = named(&world, &group.id().to_string());
+    let bob = s.users.reactivate(bob.id()).unwrap();
+    assert_eq!(by_id.caller(&bob).unwrap(), Caller::Administrator(bob.id()));
+}
+
+#[test]
+fn a_look_alike_name_makes_nobody_an_administrator() {
+    let world = world();
+    let admins = named(&world, "kenning-admins");
+    let s = services(&world, &admins);
+    let ada = person(&s.users, "ada@example.com");
+    let mallory = person(&s.users, "mallory@example.com");
+    s.groups
+        .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
+        .unwrap();
+    for name in ["Kenning admins", "kenning ADMINS", "kenning-admins"] {
+        s.groups.create(input(name, None, &[&mallory])).unwrap();
+    }
     assert_eq!(
-        admins.caller(&groups, &bob).unwrap(),
-        Caller::Person(bob.id())
+        admins.caller(&mallory).unwrap(),
+        Caller::Person(mallory.id())
+    );
+    assert_eq!(
+        Administrators::nobody().caller(&ada).unwrap(),
+        Caller::Person(ada.id())
+    );
+    assert_eq!(
+        named(&world, "elsewhere").caller(&ada).unwrap(),
+        Caller::Person(ada.id())
     );
 }
 
 #[test]
-fn nobody_is_an_administrator_without_a_group_or_with_one_that_does_not_exist() {
-    let (store, clock) = world();
-    let users = UserService::new(
-        store.clone(),
-        clock.clone(),
-        LanguageId::parse("en").unwrap(),
+fn a_uuid_that_names_one_group_by_id_and_another_by_external_id_is_refused() {
+    let world = world();
+    let s = services(&world, &Administrators::nobody());
+    let one = s.groups.create(input("One", None, &[])).unwrap();
+    s.groups
+        .create(input("Two", Some(&one.id().to_string()), &[]))
+        .unwrap();
+    let (store, _) = &world;
+    let group: AdministratorsGroup = one.id().to_string().parse().unwrap();
+    let refused = Administrators::of_group(group, store.clone(), store.clone()).unwrap_err();
+    assert!(refused.to_string().contains("ambiguous"), "{refused}");
+}
+
+#[test]
+fn who_administers_changes_only_for_a_caller_who_may_change_it() {
+    let world = world();
+    let admins = named(&world, "kenning-admins");
+    let s = services(&world, &admins);
+    let use_cases = UseCases {
+        users: s.users.clone(),
+        credentials: s.credentials.clone(),
+        groups: s.groups.clone(),
+        ..super::callers::use_cases(&world)
+    };
+    let ada = person(&s.users, "ada@example.com");
+    let mallory = person(&s.users, "mallory@example.com");
+    let writer = use_cases.called_by(
+        super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
+        Actor::cli(),
     );
-    let groups = GroupService::new(store.clone(), store, clock);
-    let ada = person(&users, "ada@example.com");
-    groups.create(input(&[&ada])).unwrap();
-    let unset = Administrators::of_group(None);
-    assert_eq!(unset.group(), None);
+    let keeper = use_cases.called_by(
+        super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
+        Actor::cli(),
+    );
+
+    forbidden(
+        writer
+            .groups
+            .create(input("x", Some("kenning-admins"), &[&mallory])),
+    );
+    let group = s
+        .groups
+        .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
+        .unwrap();
+    forbidden(writer.groups.replace(
+        group.id(),
+        None,
+        input("Kenning admins", Some("kenning-admins"), &[&ada, &mallory]),
+    ));
+    forbidden(
+        writer
+            .groups
+            .replace(group.id(), None, input("Kenning admins", None, &[&ada])),
+    );
+    forbidden(writer.groups.delete(group.id(), None));
+    let other = writer.groups.create(input("Other", None, &[])).unwrap();
+    forbidden(writer.groups.replace(
+        other.id(),
+        None,
+        input("Other", Some("kenning-admins"), &[]),
+    ));
+    forbidden(
+        writer
+            .users
+            .update_email(ada.id(), "mallory+a@example.com", None),
+    );
+    assert_eq!(s.users.get(ada.id()).unwrap(), ada);
+
+    // What does not touch who administers stays users:write's.
+    writer
+        .groups
+        .replace(
+            group.id(),
+            None,
+            input("Administrators", Some("kenning-admins"), &[&ada]),
+        )
+        .unwrap();
+    writer
+        .users
+        .update_email(mallory.id(), "m@example.com", None)
+        .unwrap();
+    // A deactivated member is guarded as well: reactivated, they administer.
+    writer.users.deactivate(ada.id()).unwrap();
+    forbidden(
+        writer
+            .users
+            .update_email(ada.id(), "mallory+a@example.com", None),
+    );
+
+    keeper
+        .groups
+        .replace(
+            group.id(),
+            None,
+            input("Administrators", Some("kenning-admins"), &[&ada, &mallory]),
+        )
+        .unwrap();
+    let mallory = s.users.get(mallory.id()).unwrap();
     assert_eq!(
-        unset.caller(&groups, &ada).unwrap(),
-        Caller::Person(ada.id())
+        admins.caller(&mallory).unwrap(),
+        Caller::Administrator(mallory.id())
     );
-    let elsewhere = Administrators::of_group(Some("Somebody else".to_owned()));
+}
+
+#[test]
+fn a_credential_an_administrator_issued_lives_while_they_administer_and_until_it_expires() {
+    let world = world();
+    let admins = named(&world, "kenning-admins");
+    let s = services(&world, &admins);
+    let ada = person(&s.users, "ada@example.com");
+    let group = s
+        .groups
+        .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
+        .unwrap();
+    let use_cases = UseCases {
+        credentials: s.credentials.clone(),
+        ..super::callers::use_cases(&world)
+    };
+    let console = use_cases
+        .called_by(Caller::Administrator(ada.id()), Actor::cli())
+        .credentials;
+
     assert_eq!(
-        elsewhere.caller(&groups, &ada).unwrap(),
-        Caller::Person(ada.id())
+        console
+            .issue(
+                CredentialKind::AccessToken,
+                "x",
+                &[Scope::AdministratorsWrite],
+                None
+            )
+            .unwrap_err()
+            .code(),
+        "Forbidden"
     );
+    assert!(!console
+        .issuable_scopes()
+        .contains(&Scope::AdministratorsWrite));
+    assert!(s
+        .credentials
+        .issuable_scopes()
+        .contains(&Scope::AdministratorsWrite));
+
+    let week = Some(Lifetime::parse(7).unwrap());
+    let weekly = console
+        .issue(
+            CredentialKind::AccessToken,
+            "weekly",
+            &[Scope::UsersRead],
+            week,
+        )
+        .unwrap();
+    let lasting = console
+        .issue(
+            CredentialKind::AccessToken,
+            "lasting",
+            &[Scope::UsersRead],
+            None,
+        )
+        .unwrap();
+    assert_eq!(weekly.credential.issued_by, Some(ada.id()));
+    let check = |secret: &str| {
+        s.credentials
+            .authenticate(CredentialKind::AccessToken, secret)
+    };
+    assert!(check(&weekly.secret).is_ok());
+
+    let (_, clock) = &world;
+    clock.advance(chrono::Duration::days(7));
+    assert_eq!(check(&weekly.secret).unwrap_err().code(), "Unauthenticated");
+    assert!(check(&lasting.secret).is_ok());
+
+    s.groups
+        .replace(
+            group.id(),
+            None,
+            input("Kenning admins", Some("kenning-admins"), &[]),
+        )
+        .unwrap();
+    clock.advance(kenning_app::REVOCATION_DELAY);
+    assert_eq!(
+        check(&lasting.secret).unwrap_err().code(),
+        "Unauthenticated"
+    );
+    // One issued at the command line answers to nobody's office.
+    let cli = s
+        .credentials
+        .issue(CredentialKind::AccessToken, "cli", &Scope::ALL, None)
+        .unwrap();
+    assert_eq!(cli.credential.issued_by, None);
+    assert!(check(&cli.secret).is_ok());
+}
+
+#[track_caller]
+fn forbidden<T: std::fmt::Debug>(result: Result<T, kenning_app::ServiceError>) {
+    assert_eq!(result.unwrap_err().code(), "Forbidden");
 }

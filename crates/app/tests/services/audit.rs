@@ -94,7 +94,12 @@ fn every_change_is_recorded_with_its_actor_newest_first() {
     s.groups.delete(group.id(), None).unwrap();
     let issued = s
         .credentials
-        .issue(CredentialKind::AccessToken, "robot", &[Scope::UsersRead])
+        .issue(
+            CredentialKind::AccessToken,
+            "robot",
+            &[Scope::UsersRead],
+            None,
+        )
         .unwrap();
     s.credentials
         .revoke(CredentialKind::AccessToken, issued.credential.id)
@@ -244,12 +249,12 @@ fn entries_older_than_the_retention_are_pruned_in_batches() {
     let old = PRUNE_BATCH as usize + 5;
     for n in 0..old {
         s.credentials
-            .issue(CredentialKind::ApiKey, &format!("k{n}"), &[])
+            .issue(CredentialKind::ApiKey, &format!("k{n}"), &[], None)
             .unwrap();
     }
     s.clock.advance(Duration::days(10));
     s.credentials
-        .issue(CredentialKind::ApiKey, "recent", &[])
+        .issue(CredentialKind::ApiKey, "recent", &[], None)
         .unwrap();
     assert_eq!(s.audit.prune(30).unwrap(), 0, "nothing is old yet");
     s.clock.advance(Duration::days(25));

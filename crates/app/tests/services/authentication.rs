@@ -17,14 +17,14 @@ fn service() -> CredentialService {
 /// A new access token named `reporting` with `scopes`.
 fn token(credentials: &CredentialService, scopes: &[Scope]) -> IssuedCredential {
     credentials
-        .issue(CredentialKind::AccessToken, "reporting", scopes)
+        .issue(CredentialKind::AccessToken, "reporting", scopes, None)
         .unwrap()
 }
 
 /// A new API key named `crawler`, asked for with `scopes`.
 fn api_key(credentials: &CredentialService, scopes: &[Scope]) -> IssuedCredential {
     credentials
-        .issue(CredentialKind::ApiKey, "crawler", scopes)
+        .issue(CredentialKind::ApiKey, "crawler", scopes, None)
         .unwrap()
 }
 

@@ -18,7 +18,7 @@ use kenning_ports::{AuditQuery, Extraction, TopicExtractor};
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 use uuid::Uuid;
 
-use super::{expertise, person, users, world};
+use super::{expertise, person, users, world, World};
 
 /// Finds no topic in any text: these checks are about who may ask.
 struct NoTopics;
@@ -42,48 +42,54 @@ struct Doors {
 }
 
 fn doors() -> Doors {
-    let world = world();
-    let users = users(&world);
-    let expertise = expertise(&world, Arc::new(NoTopics)).with_privacy(world.0.clone());
-    let (store, clock) = world;
+    let use_cases = use_cases(&world());
     let (ada, bob) = (
-        person(&users, "ada@example.com"),
-        person(&users, "bob@example.com"),
+        person(&use_cases.users, "ada@example.com"),
+        person(&use_cases.users, "bob@example.com"),
     );
     Doors {
-        use_cases: UseCases {
-            groups: GroupService::new(store.clone(), store.clone(), clock.clone()),
-            privacy: PrivacyService::new(
-                store.clone(),
-                store.clone(),
-                store.clone(),
-                store.clone(),
-                expertise.clone(),
-                clock.clone(),
-            ),
-            audit: AuditService::new(store.clone(), clock.clone()),
-            webhooks: WebhookService::new(
-                store.clone(),
-                Arc::new(Webhooks::new(
-                    NetworkPolicy::default(),
-                    Duration::from_secs(1),
-                    EventSource::default(),
-                )),
-                clock.clone(),
-                DeliverySettings::default(),
-            ),
-            sessions: SessionService::new(
-                store.clone(),
-                store.clone(),
-                clock.clone(),
-                SessionPolicy::default(),
-            ),
-            credentials: CredentialService::new(store, clock),
-            users,
-            expertise,
-        },
+        use_cases,
         ada,
         bob,
+    }
+}
+
+/// Every use case a door calls over `world`, as the composition root
+/// builds them (for the operator), without an administrators' group.
+pub(super) fn use_cases(world: &World) -> UseCases {
+    let users = users(world);
+    let expertise = expertise(world, Arc::new(NoTopics)).with_privacy(world.0.clone());
+    let (store, clock) = world.clone();
+    UseCases {
+        groups: GroupService::new(store.clone(), store.clone(), clock.clone()),
+        privacy: PrivacyService::new(
+            store.clone(),
+            store.clone(),
+            store.clone(),
+            store.clone(),
+            expertise.clone(),
+            clock.clone(),
+        ),
+        audit: AuditService::new(store.clone(), clock.clone()),
+        webhooks: WebhookService::new(
+            store.clone(),
+            Arc::new(Webhooks::new(
+                NetworkPolicy::default(),
+                Duration::from_secs(1),
+                EventSource::default(),
+            )),
+            clock.clone(),
+            DeliverySettings::default(),
+        ),
+        sessions: SessionService::new(
+            store.clone(),
+            store.clone(),
+            clock.clone(),
+            SessionPolicy::default(),
+        ),
+        credentials: CredentialService::new(store, clock),
+        users,
+        expertise,
     }
 }
 
@@ -97,7 +103,7 @@ impl Doors {
     }
 }
 
-fn token(scopes: &[Scope]) -> Caller {
+pub(super) fn token(scopes: &[Scope]) -> Caller {
     Caller::Machine(Principal {
         credential_id: Uuid::new_v4(),
         name: "script".to_owned(),
@@ -214,6 +220,7 @@ fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
             CredentialKind::AccessToken,
             "reporting",
             &[Scope::UsersRead],
+            None,
         )
         .unwrap();
     assert_eq!(

@@ -73,7 +73,7 @@ fn watched() -> (Arc<Watched>, CredentialService, Arc<ManualClock>) {
 
 fn token(credentials: &CredentialService) -> IssuedCredential {
     credentials
-        .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL)
+        .issue(CredentialKind::AccessToken, "reporting", &Scope::ALL, None)
         .unwrap()
 }
 
@@ -93,7 +93,7 @@ fn a_credential_checked_lately_is_not_read_again() {
     let (store, credentials, clock) = watched();
     let issued = token(&credentials);
     let key = credentials
-        .issue(CredentialKind::ApiKey, "crawler", &[])
+        .issue(CredentialKind::ApiKey, "crawler", &[], None)
         .unwrap();
     assert!(accepts(&credentials, &issued));
     assert!(accepts(&credentials, &key));

@@ -41,7 +41,7 @@ fn serve_prints_a_first_admin_token_once_and_it_works() {
     let list = stdout(&succeeds(kenning(&db, &["token", "list"])));
     assert_eq!(
         listed(&list, "admin")[2],
-        "users:read,users:write,expertise:read,audit:read,webhooks:manage"
+        "users:read,users:write,expertise:read,audit:read,webhooks:manage,administrators:write"
     );
 }
 

@@ -208,7 +208,7 @@ fn tokens_are_created_listed_and_revoked() {
     assert_eq!(reporting[4], "-");
     assert_eq!(
         listed(&list, "all")[2],
-        "users:read,users:write,expertise:read,audit:read,webhooks:manage"
+        "users:read,users:write,expertise:read,audit:read,webhooks:manage,administrators:write"
     );
 
     let id = reporting[0].to_owned();

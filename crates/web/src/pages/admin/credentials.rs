@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{Credential, Missing, ServiceError};
-use kenning_domain::{CredentialKind, Scope};
+use kenning_domain::{CredentialKind, Lifetime, Scope};
 use uuid::Uuid;
 
 use super::profile::Field;
@@ -31,7 +31,13 @@ struct Row {
     created: String,
     state: String,
     live: bool,
+    /// Where it was issued.
+    issuer: &'static str,
 }
+
+/// How long a token issued here is accepted unless the form says
+/// otherwise, in days.
+const DEFAULT_LIFETIME_DAYS: &str = "90";
 
 impl Row {
     fn of(c: &Credential) -> Self {
@@ -46,10 +52,16 @@ impl Row {
                 .collect::<Vec<_>>()
                 .join(", "),
             created: at(c.created),
-            state: c
-                .revoked
-                .map_or_else(|| "live".to_owned(), |r| format!("revoked {}", at(r))),
+            state: match (c.revoked, c.expires) {
+                (Some(r), _) => format!("revoked {}", at(r)),
+                (None, Some(e)) => format!("live until {}", at(e)),
+                (None, None) => "live, without end".to_owned(),
+            },
             live: c.revoked.is_none(),
+            issuer: match c.issued_by {
+                Some(_) => "in the console",
+                None => "at the command line",
+            },
         }
     }
 }
@@ -62,6 +74,7 @@ struct CredentialsPage {
     lists: Vec<(&'static str, &'static str, Vec<Row>)>,
     api_key: bool,
     name: Field,
+    lifetime: Field,
     scopes: Vec<(&'static str, bool)>,
     problems: Problems,
 }
@@ -77,6 +90,7 @@ fn kind(raw: &str) -> Option<CredentialKind> {
 /// The lists, and the form to issue one as `form` wrote it.
 async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> HttpResponse {
     let acting = visitor.use_cases(app);
+    let issuable = acting.credentials.issuable_scopes();
     let read = blocking(move || {
         let credentials = acting.credentials;
         KINDS
@@ -103,7 +117,17 @@ async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> 
             lists,
             api_key: form.value("kind") == CredentialKind::ApiKey.as_str(),
             name: Field::text("name", "Name", form.value("name"), &problems),
-            scopes: Scope::ALL
+            lifetime: Field::text(
+                "expiresInDays",
+                "Expires after this many days (empty: never)",
+                if form.is_empty() {
+                    DEFAULT_LIFETIME_DAYS.to_owned()
+                } else {
+                    form.value("expiresInDays")
+                },
+                &problems,
+            ),
+            scopes: issuable
                 .iter()
                 .map(|s| (s.as_str(), written.iter().any(|w| w == s.as_str())))
                 .collect(),
@@ -151,8 +175,16 @@ pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Byte
         .filter_map(|s| s.parse().ok())
         .collect();
     let name = form.value("name");
+    let lifetime = match Lifetime::read(&form.value("expiresInDays")) {
+        Ok(lifetime) => lifetime,
+        Err(violation) => {
+            let refusal = ServiceError::Validation(violation.into());
+            let problems = Problems::of_refusal(&refusal).unwrap_or_default();
+            return list(&app, &visitor, &form, problems).await;
+        }
+    };
     let acting = visitor.use_cases(&app);
-    match blocking(move || acting.credentials.issue(kind, &name, &scopes)).await {
+    match blocking(move || acting.credentials.issue(kind, &name, &scopes, lifetime)).await {
         Ok(Ok(issued)) => respond(
             StatusCode::OK,
             &IssuedPage {

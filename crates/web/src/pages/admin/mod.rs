@@ -47,13 +47,13 @@ pub(crate) async fn administrator(
     }
     let text = match app.config.administrators.group() {
         Some(group) => format!(
-            "The admin console is for administrators: the active members of the group \
-             \u{201c}{group}\u{201d}. Ask one of them to add you to it."
+            "The admin console is for administrators: the active members of {group}. \
+             Ask one of them to add you to it."
         ),
         None => "The admin console is for administrators, and nobody is one yet: whoever runs \
                  Kenning names the group whose active members are, with the setting \
-                 --admin-group NAME (or the environment variable KENNING_ADMIN_GROUP), and \
-                 restarts it."
+                 --admin-group (the group's id or externalId; or the environment variable \
+                 KENNING_ADMIN_GROUP), and restarts it."
             .to_owned(),
     };
     Err(message_page(
