@@ -19,6 +19,7 @@ fn app_at(backend: Backend, test: &str, public_url: &str) -> Option<TestApp> {
                 client_id: "kenning".to_owned(),
                 client_secret: None,
                 external_id_claim: None,
+                allowed_domains: Vec::new(),
                 name: "Test Provider".to_owned(),
                 timeout: std::time::Duration::from_secs(5),
             }),

@@ -124,6 +124,10 @@ fn provider_failed(e: &OidcError) -> HttpResponse {
         OidcError::Refused(_) | OidcError::Untrusted(_) | OidcError::NoIdentity(_) => {
             (StatusCode::FORBIDDEN, "The sign-in did not succeed")
         }
+        OidcError::OutsideDomains(_) => (
+            StatusCode::FORBIDDEN,
+            "This account is outside the organisation",
+        ),
     };
     log::warn!("web: sign-in with the identity provider failed: {e}");
     message_page(status, Chrome::default(), title, &e.to_string())
