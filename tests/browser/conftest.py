@@ -78,11 +78,13 @@ class Kenning:
         self.db = folder / "kenning.db"
         self.url = f"http://127.0.0.1:{port}"
         self.db_url = f"sqlite://{self.db}"
-        env = dict(os.environ, RUST_LOG="warn",
-                   KENNING_OIDC_ISSUER=f"http://127.0.0.1:{provider_port}",
-                   KENNING_OIDC_CLIENT_ID="kenning",
-                   KENNING_OIDC_CLIENT_SECRET="kenning-test-secret",
-                   KENNING_OIDC_NAME="Test Provider")
+        # How a server signs people in with the provider, for a test that
+        # starts another one beside it.
+        self.env = env = dict(os.environ, RUST_LOG="warn",
+                              KENNING_OIDC_ISSUER=f"http://127.0.0.1:{provider_port}",
+                              KENNING_OIDC_CLIENT_ID="kenning",
+                              KENNING_OIDC_CLIENT_SECRET="kenning-test-secret",
+                              KENNING_OIDC_NAME="Test Provider")
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             [BIN, "--database-url", self.db_url, "serve", "--bind", f"127.0.0.1:{port}",
@@ -154,13 +156,17 @@ class Kenning:
 def kenning():
     folder = Path(tempfile.mkdtemp(prefix="kenning-browser-"))
     port, provider_port = free_port(), free_port()
+    # A second server's, which a test starts with settings of its own.
+    beside_port = free_port()
     accounts = {
         "grace": {"email": "grace@example.com", "email_verified": True, "name": "Grace Hopper"},
         "stranger": {"email": "stranger@example.com", "email_verified": True},
         "unverified": {"email": "erin@example.com", "email_verified": False},
+        "partner": {"email": "dana@partner.example", "email_verified": True},
     }
     clients = [{"client_id": "kenning", "client_secret": "kenning-test-secret",
-                "redirect_uris": [f"http://127.0.0.1:{port}/auth/callback"]}]
+                "redirect_uris": [f"http://127.0.0.1:{p}/auth/callback"
+                                  for p in (port, beside_port)]}]
     provider = subprocess.Popen(
         ["node", str(HERE / "provider.js")], cwd=HERE,
         env=dict(os.environ, PROVIDER_PORT=str(provider_port), ACCOUNTS=json.dumps(accounts),
@@ -168,6 +174,7 @@ def kenning():
         stdout=subprocess.PIPE, stderr=open(folder / "provider.log", "w"), text=True)
     assert provider.stdout.readline().strip() == "ready"
     server = Kenning(folder, port, provider_port)
+    server.beside_port = beside_port
     server.ids = {}
     for email, first, last, position, texts in PEOPLE:
         server.ids[email] = server.create(email, first, last, position)

@@ -1,9 +1,11 @@
 """A provider that misbehaves on purpose, for the checks a real one never
-fails: it answers OpenID Connect discovery, keys and tokens correctly but
-for one thing, an ID token signed with its own key that names another
-issuer, or another audience (mode "issuer", "audience"; "honest" names
-neither, so that a test can show the refusal is the check's). Its token
-also carries `employee_id`, and its e-mail address only when given."""
+fails: it answers OpenID Connect discovery, keys, tokens and UserInfo
+correctly but for one thing, an ID token signed with its own key that
+names another issuer, or another audience (mode "issuer", "audience";
+"honest" names neither, so that a test can show the refusal is the
+check's). Its token carries the subject `rogue-1`, the `oid` OID, and the
+claims given (an e-mail address, `email_verified`, `hd`, ...); its
+UserInfo answer is the one given (none: 404)."""
 
 import base64
 import json
@@ -20,14 +22,19 @@ def b64(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
+#: The object id the rogue's token names, as Entra ID's `oid` would.
+OID = "0b6f3c2e-1906-4a6e-9f1b-6d2a9e1f1906"
+
+
 def number(n):
     return b64(n.to_bytes((n.bit_length() + 7) // 8, "big"))
 
 
 class Rogue:
-    def __init__(self, mode, email):
+    def __init__(self, mode, claims, user_info=None):
         self.mode = mode
-        self.email = email
+        self.claims = claims
+        self.user_info = user_info
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.nonces = {}
         rogue = self
@@ -57,6 +64,8 @@ class Rogue:
                     self.answer(200, {"keys": [{"kty": "RSA", "use": "sig", "alg": "RS256",
                                                 "kid": "k1", "n": number(public.n),
                                                 "e": number(public.e)}]})
+                elif url.path == "/userinfo" and rogue.user_info is not None:
+                    self.answer(200, {"sub": "rogue-1", **rogue.user_info})
                 elif url.path == "/authorize":
                     rogue.nonces["code-1"] = query.get("nonce")
                     back = query["redirect_uri"] + "?" + urllib.parse.urlencode(
@@ -81,15 +90,14 @@ class Rogue:
     def discovery(self):
         return {"issuer": self.base, "authorization_endpoint": self.base + "/authorize",
                 "token_endpoint": self.base + "/token", "jwks_uri": self.base + "/jwks",
+                "userinfo_endpoint": self.base + "/userinfo",
                 "response_types_supported": ["code"], "subject_types_supported": ["public"],
                 "id_token_signing_alg_values_supported": ["RS256"]}
 
     def id_token(self, nonce):
         now = int(time.time())
         claims = {"iss": self.base, "aud": "kenning", "sub": "rogue-1", "iat": now,
-                  "exp": now + 600, "nonce": nonce, "employee_id": "E-1906"}
-        if self.email:
-            claims.update(email=self.email, email_verified=True)
+                  "exp": now + 600, "nonce": nonce, "oid": OID, **self.claims}
         if self.mode == "issuer":
             claims["iss"] = "https://elsewhere.example"
         if self.mode == "audience":

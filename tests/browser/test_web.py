@@ -5,6 +5,7 @@ keyboard where it matters; every page checked by axe-core."""
 import datetime
 import http.server
 import json
+import os
 import socket
 import subprocess
 import threading
@@ -240,18 +241,19 @@ def test_another_site_cannot_change_anything(browser, kenning):
         evil.shutdown()
 
 
-def provider_sign_in(browser, kenning, login):
-    browser.get(kenning.url + "/signin")
+def provider_sign_in(browser, kenning, login, url=None):
+    url = url or kenning.url
+    browser.get(url + "/signin")
     browser.find_element(By.LINK_TEXT, "Sign in with Test Provider").click()
     wait(browser).until(seen.presence_of_element_located((By.NAME, "login")))
     browser.find_element(By.NAME, "login").send_keys(login)
     browser.find_element(By.NAME, "password").send_keys("any password", Keys.ENTER)
-    wait(browser).until(lambda d: d.current_url.startswith(kenning.url)
+    wait(browser).until(lambda d: d.current_url.startswith(url)
                         or d.find_elements(By.XPATH, "//button[normalize-space()='Continue']"))
     consent = browser.find_elements(By.XPATH, "//button[normalize-space()='Continue']")
-    if consent and not browser.current_url.startswith(kenning.url):
+    if consent and not browser.current_url.startswith(url):
         consent[0].click()
-    wait(browser).until(lambda d: d.current_url.startswith(kenning.url))
+    wait(browser).until(lambda d: d.current_url.startswith(url))
 
 
 def test_signing_in_with_the_identity_provider(browser, kenning):
@@ -272,6 +274,29 @@ def test_the_identity_provider_cannot_sign_in_whom_kenning_refuses(browser, kenn
     provider_sign_in(browser, kenning, login)
     assert heading(browser) == said
     check_page(browser, f"refused-{login}")
+
+
+def test_an_account_of_another_organisation_is_refused(browser, kenning):
+    """With `--oidc-allowed-domain`, the provider's account of another
+    domain does not sign in, although Kenning knows its address."""
+    person(kenning, "dana", "dana@partner.example", "Dana", "Partner")
+    port = kenning.beside_port
+    server = subprocess.Popen(
+        [BIN, "--database-url", kenning.db_url, "serve", "--bind", f"127.0.0.1:{port}",
+         "--meaning", "off", "--oidc-allowed-domain", "example.com"],
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=kenning.env)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_for(url + "/readyz")
+        provider_sign_in(browser, kenning, "partner", url)
+        assert heading(browser) == "This account is outside the organisation"
+        assert "account of partner.example" in text(browser)
+        check_page(browser, "refused-domain")
+        browser.get(url + "/me")
+        assert heading(browser) == "Sign in to Kenning"
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
 
 
 def test_a_forged_state_signs_nobody_in(browser, kenning):
@@ -315,28 +340,21 @@ class NoRedirects(urllib.request.HTTPRedirectHandler):
         return None
 
 
-@pytest.mark.parametrize("mode, settings, signed_in", [
-    ("honest", [], True),
-    ("issuer", [], False),
-    ("audience", [], False),
-    ("external", ["--oidc-external-id-claim", "employee_id"], True),
-])
-def test_an_id_token_is_checked_and_matched(kenning, tmp_path, mode, settings, signed_in):
-    """A token naming another issuer or audience is refused; one the checks
-    accept signs in the person its verified e-mail address names, or the
-    person whose externalId the configured claim names."""
-    from rogue import Rogue
-    if mode == "external" and "grace-external" not in kenning.ids:
-        kenning.ids["grace-external"] = kenning.graphql(
-            "mutation($i: CreateUserInput!) { createUser(createUserInput: $i) { globalUserId } }",
-            {"i": {"email": "hopper@example.com", "firstname": "Grace", "lastname": "B",
-                   "externalId": "E-1906"}})["createUser"]["globalUserId"]
-    rogue = Rogue(mode, None if mode == "external" else "ada@example.com")
+def rogue_sign_in(kenning, rogue, settings, public_url=None, env=None, planted=False):
+    """One sign-in with `rogue` at a Kenning server of its own (on the main
+    one's database, so the people exist) started with `settings`: the
+    callback's status, headers and page, and, when a session began, the
+    page /me shows with it. Behind a `public_url` of https, the browser's
+    requests still reach the server over http, as a proxy's would. With
+    `planted`, the sign-in cookie comes back without its `__Host-` prefix,
+    as another subdomain would have set it."""
     port = free_port()
     server = None
     opener = urllib.request.build_opener(NoRedirects)
+    own = f"http://127.0.0.1:{port}"
 
     def get(url, cookie=None):
+        url = url.replace(public_url, own) if public_url else url
         request = urllib.request.Request(url, headers={"Cookie": cookie} if cookie else {})
         try:
             response = opener.open(request, timeout=30)
@@ -344,35 +362,148 @@ def test_an_id_token_is_checked_and_matched(kenning, tmp_path, mode, settings, s
             response = answer
         return response.status, response.headers, response.read().decode()
 
+    public = ["--public-url", public_url] if public_url else []
     try:
-        # A server of its own, on the main one's database, so the people exist.
         server = subprocess.Popen(
             [BIN, "--database-url", kenning.db_url, "serve", "--bind", f"127.0.0.1:{port}",
              "--meaning", "off", "--oidc-issuer", rogue.base, "--oidc-client-id", "kenning",
-             "--oidc-client-secret", "s", *settings],
-            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        wait_for(f"http://127.0.0.1:{port}/readyz")
-        status, headers, _ = get(f"http://127.0.0.1:{port}/auth/oidc")
+             "--oidc-client-secret", "s", *public, *settings],
+            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+            env=dict(os.environ, **(env or {})))
+        wait_for(f"{own}/readyz")
+        status, headers, _ = get(f"{own}/auth/oidc")
         assert status == 303
         pending = headers["Set-Cookie"].split(";")[0]
+        if planted:
+            pending = pending.removeprefix("__Host-")
         status, headers, _ = get(headers["Location"])
         assert status == 302
         status, headers, body = get(headers["Location"], pending)
-        if not signed_in:
-            assert status == 403, body
-            assert "failed a check" in body, body
-            return
-        assert status == 303, body
-        session = next(v.split(";")[0] for v in headers.get_all("Set-Cookie")
-                       if v.startswith("kenning_session="))
-        _, _, page = get(f"http://127.0.0.1:{port}/me", session)
-        expected = "Grace B" if mode == "external" else "Ada Lovelace"
-        assert f"Signed in as {expected}" in page, page
+        sessions = [v.split(";")[0] for v in headers.get_all("Set-Cookie") or []
+                    if "kenning_session=" in v]
+        me = get(f"{own}/me", sessions[0])[2] if status == 303 and sessions else None
+        return status, headers, body, me
     finally:
         if server:
             server.terminate()
             server.wait(timeout=20)
         rogue.stop()
+
+
+def person(kenning, key, email, first, last, external_id=None):
+    """The id of a person the tests below sign in as, created once."""
+    if key not in kenning.ids:
+        fields = {"email": email, "firstname": first, "lastname": last}
+        if external_id:
+            fields["externalId"] = external_id
+        kenning.ids[key] = kenning.graphql(
+            "mutation($i: CreateUserInput!) { createUser(createUserInput: $i) { globalUserId } }",
+            {"i": fields})["createUser"]["globalUserId"]
+    return kenning.ids[key]
+
+
+ADA = {"email": "ada@example.com", "email_verified": True}
+
+
+@pytest.mark.parametrize("mode, claims, settings, signed_in", [
+    ("honest", ADA, [], True),
+    ("issuer", ADA, [], False),
+    ("audience", ADA, [], False),
+    ("honest", {}, ["--oidc-external-id-claim", "oid"], True),
+])
+def test_an_id_token_is_checked_and_matched(kenning, mode, claims, settings, signed_in):
+    """A token naming another issuer or audience is refused; one the checks
+    accept signs in the person its verified e-mail address names, or the
+    person whose externalId the configured claim names."""
+    from rogue import OID, Rogue
+    person(kenning, "grace-external", "hopper@example.com", "Grace", "B", OID)
+    status, _, body, me = rogue_sign_in(kenning, Rogue(mode, claims), settings)
+    if not signed_in:
+        assert status == 403, body
+        assert "failed a check" in body, body
+        return
+    assert status == 303, body
+    expected = "Grace B" if settings else "Ada Lovelace"
+    assert f"Signed in as {expected}" in me, me
+
+
+@pytest.mark.parametrize("claims, user_info, said", [
+    # The ID token names Ada without saying the address is verified; the
+    # UserInfo answer verifies the address it names, another one.
+    ({"email": "ada@example.com"},
+     {"email": "nobody@elsewhere.example", "email_verified": True},
+     "Kenning does not know you yet"),
+    ({"email_verified": True}, {"email": "ada@example.com"}, "The sign-in did not succeed"),
+    ({}, {"email": "ada@example.com", "email_verified": True}, None),
+])
+def test_an_address_and_its_verification_come_from_one_source(
+        kenning, claims, user_info, said):
+    from rogue import Rogue
+    status, _, body, me = rogue_sign_in(kenning, Rogue("honest", claims, user_info), [])
+    if said:
+        assert status == 403, body
+        assert said in body, body
+        assert me is None
+    else:
+        assert status == 303, body
+        assert "Signed in as Ada Lovelace" in me, me
+
+
+OUTSIDE = "This account is outside the organisation"
+
+
+@pytest.mark.parametrize("claims, settings, env, expected", [
+    # An account of another organisation, whose address Kenning knows.
+    ({"email": "dana@partner.example", "email_verified": True},
+     ["--oidc-allowed-domain", "example.com"], {}, OUTSIDE),
+    ({"email": "dana@partner.example", "email_verified": True},
+     [], {"KENNING_OIDC_ALLOWED_DOMAIN": "example.com, Partner.Example"}, "Dana Partner"),
+    # Google's hosted domain decides over the address's.
+    ({**ADA, "hd": "partner.example"}, ["--oidc-allowed-domain", "example.com"], {}, OUTSIDE),
+    ({**ADA, "hd": "Example.COM"}, ["--oidc-allowed-domain", "example.com"], {}, "Ada Lovelace"),
+    ({"email": "dana@partner.example", "email_verified": True},
+     ["--oidc-external-id-claim", "oid", "--oidc-allowed-domain", "example.com"], {}, OUTSIDE),
+    ({"email": "dana@example.com", "email_verified": False},
+     ["--oidc-external-id-claim", "oid", "--oidc-allowed-domain", "example.com"], {},
+     "The sign-in did not succeed"),
+])
+def test_only_accounts_of_the_allowed_domains_sign_in(kenning, claims, settings, env,
+                                                      expected):
+    from rogue import OID, Rogue
+    person(kenning, "dana", "dana@partner.example", "Dana", "Partner")
+    person(kenning, "grace-external", "hopper@example.com", "Grace", "B", OID)
+    status, _, body, me = rogue_sign_in(kenning, Rogue("honest", claims), settings,
+                                        env=env)
+    if expected in (OUTSIDE, "The sign-in did not succeed"):
+        assert status == 403, body
+        assert expected in body, body
+        assert me is None
+    else:
+        assert status == 303, body
+        assert f"Signed in as {expected}" in me, me
+
+
+@pytest.mark.parametrize("planted", [False, True])
+def test_over_https_the_sign_in_cookie_is_the_hosts_alone(kenning, planted):
+    """Behind https, the sign-in under way waits in `__Host-kenning_oidc`
+    (Secure, Path=/, no Domain) and the session in `__Host-kenning_session`;
+    the same value under the plain name, as a neighbouring subdomain could
+    plant it, is not read."""
+    from rogue import Rogue
+    status, headers, body, me = rogue_sign_in(kenning, Rogue("honest", ADA), [],
+                                              public_url="https://kenning.example.com",
+                                              planted=planted)
+    if planted:
+        assert status == 400, body
+        assert "This sign-in was not started here" in body, body
+        assert me is None
+        return
+    assert status == 303, body
+    cookies = headers.get_all("Set-Cookie")
+    assert any(c.startswith("__Host-kenning_session=") and c.endswith("; Secure")
+               for c in cookies), cookies
+    assert any(c.startswith("__Host-kenning_oidc=; Path=/;") for c in cookies), cookies
+    assert "Signed in as Ada Lovelace" in me, me
 
 
 def unique(name):

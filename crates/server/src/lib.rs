@@ -25,7 +25,7 @@ use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
-pub use kenning_web::WebConfig;
+pub use kenning_web::{AllowedDomain, ExternalIdClaim, OidcConfig, WebConfig};
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 
 /// The use cases over one database, their changes recorded as made at

@@ -148,9 +148,20 @@ struct OidcArgs {
     #[arg(long, env = "KENNING_OIDC_CLIENT_SECRET", hide_env_values = true)]
     oidc_client_secret: Option<String>,
     /// Match this claim of the ID token against a user's externalId,
-    /// instead of the verified `email` claim against the e-mail address.
-    #[arg(long, env = "KENNING_OIDC_EXTERNAL_ID_CLAIM")]
-    oidc_external_id_claim: Option<String>,
+    /// instead of the verified `email` claim against the e-mail address:
+    /// `sub` or `oid` (Entra ID's object id), claims the provider assigns
+    /// and the person cannot choose; any other is refused.
+    #[arg(long, env = "KENNING_OIDC_EXTERNAL_ID_CLAIM", requires = "oidc_issuer",
+          value_parser = kenning_web::ExternalIdClaim::parse)]
+    oidc_external_id_claim: Option<kenning_web::ExternalIdClaim>,
+    /// Accept only accounts of this domain (repeat it, or separate
+    /// domains by commas): the provider's hosted domain `hd` (Google
+    /// Workspace), or without one the verified e-mail address's domain,
+    /// without regard to case. Unset: every account the provider signs in.
+    #[arg(long = "oidc-allowed-domain", value_name = "DOMAIN", env = "KENNING_OIDC_ALLOWED_DOMAIN",
+          value_delimiter = ',', requires = "oidc_issuer",
+          value_parser = kenning_web::AllowedDomain::parse)]
+    oidc_allowed_domains: Vec<kenning_web::AllowedDomain>,
     /// The provider's name on the sign-in button.
     #[arg(
         long,
@@ -172,6 +183,7 @@ impl OidcArgs {
             client_id,
             client_secret: self.oidc_client_secret,
             external_id_claim: self.oidc_external_id_claim,
+            allowed_domains: self.oidc_allowed_domains,
             name: self.oidc_name,
             timeout: Duration::from_secs(self.oidc_timeout_secs),
         })

@@ -13,6 +13,11 @@ use crate::oidc::{OidcConfig, Provider};
 /// for the whole site.
 pub const SESSION_COOKIE: &str = "kenning_session";
 
+/// The name of the cookie that holds a sign-in with the identity provider
+/// under way, over plain http; over https it carries the `__Host-` prefix
+/// too.
+const PENDING_COOKIE: &str = "kenning_oidc";
+
 /// How the web app is set up.
 #[derive(Debug, Clone)]
 pub struct WebConfig {
@@ -61,10 +66,25 @@ impl WebConfig {
 
     /// The session cookie's name.
     pub fn cookie_name(&self) -> String {
+        self.host_only(SESSION_COOKIE)
+    }
+
+    /// The name of the cookie that holds a sign-in with the identity
+    /// provider under way.
+    pub(crate) fn pending_cookie_name(&self) -> String {
+        self.host_only(PENDING_COOKIE)
+    }
+
+    /// `name` with the `__Host-` prefix over https: a browser then takes
+    /// the cookie only from this host, `Secure`, for `Path=/` and without
+    /// `Domain`, so a neighbouring subdomain cannot plant one under the
+    /// name Kenning reads. Plain http (a trial on one's own machine) has
+    /// no such guard, and browsers refuse the prefix there.
+    fn host_only(&self, name: &str) -> String {
         if self.secure() {
-            format!("__Host-{SESSION_COOKIE}")
+            format!("__Host-{name}")
         } else {
-            SESSION_COOKIE.to_owned()
+            name.to_owned()
         }
     }
 

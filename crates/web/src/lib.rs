@@ -25,7 +25,7 @@ mod view;
 mod visitor;
 
 pub use config::{WebConfig, SESSION_COOKIE};
-pub use oidc::OidcConfig;
+pub use oidc::{AllowedDomain, ExternalIdClaim, OidcConfig};
 pub use render::not_found_page;
 pub use routes::{configure, link_path, SECRET_PATH_PREFIXES};
 pub use state::Web;

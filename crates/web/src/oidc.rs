@@ -8,20 +8,28 @@
 //!
 //! The flow's secrets (state, nonce, PKCE verifier) wait in a short-lived
 //! cookie of the browser that began it, so a sign-in may finish on any
-//! instance.
+//! instance. Which claims are believed is decided in [`claims`].
+
+mod claims;
+mod error;
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
 use openidconnect::core::{
-    CoreAuthenticationFlow, CoreClient, CoreProviderMetadata, CoreUserInfoClaims,
+    CoreAuthenticationFlow, CoreClient, CoreIdTokenClaims, CoreProviderMetadata, CoreTokenResponse,
+    CoreUserInfoClaims,
 };
 use openidconnect::{
     AuthorizationCode, ClientId, ClientSecret, CsrfToken, IssuerUrl, Nonce,
     OAuth2TokenResponse as _, PkceCodeChallenge, PkceCodeVerifier, RedirectUrl, Scope,
     TokenResponse as _,
 };
+
+use claims::{admitted, verified_email, EmailClaims};
+pub use claims::{AllowedDomain, ExternalIdClaim};
+pub(crate) use error::OidcError;
 
 /// How long the provider's discovery document and keys are kept before
 /// they are read again (a key rotation is picked up within this time, or
@@ -42,7 +50,10 @@ pub struct OidcConfig {
     pub client_secret: Option<String>,
     /// The claim matched against a user's `externalId`; `None`: the
     /// verified `email` claim is matched against the e-mail address.
-    pub external_id_claim: Option<String>,
+    pub external_id_claim: Option<ExternalIdClaim>,
+    /// The domains whose accounts may sign in; empty: any account the
+    /// provider signs in.
+    pub allowed_domains: Vec<AllowedDomain>,
     /// The provider's name on the sign-in button.
     pub name: String,
     /// How long one call to the provider may take.
@@ -56,25 +67,6 @@ pub(crate) enum Claimed {
     Email(String),
     /// The value of the configured claim, for `externalId`.
     ExternalId(String),
-}
-
-/// Why a sign-in with the provider failed, in words a person can act on.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum OidcError {
-    /// The provider could not be reached or did not answer in time.
-    #[error("the identity provider did not answer ({0}); try again in a moment, or tell the people who run Kenning if it persists")]
-    Unreachable(String),
-    /// The provider refused, or answered what is no valid OpenID Connect.
-    #[error("the identity provider refused the sign-in ({0}); try again from the sign-in page")]
-    Refused(String),
-    /// The ID token failed a check (signature, issuer, audience, expiry,
-    /// nonce).
-    #[error("the identity provider's answer failed a check ({0}), so it was not trusted; try again from the sign-in page")]
-    Untrusted(String),
-    /// The provider did not assert a verified e-mail address (or the
-    /// configured claim).
-    #[error("the identity provider did not confirm {0}, which Kenning needs to know who you are")]
-    NoIdentity(String),
 }
 
 /// The flow's secrets, kept in the browser until the provider sends the
@@ -113,6 +105,17 @@ impl Pending {
         bool::from(self.state.as_bytes().ct_eq(state.as_bytes()))
     }
 }
+
+/// The client of a discovered provider: its authorization endpoint set,
+/// its token and UserInfo endpoints as the discovery document names them.
+type ProviderClient = CoreClient<
+    openidconnect::EndpointSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointMaybeSet,
+    openidconnect::EndpointMaybeSet,
+>;
 
 /// The organisation's provider, discovered when first needed.
 pub(crate) struct Provider {
@@ -210,17 +213,7 @@ impl Provider {
         Ok(metadata)
     }
 
-    fn client(
-        &self,
-        metadata: CoreProviderMetadata,
-    ) -> openidconnect::core::CoreClient<
-        openidconnect::EndpointSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointNotSet,
-        openidconnect::EndpointMaybeSet,
-        openidconnect::EndpointMaybeSet,
-    > {
+    fn client(&self, metadata: CoreProviderMetadata) -> ProviderClient {
         CoreClient::from_provider_metadata(
             metadata,
             ClientId::new(self.config.client_id.clone()),
@@ -234,18 +227,28 @@ impl Provider {
     pub(crate) fn begin(&self) -> Result<(String, Pending), OidcError> {
         let client = self.client(self.metadata(false)?);
         let (challenge, verifier) = PkceCodeChallenge::new_random_sha256();
-        let scope = if self.config.external_id_claim.is_some() {
-            "profile"
-        } else {
-            "email"
-        };
+        // `profile` carries Entra ID's `oid`; `email` the address, which
+        // names the person, or whose domain is checked when the provider
+        // names no hosted domain.
+        let scopes = [
+            ("profile", self.config.external_id_claim.is_some()),
+            (
+                "email",
+                self.config.external_id_claim.is_none() || !self.config.allowed_domains.is_empty(),
+            ),
+        ];
         let (url, state, nonce) = client
             .authorize_url(
                 CoreAuthenticationFlow::AuthorizationCode,
                 CsrfToken::new_random,
                 Nonce::new_random,
             )
-            .add_scope(Scope::new(scope.to_owned()))
+            .add_scopes(
+                scopes
+                    .iter()
+                    .filter(|(_, wanted)| *wanted)
+                    .map(|(scope, _)| Scope::new((*scope).to_owned())),
+            )
             .set_pkce_challenge(challenge)
             .url();
         Ok((
@@ -293,53 +296,65 @@ impl Provider {
             }
             Err(e) => return Err(OidcError::Untrusted(chain(&e))),
         };
-        match &self.config.external_id_claim {
+        let jwt = token.to_string();
+        let hd = claim_of(&jwt, "hd");
+        let from_token = EmailClaims {
+            email: claims.email().map(|e| e.as_str().to_owned()),
+            verified: claims.email_verified(),
+        };
+        let email = || verified_email(from_token, || self.user_info(&client, &tokens, &claims));
+        let allowed = &self.config.allowed_domains;
+        match self.config.external_id_claim {
             None => {
-                let (mut email, mut verified) = (
-                    claims.email().map(|e| e.as_str().to_owned()),
-                    claims.email_verified(),
-                );
-                // Some providers put the scope's claims in the UserInfo
-                // answer alone (as OpenID Connect allows): ask it, for the
-                // subject the ID token names.
-                if email.is_none() || verified.is_none() {
-                    let info: CoreUserInfoClaims = client
-                        .user_info(
-                            tokens.access_token().clone(),
-                            Some(claims.subject().clone()),
-                        )
-                        .map_err(|e| OidcError::Refused(chain(&e)))?
-                        .request(&self.http())
-                        .map_err(|e| {
-                            let words = chain(&e);
-                            match e {
-                                openidconnect::UserInfoError::Request(_) => {
-                                    OidcError::Unreachable(words)
-                                }
-                                _ => OidcError::Refused(words),
-                            }
-                        })?;
-                    email = email.or_else(|| info.email().map(|e| e.as_str().to_owned()));
-                    verified = verified.or(info.email_verified());
-                }
-                match (email, verified) {
-                    (Some(email), Some(true)) => Ok(Claimed::Email(email)),
-                    _ => Err(OidcError::NoIdentity(
-                        "a verified e-mail address".to_owned(),
-                    )),
-                }
+                let email = email()?;
+                admitted(allowed, hd.as_deref(), || Ok(email.clone()))?;
+                Ok(Claimed::Email(email))
             }
-            Some(name) if name == "sub" => {
-                Ok(Claimed::ExternalId(claims.subject().as_str().to_owned()))
-            }
-            Some(name) => claim_of(&token.to_string(), name)
+            Some(claim) => {
+                admitted(allowed, hd.as_deref(), email)?;
+                match claim {
+                    ExternalIdClaim::Sub => Some(claims.subject().as_str().to_owned()),
+                    ExternalIdClaim::Oid => claim_of(&jwt, claim.name()),
+                }
                 .map(Claimed::ExternalId)
-                .ok_or_else(|| OidcError::NoIdentity(format!("the claim `{name}`"))),
+                .ok_or_else(|| OidcError::NoIdentity(format!("the claim `{}`", claim.name())))
+            }
         }
+    }
+
+    /// The e-mail claims of the UserInfo answer, for the subject the ID
+    /// token names: some providers put the scope's claims there alone (as
+    /// OpenID Connect allows).
+    fn user_info(
+        &self,
+        client: &ProviderClient,
+        tokens: &CoreTokenResponse,
+        claims: &CoreIdTokenClaims,
+    ) -> Result<EmailClaims, OidcError> {
+        let info: CoreUserInfoClaims = client
+            .user_info(
+                tokens.access_token().clone(),
+                Some(claims.subject().clone()),
+            )
+            .map_err(|e| OidcError::Refused(chain(&e)))?
+            .request(&self.http())
+            .map_err(|e| {
+                let words = chain(&e);
+                match e {
+                    openidconnect::UserInfoError::Request(_) => OidcError::Unreachable(words),
+                    _ => OidcError::Refused(words),
+                }
+            })?;
+        Ok(EmailClaims {
+            email: info.email().map(|e| e.as_str().to_owned()),
+            verified: info.email_verified(),
+        })
     }
 }
 
-/// The string claim `name` of a JWT whose signature was checked already.
+/// The string claim `name` of a JWT whose signature was checked already
+/// (a claim the `openidconnect` crate does not know, such as `oid` or
+/// `hd`); `None` when it is absent, empty or no string.
 fn claim_of(jwt: &str, name: &str) -> Option<String> {
     let payload = jwt.split('.').nth(1)?;
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
@@ -348,7 +363,6 @@ fn claim_of(jwt: &str, name: &str) -> Option<String> {
     let claims: serde_json::Value = serde_json::from_slice(&bytes).ok()?;
     match &claims[name] {
         serde_json::Value::String(value) if !value.is_empty() => Some(value.clone()),
-        serde_json::Value::Number(value) => Some(value.to_string()),
         _ => None,
     }
 }
@@ -378,10 +392,11 @@ mod tests {
     #[test]
     fn a_named_claim_is_read_from_the_payload() {
         let payload = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(br#"{"sub":"x","employee_id":"E-17","n":42}"#);
+            .encode(br#"{"sub":"x","oid":"0c5e-17","hd":"","n":42}"#);
         let jwt = format!("h.{payload}.s");
-        assert_eq!(claim_of(&jwt, "employee_id").as_deref(), Some("E-17"));
-        assert_eq!(claim_of(&jwt, "n").as_deref(), Some("42"));
+        assert_eq!(claim_of(&jwt, "oid").as_deref(), Some("0c5e-17"));
+        assert_eq!(claim_of(&jwt, "hd"), None);
+        assert_eq!(claim_of(&jwt, "n"), None);
         assert_eq!(claim_of(&jwt, "missing"), None);
     }
 }

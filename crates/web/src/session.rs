@@ -51,14 +51,24 @@ pub(crate) fn clear_cookie(config: &WebConfig) -> String {
     set_cookie(config, "", 0)
 }
 
-/// The name of the cookie that holds a sign-in with the identity
-/// provider under way.
-pub(crate) const PENDING_COOKIE: &str = "kenning_oidc";
-
 /// The `Set-Cookie` value that keeps a sign-in under way (`value`; empty
-/// and `max_age_seconds` 0 to forget it), sent back only to `/auth/`.
+/// and `max_age_seconds` 0 to forget it), for the whole site, as the
+/// `__Host-` prefix requires.
 pub(crate) fn pending_cookie(config: &WebConfig, value: &str, max_age_seconds: i64) -> String {
-    set_cookie_value(config, PENDING_COOKIE, value, "/auth/", max_age_seconds)
+    set_cookie_value(
+        config,
+        &config.pending_cookie_name(),
+        value,
+        "/",
+        max_age_seconds,
+    )
+}
+
+/// The sign-in under way that `req`'s browser began, as its cookie holds
+/// it (under the name [`pending_cookie`] gives it, so over https a cookie
+/// planted without the prefix is not read).
+pub(crate) fn pending_value(req: &HttpRequest, config: &WebConfig) -> Option<String> {
+    cookie(req, &config.pending_cookie_name())
 }
 
 /// `response` also setting the cookie `set_cookie` (a `Set-Cookie`
@@ -139,5 +149,44 @@ mod tests {
         let value = set_cookie(&secure, "s", 60);
         assert!(value.starts_with("__Host-kenning_session=s;"));
         assert!(value.ends_with("; Secure"));
+    }
+
+    #[test]
+    fn the_pending_sign_in_cookie_is_host_only_over_https() {
+        let secure = WebConfig::new("https://kenning.example.com".parse().unwrap());
+        let value = pending_cookie(&secure, "s.n.v", 600);
+        assert!(
+            value.starts_with("__Host-kenning_oidc=s.n.v; Path=/;"),
+            "{value}"
+        );
+        assert!(
+            value.ends_with("; Secure") && !value.contains("Domain"),
+            "{value}"
+        );
+        let plain = WebConfig::new("http://127.0.0.1:8080".parse().unwrap());
+        let value = pending_cookie(&plain, "s.n.v", 600);
+        assert!(value.starts_with("kenning_oidc=s.n.v; Path=/;"), "{value}");
+        assert!(!value.contains("Secure"), "{value}");
+    }
+
+    #[test]
+    fn the_pending_sign_in_is_read_under_its_own_name_alone() {
+        let secure = WebConfig::new("https://kenning.example.com".parse().unwrap());
+        let plain = WebConfig::new("http://127.0.0.1:8080".parse().unwrap());
+        let planted = TestRequest::default()
+            .insert_header((header::COOKIE, "kenning_oidc=planted.n.v"))
+            .to_http_request();
+        assert_eq!(pending_value(&planted, &secure), None);
+        assert_eq!(
+            pending_value(&planted, &plain).as_deref(),
+            Some("planted.n.v")
+        );
+        let own = TestRequest::default()
+            .insert_header((
+                header::COOKIE,
+                "kenning_oidc=planted.n.v; __Host-kenning_oidc=own.n.v",
+            ))
+            .to_http_request();
+        assert_eq!(pending_value(&own, &secure).as_deref(), Some("own.n.v"));
     }
 }

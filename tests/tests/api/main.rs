@@ -23,6 +23,7 @@ mod guards;
 mod headers;
 mod instances;
 mod metrics;
+mod oidc;
 mod openapi;
 mod paging;
 mod privacy;

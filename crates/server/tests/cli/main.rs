@@ -353,6 +353,50 @@ fn bad_scoring_settings_stop_serve_before_it_starts() {
     );
 }
 
+#[test]
+fn oidc_settings_name_only_vouched_claims_and_real_domains() {
+    let scratch = Scratch::new();
+    let db = scratch.db_url();
+    let provider = [
+        "serve",
+        "--oidc-issuer",
+        "https://id.example.com",
+        "--oidc-client-id",
+        "k",
+    ];
+    for (extra, said) in [
+        (
+            ["--oidc-external-id-claim", "preferred_username"],
+            "`preferred_username` is not a claim the provider vouches for; the externalId is \
+             matched against `sub` or `oid` alone",
+        ),
+        (
+            ["--oidc-external-id-claim", "employee_id"],
+            "`employee_id` is not a claim the provider vouches for",
+        ),
+        (
+            ["--oidc-allowed-domain", "example.com,@example.org"],
+            "`@example.org` is not a domain name such as example.com",
+        ),
+    ] {
+        let out = kenning(&db, &[&provider[..], &extra[..]].concat());
+        assert!(!out.status.success(), "{extra:?}");
+        let first = stderr(&out).lines().next().unwrap_or_default().to_owned();
+        assert!(
+            first.starts_with("error: ") && first.contains(said),
+            "{extra:?}: {}",
+            stderr(&out)
+        );
+    }
+    let out = kenning(&db, &["serve", "--oidc-allowed-domain", "example.com"]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("--oidc-issuer"), "{}", stderr(&out));
+    assert!(
+        !scratch.0.join("nested").exists(),
+        "nothing was opened or created"
+    );
+}
+
 /// Runs `kenning topics extract` with `args`, `input` on stdin.
 fn extract(args: &[&str], input: &str) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kenning"))

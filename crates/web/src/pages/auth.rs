@@ -9,7 +9,7 @@ use crate::forms;
 use crate::oidc::{Claimed, OidcError, Pending};
 use crate::render::{internal_error, message_page, not_found_page};
 use crate::session::{
-    clear_cookie, cookie, pending_cookie, session_started, signed_in, with_cookie, PENDING_COOKIE,
+    clear_cookie, pending_cookie, pending_value, session_started, signed_in, with_cookie,
 };
 use crate::signin::signin;
 use crate::state::Web;
@@ -124,6 +124,10 @@ fn provider_failed(e: &OidcError) -> HttpResponse {
         OidcError::Refused(_) | OidcError::Untrusted(_) | OidcError::NoIdentity(_) => {
             (StatusCode::FORBIDDEN, "The sign-in did not succeed")
         }
+        OidcError::OutsideDomains(_) => (
+            StatusCode::FORBIDDEN,
+            "This account is outside the organisation",
+        ),
     };
     log::warn!("web: sign-in with the identity provider failed: {e}");
     message_page(status, Chrome::default(), title, &e.to_string())
@@ -155,7 +159,8 @@ pub(crate) async fn oidc_callback(req: HttpRequest, app: web::Data<Web>) -> Http
     let answer = web::Query::<Callback>::from_query(req.query_string())
         .map(web::Query::into_inner)
         .unwrap_or_default();
-    let Some(pending) = cookie(&req, PENDING_COOKIE).and_then(|v| Pending::from_cookie(&v)) else {
+    let Some(pending) = pending_value(&req, &app.config).and_then(|v| Pending::from_cookie(&v))
+    else {
         return refuse(
             StatusCode::BAD_REQUEST,
             "This sign-in was not started here",
