@@ -96,6 +96,10 @@ enum Command {
     /// server's connector API in batches; a repeated run sends only what
     /// was not acknowledged.
     Upload(kenning_upload::UploadArgs),
+    /// Learn from where people already work: send what a source (git
+    /// repositories, ...) teaches to a server's connector API, only what
+    /// is new on each run.
+    Connect(kenning_upload::connect::ConnectArgs),
     /// Print a sign-in link for the person with this e-mail address: good
     /// once, for 15 minutes, alone on stdout.
     SigninLink(SigninLinkArgs),
@@ -487,6 +491,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
+        Command::Connect(args) => kenning_upload::connect::run(args),
         Command::Demo(args) => {
             let url = url::Url::parse(&args.url).ok();
             kenning_upload::demo::run(args)?;

@@ -21,6 +21,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::{json, Map, Value};
 
+pub mod connect;
 pub mod demo;
 mod input;
 mod send;

@@ -7,6 +7,7 @@ mod asking;
 mod bm25;
 mod ceiling;
 mod coffee;
+mod commits;
 mod crosslingual;
 mod metrics;
 mod mismatch;
@@ -49,8 +50,10 @@ peers. DATASET is coffee (every Q&A site in the expertise data folder,
 and all of them pooled when there are several), SemEval2017, Inspec,
 mismatch (questions in words no upload uses, on both), languages (the
 people's key phrases asked in German and French, on both) or nobody
-(queries nobody in the organisation can answer, on SemEval2017; default:
-all).
+(queries nobody in the organisation can answer, on SemEval2017) or commits
+(a repository's later commits routed to their authors, read as `kenning
+connect git` reads them, from the repository KENNING_EVAL_GIT names;
+default: all).
 Every query of coffee, SemEval2017 and Inspec is also asked wrapped in a
 question in English, German or French, as a form of its own. Then the
 profile table (what userTopics shows synthetic people against the gold
@@ -106,6 +109,7 @@ impl Options {
                     "languages",
                     "nobody",
                     "profiles",
+                    "commits",
                 ]
                 .contains(&name.to_lowercase().as_str()) =>
                 {
@@ -132,6 +136,14 @@ fn evaluations(options: &Options) -> anyhow::Result<Vec<Evaluation>> {
         );
     }
     let keyphrase = kenning_keyphrase_eval::data_dir();
+    if options.wants("commits") {
+        match commits::repository() {
+            Some(path) => evaluations.push(commits::evaluation(&path)?),
+            None => eprintln!(
+                "commits: not run; set KENNING_EVAL_GIT to a git repository (docs/expertise.md)"
+            ),
+        }
+    }
     if options.wants("semeval2017") {
         let dataset = kenning_keyphrase_eval::load(&keyphrase.join("SemEval2017.zip"))?;
         let splits = if options.quick { 1 } else { 5 };

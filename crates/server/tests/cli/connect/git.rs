@@ -1,0 +1,311 @@
+//! `kenning connect git` on repositories the test builds with the `git`
+//! command.
+
+use std::io::Write as _;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::{count, Connected};
+
+/// Runs `git` in `repository` as `author`, committing at `date`.
+fn git(repository: &Path, args: &[&str]) {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(repository)
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", repository)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A commit of `file` (with `content`) by `author` (`Name <address>`).
+fn commit(repository: &Path, author: &str, file: &str, content: &str, message: &str) {
+    let path = repository.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(&path, content).unwrap();
+    git(repository, &["add", file]);
+    git(
+        repository,
+        &[
+            "-c",
+            "user.name=Committer",
+            "-c",
+            "user.email=committer@example.com",
+            "commit",
+            "--quiet",
+            "--author",
+            author,
+            "--date",
+            "2026-02-01T10:00:00Z",
+            "-m",
+            message,
+        ],
+    );
+}
+
+/// A repository with a history of every kind of commit.
+fn repository(at: &Path) {
+    std::fs::create_dir_all(at).unwrap();
+    git(at, &["init", "--quiet", "--initial-branch=main"]);
+    std::fs::write(
+        at.join(".mailmap"),
+        "Ada Lovelace <ada@example.com> A. Lovelace <ada@old.example>\n",
+    )
+    .unwrap();
+    commit(
+        at,
+        "Ada Lovelace <ada@example.com>",
+        "engine/bernoulli.rs",
+        "// Bernoulli numbers\n",
+        "Compute Bernoulli numbers on the analytical engine",
+    );
+    commit(
+        at,
+        "A. Lovelace <ada@old.example>",
+        "engine/bernoulli.rs",
+        "// Bernoulli numbers, corrected\n",
+        "Correct the Bernoulli number table",
+    );
+    commit(
+        at,
+        "Grace Hopper <grace@example.com>",
+        "compiler/cobol.rs",
+        "// COBOL\n",
+        "Compile COBOL record layouts\n\nReads the data division.\n\nCo-authored-by: Ada Lovelace <ada@example.com>",
+    );
+    git(at, &["checkout", "--quiet", "-b", "side"]);
+    commit(
+        at,
+        "Grace Hopper <grace@example.com>",
+        "compiler/linker.rs",
+        "// linker\n",
+        "Link compiled COBOL programs",
+    );
+    git(at, &["checkout", "--quiet", "main"]);
+    commit(
+        at,
+        "dependabot[bot] <49699333+dependabot[bot]@users.noreply.github.com>",
+        "Cargo.lock",
+        "lock\n",
+        "Bump serde from 1.0.1 to 1.0.2",
+    );
+    git(
+        at,
+        &[
+            "-c",
+            "user.name=Grace Hopper",
+            "-c",
+            "user.email=grace@example.com",
+            "merge",
+            "--quiet",
+            "--no-ff",
+            "-m",
+            "Merge branch side",
+            "side",
+        ],
+    );
+    commit(
+        at,
+        "Eve Outsider <eve@elsewhere.example>",
+        "notes/eve.md",
+        "notes\n",
+        "Add notes on quantum chromodynamics",
+    );
+}
+
+#[test]
+fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
+    let connected = Connected::with_people(&["ada@example.com", "grace@example.com"]);
+    let repo = connected.scratch.0.join("repo");
+    repository(&repo);
+    let repo_arg = repo.to_str().unwrap();
+
+    let dry = connected.connect(&["git", repo_arg, "--dry-run"]);
+    assert!(
+        dry.status.success(),
+        "{}",
+        String::from_utf8_lossy(&dry.stderr)
+    );
+    assert_eq!(count(&dry, "would send"), 5);
+    assert_eq!(connected.expert("Bernoulli numbers"), None);
+
+    let first = connected.connect(&["git", repo_arg, "--report"]);
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{said}");
+    // Ada twice (once through .mailmap), Grace twice, Ada as co-author;
+    // the merge and the bot teach nobody; Eve is nobody Kenning knows.
+    assert_eq!(count(&first, "read"), 7, "{said}");
+    assert_eq!(count(&first, "sent"), 5, "{said}");
+    assert_eq!(count(&first, "not found"), 1, "{said}");
+    assert!(said.contains("skipped (merge commit): 1"), "{said}");
+    assert!(said.contains("skipped (bot): 1"), "{said}");
+    assert!(
+        said.contains("not found: eve@elsewhere.example (1 uploads not sent)"),
+        "{said}"
+    );
+    assert_eq!(
+        connected.expert("Bernoulli numbers").as_deref(),
+        Some("ada@example.com")
+    );
+    assert_eq!(
+        connected.expert("COBOL record layouts").as_deref(),
+        Some("grace@example.com")
+    );
+
+    let again = connected.connect(&["git", repo_arg]);
+    assert!(again.status.success());
+    assert_eq!(
+        count(&again, "read"),
+        0,
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+
+    commit(
+        &repo,
+        "Grace Hopper <grace@example.com>",
+        "compiler/nanoseconds.rs",
+        "// a wire a foot long\n",
+        "Explain nanoseconds with a wire",
+    );
+    let newer = connected.connect(&["git", repo_arg]);
+    assert_eq!(count(&newer, "read"), 1);
+    assert_eq!(count(&newer, "sent"), 1);
+
+    // Without its cursor, a run costs time, never a second lesson.
+    std::fs::remove_dir_all(connected.scratch.0.join("cursors")).unwrap();
+    let lost = connected.connect(&["git", repo_arg]);
+    assert_eq!(count(&lost, "sent"), 0);
+    assert_eq!(count(&lost, "already known"), 6);
+}
+
+#[test]
+fn a_run_cut_short_is_finished_by_the_next_one() {
+    let connected = Connected::with_people(&["ada@example.com"]);
+    let repo = connected.scratch.0.join("long");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
+    // 400 commits at once, as a long history would be.
+    let mut import = String::new();
+    for n in 1..=400 {
+        let message = format!("Tune difference engine gear train {n}\n");
+        import.push_str(&format!(
+            "commit refs/heads/main\nauthor Ada Lovelace <ada@example.com> {} +0000\n\
+             committer Ada Lovelace <ada@example.com> {} +0000\ndata {}\n{message}\n",
+            1_767_225_600 + n,
+            1_767_225_600 + n,
+            message.len()
+        ));
+        if n > 1 {
+            import.push_str("from refs/heads/main^0\n");
+        }
+        import.push_str(&format!("M 644 inline gears/gear{n}.txt\ndata 5\ngear\n\n"));
+    }
+    let mut fast_import = Command::new("git")
+        .arg("-C")
+        .arg(&repo)
+        .args(["fast-import", "--quiet"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    fast_import
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(import.as_bytes())
+        .unwrap();
+    assert!(fast_import.wait().unwrap().success());
+    let repo_arg = repo.to_str().unwrap();
+
+    let mut cut = connected
+        .command(&["git", repo_arg, "--batch-size", "1", "--concurrency", "1"])
+        .spawn()
+        .unwrap();
+    let cursors = connected.scratch.0.join("cursors");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while !cursors.exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    cut.kill().unwrap();
+    cut.wait().unwrap();
+
+    let rest = connected.connect(&["git", repo_arg]);
+    let said = String::from_utf8_lossy(&rest.stderr);
+    assert!(rest.status.success(), "{said}");
+    let (read, sent, known) = (
+        count(&rest, "read"),
+        count(&rest, "sent"),
+        count(&rest, "already known"),
+    );
+    assert!(read < 400, "the second run read everything again: {said}");
+    // What the cut run had in flight is known; nothing is lost.
+    assert_eq!(read, sent + known, "{said}");
+    let learned = connected.graphql(
+        "{ experts(query: \"difference engine gear train\", limit: 1) { user { email } } }",
+        serde_json::json!({}),
+    );
+    assert_eq!(
+        learned["data"]["experts"][0]["user"]["email"],
+        "ada@example.com"
+    );
+    let again = connected.connect(&["git", repo_arg]);
+    assert_eq!(count(&again, "read"), 0);
+}
+
+#[test]
+fn bad_input_is_one_clear_error() {
+    let connected = Connected::with_people(&["ada@example.com"]);
+    let nowhere = connected.scratch.0.join("not-a-repository");
+    std::fs::create_dir_all(&nowhere).unwrap();
+    let refused = connected.connect(&["git", nowhere.to_str().unwrap()]);
+    assert!(!refused.status.success());
+    let said = String::from_utf8_lossy(&refused.stderr);
+    assert!(said.contains("not a git repository"), "{said}");
+    assert!(said.contains("not-a-repository"), "{said}");
+
+    let repo = connected.scratch.0.join("repo");
+    repository(&repo);
+    let unreachable = Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args([
+            "connect",
+            "git",
+            repo.to_str().unwrap(),
+            "--url",
+            "http://127.0.0.1:9",
+            "--api-key",
+            "kn_key_x",
+        ])
+        .arg("--cursor-dir")
+        .arg(connected.scratch.0.join("elsewhere"))
+        .output()
+        .unwrap();
+    assert!(!unreachable.status.success());
+    let said = String::from_utf8_lossy(&unreachable.stderr);
+    assert!(said.contains("cannot reach http://127.0.0.1:9"), "{said}");
+
+    let wrong_key = Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args([
+            "connect",
+            "git",
+            repo.to_str().unwrap(),
+            "--url",
+            &connected.url(),
+            "--api-key",
+            "kn_key_wrong",
+        ])
+        .arg("--cursor-dir")
+        .arg(connected.scratch.0.join("elsewhere"))
+        .output()
+        .unwrap();
+    assert!(!wrong_key.status.success());
+    let said = String::from_utf8_lossy(&wrong_key.stderr);
+    assert!(said.contains("HTTP 401"), "{said}");
+}

@@ -1,0 +1,352 @@
+//! `kenning connect <source>`: ready connectors for where people already
+//! work, each a client of the connector API as `kenning upload` is. A
+//! source reads items (commits, sent mail, messages, revisions, answers);
+//! the framework here finds each item's people in Kenning, sends uploads
+//! in batches, keeps a cursor so that a new run reads only what is new,
+//! shows progress, and reports the run to the server.
+
+mod cursor;
+mod engine;
+pub mod git;
+mod people;
+mod progress;
+mod source;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::Context as _;
+use chrono::{DateTime, NaiveDate, Utc};
+use clap::{Args, Subcommand};
+
+pub use engine::{alias, texts_as_sent, Settings, Tally, MAX_TEXT_CHARS};
+pub use people::{Directory, IdentityFile, ServerDirectory};
+pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
+
+/// The arguments of `kenning connect`.
+#[derive(Debug, Args)]
+pub struct ConnectArgs {
+    #[command(subcommand)]
+    source: SourceArgs,
+}
+
+/// The sources.
+#[derive(Debug, Subcommand)]
+enum SourceArgs {
+    /// Commits of local git repositories (clones or bare): a commit that is
+    /// not a merge teaches its author and co-authors.
+    Git(GitArgs),
+}
+
+/// `kenning connect git`.
+#[derive(Debug, Args)]
+struct GitArgs {
+    /// The repositories.
+    #[arg(required = true)]
+    repositories: Vec<PathBuf>,
+    /// The revision whose history is read.
+    #[arg(long, default_value = "HEAD")]
+    revision: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// What every source takes.
+#[derive(Debug, Args)]
+struct Common {
+    /// The server's address.
+    #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
+    url: String,
+    /// A connector API key (`kenning apikey create`).
+    #[arg(long, env = "KENNING_API_KEY", hide_env_values = true)]
+    api_key: String,
+    /// A CSV (`identity,email` header) or JSON file mapping the source's
+    /// own names for people (user names, user ids) to their e-mail
+    /// address in Kenning, for sources without addresses.
+    #[arg(long)]
+    identities: Option<PathBuf>,
+    /// List the people not found in Kenning, with how many uploads were
+    /// not sent for each.
+    #[arg(long)]
+    report: bool,
+    /// Read only what was written on or after this day (yyyy-mm-dd) or
+    /// moment (RFC 3339): a backfill, which reads without the cursor and
+    /// leaves it as it is.
+    #[arg(long, value_parser = parse_moment)]
+    since: Option<DateTime<Utc>>,
+    /// Read only what was written on or before this day (the whole day)
+    /// or moment: a backfill, as with --since.
+    #[arg(long, value_parser = parse_end)]
+    until: Option<DateTime<Utc>>,
+    /// Read and find people, but send nothing and leave the cursor.
+    #[arg(long)]
+    dry_run: bool,
+    /// Keep syncing: run again this long after each run ends (`15m`,
+    /// `1h`, `30s`, `1d`) until stopped (Ctrl-C).
+    #[arg(long, value_parser = parse_every)]
+    every: Option<Duration>,
+    /// No progress on standard error (there is none when it is not a
+    /// terminal either, but a line every ten seconds).
+    #[arg(long)]
+    quiet: bool,
+    /// The folder of the cursors (default: $XDG_STATE_HOME/kenning/connect,
+    /// else ~/.local/state/kenning/connect).
+    #[arg(long)]
+    cursor_dir: Option<PathBuf>,
+    /// Uploads per request (at most the server's limit, 100 by default).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    batch_size: u32,
+    /// Requests in flight at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    concurrency: u32,
+    /// Tries per upload before it is given up and reported.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    tries: u32,
+    /// Milliseconds before the second try; each further try waits about
+    /// twice as long (up to 30 s), or as long as the server's Retry-After.
+    #[arg(long, default_value_t = 500)]
+    backoff_ms: u64,
+}
+
+impl Common {
+    fn settings(&self) -> anyhow::Result<Settings> {
+        if let (Some(since), Some(until)) = (self.since, self.until) {
+            anyhow::ensure!(since <= until, "--since is after --until");
+        }
+        Ok(Settings {
+            url: self.url.clone(),
+            api_key: self.api_key.clone(),
+            identities: match &self.identities {
+                Some(path) => IdentityFile::read(path)?,
+                None => IdentityFile::default(),
+            },
+            window: Window {
+                since: self.since,
+                until: self.until,
+            },
+            dry_run: self.dry_run,
+            quiet: self.quiet,
+            cursor_dir: self.cursor_dir.clone(),
+            batch_size: usize::try_from(self.batch_size).unwrap_or(100),
+            concurrency: usize::try_from(self.concurrency).unwrap_or(4),
+            tries: self.tries,
+            backoff: Duration::from_millis(self.backoff_ms),
+        })
+    }
+}
+
+/// A day (its start) or an RFC 3339 moment.
+fn parse_moment(raw: &str) -> Result<DateTime<Utc>, String> {
+    if let Ok(day) = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d") {
+        return day
+            .and_hms_opt(0, 0, 0)
+            .map(|t| t.and_utc())
+            .ok_or_else(|| format!("`{raw}` is no day"));
+    }
+    DateTime::parse_from_rfc3339(raw.trim())
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(|_| format!("`{raw}` is neither a day (yyyy-mm-dd) nor an RFC 3339 moment"))
+}
+
+/// A day (its end) or an RFC 3339 moment.
+fn parse_end(raw: &str) -> Result<DateTime<Utc>, String> {
+    if let Ok(day) = NaiveDate::parse_from_str(raw.trim(), "%Y-%m-%d") {
+        return day
+            .and_hms_milli_opt(23, 59, 59, 999)
+            .map(|t| t.and_utc())
+            .ok_or_else(|| format!("`{raw}` is no day"));
+    }
+    parse_moment(raw)
+}
+
+/// `30s`, `15m`, `1h`, `1d`: at least a second, at most a week.
+fn parse_every(raw: &str) -> Result<Duration, String> {
+    let raw = raw.trim();
+    let unit_at = raw
+        .find(|c: char| !c.is_ascii_digit())
+        .ok_or_else(|| format!("`{raw}` needs a unit: s, m, h or d (as in 15m)"))?;
+    let (number, unit) = raw.split_at(unit_at);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("`{raw}` does not start with a whole number"))?;
+    let seconds = match unit {
+        "s" => number,
+        "m" => number.saturating_mul(60),
+        "h" => number.saturating_mul(3_600),
+        "d" => number.saturating_mul(86_400),
+        _ => return Err(format!("`{unit}` is no unit: s, m, h or d (as in 15m)")),
+    };
+    if !(1..=7 * 86_400).contains(&seconds) {
+        return Err("--every must be from 1s to 7d".to_owned());
+    }
+    Ok(Duration::from_secs(seconds))
+}
+
+/// Runs `kenning connect`.
+pub fn run(args: ConnectArgs) -> anyhow::Result<()> {
+    match args.source {
+        SourceArgs::Git(git) => {
+            let settings = git.common.settings()?;
+            let open = || {
+                git.repositories
+                    .iter()
+                    .map(|path| {
+                        git::Repository::open(path, &git.revision)
+                            .map(|r| Box::new(r) as Box<dyn Source>)
+                    })
+                    .collect::<anyhow::Result<Vec<_>>>()
+            };
+            keep_syncing(&git.common, &settings, open)
+        }
+    }
+}
+
+/// Runs every source `open` gives, once, or again and again with
+/// `--every`; the error of the last round, if it had any.
+fn keep_syncing(
+    common: &Common,
+    settings: &Settings,
+    open: impl Fn() -> anyhow::Result<Vec<Box<dyn Source>>>,
+) -> anyhow::Result<()> {
+    let directory = ServerDirectory {
+        url: settings.url.clone(),
+        api_key: settings.api_key.trim().to_owned(),
+    };
+    loop {
+        let mut failures = Vec::new();
+        for mut source in open()? {
+            if let Err(e) = run_once(source.as_mut(), settings, &directory, common.report) {
+                failures.push(e);
+            }
+        }
+        let Some(every) = common.every else {
+            return match failures.len() {
+                0 => Ok(()),
+                1 => Err(failures.remove(0)),
+                n => Err(anyhow::anyhow!(
+                    "{n} sources did not finish cleanly (see above)"
+                )),
+            };
+        };
+        for e in &failures {
+            eprintln!("error: {e:#}");
+        }
+        std::thread::sleep(every);
+    }
+}
+
+/// One run of one source: sent, summed up, reported to the server; an
+/// error when it stopped early or anything was refused or failed.
+fn run_once(
+    source: &mut dyn Source,
+    settings: &Settings,
+    directory: &dyn Directory,
+    list_not_found: bool,
+) -> anyhow::Result<()> {
+    let (kind, name) = (source.kind(), source.name());
+    let started = Utc::now();
+    let (tally, stopped) = engine::run(source, settings, directory);
+    let report = engine::report(
+        kind,
+        &name,
+        started,
+        &tally,
+        settings.dry_run,
+        stopped.as_ref(),
+    );
+    if let Err(e) = send_report(settings, &report) {
+        eprintln!("warning: the run was not reported to the server: {e:#}");
+    }
+    summary(kind, &name, &tally, settings.dry_run, list_not_found);
+    if let Some(e) = stopped {
+        return Err(e.context(format!(
+            "{kind} {name}: stopped; a new run reads from where this one got to"
+        )));
+    }
+    if tally.has_problems() {
+        let refused: u64 = tally.refused.values().sum();
+        anyhow::bail!(
+            "{kind} {name}: {refused} refused and {} failed (listed above); \
+             a new run sends again what failed",
+            tally.failed
+        );
+    }
+    Ok(())
+}
+
+fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Result<()> {
+    let url = format!(
+        "{}/connectors/api/v1/runs",
+        settings.url.trim_end_matches('/')
+    );
+    let agent: ureq::Agent = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(30)))
+        .build()
+        .into();
+    let mut response = agent
+        .post(&url)
+        .header("APIKEY", settings.api_key.trim())
+        .header("Content-Type", "application/json")
+        .send(report.to_string())
+        .with_context(|| format!("cannot reach {url}"))?;
+    let status = response.status().as_u16();
+    anyhow::ensure!(
+        status == 201,
+        "HTTP {status}: {}",
+        response.body_mut().read_to_string().unwrap_or_default()
+    );
+    Ok(())
+}
+
+/// What a run did, on standard error.
+fn summary(kind: &str, name: &str, tally: &Tally, dry_run: bool, list_not_found: bool) {
+    let people = tally.people_not_found.len();
+    let refused: u64 = tally.refused.values().sum();
+    eprintln!(
+        "{kind} {name}: read {}, {} {}, already known {}, not found {} ({people} people), refused {refused}, failed {}",
+        tally.read,
+        if dry_run { "would send" } else { "sent" },
+        tally.sent,
+        tally.known,
+        tally.not_found,
+        tally.failed,
+    );
+    for (reason, n) in &tally.skipped {
+        eprintln!("  skipped ({reason}): {n}");
+    }
+    for (code, n) in &tally.refused {
+        eprintln!("  refused {code}: {n}");
+    }
+    for problem in &tally.problems {
+        eprintln!("  {problem}");
+    }
+    if list_not_found {
+        for (who, n) in &tally.people_not_found {
+            eprintln!("  not found: {who} ({n} uploads not sent)");
+        }
+    } else if people > 0 {
+        eprintln!("  --report lists the people not found");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_and_days_are_read_as_written() {
+        assert_eq!(parse_every("15m"), Ok(Duration::from_secs(900)));
+        assert_eq!(parse_every("1d"), Ok(Duration::from_secs(86_400)));
+        assert!(parse_every("15").unwrap_err().contains("unit"));
+        assert!(parse_every("0s").is_err());
+        assert!(parse_every("8d").is_err());
+        let since = parse_moment("2024-02-29").unwrap();
+        assert_eq!(since.to_rfc3339(), "2024-02-29T00:00:00+00:00");
+        let until = parse_end("2024-02-29").unwrap();
+        assert_eq!(until.to_rfc3339(), "2024-02-29T23:59:59.999+00:00");
+        assert!(parse_moment("yesterday")
+            .unwrap_err()
+            .contains("yyyy-mm-dd"));
+    }
+}

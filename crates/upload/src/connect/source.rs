@@ -1,0 +1,169 @@
+//! What a source is to the framework: something that reads items, in an
+//! order it can resume from, each teaching the people who wrote it.
+
+use chrono::{DateTime, Utc};
+
+/// How a person is named by a source: its own key for them (an e-mail
+/// address, a user id, a wiki user name), and what of it may find them in
+/// Kenning.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Identity {
+    /// The source's own key for the person, as an `--identities` file
+    /// names them and the report lists them.
+    pub key: String,
+    /// Their e-mail address, when the source has one.
+    pub email: Option<String>,
+    /// Their id in the organisation's identity provider, when the source
+    /// has one (matched against a user's externalId).
+    pub external_id: Option<String>,
+}
+
+impl Identity {
+    /// A person the source knows by e-mail address alone.
+    pub fn by_email(email: &str) -> Self {
+        Self {
+            key: email.to_owned(),
+            email: Some(email.to_owned()),
+            external_id: None,
+        }
+    }
+}
+
+/// How much a text weighs in what an item teaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Descriptor {
+    /// The item's subject: a title, a commit's subject line.
+    Primary,
+    /// Its body.
+    Default,
+    /// What is beside it: changed paths, a question an answer answers.
+    Secondary,
+}
+
+impl Descriptor {
+    /// The connector API's name.
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            Descriptor::Primary => "primary",
+            Descriptor::Default => "default",
+            Descriptor::Secondary => "secondary",
+        }
+    }
+}
+
+/// One text of an item.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Text {
+    /// Its weight.
+    pub descriptor: Descriptor,
+    /// Whether it is HTML (else plain text).
+    pub html: bool,
+    /// The text.
+    pub text: String,
+}
+
+impl Text {
+    /// A plain text.
+    pub fn plain(descriptor: Descriptor, text: impl Into<String>) -> Self {
+        Self {
+            descriptor,
+            html: false,
+            text: text.into(),
+        }
+    }
+}
+
+/// One thing a source read that teaches the people who took part in it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The source's stable id of it (a commit's hash, a message's
+    /// Message-ID, a post's id): each upload's `action_alias` is derived
+    /// from it, so a repeated run is a duplicate, never a second lesson.
+    pub id: String,
+    /// Where it was found, for a one-line error: a file and position, or
+    /// the item's id in the source.
+    pub origin: String,
+    /// The connector API's `entity_type`.
+    pub entity_type: &'static str,
+    /// Who it teaches, each with the `action_type` of what they did; an
+    /// upload each.
+    pub actions: Vec<(Identity, &'static str)>,
+    /// When it was written.
+    pub date: DateTime<Utc>,
+    /// What it says.
+    pub texts: Vec<Text>,
+    /// Where a run that has handled everything up to this item resumes.
+    pub position: String,
+}
+
+/// What a source hands the framework, in its reading order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// An item that may teach someone.
+    Item(Item),
+    /// Something read that teaches nobody by the source's rules (a merge
+    /// commit, a bot, received mail, a one-word reply), counted by reason.
+    Skipped {
+        /// Why, in a few words ("merge commit").
+        reason: &'static str,
+        /// Where a run resumes once this is passed.
+        position: Option<String>,
+    },
+    /// Something that could not be read (a malformed line, a corrupt
+    /// message): reported with where it is, and the run goes on.
+    Bad {
+        /// The file and position, or the item's id.
+        origin: String,
+        /// What is wrong, in one line.
+        problem: String,
+        /// Where a run resumes once this is passed.
+        position: Option<String>,
+    },
+}
+
+/// The span of time a backfill reads, both ends included; unbounded when
+/// neither is given.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Window {
+    /// Nothing written before.
+    pub since: Option<DateTime<Utc>>,
+    /// Nothing written after.
+    pub until: Option<DateTime<Utc>>,
+}
+
+impl Window {
+    /// Whether either end is set: a backfill, which reads without the
+    /// cursor and leaves it as it is.
+    pub fn is_bounded(&self) -> bool {
+        self.since.is_some() || self.until.is_some()
+    }
+
+    /// Whether `date` lies inside.
+    pub fn contains(&self, date: DateTime<Utc>) -> bool {
+        self.since.is_none_or(|since| date >= since) && self.until.is_none_or(|until| date <= until)
+    }
+}
+
+/// A source of items: one module each (git, mail, chat, wiki, Q&A).
+pub trait Source: Send {
+    /// The kind, as runs are reported (`git`, `mail`, ...).
+    fn kind(&self) -> &'static str;
+
+    /// Which one (a repository's path, a mailbox): the cursor and the
+    /// run's report are kept under it.
+    fn name(&self) -> String;
+
+    /// Hands `found` every item after `cursor` (from the beginning when
+    /// `None`, or when the cursor no longer names anything the source
+    /// has) and inside `window`, in reading order, until `found` answers
+    /// false. Reads as it goes: memory stays bounded whatever the
+    /// source's size. An error is a source that cannot be read at all
+    /// (not a repository, a wrong password): the run stops with it; a bad
+    /// item is [`Found::Bad`], and the run goes on.
+    fn read(
+        &mut self,
+        cursor: Option<&str>,
+        window: &Window,
+        found: &mut dyn FnMut(Found) -> bool,
+    ) -> anyhow::Result<()>;
+}
