@@ -6,6 +6,7 @@
 
 mod args;
 mod directory;
+mod connect;
 mod ingest;
 mod load;
 mod meaning;
@@ -176,6 +177,11 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
             }
         }
+        return Ok(());
+    }
+    if args.connect {
+        let rows = connect::measure(&args.folder.join("connect"))?;
+        connect::print_table(&rows);
         return Ok(());
     }
     if args.ingest {

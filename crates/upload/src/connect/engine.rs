@@ -115,11 +115,9 @@ pub fn texts_as_sent(item: &Item) -> Vec<Text> {
         .collect()
 }
 
-/// The uploads `item` makes, one per person found (each person once),
-/// with the actions of people not found counted by `people`.
-fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
-    let mut emails: Vec<String> = Vec::new();
-    let mut uploads = Vec::new();
+/// The upload of `item` for its `n`th person, whose e-mail address in
+/// Kenning is `email`, as the connector API takes it.
+pub fn upload_body(kind: &str, item: &Item, n: usize, email: &str) -> Value {
     let texts: Vec<Value> = texts_as_sent(item)
         .iter()
         .map(|t| {
@@ -130,24 +128,34 @@ fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
             })
         })
         .collect();
-    if texts.is_empty() {
+    let action_type = item.actions.get(n).map_or("", |(_, action)| *action);
+    json!({
+        "entity_type": item.entity_type,
+        "action_type": action_type,
+        "action_date": item.date.to_rfc3339_opts(SecondsFormat::Millis, true),
+        "user_email": email,
+        "texts": texts,
+        "action_alias": alias(kind, &item.id, n),
+    })
+}
+
+/// The uploads `item` makes, one per person found (each person once),
+/// with the actions of people not found counted by `people`; none when
+/// it has no text.
+fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
+    let mut emails: Vec<String> = Vec::new();
+    let mut uploads = Vec::new();
+    if texts_as_sent(item).is_empty() {
         return uploads;
     }
-    for (n, (identity, action_type)) in item.actions.iter().enumerate() {
+    for (n, (identity, _)) in item.actions.iter().enumerate() {
         let Some(email) = people.email_of(identity) else {
             continue;
         };
         if emails.iter().any(|e| e.eq_ignore_ascii_case(&email)) {
             continue;
         }
-        uploads.push(json!({
-            "entity_type": item.entity_type,
-            "action_type": action_type,
-            "action_date": item.date.to_rfc3339_opts(SecondsFormat::Millis, true),
-            "user_email": email,
-            "texts": texts,
-            "action_alias": alias(kind, &item.id, n),
-        }));
+        uploads.push(upload_body(kind, item, n, &email));
         emails.push(email);
     }
     uploads

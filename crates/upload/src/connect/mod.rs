@@ -19,7 +19,7 @@ use anyhow::Context as _;
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 
-pub use engine::{alias, texts_as_sent, Settings, Tally, MAX_TEXT_CHARS};
+pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
 pub use people::{Directory, IdentityFile, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 
