@@ -6,11 +6,6 @@ use crate::paths::{CALLBACK_PATH, LINK_PREFIX};
 use crate::state::Web;
 use crate::{assets, pages};
 
-/// The paths a person's sign-in secrets travel in, which logs must not
-/// keep whole: a sign-in link's path carries its secret, the provider's
-/// answer its code.
-pub const SECRET_PATH_PREFIXES: [&str; 2] = [LINK_PREFIX, CALLBACK_PATH];
-
 /// The path of the sign-in link whose secret is `secret`.
 pub fn link_path(secret: &str) -> String {
     format!("{LINK_PREFIX}{secret}")
