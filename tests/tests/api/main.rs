@@ -32,4 +32,5 @@ mod scim;
 mod throttle;
 mod users;
 mod web;
+mod web_post_only;
 mod webhooks;
