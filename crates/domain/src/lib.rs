@@ -30,7 +30,7 @@ pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
     group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
     user_exported, user_forgotten, user_learning_changed, user_signed_in, user_signed_out, Actor,
-    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
+    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind, NOBODY,
 };
 pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
