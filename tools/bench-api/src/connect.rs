@@ -92,7 +92,10 @@ pub fn repository(at: &Path) -> anyhow::Result<()> {
         let at_second = 1_700_000_000 + n as u64 * 600;
         writeln!(stream, "commit refs/heads/main")?;
         writeln!(stream, "author Person {author} <{email}> {at_second} +0000")?;
-        writeln!(stream, "committer Person {author} <{email}> {at_second} +0000")?;
+        writeln!(
+            stream,
+            "committer Person {author} <{email}> {at_second} +0000"
+        )?;
         writeln!(stream, "data {}\n{message}", message.len())?;
         if n > 0 {
             writeln!(stream, "from refs/heads/main^0")?;
@@ -148,7 +151,10 @@ fn post_all(server: &Kenning, uploads: &[Value]) -> anyhow::Result<f64> {
     let batches: Vec<&[Value]> = uploads.chunks(BATCH).collect();
     let next = AtomicUsize::new(0);
     let failure = Mutex::new(None);
-    let url = format!("{}/connectors/api/v1/entities-with-action/batch", server.base);
+    let url = format!(
+        "{}/connectors/api/v1/entities-with-action/batch",
+        server.base
+    );
     let started = Instant::now();
     std::thread::scope(|s| {
         for _ in 0..IN_FLIGHT {
@@ -166,7 +172,10 @@ fn post_all(server: &Kenning, uploads: &[Value]) -> anyhow::Result<f64> {
                     let ok = matches!(&sent, Ok(r) if r.status().as_u16() == 200);
                     if !ok {
                         if let Ok(mut f) = failure.lock() {
-                            f.get_or_insert(format!("a batch failed: {:?}", sent.map(|r| r.status())));
+                            f.get_or_insert(format!(
+                                "a batch failed: {:?}",
+                                sent.map(|r| r.status())
+                            ));
                         }
                         return;
                     }
@@ -183,7 +192,13 @@ fn post_all(server: &Kenning, uploads: &[Value]) -> anyhow::Result<f64> {
 /// Runs `kenning connect` with `args` against `server`; its uploads a
 /// second (of `uploads`) and its peak resident memory, MiB, sampled from
 /// `/proc` as it runs.
-fn connect_run(binary: &Path, server: &Kenning, args: &[&str], uploads: usize, cursors: &Path) -> anyhow::Result<(f64, f64)> {
+fn connect_run(
+    binary: &Path,
+    server: &Kenning,
+    args: &[&str],
+    uploads: usize,
+    cursors: &Path,
+) -> anyhow::Result<(f64, f64)> {
     let _ = std::fs::remove_dir_all(cursors);
     let started = Instant::now();
     let mut child = Command::new(binary)
@@ -241,7 +256,13 @@ pub fn measure(folder: &Path) -> anyhow::Result<Vec<ConnectRow>> {
     let (connect_rate, peak_mib) = {
         let server = fresh_server(&binary, folder, "connect")?;
         let repo_arg = repo.to_string_lossy().into_owned();
-        connect_run(&binary, &server, &["git", &repo_arg], uploads.len(), &folder.join("cursors"))?
+        connect_run(
+            &binary,
+            &server,
+            &["git", &repo_arg],
+            uploads.len(),
+            &folder.join("cursors"),
+        )?
     };
     Ok(vec![ConnectRow {
         source: format!("git, {COMMITS} commits"),

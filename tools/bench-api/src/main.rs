@@ -5,8 +5,8 @@
 //! machine and the method.
 
 mod args;
-mod directory;
 mod connect;
+mod directory;
 mod ingest;
 mod load;
 mod meaning;

@@ -11,6 +11,7 @@ pub mod git;
 mod people;
 mod progress;
 mod source;
+mod tally;
 
 use std::path::PathBuf;
 use std::time::Duration;
