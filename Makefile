@@ -135,8 +135,10 @@ eval-topics: venv
 ## dump, the keyphrase datasets, questions in words no upload uses
 ## (WordNet's, from Debian's wordnet-base package), the same queries asked
 ## in sentences, key phrases asked in German and French (translated with
-## FreeDict, from Debian's dict-freedict-eng-deu and -fra) and queries
-## nobody can answer. See docs/expertise.md.
+## FreeDict, from Debian's dict-freedict-eng-deu and -fra), queries
+## nobody can answer and, when KENNING_EVAL_GIT names a git repository,
+## its later commits routed to their authors, read as `kenning connect
+## git` reads them. See docs/expertise.md.
 eval-experts: model $(WORDNET_DIR)/data.noun $(FREEDICT_DIR)/freedict-eng-deu.index
 	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
 		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" KENNING_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
