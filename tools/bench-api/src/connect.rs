@@ -97,9 +97,6 @@ pub fn repository(at: &Path) -> anyhow::Result<()> {
             "committer Person {author} <{email}> {at_second} +0000"
         )?;
         writeln!(stream, "data {}\n{message}", message.len())?;
-        if n > 0 {
-            writeln!(stream, "from refs/heads/main^0")?;
-        }
         for p in 0..3 {
             writeln!(
                 stream,

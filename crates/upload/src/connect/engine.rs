@@ -326,6 +326,13 @@ pub fn run(
                         match outcome {
                             Outcome::Learned => tally.sent += 1,
                             Outcome::Duplicate => tally.known += 1,
+                            // Someone the server does not know (any more):
+                            // not found, as the directory would have said.
+                            Outcome::Rejected { code, .. } if code == "UnknownUser" => {
+                                tally.not_found += 1;
+                                let who = upload.body["user_email"].as_str().unwrap_or_default();
+                                *tally.people_not_found.entry(who.to_owned()).or_default() += 1;
+                            }
                             Outcome::Rejected { code, problem } => {
                                 *tally.refused.entry(code.clone()).or_default() += 1;
                                 note(&mut tally, format!("{}: {code}: {problem}", upload.origin));
@@ -343,7 +350,9 @@ pub fn run(
                     stop.store(true, Ordering::Relaxed);
                 }
                 Heard::Ended(not_found, error) => {
-                    tally.people_not_found = not_found;
+                    for (who, n) in not_found {
+                        *tally.people_not_found.entry(who).or_default() += n;
+                    }
                     if let Some(e) = error {
                         stopped.get_or_insert(e);
                     }
