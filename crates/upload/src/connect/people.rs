@@ -240,6 +240,19 @@ impl<'d> People<'d> {
                 None => (identity.email.clone(), identity.external_id.clone()),
             })
             .collect();
+        // Someone named by nothing Kenning can look up (a wiki user the
+        // identities file does not map) is nobody, without asking.
+        let (askable, nameless): (Vec<_>, Vec<_>) = asked
+            .into_iter()
+            .zip(questions)
+            .partition(|(_, (email, external_id))| email.is_some() || external_id.is_some());
+        for (identity, _) in nameless {
+            self.known.insert(identity, None);
+        }
+        if askable.is_empty() {
+            return Ok(());
+        }
+        let (asked, questions): (Vec<_>, Vec<_>) = askable.into_iter().unzip();
         let answers = if self.by_address {
             by_address(&questions)
         } else {
@@ -297,6 +310,10 @@ mod tests {
             &self,
             identities: &[(Option<String>, Option<String>)],
         ) -> anyhow::Result<Vec<Option<String>>> {
+            assert!(
+                identities.iter().all(|(e, x)| e.is_some() || x.is_some()),
+                "asked about someone named by nothing: {identities:?}"
+            );
             Ok(identities
                 .iter()
                 .map(|(email, _)| {
@@ -325,7 +342,15 @@ mod tests {
         };
         let bob = Identity::by_email("Bob@Example.com");
         let eve = Identity::by_email("eve@example.com");
-        people.learn([&wiki_ada, &bob, &eve, &eve]).unwrap();
+        let anonymous = Identity {
+            key: "192.0.2.7".to_owned(),
+            email: None,
+            external_id: None,
+        };
+        people
+            .learn([&wiki_ada, &bob, &eve, &eve, &anonymous])
+            .unwrap();
+        assert_eq!(people.email_of(&anonymous), None);
         assert_eq!(
             people.email_of(&wiki_ada).as_deref(),
             Some("ada@example.com")
