@@ -58,9 +58,13 @@ fn sentences() -> Vec<&'static str> {
 /// Writes a repository of [`COMMITS`] commits to `at` with `git
 /// fast-import`, unless it is there already.
 pub fn repository(at: &Path) -> anyhow::Result<()> {
-    if at.join("HEAD").exists() {
+    // Written once the import succeeded: a repository without it is
+    // half made, and made again.
+    let made = at.join("kenning-bench-complete");
+    if made.exists() {
         return Ok(());
     }
+    let _ = std::fs::remove_dir_all(at);
     std::fs::create_dir_all(at)?;
     let init = Command::new("git")
         .args(["init", "--quiet", "--bare", "--initial-branch=main"])
@@ -97,17 +101,20 @@ pub fn repository(at: &Path) -> anyhow::Result<()> {
             "committer Person {author} <{email}> {at_second} +0000"
         )?;
         writeln!(stream, "data {}\n{message}", message.len())?;
+        let content = format!("// {n}\n");
         for p in 0..3 {
             writeln!(
                 stream,
-                "M 644 inline services/{}/{}.go\ndata 2\n{n}\n",
+                "M 644 inline services/{}/{}.go\ndata {}\n{content}",
                 directory::topic_word((seed as usize + p) % 500),
-                directory::topic_word((seed as usize >> 8) % 500)
+                directory::topic_word((seed as usize >> 8) % 500),
+                content.len()
             )?;
         }
     }
     drop(stream);
     anyhow::ensure!(import.wait()?.success(), "git fast-import failed");
+    std::fs::write(made, "")?;
     Ok(())
 }
 
