@@ -357,3 +357,79 @@ fn the_document_lists_every_status_they_answer(backend: Backend) {
         }
     }
 }
+
+#[on_every_backend]
+fn administrators_see_each_source_with_its_last_run(backend: Backend) {
+    let Some(app) = crate::admin::with_admin_group(backend, "connect_sources_page") else {
+        return;
+    };
+    let frances = app.create_user("frances@example.com", "Frances", "Allen");
+    app.create_user("grace@example.com", "Grace", "Hopper");
+    app.services
+        .groups
+        .create(crate::admin::admins(&[&frances]))
+        .unwrap();
+    let admin = app.sign_in("frances@example.com");
+    let person = app.sign_in("grace@example.com");
+
+    let empty = app.page("/admin/sources", &admin);
+    assert_eq!(empty.status, 200, "{}", empty.body);
+    assert!(
+        empty.body.contains("kenning connect git REPO --url"),
+        "{}",
+        empty.body
+    );
+
+    let key = app.api_key();
+    let quiet = post(&app, RUNS, &key, &run("git", json!({}), Value::Null));
+    assert_eq!(quiet.status, 201, "{}", quiet.body);
+    let mut mail = run(
+        "mail",
+        json!({ "UnknownUser": 3, "ValidationError": 1 }),
+        json!("<script>alert(1)</script> login refused"),
+    );
+    mail["name"] = json!("imap://mail.example.org/<b>Sent</b>");
+    mail["dry_run"] = json!(true);
+    assert_eq!(post(&app, RUNS, &key, &mail).status, 201);
+
+    let page = app.page("/admin/sources", &admin);
+    assert_eq!(page.status, 200, "{}", page.body);
+    let body = &page.body;
+    assert!(!body.contains("kenning connect git REPO"), "{body}");
+    let mail_at = body.find("mail: imap://mail.example.org/&#60;b&#62;Sent&#60;/b&#62;");
+    let git_at = body.find("git: /srv/git/kenning.git");
+    assert!(
+        mail_at.is_some() && git_at.is_some() && mail_at < git_at,
+        "the source heard from last first: {body}"
+    );
+    assert!(
+        body.contains("Needs a look:</strong> it stopped on an error, and 4 uploads were refused"),
+        "{body}"
+    );
+    assert_eq!(body.matches("Needs a look").count(), 1, "{body}");
+    assert!(body.contains("UnknownUser 3, ValidationError 1"), "{body}");
+    assert!(body.contains("a dry run: nothing was sent"), "{body}");
+    assert!(body.contains("took 3 min 12 s"), "{body}");
+    assert!(
+        !body.contains("<script>alert(1)") && !body.contains("<b>Sent"),
+        "escaped: {body}"
+    );
+    assert!(body.contains("&#60;script&#62;alert(1)&#60;/script&#62; login refused"));
+    assert!(body.contains("aria-current=\"page\">Sources</a>"), "{body}");
+
+    let runs = app.page(
+        "/admin/sources/runs?source=git&name=%2Fsrv%2Fgit%2Fkenning.git",
+        &admin,
+    );
+    assert_eq!(runs.status, 200, "{}", runs.body);
+    assert!(runs.body.contains("Runs of git: /srv/git/kenning.git"));
+    let nowhere = app.page("/admin/sources/runs?source=git&name=%2Fnowhere", &admin);
+    assert_eq!(nowhere.status, 404);
+    let invalid = app.page("/admin/sources/runs?source=Git", &admin);
+    assert_eq!(invalid.status, 404);
+
+    for path in ["/admin/sources", "/admin/sources/runs?source=git&name=x"] {
+        let refused = app.page(path, &person);
+        assert_eq!(refused.status, 403, "{path}");
+    }
+}
