@@ -38,12 +38,13 @@ fn number(n: u64) -> String {
     shown
 }
 
-/// How long a run took, to the second (below a minute, to the tenth).
+/// How long a run took, to the second (below ten seconds, to the tenth).
 fn took(span: Duration) -> String {
     let millis = span.num_milliseconds().max(0);
     let seconds = millis / 1000;
     match seconds {
-        0..=59 => format!("{}.{} s", seconds, (millis % 1000) / 100),
+        0..=9 => format!("{}.{} s", seconds, (millis % 1000) / 100),
+        10..=59 => format!("{seconds} s"),
         60..=3599 => format!("{} min {} s", seconds / 60, seconds % 60),
         _ => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
     }
@@ -261,6 +262,7 @@ mod tests {
         assert_eq!(number(1_000), "1,000");
         assert_eq!(number(9_007_199_254_740_991), "9,007,199,254,740,991");
         assert_eq!(took(Duration::milliseconds(1_450)), "1.4 s");
+        assert_eq!(took(Duration::milliseconds(40_900)), "40 s");
         assert_eq!(took(Duration::seconds(192)), "3 min 12 s");
         assert_eq!(took(Duration::seconds(7_500)), "2 h 5 min");
     }
