@@ -916,3 +916,59 @@ def test_an_administrator_handles_a_persons_data_on_their_request(browser, kenni
         name)
     assert data["actions"] == [], data["actions"]
     assert data["learning"]["learns"] is True
+
+
+def report_run(kenning, run):
+    """One run's report through the connector API, as `kenning connect`
+    sends it at the end of a run; the recorded run's id."""
+    request = urllib.request.Request(
+        kenning.url + "/connectors/api/v1/runs", data=json.dumps(run).encode(),
+        headers={"APIKEY": kenning.key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201
+        return json.load(response)["id"]
+
+
+def test_an_administrator_sees_the_sources_and_what_needs_a_look(browser, kenning):
+    sign_in(browser, kenning, ADMIN)
+    browser.get(kenning.url + "/admin/users")
+    # Sources is in the console's navigation, reached by keyboard.
+    tab_to(browser, lambda e: e.text == "Sources").send_keys(Keys.ENTER)
+    wait(browser).until(lambda d: d.current_url.endswith("/admin/sources"))
+    assert heading(browser) == "Sources"
+    assert "kenning connect git REPO --url " + kenning.url in text(browser)
+    check_page(browser, "admin-sources-empty")
+
+    finished = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    at = lambda moment: moment.isoformat().replace("+00:00", "Z")
+    report_run(kenning, {
+        "source": "git", "name": "/srv/git/platform.git",
+        "started": at(finished - datetime.timedelta(minutes=3, seconds=12)),
+        "finished": at(finished - datetime.timedelta(minutes=1)),
+        "read": 1412, "sent": 1380, "known": 20, "not_found": 12, "refused": {},
+        "failed": 0, "dry_run": False, "error": None})
+    report_run(kenning, {
+        "source": "mail", "name": "imaps://mail.example.com/Sent",
+        "started": at(finished - datetime.timedelta(seconds=40)), "finished": at(finished),
+        "read": 230, "sent": 180, "known": 0, "not_found": 41,
+        "refused": {"UnknownUser": 7, "ValidationError": 2},
+        "failed": 0, "dry_run": False,
+        "error": "the server answered 503 four times; stopped after message 226"})
+    browser.get(kenning.url + "/admin/sources")
+    sources = browser.find_elements(By.CSS_SELECTOR, "ul.rows > li")
+    assert [s.find_element(By.TAG_NAME, "h2").text for s in sources] == [
+        "mail: imaps://mail.example.com/Sent", "git: /srv/git/platform.git"]
+    mail, git = (s.text for s in sources)
+    # The troubled source says so in words, not by colour alone.
+    assert "Needs a look: it stopped on an error, and 9 uploads were refused." in mail, mail
+    assert "UnknownUser 7, ValidationError 2" in mail
+    assert "stopped after message 226" in mail
+    assert "Needs a look" not in git, git
+    assert "took 2 min 12 s" in git and "1,380" in git, git
+    check_page(browser, "admin-sources")
+
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Recent runs of mail").click()
+    wait(browser).until(seen.text_to_be_present_in_element(
+        (By.TAG_NAME, "h1"), "Runs of mail: imaps://mail.example.com/Sent"))
+    assert "Needs a look" in text(browser)
+    check_page(browser, "admin-source-runs")

@@ -20,6 +20,7 @@ mod paging;
 mod privacy;
 mod profile;
 mod session;
+mod source;
 mod topic;
 mod upload;
 mod user;
@@ -60,6 +61,10 @@ pub use profile::{
     LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,
 };
 pub use session::{SessionPolicy, SessionState, SignInMethod, SIGN_IN_LINK_MINUTES};
+pub use source::{
+    IdentityInput, RefusalCode, RunCounts, RunError, RunInput, RunReport, SourceIdentity,
+    SourceKind, SourceName,
+};
 pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,

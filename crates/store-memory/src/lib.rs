@@ -8,6 +8,7 @@
 mod expertise;
 mod learned;
 mod privacy;
+mod runs;
 mod sessions;
 mod state;
 mod webhooks;

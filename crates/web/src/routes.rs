@@ -43,7 +43,9 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
 /// as a page that does not exist, once the person is known to be an
 /// administrator (anyone else gets the console's 403 page there too).
 fn admin(cfg: &mut web::ServiceConfig) {
-    use pages::admin::{audit, credentials, gaps, groups, rules, user, user_privacy, users};
+    use pages::admin::{
+        audit, credentials, gaps, groups, rules, sources, user, user_privacy, users,
+    };
     cfg.route("/admin", web::get().to(users::directory))
         .route("/admin", web::route().to(pages::admin::elsewhere))
         .route("/admin/users", web::get().to(users::directory))
@@ -97,5 +99,7 @@ fn admin(cfg: &mut web::ServiceConfig) {
         .route("/admin/rules", web::get().to(rules::page))
         .route("/admin/rules", web::post().to(rules::change))
         .route("/admin/gaps", web::get().to(gaps::page))
+        .route("/admin/sources", web::get().to(sources::page))
+        .route("/admin/sources/runs", web::get().to(sources::runs))
         .route("/admin/{rest:.*}", web::route().to(pages::admin::elsewhere));
 }
