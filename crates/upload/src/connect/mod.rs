@@ -21,7 +21,7 @@ use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 
 pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
-pub use people::{Directory, IdentityFile, ServerDirectory};
+pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 
 /// The arguments of `kenning connect`.
