@@ -25,7 +25,10 @@ from conftest import ADMIN, BIN, COMPILERS, check_page, free_port, wait_for
 
 
 def wait(driver, seconds=15):
-    return WebDriverWait(driver, seconds)
+    # A page being replaced can answer a read with any WebDriver error
+    # (Chromium: "Node with given id does not belong to the document"):
+    # read again until the new page answers, or time out.
+    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,))
 
 
 def text(driver):
@@ -936,8 +939,11 @@ def test_an_administrator_sees_the_sources_and_what_needs_a_look(browser, kennin
     tab_to(browser, lambda e: e.text == "Sources").send_keys(Keys.ENTER)
     wait(browser).until(lambda d: d.current_url.endswith("/admin/sources"))
     assert heading(browser) == "Sources"
-    assert "kenning connect git REPO --url " + kenning.url in text(browser)
-    check_page(browser, "admin-sources-empty")
+    # The server is shared by both browsers: only the first sees no source.
+    if not getattr(kenning, "runs_reported", False):
+        assert "kenning connect git REPO --url " + kenning.url in text(browser)
+        check_page(browser, "admin-sources-empty")
+    kenning.runs_reported = True
 
     finished = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
     at = lambda moment: moment.isoformat().replace("+00:00", "Z")
