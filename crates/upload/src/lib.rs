@@ -12,7 +12,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::sync::mpsc::{self, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -27,7 +27,7 @@ mod input;
 mod send;
 
 use input::{Item, Unreadable};
-use send::{Fatal, Outcome, Sender};
+use send::{Fatal, Outcome, Sending};
 
 /// The arguments of `kenning upload`.
 #[derive(Debug, Args)]
@@ -36,12 +36,8 @@ pub struct UploadArgs {
     /// takes it) or a directory of .txt, .md, .html files (one upload per
     /// file; sub-directories too).
     input: PathBuf,
-    /// The server's address.
-    #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
-    url: String,
-    /// A connector API key (`kenning apikey create`).
-    #[arg(long, env = "KENNING_API_KEY", hide_env_values = true)]
-    api_key: String,
+    #[command(flatten)]
+    sending: Sending,
     /// For a directory: a CSV (header row `path,user_email,...`) or JSON
     /// file giving each file's upload fields by its path relative to the
     /// directory: user_email, action_type, action_date, entity_type,
@@ -61,19 +57,6 @@ pub struct UploadArgs {
     /// (default: each file's modification time).
     #[arg(long)]
     action_date: Option<String>,
-    /// Uploads per request (at most the server's limit, 100 by default).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    batch_size: u32,
-    /// Requests in flight at once.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
-    concurrency: u32,
-    /// Tries per upload before it is given up and reported.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
-    tries: u32,
-    /// Milliseconds before the second try; each further try waits about
-    /// twice as long (up to 30 s), or as long as the server's Retry-After.
-    #[arg(long, default_value_t = 500)]
-    backoff_ms: u64,
     /// The checkpoint: what the server acknowledged, one key a line
     /// (default: INPUT's path with `.kenning-checkpoint`).
     #[arg(long)]
@@ -172,17 +155,9 @@ pub fn run(args: UploadArgs) -> anyhow::Result<()> {
     let mut report = File::create(&report_path)
         .with_context(|| format!("cannot write the report {}", report_path.display()))?;
 
-    let sender = Sender {
-        url: format!(
-            "{}/connectors/api/v1/entities-with-action/batch",
-            args.url.trim_end_matches('/')
-        ),
-        api_key: args.api_key.trim().to_owned(),
-        tries: args.tries,
-        backoff: Duration::from_millis(args.backoff_ms),
-    };
-    let concurrency = usize::try_from(args.concurrency).unwrap_or(1);
-    let batch_size = usize::try_from(args.batch_size).unwrap_or(100);
+    let sender = args.sending.sender();
+    let concurrency = args.sending.concurrency();
+    let batch_size = args.sending.batch_size();
     let (heard_tx, heard) = mpsc::channel::<Heard>();
     // Room for one batch per sender waiting: memory stays bounded whatever
     // the input's size.
@@ -199,7 +174,11 @@ pub fn run(args: UploadArgs) -> anyhow::Result<()> {
         for _ in 0..concurrency {
             let (sender, batches, heard_tx, stop) =
                 (&sender, batches.clone(), heard_tx.clone(), &stop);
-            s.spawn(move || send_batches(sender, &batches, &heard_tx, stop));
+            s.spawn(move || {
+                sender.send_each(&batches, stop, |items, outcomes| {
+                    heard_tx.send(Heard::Sent(items, outcomes)).is_ok()
+                });
+            });
         }
         // Once every sender has ended, a reader waiting to hand over a
         // batch is let go.
@@ -375,29 +354,6 @@ fn read(
     }
     if !batch.is_empty() && !stopping() {
         let _ = batches.send(batch);
-    }
-}
-
-/// A sender thread: sends batches until there are none.
-fn send_batches(
-    sender: &Sender,
-    batches: &Mutex<Receiver<Vec<Item>>>,
-    heard: &mpsc::Sender<Heard>,
-    stop: &AtomicBool,
-) {
-    loop {
-        let next = batches
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .recv();
-        let Ok(items) = next else { return };
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let outcomes = sender.send(&items);
-        if heard.send(Heard::Sent(items, outcomes)).is_err() {
-            return;
-        }
     }
 }
 

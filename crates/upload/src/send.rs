@@ -3,11 +3,87 @@
 //! backoff with jitter (or after the server's `Retry-After`), and so is
 //! an item answered 5xx; an item gives up after its last try.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::Receiver;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use serde_json::{json, Value};
 
 use super::input::Item;
+
+/// Where and how uploads are sent: what `kenning upload` and `kenning
+/// connect` take alike.
+#[derive(Debug, Clone, clap::Args)]
+pub struct Sending {
+    /// The server's address.
+    #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
+    pub url: String,
+    /// A connector API key (`kenning apikey create`).
+    #[arg(long, env = "KENNING_API_KEY", hide_env_values = true)]
+    pub api_key: String,
+    /// Uploads per request (at most the server's limit, 100 by default).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub batch_size: u32,
+    /// Requests in flight at once.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrency: u32,
+    /// Tries per upload before it is given up and reported.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub tries: u32,
+    /// Milliseconds before the second try; each further try waits about
+    /// twice as long (up to 30 s), or as long as the server's Retry-After.
+    #[arg(long, default_value_t = 500)]
+    pub backoff_ms: u64,
+}
+
+impl Sending {
+    /// The server's address, without a trailing slash.
+    pub fn base(&self) -> &str {
+        self.url.trim_end_matches('/')
+    }
+
+    /// The API key as given, without surrounding blanks.
+    pub fn key(&self) -> &str {
+        self.api_key.trim()
+    }
+
+    /// The sender to the batch endpoint.
+    pub fn sender(&self) -> Sender {
+        Sender {
+            url: format!(
+                "{}/connectors/api/v1/entities-with-action/batch",
+                self.base()
+            ),
+            api_key: self.key().to_owned(),
+            tries: self.tries,
+            backoff: Duration::from_millis(self.backoff_ms),
+        }
+    }
+
+    /// Uploads per request.
+    pub fn batch_size(&self) -> usize {
+        usize::try_from(self.batch_size).unwrap_or(100)
+    }
+
+    /// Requests in flight at once.
+    pub fn concurrency(&self) -> usize {
+        usize::try_from(self.concurrency).unwrap_or(4)
+    }
+}
+
+/// What a sender thread is handed: uploads to send, with whatever else
+/// its reader keeps beside them.
+pub trait Batch {
+    /// The uploads to send, in order.
+    fn items(&self) -> &[Item];
+}
+
+impl Batch for Vec<Item> {
+    fn items(&self) -> &[Item] {
+        self
+    }
+}
 
 /// Where a batch goes, and how patiently.
 #[derive(Debug, Clone)]
@@ -91,6 +167,31 @@ impl Sender {
                 body: serde_json::from_str(&text).unwrap_or(Value::Null),
             },
             Err(e) => Reply::NoAnswer(e.to_string()),
+        }
+    }
+
+    /// A sender thread's work: sends each batch `batches` hands over, until
+    /// there are none or `stop` is set, and hands it with its outcomes to
+    /// `answered`, which says whether to go on.
+    pub fn send_each<B: Batch>(
+        &self,
+        batches: &Mutex<Receiver<B>>,
+        stop: &AtomicBool,
+        mut answered: impl FnMut(B, Result<Vec<Outcome>, Fatal>) -> bool,
+    ) {
+        loop {
+            let next = batches
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .recv();
+            let Ok(batch) = next else { return };
+            if stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let outcomes = self.send(batch.items());
+            if !answered(batch, outcomes) {
+                return;
+            }
         }
     }
 

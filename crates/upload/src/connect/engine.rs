@@ -12,9 +12,8 @@
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, SyncSender};
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
+use std::sync::mpsc::{self, SyncSender};
+use std::sync::Mutex;
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
@@ -26,7 +25,7 @@ use super::progress::Progress;
 use super::source::{Found, Item, Source, Text, Window};
 pub use super::tally::Tally;
 use crate::input::Item as Upload;
-use crate::send::{Fatal, Outcome, Sender};
+use crate::send::{Batch, Fatal, Outcome, Sending};
 
 /// The longest text sent, in characters; what follows is left out (the
 /// topics of a text are in its beginning, and a batch stays under the
@@ -36,10 +35,8 @@ pub const MAX_TEXT_CHARS: usize = 16_000;
 /// How a run goes.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// The server's address.
-    pub url: String,
-    /// The connector API key.
-    pub api_key: String,
+    /// Where and how uploads are sent.
+    pub sending: Sending,
     /// People named by the source's own keys.
     pub identities: IdentityFile,
     /// What a backfill reads; bounded, it reads without the cursor and
@@ -51,14 +48,6 @@ pub struct Settings {
     pub quiet: bool,
     /// Where the cursors are kept (`None`: the default folder).
     pub cursor_dir: Option<PathBuf>,
-    /// Uploads per request.
-    pub batch_size: usize,
-    /// Requests in flight.
-    pub concurrency: usize,
-    /// Tries per upload.
-    pub tries: u32,
-    /// The first wait before a try again.
-    pub backoff: Duration,
 }
 
 /// The `action_alias` of the `n`th upload of the item `id` of a source of
@@ -142,7 +131,7 @@ enum Heard {
         read: Read,
     },
     /// A batch's answers.
-    Sent(Vec<(u64, Upload)>, Result<Vec<Outcome>, Fatal>),
+    Sent(Planned, Result<Vec<Outcome>, Fatal>),
     /// The reader ended: the people it did not find, and why it ended
     /// early, if it did.
     Ended(BTreeMap<String, u64>, Option<anyhow::Error>),
@@ -245,19 +234,11 @@ pub fn run(
             Err(e) => return (Tally::default(), Some(e)),
         }
     };
-    let sender = Sender {
-        url: format!(
-            "{}/connectors/api/v1/entities-with-action/batch",
-            settings.url.trim_end_matches('/')
-        ),
-        api_key: settings.api_key.trim().to_owned(),
-        tries: settings.tries,
-        backoff: settings.backoff,
-    };
+    let sender = settings.sending.sender();
     let senders = if settings.dry_run {
         0
     } else {
-        settings.concurrency.max(1)
+        settings.sending.concurrency()
     };
     let progress = Progress::new(settings.quiet);
     let mut tally = Tally::default();
@@ -266,12 +247,16 @@ pub fn run(
     let stop = AtomicBool::new(false);
     let (heard_tx, heard) = mpsc::channel::<Heard>();
     // Room for one batch per sender waiting: memory stays bounded.
-    let (batches_tx, batches) = mpsc::sync_channel::<Vec<(u64, Upload)>>(senders.max(1));
+    let (batches_tx, batches) = mpsc::sync_channel::<Planned>(senders.max(1));
     let batches = Mutex::new(batches);
     std::thread::scope(|s| {
         for _ in 0..senders {
             let (sender, batches, heard_tx, stop) = (&sender, &batches, heard_tx.clone(), &stop);
-            s.spawn(move || send_batches(sender, batches, &heard_tx, stop));
+            s.spawn(move || {
+                sender.send_each(batches, stop, |planned, outcomes| {
+                    heard_tx.send(Heard::Sent(planned, outcomes)).is_ok()
+                });
+            });
         }
         {
             let heard_tx = heard_tx.clone();
@@ -282,13 +267,13 @@ pub fn run(
                 let reader = Reader {
                     kind,
                     people: &mut people,
-                    batch_size: settings.batch_size.max(1),
+                    batch_size: settings.sending.batch_size(),
                     batches: batches_tx,
                     heard: &heard_tx,
                     stop,
                     seq: 0,
                     items: Vec::new(),
-                    batch: Vec::new(),
+                    batch: Planned::default(),
                 };
                 let ended = reader.read(source, start, &settings.window);
                 let _ = heard_tx.send(Heard::Ended(people.not_found().clone(), ended.err()));
@@ -320,8 +305,10 @@ pub fn run(
                         pending.planned(seq, position, uploads);
                     }
                 }
-                Heard::Sent(uploads, Ok(outcomes)) => {
-                    for ((seq, upload), outcome) in uploads.iter().zip(outcomes) {
+                Heard::Sent(planned, Ok(outcomes)) => {
+                    for ((seq, upload), outcome) in
+                        planned.seqs.iter().zip(&planned.uploads).zip(outcomes)
+                    {
                         let failed = matches!(outcome, Outcome::Failed { .. });
                         match outcome {
                             Outcome::Learned => tally.sent += 1,
@@ -386,13 +373,13 @@ struct Reader<'a, 'p> {
     people: &'a mut People<'p>,
     batch_size: usize,
     /// Where full batches go (none on a dry run).
-    batches: Option<SyncSender<Vec<(u64, Upload)>>>,
+    batches: Option<SyncSender<Planned>>,
     heard: &'a mpsc::Sender<Heard>,
     stop: &'a AtomicBool,
     seq: u64,
     /// Read, their people not yet asked about.
     items: Vec<Found>,
-    batch: Vec<(u64, Upload)>,
+    batch: Planned,
 }
 
 impl Reader<'_, '_> {
@@ -421,7 +408,7 @@ impl Reader<'_, '_> {
         }
         // What was read before a failure is still handed over and counted.
         self.flush()?;
-        if let (Some(batches), false) = (&self.batches, self.batch.is_empty()) {
+        if let (Some(batches), false) = (&self.batches, self.batch.uploads.is_empty()) {
             let _ = batches.send(std::mem::take(&mut self.batch));
         }
         read
@@ -481,8 +468,9 @@ impl Reader<'_, '_> {
                 continue;
             };
             for upload in uploads {
-                self.batch.push((seq, upload));
-                if self.batch.len() >= self.batch_size
+                self.batch.seqs.push(seq);
+                self.batch.uploads.push(upload);
+                if self.batch.uploads.len() >= self.batch_size
                     && batches.send(std::mem::take(&mut self.batch)).is_err()
                 {
                     return Ok(());
@@ -493,27 +481,17 @@ impl Reader<'_, '_> {
     }
 }
 
-/// A sender thread: sends batches until there are none.
-fn send_batches(
-    sender: &Sender,
-    batches: &Mutex<Receiver<Vec<(u64, Upload)>>>,
-    heard: &mpsc::Sender<Heard>,
-    stop: &AtomicBool,
-) {
-    loop {
-        let next = batches
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .recv();
-        let Ok(batch) = next else { return };
-        if stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let uploads: Vec<Upload> = batch.iter().map(|(_, upload)| upload.clone()).collect();
-        let outcomes = sender.send(&uploads);
-        if heard.send(Heard::Sent(batch, outcomes)).is_err() {
-            return;
-        }
+/// Uploads handed to a sender, with the item each belongs to.
+#[derive(Default)]
+struct Planned {
+    /// The sequence number of each upload's item.
+    seqs: Vec<u64>,
+    uploads: Vec<Upload>,
+}
+
+impl Batch for Planned {
+    fn items(&self) -> &[Upload] {
+        &self.uploads
     }
 }
 

@@ -20,6 +20,7 @@ use anyhow::Context as _;
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 
+pub use crate::send::Sending;
 pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
 pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
@@ -55,12 +56,8 @@ struct GitArgs {
 /// What every source takes.
 #[derive(Debug, Args)]
 struct Common {
-    /// The server's address.
-    #[arg(long, env = "KENNING_URL", default_value = "http://127.0.0.1:8080")]
-    url: String,
-    /// A connector API key (`kenning apikey create`).
-    #[arg(long, env = "KENNING_API_KEY", hide_env_values = true)]
-    api_key: String,
+    #[command(flatten)]
+    sending: Sending,
     /// A CSV (`identity,email` header) or JSON file mapping the source's
     /// own names for people (user names, user ids) to their e-mail
     /// address in Kenning, for sources without addresses.
@@ -94,19 +91,6 @@ struct Common {
     /// else ~/.local/state/kenning/connect).
     #[arg(long)]
     cursor_dir: Option<PathBuf>,
-    /// Uploads per request (at most the server's limit, 100 by default).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    batch_size: u32,
-    /// Requests in flight at once.
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=64))]
-    concurrency: u32,
-    /// Tries per upload before it is given up and reported.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=100))]
-    tries: u32,
-    /// Milliseconds before the second try; each further try waits about
-    /// twice as long (up to 30 s), or as long as the server's Retry-After.
-    #[arg(long, default_value_t = 500)]
-    backoff_ms: u64,
 }
 
 impl Common {
@@ -115,8 +99,7 @@ impl Common {
             anyhow::ensure!(since <= until, "--since is after --until");
         }
         Ok(Settings {
-            url: self.url.clone(),
-            api_key: self.api_key.clone(),
+            sending: self.sending.clone(),
             identities: match &self.identities {
                 Some(path) => IdentityFile::read(path)?,
                 None => IdentityFile::default(),
@@ -128,10 +111,6 @@ impl Common {
             dry_run: self.dry_run,
             quiet: self.quiet,
             cursor_dir: self.cursor_dir.clone(),
-            batch_size: usize::try_from(self.batch_size).unwrap_or(100),
-            concurrency: usize::try_from(self.concurrency).unwrap_or(4),
-            tries: self.tries,
-            backoff: Duration::from_millis(self.backoff_ms),
         })
     }
 }
@@ -210,8 +189,8 @@ fn keep_syncing(
     open: impl Fn() -> anyhow::Result<Vec<Box<dyn Source>>>,
 ) -> anyhow::Result<()> {
     let directory = ServerDirectory {
-        url: settings.url.clone(),
-        api_key: settings.api_key.trim().to_owned(),
+        url: settings.sending.base().to_owned(),
+        api_key: settings.sending.key().to_owned(),
     };
     loop {
         let mut failures = Vec::new();
@@ -276,10 +255,7 @@ fn run_once(
 }
 
 fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Result<()> {
-    let url = format!(
-        "{}/connectors/api/v1/runs",
-        settings.url.trim_end_matches('/')
-    );
+    let url = format!("{}/connectors/api/v1/runs", settings.sending.base());
     let agent: ureq::Agent = ureq::Agent::config_builder()
         .http_status_as_error(false)
         .timeout_global(Some(Duration::from_secs(30)))
@@ -287,7 +263,7 @@ fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Resul
         .into();
     let mut response = agent
         .post(&url)
-        .header("APIKEY", settings.api_key.trim())
+        .header("APIKEY", settings.sending.key())
         .header("Content-Type", "application/json")
         .send(report.to_string())
         .with_context(|| format!("cannot reach {url}"))?;
