@@ -291,34 +291,28 @@ fn a_token_issued_in_the_console_expires_and_ends_with_its_issuers_office(backen
     // No administrator hands out the scope that decides who administers.
     assert!(!page.body.contains("value=\"administrators:write\""));
     let csrf = csrf_of(&page.body);
-    let refused = app.submit(
-        "/admin/credentials",
-        &admin,
-        &[
-            ("csrf", &csrf),
-            ("kind", "token"),
-            ("name", "escalate"),
-            ("scope", "administrators:write"),
-            ("expiresInDays", ""),
-        ],
-    );
+    // The console's form, asking for a token with `scope` for `days`.
+    let submit = |scope: &str, days: &str| {
+        app.submit(
+            "/admin/credentials",
+            &admin,
+            &[
+                ("csrf", &csrf),
+                ("kind", "token"),
+                ("name", "reports"),
+                ("scope", scope),
+                ("expiresInDays", days),
+            ],
+        )
+    };
+    let refused = submit("administrators:write", "");
     assert_eq!(refused.status, 422, "{}", refused.body);
     assert!(
         refused.body.contains("issued at the command line only"),
         "{}",
         refused.body
     );
-    let refused = app.submit(
-        "/admin/credentials",
-        &admin,
-        &[
-            ("csrf", &csrf),
-            ("kind", "token"),
-            ("name", "reports"),
-            ("scope", "users:read"),
-            ("expiresInDays", "0"),
-        ],
-    );
+    let refused = submit("users:read", "0");
     assert_eq!(refused.status, 422, "{}", refused.body);
     assert!(
         refused.body.contains("id=\"expiresInDays-problem\""),
@@ -327,17 +321,7 @@ fn a_token_issued_in_the_console_expires_and_ends_with_its_issuers_office(backen
     );
 
     let issue = |days: &str| {
-        let issued = app.submit(
-            "/admin/credentials",
-            &admin,
-            &[
-                ("csrf", &csrf),
-                ("kind", "token"),
-                ("name", "reports"),
-                ("scope", "users:read"),
-                ("expiresInDays", days),
-            ],
-        );
+        let issued = submit("users:read", days);
         assert_eq!(issued.status, 200, "{}", issued.body);
         let (_, rest) = issued
             .body

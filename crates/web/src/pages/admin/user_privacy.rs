@@ -152,19 +152,31 @@ pub(crate) async fn confirm_download(
     app: web::Data<Web>,
     id: web::Path<String>,
 ) -> HttpResponse {
-    let (visitor, id) = match target(&req, &app, &id).await {
+    confirmation(&req, &app, &id, |chrome, id, name| DataPage {
+        chrome,
+        section: "users",
+        id,
+        name,
+    })
+    .await
+}
+
+/// The page before a change to the user `id` names: `page` of the
+/// visitor's chrome, the user's id and name, shown to an administrator.
+async fn confirmation<P: Template>(
+    req: &HttpRequest,
+    app: &web::Data<Web>,
+    id: &str,
+    page: impl FnOnce(Chrome, String, String) -> P,
+) -> HttpResponse {
+    let (visitor, id) = match target(req, app, id).await {
         Ok(target) => target,
         Err(response) => return response,
     };
-    match name_of(&app, &visitor, id).await {
+    match name_of(app, &visitor, id).await {
         Ok(name) => respond(
             StatusCode::OK,
-            &DataPage {
-                chrome: Chrome::of(Some(&visitor)),
-                section: "users",
-                id: id.to_string(),
-                name,
-            },
+            &page(Chrome::of(Some(&visitor)), id.to_string(), name),
         ),
         Err(response) => response,
     }
@@ -216,22 +228,13 @@ pub(crate) async fn confirm_forget(
     app: web::Data<Web>,
     id: web::Path<String>,
 ) -> HttpResponse {
-    let (visitor, id) = match target(&req, &app, &id).await {
-        Ok(target) => target,
-        Err(response) => return response,
-    };
-    match name_of(&app, &visitor, id).await {
-        Ok(name) => respond(
-            StatusCode::OK,
-            &ForgetPage {
-                chrome: Chrome::of(Some(&visitor)),
-                section: "users",
-                id: id.to_string(),
-                name,
-            },
-        ),
-        Err(response) => response,
-    }
+    confirmation(&req, &app, &id, |chrome, id, name| ForgetPage {
+        chrome,
+        section: "users",
+        id,
+        name,
+    })
+    .await
 }
 
 /// `POST /admin/users/{id}/forget` with `confirm=yes`: erases the user's
