@@ -35,7 +35,7 @@ pub use audit::{
 pub use credential::{CredentialKind, CredentialName, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
-    commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query,
+    commonest_labels, entity_topics, holders, profile_order, query_terms, rank_experts, read_query,
     related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, LabelledStanding,
     Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
     StandingChanges, StoredStanding, TextTrace, TopicLabel, ACTIONS_COUNTED, PHRASES_PER_TEXT,

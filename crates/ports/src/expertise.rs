@@ -178,9 +178,14 @@ pub trait ExpertiseStore: Send + Sync {
     /// meaning is sought.
     fn labels_of(&self, keys: &[String]) -> Result<HashMap<String, String>, StoreError>;
 
-    /// The topics taught together with `key` by the newest `sample`
-    /// actions that taught it: each other topic's key, a label, and in how
+    /// The shown topics taught together with `key` by the newest `sample`
+    /// actions that taught it, each other topic's key, a label, and in how
     /// many of those actions it appeared; and the number of actions read.
+    /// Only what `experts` would rank counts: the actions of users who are
+    /// ACTIVE, not hidden and learned about
+    /// ([`kenning_domain::User::ranks`]) and did not hide `key`, and in
+    /// each, the topics its user did not hide
+    /// ([`ExpertiseStore::set_hidden`]).
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError>;
 
     /// Every standing of `user`.

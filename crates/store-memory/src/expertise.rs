@@ -302,17 +302,21 @@ impl ExpertiseStore for MemoryStore {
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
         let state = self.lock();
+        let hid =
+            |user: UserId, key: &str| state.expertise.hidden.contains(&(user, key.to_owned()));
         let mut teaching: Vec<&StoredAction> = state
             .expertise
             .actions
             .iter()
             .filter(|a| a.topics.iter().any(|t| t.key == key))
+            .filter(|a| visible(&state, &a.user) && !hid(a.user, key))
             .collect();
         teaching.sort_by(|a, b| b.action_date.cmp(&a.action_date).then(a.id.cmp(&b.id)));
         teaching.truncate(sample as usize);
         let mut counts: HashMap<(&str, &str), u64> = HashMap::new();
         for action in &teaching {
-            for topic in action.topics.iter().filter(|t| t.key != key && t.shown) {
+            let shown = |t: &&EntityTopic| t.key != key && t.shown && !hid(action.user, &t.key);
+            for topic in action.topics.iter().filter(shown) {
                 *counts.entry((&topic.key, &topic.label)).or_default() += 1;
             }
         }

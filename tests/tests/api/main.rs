@@ -21,6 +21,7 @@ mod graphiql;
 mod groups;
 mod guards;
 mod headers;
+mod hidden;
 mod instances;
 mod metrics;
 mod openapi;

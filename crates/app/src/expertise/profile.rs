@@ -1,7 +1,7 @@
 //! A person's own topics: those they know best with the actions behind
 //! each, and those they hide.
 
-use kenning_domain::{profile_order, Attribution, ScoredTopic, UserId, UserTopicsLimit};
+use kenning_domain::{profile_order, Attribution, ScoredTopic, User, UserId, UserTopicsLimit};
 use kenning_ports::ActionRecord;
 
 use super::service::{internal, items, ExpertiseService};
@@ -50,18 +50,19 @@ impl ExpertiseService {
 
     /// At most `limit` of the topics `user` knows best, what sets them
     /// apart first (`profile_order`, among their 500
-    /// highest standings), with the actions behind each;
-    /// `NotFound` when no user has the id.
+    /// highest standings), with the actions behind each, less those they
+    /// hide; `NotFound` when no user has the id. None of a person
+    /// `experts` does not rank (not ACTIVE, hidden, or not learned about:
+    /// [`User::is_ranked`]), as it does not offer them; a person signed in
+    /// reads their own while they are learned about.
     pub fn user_topics(
         &self,
         user: UserId,
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
-        self.require_user(user)?;
-        if !self.learns(user)? {
-            // Not learned about: nothing is told of them, as `experts`
-            // does not offer them.
+        let person = self.require_user(user)?;
+        if !self.shows_topics_of(&person)? {
             return Ok(Vec::new());
         }
         let now = self.clock.now();
@@ -98,6 +99,14 @@ impl ExpertiseService {
                 Ok(UserTopic { topic, actions })
             })
             .collect()
+    }
+
+    /// Whether `user`'s profile shows topics to the caller: when
+    /// `experts` ranks them ([`User::is_ranked`]), and to the person
+    /// themselves while they are learned about.
+    pub(super) fn shows_topics_of(&self, user: &User) -> Result<bool, ServiceError> {
+        let learns = self.learns(user.id())?;
+        Ok(user.is_ranked(learns) || (learns && self.caller.is_person(user.id())))
     }
 
     /// Hides `topic` (a topic key or a text read as one, as

@@ -1,0 +1,80 @@
+//! What a person hides, and whom `experts` does not rank, stays out of
+//! what the store reads for others: the topics that go with one
+//! (`cooccurring`).
+
+use std::sync::Arc;
+
+use kenning_domain::User;
+use kenning_ports::UserStore;
+use kenning_test_macros::contract_check;
+
+use super::{action, adapters, by, new_user, Store};
+
+fn person(store: &impl Store, name: &str) -> User {
+    let user = new_user(&format!("{name}@example.com"), name, "Example", None);
+    UserStore::insert(store, &user, &by()).unwrap();
+    user
+}
+
+fn teach(store: &impl Store, user: &User, day: i64, topics: &[&str]) {
+    let email = user.profile().unwrap().email.as_str().to_owned();
+    let topics: Vec<(&str, f64)> = topics.iter().map(|t| (*t, 1.0)).collect();
+    store
+        .record(
+            &action(&email, None, day, &topics),
+            &kenning_domain::Scoring::default(),
+        )
+        .unwrap();
+}
+
+fn hide(store: &impl Store, user: &User, key: &str) {
+    assert!(store.set_hidden(user.id(), key, true, &by()).unwrap());
+}
+
+/// The topics that go with one are read from the uploads of people
+/// `experts` ranks alone, each less the topics its person hides; an
+/// upload of a person who hides the topic asked about is not read.
+#[contract_check]
+fn related_topics_leave_out_what_is_hidden_and_whom_experts_does_not_rank(store: Arc<impl Store>) {
+    let ada = person(&*store, "ada");
+    let bob = person(&*store, "bob");
+    let cy = person(&*store, "cy");
+    let dee = person(&*store, "dee");
+    let eve = person(&*store, "eve");
+    // Ada's niche topic: she alone teaches it, and she hides it.
+    teach(&*store, &ada, 0, &["helm", "pod"]);
+    teach(&*store, &ada, 1, &["helm", "niche"]);
+    teach(&*store, &ada, 2, &["helm", "niche", "pod"]);
+    hide(&*store, &ada, "niche");
+    // Bob is deactivated, Cy no longer learned about, Dee hides helm.
+    teach(&*store, &bob, 3, &["helm", "gone"]);
+    store
+        .modify(bob.id(), &by(), &mut |u| u.deactivate())
+        .unwrap();
+    teach(&*store, &cy, 4, &["helm", "private"]);
+    store
+        .set_learning_choice(cy.id(), Some(false), &by())
+        .unwrap();
+    teach(&*store, &dee, 5, &["helm", "other"]);
+    hide(&*store, &dee, "helm");
+    teach(&*store, &eve, 6, &["helm", "pod"]);
+
+    let related = store.cooccurring("helm", 10).unwrap();
+    assert_eq!(related.actions, 4, "Ada's three and Eve's: {related:?}");
+    assert_eq!(related.topics, [("pod".to_owned(), "POD".to_owned(), 3)]);
+    // The sample is the newest actions that count, not the newest of all.
+    let newest = store.cooccurring("helm", 2).unwrap();
+    assert_eq!(newest.actions, 2);
+    assert_eq!(newest.topics, [("pod".to_owned(), "POD".to_owned(), 2)]);
+    // Shown again, the niche topic goes with helm once more.
+    assert!(store.set_hidden(ada.id(), "niche", false, &by()).unwrap());
+    let mut topics = store.cooccurring("helm", 10).unwrap().topics;
+    topics.sort();
+    assert_eq!(
+        topics,
+        [
+            ("niche".to_owned(), "NICHE".to_owned(), 2),
+            ("pod".to_owned(), "POD".to_owned(), 3),
+        ]
+    );
+}
