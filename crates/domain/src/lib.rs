@@ -60,7 +60,10 @@ pub use profile::{
     LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,
 };
 pub use session::{SessionPolicy, SessionState, SignInMethod, SIGN_IN_LINK_MINUTES};
-pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
+pub use topic::{
+    is_topic_key, TextFormat, TextWord, Topic, TopicText, MAX_HIDDEN_TOPICS, MAX_TOPIC_WORDS,
+    MAX_WORD_CHARS,
+};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,
     UploadText,

@@ -415,7 +415,9 @@ impl Mutation {
     /// user's profile (`userTopics`) and from ranking them in `experts`,
     /// so that a wrong or private topic stops following them; new uploads
     /// go on teaching it but do not bring it back. Returns the keys of
-    /// every topic the user hides now. Needs `users:write`.
+    /// every topic the user hides now. A user hides a bounded number of
+    /// topics (`hiddenTopics`, `TooMany`, when one more would exceed it).
+    /// Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
         Ok(context.expertise.set_topic_hidden(user, &topic, true)?)

@@ -205,21 +205,35 @@ pub trait ExpertiseStore: Send + Sync {
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
 
     /// Hides the topic `key` from `user`'s profile and ranking (`hidden`)
-    /// or shows it again; returns whether that changed anything, and when
-    /// it did records it in the audit trail under `by`
-    /// ([`kenning_domain::hidden_topics_changed`]) in the same atomic step.
-    /// Uploads go on teaching a hidden topic, but it stays hidden until
-    /// shown again; erasing the user forgets it.
+    /// or shows it again, and when that changed anything records it in
+    /// the audit trail under `by` ([`kenning_domain::hidden_topics_changed`])
+    /// in the same atomic step. A user hides at most `most` topics: hiding
+    /// another then changes nothing ([`HiddenChange::Full`]), also when
+    /// several hide at once; showing is never refused. Uploads go on
+    /// teaching a hidden topic, but it stays hidden until shown again;
+    /// erasing the user forgets it.
     fn set_hidden(
         &self,
         user: UserId,
         key: &str,
         hidden: bool,
+        most: usize,
         by: &Attribution,
-    ) -> Result<bool, StoreError>;
+    ) -> Result<HiddenChange, StoreError>;
 
     /// The keys `user` hid, in key order.
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;
+}
+
+/// What [`ExpertiseStore::set_hidden`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenChange {
+    /// The topic is hidden now, or shown again.
+    Changed,
+    /// It was hidden, or shown, already: nothing was written.
+    Unchanged,
+    /// Not hidden: the user hides as many topics as they may already.
+    Full,
 }
 
 /// The topics that appeared together with one topic.

@@ -27,7 +27,9 @@ pub use audit::{AuditQuery, AuditTrail};
 pub use clock::Clock;
 pub use credentials::{CredentialStore, StoredCredential};
 pub use errors::{Failure, StoreError};
-pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded};
+pub use expertise::{
+    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
+};
 pub use groups::{FilteredGroups, GroupStore, Membership, ModifyGroupError};
 pub use meaning::Embedder;
 pub use privacy::{PrivacyStore, StoredAction};

@@ -33,4 +33,5 @@ mod scim;
 mod throttle;
 mod users;
 mod web;
+mod web_bounds;
 mod webhooks;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use kenning_domain::{
     holders, query_terms, rank_experts, read_query, subject_known, Evidence, Expert, ExpertsLimit,
-    FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, ACTIONS_COUNTED,
+    FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, TopicText, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -303,11 +303,10 @@ impl ExpertiseService {
 
     /// The key a topic is stored under: the text as given when it is a
     /// key already, else the best key phrase the extractor reads in it.
+    /// Refused when `topic` is no [`TopicText`].
     pub(super) fn topic_key(&self, topic: &str) -> Result<String, ServiceError> {
-        let topic = topic.trim();
-        if topic.is_empty() {
-            return Err(FieldViolation::new("topic", Rule::Required).into());
-        }
+        let topic = TopicText::parse(topic)?;
+        let topic = topic.as_str();
         let found = self.extractor.extract(
             topic,
             kenning_domain::TextFormat::Plain,

@@ -1,13 +1,19 @@
 //! A person's own topics: those they know best with the actions behind
 //! each, and those they hide.
 
-use kenning_domain::{profile_order, Attribution, ScoredTopic, User, UserId, UserTopicsLimit};
-use kenning_ports::ActionRecord;
+use kenning_domain::{
+    profile_order, Attribution, FieldViolation, Rule, ScoredTopic, User, UserId, UserTopicsLimit,
+    MAX_HIDDEN_TOPICS,
+};
+use kenning_ports::{ActionRecord, HiddenChange};
 
 use super::service::{internal, items, ExpertiseService};
 use crate::access::Operation;
 use crate::error::ServiceError;
 
+/// The public name of the list of topics a person hides, as a refusal
+/// names it.
+const HIDDEN_TOPICS: &str = "hiddenTopics";
 /// How many contributing actions are listed per topic.
 const ACTIONS_PER_TOPIC: u32 = 10;
 /// How many of a person's highest standings a profile is ordered from: a
@@ -110,11 +116,14 @@ impl ExpertiseService {
     }
 
     /// Hides `topic` (a topic key or a text read as one, as
-    /// [`related_topics`](Self::related_topics) reads it) from `user`'s
-    /// profile and from ranking them, or shows it again (`hidden`
-    /// false); returns the topics the user hides now, by key. New uploads
-    /// go on teaching it but do not bring it back. `NotFound` when no
-    /// user has the id.
+    /// [`related_topics`](Self::related_topics) reads it: a
+    /// [`TopicText`](kenning_domain::TopicText)) from `user`'s profile and
+    /// from ranking them, or shows it again (`hidden` false); returns the
+    /// topics the user hides now, by key. New uploads go on teaching it
+    /// but do not bring it back. A person hides at most
+    /// [`MAX_HIDDEN_TOPICS`] topics: hiding one more is refused
+    /// (`hiddenTopics`, `TooMany`) until they show one again. `NotFound`
+    /// when no user has the id.
     pub fn set_topic_hidden(
         &self,
         user: UserId,
@@ -125,9 +134,22 @@ impl ExpertiseService {
         self.require_user(user)?;
         let key = self.topic_key(topic)?;
         let by = Attribution::new(self.actor.clone(), self.clock.now());
-        self.store
-            .set_hidden(user, &key, hidden, &by)
-            .map_err(internal)?;
+        match self
+            .store
+            .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
+            .map_err(internal)?
+        {
+            HiddenChange::Changed | HiddenChange::Unchanged => {}
+            HiddenChange::Full => {
+                return Err(FieldViolation::new(
+                    HIDDEN_TOPICS,
+                    Rule::TooMany {
+                        max: MAX_HIDDEN_TOPICS,
+                    },
+                )
+                .into())
+            }
+        }
         self.store.hidden_of(user).map_err(internal)
     }
 

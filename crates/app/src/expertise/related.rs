@@ -13,9 +13,9 @@ const RELATED_SAMPLE: u32 = 200;
 
 impl ExpertiseService {
     /// At most `limit` of the topics most often learned together with
-    /// `topic` (a topic key or any text that reads as one), the most
-    /// telling first: those that go with it more than with everything
-    /// else. Only what
+    /// `topic` (a topic key or any text that reads as one: a
+    /// [`TopicText`](kenning_domain::TopicText)), the most telling first:
+    /// those that go with it more than with everything else. Only what
     /// `experts` would rank counts: the uploads of people it ranks, less
     /// the topics each of them hides.
     pub fn related_topics(
