@@ -1,12 +1,14 @@
-//! What a person signed in to the web app can make Kenning keep is
-//! bounded: a hidden topic's length and how many a person hides.
+//! What a person signed in to the web app can make Kenning keep or do is
+//! bounded: a hidden topic's length and how many a person hides, the
+//! reads one search page makes.
 
-use kenning_domain::{Scoring, TopicText, UserId, MAX_HIDDEN_TOPICS};
+use kenning_domain::{GroupInput, Scoring, TopicText, UserId, MAX_HIDDEN_TOPICS};
 use kenning_tests::app::{Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::on_every_backend;
 use serde_json::json;
 
+const KUBERNETES: &str = "Kubernetes clusters schedule containers across nodes. Our Kubernetes clusters run the payment services, and Kubernetes operators restart failed containers and scale the clusters when traffic grows.";
 const HIDDEN_TOPICS: &str = "query h($id: UUID!) { hiddenTopics(globalUserId: $id) }";
 const HIDE_TOPIC: &str =
     "mutation h($id: UUID!, $t: String!) { hideTopic(globalUserId: $id, topic: $t) }";
@@ -94,4 +96,77 @@ fn hiding_topics_is_bounded_in_length_and_number(backend: Backend) {
     assert_eq!(shown.status, 303, "{}", shown.body);
     assert_eq!(hide("one more").status, 303);
     assert_eq!(hidden_count(&app, &ada), MAX_HIDDEN_TOPICS);
+}
+
+/// The search page offers the groups by name, and explains at most a
+/// first page's worth of topics with their actions however many people
+/// it lists: the cards further down list their topics without.
+#[on_every_backend]
+fn the_search_page_reads_a_bounded_amount(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "search_page_reads_bounded") else {
+        return;
+    };
+    let key = app.api_key();
+    let mut people = Vec::new();
+    for n in 0..12 {
+        let email = format!("person{n}@example.com");
+        people.push(app.create_user(&email, "Person", &format!("Number{n}")));
+        let reply = app.upload(
+            &key,
+            &json!({
+                "entity_type": "document",
+                "action_type": "create",
+                "action_date": "2026-03-01T08:00:00.000Z",
+                "user_email": email,
+                "text": KUBERNETES,
+            }),
+        );
+        assert_eq!(reply.status, 201, "{}", reply.body);
+    }
+    for (name, members) in [("Zeta team", &people[..2]), ("alpha team", &people[2..])] {
+        app.services
+            .groups
+            .create(GroupInput {
+                display_name: name.to_owned(),
+                external_id: None,
+                members: members.to_vec(),
+            })
+            .unwrap();
+    }
+    let session = app.sign_in("person0@example.com");
+
+    let empty = app.page("/", &session);
+    let offered = empty.body.split_once("<select").unwrap().1;
+    let alpha = offered.find(">alpha team<").expect("alpha team offered");
+    let zeta = offered.find(">Zeta team<").expect("Zeta team offered");
+    assert!(alpha < zeta, "by name without regard to case: {offered}");
+
+    let page = app.page(
+        "/?q=kubernetes+clusters+containers+operators+traffic&limit=100",
+        &session,
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    let cards: Vec<&str> = page
+        .body
+        .split("<article class=\"card\">")
+        .skip(1)
+        .collect();
+    assert_eq!(cards.len(), 12, "{}", page.body);
+    let topics: Vec<usize> = cards
+        .iter()
+        .map(|c| c.matches("<span class=\"topic\">").count())
+        .collect();
+    let explained: Vec<usize> = cards
+        .iter()
+        .map(|c| c.matches("<ul class=\"why\">").count())
+        .collect();
+    let first_page = 10 * 5;
+    assert!(topics.iter().sum::<usize>() > first_page, "{topics:?}");
+    assert_eq!(explained.iter().sum::<usize>(), first_page, "{explained:?}");
+    assert_eq!(
+        explained[..10],
+        topics[..10],
+        "the first cards are explained"
+    );
+    assert_eq!(explained[11], 0);
 }
