@@ -26,6 +26,7 @@ mod visitor;
 
 pub use config::{WebConfig, SESSION_COOKIE};
 pub use oidc::OidcConfig;
-pub use render::not_found_page;
+pub use render::{not_found_page, too_many_requests_page};
 pub use routes::{configure, link_path, SECRET_PATH_PREFIXES};
+pub use session::presented_session;
 pub use state::Web;

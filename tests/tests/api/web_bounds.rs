@@ -1,9 +1,11 @@
 //! What a person signed in to the web app can make Kenning keep or do is
 //! bounded: a hidden topic's length and how many a person hides, the
-//! reads one search page makes.
+//! reads one search page makes, and the rate of requests per session (or
+//! per address, without one), as a credential's on the API.
 
 use kenning_domain::{GroupInput, Scoring, TopicText, UserId, MAX_HIDDEN_TOPICS};
-use kenning_tests::app::{Reply, TestApp};
+use kenning_http::HttpConfig;
+use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::on_every_backend;
 use serde_json::json;
@@ -169,4 +171,66 @@ fn the_search_page_reads_a_bounded_amount(backend: Backend) {
         "the first cards are explained"
     );
     assert_eq!(explained[11], 0);
+}
+
+fn limited(auth_failures_per_minute: u32, requests_per_minute: u32) -> Options {
+    Options {
+        http: HttpConfig {
+            auth_failures_per_minute,
+            requests_per_minute,
+            ..HttpConfig::default()
+        },
+        ..Options::default()
+    }
+}
+
+fn is_too_many(reply: &Reply) -> bool {
+    reply.status == 429
+        && reply.body.contains("Too many requests")
+        && reply
+            .header("Retry-After")
+            .and_then(|s| s.parse::<u64>().ok())
+            .is_some_and(|s| (1..=60).contains(&s))
+}
+
+/// Each session has the rate a credential has on the API, and so has each
+/// client address for what it asks without a session; a session the app
+/// refuses counts as a failed authentication of its address, which then
+/// gets 429 whatever it presents, as on the API.
+#[on_every_backend]
+fn the_web_app_limits_each_caller_as_the_api_does(backend: Backend) {
+    let Some(app) = TestApp::spawn_with(backend, "web_rate_limit", limited(3, 4)) else {
+        return;
+    };
+    app.create_user("ada@example.com", "Ada", "Lovelace");
+    app.create_user("bob@example.com", "Bob", "Byron");
+    // Two sign-ins by link: two requests of the address without a session.
+    let ada = app.sign_in("ada@example.com");
+    let bob = app.sign_in("bob@example.com");
+    for _ in 0..4 {
+        let page = app.page("/", &ada);
+        assert_eq!(page.status, 200, "{}", page.body);
+    }
+    let refused = app.page("/?q=kubernetes", &ada);
+    assert!(is_too_many(&refused), "{refused:?}");
+    // Bob's session has its own rate, and so has the address.
+    assert_eq!(app.page("/me", &bob).status, 200);
+    for _ in 0..2 {
+        assert_eq!(app.request("GET", "/signin", &[], b"").status, 200);
+    }
+    let anonymous = app.request("GET", "/signin", &[("Accept", "text/html")], b"");
+    assert!(is_too_many(&anonymous), "{anonymous:?}");
+
+    // Sessions nobody holds: each is refused and counted against the
+    // address, which then gets 429 even for a good session, and on the
+    // API too.
+    for n in 0..3 {
+        let guess = app.page("/me", &format!("kenning_session=guess{n}"));
+        assert_eq!(guess.status, 401, "{}", guess.body);
+    }
+    let guess = app.page("/me", "kenning_session=guess3");
+    assert!(is_too_many(&guess), "{guess:?}");
+    assert!(is_too_many(&app.page("/me", &bob)));
+    let api = app.graphql("{ users { globalUserId } }", json!({}));
+    assert_eq!(api.status, 429, "{}", api.body);
 }
