@@ -14,6 +14,7 @@ mod credentials;
 mod cursor;
 mod expertise;
 mod groups;
+mod hiding;
 mod import;
 mod learning;
 mod plans;

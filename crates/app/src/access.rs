@@ -42,6 +42,12 @@ impl Caller {
     pub(crate) fn operator() -> Self {
         Caller::Operator(Sealed(()))
     }
+
+    /// Whether the caller is `user`, signed in: what a person is shown of
+    /// their own profile that others are not.
+    pub(crate) fn is_person(&self, user: UserId) -> bool {
+        matches!(self, Caller::Person(me) | Caller::Administrator(me) if *me == user)
+    }
 }
 
 /// What a caller asks to do: named by the use case, never by an adapter.

@@ -204,6 +204,13 @@ impl GroupService {
         })
     }
 
+    /// The first `count` groups by name then id, their names without
+    /// their members: what a choice of groups offers.
+    pub fn names(&self, count: u32) -> Result<Vec<Membership>, ServiceError> {
+        self.caller.require(Operation::ReadGroups)?;
+        Ok(self.groups.group_names(count)?)
+    }
+
     /// The groups `user` belongs to, by name then id.
     pub fn groups_of(&self, user: UserId) -> Result<Vec<Membership>, ServiceError> {
         self.caller.require(Operation::ReadGroups)?;

@@ -9,12 +9,14 @@
 //! action or reading the score later only needs that moment and the
 //! half-life, so reads never go back to the actions.
 
+mod holders;
 mod ranking;
 mod related;
 mod scoring;
 mod standing;
 mod trace;
 
+pub use holders::holders;
 pub use ranking::{
     profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence,
     Expert, Population, QueryTerm, ReadTerm, ACTIONS_COUNTED,

@@ -36,7 +36,7 @@ pub use audit::{
 pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
-    commonest_labels, entity_topics, profile_order, query_terms, rank_experts, read_query,
+    commonest_labels, entity_topics, holders, profile_order, query_terms, rank_experts, read_query,
     related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, LabelledStanding,
     Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
     StandingChanges, StoredStanding, TextTrace, TopicLabel, ACTIONS_COUNTED, PHRASES_PER_TEXT,
@@ -65,7 +65,10 @@ pub use source::{
     IdentityInput, RefusalCode, RunCounts, RunError, RunInput, RunReport, SourceIdentity,
     SourceKind, SourceName,
 };
-pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
+pub use topic::{
+    is_topic_key, TextFormat, TextWord, Topic, TopicText, MAX_HIDDEN_TOPICS, MAX_TOPIC_WORDS,
+    MAX_WORD_CHARS,
+};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,
     UploadText,

@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use crate::FieldViolation;
+
 /// How an uploaded text is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum TextFormat {
@@ -51,6 +53,42 @@ pub const MAX_WORD_CHARS: usize = 64;
 /// The most words a topic has (a key phrase of one to three words).
 pub const MAX_TOPIC_WORDS: usize = 3;
 
+/// A topic as a person or a script names it: a topic key, a label, or a
+/// short text read as one (a topic to hide or show, a topic whose related
+/// topics are asked for). Trimmed, not blank, with no control character
+/// but tab and line break, and at most [`TopicText::MAX_CHARS`]
+/// characters: as long as the longest key or label ([`MAX_TOPIC_WORDS`]
+/// words of [`MAX_WORD_CHARS`] characters with a space between), so that
+/// every topic can be named and what is kept of a text that reads as no
+/// topic stays a topic's size.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct TopicText(String);
+
+impl TopicText {
+    /// The field's public name.
+    pub const FIELD: &'static str = "topic";
+    /// The most characters a topic's text may have.
+    pub const MAX_CHARS: usize = MAX_TOPIC_WORDS * (MAX_WORD_CHARS + 1) - 1;
+
+    /// `raw` trimmed; refused when it is blank, holds a control character
+    /// other than tab and line break, or is longer than
+    /// [`TopicText::MAX_CHARS`] characters.
+    pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
+        crate::validation::bounded(Self::FIELD, raw, Self::MAX_CHARS, true).map(Self)
+    }
+
+    /// The text, trimmed.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The most topics one person may hide from their profile: far more than
+/// a profile lists (it shows at most [`crate::UserTopicsLimit::MAX`]), and few
+/// enough that what a person hides stays a short list to read back and a
+/// bounded number of rows and audit entries.
+pub const MAX_HIDDEN_TOPICS: usize = 200;
+
 /// Whether `key` can be a topic key: one to [`MAX_TOPIC_WORDS`] words
 /// joined by single spaces, none longer than [`MAX_WORD_CHARS`].
 pub fn is_topic_key(key: &str) -> bool {
@@ -76,4 +114,29 @@ pub struct TextWord {
     pub label: String,
     /// Its occurrences in the text.
     pub count: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Rule;
+
+    #[test]
+    fn a_topic_text_is_as_long_as_the_longest_topic_at_most() {
+        let longest = vec!["w".repeat(MAX_WORD_CHARS); MAX_TOPIC_WORDS].join(" ");
+        assert_eq!(longest.chars().count(), TopicText::MAX_CHARS);
+        assert_eq!(TopicText::parse(&longest).unwrap().as_str(), longest);
+        assert_eq!(TopicText::parse("  Helm \n").unwrap().as_str(), "Helm");
+        let refused = |raw: &str| TopicText::parse(raw).unwrap_err();
+        let long = refused(&format!("{longest}x"));
+        assert_eq!(long.field, "topic");
+        assert_eq!(
+            long.rule,
+            Rule::TooLong {
+                limit: TopicText::MAX_CHARS
+            }
+        );
+        assert_eq!(refused("  ").rule, Rule::Required);
+        assert_eq!(refused("a\u{0}b").rule, Rule::ControlCharacter);
+    }
 }

@@ -259,12 +259,14 @@ impl ReadTopicObject {
         self.0.weight
     }
 
-    /// How many people learned it.
+    /// How many people `experts` would rank on it: never one who hid it,
+    /// nor one it does not rank (not ACTIVE, hidden, or not learned
+    /// about); of a topic hundreds of them hold, everyone who learned it.
     fn people(&self) -> i32 {
         i32::try_from(self.0.people).unwrap_or(i32::MAX)
     }
 
-    /// Whether anybody learned it.
+    /// Whether anybody `experts` would rank on it holds it.
     fn learned(&self) -> bool {
         self.0.people > 0
     }

@@ -189,8 +189,9 @@ impl Query {
     }
 
     /// How `query` is read for `experts`: the language, each topic it is
-    /// matched on with its weight, how many people learned it and its
-    /// share of the score, and the topics nobody learned. An empty or odd
+    /// matched on with its weight, how many people `experts` would rank on
+    /// it and its share of the score, and the topics nobody holds (people
+    /// who hid a topic count as not holding it). An empty or odd
     /// answer of `experts` is explained here.
     fn query_reading(context: &Context, query: String) -> Result<QueryReadingObject> {
         Ok(QueryReadingObject(context.expertise.read_query(&query)?))
@@ -198,8 +199,9 @@ impl Query {
 
     /// The topics most often learned together with `topic` (a topic key
     /// or a short text read as one), the most telling first: those that go
-    /// with it more than with everything else. `limit` 1 to 100, default
-    /// 10.
+    /// with it more than with everything else, in the uploads of the people
+    /// `experts` ranks, less the topics each of them hides. `limit` 1 to
+    /// 100, default 10.
     fn related_topics(
         context: &Context,
         topic: String,
@@ -224,7 +226,9 @@ impl Query {
     /// The topics a user knows best, with their scores and the actions that
     /// taught them: what sets the user apart first (the standing times the
     /// share of the people who do not hold the topic), so that what nearly
-    /// everybody holds comes last. `limit` 1 to 100, default 15.
+    /// everybody holds comes last; never a topic the user hides. Empty for
+    /// a user `experts` does not rank (not ACTIVE, hidden, or not learned
+    /// about). `limit` 1 to 100, default 15.
     fn user_topics(
         context: &Context,
         global_user_id: Uuid,
@@ -411,7 +415,9 @@ impl Mutation {
     /// user's profile (`userTopics`) and from ranking them in `experts`,
     /// so that a wrong or private topic stops following them; new uploads
     /// go on teaching it but do not bring it back. Returns the keys of
-    /// every topic the user hides now. Needs `users:write`.
+    /// every topic the user hides now. A user hides a bounded number of
+    /// topics (`hiddenTopics`, `TooMany`, when one more would exceed it).
+    /// Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
         Ok(context.expertise.set_topic_hidden(user, &topic, true)?)

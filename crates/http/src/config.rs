@@ -97,15 +97,16 @@ pub struct HttpConfig {
     /// Where the Prometheus metrics are served.
     pub metrics: MetricsEndpoint,
     /// Failed authentications a client address may make a minute (as many
-    /// at once); beyond them it gets 429 until its rate allows one more.
-    /// 0: no limit.
+    /// at once), a session the web app refuses counted as one; beyond them
+    /// it gets 429 until its rate allows one more. 0: no limit.
     pub auth_failures_per_minute: u32,
     /// The reverse proxies whose `Forwarded` and `X-Forwarded-For` name
     /// the client a failed authentication is charged to (and the access
     /// log shows); from anyone else those headers are ignored.
     pub trusted_proxies: TrustedProxies,
     /// Requests a credential may send a minute (as many at once); beyond
-    /// them 429. 0: no limit.
+    /// them 429. As many to the web app per session, or per client address
+    /// for requests without one. 0: no limit.
     pub requests_per_minute: u32,
     /// The origins browsers may call the API from; none (the default)
     /// turns CORS off, so browsers allow only same-origin calls.

@@ -21,6 +21,7 @@ mod health;
 mod listener;
 mod metrics;
 mod openapi;
+mod pages;
 mod problem;
 mod routes;
 mod scim;

@@ -1,10 +1,13 @@
 //! The routes of the service: every path and what answers it.
 
+use actix_web::middleware::from_fn;
 use actix_web::web;
 
 use crate::config::MetricsEndpoint;
 use crate::state::AppState;
-use crate::{connector, exposition, graphiql, graphql, health, openapi, problem, scim, sources};
+use crate::{
+    connector, exposition, graphiql, graphql, health, openapi, pages, problem, scim, sources,
+};
 
 /// The path of the GraphQL endpoint.
 pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
@@ -66,10 +69,17 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .configure(scim::configure)
         .route(graphiql::ASSETS_PATH, web::get().to(graphiql::asset))
         .route("/healthz", web::get().to(health::alive))
-        .route("/readyz", web::get().to(health::ready))
-        .configure(|cfg| kenning_web::configure(cfg, people));
+        .route("/readyz", web::get().to(health::ready));
     if metrics {
         cfg.route(METRICS_PATH, web::get().to(exposition::render));
     }
-    cfg.default_service(web::to(problem::no_route));
+    // The web app answers every other path, under its rate limits: last,
+    // as its scope takes every path that reaches it; what none of its
+    // routes takes falls to the default below.
+    cfg.service(
+        web::scope("")
+            .wrap(from_fn(pages::limit))
+            .configure(|cfg| kenning_web::configure(cfg, people)),
+    )
+    .default_service(web::to(problem::no_route));
 }

@@ -1,5 +1,6 @@
-//! Rate limits per key: failed authentications per client address and
-//! requests per credential.
+//! Rate limits per key: failed authentications per client address,
+//! requests per credential, and requests to the web app per session (or
+//! per client address, without one).
 //!
 //! Each key gets a GCRA (generic cell rate algorithm) bucket: `per_minute`
 //! events may come at once, and then one every `60 s / per_minute`. A
@@ -8,7 +9,7 @@
 //! when it is full, and it never holds more than its capacity.
 
 use std::collections::HashMap;
-use std::hash::Hash;
+use std::hash::{BuildHasher, Hash, RandomState};
 use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -117,6 +118,17 @@ pub fn client_key(address: IpAddr) -> IpAddr {
     }
 }
 
+/// Whom a request to the web app is counted against: the session it
+/// presents, known by a keyed hash of its secret (the secret itself is
+/// never kept), or, when it presents none, its client's address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PageCaller {
+    /// A session, by [`Throttle::session_key`].
+    Session(u64),
+    /// A client without a session, by [`client_key`].
+    Client(IpAddr),
+}
+
 /// The limits of one process.
 #[derive(Debug)]
 pub struct Throttle {
@@ -124,17 +136,35 @@ pub struct Throttle {
     pub failures: Option<Limiter<IpAddr>>,
     /// Requests per credential.
     pub requests: Option<Limiter<Uuid>>,
+    /// Requests to the web app per caller, at the rate of a credential's.
+    pub pages: Option<Limiter<PageCaller>>,
+    /// The key of [`Throttle::session_key`]'s hash, random per process,
+    /// so that no one can choose secrets that share a bucket.
+    sessions: RandomState,
 }
 
 impl Throttle {
     /// `failures_per_minute` failed authentications per client address and
-    /// `requests_per_minute` requests per credential; 0 turns a limit off.
+    /// `requests_per_minute` requests per credential, and as many to the
+    /// web app per session or client; 0 turns a limit off.
     pub fn new(failures_per_minute: u32, requests_per_minute: u32) -> Self {
         Self {
             failures: Limiter::per_minute(failures_per_minute, CAPACITY),
             requests: Limiter::per_minute(requests_per_minute, CAPACITY),
+            pages: Limiter::per_minute(requests_per_minute, CAPACITY),
+            sessions: RandomState::new(),
         }
     }
+
+    /// The bucket of the session whose secret is `secret`.
+    pub fn session_key(&self, secret: &str) -> PageCaller {
+        PageCaller::Session(self.sessions.hash_one(secret))
+    }
+}
+
+/// `wait` in whole seconds, rounded up and at least one: a `Retry-After`.
+pub fn retry_after(wait: Duration) -> u64 {
+    (wait.as_secs() + u64::from(wait.subsec_nanos() > 0)).max(1)
 }
 
 #[cfg(test)]
@@ -158,6 +188,16 @@ mod tests {
         assert_eq!(limiter.check(1, t1), Ok(()));
         assert_eq!(limiter.admit(1, t1), Ok(()));
         assert!(limiter.admit(1, t1).is_err());
+    }
+
+    #[test]
+    fn a_session_is_one_bucket_and_a_wait_is_whole_seconds() {
+        let throttle = Throttle::new(1, 1);
+        assert_eq!(throttle.session_key("s1"), throttle.session_key("s1"));
+        assert_ne!(throttle.session_key("s1"), throttle.session_key("s2"));
+        assert_eq!(retry_after(Duration::from_millis(1)), 1);
+        assert_eq!(retry_after(Duration::from_millis(20_001)), 21);
+        assert_eq!(retry_after(Duration::ZERO), 1);
     }
 
     #[test]

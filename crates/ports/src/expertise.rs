@@ -178,9 +178,14 @@ pub trait ExpertiseStore: Send + Sync {
     /// meaning is sought.
     fn labels_of(&self, keys: &[String]) -> Result<HashMap<String, String>, StoreError>;
 
-    /// The topics taught together with `key` by the newest `sample`
-    /// actions that taught it: each other topic's key, a label, and in how
+    /// The shown topics taught together with `key` by the newest `sample`
+    /// actions that taught it, each other topic's key, a label, and in how
     /// many of those actions it appeared; and the number of actions read.
+    /// Only what `experts` would rank counts: the actions of users who are
+    /// ACTIVE, not hidden and learned about
+    /// ([`kenning_domain::User::ranks`]) and did not hide `key`, and in
+    /// each, the topics its user did not hide
+    /// ([`ExpertiseStore::set_hidden`]).
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError>;
 
     /// Every standing of `user`.
@@ -200,21 +205,35 @@ pub trait ExpertiseStore: Send + Sync {
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
 
     /// Hides the topic `key` from `user`'s profile and ranking (`hidden`)
-    /// or shows it again; returns whether that changed anything, and when
-    /// it did records it in the audit trail under `by`
-    /// ([`kenning_domain::hidden_topics_changed`]) in the same atomic step.
-    /// Uploads go on teaching a hidden topic, but it stays hidden until
-    /// shown again; erasing the user forgets it.
+    /// or shows it again, and when that changed anything records it in
+    /// the audit trail under `by` ([`kenning_domain::hidden_topics_changed`])
+    /// in the same atomic step. A user hides at most `most` topics: hiding
+    /// another then changes nothing ([`HiddenChange::Full`]), also when
+    /// several hide at once; showing is never refused. Uploads go on
+    /// teaching a hidden topic, but it stays hidden until shown again;
+    /// erasing the user forgets it.
     fn set_hidden(
         &self,
         user: UserId,
         key: &str,
         hidden: bool,
+        most: usize,
         by: &Attribution,
-    ) -> Result<bool, StoreError>;
+    ) -> Result<HiddenChange, StoreError>;
 
     /// The keys `user` hid, in key order.
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;
+}
+
+/// What [`ExpertiseStore::set_hidden`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HiddenChange {
+    /// The topic is hidden now, or shown again.
+    Changed,
+    /// It was hidden, or shown, already: nothing was written.
+    Unchanged,
+    /// Not hidden: the user hides as many topics as they may already.
+    Full,
 }
 
 /// The topics that appeared together with one topic.

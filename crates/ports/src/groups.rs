@@ -17,7 +17,8 @@ pub struct FilteredGroups {
     pub groups: Vec<Group>,
 }
 
-/// A group a user belongs to, without its other members.
+/// A group by its id and names, without its members: one a user belongs
+/// to, or one offered to choose from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Membership {
     /// The group.
@@ -87,6 +88,9 @@ pub trait GroupStore: Send + Sync {
         skip: u64,
         count: u32,
     ) -> Result<FilteredGroups, StoreError>;
+    /// The first `count` groups by name (without regard to case) then id,
+    /// without their members: one read, whatever the groups' sizes.
+    fn group_names(&self, count: u32) -> Result<Vec<Membership>, StoreError>;
     /// The groups each of `users` belongs to, by name then id, in one
     /// read however many users are asked for; a user in no group (or
     /// unknown) has no entry.

@@ -29,7 +29,9 @@ pub use clock::Clock;
 pub use connectors::{ConnectorRunStore, SourceRuns, StoredRun};
 pub use credentials::{CredentialStore, StoredCredential};
 pub use errors::{Failure, StoreError};
-pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded};
+pub use expertise::{
+    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
+};
 pub use groups::{FilteredGroups, GroupStore, Membership, ModifyGroupError};
 pub use meaning::Embedder;
 pub use privacy::{PrivacyStore, StoredAction};

@@ -76,7 +76,8 @@ pub struct HttpArgs {
           default_value_t = HttpConfig::default().auth_failures_per_minute)]
     auth_failures_per_minute: u32,
     /// Requests one credential may send a minute (as many at once), then
-    /// 429; 0 turns the limit off.
+    /// 429; as many one web session may, or one client address without
+    /// one; 0 turns the limit off.
     #[arg(long, env = "KENNING_REQUESTS_PER_MINUTE",
           default_value_t = HttpConfig::default().requests_per_minute)]
     requests_per_minute: u32,

@@ -326,6 +326,26 @@ impl GroupStore for Database {
         })
     }
 
+    fn group_names(&self, count: u32) -> Result<Vec<Membership>, StoreError> {
+        let rows: Vec<GroupRow> = self.read(|conn| {
+            groups::table
+                .order((groups::display_name_key, groups::id))
+                .limit(i64::from(count))
+                .select(GroupRow::as_select())
+                .load(conn)
+        })?;
+        rows.into_iter()
+            .map(|row| {
+                let group = row.into_group(Vec::new())?;
+                Ok(Membership {
+                    group: group.id(),
+                    display_name: group.attributes().display_name.clone(),
+                    external_id: group.attributes().external_id.clone(),
+                })
+            })
+            .collect()
+    }
+
     fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError> {
         let keys: Vec<String> = users.iter().map(UserId::to_string).collect();
         let mut of: HashMap<UserId, Vec<Membership>> = HashMap::new();

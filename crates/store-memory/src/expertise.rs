@@ -8,7 +8,8 @@ use kenning_domain::{
     GroupId, Population, Scoring, StoredStanding, UserId,
 };
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
+    StoreError,
 };
 
 use crate::learned::{Held, Learned, StoredAction};
@@ -302,17 +303,21 @@ impl ExpertiseStore for MemoryStore {
 
     fn cooccurring(&self, key: &str, sample: u32) -> Result<Cooccurring, StoreError> {
         let state = self.lock();
+        let hid =
+            |user: UserId, key: &str| state.expertise.hidden.contains(&(user, key.to_owned()));
         let mut teaching: Vec<&StoredAction> = state
             .expertise
             .actions
             .iter()
             .filter(|a| a.topics.iter().any(|t| t.key == key))
+            .filter(|a| visible(&state, &a.user) && !hid(a.user, key))
             .collect();
         teaching.sort_by(|a, b| b.action_date.cmp(&a.action_date).then(a.id.cmp(&b.id)));
         teaching.truncate(sample as usize);
         let mut counts: HashMap<(&str, &str), u64> = HashMap::new();
         for action in &teaching {
-            for topic in action.topics.iter().filter(|t| t.key != key && t.shown) {
+            let shown = |t: &&EntityTopic| t.key != key && t.shown && !hid(action.user, &t.key);
+            for topic in action.topics.iter().filter(shown) {
                 *counts.entry((&topic.key, &topic.label)).or_default() += 1;
             }
         }
@@ -388,19 +393,33 @@ impl ExpertiseStore for MemoryStore {
         user: UserId,
         key: &str,
         hidden: bool,
+        most: usize,
         by: &Attribution,
-    ) -> Result<bool, StoreError> {
+    ) -> Result<HiddenChange, StoreError> {
         let mut state = self.lock();
         let pair = (user, key.to_owned());
-        let changed = if hidden {
-            state.expertise.hidden.insert(pair)
-        } else {
-            state.expertise.hidden.remove(&pair)
+        let hides = |state: &State| {
+            state
+                .expertise
+                .hidden
+                .iter()
+                .filter(|(u, _)| *u == user)
+                .count()
         };
-        if changed {
-            state.record(by, [hidden_topics_changed(user.as_uuid())]);
+        let changed = if !hidden {
+            state.expertise.hidden.remove(&pair)
+        } else if state.expertise.hidden.contains(&pair) {
+            false
+        } else if hides(&state) >= most {
+            return Ok(HiddenChange::Full);
+        } else {
+            state.expertise.hidden.insert(pair)
+        };
+        if !changed {
+            return Ok(HiddenChange::Unchanged);
         }
-        Ok(changed)
+        state.record(by, [hidden_topics_changed(user.as_uuid())]);
+        Ok(HiddenChange::Changed)
     }
 
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {

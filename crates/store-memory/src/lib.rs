@@ -481,6 +481,21 @@ impl GroupStore for MemoryStore {
         })
     }
 
+    fn group_names(&self, count: u32) -> Result<Vec<Membership>, StoreError> {
+        let state = self.lock();
+        let mut found: Vec<&Group> = state.groups.values().collect();
+        found.sort_by_key(|g| (g.attributes().display_name.key(), g.id()));
+        Ok(found
+            .into_iter()
+            .take(count as usize)
+            .map(|group| Membership {
+                group: group.id(),
+                display_name: group.attributes().display_name.clone(),
+                external_id: group.attributes().external_id.clone(),
+            })
+            .collect())
+    }
+
     fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError> {
         let state = self.lock();
         let mut found: Vec<&Group> = state.groups.values().collect();

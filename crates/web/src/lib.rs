@@ -26,6 +26,7 @@ mod visitor;
 
 pub use config::{WebConfig, SESSION_COOKIE};
 pub use oidc::{AllowedDomain, ExternalIdClaim, OidcConfig};
-pub use render::not_found_page;
+pub use render::{not_found_page, too_many_requests_page};
 pub use routes::{configure, link_path};
+pub use session::presented_session;
 pub use state::Web;

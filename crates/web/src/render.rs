@@ -90,3 +90,22 @@ pub fn not_found_page() -> HttpResponse {
         "Check the address, or start again from the search.",
     )
 }
+
+/// The page of a request refused for coming too fast (429): when to try
+/// again, also as `Retry-After`, in `seconds`.
+pub fn too_many_requests_page(seconds: u64) -> HttpResponse {
+    let text = format!(
+        "Kenning answers a person only so many requests a minute, and this browser sent \
+         more. Try again in {seconds} s."
+    );
+    let mut response = message_page(
+        StatusCode::TOO_MANY_REQUESTS,
+        Chrome::default(),
+        "Too many requests",
+        &text,
+    );
+    if let Ok(value) = header::HeaderValue::from_str(&seconds.to_string()) {
+        response.headers_mut().insert(header::RETRY_AFTER, value);
+    }
+    response
+}

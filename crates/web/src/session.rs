@@ -23,6 +23,12 @@ pub(crate) fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
         .filter(|value| !value.is_empty())
 }
 
+/// The session secret `req` presents (its session cookie's value), if any,
+/// valid or not: whom the server's rate limit counts it against.
+pub fn presented_session(req: &HttpRequest, config: &WebConfig) -> Option<String> {
+    cookie(req, &config.cookie_name())
+}
+
 /// A `Set-Cookie` value: `name=value` for `path` and `max_age_seconds`
 /// (0: forget it), never readable by a script, sent on top-level
 /// navigations from elsewhere but on no other cross-site request, and

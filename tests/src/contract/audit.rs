@@ -10,7 +10,7 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, Channel, CredentialKind, ResourceKind, UserPatch,
     UserPatchInput,
 };
-use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, StoreError, UserStore};
+use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, HiddenChange, StoreError, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -187,9 +187,10 @@ fn a_topic_hidden_or_shown_is_recorded_when_it_changes_something(store: Arc<impl
     UserStore::insert(&*store, &ada, &by_at(now())).unwrap();
     let person = Actor::credential(Uuid::new_v4(), "ada's app", Channel::GraphQl);
     let by = Attribution::new(person.clone(), now() + Duration::minutes(1));
-    assert!(store.set_hidden(ada.id(), "helm", true, &by).unwrap());
-    assert!(!store.set_hidden(ada.id(), "helm", true, &by).unwrap());
-    assert!(store.set_hidden(ada.id(), "helm", false, &by).unwrap());
+    let hide = |hidden| store.set_hidden(ada.id(), "helm", hidden, 10, &by).unwrap();
+    assert_eq!(hide(true), HiddenChange::Changed);
+    assert_eq!(hide(true), HiddenChange::Unchanged);
+    assert_eq!(hide(false), HiddenChange::Changed);
     let entries = everything(&*store);
     assert_eq!(
         kinds(&entries),

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use kenning_domain::{EntityTopic, Scoring, User, UserId};
-use kenning_ports::{ExpertiseStore, NewAction, RecordError, Recorded, UserStore};
+use kenning_ports::{ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -234,7 +234,10 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
             .record(&action(email, Some(email), 0, &[("rust", 1.0)]), &scoring)
             .unwrap();
     }
-    assert!(store.set_hidden(ada.id(), "rust", true, &by()).unwrap());
+    assert_eq!(
+        store.set_hidden(ada.id(), "rust", true, 10, &by()).unwrap(),
+        HiddenChange::Changed
+    );
     store
         .modify(ada.id(), &by(), &mut |u| u.delete(now()))
         .unwrap();
@@ -383,10 +386,13 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     let bob = new_user("bob@example.com", "Bob", "Byron", None);
     UserStore::insert(&*store, &ada, &by()).unwrap();
     UserStore::insert(&*store, &bob, &by()).unwrap();
-    assert!(store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
-    assert!(!store.set_hidden(ada.id(), "vat", true, &by()).unwrap());
-    assert!(store.set_hidden(ada.id(), "helm", true, &by()).unwrap());
-    assert!(store.set_hidden(bob.id(), "helm", true, &by()).unwrap());
+    let set = |user: &User, key: &str, hidden: bool| {
+        store.set_hidden(user.id(), key, hidden, 10, &by()).unwrap()
+    };
+    assert_eq!(set(&ada, "vat", true), HiddenChange::Changed);
+    assert_eq!(set(&ada, "vat", true), HiddenChange::Unchanged);
+    assert_eq!(set(&ada, "helm", true), HiddenChange::Changed);
+    assert_eq!(set(&bob, "helm", true), HiddenChange::Changed);
     store
         .record(
             &action("ada@example.com", None, 0, &[("helm", 1.0)]),
@@ -400,8 +406,8 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
         .hidden;
     let expected = [(ada.id(), "helm".to_owned()), (bob.id(), "helm".to_owned())];
     assert_eq!(on, expected.into_iter().collect());
-    assert!(store.set_hidden(ada.id(), "helm", false, &by()).unwrap());
-    assert!(!store.set_hidden(ada.id(), "helm", false, &by()).unwrap());
+    assert_eq!(set(&ada, "helm", false), HiddenChange::Changed);
+    assert_eq!(set(&ada, "helm", false), HiddenChange::Unchanged);
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["vat"]);
     assert_eq!(store.hidden_of(bob.id()).unwrap(), ["helm"]);
 }

@@ -142,3 +142,31 @@ fn an_anonymized_user_leaves_every_group(store: Arc<impl Store>) {
     assert_eq!(store.group(solo.id()).unwrap().unwrap().version(), 1);
     assert_eq!(store.live_users(&[ada.id()]).unwrap(), []);
 }
+
+/// The names a choice of groups offers: the first groups by name (without
+/// regard to case) then id, each with its id and names, however many
+/// members each has.
+#[contract_check]
+fn group_names_list_the_first_groups_by_name(store: Arc<impl Store>) {
+    let ada = new_user("ada@example.com", "Ada", "Lovelace", None);
+    UserStore::insert(&*store, &ada, &by()).unwrap();
+    for (name, external) in [("beta", None), ("Alpha", Some("g-1")), ("gamma", None)] {
+        store
+            .insert_group(&group_of(name, external, &[&ada]), &by())
+            .unwrap();
+    }
+    let names = store.group_names(2).unwrap();
+    let listed: Vec<(&str, Option<&str>)> = names
+        .iter()
+        .map(|g| {
+            (
+                g.display_name.as_str(),
+                g.external_id.as_ref().map(|e| e.as_str()),
+            )
+        })
+        .collect();
+    assert_eq!(listed, [("Alpha", Some("g-1")), ("beta", None)]);
+    let alpha = store.group(names[0].group).unwrap().unwrap();
+    assert_eq!(alpha.attributes().display_name.as_str(), "Alpha");
+    assert_eq!(store.group_names(10).unwrap().len(), 3);
+}

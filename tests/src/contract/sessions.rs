@@ -10,7 +10,7 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, SignInMethod, Subscription, SubscriptionState,
     UserId,
 };
-use kenning_ports::{AuditQuery, Redemption, StoredLink, StoredSession, UserStore};
+use kenning_ports::{AuditQuery, HiddenChange, Redemption, StoredLink, StoredSession, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -214,9 +214,12 @@ fn a_persons_sign_ins_and_outs_name_nobody_once_she_is_forgotten_or_anonymized(
     visit(&ada, 1, true);
     visit(&bob, 2, true);
     visit(&ada, 3, false);
-    assert!(store
-        .set_hidden(ada.id(), "helm", true, &as_person(&ada, 4))
-        .unwrap());
+    assert_eq!(
+        store
+            .set_hidden(ada.id(), "helm", true, 10, &as_person(&ada, 4))
+            .unwrap(),
+        HiddenChange::Changed
+    );
     let before = uses(&*store);
     assert_eq!(before.len(), 5);
 

@@ -5,7 +5,7 @@ use kenning_domain::{CredentialKind, Scope};
 use kenning_http::HttpConfig;
 use kenning_tests::app::{Options, Reply, TestApp};
 use kenning_tests::db::Backend;
-use kenning_tests::documents::{DEACTIVATE_USER, DELETE_USER};
+use kenning_tests::documents::{DEACTIVATE_USER, DELETE_USER, REACTIVATE_USER};
 use kenning_tests::on_every_backend;
 use serde_json::{json, Value};
 
@@ -308,9 +308,11 @@ fn uploads_teach_known_users_only(backend: Backend) {
     }
     assert!(topic_keys(&reply).iter().any(|k| k.contains("compil")));
 
-    // A deactivated user keeps learning.
+    // A deactivated user keeps learning, shown to nobody until back.
     let reply = app.upload(&key, &entry("resting@example.com", text));
     assert_eq!(reply.status, 201, "{}", reply.body);
+    assert!(user_topics(&app, &resting).is_empty());
+    app.graphql(REACTIVATE_USER, json!({ "globalUserId": resting }));
     assert!(!user_topics(&app, &resting).is_empty());
 
     let learned = user_topics(&app, &ada);

@@ -195,23 +195,43 @@ fn only_active_visible_users_are_experts(backend: Backend) {
     app.graphql(DELETE_USER, json!({ "globalUserId": leaving }));
     assert_eq!(emails(&experts(&app, "kubernetes")), ["active@example.com"]);
 
-    // A deactivated user keeps learning, and is listed again once back.
+    // A deactivated user keeps learning, shown to nobody, and is listed
+    // again once back.
     teach(&app, &key, "resting@example.com", "create", TAX);
+    let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": resting }));
+    assert_eq!(
+        reply.json()["data"]["userTopics"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+    app.graphql(REACTIVATE_USER, json!({ "globalUserId": resting }));
     let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": resting }));
     let keys = reply.body.to_lowercase();
     assert!(keys.contains("tax"), "{keys}");
-    app.graphql(REACTIVATE_USER, json!({ "globalUserId": resting }));
     assert_eq!(
         emails(&experts(&app, "corporate tax returns")),
         ["resting@example.com"]
     );
 
-    // After the purge nothing of the deleted user is left.
+    // Pending deletion, the user is shown nowhere, though what they
+    // learned is kept until the purge; after it nothing of them is left.
     let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": leaving }));
-    assert!(!reply.json()["data"]["userTopics"]
-        .as_array()
+    assert_eq!(
+        reply.json()["data"]["userTopics"],
+        json!([]),
+        "{}",
+        reply.body
+    );
+    let kept = app.graphql(
+        "query d($id: UUID!) { userData(globalUserId: $id) }",
+        json!({ "id": leaving }),
+    );
+    let kept = kept.json()["data"]["userData"]
+        .as_str()
         .unwrap()
-        .is_empty());
+        .to_lowercase();
+    assert!(kept.contains("kubernet"), "{kept}");
     app.advance(Duration::days(14));
     assert_eq!(app.services.users.purge_due().unwrap(), 1);
     let reply = app.graphql(USER_TOPICS, json!({ "globalUserId": leaving }));

@@ -149,6 +149,9 @@ impl GroupStore for Counted {
     ) -> Result<FilteredGroups, StoreError> {
         self.inner.groups(filter, skip, count)
     }
+    fn group_names(&self, count: u32) -> Result<Vec<Membership>, StoreError> {
+        self.inner.group_names(count)
+    }
     fn groups_of(&self, users: &[UserId]) -> Result<HashMap<UserId, Vec<Membership>>, StoreError> {
         self.group_reads.fetch_add(1, Ordering::SeqCst);
         self.inner.groups_of(users)

@@ -1,10 +1,12 @@
 //! Who knows about a query: the query read for topics, the people
-//! ranked on them, how the query was read, and the topics that go with one.
+//! ranked on them, and how the query was read, with how many people
+//! `experts` would rank on each of its topics.
+
+use std::collections::HashMap;
 
 use kenning_domain::{
-    query_terms, rank_experts, read_query, related_topics, subject_known, Expert, ExpertsLimit,
-    FieldViolation, GroupId, QueryTerm, ReadTerm, RelatedTopic, RelatedTopicsLimit, Rule,
-    ScoredTopic, ACTIONS_COUNTED,
+    holders, query_terms, rank_experts, read_query, subject_known, Evidence, Expert, ExpertsLimit,
+    FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, TopicText, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -25,9 +27,6 @@ const STANDINGS_PER_TOPIC: u32 = 300;
 /// `experts` reads for the documents' evidence: as many as it counts in
 /// all, so that the best actions of a query of one topic are all read.
 const ACTIONS_PER_TOPIC_READ: u32 = ACTIONS_COUNTED;
-/// How many of the newest actions that taught a topic are read to find the
-/// topics that go with it.
-const RELATED_SAMPLE: u32 = 200;
 
 /// How a query was read: the language and the topics, with what is known
 /// of each.
@@ -39,7 +38,8 @@ pub struct QueryReading {
     /// as English is read with English rules too.
     pub languages: Vec<String>,
     /// The topics read, the largest share of the score first, those
-    /// nobody learned last; with the learned topics the query reached
+    /// nobody holds last, each with how many people `experts` would rank
+    /// on it ([`holders`]); with the learned topics the query reached
     /// through their meaning.
     pub topics: Vec<ReadTerm>,
     /// The model the query's meaning was read with, if any.
@@ -49,9 +49,10 @@ pub struct QueryReading {
     pub asking: Vec<String>,
     /// What the query asks about: the query less its question.
     pub subject: String,
-    /// Whether somebody learned a topic the subject writes. When nobody
-    /// did, whoever is listed was reached through meaning alone and
-    /// scores below 50: the nearest Kenning has, not someone who knows.
+    /// Whether somebody `experts` would rank holds a topic the subject
+    /// writes. When nobody does, whoever is listed was reached through
+    /// meaning alone and scores below 50: the nearest Kenning has, not
+    /// someone who knows.
     pub subject_known: bool,
 }
 
@@ -88,7 +89,9 @@ impl ExpertiseService {
         if read.terms.is_empty() {
             return Ok(Vec::new());
         }
-        self.rank(&self.with_reached(read.terms), limit, group)
+        let terms = self.with_reached(read.terms);
+        let evidence = self.evidence(&terms, group)?;
+        Ok(self.rank(&terms, evidence, limit, group))
     }
 
     /// [`experts_in`](Self::experts_in) and [`read_query`](Self::read_query)
@@ -105,12 +108,20 @@ impl ExpertiseService {
         let mut read = self.query_terms(query)?;
         let nothing_written = read.terms.is_empty();
         read.terms = self.with_reached(read.terms);
-        let experts = if nothing_written {
-            Vec::new()
+        let (experts, held) = if nothing_written {
+            (Vec::new(), None)
         } else {
-            self.rank(&read.terms, limit, group)?
+            let evidence = self.evidence(&read.terms, group)?;
+            // Among everyone, what was read to rank counts the holders
+            // too; within a group, it holds the members' standings alone.
+            let held = group.is_none().then(|| self.holders_of(&evidence));
+            (self.rank(&read.terms, evidence, limit, group), held)
         };
-        Ok((experts, self.reading(read)?))
+        let held = match held {
+            Some(held) => held,
+            None => self.holders(&read.terms)?,
+        };
+        Ok((experts, self.reading(read, held)?))
     }
 
     /// `NotFound` for a group that does not exist.
@@ -123,17 +134,16 @@ impl ExpertiseService {
         }
     }
 
-    /// At most `limit` people ranked on the query's `terms` (among the
-    /// members of `group` alone when given).
-    fn rank(
+    /// What ranking `terms` reads (of the members of `group` alone when
+    /// given).
+    fn evidence(
         &self,
         terms: &[QueryTerm],
-        limit: ExpertsLimit,
         group: Option<GroupId>,
-    ) -> Result<Vec<Expert>, ServiceError> {
+    ) -> Result<Evidence, ServiceError> {
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
-        let evidence = match group {
+        match group {
             None => self
                 .store
                 .evidence(&keys, per_topic, actions, &self.scoring),
@@ -142,7 +152,42 @@ impl ExpertiseService {
                     .evidence_within(&keys, per_topic, actions, &self.scoring, group)
             }
         }
-        .map_err(internal)?;
+        .map_err(internal)
+    }
+
+    /// How many people `experts` would rank on each of `terms`' topics
+    /// ([`holders`]), from the best standings on each.
+    fn holders(&self, terms: &[QueryTerm]) -> Result<HashMap<String, u64>, ServiceError> {
+        if terms.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
+        let evidence = self
+            .store
+            .evidence(&keys, STANDINGS_PER_TOPIC, 0, &self.scoring)
+            .map_err(internal)?;
+        Ok(self.holders_of(&evidence))
+    }
+
+    /// [`holders`] of `evidence`, read among everyone.
+    fn holders_of(&self, evidence: &Evidence) -> HashMap<String, u64> {
+        holders(
+            evidence,
+            STANDINGS_PER_TOPIC,
+            self.clock.now(),
+            &self.scoring,
+        )
+    }
+
+    /// At most `limit` people ranked on the query's `terms` from
+    /// `evidence` (among the members of `group` alone when given).
+    fn rank(
+        &self,
+        terms: &[QueryTerm],
+        evidence: Evidence,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Vec<Expert> {
         let mut experts = rank_experts(
             terms,
             evidence,
@@ -156,7 +201,7 @@ impl ExpertiseService {
         for expert in &mut experts {
             self.keep_readable(&mut expert.topics);
         }
-        Ok(experts)
+        experts
     }
 
     /// Keeps the topics a person reads (shown by an upload and
@@ -169,39 +214,6 @@ impl ExpertiseService {
         if topics.iter().any(|t| t.shown) {
             topics.retain(|t| t.shown);
         }
-    }
-
-    /// At most `limit` of the topics most often learned together with
-    /// `topic` (a topic key or any text that reads as one), the most telling
-    /// first: those that go with it more than with everything else.
-    pub fn related_topics(
-        &self,
-        topic: &str,
-        limit: RelatedTopicsLimit,
-    ) -> Result<Vec<RelatedTopic>, ServiceError> {
-        self.caller.require(Operation::ReadExpertise)?;
-        let key = self.topic_key(topic)?;
-        let found = self
-            .store
-            .cooccurring(&key, RELATED_SAMPLE)
-            .map_err(internal)?;
-        let keys: Vec<String> = found.topics.iter().map(|(k, _, _)| k.clone()).collect();
-        let knowing = self.store.people_on(&keys).map_err(internal)?;
-        let population = self.store.population().map_err(internal)?;
-        // Every related topic ranked, then the best readable ones: tagging
-        // stops once the limit is reached.
-        Ok(related_topics(
-            &key,
-            &found.topics,
-            found.actions,
-            &knowing,
-            population,
-            usize::MAX,
-        )
-        .into_iter()
-        .filter(|t| self.extractor.readable(&t.label))
-        .take(items(limit.get()))
-        .collect())
     }
 
     /// The topics a query is matched on: those of its subject, the query
@@ -254,30 +266,31 @@ impl ExpertiseService {
 
     /// How `query` is read for [`experts`](Self::experts): the topics it
     /// is matched on, each with its weight in the query, how many people
-    /// learned it and its share of the score. A topic nobody learned is
-    /// why a query finds nobody, or fewer than expected.
+    /// `experts` would rank on it ([`holders`]: never one who hid it or
+    /// whom it does not rank) and its share of the score. A topic nobody
+    /// holds is why a query finds nobody, or fewer than expected.
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
         let mut read = self.query_terms(query)?;
         read.terms = self.with_reached(read.terms);
-        self.reading(read)
+        let held = self.holders(&read.terms)?;
+        self.reading(read, held)
     }
 
-    /// How a read query stands against what is known.
-    fn reading(&self, read: ReadQuery) -> Result<QueryReading, ServiceError> {
+    /// How a read query stands against what is known: `held`, how many
+    /// people `experts` would rank on each topic.
+    fn reading(
+        &self,
+        read: ReadQuery,
+        held: HashMap<String, u64>,
+    ) -> Result<QueryReading, ServiceError> {
         let ReadQuery {
             terms,
             languages,
             question,
         } = read;
-        let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
-        let knowing = if keys.is_empty() {
-            Default::default()
-        } else {
-            self.store.people_on(&keys).map_err(internal)?
-        };
         let population = self.store.population().map_err(internal)?;
-        let topics = read_query(&terms, &knowing, population);
+        let topics = read_query(&terms, &held, population);
         Ok(QueryReading {
             languages,
             subject_known: subject_known(&topics),
@@ -290,11 +303,10 @@ impl ExpertiseService {
 
     /// The key a topic is stored under: the text as given when it is a
     /// key already, else the best key phrase the extractor reads in it.
+    /// Refused when `topic` is no [`TopicText`].
     pub(super) fn topic_key(&self, topic: &str) -> Result<String, ServiceError> {
-        let topic = topic.trim();
-        if topic.is_empty() {
-            return Err(FieldViolation::new("topic", Rule::Required).into());
-        }
+        let topic = TopicText::parse(topic)?;
+        let topic = topic.as_str();
         let found = self.extractor.extract(
             topic,
             kenning_domain::TextFormat::Plain,

@@ -3,12 +3,13 @@
 //! One [`ExpertiseService`] (`service`), its use cases a module a subject:
 //! an upload's path from its texts to the store (`upload`), ranking the
 //! people who know about a query and reading the query (`experts`), a
-//! person's own topics (`profile`), and finding topics by their meaning
-//! (`by_meaning`).
+//! person's own topics (`profile`), the topics that go with one
+//! (`related`), and finding topics by their meaning (`by_meaning`).
 
 mod by_meaning;
 mod experts;
 mod profile;
+mod related;
 mod service;
 mod upload;
 

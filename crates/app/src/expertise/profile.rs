@@ -1,13 +1,19 @@
 //! A person's own topics: those they know best with the actions behind
 //! each, and those they hide.
 
-use kenning_domain::{profile_order, Attribution, ScoredTopic, UserId, UserTopicsLimit};
-use kenning_ports::ActionRecord;
+use kenning_domain::{
+    profile_order, Attribution, FieldViolation, Rule, ScoredTopic, User, UserId, UserTopicsLimit,
+    MAX_HIDDEN_TOPICS,
+};
+use kenning_ports::{ActionRecord, HiddenChange};
 
 use super::service::{internal, items, ExpertiseService};
 use crate::access::Operation;
 use crate::error::ServiceError;
 
+/// The public name of the list of topics a person hides, as a refusal
+/// names it.
+const HIDDEN_TOPICS: &str = "hiddenTopics";
 /// How many contributing actions are listed per topic.
 const ACTIONS_PER_TOPIC: u32 = 10;
 /// How many of a person's highest standings a profile is ordered from: a
@@ -50,18 +56,19 @@ impl ExpertiseService {
 
     /// At most `limit` of the topics `user` knows best, what sets them
     /// apart first (`profile_order`, among their 500
-    /// highest standings), with the actions behind each;
-    /// `NotFound` when no user has the id.
+    /// highest standings), with the actions behind each, less those they
+    /// hide; `NotFound` when no user has the id. None of a person
+    /// `experts` does not rank (not ACTIVE, hidden, or not learned about:
+    /// [`User::is_ranked`]), as it does not offer them; a person signed in
+    /// reads their own while they are learned about.
     pub fn user_topics(
         &self,
         user: UserId,
         limit: UserTopicsLimit,
     ) -> Result<Vec<UserTopic>, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
-        self.require_user(user)?;
-        if !self.learns(user)? {
-            // Not learned about: nothing is told of them, as `experts`
-            // does not offer them.
+        let person = self.require_user(user)?;
+        if !self.shows_topics_of(&person)? {
             return Ok(Vec::new());
         }
         let now = self.clock.now();
@@ -100,12 +107,23 @@ impl ExpertiseService {
             .collect()
     }
 
+    /// Whether `user`'s profile shows topics to the caller: when
+    /// `experts` ranks them ([`User::is_ranked`]), and to the person
+    /// themselves while they are learned about.
+    pub(super) fn shows_topics_of(&self, user: &User) -> Result<bool, ServiceError> {
+        let learns = self.learns(user.id())?;
+        Ok(user.is_ranked(learns) || (learns && self.caller.is_person(user.id())))
+    }
+
     /// Hides `topic` (a topic key or a text read as one, as
-    /// [`related_topics`](Self::related_topics) reads it) from `user`'s
-    /// profile and from ranking them, or shows it again (`hidden`
-    /// false); returns the topics the user hides now, by key. New uploads
-    /// go on teaching it but do not bring it back. `NotFound` when no
-    /// user has the id.
+    /// [`related_topics`](Self::related_topics) reads it: a
+    /// [`TopicText`](kenning_domain::TopicText)) from `user`'s profile and
+    /// from ranking them, or shows it again (`hidden` false); returns the
+    /// topics the user hides now, by key. New uploads go on teaching it
+    /// but do not bring it back. A person hides at most
+    /// [`MAX_HIDDEN_TOPICS`] topics: hiding one more is refused
+    /// (`hiddenTopics`, `TooMany`) until they show one again. `NotFound`
+    /// when no user has the id.
     pub fn set_topic_hidden(
         &self,
         user: UserId,
@@ -116,9 +134,22 @@ impl ExpertiseService {
         self.require_user(user)?;
         let key = self.topic_key(topic)?;
         let by = Attribution::new(self.actor.clone(), self.clock.now());
-        self.store
-            .set_hidden(user, &key, hidden, &by)
-            .map_err(internal)?;
+        match self
+            .store
+            .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
+            .map_err(internal)?
+        {
+            HiddenChange::Changed | HiddenChange::Unchanged => {}
+            HiddenChange::Full => {
+                return Err(FieldViolation::new(
+                    HIDDEN_TOPICS,
+                    Rule::TooMany {
+                        max: MAX_HIDDEN_TOPICS,
+                    },
+                )
+                .into())
+            }
+        }
         self.store.hidden_of(user).map_err(internal)
     }
 

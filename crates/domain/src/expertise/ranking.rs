@@ -488,8 +488,9 @@ pub struct ReadTerm {
     /// How much the query asks for it (how often it says a word; a phrase
     /// one).
     pub weight: f64,
-    /// How many people learned it; 0 when nobody did, and then it finds
-    /// nobody.
+    /// How many people hold it, as [`read_query`] was given them (a
+    /// reading counts those `experts` would rank: [`holders`](super::holders));
+    /// 0 when nobody does, and then it finds nobody.
     pub people: u64,
     /// The share of the query's weight it carries in the score, in [0, 1]:
     /// its weight times its specificity (idf over people) over the sum of
@@ -535,9 +536,10 @@ pub fn profile_order(
 }
 
 /// How `query` is read against what is known: each topic with its weight,
-/// how many of the `population` learned it (`knowing`; topics left out
-/// were learned by nobody) and its share of the score, the learned topics
-/// first by their share, then the topics nobody learned.
+/// how many of the `population` hold it (`knowing`, such as
+/// [`holders`](super::holders); topics left out are held by nobody) and
+/// its share of the score, the held topics first by their share, then
+/// the topics nobody holds.
 pub fn read_query(
     query: &[QueryTerm],
     knowing: &HashMap<String, u64>,

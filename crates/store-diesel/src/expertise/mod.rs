@@ -44,7 +44,8 @@ use std::collections::HashMap;
 use kenning_domain::{ActionTopic, Attribution, Evidence, GroupId, Population, Scoring};
 use kenning_domain::{StoredStanding, UserId};
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
+    StoreError,
 };
 
 use crate::database::Database;
@@ -138,12 +139,11 @@ impl ExpertiseStore for Database {
         user: UserId,
         key: &str,
         hidden: bool,
+        most: usize,
         by: &Attribution,
-    ) -> Result<bool, StoreError> {
-        let changed = self
-            .write(|conn| person::set_hidden(conn, user, key, hidden, by))
-            .map_err(StoreError::from)?;
-        Ok(changed > 0)
+    ) -> Result<HiddenChange, StoreError> {
+        self.write(|conn| person::set_hidden(conn, user, key, hidden, most, by))
+            .map_err(StoreError::from)
     }
 
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {

@@ -4,13 +4,13 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use kenning_domain::{hidden_topics_changed, Attribution, Scoring, UserId};
-use kenning_ports::{ActionRecord, StoreError};
+use kenning_ports::{ActionRecord, HiddenChange, StoreError};
 use uuid::Uuid;
 
 use super::rows::{ActionTopicRow, StandingRow};
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::rows::from_db_time;
-use crate::schema::{action_topics, actions, hidden_topics, standings};
+use crate::schema::{action_topics, actions, hidden_topics, standings, users};
 
 /// An action topic with its action's id, entity type, action type, date
 /// and alias.
@@ -76,17 +76,39 @@ pub(super) fn action_records(
 }
 
 /// Hides the topic `key` of `user`'s from the rankings, or shows it again,
-/// in the caller's transaction, recording the change when there is one;
-/// returns the number of rows changed.
+/// in the caller's transaction, recording the change when there is one; a
+/// user who hides `most` topics hides no other. On PostgreSQL the user's
+/// row is locked first, so that two hidings at once count one after the
+/// other (SQLite writes one transaction at a time).
 pub(super) fn set_hidden(
     conn: &mut DbConnection,
     user: UserId,
     key: &str,
     hidden: bool,
+    most: usize,
     by: &Attribution,
-) -> Result<usize, TxError> {
+) -> Result<HiddenChange, TxError> {
     let user_id = user.to_string();
+    let of_user = || hidden_topics::table.filter(hidden_topics::user_id.eq(user_id.clone()));
     let changed = if hidden {
+        if let DbConnection::Postgres(pg) = conn {
+            users::table
+                .find(&user_id)
+                .select(users::id)
+                .for_update()
+                .load::<String>(pg)?;
+        }
+        let already = of_user()
+            .filter(hidden_topics::topic_key.eq(key))
+            .count()
+            .get_result::<i64>(conn)?;
+        if already > 0 {
+            return Ok(HiddenChange::Unchanged);
+        }
+        let hides = of_user().count().get_result::<i64>(conn)?;
+        if usize::try_from(hides).unwrap_or(usize::MAX) >= most {
+            return Ok(HiddenChange::Full);
+        }
         execute_natively(
             conn,
             diesel::insert_into(hidden_topics::table)
@@ -96,22 +118,18 @@ pub(super) fn set_hidden(
                 ))
                 .on_conflict((hidden_topics::user_id, hidden_topics::topic_key))
                 .do_nothing(),
-        )
+        )?
     } else {
         execute_natively(
             conn,
-            diesel::delete(
-                hidden_topics::table
-                    .filter(hidden_topics::user_id.eq(&user_id))
-                    .filter(hidden_topics::topic_key.eq(key)),
-            ),
-        )
+            diesel::delete(of_user().filter(hidden_topics::topic_key.eq(key))),
+        )?
     };
-    let changed = changed?;
-    if changed > 0 {
-        crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
+    if changed == 0 {
+        return Ok(HiddenChange::Unchanged);
     }
-    Ok(changed)
+    crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
+    Ok(HiddenChange::Changed)
 }
 
 /// The topics `user` hid, by key.

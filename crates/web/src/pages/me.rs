@@ -4,6 +4,7 @@
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use kenning_app::ServiceError;
+use kenning_domain::Rule;
 
 use crate::forms;
 use crate::render::{internal_error, message_page, respond};
@@ -73,12 +74,31 @@ pub(crate) async fn change_topic(
             "Not yours to change",
             &why,
         ),
-        Ok(Err(ServiceError::Validation(e))) => message_page(
-            StatusCode::BAD_REQUEST,
-            Chrome::of(Some(&person)),
-            "Which topic?",
-            &e.to_string(),
-        ),
+        Ok(Err(ServiceError::Validation(e))) => {
+            let (title, text) = match &e.first().rule {
+                Rule::TooMany { max } => (
+                    "You hide as many topics as you may",
+                    format!(
+                        "A person hides at most {max} topics. Show one of them again, then \
+                         hide this one."
+                    ),
+                ),
+                Rule::TooLong { limit } => (
+                    "Which topic?",
+                    format!(
+                        "A topic is named in at most {limit} characters; use your profile's \
+                         buttons to hide one."
+                    ),
+                ),
+                _ => ("Which topic?", e.to_string()),
+            };
+            message_page(
+                StatusCode::BAD_REQUEST,
+                Chrome::of(Some(&person)),
+                title,
+                &text,
+            )
+        }
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),
     }

@@ -100,7 +100,7 @@ pub(crate) fn profile(
     let related = match topics.first() {
         Some(best) => acting
             .expertise
-            .related_topics(&best.key, RelatedTopicsLimit::parse(RELATED.into())?)?
+            .related_topics_of(id, &best.key, RelatedTopicsLimit::parse(RELATED.into())?)?
             .into_iter()
             .map(|r| Linked {
                 search: query_param(&r.label),

@@ -5,7 +5,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{QueryReading, ServiceError, UseCases};
-use kenning_domain::{Expert, ExpertsLimit, GroupFilter, GroupId, UserId};
+use kenning_domain::{Expert, ExpertsLimit, GroupId, UserId};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -18,9 +18,15 @@ use crate::view::{query_param, score_words, Chrome, Evidence};
 const MAX_QUERY: usize = 500;
 /// How many more people "More results" asks for.
 const PAGE: u32 = 10;
-/// How many topics of a person a card explains, and how many actions each.
+/// How many topics of a person a card lists, and how many actions explain
+/// each.
 const TOPICS_PER_CARD: usize = 5;
 const ACTIONS_PER_TOPIC: u32 = 3;
+/// How many topics one page explains with their actions, in all: every
+/// topic of a first page's cards. Each is a read of the store, so a page of
+/// a hundred people costs no more reads than one of ten; the cards further
+/// down list their topics without the actions.
+const TOPICS_EXPLAINED: usize = ExpertsLimit::DEFAULT.get() as usize * TOPICS_PER_CARD;
 /// What a group that does not exist is told as.
 const UNKNOWN_GROUP: &str = "That group is not one Kenning knows; choose another.";
 /// How many groups the filter offers.
@@ -134,24 +140,33 @@ fn reading_of(reading: QueryReading) -> Reading {
     }
 }
 
-/// The card of `expert`, explained by the actions behind its topics.
+/// The card of `expert`, its topics explained by the actions behind them
+/// while `explained` topics are left to the page.
 fn card(
     acting: &UseCases,
     expert: &Expert,
     name: String,
     meta: String,
+    explained: &mut usize,
 ) -> Result<Card, ServiceError> {
     let topics = expert
         .topics
         .iter()
         .take(TOPICS_PER_CARD)
         .map(|t| {
-            let actions = acting
-                .expertise
-                .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
+            let evidence = if *explained > 0 {
+                *explained -= 1;
+                let actions =
+                    acting
+                        .expertise
+                        .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
+                Evidence::of_all(&actions)
+            } else {
+                Vec::new()
+            };
             Ok(CardTopic {
                 label: t.label.clone(),
-                evidence: Evidence::of_all(&actions),
+                evidence,
             })
         })
         .collect::<Result<Vec<_>, ServiceError>>()?;
@@ -174,13 +189,12 @@ fn find(
 ) -> Result<Found, ServiceError> {
     let groups = acting
         .groups
-        .list(&GroupFilter::default(), 0, GROUPS_OFFERED)?
-        .groups
+        .names(GROUPS_OFFERED)?
         .into_iter()
         .map(|g| GroupOption {
-            id: g.id().as_uuid(),
-            name: g.attributes().display_name.as_str().to_owned(),
-            selected: Some(g.id()) == group,
+            id: g.group.as_uuid(),
+            name: g.display_name.as_str().to_owned(),
+            selected: Some(g.group) == group,
         })
         .collect();
     let mut found = Found {
@@ -205,6 +219,7 @@ fn find(
     found.full = experts.len() == limit.get() as usize;
     let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
     let users = acting.expertise.people(&ids)?;
+    let mut explained = TOPICS_EXPLAINED;
     for expert in &experts {
         let Some(profile) = users
             .iter()
@@ -222,9 +237,13 @@ fn find(
         .flatten()
         .collect::<Vec<_>>()
         .join(" · ");
-        found
-            .cards
-            .push(card(acting, expert, profile.display_name(), meta)?);
+        found.cards.push(card(
+            acting,
+            expert,
+            profile.display_name(),
+            meta,
+            &mut explained,
+        )?);
     }
     found.reading = Some(reading_of(reading));
     Ok(found)
