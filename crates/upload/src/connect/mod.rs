@@ -14,6 +14,7 @@ mod people;
 mod progress;
 mod source;
 pub mod stackexchange;
+mod tally;
 mod wikitext;
 
 use std::collections::BTreeMap;
@@ -24,8 +25,8 @@ use anyhow::Context as _;
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 
-pub use engine::{alias, texts_as_sent, Settings, Tally, MAX_TEXT_CHARS};
-pub use people::{Directory, IdentityFile, ServerDirectory};
+pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
+pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 
 /// The arguments of `kenning connect`.

@@ -284,7 +284,12 @@ fn bad_input_is_one_clear_error_and_the_run_goes_on_past_a_bad_row() {
     let said = String::from_utf8_lossy(&run.stderr);
     assert!(said.contains("Posts.xml: the dump breaks"), "{said}");
     assert!(said.contains("byte"), "{said}");
-    assert_eq!(count(&run, "sent"), 2, "{said}");
+    // What the run before sent from the same posts is known already.
+    assert_eq!(
+        count(&run, "sent") + count(&run, "already known"),
+        2,
+        "{said}"
+    );
     std::fs::write(truncated.join("Posts.xml"), &whole).unwrap();
     let mended = connected.connect(&[
         "stackexchange",
