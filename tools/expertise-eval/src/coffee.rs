@@ -15,9 +15,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use chrono::SecondsFormat;
+use chrono::{DateTime, SecondsFormat, Utc};
 use kenning_domain::Descriptor;
+use kenning_upload::connect::{self, Found, Source, Window};
 
+use crate::commits::descriptor;
 use crate::posts::{self, Post, PostKind};
 use crate::text::{html_to_text, one_line};
 use crate::world::{Evaluation, Query, Text, Upload, World};
@@ -46,9 +48,20 @@ struct Question<'a> {
     accepted_answer: Option<u64>,
 }
 
+/// Where the people's uploads come from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Feed {
+    /// Made here from the posts.
+    Own,
+    /// The items `kenning connect stackexchange` reads from the folder,
+    /// as it sends them: what the connector teaches must be what the
+    /// evaluation's own uploads teach.
+    Connector,
+}
+
 /// The two evaluations of the site in `dir` (`Posts.xml`): the accepted
 /// answerer as the one right answer, and every answerer among the people.
-pub fn evaluations(dir: &Path, name: &str) -> anyhow::Result<Vec<Evaluation>> {
+pub fn evaluations(dir: &Path, name: &str, feed: Feed) -> anyhow::Result<Vec<Evaluation>> {
     let path = dir.join("Posts.xml");
     let xml =
         std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
@@ -102,24 +115,25 @@ pub fn evaluations(dir: &Path, name: &str) -> anyhow::Result<Vec<Evaluation>> {
     let person_of: HashMap<u64, usize> = owners.iter().enumerate().map(|(i, &o)| (o, i)).collect();
     let person = |post: &Post| post.owner.and_then(|o| person_of.get(&o).copied());
 
-    let uploads: Vec<Upload> = before
-        .iter()
-        .filter_map(|(answer, question)| {
-            let person = person(answer)?;
-            let question = questions.get(question)?;
-            Some(Upload {
-                person,
-                date: answer.created,
-                entity_type: "answer",
-                action_type: "answer",
-                texts: vec![
-                    Text::plain(Descriptor::Primary, question.title),
-                    Text::html(Descriptor::Default, question.post.body.as_str()),
-                    Text::html(Descriptor::Default, answer.body.as_str()),
-                ],
-            })
+    let own = before.iter().filter_map(|(answer, question)| {
+        let person = person(answer)?;
+        let question = questions.get(question)?;
+        Some(Upload {
+            person,
+            date: answer.created,
+            entity_type: "answer",
+            action_type: "answer",
+            texts: vec![
+                Text::plain(Descriptor::Primary, question.title),
+                Text::html(Descriptor::Default, question.post.body.as_str()),
+                Text::html(Descriptor::Default, answer.body.as_str()),
+            ],
         })
-        .collect();
+    });
+    let uploads: Vec<Upload> = match feed {
+        Feed::Own => own.collect(),
+        Feed::Connector => through_connector(dir, cut_off, &person_of)?,
+    };
 
     let mut answered_by: HashMap<u64, Vec<usize>> = HashMap::new();
     for (answer, question) in &answers {
@@ -191,6 +205,50 @@ pub fn evaluations(dir: &Path, name: &str) -> anyhow::Result<Vec<Evaluation>> {
     ])
 }
 
+/// The uploads of the answers written before `cut_off` by the people
+/// (`person_of` their site user id), as `kenning connect stackexchange`
+/// reads and sends them, in the order the evaluation's own are made.
+fn through_connector(
+    dir: &Path,
+    cut_off: DateTime<Utc>,
+    person_of: &HashMap<u64, usize>,
+) -> anyhow::Result<Vec<Upload>> {
+    let mut site = connect::stackexchange::Site::open(dir)?;
+    let mut items = Vec::new();
+    site.read(None, &Window::default(), &mut |found| {
+        if let Found::Item(item) = found {
+            if item.entity_type == connect::stackexchange::ANSWER && item.date < cut_off {
+                items.push(item);
+            }
+        }
+        true
+    })?;
+    items.sort_by_key(|item| (item.date, item.id.parse::<u64>().unwrap_or(u64::MAX)));
+    let mut uploads = Vec::new();
+    for item in &items {
+        let texts: Vec<Text> = connect::texts_as_sent(item)
+            .into_iter()
+            .map(|t| Text {
+                descriptor: descriptor(t.descriptor),
+                html: t.html,
+                body: t.text,
+            })
+            .collect();
+        for (who, action) in &item.actions {
+            if let Some(&person) = who.key.parse().ok().and_then(|id| person_of.get(&id)) {
+                uploads.push(Upload {
+                    person,
+                    date: item.date,
+                    entity_type: item.entity_type,
+                    action_type: action,
+                    texts: texts.clone(),
+                });
+            }
+        }
+    }
+    Ok(uploads)
+}
+
 /// The Q&A sites under `dir`: every folder holding a `Posts.xml`, in name
 /// order.
 pub fn sites(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
@@ -210,12 +268,14 @@ pub fn sites(dir: &Path) -> anyhow::Result<Vec<(String, PathBuf)>> {
 
 /// The evaluations of every site in `dir`, one pair per site, then, when
 /// there are several, the pair with every site's questions pooled (each
-/// site its own world: its people answer only its questions).
+/// site its own world: its people answer only its questions), then each
+/// site's pair again with the uploads `kenning connect stackexchange`
+/// sends.
 pub fn all_sites(dir: &Path) -> anyhow::Result<Vec<Evaluation>> {
     let sites = sites(dir)?;
     let mut per_site = Vec::new();
     for (name, path) in &sites {
-        per_site.push(evaluations(path, name)?);
+        per_site.push(evaluations(path, name, Feed::Own)?);
     }
     let mut all: Vec<Evaluation> = per_site.iter().flatten().cloned().collect();
     if per_site.len() > 1 {
@@ -239,6 +299,13 @@ pub fn all_sites(dir: &Path) -> anyhow::Result<Vec<Evaluation>> {
                     .join(", "),
             });
         }
+    }
+    for (name, path) in &sites {
+        all.extend(evaluations(
+            path,
+            &format!("{name} via kenning connect"),
+            Feed::Connector,
+        )?);
     }
     Ok(all)
 }

@@ -37,7 +37,8 @@ pub fn repository() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
-fn descriptor(of: connect::Descriptor) -> Descriptor {
+/// The domain's descriptor of a connector's text.
+pub fn descriptor(of: connect::Descriptor) -> Descriptor {
     match of {
         connect::Descriptor::Primary => Descriptor::Primary,
         connect::Descriptor::Default => Descriptor::Default,

@@ -8,7 +8,7 @@
 //!
 //! What a reader fills in is filled in: the token the server printed for
 //! `kn_tok_...`, the `globalUserId` the first createUser answered for
-//! `<id>`, and the server's port for 8080 (the test's server listens on a
+//! `"<id>"`, and the server's port for 8080 (the test's server listens on a
 //! free one). Blocks of build commands (`make ...`, `cargo ...`) are not
 //! run here: `make test` is what runs this test, `make run` is the server
 //! started here, and `make test` runs the embedding example itself.
@@ -222,9 +222,10 @@ fn the_readme_runs_as_written() {
             .replace("127.0.0.1:8080", &format!("127.0.0.1:{port}"))
             .replace("kn_tok_...", &token);
         match &id {
-            Some(id) => script = script.replace("<id>", id),
+            // Only the quoted placeholder: a block may hold XML with `<id>`.
+            Some(id) => script = script.replace("\"<id>", &format!("\"{id}")),
             None => assert!(
-                !script.contains("<id>"),
+                !script.contains("\"<id>"),
                 "block {n} uses <id> before any answer gave one:\n{script}"
             ),
         }

@@ -6,13 +6,18 @@
 //! shows progress, and reports the run to the server.
 
 mod cursor;
+mod diff;
 mod engine;
 pub mod git;
+pub mod mediawiki;
 mod people;
 mod progress;
 mod source;
+pub mod stackexchange;
 mod tally;
+mod wikitext;
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -38,6 +43,13 @@ enum SourceArgs {
     /// Commits of local git repositories (clones or bare): a commit that is
     /// not a merge teaches its author and co-authors.
     Git(GitArgs),
+    /// A MediaWiki XML dump with its history (.xml or .xml.gz): a
+    /// revision teaches its author from the text it added.
+    Mediawiki(MediawikiArgs),
+    /// A Stack Exchange data dump's folder (Posts.xml, Users.xml), as
+    /// Stack Overflow for Teams exports it too: an answer teaches its
+    /// author, a question its asker.
+    Stackexchange(StackexchangeArgs),
 }
 
 /// `kenning connect git`.
@@ -49,6 +61,34 @@ struct GitArgs {
     /// The revision whose history is read.
     #[arg(long, default_value = "HEAD")]
     revision: String,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `kenning connect mediawiki`.
+#[derive(Debug, Args)]
+struct MediawikiArgs {
+    /// The dump.
+    dump: PathBuf,
+    /// A namespace read (repeat for several): 0, the articles, by default.
+    #[arg(long = "namespace", default_values_t = [0])]
+    namespaces: Vec<i64>,
+    /// User names that are bots, besides those ending in "bot" (comma
+    /// separated, or repeated).
+    #[arg(long, value_delimiter = ',')]
+    bots: Vec<String>,
+    /// The fewest new words a revision adds to teach its author.
+    #[arg(long, default_value_t = mediawiki::MIN_WORDS)]
+    min_words: usize,
+    #[command(flatten)]
+    common: Common,
+}
+
+/// `kenning connect stackexchange`.
+#[derive(Debug, Args)]
+struct StackexchangeArgs {
+    /// The folder holding Posts.xml (and Users.xml).
+    folder: PathBuf,
     #[command(flatten)]
     common: Common,
 }
@@ -178,6 +218,27 @@ pub fn run(args: ConnectArgs) -> anyhow::Result<()> {
             };
             keep_syncing(&git.common, &settings, open)
         }
+        SourceArgs::Mediawiki(wiki) => {
+            let settings = wiki.common.settings()?;
+            let rules = mediawiki::Rules {
+                namespaces: wiki.namespaces.clone(),
+                bots: wiki.bots.clone(),
+                min_words: wiki.min_words,
+            };
+            let open = || {
+                mediawiki::Dump::open(&wiki.dump, rules.clone())
+                    .map(|d| vec![Box::new(d) as Box<dyn Source>])
+            };
+            keep_syncing(&wiki.common, &settings, open)
+        }
+        SourceArgs::Stackexchange(site) => {
+            let settings = site.common.settings()?;
+            let open = || {
+                stackexchange::Site::open(&site.folder)
+                    .map(|s| vec![Box::new(s) as Box<dyn Source>])
+            };
+            keep_syncing(&site.common, &settings, open)
+        }
     }
 }
 
@@ -237,7 +298,20 @@ fn run_once(
     if let Err(e) = send_report(settings, &report) {
         eprintln!("warning: the run was not reported to the server: {e:#}");
     }
-    summary(kind, &name, &tally, settings.dry_run, list_not_found);
+    let names = if list_not_found {
+        let keys: Vec<&str> = tally.people_not_found.keys().map(String::as_str).collect();
+        source.display_names(&keys)
+    } else {
+        BTreeMap::new()
+    };
+    summary(
+        kind,
+        &name,
+        &tally,
+        settings.dry_run,
+        list_not_found,
+        &names,
+    );
     if let Some(e) = stopped {
         return Err(e.context(format!(
             "{kind} {name}: stopped; a new run reads from where this one got to"
@@ -276,8 +350,16 @@ fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Resul
     Ok(())
 }
 
-/// What a run did, on standard error.
-fn summary(kind: &str, name: &str, tally: &Tally, dry_run: bool, list_not_found: bool) {
+/// What a run did, on standard error; `names` are the names the people
+/// not found go by, where the source's keys are not names.
+fn summary(
+    kind: &str,
+    name: &str,
+    tally: &Tally,
+    dry_run: bool,
+    list_not_found: bool,
+    names: &BTreeMap<String, String>,
+) {
     let people = tally.people_not_found.len();
     let refused: u64 = tally.refused.values().sum();
     eprintln!(
@@ -300,7 +382,10 @@ fn summary(kind: &str, name: &str, tally: &Tally, dry_run: bool, list_not_found:
     }
     if list_not_found {
         for (who, n) in &tally.people_not_found {
-            eprintln!("  not found: {who} ({n} uploads not sent)");
+            match names.get(who) {
+                Some(name) => eprintln!("  not found: {who} \"{name}\" ({n} uploads not sent)"),
+                None => eprintln!("  not found: {who} ({n} uploads not sent)"),
+            }
         }
     } else if people > 0 {
         eprintln!("  --report lists the people not found");

@@ -1,6 +1,8 @@
 //! What a source is to the framework: something that reads items, in an
 //! order it can resume from, each teaching the people who wrote it.
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 
 /// How a person is named by a source: its own key for them (an e-mail
@@ -166,4 +168,11 @@ pub trait Source: Send {
         window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()>;
+
+    /// The names the people of `keys` go by in the source, where its keys
+    /// are not names (a Q&A site's user ids), for the report of the people
+    /// not found; none by default.
+    fn display_names(&self, _keys: &[&str]) -> BTreeMap<String, String> {
+        BTreeMap::new()
+    }
 }

@@ -4,6 +4,8 @@
 //! named in one line.
 
 mod git;
+mod mediawiki;
+mod stackexchange;
 
 use std::process::{Command, Output, Stdio};
 

@@ -1,0 +1,660 @@
+//! `kenning connect stackexchange`: the folder of a Stack Exchange data
+//! dump (`Posts.xml`, and `Users.xml` when it is there), the format Stack
+//! Overflow for Teams exports too; read as it streams.
+//!
+//! An answer teaches its author from the question's title (primary), the
+//! question and the answer (HTML); an accepted answer is its own action
+//! type, which operators weigh more. A question teaches its asker a little
+//! (its title and body). The posts are in id order, as the dumps write
+//! them: a run resumes after the highest post id it handled. An answer's
+//! question is kept from when it was read (up to [`KEPT_BYTES`]), else
+//! found again in `Posts.xml` by its id (a binary search of the file).
+
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::fs::File;
+use std::io::{BufReader, Read as _, Seek as _, SeekFrom};
+use std::path::{Path, PathBuf};
+
+use anyhow::Context as _;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use quick_xml::events::{BytesStart, Event};
+use quick_xml::{Reader, XmlVersion};
+
+use super::source::{Descriptor, Found, Identity, Item, Source, Text, Window};
+
+/// The entity type of a question.
+pub const QUESTION: &str = "question";
+/// The entity type of an answer.
+pub const ANSWER: &str = "answer";
+/// The action type of a question's asker.
+pub const ASKED: &str = "asked";
+/// The action type of an answer's author.
+pub const ANSWERED: &str = "answer";
+/// The action type of the author of the answer the asker accepted.
+pub const ACCEPTED: &str = "accepted_answer";
+/// The most bytes of questions kept for their answers; older ones are
+/// found again in the file.
+pub const KEPT_BYTES: usize = 32 << 20;
+
+/// A dump's folder.
+#[derive(Debug)]
+pub struct Site {
+    dir: PathBuf,
+    posts: PathBuf,
+    users: Option<PathBuf>,
+    /// The e-mail address and externalId of users whose rows carry them
+    /// (an organisation's export may; public dumps do not).
+    contacts: HashMap<u64, (Option<String>, Option<String>)>,
+}
+
+impl Site {
+    /// The dump in `dir`; an error when it holds no `Posts.xml`.
+    pub fn open(dir: &Path) -> anyhow::Result<Self> {
+        let dir = std::fs::canonicalize(dir)
+            .with_context(|| format!("{}: no such folder", dir.display()))?;
+        let posts = dir.join("Posts.xml");
+        anyhow::ensure!(
+            posts.is_file(),
+            "{}: no Posts.xml (the folder of a Stack Exchange data dump)",
+            dir.display()
+        );
+        let users = Some(dir.join("Users.xml")).filter(|u| u.is_file());
+        let mut contacts = HashMap::new();
+        if let Some(users) = &users {
+            rows(users, &mut |_, row| {
+                let Ok(row) = row else { return true };
+                let field = |name: &str| {
+                    row.get(name)
+                        .map(|v| v.trim().to_owned())
+                        .filter(|v| !v.is_empty())
+                };
+                let (email, external_id) = (field("EmailAddress"), field("ExternalId"));
+                if let (Some(id), true) = (
+                    field("Id").and_then(|id| id.parse().ok()),
+                    email.is_some() || external_id.is_some(),
+                ) {
+                    contacts.insert(id, (email, external_id));
+                }
+                true
+            })?;
+        }
+        Ok(Self {
+            dir,
+            posts,
+            users,
+            contacts,
+        })
+    }
+
+    fn identity(&self, user: u64) -> Identity {
+        let (email, external_id) = self.contacts.get(&user).cloned().unwrap_or_default();
+        Identity {
+            key: user.to_string(),
+            email,
+            external_id,
+        }
+    }
+}
+
+/// A row's attributes, by name.
+type Row = HashMap<String, String>;
+
+/// Hands `visit` each `<row>` of the file at `path` with where it starts,
+/// until it answers false; an error when the file cannot be read or
+/// breaks off.
+fn rows(
+    path: &Path,
+    visit: &mut dyn FnMut(u64, Result<Row, String>) -> bool,
+) -> anyhow::Result<()> {
+    let file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let mut xml = Reader::from_reader(BufReader::with_capacity(1 << 16, file));
+    let mut buf = Vec::new();
+    let mut depth = 0usize;
+    loop {
+        let at = xml.buffer_position();
+        let event = xml.read_event_into(&mut buf).map_err(|e| {
+            anyhow::anyhow!(
+                "{}: the dump breaks at byte {}: {e}",
+                path.display(),
+                xml.error_position()
+            )
+        })?;
+        match event {
+            Event::Empty(e) if e.local_name().as_ref() == "row" && !visit(at, attributes(&e)) => {
+                return Ok(());
+            }
+            Event::Start(e) => {
+                depth += 1;
+                if e.local_name().as_ref() == "row" && !visit(at, attributes(&e)) {
+                    return Ok(());
+                }
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            Event::Eof => {
+                anyhow::ensure!(
+                    depth == 0,
+                    "{}: the dump breaks off at byte {} before its last element ends (a truncated file?)",
+                    path.display(),
+                    xml.buffer_position()
+                );
+                return Ok(());
+            }
+            _ => {}
+        }
+        buf.clear();
+    }
+}
+
+fn attributes(e: &BytesStart<'_>) -> Result<Row, String> {
+    let mut row = Row::new();
+    for attribute in e.attributes() {
+        let attribute = attribute.map_err(|e| format!("a malformed row: {e}"))?;
+        let name = attribute.key.as_ref().to_owned();
+        let value = attribute
+            .normalized_value(XmlVersion::Implicit1_0)
+            .map_err(|e| format!("a malformed {name}: {e}"))?;
+        row.insert(name, value.into_owned());
+    }
+    Ok(row)
+}
+
+/// A question as its answers need it.
+#[derive(Debug, Clone, PartialEq)]
+struct Question {
+    title: String,
+    /// HTML.
+    body: String,
+    accepted: Option<u64>,
+}
+
+impl Question {
+    fn of(row: &Row) -> Option<Self> {
+        (row.get("PostTypeId").map(String::as_str) == Some("1")).then(|| Self {
+            title: row.get("Title").cloned().unwrap_or_default(),
+            body: row.get("Body").cloned().unwrap_or_default(),
+            accepted: row.get("AcceptedAnswerId").and_then(|a| a.parse().ok()),
+        })
+    }
+}
+
+/// The questions read last, up to [`KEPT_BYTES`].
+#[derive(Debug, Default)]
+struct Kept {
+    questions: HashMap<u64, Question>,
+    order: VecDeque<u64>,
+    bytes: usize,
+}
+
+impl Kept {
+    fn keep(&mut self, id: u64, question: Question) {
+        self.bytes += question.title.len() + question.body.len();
+        if self.questions.insert(id, question).is_none() {
+            self.order.push_back(id);
+        }
+        while self.bytes > KEPT_BYTES {
+            let Some(oldest) = self.order.pop_front() else {
+                break;
+            };
+            if let Some(gone) = self.questions.remove(&oldest) {
+                self.bytes -= gone.title.len() + gone.body.len();
+            }
+        }
+    }
+}
+
+/// The question `id` in the posts file at `path`, found by a binary
+/// search of its rows (in id order, one after another, each starting
+/// `<row`, which no attribute value holds unescaped).
+fn find_question(path: &Path, id: u64) -> anyhow::Result<Option<Question>> {
+    let mut file = File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let (mut low, mut high) = (0, file.metadata()?.len());
+    while low < high {
+        let middle = low + (high - low) / 2;
+        let Some(start) = row_at_or_after(&mut file, middle)? else {
+            high = middle;
+            continue;
+        };
+        file.seek(SeekFrom::Start(start))?;
+        let mut xml = Reader::from_reader(BufReader::new(&mut file));
+        let mut buf = Vec::new();
+        let row = match xml.read_event_into(&mut buf) {
+            Ok(Event::Empty(e) | Event::Start(e)) => attributes(&e).ok(),
+            _ => None,
+        };
+        let Some(found) = row
+            .as_ref()
+            .and_then(|r| r.get("Id"))
+            .and_then(|i| i.parse::<u64>().ok())
+        else {
+            // A row that cannot be read: search on after it.
+            low = start + 1;
+            continue;
+        };
+        match found.cmp(&id) {
+            std::cmp::Ordering::Equal => return Ok(row.as_ref().and_then(Question::of)),
+            std::cmp::Ordering::Less => low = start + 1,
+            std::cmp::Ordering::Greater => high = middle,
+        }
+    }
+    Ok(None)
+}
+
+/// Where the first row starting at or after byte `from` starts.
+fn row_at_or_after(file: &mut File, from: u64) -> anyhow::Result<Option<u64>> {
+    const MARK: &[u8] = b"<row";
+    file.seek(SeekFrom::Start(from))?;
+    let mut chunk = vec![0; 1 << 16];
+    let mut carried: Vec<u8> = Vec::new();
+    let mut at = from;
+    loop {
+        let n = file.read(&mut chunk)?;
+        if n == 0 {
+            return Ok(None);
+        }
+        let start = at - carried.len() as u64;
+        carried.extend_from_slice(&chunk[..n]);
+        if let Some(i) = carried
+            .windows(MARK.len() + 1)
+            .position(|w| w.starts_with(MARK) && w[MARK.len()].is_ascii_whitespace())
+        {
+            return Ok(Some(start + i as u64));
+        }
+        at += n as u64;
+        let keep = carried.len().min(MARK.len());
+        carried.drain(..carried.len() - keep);
+    }
+}
+
+impl Source for Site {
+    fn kind(&self) -> &'static str {
+        "stackexchange"
+    }
+
+    fn name(&self) -> String {
+        self.dir.display().to_string()
+    }
+
+    fn read(
+        &mut self,
+        cursor: Option<&str>,
+        window: &Window,
+        found: &mut dyn FnMut(Found) -> bool,
+    ) -> anyhow::Result<()> {
+        let after = cursor.and_then(|c| c.trim().parse::<u64>().ok());
+        let mut kept = Kept::default();
+        let mut highest = after.unwrap_or(0);
+        let posts = self.posts.clone();
+        let mut lookup_failure = None;
+        rows(&posts, &mut |at, row| {
+            let origin = |id: Option<&str>| match id {
+                Some(id) => format!("{} post {id}", posts.display()),
+                None => format!("{} row at byte {at}", posts.display()),
+            };
+            let row = match row {
+                Ok(row) => row,
+                Err(problem) => {
+                    return found(Found::Bad {
+                        origin: origin(None),
+                        problem,
+                        position: None,
+                    })
+                }
+            };
+            let Some(id) = row.get("Id").and_then(|i| i.trim().parse::<u64>().ok()) else {
+                return found(Found::Bad {
+                    origin: origin(row.get("Id").map(String::as_str)),
+                    problem: "a row without a numeric Id".to_owned(),
+                    position: None,
+                });
+            };
+            if let Some(question) = Question::of(&row) {
+                kept.keep(id, question);
+            }
+            if after.is_some_and(|after| id <= after) {
+                return true;
+            }
+            let post = match self.post(id, &row, &mut kept, window, &origin(Some(&id.to_string())))
+            {
+                Ok(Some(post)) => post,
+                Ok(None) => return true,
+                Err(e) => {
+                    lookup_failure = Some(e);
+                    return false;
+                }
+            };
+            highest = highest.max(id);
+            found(with_position(post, highest.to_string()))
+        })?;
+        match lookup_failure {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    fn display_names(&self, keys: &[&str]) -> BTreeMap<String, String> {
+        let mut names = BTreeMap::new();
+        let Some(users) = &self.users else {
+            return names;
+        };
+        let wanted: HashSet<&str> = keys.iter().copied().collect();
+        let _ = rows(users, &mut |_, row| {
+            if let Ok(row) = row {
+                if let (Some(id), Some(name)) = (row.get("Id"), row.get("DisplayName")) {
+                    if wanted.contains(id.as_str()) {
+                        names.insert(id.clone(), name.clone());
+                    }
+                }
+            }
+            names.len() < wanted.len()
+        });
+        names
+    }
+}
+
+fn with_position(mut found: Found, position: String) -> Found {
+    match &mut found {
+        Found::Item(item) => item.position = position,
+        Found::Skipped { position: p, .. } | Found::Bad { position: p, .. } => *p = Some(position),
+    }
+    found
+}
+
+impl Site {
+    /// What the post `id` (its `row`) is, if it is handed on at all (not
+    /// when it lies outside `window`); an error when its question cannot
+    /// be looked for.
+    fn post(
+        &self,
+        id: u64,
+        row: &Row,
+        kept: &mut Kept,
+        window: &Window,
+        origin: &str,
+    ) -> anyhow::Result<Option<Found>> {
+        let bad = |problem: String| {
+            Ok(Some(Found::Bad {
+                origin: origin.to_owned(),
+                problem,
+                position: None,
+            }))
+        };
+        let skipped = |reason| {
+            Ok(Some(Found::Skipped {
+                reason,
+                position: None,
+            }))
+        };
+        let kind = row.get("PostTypeId").map(String::as_str);
+        if !matches!(kind, Some("1" | "2")) {
+            return skipped("not a question or answer");
+        }
+        let Some(created) = row.get("CreationDate") else {
+            return bad("no CreationDate".to_owned());
+        };
+        // The dumps write UTC without a zone.
+        let Ok(date) = NaiveDateTime::parse_from_str(created.trim(), "%Y-%m-%dT%H:%M:%S%.f")
+            .map(|d| d.and_utc())
+            .or_else(|_| {
+                DateTime::parse_from_rfc3339(created.trim()).map(|d| d.with_timezone(&Utc))
+            })
+        else {
+            return bad(format!("a CreationDate Kenning cannot read: {created:?}"));
+        };
+        if !window.contains(date) {
+            return Ok(None);
+        }
+        let owner = match row.get("OwnerUserId").map(|o| o.trim().parse::<i64>()) {
+            None => return skipped("no author"),
+            Some(Err(_)) => {
+                return bad(format!(
+                    "an OwnerUserId Kenning cannot read: {:?}",
+                    row.get("OwnerUserId")
+                ))
+            }
+            Some(Ok(owner)) => owner,
+        };
+        // The site's own user (-1, "Community") is the site's robot.
+        let Ok(owner) = u64::try_from(owner) else {
+            return skipped("community user");
+        };
+        let body = row.get("Body").cloned().unwrap_or_default();
+        let (entity_type, action, texts) = if kind == Some("1") {
+            let title = row.get("Title").cloned().unwrap_or_default();
+            (
+                QUESTION,
+                ASKED,
+                vec![
+                    Text::plain(Descriptor::Primary, title),
+                    html(Descriptor::Default, body),
+                ],
+            )
+        } else {
+            let Some(parent) = row
+                .get("ParentId")
+                .and_then(|p| p.trim().parse::<u64>().ok())
+            else {
+                return bad("an answer without a numeric ParentId".to_owned());
+            };
+            let question = match kept.questions.get(&parent) {
+                Some(question) => question.clone(),
+                None => match find_question(&self.posts, parent)? {
+                    Some(question) => question,
+                    None => return bad(format!("its question {parent} is not in Posts.xml")),
+                },
+            };
+            let action = if question.accepted == Some(id) {
+                ACCEPTED
+            } else {
+                ANSWERED
+            };
+            (
+                ANSWER,
+                action,
+                vec![
+                    Text::plain(Descriptor::Primary, question.title),
+                    html(Descriptor::Default, question.body),
+                    html(Descriptor::Default, body),
+                ],
+            )
+        };
+        Ok(Some(Found::Item(Item {
+            id: id.to_string(),
+            origin: origin.to_owned(),
+            entity_type,
+            actions: vec![(self.identity(owner), action)],
+            date,
+            texts,
+            position: String::new(),
+        })))
+    }
+}
+
+fn html(descriptor: Descriptor, text: String) -> Text {
+    Text {
+        descriptor,
+        html: true,
+        text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn site(posts: &str, users: Option<&str>) -> (PathBuf, Site) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "kenning-se-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("Posts.xml"), posts).unwrap();
+        if let Some(users) = users {
+            std::fs::write(dir.join("Users.xml"), users).unwrap();
+        }
+        let site = Site::open(&dir).unwrap();
+        (dir, site)
+    }
+
+    fn read(site: &mut Site, cursor: Option<&str>) -> Vec<Found> {
+        let mut all = Vec::new();
+        site.read(cursor, &Window::default(), &mut |f| {
+            all.push(f);
+            true
+        })
+        .unwrap();
+        all
+    }
+
+    const POSTS: &str = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<posts>\n\
+      <row Id=\"1\" PostTypeId=\"1\" AcceptedAnswerId=\"3\" CreationDate=\"2015-01-27T20:09:32.720\" Body=\"&lt;p&gt;How long do beans keep?&lt;/p&gt;&#xA;\" OwnerUserId=\"4\" Title=\"Storing whole beans &amp; grounds\" />\n\
+      <row Id=\"2\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-27T21:00:00.000\" Body=\"&lt;p&gt;A month, airtight.&lt;/p&gt;\" OwnerUserId=\"7\" />\n\
+      <row Id=\"3\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-28T08:00:01.5\" Body=\"&lt;p&gt;Freeze them.&lt;/p&gt;\" OwnerUserId=\"8\" />\n\
+      <row Id=\"4\" PostTypeId=\"5\" CreationDate=\"2015-01-28T09:00:00.000\" Body=\"\" OwnerUserId=\"-1\" />\n\
+      <row Id=\"5\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-29T09:00:00.000\" Body=\"&lt;p&gt;Cold.&lt;/p&gt;\" />\n\
+      <row Id=\"6\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"yesterday\" Body=\"x\" OwnerUserId=\"7\" />\n\
+      <row Id=\"7\" PostTypeId=\"2\" ParentId=\"99\" CreationDate=\"2015-01-30T09:00:00.000\" Body=\"x\" OwnerUserId=\"7\" />\n\
+      <row Id=\"8\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-30T09:00:00.000\" Body=\"&lt;p&gt;Vacuum.&lt;/p&gt;\" OwnerUserId=\"-1\" />\n\
+      </posts>\n";
+
+    #[test]
+    fn answers_teach_from_the_question_and_themselves_and_asking_teaches_the_asker() {
+        let users = "<users><row Id=\"7\" DisplayName=\"Ada\" EmailAddress=\"ada@example.com\" /><row Id=\"8\" DisplayName=\"Grace\" /></users>";
+        let (dir, mut site) = site(POSTS, Some(users));
+        let all = read(&mut site, None);
+        let Found::Item(question) = &all[0] else {
+            panic!("{all:?}")
+        };
+        assert_eq!(
+            (question.entity_type, question.actions[0].1),
+            (QUESTION, ASKED)
+        );
+        assert_eq!(question.actions[0].0.key, "4");
+        assert_eq!(question.texts[0].text, "Storing whole beans & grounds");
+        assert_eq!(question.texts[1].text, "<p>How long do beans keep?</p>\n");
+        assert!(question.texts[1].html);
+        let Found::Item(answer) = &all[1] else {
+            panic!("{all:?}")
+        };
+        assert_eq!(
+            (answer.entity_type, answer.actions[0].1),
+            (ANSWER, ANSWERED)
+        );
+        assert_eq!(
+            answer.actions[0].0.email.as_deref(),
+            Some("ada@example.com")
+        );
+        let texts: Vec<&str> = answer.texts.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            [
+                "Storing whole beans & grounds",
+                "<p>How long do beans keep?</p>\n",
+                "<p>A month, airtight.</p>"
+            ]
+        );
+        let Found::Item(accepted) = &all[2] else {
+            panic!("{all:?}")
+        };
+        assert_eq!(accepted.actions[0].1, ACCEPTED);
+        assert_eq!(accepted.date.to_rfc3339(), "2015-01-28T08:00:01.500+00:00");
+        assert!(matches!(
+            all[3],
+            Found::Skipped {
+                reason: "not a question or answer",
+                ..
+            }
+        ));
+        assert!(matches!(
+            all[4],
+            Found::Skipped {
+                reason: "no author",
+                ..
+            }
+        ));
+        let Found::Bad {
+            origin, problem, ..
+        } = &all[5]
+        else {
+            panic!("{all:?}")
+        };
+        assert!(origin.ends_with("Posts.xml post 6"), "{origin}");
+        assert!(problem.contains("yesterday"), "{problem}");
+        let Found::Bad { problem, .. } = &all[6] else {
+            panic!("{all:?}")
+        };
+        assert!(
+            problem.contains("question 99 is not in Posts.xml"),
+            "{problem}"
+        );
+        assert!(matches!(
+            all[7],
+            Found::Skipped {
+                reason: "community user",
+                ..
+            }
+        ));
+        assert_eq!(all.len(), 8);
+        assert_eq!(
+            site.display_names(&["8", "4"]),
+            BTreeMap::from([("8".to_owned(), "Grace".to_owned())])
+        );
+
+        // After the cursor, only newer posts; their questions are still found.
+        let later = read(&mut site, Some("2"));
+        let Found::Item(accepted) = &later[0] else {
+            panic!("{later:?}")
+        };
+        assert_eq!(
+            (accepted.id.as_str(), accepted.position.as_str()),
+            ("3", "3")
+        );
+        assert_eq!(accepted.texts[0].text, "Storing whole beans & grounds");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_question_read_long_before_is_found_again_in_the_file() {
+        let mut posts = String::from("<posts>\n");
+        for id in 1..=500u64 {
+            let (kind, extra) = if id % 5 == 1 {
+                ("1", format!("Title=\"Question {id}\""))
+            } else {
+                ("2", format!("ParentId=\"{}\"", id - id % 5 + 1))
+            };
+            posts.push_str(&format!(
+                "  <row Id=\"{id}\" PostTypeId=\"{kind}\" {extra} CreationDate=\"2020-01-01T00:00:00.000\" Body=\"body {id} {}\" OwnerUserId=\"3\" />\n",
+                "x".repeat((id % 7) as usize * 40)
+            ));
+        }
+        posts.push_str("</posts>\n");
+        let (dir, site) = site(&posts, None);
+        for id in [1, 6, 251, 496] {
+            let question = find_question(&site.posts, id).unwrap().unwrap();
+            assert_eq!(question.title, format!("Question {id}"));
+        }
+        assert_eq!(find_question(&site.posts, 2).unwrap(), None);
+        assert_eq!(find_question(&site.posts, 9_999).unwrap(), None);
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+
+    #[test]
+    fn a_truncated_dump_is_an_error_naming_the_file_and_byte() {
+        let cut = &POSTS[..POSTS.find("<row Id=\"3\"").unwrap() + 20];
+        let (dir, mut site) = site(cut, None);
+        let mut items = 0;
+        let error = site
+            .read(None, &Window::default(), &mut |f| {
+                items += usize::from(matches!(f, Found::Item(_)));
+                true
+            })
+            .unwrap_err()
+            .to_string();
+        assert_eq!(items, 2);
+        assert!(error.contains("Posts.xml: the dump breaks"), "{error}");
+        assert!(error.contains("byte"), "{error}");
+        std::fs::remove_dir_all(dir).unwrap();
+    }
+}
