@@ -4,6 +4,8 @@
 //! named in one line.
 
 mod git;
+mod mattermost;
+mod slack;
 
 use std::process::{Command, Output, Stdio};
 
