@@ -5,6 +5,7 @@
 //! in batches, keeps a cursor so that a new run reads only what is new,
 //! shows progress, and reports the run to the server.
 
+pub mod chat;
 mod cursor;
 mod diff;
 mod engine;
@@ -50,6 +51,40 @@ enum SourceArgs {
     /// Stack Overflow for Teams exports it too: an answer teaches its
     /// author, a question its asker.
     Stackexchange(StackexchangeArgs),
+    /// A Slack workspace export (the zip an administrator downloads, or
+    /// the folder it unzips to): one person's messages in a thread, or
+    /// outside threads in a channel on a day, teach them. Public channels
+    /// only, unless --include-private or --include-direct says more.
+    Slack(ChatArgs),
+    /// A Mattermost bulk export (the .jsonl file of `mmctl export`, or
+    /// its zip): one person's messages in a thread teach them. Public
+    /// channels only, unless --include-private or --include-direct says
+    /// more.
+    Mattermost(ChatArgs),
+}
+
+/// `kenning connect slack` and `kenning connect mattermost`.
+#[derive(Debug, Args)]
+struct ChatArgs {
+    /// The export.
+    export: PathBuf,
+    /// Read private channels too.
+    #[arg(long)]
+    include_private: bool,
+    /// Read direct messages and group messages too.
+    #[arg(long)]
+    include_direct: bool,
+    #[command(flatten)]
+    common: Common,
+}
+
+impl ChatArgs {
+    fn scope(&self) -> chat::Scope {
+        chat::Scope {
+            private: self.include_private,
+            direct: self.include_direct,
+        }
+    }
 }
 
 /// `kenning connect git`.
@@ -238,6 +273,22 @@ pub fn run(args: ConnectArgs) -> anyhow::Result<()> {
                     .map(|s| vec![Box::new(s) as Box<dyn Source>])
             };
             keep_syncing(&site.common, &settings, open)
+        }
+        SourceArgs::Slack(export) => {
+            let settings = export.common.settings()?;
+            let open = || {
+                let source = chat::slack::Export::open(&export.export, export.scope())?;
+                Ok(vec![Box::new(source) as Box<dyn Source>])
+            };
+            keep_syncing(&export.common, &settings, open)
+        }
+        SourceArgs::Mattermost(export) => {
+            let settings = export.common.settings()?;
+            let open = || {
+                let source = chat::mattermost::Export::open(&export.export, export.scope())?;
+                Ok(vec![Box::new(source) as Box<dyn Source>])
+            };
+            keep_syncing(&export.common, &settings, open)
         }
     }
 }

@@ -4,7 +4,9 @@
 //! named in one line.
 
 mod git;
+mod mattermost;
 mod mediawiki;
+mod slack;
 mod stackexchange;
 
 use std::process::{Command, Output, Stdio};
