@@ -30,7 +30,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build model model-files venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build model model-files venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -135,8 +135,10 @@ eval-topics: venv
 ## dump, the keyphrase datasets, questions in words no upload uses
 ## (WordNet's, from Debian's wordnet-base package), the same queries asked
 ## in sentences, key phrases asked in German and French (translated with
-## FreeDict, from Debian's dict-freedict-eng-deu and -fra) and queries
-## nobody can answer. See docs/expertise.md.
+## FreeDict, from Debian's dict-freedict-eng-deu and -fra), queries
+## nobody can answer and, when KENNING_EVAL_GIT names a git repository,
+## its later commits routed to their authors, read as `kenning connect
+## git` reads them. See docs/expertise.md.
 eval-experts: model $(WORDNET_DIR)/data.noun $(FREEDICT_DIR)/freedict-eng-deu.index
 	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
 		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" KENNING_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
@@ -184,6 +186,16 @@ bench-ingest:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	KENNING_BENCH_POSTGRES_URL="$${KENNING_BENCH_POSTGRES_URL:-$$KENNING_TEST_POSTGRES_URL}" \
 		target/release/kenning-bench-api --ingest $(BENCH_API_ARGS)
+
+## The ready connectors against the batch endpoint, in one run: a
+## generated 10,000-commit repository sent by `kenning connect git` and
+## the same uploads posted straight to the batch endpoint (100 a request,
+## 4 in flight), each to a fresh SQLite server with the same people; the
+## connector's share of the endpoint's rate (goal 0.8) and its peak memory
+## (goal under 100 MiB). See docs/performance.md.
+bench-connect:
+	$(CARGO) build --release -p kenning -p kenning-bench-api
+	target/release/kenning-bench-api --connect $(BENCH_API_ARGS)
 
 ## What finding topics by meaning costs: the release binary on the same
 ## generated expertise (10,000 people, 50,000 topic words) with --meaning

@@ -25,7 +25,10 @@ from conftest import ADMIN, BIN, COMPILERS, check_page, free_port, wait_for
 
 
 def wait(driver, seconds=15):
-    return WebDriverWait(driver, seconds)
+    # A page being replaced can answer a read with any WebDriver error
+    # (Chromium: "Node with given id does not belong to the document"):
+    # read again until the new page answers, or time out.
+    return WebDriverWait(driver, seconds, ignored_exceptions=(WebDriverException,))
 
 
 def text(driver):
@@ -37,7 +40,10 @@ def heading(driver):
 
 
 def sign_in(driver, kenning, email):
+    """Opens a sign-in link for `email` and presses its button."""
     driver.get(kenning.signin_link(email))
+    assert heading(driver) == "Sign in with this link"
+    driver.find_element(By.XPATH, "//button[normalize-space()='Sign in']").click()
     wait(driver).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Find who knows"))
 
 
@@ -56,8 +62,16 @@ def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning)
     browser.get(kenning.url + "/")
     assert heading(browser) == "Sign in to Kenning"
     check_page(browser, "signin")
+    # A link-preview robot fetches the link first: that spends nothing.
+    with urllib.request.urlopen(link) as preview:
+        assert preview.status == 200
+        assert "Sign in with this link" in preview.read().decode()
     browser.get(link)
-    assert heading(browser) == "Find who knows"
+    assert heading(browser) == "Sign in with this link"
+    check_page(browser, "link")
+    # By keyboard: to the one button, Enter.
+    tab_to(browser, lambda e: e.tag_name == "button" and e.text == "Sign in").send_keys(Keys.ENTER)
+    wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Find who knows"))
     assert "Signed in as Ada Lovelace" in text(browser)
     check_page(browser, "search-empty")
 
@@ -79,6 +93,7 @@ def test_a_link_signs_in_once_and_the_search_works_by_keyboard(browser, kenning)
     # The link was good once.
     browser.delete_all_cookies()
     browser.get(link)
+    submit(browser, "Sign in")
     assert heading(browser) == "This sign-in link no longer works"
     check_page(browser, "link-used")
 
@@ -199,9 +214,16 @@ class Evil(http.server.BaseHTTPRequestHandler):
 
     target = ""
     victim = ""
+    link = ""
+    link_token = ""
 
     def do_GET(self):
         page = f"""<!doctype html><html lang="en"><title>Elsewhere</title><body>
+<form method="post" action="{self.link}">
+  <input type="hidden" name="csrf" value="{self.link_token}">
+  <button id="signin">Claim your prize</button></form>
+<form method="post" action="{self.target}/me/data">
+  <button id="download">Win a download</button></form>
 <form method="post" action="{self.target}/me/topics">
   <input type="hidden" name="topic" value="cluster"><input type="hidden" name="hidden" value="true">
   <button id="hide">Win a prize</button></form>
@@ -220,10 +242,28 @@ class Evil(http.server.BaseHTTPRequestHandler):
 def test_another_site_cannot_change_anything(browser, kenning):
     Evil.target = kenning.url
     Evil.victim = kenning.ids["ada@example.com"]
+    # The other site's own link, and the token of its page, fetched by the
+    # site itself: its form would sign the visitor in as the site chose.
+    Evil.link = kenning.signin_link("mallory@example.com")
+    with urllib.request.urlopen(Evil.link) as page:
+        Evil.link_token = page.read().decode().split('name="csrf" value="')[1].split('"')[0]
     evil = http.server.HTTPServer(("127.0.0.1", 0), Evil)
     threading.Thread(target=evil.serve_forever, daemon=True).start()
     try:
+        browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        browser.find_element(By.ID, "signin").click()
+        wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "This sign-in was refused"))
+        check_page(browser, "link-refused")
+        browser.get(kenning.url + "/me")
+        assert heading(browser) == "Sign in to Kenning"
+
         sign_in(browser, kenning, "ada@example.com")
+        exported = kenning.graphql(
+            "query($id: UUID!) { auditTrail(resourceId: $id, kinds: [\"user.exported\"]) "
+            "{ events { kind } } }", {"id": Evil.victim})["auditTrail"]["events"]
+        browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
+        browser.find_element(By.ID, "download").click()
+        wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "This form was refused"))
         browser.get(f"http://127.0.0.1:{evil.server_address[1]}/")
         browser.find_element(By.ID, "hide").click()
         wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "This form was refused"))
@@ -237,6 +277,9 @@ def test_another_site_cannot_change_anything(browser, kenning):
         user = kenning.graphql("query($id: UUID!) { user(globalUserId: $id) { status } }",
                                {"id": kenning.ids["ada@example.com"]})
         assert user["user"]["status"] == "ACTIVE"
+        assert kenning.graphql(
+            "query($id: UUID!) { auditTrail(resourceId: $id, kinds: [\"user.exported\"]) "
+            "{ events { kind } } }", {"id": Evil.victim})["auditTrail"]["events"] == exported
     finally:
         evil.shutdown()
 
@@ -786,7 +829,8 @@ def test_a_person_opts_out_forgets_and_downloads_their_data(browser, kenning):
     check_page(browser, "forget")
     # The page offers the download first: it holds every action of theirs.
     data = downloaded(browser, browser.find_element(
-        By.LINK_TEXT, "download what Kenning keeps about you").click, "kenning-my-data.json")
+        By.XPATH, "//button[normalize-space()='Download what Kenning keeps about you']").click,
+        "kenning-my-data.json")
     assert data["user"]["globalUserId"] == person, data["user"]
     assert data["learning"] == {"choice": False, "learns": False}, data["learning"]
     assert sorted(a["alias"] for a in data["actions"]) == sorted(aliases), data["actions"]
@@ -801,9 +845,26 @@ def test_a_person_opts_out_forgets_and_downloads_their_data(browser, kenning):
     assert not browser.find_elements(By.CSS_SELECTOR, ".topics li"), text(browser)
     browser.get(kenning.url + "/me")
     data = downloaded(browser, browser.find_element(
-        By.LINK_TEXT, "Download what Kenning keeps about you").click, "kenning-my-data.json")
+        By.XPATH, "//button[normalize-space()='Download what Kenning keeps about you']").click,
+        "kenning-my-data.json")
     assert data["actions"] == [] and data["topics"] == [], data
     assert data["learning"] == {"choice": True, "learns": True}, data["learning"]
+
+    # Its address alone (a link from anywhere) shows the button and hands
+    # nothing out; the button does, by keyboard too.
+    exports = len(kenning.graphql(
+        "query($id: UUID!) { auditTrail(resourceId: $id, kinds: [\"user.exported\"]) "
+        "{ events { kind } } }", {"id": person})["auditTrail"]["events"])
+    browser.get(kenning.url + "/me/data")
+    assert heading(browser) == "Download what Kenning keeps about you"
+    check_page(browser, "data")
+    assert len(kenning.graphql(
+        "query($id: UUID!) { auditTrail(resourceId: $id, kinds: [\"user.exported\"]) "
+        "{ events { kind } } }", {"id": person})["auditTrail"]["events"]) == exports
+    button = tab_to(browser, lambda e: e.tag_name == "button"
+                    and e.text == "Download what Kenning keeps about you")
+    data = downloaded(browser, lambda: button.send_keys(Keys.ENTER), "kenning-my-data.json")
+    assert data["user"]["globalUserId"] == person, data["user"]
 
 
 def test_what_people_ask_that_nobody_knows(browser, kenning):
@@ -840,8 +901,13 @@ def test_an_administrator_handles_a_persons_data_on_their_request(browser, kenni
     check_page(browser, "admin-user-privacy")
     name = f"kenning-data-{person}.json"
     data = downloaded(browser, browser.find_element(
-        By.LINK_TEXT, "Download what Kenning keeps about them").click, name)
+        By.XPATH, "//button[normalize-space()='Download what Kenning keeps about them']").click,
+        name)
     assert [a["alias"] for a in data["actions"]] == [f"compilers_{person}"], data["actions"]
+    browser.get(f"{kenning.url}/admin/users/{person}/data")
+    assert heading(browser) == "Download what Kenning keeps about Ida Baker"
+    check_page(browser, "admin-data")
+    browser.get(f"{kenning.url}/admin/users/{person}")
     browser.find_element(By.LINK_TEXT, "Forget what Kenning learned about them").click()
     wait(browser).until(seen.text_to_be_present_in_element((By.TAG_NAME, "h1"), "Forget what"))
     check_page(browser, "admin-forget")
@@ -849,6 +915,66 @@ def test_an_administrator_handles_a_persons_data_on_their_request(browser, kenni
     assert heading(browser) == "Ida Baker"
     submit(browser, "Start learning from their activity")
     data = downloaded(browser, browser.find_element(
-        By.LINK_TEXT, "Download what Kenning keeps about them").click, name)
+        By.XPATH, "//button[normalize-space()='Download what Kenning keeps about them']").click,
+        name)
     assert data["actions"] == [], data["actions"]
     assert data["learning"]["learns"] is True
+
+
+def report_run(kenning, run):
+    """One run's report through the connector API, as `kenning connect`
+    sends it at the end of a run; the recorded run's id."""
+    request = urllib.request.Request(
+        kenning.url + "/connectors/api/v1/runs", data=json.dumps(run).encode(),
+        headers={"APIKEY": kenning.key, "Content-Type": "application/json"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 201
+        return json.load(response)["id"]
+
+
+def test_an_administrator_sees_the_sources_and_what_needs_a_look(browser, kenning):
+    sign_in(browser, kenning, ADMIN)
+    browser.get(kenning.url + "/admin/users")
+    # Sources is in the console's navigation, reached by keyboard.
+    tab_to(browser, lambda e: e.text == "Sources").send_keys(Keys.ENTER)
+    wait(browser).until(lambda d: d.current_url.endswith("/admin/sources"))
+    assert heading(browser) == "Sources"
+    # The server is shared by both browsers: only the first sees no source.
+    if not getattr(kenning, "runs_reported", False):
+        assert "kenning connect git REPO --url " + kenning.url in text(browser)
+        check_page(browser, "admin-sources-empty")
+    kenning.runs_reported = True
+
+    finished = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+    at = lambda moment: moment.isoformat().replace("+00:00", "Z")
+    report_run(kenning, {
+        "source": "git", "name": "/srv/git/platform.git",
+        "started": at(finished - datetime.timedelta(minutes=3, seconds=12)),
+        "finished": at(finished - datetime.timedelta(minutes=1)),
+        "read": 1412, "sent": 1380, "known": 20, "not_found": 12, "refused": {},
+        "failed": 0, "dry_run": False, "error": None})
+    report_run(kenning, {
+        "source": "mail", "name": "imaps://mail.example.com/Sent",
+        "started": at(finished - datetime.timedelta(seconds=40)), "finished": at(finished),
+        "read": 230, "sent": 180, "known": 0, "not_found": 41,
+        "refused": {"UnknownUser": 7, "ValidationError": 2},
+        "failed": 0, "dry_run": False,
+        "error": "the server answered 503 four times; stopped after message 226"})
+    browser.get(kenning.url + "/admin/sources")
+    sources = browser.find_elements(By.CSS_SELECTOR, "ul.rows > li")
+    assert [s.find_element(By.TAG_NAME, "h2").text for s in sources] == [
+        "mail: imaps://mail.example.com/Sent", "git: /srv/git/platform.git"]
+    mail, git = (s.text for s in sources)
+    # The troubled source says so in words, not by colour alone.
+    assert "Needs a look: it stopped on an error, and 9 uploads were refused." in mail, mail
+    assert "UnknownUser 7, ValidationError 2" in mail
+    assert "stopped after message 226" in mail
+    assert "Needs a look" not in git, git
+    assert "took 2 min 12 s" in git and "1,380" in git, git
+    check_page(browser, "admin-sources")
+
+    browser.find_element(By.PARTIAL_LINK_TEXT, "Recent runs of mail").click()
+    wait(browser).until(seen.text_to_be_present_in_element(
+        (By.TAG_NAME, "h1"), "Runs of mail: imaps://mail.example.com/Sent"))
+    assert "Needs a look" in text(browser)
+    check_page(browser, "admin-source-runs")

@@ -37,6 +37,23 @@ impl Reply {
             .map(|(_, v)| v.as_str())
     }
 
+    /// The cookie `name` the answer sets, as a request sends it back
+    /// (`name=value`).
+    pub fn cookie(&self, name: &str) -> Option<String> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("set-cookie"))
+            .filter_map(|(_, v)| v.split(';').next())
+            .find(|pair| pair.split_once('=').is_some_and(|(n, _)| n == name))
+            .map(str::to_owned)
+    }
+
+    /// The value of the hidden field `csrf` of the page's first form.
+    pub fn csrf(&self) -> Option<String> {
+        let (_, rest) = self.body.split_once("name=\"csrf\" value=\"")?;
+        rest.split('"').next().map(str::to_owned)
+    }
+
     /// `extensions.code` of the first GraphQL error.
     pub fn error_code(&self) -> Option<String> {
         self.json()["errors"][0]["extensions"]["code"]
@@ -290,13 +307,40 @@ impl TestApp {
     }
 
     /// Signs the person with `email` in through a sign-in link, as a
-    /// browser would, and returns the session's cookie (`name=value`).
+    /// browser would (its page, then its button), and returns the
+    /// session's cookie (`name=value`).
     pub fn sign_in(&self, email: &str) -> String {
         let link = self.services.sessions.issue_link(email).unwrap();
-        let reply = self.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+        let (page, cookie, token) = self.open_link(&link.secret);
+        assert_eq!(page.status, 200, "{}", page.body);
+        let reply = self.press_link(&link.secret, &cookie, &token);
         assert_eq!(reply.status, 303, "{}", reply.body);
-        let cookie = reply.header("set-cookie").expect("a session cookie");
-        cookie.split(';').next().unwrap().to_owned()
+        reply.cookie("kenning_session").expect("a session cookie")
+    }
+
+    /// Opens the sign-in link `secret` as a browser does: its page, the
+    /// cookie it sets (`name=value`, empty when none) and the token its
+    /// button's form carries (empty when none).
+    pub fn open_link(&self, secret: &str) -> (Reply, String, String) {
+        let page = self.request(
+            "GET",
+            &kenning::signin_link_path(secret),
+            &[("Accept", "text/html")],
+            b"",
+        );
+        let cookie = page.cookie("kenning_link").unwrap_or_default();
+        let token = page.csrf().unwrap_or_default();
+        (page, cookie, token)
+    }
+
+    /// Presses the button of the sign-in link `secret`'s page: its form
+    /// with `token`, sent with `cookie` from the app's own origin.
+    pub fn press_link(&self, secret: &str, cookie: &str, token: &str) -> Reply {
+        self.submit(
+            &kenning::signin_link_path(secret),
+            cookie,
+            &[("csrf", token)],
+        )
     }
 
     /// GETs the web app's page `path` with the session `cookie`.

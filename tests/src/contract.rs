@@ -19,6 +19,7 @@ mod learning;
 mod plans;
 mod privacy;
 mod ranked;
+mod runs;
 mod scores;
 mod sessions;
 mod users;
@@ -30,8 +31,8 @@ use kenning_domain::{
     NewUserInput, Offset, Scope, Scoring, SearchText, User, UserCursor, UserId,
 };
 use kenning_ports::{
-    AuditTrail, CredentialStore, ExpertiseStore, GroupStore, NewAction, PrivacyStore, SessionStore,
-    StoredCredential, UserStore, WebhookStore,
+    AuditTrail, ConnectorRunStore, CredentialStore, ExpertiseStore, GroupStore, NewAction,
+    PrivacyStore, SessionStore, StoredCredential, UserStore, WebhookStore,
 };
 use uuid::Uuid;
 
@@ -45,6 +46,7 @@ pub trait Store:
     + WebhookStore
     + SessionStore
     + PrivacyStore
+    + ConnectorRunStore
     + 'static
 {
 }
@@ -57,6 +59,7 @@ impl<T> Store for T where
         + WebhookStore
         + SessionStore
         + PrivacyStore
+        + ConnectorRunStore
         + 'static
 {
 }

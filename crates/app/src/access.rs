@@ -77,6 +77,9 @@ pub(crate) enum Operation {
     ReadAskedSubjects,
     /// Issue, list and revoke access tokens and API keys.
     ManageCredentials,
+    /// Read the runs connectors reported: their sources, counts and
+    /// errors.
+    ReadConnectorRuns,
     /// Change who administers Kenning: the administrators' group's
     /// members or external id, or an administrator's e-mail address or
     /// external id (with which they sign in).
@@ -86,8 +89,8 @@ pub(crate) enum Operation {
 impl Caller {
     /// `Forbidden`, saying why, unless the caller may do `operation`: a
     /// machine token needs the scope of the operation (`users:read` to
-    /// read the directory, groups and anyone's hidden topics,
-    /// `users:write` to change users, groups and anyone's topics,
+    /// read the directory, groups, anyone's hidden topics and connectors'
+    /// runs, `users:write` to change users, groups and anyone's topics,
     /// `audit:read`, `webhooks:manage`, `expertise:read` to read
     /// expertise, and `administrators:write` to change who administers
     /// Kenning); a person may read expertise and groups, and read and
@@ -110,7 +113,8 @@ impl Caller {
                     | Operation::ReadHiddenTopicsOf(_)
                     | Operation::ReadDataOf(_)
                     | Operation::ReadLearningRules
-                    | Operation::ReadAskedSubjects => Scope::UsersRead,
+                    | Operation::ReadAskedSubjects
+                    | Operation::ReadConnectorRuns => Scope::UsersRead,
                     Operation::ChangeTopicsOf(_)
                     | Operation::ChangeLearningOf(_)
                     | Operation::SetLearningRules => Scope::UsersWrite,
@@ -132,6 +136,7 @@ impl Caller {
                 | Operation::ManageWebhooks
                 | Operation::SetLearningRules
                 | Operation::ReadAskedSubjects
+                | Operation::ReadConnectorRuns
                 | Operation::ManageCredentials
                 | Operation::ChangeAdministrators => Err(ServiceError::Forbidden(
                     "this is for administrators, not for a person signed in".to_owned(),
@@ -186,6 +191,7 @@ mod tests {
         for refused in [
             Operation::SetLearningRules,
             Operation::ReadAskedSubjects,
+            Operation::ReadConnectorRuns,
             Operation::ReadUsers,
             Operation::WriteUsers,
             Operation::ReadAudit,
@@ -198,7 +204,7 @@ mod tests {
     }
 
     /// Every operation, once (a person's own operations on someone else).
-    fn every_operation(someone: UserId) -> [Operation; 15] {
+    fn every_operation(someone: UserId) -> [Operation; 16] {
         [
             Operation::ReadUsers,
             Operation::WriteUsers,
@@ -215,6 +221,7 @@ mod tests {
             Operation::ReadAskedSubjects,
             Operation::ManageCredentials,
             Operation::ChangeAdministrators,
+            Operation::ReadConnectorRuns,
         ]
     }
 

@@ -12,6 +12,7 @@ mod administrators;
 mod asked;
 mod audit;
 mod batched_writes;
+mod connectors;
 mod credentials;
 mod error;
 mod expertise;
@@ -29,6 +30,7 @@ pub use access::{Caller, Sealed};
 pub use administrators::{Administrators, AdministratorsGroup};
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
+pub use connectors::ConnectorService;
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
     DEFAULT_CAPACITY, REVOCATION_DELAY,

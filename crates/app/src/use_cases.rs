@@ -5,8 +5,8 @@ use kenning_domain::Actor;
 
 use crate::access::Caller;
 use crate::{
-    AuditService, CredentialService, ExpertiseService, GroupService, PrivacyService,
-    SessionService, UserService, WebhookService,
+    AuditService, ConnectorService, CredentialService, ExpertiseService, GroupService,
+    PrivacyService, SessionService, UserService, WebhookService,
 };
 
 /// The use cases, as the composition root built them (for the operator),
@@ -29,6 +29,8 @@ pub struct UseCases {
     pub sessions: SessionService,
     /// A person's data and the rules on learning.
     pub privacy: PrivacyService,
+    /// Connectors' runs.
+    pub connectors: ConnectorService,
 }
 
 impl UseCases {
@@ -55,6 +57,7 @@ impl UseCases {
             audit: self.audit.called_by(caller.clone()),
             webhooks: self.webhooks.called_by(caller.clone()),
             sessions: self.sessions.clone(),
+            connectors: self.connectors.called_by(caller.clone()),
             privacy: self.privacy.called_by(caller).acting_as(actor),
         }
     }

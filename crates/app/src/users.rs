@@ -17,6 +17,8 @@ use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
 use crate::stale::retry_stale;
 
+mod identify;
+
 /// How many due users the purge takes from the store at a time; it takes
 /// batch after batch until the store has no more due users.
 pub const PURGE_BATCH: u32 = 100;

@@ -20,6 +20,7 @@ mod paging;
 mod privacy;
 mod profile;
 mod session;
+mod source;
 mod topic;
 mod upload;
 mod user;
@@ -30,7 +31,7 @@ pub use audit::{
     credential_issued, credential_revoked, group_changed, group_created, group_deleted,
     group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
     user_exported, user_forgotten, user_learning_changed, user_signed_in, user_signed_out, Actor,
-    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind,
+    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind, NOBODY,
 };
 pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
@@ -60,6 +61,10 @@ pub use profile::{
     LanguageId, LastName, Location, Position, ShownName, UserKey, UserName,
 };
 pub use session::{SessionPolicy, SessionState, SignInMethod, SIGN_IN_LINK_MINUTES};
+pub use source::{
+    IdentityInput, RefusalCode, RunCounts, RunError, RunInput, RunReport, SourceIdentity,
+    SourceKind, SourceName,
+};
 pub use topic::{is_topic_key, TextFormat, TextWord, Topic, MAX_TOPIC_WORDS, MAX_WORD_CHARS};
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,

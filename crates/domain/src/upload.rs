@@ -108,18 +108,18 @@ impl Descriptor {
     }
 }
 
-/// A name agreed with the operator: lower-case letters, digits and `_`.
-fn identifier(field: &'static str, raw: &str) -> Result<String, FieldViolation> {
+/// A name agreed with the operator: lower-case letters, digits and `_`,
+/// at most `limit` characters.
+pub(crate) fn identifier(
+    field: &'static str,
+    raw: &str,
+    limit: usize,
+) -> Result<String, FieldViolation> {
     if raw.is_empty() {
         return Err(FieldViolation::new(field, Rule::Required));
     }
-    if raw.chars().count() > IDENTIFIER_MAX_CHARS {
-        return Err(FieldViolation::new(
-            field,
-            Rule::TooLong {
-                limit: IDENTIFIER_MAX_CHARS,
-            },
-        ));
+    if raw.chars().count() > limit {
+        return Err(FieldViolation::new(field, Rule::TooLong { limit }));
     }
     if !raw
         .bytes()
@@ -146,7 +146,7 @@ impl EntityType {
     /// Checks `raw` is a lower-case identifier of at most
     /// [`EntityType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
-        identifier(Self::FIELD, raw).map(Self)
+        identifier(Self::FIELD, raw, IDENTIFIER_MAX_CHARS).map(Self)
     }
 
     /// The type as given.
@@ -168,7 +168,7 @@ impl ActionType {
     /// Checks `raw` is a lower-case identifier of at most
     /// [`ActionType::MAX_CHARS`] characters.
     pub fn parse(raw: &str) -> Result<Self, FieldViolation> {
-        identifier(Self::FIELD, raw).map(Self)
+        identifier(Self::FIELD, raw, IDENTIFIER_MAX_CHARS).map(Self)
     }
 
     /// The type as given.
@@ -259,7 +259,7 @@ impl Upload {
             .and_then(|raw| c.take(ActionType::parse(&raw)));
         let action_date = c
             .take(required_string("action_date", input.action_date))
-            .and_then(|raw| c.take(action_date(&raw, now)));
+            .and_then(|raw| c.take(moment("action_date", &raw, now)));
         let user_email = c
             .take(required_string("user_email", input.user_email))
             .and_then(|raw| c.take(Email::parse(&raw).map_err(|v| v.renamed("user_email"))));
@@ -300,11 +300,19 @@ impl FieldViolation {
     }
 }
 
-fn refused(field: impl Into<Cow<'static, str>>, problem: &'static str) -> FieldViolation {
+/// The transport's refusal of `field`, in its words.
+pub(crate) fn refused(
+    field: impl Into<Cow<'static, str>>,
+    problem: &'static str,
+) -> FieldViolation {
     FieldViolation::new(field, Rule::Refused { problem })
 }
 
-fn required_string(field: &'static str, raw: Raw<String>) -> Result<String, FieldViolation> {
+/// The string `field` was sent as; `Required` when it was not.
+pub(crate) fn required_string(
+    field: &'static str,
+    raw: Raw<String>,
+) -> Result<String, FieldViolation> {
     match raw {
         Raw::Missing | Raw::Null => Err(FieldViolation::new(field, Rule::Required)),
         Raw::Refused(problem) => Err(refused(field, problem)),
@@ -312,12 +320,19 @@ fn required_string(field: &'static str, raw: Raw<String>) -> Result<String, Fiel
     }
 }
 
-fn action_date(raw: &str, now: DateTime<Utc>) -> Result<DateTime<Utc>, FieldViolation> {
+/// A moment of `field`, written in RFC 3339 with an offset, in UTC; no
+/// further ahead of `now` than clocks can disagree
+/// ([`Upload::MAX_CLOCK_SKEW_HOURS`]).
+pub(crate) fn moment(
+    field: &'static str,
+    raw: &str,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, FieldViolation> {
     let date = DateTime::parse_from_rfc3339(raw.trim())
-        .map_err(|_| FieldViolation::new("action_date", Rule::InvalidTimestamp))?
+        .map_err(|_| FieldViolation::new(field, Rule::InvalidTimestamp))?
         .with_timezone(&Utc);
     if date > now + Duration::hours(Upload::MAX_CLOCK_SKEW_HOURS) {
-        return Err(FieldViolation::new("action_date", Rule::InFuture));
+        return Err(FieldViolation::new(field, Rule::InFuture));
     }
     Ok(date)
 }

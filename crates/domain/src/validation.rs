@@ -83,6 +83,18 @@ pub enum Rule {
         /// The largest offset allowed.
         max: i64,
     },
+    /// The moment lies before another field's.
+    NotBefore {
+        /// The other field's public name.
+        other: &'static str,
+    },
+    /// Neither of two fields was given; one or both must be.
+    OneOrBoth {
+        /// The first field's public name.
+        first: &'static str,
+        /// The second field's public name.
+        second: &'static str,
+    },
 }
 
 impl Rule {
@@ -156,6 +168,10 @@ impl fmt::Display for Rule {
                 "must be at most {max}; page further with usersConnection (first, after), \
                  which reads any page as fast as the first"
             ),
+            Rule::NotBefore { other } => write!(f, "must not be before {other}"),
+            Rule::OneOrBoth { first, second } => {
+                write!(f, "must give {first}, {second} or both")
+            }
         }
     }
 }

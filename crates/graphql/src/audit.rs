@@ -89,18 +89,22 @@ pub struct AuditActorObject(pub Actor);
 
 #[graphql_object(name = "AuditActor", context = Context)]
 impl AuditActorObject {
-    /// The credential presented; null for the command line and the purge.
+    /// The credential presented; null for the command line, the purge and
+    /// a person signed in to the web app.
     fn credential_id(&self) -> Option<Uuid> {
         self.0.credential_id
     }
 
-    /// The credential's name, or `cli`, `purge` or `embedded`.
+    /// The credential's name; `cli`, `purge` or `embedded`; the
+    /// `globalUserId` of a person signed in to the web app, or
+    /// `anonymous` for the sign-ins and sign-outs of a person anonymized
+    /// or forgotten since.
     fn name(&self) -> &str {
         &self.0.name
     }
 
     /// The door the change came through: `graphql`, `scim`, `cli`,
-    /// `purge` or `embedded`.
+    /// `purge`, `web` or `embedded`.
     fn channel(&self) -> &str {
         self.0.channel.as_str()
     }

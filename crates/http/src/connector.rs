@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Accepted, ServiceError};
+use kenning_app::{Accepted, Principal, ServiceError};
 use kenning_app::{UploadStage, UPLOAD_STAGES};
 use kenning_domain::{Raw, TextInput, UploadInput};
 use serde_json::{Map, Value};
@@ -118,7 +118,7 @@ async fn run(
     spent: &mut Spent,
 ) -> Result<Accepted, Problem> {
     let limit = state.config.body_limit;
-    let fields = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
+    let (_, fields) = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
     let input = upload_input(fields);
     let expertise = state.expertise.clone();
     match spent.block(move || expertise.upload(input)).await {
@@ -133,20 +133,21 @@ const UPLOAD_OBJECT: &str =
     "an upload must be a JSON object with entity_type, action_type, action_date, user_email and text or texts";
 
 /// Authenticates the request and reads its body, up to `limit` bytes, as
-/// a JSON object; `shape` says what the object must hold.
-async fn read_object(
+/// a JSON object; `shape` says what the object must hold. The connector
+/// whose API key was presented, and the object.
+pub(crate) async fn read_object(
     req: &HttpRequest,
     payload: web::Payload,
     state: &AppState,
     limit: usize,
     shape: &'static str,
-) -> Result<Map<String, Value>, Problem> {
-    credential::api_key(req, state).await?;
+) -> Result<(Principal, Map<String, Value>), Problem> {
+    let connector = credential::api_key(req, state).await?;
     let body = read_json(req, payload, limit, state.config.body_timeout).await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
     match value {
-        Value::Object(fields) => Ok(fields),
+        Value::Object(fields) => Ok((connector, fields)),
         _ => Err(Problem::bad_request(shape)),
     }
 }
@@ -220,7 +221,7 @@ async fn run_batch(
     spent: &mut Spent,
 ) -> Result<Vec<Result<Accepted, Problem>>, Problem> {
     let limit = state.config.batch_body_limit;
-    let mut fields = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
+    let (_, mut fields) = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
     let most = state.config.batch_items;
     let items = match fields.remove("items") {
         Some(Value::Array(items)) if (1..=most).contains(&items.len()) => Some(items),
@@ -273,8 +274,16 @@ fn internal(e: &dyn std::fmt::Display) -> Problem {
     Problem::internal("an upload", e)
 }
 
-/// The answer for a use-case error, under the error's own code.
+/// The answer for a use-case error of an upload, under the error's own
+/// code.
 fn problem(e: ServiceError) -> Problem {
+    problem_of(e, "an upload")
+}
+
+/// The answer for a use-case error of the connector endpoints, under the
+/// error's own code; an error that is not the caller's is logged as `what`
+/// failing.
+pub(crate) fn problem_of(e: ServiceError, what: &str) -> Problem {
     let (status, fields) = match &e {
         ServiceError::Validation(errors) => (
             StatusCode::UNPROCESSABLE_ENTITY,
@@ -292,7 +301,7 @@ fn problem(e: ServiceError) -> Problem {
             StatusCode::CONFLICT,
             vec![("action_alias".to_owned(), e.to_string())],
         ),
-        _ => return internal(&e.log_message()),
+        _ => return Problem::internal(what, &e.log_message()),
     };
     let mut problem = Problem::service(status, &e, e.to_string());
     problem.fields = fields;
@@ -324,7 +333,7 @@ const UNKNOWN_FIELD: &str = "is not a known field";
 
 /// One field as the domain reads it: missing, null, a string, or refused
 /// for being of another JSON type.
-fn string_field(fields: &mut Map<String, Value>, name: &str) -> Raw<String> {
+pub(crate) fn string_field(fields: &mut Map<String, Value>, name: &str) -> Raw<String> {
     match fields.remove(name) {
         None => Raw::Missing,
         Some(Value::Null) => Raw::Null,
@@ -334,7 +343,7 @@ fn string_field(fields: &mut Map<String, Value>, name: &str) -> Raw<String> {
 }
 
 /// The fields left once the known ones are taken: each is refused.
-fn unknown(fields: Map<String, Value>) -> Vec<(String, &'static str)> {
+pub(crate) fn unknown(fields: Map<String, Value>) -> Vec<(String, &'static str)> {
     fields
         .into_iter()
         .map(|(name, _)| (name, UNKNOWN_FIELD))

@@ -44,9 +44,9 @@ pub async fn bearer(req: &HttpRequest, state: &AppState) -> Result<Principal, Pr
     check(req, state, CredentialKind::AccessToken, token, refused).await
 }
 
-/// Checks the `APIKEY` header: only connector keys pass, never access
-/// tokens.
-pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<(), Problem> {
+/// The connector behind the `APIKEY` header: only connector keys pass,
+/// never access tokens.
+pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
     const REFUSED: &str = "the API key is unknown or revoked";
     let key = match req.headers().get(API_KEY_HEADER) {
         None => Err(Problem::unauthenticated(
@@ -64,8 +64,7 @@ pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<(), Problem>
         }
         _ => REFUSED,
     };
-    check(req, state, CredentialKind::ApiKey, key, refused).await?;
-    Ok(())
+    check(req, state, CredentialKind::ApiKey, key, refused).await
 }
 
 /// The caller behind `presented`, a credential of `kind` (or the 401 of a

@@ -1,5 +1,5 @@
 //! Kenning's HTTP adapter (actix-web): the GraphQL endpoint with its guards,
-//! the connector upload endpoint, the SCIM 2.0 provisioning endpoint,
+//! the connector endpoints (uploads, people, runs), the SCIM 2.0 provisioning endpoint,
 //! GraphiQL, health and readiness probes, and request metrics.
 //!
 //! Every blocking call (storage, credential checks, GraphQL execution) runs
@@ -25,6 +25,7 @@ mod problem;
 mod routes;
 mod scim;
 mod server;
+mod sources;
 mod state;
 mod throttle;
 mod wire;
@@ -34,7 +35,9 @@ pub use codes::{request_codes, RequestCode};
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
 pub use kenning_app::UseCases;
 pub use metrics::Metrics;
-pub use routes::{CONNECTOR_BATCH_PATH, CONNECTOR_PATH, GRAPHQL_PATH, METRICS_PATH};
+pub use routes::{
+    CONNECTOR_BATCH_PATH, CONNECTOR_PATH, GRAPHQL_PATH, METRICS_PATH, PEOPLE_PATH, RUNS_PATH,
+};
 pub use scim::SCIM_PATH;
 pub use server::server;
 pub use state::AppState;

@@ -3,13 +3,14 @@
 //! page (Swagger UI, served from the binary).
 
 use actix_web::{web, HttpResponse};
+use kenning_domain::RunReport;
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::openapi::{OpenApi as Document, RefOr, Schema};
 use utoipa::{Modify, OpenApi};
 
 use crate::assets::{self, asset, Asset, SCRIPT, STYLE};
 use crate::state::AppState;
-use crate::{connector, health};
+use crate::{connector, health, sources};
 
 /// Where the document is served.
 pub const DOCUMENT_PATH: &str = "/connectors/api/v1/openapi.json";
@@ -28,12 +29,15 @@ pub const ASSETS_PATH: &str = "/connectors/api/v1/docs/{file}";
     paths(
         connector::upload,
         connector::upload_batch,
+        sources::people,
+        sources::report_run,
         health::alive,
         health::ready
     ),
     modifiers(&ApiKeyScheme),
     tags(
         (name = "uploads", description = "What connectors send"),
+        (name = "sources", description = "What ready connectors ask and report beside their uploads"),
         (name = "probes", description = "For load balancers and orchestrators"),
     )
 )]
@@ -60,16 +64,29 @@ impl Modify for ApiKeyScheme {
 pub fn document(batch_items: usize) -> Document {
     let mut document = ConnectorApi::openapi();
     document.info.version = env!("CARGO_PKG_VERSION").to_owned();
-    let batch = document
-        .components
-        .as_mut()
-        .and_then(|c| c.schemas.get_mut("BatchRequest"));
-    if let Some(RefOr::T(Schema::Object(batch))) = batch {
-        if let Some(RefOr::T(Schema::Array(items))) = batch.properties.get_mut("items") {
-            items.max_items = Some(batch_items);
-        }
+    if let Some(RefOr::T(Schema::Array(items))) = property(&mut document, "BatchRequest", "items") {
+        items.max_items = Some(batch_items);
+    }
+    // The derive has no attribute for an object's number of properties.
+    if let Some(RefOr::T(Schema::Object(refused))) =
+        property(&mut document, "RunRequest", "refused")
+    {
+        refused.max_properties = Some(RunReport::MAX_REFUSAL_CODES);
     }
     document
+}
+
+/// The property `name` of the document's schema `schema`, if it has one.
+fn property<'a>(
+    document: &'a mut Document,
+    schema: &str,
+    name: &str,
+) -> Option<&'a mut RefOr<Schema>> {
+    let schema = document.components.as_mut()?.schemas.get_mut(schema)?;
+    match schema {
+        RefOr::T(Schema::Object(object)) => object.properties.get_mut(name),
+        _ => None,
+    }
 }
 
 /// `GET /connectors/api/v1/openapi.json`.

@@ -4,7 +4,7 @@ use actix_web::web;
 
 use crate::config::MetricsEndpoint;
 use crate::state::AppState;
-use crate::{connector, exposition, graphiql, graphql, health, openapi, problem, scim};
+use crate::{connector, exposition, graphiql, graphql, health, openapi, problem, scim, sources};
 
 /// The path of the GraphQL endpoint.
 pub const GRAPHQL_PATH: &str = "/accounts/api/v1/graphql";
@@ -14,6 +14,13 @@ pub const CONNECTOR_PATH: &str = "/connectors/api/v1/entities-with-action";
 
 /// The path of the connector's batch upload endpoint.
 pub const CONNECTOR_BATCH_PATH: &str = "/connectors/api/v1/entities-with-action/batch";
+
+/// The path where a connector asks which users its source's identities
+/// are.
+pub const PEOPLE_PATH: &str = "/connectors/api/v1/people";
+
+/// The path where a connector reports a run.
+pub const RUNS_PATH: &str = "/connectors/api/v1/runs";
 
 /// The path of the Prometheus metrics.
 pub const METRICS_PATH: &str = "/metrics";
@@ -38,6 +45,16 @@ pub fn configure(cfg: &mut web::ServiceConfig, state: AppState) {
         .service(
             web::resource(CONNECTOR_BATCH_PATH)
                 .route(web::post().to(connector::upload_batch))
+                .default_service(web::to(problem::method_not_allowed)),
+        )
+        .service(
+            web::resource(PEOPLE_PATH)
+                .route(web::post().to(sources::people))
+                .default_service(web::to(problem::method_not_allowed)),
+        )
+        .service(
+            web::resource(RUNS_PATH)
+                .route(web::post().to(sources::report_run))
                 .default_service(web::to(problem::method_not_allowed)),
         )
         .route(

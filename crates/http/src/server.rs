@@ -99,20 +99,16 @@ fn cors(origins: &[AllowedOrigin]) -> Cors {
         .block_on_origin_mismatch(false)
 }
 
-/// The request line as the log shows it: at most [`LOGGED_LINE`] bytes,
-/// so a client cannot make one log line as long as its request head, and
-/// without the secrets of a sign-in (a sign-in link's, the identity
-/// provider's code), so that the log signs nobody in.
+/// The request line as the log shows it: the method, the route's pattern
+/// (`/people/{id}`) in place of the path, and the version; `unmatched`
+/// for a path no route serves. Never the path or the query as sent, so
+/// the log keeps no question asked (`/?q=...`), no id of a person looked
+/// at or changed, no SCIM filter, and no sign-in secret. At most
+/// [`LOGGED_LINE`] bytes, so a client's odd method cannot make one log
+/// line as long as its request head.
 fn request_line(req: &ServiceRequest) -> String {
-    let path = req.path();
-    let target = match kenning_web::SECRET_PATH_PREFIXES
-        .iter()
-        .find(|prefix| path.starts_with(*prefix))
-    {
-        Some(prefix) => format!("{prefix}..."),
-        None => req.uri().to_string(),
-    };
-    let mut line = format!("{} {} {:?}", req.method(), target, req.version());
+    let route = req.match_pattern().unwrap_or_else(|| UNMATCHED.to_owned());
+    let mut line = format!("{} {} {:?}", req.method(), route, req.version());
     if line.len() > LOGGED_LINE {
         let cut = (0..=LOGGED_LINE)
             .rev()
@@ -123,6 +119,9 @@ fn request_line(req: &ServiceRequest) -> String {
     }
     line
 }
+
+/// What the log writes for the route of a path no route serves.
+const UNMATCHED: &str = "unmatched";
 
 /// The most bytes of a request line the log keeps.
 const LOGGED_LINE: usize = 256;

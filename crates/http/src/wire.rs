@@ -11,6 +11,9 @@ use utoipa::{IntoResponses, ToSchema};
 use uuid::Uuid;
 
 pub use requests::{BatchRequest, UploadRequest};
+pub use sources::{PeopleAnswer, PeopleRequest, PersonFound, RunRecorded, RunRequest};
+
+mod sources;
 
 /// The requests' bodies, described for the document: the handlers read
 /// these fields one by one (see the module's documentation), so the types

@@ -1,6 +1,6 @@
 //! The ports Kenning's core needs from the outside world: storage of users,
-//! credentials and expertise, topic extraction, text embedding and the
-//! clock.
+//! credentials, expertise and connectors' runs, topic extraction, text
+//! embedding and the clock.
 //!
 //! Adapters implement these traits; the use cases in `kenning-app` drive
 //! them. Nothing here knows which database, extractor or transport is in
@@ -11,6 +11,7 @@
 
 pub mod audit;
 pub mod clock;
+pub mod connectors;
 pub mod credentials;
 pub mod errors;
 pub mod expertise;
@@ -25,6 +26,7 @@ pub mod webhooks;
 
 pub use audit::{AuditQuery, AuditTrail};
 pub use clock::Clock;
+pub use connectors::{ConnectorRunStore, SourceRuns, StoredRun};
 pub use credentials::{CredentialStore, StoredCredential};
 pub use errors::{Failure, StoreError};
 pub use expertise::{ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded};

@@ -69,6 +69,8 @@ pub trait PrivacyStore: Send + Sync {
     ) -> Result<Option<Learning>, StoreError>;
 
     /// Erases the actions and the expertise of `user` (the account stays),
+    /// and makes her sign-ins and sign-outs in the audit trail name nobody
+    /// (as anonymizing her does, [`Erasure`](kenning_domain::Erasure)),
     /// recorded under `by`; whether the user exists (and is not deleted).
     fn forget(&self, user: UserId, by: &Attribution) -> Result<bool, StoreError>;
 

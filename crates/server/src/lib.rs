@@ -10,8 +10,9 @@ use actix_web::dev::{Server, ServerHandle};
 use actix_web::web;
 use anyhow::Context as _;
 use kenning_app::{
-    Administrators, AdministratorsGroup, AuditService, CredentialService, DeliverySettings,
-    ExpertiseService, GroupService, PrivacyService, SessionService, UserService, WebhookService,
+    Administrators, AdministratorsGroup, AuditService, ConnectorService, CredentialService,
+    DeliverySettings, ExpertiseService, GroupService, PrivacyService, SessionService, UserService,
+    WebhookService,
 };
 
 /// Steps of [`kenning_app::RETENTION_BATCH`] actions the retention takes
@@ -37,6 +38,7 @@ pub struct Services {
     pub groups: GroupService,
     pub audit: AuditService,
     pub sessions: SessionService,
+    pub connectors: ConnectorService,
     db: Arc<Database>,
     clock: Arc<dyn Clock>,
 }
@@ -87,6 +89,7 @@ impl Services {
                 clock.clone(),
                 SessionPolicy::default(),
             ),
+            connectors: ConnectorService::new(db.clone(), clock.clone()),
             db,
             clock,
         })
@@ -420,6 +423,7 @@ impl Application {
             webhooks: webhooks.clone(),
             sessions: services.sessions.clone(),
             privacy: privacy.clone(),
+            connectors: services.connectors.clone(),
         };
         let state = AppState::new(
             use_cases,

@@ -11,7 +11,7 @@
 
 use chrono::{DateTime, Utc};
 use diesel::prelude::*;
-use kenning_domain::{Actor, Attribution, AuditEntry, Change, ChangeKind, Channel};
+use kenning_domain::{Actor, Attribution, AuditEntry, Change, ChangeKind, Channel, NOBODY};
 use kenning_ports::{AuditQuery, AuditTrail, StoreError};
 use uuid::Uuid;
 
@@ -132,6 +132,40 @@ pub(crate) fn record(
             .execute(conn)?;
         crate::outbox::enqueue(conn, change, by.at)?;
     }
+    Ok(())
+}
+
+/// Makes the entries of the own use of Kenning of the user `key` (as
+/// stored; her sign-ins and sign-outs, see
+/// [`AuditEntry::records_use_by`]) name nobody, as
+/// [`AuditEntry::anonymized`] says, in the transaction of `conn`; their
+/// deliveries in the outbox are then ordered as nobody's.
+pub(crate) fn anonymize_use(conn: &mut DbConnection, key: &str) -> QueryResult<()> {
+    let kinds: Vec<&str> = ChangeKind::ALL
+        .into_iter()
+        .filter(ChangeKind::records_personal_use)
+        .map(|kind| kind.as_str())
+        .collect();
+    let positions: Vec<i64> = audit_entries::table
+        .filter(audit_entries::resource_id.eq(key))
+        .filter(audit_entries::kind.eq_any(&kinds))
+        .select(audit_entries::position)
+        .load(conn)?;
+    if positions.is_empty() {
+        return Ok(());
+    }
+    let nobody = Actor::anonymous();
+    diesel::update(audit_entries::table.filter(audit_entries::position.eq_any(&positions)))
+        .set((
+            audit_entries::resource_id.eq(NOBODY.to_string()),
+            audit_entries::credential_id.eq(None::<String>),
+            audit_entries::actor_name.eq(&nobody.name),
+            audit_entries::channel.eq(nobody.channel.as_str()),
+        ))
+        .execute(conn)?;
+    diesel::update(webhook_outbox::table.filter(webhook_outbox::position.eq_any(&positions)))
+        .set(webhook_outbox::resource_id.eq(NOBODY.to_string()))
+        .execute(conn)?;
     Ok(())
 }
 

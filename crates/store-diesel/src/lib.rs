@@ -12,8 +12,8 @@
 //! after an erasure.
 //!
 //! [`Database`] implements every storage port, one module each: `users`,
-//! `groups`, `credentials`, `sessions`, `audit`, `expertise`, `privacy` and
-//! `webhooks`. Their queries run in one of three ways (see `database`): a
+//! `groups`, `credentials`, `sessions`, `audit`, `expertise`, `privacy`,
+//! `webhooks` and `runs`. Their queries run in one of three ways (see `database`): a
 //! plain read, a read transaction for statements whose answers must agree,
 //! or a write transaction, which also holds the audit entries a write
 //! records.
@@ -45,6 +45,7 @@ mod pooling;
 mod prepared;
 mod privacy;
 mod rows;
+mod runs;
 mod schema;
 mod search;
 mod sessions;

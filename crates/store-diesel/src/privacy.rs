@@ -5,8 +5,9 @@
 //! Setting a rule or a choice writes again whom Kenning learns about
 //! ([`crate::learning::refresh`]) in the same transaction. Forgetting a
 //! person takes their row's lock and erases their actions, standings and
-//! counts as anonymizing does ([`crate::expertise::erase_expertise`]); the
-//! account stays.
+//! counts as anonymizing does ([`crate::expertise::erase_expertise`]), and
+//! their sign-ins and sign-outs in the trail then name nobody
+//! ([`crate::audit::anonymize_use`]); the account stays.
 
 use std::collections::BTreeMap;
 
@@ -131,6 +132,7 @@ impl PrivacyStore for Database {
                 return Ok(false);
             }
             crate::expertise::erase_expertise(conn, &id)?;
+            crate::audit::anonymize_use(conn, &id)?;
             crate::audit::record(conn, by, &[user_forgotten(user.as_uuid())])?;
             Ok::<_, TxError>(true)
         })

@@ -230,6 +230,35 @@ diesel::table! {
     }
 }
 
+diesel::table! {
+    connector_runs (seq) {
+        seq -> BigInt,
+        id -> Text,
+        source -> Text,
+        name -> Text,
+        started -> Timestamp,
+        finished -> Timestamp,
+        items_read -> BigInt,
+        sent -> BigInt,
+        known -> BigInt,
+        not_found -> BigInt,
+        failed -> BigInt,
+        dry_run -> Bool,
+        error -> Nullable<Text>,
+        credential_id -> Text,
+        credential_name -> Text,
+        received -> Timestamp,
+    }
+}
+
+diesel::table! {
+    connector_run_refusals (run_id, code) {
+        run_id -> Text,
+        code -> Text,
+        items -> BigInt,
+    }
+}
+
 diesel::allow_tables_to_appear_in_same_query!(
     users,
     user_groups,
@@ -247,5 +276,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     signin_links,
     sessions,
     learning_rules,
-    asked_subjects
+    asked_subjects,
+    connector_runs,
+    connector_run_refusals
 );

@@ -13,8 +13,9 @@
 //! read; a write that lost a race is made again, up to [`MODIFY_ATTEMPTS`]
 //! times. Anonymizing a user also erases, in the same transaction, each
 //! part [`Erasure`] names: what was learned about them
-//! ([`crate::expertise::erase_expertise`]) and their place in every group
-//! ([`crate::groups::leave_groups`]).
+//! ([`crate::expertise::erase_expertise`]), their place in every group
+//! ([`crate::groups::leave_groups`]) and whose sign-ins the trail tells
+//! ([`crate::audit::anonymize_use`]).
 //!
 //! [`Database::import_users`] stores many users in one transaction, in
 //! listing order, for bulk loads.
@@ -123,6 +124,10 @@ impl Erasure for RowsErasure<'_> {
         let changes: Vec<_> = left.into_iter().map(group_members_changed).collect();
         crate::audit::record(self.conn, self.by, &changes)?;
         Ok(())
+    }
+
+    fn anonymize_use(&mut self) -> Result<(), TxError> {
+        Ok(crate::audit::anonymize_use(self.conn, self.key)?)
     }
 }
 

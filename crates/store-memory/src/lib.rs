@@ -8,11 +8,12 @@
 mod expertise;
 mod learned;
 mod privacy;
+mod runs;
 mod sessions;
 mod state;
 mod webhooks;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
@@ -20,6 +21,7 @@ use kenning_domain::{
     group_members_changed, user_changes, user_created, Attribution, AuditEntry, Change,
     CredentialKind, Email, Erasure, ExternalId, Group, GroupError, GroupFilter, GroupId, Limit,
     Offset, SearchText, Status, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserName,
+    NOBODY,
 };
 use kenning_ports::{
     AuditQuery, AuditTrail, CredentialStore, FilteredGroups, FilteredUsers, GroupStore, Membership,
@@ -64,6 +66,11 @@ impl Erasure for StateErasure<'_> {
         self.state.record(self.by, left);
         Ok(())
     }
+
+    fn anonymize_use(&mut self) -> Result<(), Self::Error> {
+        self.state.anonymize_use(self.id);
+        Ok(())
+    }
 }
 
 impl State {
@@ -79,6 +86,25 @@ impl State {
             };
             webhooks::enqueue(self, &entry);
             self.audit.push(entry);
+        }
+    }
+
+    /// Makes the entries of `user`'s own use of Kenning (her sign-ins and
+    /// sign-outs) name nobody, in the trail and in the outbox, whose
+    /// deliveries of them are then ordered as nobody's.
+    pub(crate) fn anonymize_use(&mut self, user: UserId) {
+        let user = user.as_uuid();
+        let mut anonymized = HashSet::new();
+        for entry in &mut self.audit {
+            if entry.records_use_by(user) {
+                anonymized.insert(entry.position);
+                *entry = entry.clone().anonymized();
+            }
+        }
+        for row in &mut self.outbox {
+            if anonymized.contains(&row.position) {
+                row.resource = NOBODY;
+            }
         }
     }
 

@@ -120,6 +120,7 @@ impl PrivacyStore for MemoryStore {
             return Ok(false);
         }
         state.expertise.erase(user);
+        state.anonymize_use(user);
         state.record(by, [user_forgotten(user.as_uuid())]);
         Ok(true)
     }

@@ -5,7 +5,7 @@ use std::sync::{Mutex, MutexGuard};
 
 use chrono::{DateTime, NaiveDate, Utc};
 use kenning_domain::{AuditEntry, Group, GroupId, RuleInForce, Subscription, User, UserId};
-use kenning_ports::{StoredCredential, StoredLink, StoredSession};
+use kenning_ports::{StoredCredential, StoredLink, StoredRun, StoredSession};
 use uuid::Uuid;
 
 use crate::learned::Learned;
@@ -34,6 +34,8 @@ pub(crate) struct State {
     pub(crate) sessions: HashMap<Uuid, StoredSession>,
     /// The rules on learning, people's choices, the subjects asked.
     pub(crate) privacy: Privacy,
+    /// Connectors' runs, in the order recorded.
+    pub(crate) runs: Vec<StoredRun>,
 }
 
 /// A sign-in link, and when it was used.
@@ -59,10 +61,11 @@ pub(crate) struct OutboxRow {
 }
 
 /// Users, groups, credentials, what uploads taught (actions, standings,
-/// each user's action count), the audit trail, webhooks, sign-in links and
-/// sessions, held in memory behind one lock, implementing
-/// `UserStore`, `GroupStore`, `CredentialStore`,
-/// `ExpertiseStore`, `AuditTrail`, `WebhookStore` and `SessionStore`.
+/// each user's action count), the audit trail, webhooks, sign-in links,
+/// sessions, the rules on learning and connectors' runs, held in memory
+/// behind one lock, implementing `UserStore`, `GroupStore`,
+/// `CredentialStore`, `ExpertiseStore`, `AuditTrail`, `WebhookStore`,
+/// `SessionStore`, `PrivacyStore` and `ConnectorRunStore`.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
     state: Mutex<State>,

@@ -1,9 +1,11 @@
 //! Every form that changes something is checked against cross-site
 //! request forgery twice: it must come from Kenning's own origin (the
 //! browser's `Origin`, or `Sec-Fetch-Site`), and it must carry the
-//! session's token, which another site cannot read.
+//! session's token, which another site cannot read (before a session, a
+//! sign-in link's button carries the token its page set in a cookie).
 
 use crate::render::{internal_error, message_page};
+use crate::session::cookie;
 use crate::state::Web;
 use crate::view::Chrome;
 use crate::visitor::Visitor;
@@ -11,6 +13,7 @@ use actix_web::http::header;
 use actix_web::web;
 use actix_web::{HttpRequest, HttpResponse};
 use kenning_app::ServiceError;
+use subtle::ConstantTimeEq;
 
 /// Whether `req` comes from the app's own pages: its `Origin` is the
 /// public URL's or the request's own host's; without an `Origin` (or with
@@ -58,6 +61,24 @@ pub(crate) fn refusal(
         "It did not come from one of Kenning's own pages, or the page was from an earlier \
          session. Nothing was changed. Go back, reload the page and try again.",
     ))
+}
+
+/// Whether `req`, a form sent before anyone is signed in (a sign-in
+/// link's button), comes from Kenning's own page in the browser that was
+/// shown it: from Kenning's own origin, carrying as `presented` the token
+/// the page set in the cookie `cookie_name` (compared in constant time).
+/// Another site can neither read that cookie nor make the browser send it
+/// with its own form (`SameSite`).
+pub(crate) fn from_own_page(
+    req: &HttpRequest,
+    app: &Web,
+    cookie_name: &str,
+    presented: &str,
+) -> bool {
+    let Some(expected) = cookie(req, cookie_name) else {
+        return false;
+    };
+    same_origin(req, app) && bool::from(expected.as_bytes().ct_eq(presented.as_bytes()))
 }
 
 /// `work` run off the request's thread; the 500 page when it could not be.

@@ -27,5 +27,5 @@ mod visitor;
 pub use config::{WebConfig, SESSION_COOKIE};
 pub use oidc::{AllowedDomain, ExternalIdClaim, OidcConfig};
 pub use render::not_found_page;
-pub use routes::{configure, link_path, SECRET_PATH_PREFIXES};
+pub use routes::{configure, link_path};
 pub use state::Web;

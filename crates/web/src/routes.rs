@@ -6,11 +6,6 @@ use crate::paths::{CALLBACK_PATH, LINK_PREFIX};
 use crate::state::Web;
 use crate::{assets, pages};
 
-/// The paths a person's sign-in secrets travel in, which logs must not
-/// keep whole: a sign-in link's path carries its secret, the provider's
-/// answer its code.
-pub const SECRET_PATH_PREFIXES: [&str; 2] = [LINK_PREFIX, CALLBACK_PATH];
-
 /// The path of the sign-in link whose secret is `secret`.
 pub fn link_path(secret: &str) -> String {
     format!("{LINK_PREFIX}{secret}")
@@ -23,14 +18,19 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
         .route("/people/{id}", web::get().to(pages::person::page))
         .route("/me", web::get().to(pages::me::page))
         .route("/me/topics", web::post().to(pages::me::change_topic))
-        .route("/me/data", web::get().to(pages::privacy::download))
+        .route("/me/data", web::get().to(pages::privacy::confirm_download))
+        .route("/me/data", web::post().to(pages::privacy::download))
         .route("/me/learning", web::post().to(pages::privacy::set_learning))
         .route("/me/forget", web::get().to(pages::privacy::confirm_forget))
         .route("/me/forget", web::post().to(pages::privacy::forget))
         .route("/signin", web::get().to(pages::auth::signin_page))
         .route(
             &format!("{LINK_PREFIX}{{secret}}"),
-            web::get().to(pages::auth::link),
+            web::get().to(pages::link::page),
+        )
+        .route(
+            &format!("{LINK_PREFIX}{{secret}}"),
+            web::post().to(pages::link::sign_in),
         )
         .route("/auth/signout", web::post().to(pages::auth::sign_out))
         .route("/auth/oidc", web::get().to(pages::auth::oidc_begin))
@@ -43,7 +43,9 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
 /// as a page that does not exist, once the person is known to be an
 /// administrator (anyone else gets the console's 403 page there too).
 fn admin(cfg: &mut web::ServiceConfig) {
-    use pages::admin::{audit, credentials, gaps, groups, rules, user, user_privacy, users};
+    use pages::admin::{
+        audit, credentials, gaps, groups, rules, sources, user, user_privacy, users,
+    };
     cfg.route("/admin", web::get().to(users::directory))
         .route("/admin", web::route().to(pages::admin::elsewhere))
         .route("/admin/users", web::get().to(users::directory))
@@ -61,7 +63,11 @@ fn admin(cfg: &mut web::ServiceConfig) {
         )
         .route(
             "/admin/users/{id}/data",
-            web::get().to(user_privacy::download),
+            web::get().to(user_privacy::confirm_download),
+        )
+        .route(
+            "/admin/users/{id}/data",
+            web::post().to(user_privacy::download),
         )
         .route(
             "/admin/users/{id}/forget",
@@ -93,5 +99,7 @@ fn admin(cfg: &mut web::ServiceConfig) {
         .route("/admin/rules", web::get().to(rules::page))
         .route("/admin/rules", web::post().to(rules::change))
         .route("/admin/gaps", web::get().to(gaps::page))
+        .route("/admin/sources", web::get().to(sources::page))
+        .route("/admin/sources/runs", web::get().to(sources::runs))
         .route("/admin/{rest:.*}", web::route().to(pages::admin::elsewhere));
 }

@@ -71,6 +71,33 @@ pub(crate) fn pending_value(req: &HttpRequest, config: &WebConfig) -> Option<Str
     cookie(req, &config.pending_cookie_name())
 }
 
+/// The name of the cookie that ties a sign-in link's page to the browser
+/// that opened it (`__Host-` over https, so no sibling host can set it).
+pub(crate) fn link_cookie_name(config: &WebConfig) -> String {
+    if config.secure() {
+        format!("__Host-{LINK_COOKIE}")
+    } else {
+        LINK_COOKIE.to_owned()
+    }
+}
+
+/// The cookie's name without its prefix.
+const LINK_COOKIE: &str = "kenning_link";
+
+/// The `Set-Cookie` value that ties a sign-in link's page to this
+/// browser with the token `value` (empty and `max_age_seconds` 0 to
+/// forget it). Like every cookie here it is `SameSite=Lax`, so no other
+/// site's form sends it along.
+pub(crate) fn link_cookie(config: &WebConfig, value: &str, max_age_seconds: i64) -> String {
+    set_cookie_value(
+        config,
+        &link_cookie_name(config),
+        value,
+        "/",
+        max_age_seconds,
+    )
+}
+
 /// `response` also setting the cookie `set_cookie` (a `Set-Cookie`
 /// value as the functions above make it).
 pub(crate) fn with_cookie(mut response: HttpResponse, set_cookie: &str) -> HttpResponse {

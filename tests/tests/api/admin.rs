@@ -16,7 +16,7 @@ use crate::scim::{scim_as, GROUP_SCHEMA, PATCH_OP};
 const ADMINS: &str = "kenning-admins";
 
 /// The group's input with `members`.
-fn admins(members: &[&str]) -> GroupInput {
+pub(crate) fn admins(members: &[&str]) -> GroupInput {
     GroupInput {
         display_name: "Kenning admins".to_owned(),
         external_id: Some(ADMINS.to_owned()),
@@ -26,7 +26,7 @@ fn admins(members: &[&str]) -> GroupInput {
 
 /// A server whose administrators are the members of the group with
 /// externalId [`ADMINS`].
-fn with_admin_group(backend: Backend, test: &str) -> Option<TestApp> {
+pub(crate) fn with_admin_group(backend: Backend, test: &str) -> Option<TestApp> {
     let options = Options {
         web: kenning::WebSettings {
             admin_group: Some(ADMINS.parse().unwrap()),

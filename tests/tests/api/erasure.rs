@@ -157,3 +157,83 @@ fn a_purge_leaves_no_personal_data_in_the_files(backend: Backend) {
         }
     }
 }
+
+/// The migration that makes the sign-ins and sign-outs of people
+/// anonymized or forgotten before the stores did it themselves name
+/// nobody, as the stores now do.
+const ANONYMOUS_SIGN_INS: [&str; 2] = [
+    include_str!("../../../migrations/sqlite/2026-12-03-100000_anonymous_sign_ins/up.sql"),
+    include_str!("../../../migrations/postgres/2026-12-03-100000_anonymous_sign_ins/up.sql"),
+];
+
+#[on_every_backend]
+fn sign_ins_recorded_before_an_erasure_name_nobody_after_the_migration(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "erasure_sign_ins_migration") else {
+        return;
+    };
+    let gone = app.create_user("gone@example.com", "Gone", "Person");
+    let forgotten = app.create_user("forgot@example.com", "Forgot", "Person");
+    let kept = app.create_user("kept@example.com", "Kept", "Person");
+    app.graphql(DELETE_USER, json!({ "globalUserId": gone }));
+    app.advance(Duration::days(14));
+    assert_eq!(app.services.users.purge_due().unwrap(), 1);
+    // The trail as the stores wrote it before: every sign-in under its
+    // person, the forgotten person's before and after her erasure.
+    let entry = |kind: &str, id: &str| {
+        app.execute_sql(&format!(
+            "INSERT INTO audit_entries (at, kind, resource_id, credential_id, actor_name, \
+             channel, fields) VALUES ('2026-03-01 10:00:00', '{kind}', '{id}', NULL, '{id}', \
+             'web', '')"
+        ));
+    };
+    entry("user.signed_in", &gone);
+    entry("user.signed_out", &gone);
+    entry("user.signed_in", &forgotten);
+    entry("user.forgotten", &forgotten);
+    entry("user.signed_in", &forgotten);
+    entry("user.signed_in", &kept);
+
+    let migration = match backend {
+        Backend::Sqlite => ANONYMOUS_SIGN_INS[0],
+        Backend::Postgres => ANONYMOUS_SIGN_INS[1],
+    };
+    let code: Vec<&str> = migration
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("--"))
+        .collect();
+    for statement in code.join("\n").split(';').filter(|s| !s.trim().is_empty()) {
+        app.execute_sql(statement);
+    }
+
+    let uses = |id: &str| -> Vec<String> {
+        let entries = app
+            .services
+            .audit
+            .entries(
+                AuditQuery {
+                    resource_id: Some(id.parse().unwrap()),
+                    ..AuditQuery::default()
+                },
+                AuditLimit::default(),
+            )
+            .unwrap()
+            .entries;
+        entries
+            .iter()
+            .filter(|e| e.change.kind.records_personal_use())
+            .map(|e| format!("{} by {}", e.change.kind, e.actor.name))
+            .collect()
+    };
+    assert_eq!(uses(&gone), Vec::<String>::new());
+    assert_eq!(uses(&forgotten), [format!("user.signed_in by {forgotten}")]);
+    assert_eq!(uses(&kept), [format!("user.signed_in by {kept}")]);
+    let nobody = uses(&kenning_domain::NOBODY.to_string());
+    assert_eq!(
+        nobody,
+        [
+            "user.signed_in by anonymous",
+            "user.signed_out by anonymous",
+            "user.signed_in by anonymous",
+        ]
+    );
+}

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
-    AuditService, CredentialService, DeliverySettings, ExpertiseService, GroupService, Principal,
-    PrivacyService, SessionService, UseCases, UserService, WebhookService,
+    AuditService, ConnectorService, CredentialService, DeliverySettings, ExpertiseService,
+    GroupService, Principal, PrivacyService, SessionService, UseCases, UserService, WebhookService,
 };
 use kenning_clock::ManualClock;
 use kenning_domain::{
@@ -245,6 +245,7 @@ fn world(scopes: Vec<Scope>) -> World {
     );
     let use_cases = UseCases {
         credentials: CredentialService::new(store.inner.clone(), clock_for_privacy.clone()),
+        connectors: ConnectorService::new(store.inner.clone(), clock_for_privacy.clone()),
         sessions: SessionService::new(
             store.inner.clone(),
             store.inner.clone(),

@@ -72,12 +72,17 @@ fn a_person_signs_in_with_a_link_once_and_finds_people(backend: Backend) {
     assert!(!anonymous.body.contains("Alice"));
 
     let link = app.services.sessions.issue_link("BOB@example.com").unwrap();
-    let path = kenning::signin_link_path(&link.secret);
-    let signed = app.request("GET", &path, &[], b"");
+    let (page, link_cookie, token) = app.open_link(&link.secret);
+    assert_eq!(page.status, 200, "{}", page.body);
+    let signed = app.press_link(&link.secret, &link_cookie, &token);
     assert_eq!(signed.status, 303, "{}", signed.body);
     assert_eq!(signed.header("location"), Some("/"));
-    let cookie = signed.header("set-cookie").unwrap();
-    assert!(cookie.starts_with("kenning_session="), "{cookie}");
+    let cookie = signed
+        .headers
+        .iter()
+        .map(|(_, value)| value.as_str())
+        .find(|value| value.starts_with("kenning_session="))
+        .unwrap_or_else(|| panic!("no session cookie: {:?}", signed.headers));
     for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
         assert!(cookie.contains(attribute), "{cookie}");
     }
@@ -85,7 +90,8 @@ fn a_person_signs_in_with_a_link_once_and_finds_people(backend: Backend) {
     let cookie = cookie.split(';').next().unwrap().to_owned();
 
     // The link is good once.
-    let again = app.request("GET", &path, &[], b"");
+    let (_, link_cookie, token) = app.open_link(&link.secret);
+    let again = app.press_link(&link.secret, &link_cookie, &token);
     assert_eq!(again.status, 410);
     assert!(again.body.contains("used already"), "{}", again.body);
 
@@ -146,11 +152,13 @@ fn a_link_expires_and_only_active_people_sign_in(backend: Backend) {
     let ada = app.create_user("ada@example.com", "Ada", "Lovelace");
     let link = app.services.sessions.issue_link("ada@example.com").unwrap();
     app.advance(Duration::minutes(15));
-    let late = app.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+    let (_, cookie, token) = app.open_link(&link.secret);
+    let late = app.press_link(&link.secret, &cookie, &token);
     assert_eq!(late.status, 410);
     assert!(late.body.contains("expired"), "{}", late.body);
 
-    let forged = app.request("GET", "/auth/link/not-a-link", &[], b"");
+    let (_, cookie, token) = app.open_link("not-a-link");
+    let forged = app.press_link("not-a-link", &cookie, &token);
     assert_eq!(forged.status, 404);
     assert!(
         forged.body.contains("not one Kenning issued"),
@@ -427,10 +435,14 @@ fn sign_in_links_can_be_turned_off(backend: Backend) {
     };
     app.create_user("ada@example.com", "Ada", "Lovelace");
     let link = app.services.sessions.issue_link("ada@example.com").unwrap();
-    let refused = app.request("GET", &kenning::signin_link_path(&link.secret), &[], b"");
+    let (refused, cookie, token) = app.open_link(&link.secret);
     assert_eq!(refused.status, 403);
     assert!(refused.body.contains("Sign-in links are turned off"));
     assert!(refused.header("set-cookie").is_none());
+    assert!(cookie.is_empty() && token.is_empty());
+    let pressed = app.press_link(&link.secret, "", "");
+    assert_eq!(pressed.status, 403);
+    assert!(pressed.body.contains("Sign-in links are turned off"));
     let page = app.request("GET", "/signin", &[], b"");
     assert!(!page.body.contains("kenning signin-link"), "{}", page.body);
 }

@@ -51,6 +51,10 @@ pub struct Args {
     /// endpoint (`make bench-ingest`).
     #[arg(long)]
     pub ingest: bool,
+    /// Measure instead the ready connectors against the batch endpoint
+    /// sending the same uploads (`make bench-connect`).
+    #[arg(long)]
+    pub connect: bool,
     /// Measure instead what finding topics by meaning costs: off, static
     /// vectors and the model on the same data (`make bench-meaning`).
     #[arg(long)]

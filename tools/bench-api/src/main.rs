@@ -5,6 +5,7 @@
 //! machine and the method.
 
 mod args;
+mod connect;
 mod directory;
 mod ingest;
 mod load;
@@ -176,6 +177,11 @@ fn run(args: &Args) -> anyhow::Result<()> {
                 Err(e) => eprintln!("{backend} NOT MEASURED: {e:#}"),
             }
         }
+        return Ok(());
+    }
+    if args.connect {
+        let rows = connect::measure(&args.folder.join("connect"))?;
+        connect::print_table(&rows);
         return Ok(());
     }
     if args.ingest {

@@ -92,7 +92,8 @@ impl Kenning {
     }
 
     /// Signs the person with `email` in to the web app through a sign-in
-    /// link, as a browser would; the session's cookie (`name=value`).
+    /// link, as a browser would (its page, then its button); the
+    /// session's cookie (`name=value`).
     pub fn sign_in(&self, binary: &Path, url: &str, email: &str) -> anyhow::Result<String> {
         let link = Self::command(
             binary,
@@ -104,14 +105,33 @@ impl Kenning {
             .max_redirects(0)
             .build()
             .into();
-        let response = agent.get(&link).call()?;
-        let cookie = response
-            .headers()
-            .get("set-cookie")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(';').next())
-            .with_context(|| format!("signing in with {link} set no cookie"))?;
-        Ok(cookie.to_owned())
+        // The cookie `name` an answer sets, as `name=value`.
+        let cookie = |response: &ureq::http::Response<ureq::Body>, name: &str| {
+            response
+                .headers()
+                .get_all("set-cookie")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .filter_map(|v| v.split(';').next())
+                .find(|pair| pair.starts_with(&format!("{name}=")))
+                .map(str::to_owned)
+        };
+        let mut page = agent.get(&link).call()?;
+        let link_cookie = cookie(&page, "kenning_link")
+            .with_context(|| format!("the page of {link} set no cookie"))?;
+        let body = page.body_mut().read_to_string()?;
+        let token = body
+            .split_once("name=\"csrf\" value=\"")
+            .and_then(|(_, rest)| rest.split('"').next())
+            .with_context(|| format!("the page of {link} has no button"))?;
+        let response = agent
+            .post(&link)
+            .header("Cookie", &link_cookie)
+            .header("Origin", &self.base)
+            .content_type("application/x-www-form-urlencoded")
+            .send(format!("csrf={token}"))?;
+        cookie(&response, "kenning_session")
+            .with_context(|| format!("signing in with {link} set no session cookie"))
     }
 
     /// What a browser loads for the search page answering `query` (the

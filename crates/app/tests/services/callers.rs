@@ -7,8 +7,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kenning_app::{
-    AuditService, Caller, CredentialService, DeliverySettings, GroupService, Principal,
-    PrivacyService, ServiceError, SessionService, UseCases, WebhookService,
+    AuditService, Caller, ConnectorService, CredentialService, DeliverySettings, GroupService,
+    Principal, PrivacyService, ServiceError, SessionService, UseCases, WebhookService,
 };
 use kenning_domain::{
     Actor, AuditLimit, Channel, CredentialKind, GroupFilter, GroupInput, Patch, Scope,
@@ -87,6 +87,7 @@ pub(super) fn use_cases(world: &World) -> UseCases {
             clock.clone(),
             SessionPolicy::default(),
         ),
+        connectors: ConnectorService::new(store.clone(), clock.clone()),
         credentials: CredentialService::new(store, clock),
         users,
         expertise,

@@ -9,6 +9,7 @@ mod administrators;
 mod audit;
 mod authentication;
 mod callers;
+mod connectors;
 mod patch;
 mod purge;
 mod remembered;

@@ -45,6 +45,9 @@ impl Channel {
     }
 }
 
+/// The name of [`Actor::anonymous`].
+const ANONYMOUS: &str = "anonymous";
+
 /// Who made a change: the credential that asked for it (id and name); a
 /// person signed in to the web app (named by their `globalUserId`, never
 /// by their name, which an anonymization erases); or, for the command line
@@ -55,7 +58,7 @@ pub struct Actor {
     /// purge.
     pub credential_id: Option<Uuid>,
     /// The credential's name, the signed-in person's `globalUserId`, or
-    /// `cli`, `purge` or `embedded`.
+    /// `cli`, `purge`, `embedded` or `anonymous`.
     pub name: String,
     /// The door the change came through.
     pub channel: Channel,
@@ -77,6 +80,16 @@ impl Actor {
         Self {
             credential_id: None,
             name: user.to_string(),
+            channel: Channel::Web,
+        }
+    }
+
+    /// A person the trail no longer names: the actor of their sign-ins
+    /// and sign-outs once they were anonymized or forgotten.
+    pub fn anonymous() -> Self {
+        Self {
+            credential_id: None,
+            name: ANONYMOUS.to_owned(),
             channel: Channel::Web,
         }
     }

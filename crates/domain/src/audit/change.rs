@@ -181,6 +181,37 @@ impl ChangeKind {
         }
     }
 
+    /// Whether an entry of this kind records a person's own use of
+    /// Kenning (a sign-in, a sign-out) rather than a change made to them
+    /// or by them: such entries go with the person when they are
+    /// anonymized or what was learned about them is forgotten
+    /// ([`AuditEntry::anonymized`](crate::AuditEntry::anonymized)). A
+    /// hand-out of their data stays theirs: it is the organisation's
+    /// account of what it gave out.
+    pub fn records_personal_use(&self) -> bool {
+        match self {
+            ChangeKind::UserSignedIn | ChangeKind::UserSignedOut => true,
+            ChangeKind::UserCreated
+            | ChangeKind::UserUpdated
+            | ChangeKind::UserEmailChanged
+            | ChangeKind::UserDeactivated
+            | ChangeKind::UserReactivated
+            | ChangeKind::UserDeleted
+            | ChangeKind::UserDeletionCancelled
+            | ChangeKind::UserAnonymized
+            | ChangeKind::UserExported
+            | ChangeKind::UserLearningChanged
+            | ChangeKind::UserForgotten
+            | ChangeKind::GroupCreated
+            | ChangeKind::GroupUpdated
+            | ChangeKind::GroupDeleted
+            | ChangeKind::CredentialIssued
+            | ChangeKind::CredentialRevoked
+            | ChangeKind::LearningRuleSet
+            | ChangeKind::LearningRuleLifted => false,
+        }
+    }
+
     /// The kind of resource it happens to.
     pub fn resource(&self) -> ResourceKind {
         match self {

@@ -14,6 +14,7 @@ mod change;
 mod diff;
 
 use chrono::{DateTime, Utc};
+use uuid::Uuid;
 
 use crate::validation::{FieldViolation, Rule};
 
@@ -45,6 +46,33 @@ pub struct AuditEntry {
     pub actor: Actor,
     /// What changed.
     pub change: Change,
+}
+
+/// The resource an entry names once the person it was about is no longer
+/// named ([`AuditEntry::anonymized`]): the nil UUID.
+pub const NOBODY: Uuid = Uuid::nil();
+
+impl AuditEntry {
+    /// Whether the entry records the own use of Kenning of the person
+    /// `user` ([`ChangeKind::records_personal_use`]), which goes with
+    /// them when they are anonymized or forgotten.
+    pub fn records_use_by(&self, user: Uuid) -> bool {
+        self.change.kind.records_personal_use() && self.change.resource_id == user
+    }
+
+    /// The entry naming nobody: the resource [`NOBODY`] and the actor
+    /// [`Actor::anonymous`]. When, what and how stay, so the trail still
+    /// counts sign-ins, no longer whose.
+    pub fn anonymized(self) -> Self {
+        Self {
+            actor: Actor::anonymous(),
+            change: Change {
+                resource_id: NOBODY,
+                ..self.change
+            },
+            ..self
+        }
+    }
 }
 
 #[cfg(test)]

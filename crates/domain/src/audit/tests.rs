@@ -145,3 +145,38 @@ fn every_kind_reads_back_from_its_name() {
         assert_eq!(parse_audit_cursor(bad).unwrap_err().field, "before");
     }
 }
+
+#[test]
+fn a_persons_sign_ins_and_outs_go_with_them_and_name_nobody() {
+    let user = ada().id().as_uuid();
+    let entry = |change: Change| AuditEntry {
+        position: 7,
+        at: now(),
+        actor: Actor::person(user),
+        change,
+    };
+    let signed_in = entry(user_signed_in(user, crate::SignInMethod::Link));
+    let signed_out = entry(user_signed_out(user));
+    for visit in [&signed_in, &signed_out] {
+        assert!(visit.records_use_by(user));
+        assert!(!visit.records_use_by(Uuid::new_v4()));
+    }
+    // What was done to them, or handed out, keeps naming them.
+    for kept in [
+        user_exported(user),
+        hidden_topics_changed(user),
+        user_forgotten(user),
+    ] {
+        assert!(!entry(kept).records_use_by(user));
+    }
+
+    let anonymized = signed_in.clone().anonymized();
+    assert_eq!(anonymized.change.resource_id, NOBODY);
+    assert_eq!(anonymized.actor, Actor::anonymous());
+    assert!(!anonymized.actor.name.contains(&user.to_string()));
+    assert_eq!(
+        (anonymized.position, anonymized.at, anonymized.change.kind),
+        (signed_in.position, signed_in.at, signed_in.change.kind)
+    );
+    assert_eq!(anonymized.change.fields, ["link"]);
+}

@@ -18,4 +18,10 @@ pub trait Erasure {
     /// Her memberships: she leaves every group, each group changed, and
     /// its change recorded, at `at`, the moment she was anonymized.
     fn leave_groups(&mut self, at: DateTime<Utc>) -> Result<(), Self::Error>;
+
+    /// Her own use of Kenning in the audit trail, her sign-ins and
+    /// sign-outs ([`AuditEntry::records_use_by`](crate::AuditEntry::records_use_by)):
+    /// each entry stays, naming nobody
+    /// ([`AuditEntry::anonymized`](crate::AuditEntry::anonymized)).
+    fn anonymize_use(&mut self) -> Result<(), Self::Error>;
 }

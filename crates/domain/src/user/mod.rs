@@ -391,7 +391,8 @@ impl User {
             return Ok(());
         }
         erasure.erase_expertise()?;
-        erasure.leave_groups(self.modified())
+        erasure.leave_groups(self.modified())?;
+        erasure.anonymize_use()
     }
 }
 

@@ -384,6 +384,10 @@ impl Erasure for Erased {
         self.0.push(format!("groups at {at}"));
         Ok(())
     }
+    fn anonymize_use(&mut self) -> Result<(), ()> {
+        self.0.push("use".to_owned());
+        Ok(())
+    }
 }
 
 #[test]
@@ -402,7 +406,8 @@ fn only_the_change_that_anonymizes_erases() {
         erased.0,
         [
             "expertise".to_owned(),
-            format!("groups at {}", deleted.modified())
+            format!("groups at {}", deleted.modified()),
+            "use".to_owned(),
         ]
     );
 }

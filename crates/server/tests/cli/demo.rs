@@ -48,9 +48,31 @@ fn the_sample_organisation_loads_once_and_answers_its_questions() {
         .trim()
         .strip_prefix(&format!("http://127.0.0.1:{port}"))
         .unwrap_or_else(|| panic!("a link to the server: {link}"));
-    let signed = http(
+    // Opened, it shows its button; the button signs in.
+    let page = http(
         port,
         &format!("GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"),
+    );
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+    let cookie = page
+        .split("set-cookie: ")
+        .nth(1)
+        .and_then(|rest| rest.split(';').next())
+        .unwrap_or_else(|| panic!("the page set no cookie: {page}"));
+    let csrf = page
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no button: {page}"));
+    let form = format!("csrf={csrf}");
+    let signed = http(
+        port,
+        &format!(
+            "POST {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nCookie: {cookie}\r\n\
+             Origin: http://127.0.0.1:{port}\r\n\
+             Content-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{form}",
+            form.len()
+        ),
     );
     assert!(signed.starts_with("HTTP/1.1 303"), "{signed}");
     assert!(signed.contains("kenning_session="), "{signed}");

@@ -8,6 +8,7 @@ use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 
+mod access_log;
 mod connect;
 mod database;
 mod demo;

@@ -24,6 +24,7 @@ use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
 use super::progress::Progress;
 use super::source::{Found, Item, Source, Text, Window};
+pub use super::tally::Tally;
 use crate::input::Item as Upload;
 use crate::send::{Fatal, Outcome, Sender};
 
@@ -60,38 +61,6 @@ pub struct Settings {
     pub backoff: Duration,
 }
 
-/// What a run did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Tally {
-    /// Items read, skipped and unreadable ones included.
-    pub read: u64,
-    /// Read, teaching nobody by the source's rules, by reason.
-    pub skipped: BTreeMap<&'static str, u64>,
-    /// Uploads the server learned from (on a dry run: would have been sent).
-    pub sent: u64,
-    /// Uploads the server knew already (their alias was used).
-    pub known: u64,
-    /// Uploads not sent: their person is not found in Kenning.
-    pub not_found: u64,
-    /// Uploads or items refused, by the server's code (`Unreadable` for
-    /// items the source could not read).
-    pub refused: BTreeMap<String, u64>,
-    /// Uploads whose every try failed.
-    pub failed: u64,
-    /// The people not found, by the source's key, with how many uploads
-    /// were not sent for each.
-    pub people_not_found: BTreeMap<String, u64>,
-    /// One line for each item refused, unreadable or failed: where, what.
-    pub problems: Vec<String>,
-}
-
-impl Tally {
-    /// Whether anything was refused, unreadable or failed.
-    pub fn has_problems(&self) -> bool {
-        self.failed > 0 || self.refused.values().any(|n| *n > 0)
-    }
-}
-
 /// The `action_alias` of the `n`th upload of the item `id` of a source of
 /// `kind`: a digest of the item's stable id, so that the same item read
 /// again (by this run or another, from any copy of the source) is one
@@ -115,11 +84,9 @@ pub fn texts_as_sent(item: &Item) -> Vec<Text> {
         .collect()
 }
 
-/// The uploads `item` makes, one per person found (each person once),
-/// with the actions of people not found counted by `people`.
-fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
-    let mut emails: Vec<String> = Vec::new();
-    let mut uploads = Vec::new();
+/// The upload of `item` for its `n`th person, whose e-mail address in
+/// Kenning is `email`, as the connector API takes it.
+pub fn upload_body(kind: &str, item: &Item, n: usize, email: &str) -> Value {
     let texts: Vec<Value> = texts_as_sent(item)
         .iter()
         .map(|t| {
@@ -130,24 +97,34 @@ fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
             })
         })
         .collect();
-    if texts.is_empty() {
+    let action_type = item.actions.get(n).map_or("", |(_, action)| *action);
+    json!({
+        "entity_type": item.entity_type,
+        "action_type": action_type,
+        "action_date": item.date.to_rfc3339_opts(SecondsFormat::Millis, true),
+        "user_email": email,
+        "texts": texts,
+        "action_alias": alias(kind, &item.id, n),
+    })
+}
+
+/// The uploads `item` makes, one per person found (each person once),
+/// with the actions of people not found counted by `people`; none when
+/// it has no text.
+fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
+    let mut emails: Vec<String> = Vec::new();
+    let mut uploads = Vec::new();
+    if texts_as_sent(item).is_empty() {
         return uploads;
     }
-    for (n, (identity, action_type)) in item.actions.iter().enumerate() {
+    for (n, (identity, _)) in item.actions.iter().enumerate() {
         let Some(email) = people.email_of(identity) else {
             continue;
         };
         if emails.iter().any(|e| e.eq_ignore_ascii_case(&email)) {
             continue;
         }
-        uploads.push(json!({
-            "entity_type": item.entity_type,
-            "action_type": action_type,
-            "action_date": item.date.to_rfc3339_opts(SecondsFormat::Millis, true),
-            "user_email": email,
-            "texts": texts,
-            "action_alias": alias(kind, &item.id, n),
-        }));
+        uploads.push(upload_body(kind, item, n, &email));
         emails.push(email);
     }
     uploads
@@ -349,6 +326,13 @@ pub fn run(
                         match outcome {
                             Outcome::Learned => tally.sent += 1,
                             Outcome::Duplicate => tally.known += 1,
+                            // Someone the server does not know (any more):
+                            // not found, as the directory would have said.
+                            Outcome::Rejected { code, .. } if code == "UnknownUser" => {
+                                tally.not_found += 1;
+                                let who = upload.body["user_email"].as_str().unwrap_or_default();
+                                *tally.people_not_found.entry(who.to_owned()).or_default() += 1;
+                            }
                             Outcome::Rejected { code, problem } => {
                                 *tally.refused.entry(code.clone()).or_default() += 1;
                                 note(&mut tally, format!("{}: {code}: {problem}", upload.origin));
@@ -366,7 +350,9 @@ pub fn run(
                     stop.store(true, Ordering::Relaxed);
                 }
                 Heard::Ended(not_found, error) => {
-                    tally.people_not_found = not_found;
+                    for (who, n) in not_found {
+                        *tally.people_not_found.entry(who).or_default() += n;
+                    }
                     if let Some(e) = error {
                         stopped.get_or_insert(e);
                     }

@@ -12,6 +12,7 @@ pub mod mail;
 mod people;
 mod progress;
 mod source;
+mod tally;
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -20,8 +21,8 @@ use anyhow::Context as _;
 use chrono::{DateTime, NaiveDate, Utc};
 use clap::{Args, Subcommand};
 
-pub use engine::{alias, texts_as_sent, Settings, Tally, MAX_TEXT_CHARS};
-pub use people::{Directory, IdentityFile, ServerDirectory};
+pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
+pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 
 /// The arguments of `kenning connect`.

@@ -101,12 +101,28 @@ fn csv_identities(path: &Path, text: &str) -> anyhow::Result<HashMap<String, Str
 /// identity.
 pub trait Directory: Sync {
     /// The e-mail address in Kenning of each identity (`None`: nobody
-    /// Kenning may learn about), in order.
+    /// Kenning may learn about), in order; [`NoDirectory`] from a server
+    /// that cannot say (one older than `POST /connectors/api/v1/people`).
     fn resolve(
         &self,
         identities: &[(Option<String>, Option<String>)],
     ) -> anyhow::Result<Vec<Option<String>>>;
 }
+
+/// A server that cannot say who people are: one older than `POST
+/// /connectors/api/v1/people`. People are then sent by the address the
+/// source gives them, and the server's `UnknownUser` counts them as not
+/// found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoDirectory;
+
+impl std::fmt::Display for NoDirectory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the server cannot say who people are")
+    }
+}
+
+impl std::error::Error for NoDirectory {}
 
 /// The server's `POST /connectors/api/v1/people`.
 #[derive(Debug, Clone)]
@@ -146,6 +162,9 @@ impl Directory for ServerDirectory {
             let status = response.status().as_u16();
             let text = response.body_mut().read_to_string().unwrap_or_default();
             let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            if status == 404 && answer["error"]["code"] == "NotFound" {
+                return Err(NoDirectory.into());
+            }
             anyhow::ensure!(
                 status == 200,
                 "the server would not say who the people are (HTTP {status}): {}",
@@ -173,6 +192,9 @@ pub struct People<'d> {
     /// The identities not found, by key, with how many uploads were not
     /// sent for them.
     not_found: BTreeMap<String, u64>,
+    /// The directory cannot say ([`NoDirectory`]): people go by the
+    /// address the source gives them.
+    by_address: bool,
 }
 
 impl std::fmt::Debug for People<'_> {
@@ -192,6 +214,7 @@ impl<'d> People<'d> {
             directory,
             known: HashMap::new(),
             not_found: BTreeMap::new(),
+            by_address: false,
         }
     }
 
@@ -217,7 +240,35 @@ impl<'d> People<'d> {
                 None => (identity.email.clone(), identity.external_id.clone()),
             })
             .collect();
-        let answers = self.directory.resolve(&questions)?;
+        // Someone named by nothing Kenning can look up (a wiki user the
+        // identities file does not map) is nobody, without asking.
+        let (askable, nameless): (Vec<_>, Vec<_>) = asked
+            .into_iter()
+            .zip(questions)
+            .partition(|(_, (email, external_id))| email.is_some() || external_id.is_some());
+        for (identity, _) in nameless {
+            self.known.insert(identity, None);
+        }
+        if askable.is_empty() {
+            return Ok(());
+        }
+        let (asked, questions): (Vec<_>, Vec<_>) = askable.into_iter().unzip();
+        let answers = if self.by_address {
+            by_address(&questions)
+        } else {
+            match self.directory.resolve(&questions) {
+                Ok(answers) => answers,
+                Err(e) if e.is::<NoDirectory>() => {
+                    self.by_address = true;
+                    eprintln!(
+                        "warning: {NoDirectory} (an older server): each person is sent by their \
+                         address, and one the server does not know counts as not found"
+                    );
+                    by_address(&questions)
+                }
+                Err(e) => return Err(e),
+            }
+        };
         for (identity, email) in asked.into_iter().zip(answers) {
             self.known.insert(identity, email);
         }
@@ -242,6 +293,11 @@ impl<'d> People<'d> {
     }
 }
 
+/// Each identity's address as it was asked about.
+fn by_address(questions: &[(Option<String>, Option<String>)]) -> Vec<Option<String>> {
+    questions.iter().map(|(email, _)| email.clone()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -254,6 +310,10 @@ mod tests {
             &self,
             identities: &[(Option<String>, Option<String>)],
         ) -> anyhow::Result<Vec<Option<String>>> {
+            assert!(
+                identities.iter().all(|(e, x)| e.is_some() || x.is_some()),
+                "asked about someone named by nothing: {identities:?}"
+            );
             Ok(identities
                 .iter()
                 .map(|(email, _)| {
@@ -282,7 +342,15 @@ mod tests {
         };
         let bob = Identity::by_email("Bob@Example.com");
         let eve = Identity::by_email("eve@example.com");
-        people.learn([&wiki_ada, &bob, &eve, &eve]).unwrap();
+        let anonymous = Identity {
+            key: "192.0.2.7".to_owned(),
+            email: None,
+            external_id: None,
+        };
+        people
+            .learn([&wiki_ada, &bob, &eve, &eve, &anonymous])
+            .unwrap();
+        assert_eq!(people.email_of(&anonymous), None);
         assert_eq!(
             people.email_of(&wiki_ada).as_deref(),
             Some("ada@example.com")

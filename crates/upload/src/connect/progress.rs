@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::engine::Tally;
+use super::tally::Tally;
 
 /// How often a line is written when standard error is no terminal.
 const EVERY: Duration = Duration::from_secs(10);
@@ -42,7 +42,7 @@ impl Progress {
     /// Shows `tally`.
     pub fn show(&self, tally: &Tally) {
         if let Some(bar) = &self.bar {
-            bar.set_message(line(tally));
+            bar.set_message(tally.line());
             return;
         }
         if !self.lines {
@@ -51,7 +51,7 @@ impl Progress {
         let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
         if last.elapsed() >= EVERY {
             *last = Instant::now();
-            eprintln!("{}", line(tally));
+            eprintln!("{}", tally.line());
         }
     }
 
@@ -61,13 +61,4 @@ impl Progress {
             bar.finish_and_clear();
         }
     }
-}
-
-/// A run's counts in one line.
-pub fn line(tally: &Tally) -> String {
-    let refused: u64 = tally.refused.values().sum();
-    format!(
-        "read {}, sent {}, already known {}, not found {}, refused {refused}, failed {}",
-        tally.read, tally.sent, tally.known, tally.not_found, tally.failed
-    )
 }

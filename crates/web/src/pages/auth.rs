@@ -1,4 +1,5 @@
-//! Signing in and out: the sign-in page, sign-in links, sign-out.
+//! Signing in and out: the sign-in page, the identity provider, sign-out
+//! (sign-in links have their own module, `link`).
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -21,7 +22,7 @@ pub(crate) async fn signin_page(app: web::Data<Web>) -> HttpResponse {
 }
 
 /// The page of a refused sign-in, saying what to do.
-fn refused(why: &SignInError) -> HttpResponse {
+pub(crate) fn refused(why: &SignInError) -> HttpResponse {
     let (status, title) = match why {
         SignInError::UsedLink | SignInError::ExpiredLink => {
             (StatusCode::GONE, "This sign-in link no longer works")
@@ -32,27 +33,6 @@ fn refused(why: &SignInError) -> HttpResponse {
         _ => (StatusCode::UNAUTHORIZED, "Please sign in"),
     };
     message_page(status, Chrome::default(), title, &why.to_string())
-}
-
-/// `GET /auth/link/{secret}`: signs in with a sign-in link, once, and
-/// goes on to the search.
-pub(crate) async fn link(app: web::Data<Web>, secret: web::Path<String>) -> HttpResponse {
-    if !app.config.links {
-        return message_page(
-            StatusCode::FORBIDDEN,
-            Chrome::default(),
-            "Sign-in links are turned off",
-            "This Kenning accepts no sign-in links. Sign in with your organisation's account.",
-        );
-    }
-    let sessions = app.sessions.clone();
-    let secret = secret.into_inner();
-    match web::block(move || sessions.sign_in_with_link(&secret)).await {
-        Ok(Ok(signed_in)) => session_started(&app, &signed_in),
-        Ok(Err(SignInError::Service(e))) => internal_error(&e.log_message()),
-        Ok(Err(why)) => refused(&why),
-        Err(e) => internal_error(&e.to_string()),
-    }
 }
 
 /// `POST /auth/signout`: ends the session everywhere.

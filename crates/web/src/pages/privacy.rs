@@ -45,13 +45,43 @@ pub(crate) fn forgetting_confirmed(form: &Form) -> bool {
     form.value("confirm") == "yes"
 }
 
-/// `GET /me/data`: everything Kenning keeps about the signed-in person,
-/// as a JSON file; the hand-out is in the audit trail.
-pub(crate) async fn download(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+/// The page that hands out a person's own data.
+#[derive(Template)]
+#[template(path = "data.html")]
+struct DataPage {
+    chrome: Chrome,
+}
+
+/// `GET /me/data`: what the download holds, and the button that hands
+/// it out. Opening it records nothing, so a link from another site cannot
+/// make the trail say the data was handed out.
+pub(crate) async fn confirm_download(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
+    match signed_in(&req, &app).await {
+        Ok(person) => respond(
+            StatusCode::OK,
+            &DataPage {
+                chrome: Chrome::of(Some(&person)),
+            },
+        ),
+        Err(response) => response,
+    }
+}
+
+/// `POST /me/data`, the button of `/me`: everything Kenning keeps about
+/// the signed-in person, as a JSON file; the hand-out is in the audit
+/// trail.
+pub(crate) async fn download(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    body: web::Bytes,
+) -> HttpResponse {
     let person = match signed_in(&req, &app).await {
         Ok(person) => person,
         Err(response) => return response,
     };
+    if let Some(refused) = Form::parse(&body).refusal(&req, &app, &person) {
+        return refused;
+    }
     let acting = person.use_cases(&app);
     let id = person.user.id();
     let exported = blocking(move || acting.privacy.export(id)).await;

@@ -133,7 +133,9 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
         "{}",
         String::from_utf8_lossy(&dry.stderr)
     );
-    assert_eq!(count(&dry, "would send"), 5);
+    // Eve is not sent, or (by a server that cannot say who people are
+    // before an upload) not found once sent: either way six, none learned.
+    assert_eq!(count(&dry, "would send") + count(&dry, "not found"), 6);
     assert_eq!(connected.expert("Bernoulli numbers"), None);
 
     let first = connected.connect(&["git", repo_arg, "--report"]);
@@ -203,9 +205,6 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
             1_767_225_600 + n,
             message.len()
         ));
-        if n > 1 {
-            import.push_str("from refs/heads/main^0\n");
-        }
         import.push_str(&format!("M 644 inline gears/gear{n}.txt\ndata 5\ngear\n\n"));
     }
     let mut fast_import = Command::new("git")

@@ -7,7 +7,7 @@ use askama::Template;
 use chrono::{DateTime, Days, NaiveDate, Utc};
 use kenning_domain::{
     parse_audit_cursor, AuditEntry, AuditLimit, ChangeKind, Channel, Collector, FieldViolation,
-    ResourceKind, Rule, ValidationErrors,
+    ResourceKind, Rule, ValidationErrors, NOBODY,
 };
 use kenning_ports::AuditQuery;
 use uuid::Uuid;
@@ -45,7 +45,10 @@ impl Entry {
     fn of(e: &AuditEntry) -> Self {
         let id = e.change.resource_id;
         let kind = e.change.kind.resource();
+        // The sign-ins of a person anonymized or forgotten name nobody.
+        let nobody = kind == ResourceKind::User && id == NOBODY;
         let resource_href = match kind {
+            ResourceKind::User if nobody => None,
             ResourceKind::User => Some(format!("/admin/users/{id}")),
             ResourceKind::Group => Some(format!("/admin/groups/{id}")),
             ResourceKind::Credential => None,
@@ -63,7 +66,11 @@ impl Entry {
         Self {
             kind: e.change.kind.as_str(),
             at: e.at.format("%-d %b %Y %H:%M:%S UTC").to_string(),
-            resource: format!("{} {id}", kind.as_str()),
+            resource: if nobody {
+                "a person no longer named".to_owned()
+            } else {
+                format!("{} {id}", kind.as_str())
+            },
             resource_href,
             fields: e.change.fields.join(", "),
             actor,

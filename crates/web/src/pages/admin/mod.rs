@@ -1,6 +1,6 @@
 //! The admin console under `/admin`: users, groups, the audit trail,
-//! credentials, the rules on learning and what people ask that nobody
-//! knows, for administrators (the ACTIVE members of the group
+//! credentials, the sources connectors read, the rules on learning and
+//! what people ask that nobody knows, for administrators (the ACTIVE members of the group
 //! `--admin-group` names). Anyone else signed in gets a 403 page on every
 //! path, read or form. The pages call the same use cases as the API, as
 //! [`Caller::Administrator`], their changes recorded as the person's; a
@@ -12,6 +12,7 @@ pub(crate) mod gaps;
 pub(crate) mod groups;
 mod profile;
 pub(crate) mod rules;
+pub(crate) mod sources;
 pub(crate) mod user;
 pub(crate) mod user_privacy;
 pub(crate) mod users;

@@ -1,8 +1,9 @@
 //! A person's data as an administrator handles it on their request, from
 //! the user's page (`/admin/users/{id}`): whether Kenning learns about
-//! them and their switch, the download of everything kept about them,
-//! and forgetting what was learned, behind a confirmation page. The same
-//! use cases as the person's own pages under `/me`.
+//! them and their switch, the download of everything kept about them (a
+//! form's button, since the hand-out is recorded), and forgetting what was
+//! learned, behind a confirmation page. The same use cases as the
+//! person's own pages under `/me`.
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -115,10 +116,38 @@ pub(crate) async fn set_learning(
     }
 }
 
-/// `GET /admin/users/{id}/data`: everything Kenning keeps about the user,
-/// as a JSON file to hand them; the hand-out is in the audit trail as the
-/// administrator's.
-pub(crate) async fn download(
+/// The name the user `id` is shown by, for the pages about their data;
+/// the answer for a user erased or that could not be read.
+async fn name_of(
+    app: &web::Data<Web>,
+    visitor: &crate::visitor::Visitor,
+    id: UserId,
+) -> Result<String, HttpResponse> {
+    let acting = visitor.use_cases(app);
+    let user = match blocking(move || acting.users.get(id)).await {
+        Ok(Ok(user)) => user,
+        Ok(Err(e)) => return Err(failure(visitor, &e)),
+        Err(response) => return Err(response),
+    };
+    user.profile()
+        .map(|profile| profile.display_name())
+        .ok_or_else(|| failure(visitor, &ServiceError::NotFound(Missing::User)))
+}
+
+/// The page that hands out a user's data.
+#[derive(Template)]
+#[template(path = "admin/data.html")]
+struct DataPage {
+    chrome: Chrome,
+    section: &'static str,
+    id: String,
+    name: String,
+}
+
+/// `GET /admin/users/{id}/data`: what the download holds, and the button
+/// that hands it out. Opening it records nothing, so a link from another
+/// site cannot make the trail say the data was handed out.
+pub(crate) async fn confirm_download(
     req: HttpRequest,
     app: web::Data<Web>,
     id: web::Path<String>,
@@ -127,6 +156,36 @@ pub(crate) async fn download(
         Ok(target) => target,
         Err(response) => return response,
     };
+    match name_of(&app, &visitor, id).await {
+        Ok(name) => respond(
+            StatusCode::OK,
+            &DataPage {
+                chrome: Chrome::of(Some(&visitor)),
+                section: "users",
+                id: id.to_string(),
+                name,
+            },
+        ),
+        Err(response) => response,
+    }
+}
+
+/// `POST /admin/users/{id}/data`: everything Kenning keeps about the
+/// user, as a JSON file to hand them; the hand-out is in the audit trail
+/// as the administrator's.
+pub(crate) async fn download(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    id: web::Path<String>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let (visitor, id) = match target(&req, &app, &id).await {
+        Ok(target) => target,
+        Err(response) => return response,
+    };
+    if let Some(refused) = Form::parse(&body).refusal(&req, &app, &visitor) {
+        return refused;
+    }
     let acting = visitor.use_cases(&app);
     match blocking(move || acting.privacy.export(id)).await {
         Ok(Ok(data)) => data_download(&data, &data_file(id)),
@@ -136,7 +195,7 @@ pub(crate) async fn download(
 }
 
 /// The name the data of `id` is downloaded under.
-pub(crate) fn data_file(id: UserId) -> String {
+fn data_file(id: UserId) -> String {
     format!("kenning-data-{id}.json")
 }
 
@@ -148,7 +207,6 @@ struct ForgetPage {
     section: &'static str,
     id: String,
     name: String,
-    file: String,
 }
 
 /// `GET /admin/users/{id}/forget`: what forgetting erases, and the button
@@ -162,25 +220,18 @@ pub(crate) async fn confirm_forget(
         Ok(target) => target,
         Err(response) => return response,
     };
-    let acting = visitor.use_cases(&app);
-    let user = match blocking(move || acting.users.get(id)).await {
-        Ok(Ok(user)) => user,
-        Ok(Err(e)) => return failure(&visitor, &e),
-        Err(response) => return response,
-    };
-    let Some(profile) = user.profile() else {
-        return failure(&visitor, &ServiceError::NotFound(Missing::User));
-    };
-    respond(
-        StatusCode::OK,
-        &ForgetPage {
-            chrome: Chrome::of(Some(&visitor)),
-            section: "users",
-            id: id.to_string(),
-            name: profile.display_name(),
-            file: data_file(id),
-        },
-    )
+    match name_of(&app, &visitor, id).await {
+        Ok(name) => respond(
+            StatusCode::OK,
+            &ForgetPage {
+                chrome: Chrome::of(Some(&visitor)),
+                section: "users",
+                id: id.to_string(),
+                name,
+            },
+        ),
+        Err(response) => response,
+    }
 }
 
 /// `POST /admin/users/{id}/forget` with `confirm=yes`: erases the user's

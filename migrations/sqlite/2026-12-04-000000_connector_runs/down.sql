@@ -1,0 +1,2 @@
+DROP TABLE connector_run_refusals;
+DROP TABLE connector_runs;
