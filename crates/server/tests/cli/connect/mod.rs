@@ -4,6 +4,8 @@
 //! named in one line.
 
 mod git;
+mod imap;
+mod mail;
 
 use std::process::{Command, Output, Stdio};
 

@@ -10,6 +10,7 @@
 //! (auto-replies, bounces, bulk and list copies, digests) teaches nobody.
 //! Messages are parsed with `mail-parser`.
 
+mod args;
 pub mod imap;
 pub mod maildir;
 pub mod mbox;
@@ -18,6 +19,8 @@ mod strip;
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser, MimeHeaders as _, PartType};
 use sha2::{Digest as _, Sha256};
+
+pub use args::MailArgs;
 
 use super::source::{Descriptor, Found, Identity, Item, Text, Window};
 
