@@ -77,73 +77,26 @@ impl Dovecot {
             .find(|p| p.is_file())
             .expect("dovecot is not installed (make mail-deps)");
         std::fs::create_dir_all(dir.join("mail")).unwrap();
-        run(
-            "openssl",
-            &[
-                "req",
-                "-x509",
-                "-new",
-                "-nodes",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:prime256v1",
-                "-keyout",
-                "ca.key",
-                "-out",
-                "ca.pem",
-                "-days",
-                "2",
-                "-subj",
-                "/CN=Kenning test CA",
-            ],
-            dir,
-        );
-        run(
-            "openssl",
-            &[
-                "req",
-                "-new",
-                "-nodes",
-                "-newkey",
-                "ec",
-                "-pkeyopt",
-                "ec_paramgen_curve:prime256v1",
-                "-keyout",
-                "server.key",
-                "-out",
-                "server.csr",
-                "-subj",
-                "/CN=localhost",
-            ],
-            dir,
-        );
         std::fs::write(
             dir.join("server.ext"),
             "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n",
         )
         .unwrap();
-        run(
-            "openssl",
-            &[
-                "x509",
-                "-req",
-                "-in",
-                "server.csr",
-                "-CA",
-                "ca.pem",
-                "-CAkey",
-                "ca.key",
-                "-CAcreateserial",
-                "-out",
-                "server.pem",
-                "-days",
-                "2",
-                "-extfile",
-                "server.ext",
-            ],
-            dir,
-        );
+        // A CA, and the server's certificate signed by it: what a private
+        // CA's server presents (a self-signed leaf is refused by webpki).
+        let ec = "-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes";
+        for args in [
+            format!(
+                "req -x509 -new {ec} -keyout ca.key -out ca.pem -days 2 -subj /CN=Kenning-test-CA"
+            ),
+            format!("req -new {ec} -keyout server.key -out server.csr -subj /CN=localhost"),
+            "x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial -out server.pem \
+             -days 2 -extfile server.ext"
+                .to_owned(),
+        ] {
+            let args: Vec<&str> = args.split_whitespace().collect();
+            run("openssl", &args, dir);
+        }
         let passwd: String = users
             .iter()
             .map(|(user, password)| format!("{user}:{{PLAIN}}{password}::::::\n"))

@@ -42,7 +42,12 @@ pub struct MailArgs {
     imap_master: Option<String>,
     /// What joins a user and the master user in a login (the server's
     /// auth_master_user_separator).
-    #[arg(long, default_value = "*", requires = "imap_master")]
+    #[arg(
+        long,
+        value_name = "SEPARATOR",
+        default_value = "*",
+        requires = "imap_master"
+    )]
     imap_master_separator: String,
     /// A file whose first line is the IMAP password (else the
     /// KENNING_IMAP_PASSWORD variable).

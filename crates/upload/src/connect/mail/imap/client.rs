@@ -5,108 +5,17 @@
 //! literals (`{n}`) both ways. Each message fetched is handed on as it
 //! arrives, so memory holds one message at a time.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpStream, ToSocketAddrs as _};
-use std::path::Path;
+use std::io::BufReader;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context as _;
 use chrono::{DateTime, Utc};
-use rustls::pki_types::pem::PemObject as _;
-use rustls::pki_types::{CertificateDer, ServerName};
-use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
+use rustls::ClientConfig;
 
-use super::syntax::{literal_at_end, Parser, Value};
+use super::syntax::{Parser, Value};
+use super::tls::{connect, secure, Stream};
+use super::wire::{Arg, Connection, Response};
 use crate::connect::mail::MAX_MESSAGE_BYTES;
-
-/// How long a connection is tried.
-const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
-/// How long an answer is waited for.
-const ANSWER_TIMEOUT: Duration = Duration::from_secs(120);
-/// The longest line of an answer (a SEARCH of a million messages fits).
-const MAX_LINE: u64 = 16 * 1024 * 1024;
-
-/// The TLS settings: the webpki roots, and a private CA when one is named.
-pub fn tls_config(ca: Option<&Path>) -> anyhow::Result<Arc<ClientConfig>> {
-    let mut roots = RootCertStore {
-        roots: webpki_roots::TLS_SERVER_ROOTS.to_vec(),
-    };
-    if let Some(ca) = ca {
-        let pem = std::fs::read(ca).with_context(|| format!("cannot read {}", ca.display()))?;
-        let mut added = 0;
-        for cert in CertificateDer::pem_slice_iter(&pem) {
-            let cert = cert.with_context(|| format!("{}: not a PEM certificate", ca.display()))?;
-            roots
-                .add(cert)
-                .with_context(|| format!("{}: a certificate rustls cannot use", ca.display()))?;
-            added += 1;
-        }
-        anyhow::ensure!(added > 0, "{}: no PEM certificate in it", ca.display());
-    }
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .context("TLS settings")?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(Arc::new(config))
-}
-
-/// The socket, in the clear until STARTTLS, or under TLS.
-enum Stream {
-    Plain(TcpStream),
-    Tls(Box<StreamOwned<ClientConnection, TcpStream>>),
-}
-
-impl Read for Stream {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Plain(s) => s.read(buf),
-            Stream::Tls(s) => s.read(buf),
-        }
-    }
-}
-
-impl Write for Stream {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match self {
-            Stream::Plain(s) => s.write(buf),
-            Stream::Tls(s) => s.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match self {
-            Stream::Plain(s) => s.flush(),
-            Stream::Tls(s) => s.flush(),
-        }
-    }
-}
-
-/// One answer of the server: its lines joined, each literal's `{n}` left
-/// in place and its bytes kept apart, in order.
-#[derive(Debug, Default)]
-pub struct Response {
-    pub text: Vec<u8>,
-    pub literals: Vec<Vec<u8>>,
-}
-
-impl Response {
-    /// The answer as text, literals left out, for an error message.
-    pub fn line(&self) -> String {
-        String::from_utf8_lossy(&self.text).into_owned()
-    }
-}
-
-/// An argument of a command.
-#[derive(Debug, Clone, Copy)]
-pub enum Arg<'a> {
-    /// Written as it is (a keyword, a number, a UID set).
-    Atom(&'a str),
-    /// Written as a quoted string, or as a literal when it cannot be one.
-    Text(&'a [u8]),
-}
 
 /// A message as UID FETCH gives it.
 #[derive(Debug)]
@@ -121,23 +30,6 @@ pub struct Fetched {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Examined {
     pub uid_validity: u32,
-}
-
-/// A session with an IMAP server.
-pub struct Connection {
-    stream: BufReader<Stream>,
-    /// `host:port`, for messages.
-    peer: String,
-    tag: u32,
-    capabilities: Vec<String>,
-}
-
-impl std::fmt::Debug for Connection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Connection")
-            .field("peer", &self.peer)
-            .finish_non_exhaustive()
-    }
 }
 
 impl Connection {
@@ -181,7 +73,7 @@ impl Connection {
                 connection.peer
             );
             let Stream::Plain(socket) = connection.stream.into_inner() else {
-                anyhow::bail!("imap {}: TLS began twice", peer_of(host, port));
+                anyhow::bail!("imap {host}:{port}: TLS began twice");
             };
             connection.stream = BufReader::new(Stream::Tls(Box::new(secure(socket, host, tls)?)));
             connection.capability()?;
@@ -392,165 +284,6 @@ impl Connection {
     pub fn logout(mut self) {
         let _ = self.command(&[Arg::Atom("LOGOUT")], &mut |_| Ok(()));
     }
-
-    /// Sends a command of `args` and reads the answers until its own,
-    /// each untagged one handed to `untagged`; an error when the server
-    /// says NO or BAD.
-    fn command(
-        &mut self,
-        args: &[Arg<'_>],
-        untagged: &mut dyn FnMut(Response) -> anyhow::Result<()>,
-    ) -> anyhow::Result<Response> {
-        self.tag += 1;
-        let tag = format!("k{}", self.tag);
-        let verb = match args.first() {
-            Some(Arg::Atom(verb)) => (*verb).to_owned(),
-            _ => "command".to_owned(),
-        };
-        let mut out = tag.clone().into_bytes();
-        for arg in args {
-            out.push(b' ');
-            match arg {
-                Arg::Atom(atom) => out.extend_from_slice(atom.as_bytes()),
-                Arg::Text(text) if quotable(text) => {
-                    out.push(b'"');
-                    for b in *text {
-                        if matches!(b, b'"' | b'\\') {
-                            out.push(b'\\');
-                        }
-                        out.push(*b);
-                    }
-                    out.push(b'"');
-                }
-                Arg::Text(text) if self.has("LITERAL+") => {
-                    out.extend_from_slice(format!("{{{}+}}\r\n", text.len()).as_bytes());
-                    out.extend_from_slice(text);
-                }
-                Arg::Text(text) => {
-                    out.extend_from_slice(format!("{{{}}}\r\n", text.len()).as_bytes());
-                    self.send(&out)?;
-                    self.continuation(&tag, untagged)?;
-                    out = text.to_vec();
-                }
-            }
-        }
-        out.extend_from_slice(b"\r\n");
-        self.send(&out)?;
-        loop {
-            let response = self.response()?;
-            if response.text.starts_with(b"* ") {
-                untagged(response)?;
-                continue;
-            }
-            if response.text.starts_with(b"+") {
-                continue;
-            }
-            let line = response.line();
-            let Some(status) = line.strip_prefix(&format!("{tag} ")) else {
-                continue;
-            };
-            if status
-                .get(..2)
-                .is_some_and(|s| s.eq_ignore_ascii_case("OK"))
-            {
-                return Ok(response);
-            }
-            anyhow::bail!("{verb}: {}", status.get(3..).unwrap_or(status).trim());
-        }
-    }
-
-    /// Waits for the server's `+` before a literal is sent.
-    fn continuation(
-        &mut self,
-        tag: &str,
-        untagged: &mut dyn FnMut(Response) -> anyhow::Result<()>,
-    ) -> anyhow::Result<()> {
-        loop {
-            let response = self.response()?;
-            if response.text.starts_with(b"+") {
-                return Ok(());
-            }
-            if response.text.starts_with(b"* ") {
-                untagged(response)?;
-                continue;
-            }
-            anyhow::bail!(
-                "{}",
-                response
-                    .line()
-                    .strip_prefix(tag)
-                    .unwrap_or(&response.line())
-                    .trim()
-            );
-        }
-    }
-
-    fn send(&mut self, bytes: &[u8]) -> anyhow::Result<()> {
-        let stream = self.stream.get_mut();
-        let sent = stream.write_all(bytes).and_then(|()| stream.flush());
-        sent.map_err(|e| self.broken(e))
-    }
-
-    /// Reads one answer, its literals included.
-    fn response(&mut self) -> anyhow::Result<Response> {
-        let mut response = Response::default();
-        loop {
-            let mut line = Vec::new();
-            let read = (&mut self.stream)
-                .take(MAX_LINE)
-                .read_until(b'\n', &mut line);
-            let n = read.map_err(|e| self.broken(e))?;
-            if n == 0 {
-                anyhow::bail!("imap {}: the server closed the connection", self.peer);
-            }
-            anyhow::ensure!(
-                line.ends_with(b"\n"),
-                "imap {}: an answer line longer than {MAX_LINE} bytes",
-                self.peer
-            );
-            while line.last().is_some_and(|b| matches!(b, b'\r' | b'\n')) {
-                line.pop();
-            }
-            let literal = literal_at_end(&line);
-            response.text.extend_from_slice(&line);
-            let Some(size) = literal else {
-                return Ok(response);
-            };
-            anyhow::ensure!(
-                size <= MAX_MESSAGE_BYTES as u64 + 64 * 1024,
-                "imap {}: the server sent {size} bytes where at most {MAX_MESSAGE_BYTES} were asked",
-                self.peer
-            );
-            let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
-            let read = (&mut self.stream).take(size).read_to_end(&mut bytes);
-            read.map_err(|e| self.broken(e))?;
-            anyhow::ensure!(
-                bytes.len() as u64 == size,
-                "imap {}: the server closed the connection in the middle of a message",
-                self.peer
-            );
-            response.literals.push(bytes);
-        }
-    }
-
-    /// A read that failed, as one line: a certificate refused says how to
-    /// name a private CA.
-    fn broken(&self, e: std::io::Error) -> anyhow::Error {
-        let why = e.to_string();
-        if why.contains("certificate") || why.contains("UnknownIssuer") {
-            anyhow::anyhow!(
-                "imap {}: TLS: {why} (a server certificate of a private CA: name the CA with --imap-ca FILE)",
-                self.peer
-            )
-        } else if matches!(
-            e.kind(),
-            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-        ) {
-            anyhow::anyhow!("imap {}: no answer in {ANSWER_TIMEOUT:?}", self.peer)
-        } else {
-            anyhow::anyhow!("imap {}: the connection broke: {why}", self.peer)
-        }
-    }
 }
 
 /// The command that stopped a FETCH early: the caller wants no more.
@@ -564,49 +297,6 @@ impl std::fmt::Display for Stopped {
 }
 
 impl std::error::Error for Stopped {}
-
-fn peer_of(host: &str, port: u16) -> String {
-    format!("{host}:{port}")
-}
-
-fn connect(peer: &str) -> anyhow::Result<TcpStream> {
-    let addresses: Vec<_> = peer
-        .to_socket_addrs()
-        .with_context(|| format!("cannot reach imap server {peer}: no such host"))?
-        .collect();
-    let mut last = None;
-    for address in addresses {
-        match TcpStream::connect_timeout(&address, CONNECT_TIMEOUT) {
-            Ok(socket) => {
-                socket.set_read_timeout(Some(ANSWER_TIMEOUT))?;
-                socket.set_write_timeout(Some(ANSWER_TIMEOUT))?;
-                return Ok(socket);
-            }
-            Err(e) => last = Some(e),
-        }
-    }
-    match last {
-        Some(e) => anyhow::bail!("cannot reach imap server {peer}: {e}"),
-        None => anyhow::bail!("cannot reach imap server {peer}: no address"),
-    }
-}
-
-fn secure(
-    socket: TcpStream,
-    host: &str,
-    tls: &Arc<ClientConfig>,
-) -> anyhow::Result<StreamOwned<ClientConnection, TcpStream>> {
-    let name = ServerName::try_from(host.to_owned())
-        .with_context(|| format!("imap {host}: not a host name TLS can check"))?;
-    let connection =
-        ClientConnection::new(tls.clone(), name).with_context(|| format!("imap {host}: TLS"))?;
-    Ok(StreamOwned::new(connection, socket))
-}
-
-/// Whether `text` can go as a quoted string (7-bit, no line breaks).
-fn quotable(text: &[u8]) -> bool {
-    text.iter().all(|b| (0x20..0x7f).contains(b))
-}
 
 /// `1:3,7,9:10` for 1 2 3 7 9 10 (ascending).
 pub fn uid_set(uids: &[u32]) -> String {
@@ -732,13 +422,5 @@ mod tests {
             literals: Vec::new(),
         };
         assert!(parse_fetch(broken).is_err());
-    }
-
-    #[test]
-    fn texts_that_are_not_7_bit_go_as_literals() {
-        assert!(quotable(b"ada@example.com"));
-        assert!(quotable(b"pass \"word\""));
-        assert!(!quotable("pässword".as_bytes()));
-        assert!(!quotable(b"line\r\nbreak"));
     }
 }

@@ -16,6 +16,8 @@
 
 mod client;
 mod syntax;
+mod tls;
+mod wire;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -26,9 +28,9 @@ use rustls::ClientConfig;
 
 use super::super::source::{Found, Source, Window};
 use super::{judge, Place, Rules};
-pub use client::tls_config;
-use client::Connection;
 use syntax::{mailbox_name, readable_mailbox};
+pub use tls::tls_config;
+use wire::Connection;
 
 /// Messages fetched per UID FETCH.
 const FETCHED_AT_ONCE: usize = 50;
@@ -140,10 +142,10 @@ impl Source for Account {
             .and_then(|cursor| serde_json::from_str(cursor).ok())
             .unwrap_or_default();
         let (since, before) = search_days(window);
-        for wire in mailboxes {
-            let key = String::from_utf8_lossy(&wire).into_owned();
-            let readable = readable_mailbox(&wire);
-            let examined = connection.examine(&wire).with_context(|| {
+        for name in mailboxes {
+            let key = String::from_utf8_lossy(&name).into_owned();
+            let readable = readable_mailbox(&name);
+            let examined = connection.examine(&name).with_context(|| {
                 format!(
                     "imap {}: {}: cannot open the mailbox {readable:?} (name yours with --mailbox)",
                     self.server.host, self.user

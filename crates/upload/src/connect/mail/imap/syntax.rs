@@ -1,7 +1,7 @@
 //! Reading IMAP answers (atoms, quoted strings, literals, lists: RFC 3501
 //! section 4) and writing mailbox names (modified UTF-7, section 5.1.3).
 
-use super::client::Response;
+use super::wire::Response;
 
 /// One value of an answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
