@@ -192,11 +192,14 @@ bench-ingest:
 		target/release/kenning-bench-api --ingest $(BENCH_API_ARGS)
 
 ## The ready connectors against the batch endpoint, in one run: a
-## generated 10,000-commit repository sent by `kenning connect git` and
-## the same uploads posted straight to the batch endpoint (100 a request,
-## 4 in flight), each to a fresh SQLite server with the same people; the
-## connector's share of the endpoint's rate (goal 0.8) and its peak memory
-## (goal under 100 MiB). See docs/performance.md.
+## generated 10,000-commit repository sent by `kenning connect git`, and a
+## generated sent folder of 10,000 messages sent by `kenning connect mail`
+## from an mbox file and over IMAP (from a Dovecot it serves, when
+## `mail-deps` installed one), and the same uploads posted straight to the
+## batch endpoint (100 a request, 4 in flight), each to a fresh SQLite
+## server with the same people; the connector's share of the endpoint's
+## rate (goal 0.8) and its peak memory (goal under 100 MiB). See
+## docs/performance.md.
 bench-connect:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	target/release/kenning-bench-api --connect $(BENCH_API_ARGS)
