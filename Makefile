@@ -30,7 +30,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build model model-files venv browser-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build model model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -83,9 +83,10 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## at phone width and Firefox, a real OpenID provider, axe-core; see
 ## docs/web.md),
 ## whose screenshots go to target/screenshots. The PostgreSQL variants run
-## when KENNING_TEST_POSTGRES_URL is set; otherwise they are counted as
-## ignored, and the last line says why.
-test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps $(GECKODRIVER) model
+## when KENNING_TEST_POSTGRES_URL is set, and the IMAP tests of `kenning
+## connect mail` when Dovecot and openssl are installed (`mail-deps`);
+## otherwise they are counted as ignored, and the last lines say why.
+test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-deps $(GECKODRIVER) model
 	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" \
 		KENNING_TEST_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
@@ -94,6 +95,9 @@ test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps $(GECKO
 	GECKODRIVER="$(CURDIR)/$(GECKODRIVER)" bash $(BROWSER_CHECK)/run.sh $(BROWSER_VENV)/bin/python target/debug/kenning || status=$$?; \
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
+	fi; \
+	if ! $(HAS_DOVECOT); then \
+	  echo "NOT RUN: the IMAP tests against Dovecot (the 'ignored' connect::imap tests above); install dovecot-imapd and openssl (make mail-deps, as root) to run them."; \
 	fi; \
 	exit $$status
 
@@ -188,11 +192,14 @@ bench-ingest:
 		target/release/kenning-bench-api --ingest $(BENCH_API_ARGS)
 
 ## The ready connectors against the batch endpoint, in one run: a
-## generated 10,000-commit repository sent by `kenning connect git` and
-## the same uploads posted straight to the batch endpoint (100 a request,
-## 4 in flight), each to a fresh SQLite server with the same people; the
-## connector's share of the endpoint's rate (goal 0.8) and its peak memory
-## (goal under 100 MiB). See docs/performance.md.
+## generated 10,000-commit repository sent by `kenning connect git`, and a
+## generated sent folder of 10,000 messages sent by `kenning connect mail`
+## from an mbox file and over IMAP (from a Dovecot it serves, when
+## `mail-deps` installed one), and the same uploads posted straight to the
+## batch endpoint (100 a request, 4 in flight), each to a fresh SQLite
+## server with the same people; the connector's share of the endpoint's
+## rate (goal 0.8) and its peak memory (goal under 100 MiB). See
+## docs/performance.md.
 bench-connect:
 	$(CARGO) build --release -p kenning -p kenning-bench-api
 	target/release/kenning-bench-api --connect $(BENCH_API_ARGS)
@@ -249,6 +256,28 @@ browser-deps:
 	      chromium chromium-driver firefox-esr >/dev/null; \
 	  else \
 	    echo "chromium, chromium-driver or firefox-esr is missing; install them (apt-get install chromium chromium-driver firefox-esr) to run the browser tests"; \
+	  fi; \
+	fi
+
+# Whether Dovecot and openssl are where the IMAP tests look for them
+# (crates/server/build.rs): Debian puts dovecot in /usr/sbin, often not
+# on a user's PATH.
+HAS_DOVECOT := { { [ -x /usr/sbin/dovecot ] || [ -x /usr/local/sbin/dovecot ] || [ -x /usr/bin/dovecot ]; } \
+	&& { [ -x /usr/bin/openssl ] || [ -x /usr/local/bin/openssl ]; }; }
+
+## Debian's dovecot-imapd and openssl for the IMAP tests of `kenning
+## connect mail`, installed when missing (as root; otherwise those tests
+## are ignored and `test` says so). The tests start and stop a throwaway
+## Dovecot of their own; the package's service is stopped and disabled
+## where systemd runs.
+mail-deps:
+	@if ! $(HAS_DOVECOT); then \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      dovecot-imapd openssl >/dev/null; \
+	    if [ -d /run/systemd/system ]; then systemctl disable --now dovecot.service >/dev/null 2>&1 || true; fi; \
+	  else \
+	    echo "dovecot-imapd or openssl is missing; install them (apt-get install dovecot-imapd openssl) to run the IMAP tests"; \
 	  fi; \
 	fi
 

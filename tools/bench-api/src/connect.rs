@@ -1,7 +1,8 @@
 //! `make bench-connect`: the ready connectors against the batch endpoint
 //! sending the same uploads, in the same run. A source is generated (a
-//! 10,000-commit repository), each way sends it to a fresh server of its
-//! own (same people, empty expertise): first the uploads built from the
+//! 10,000-commit repository, a sent folder of 10,000 messages as an mbox
+//! file and over IMAP), each way sends it to a fresh server of its own
+//! (same people, empty expertise): first the uploads built from the
 //! source's items, posted straight to the batch endpoint as fast as the
 //! connector's defaults allow (100 a request, 4 in flight), then `kenning
 //! connect` reading the source itself, with its peak memory.
@@ -17,6 +18,7 @@ use anyhow::Context;
 use kenning_upload::connect::{self, Found, Source, Window};
 use serde_json::{json, Value};
 
+use crate::connect_mail::{self, Dovecot};
 use crate::directory;
 use crate::server::Kenning;
 
@@ -200,6 +202,7 @@ fn connect_run(
     binary: &Path,
     server: &Kenning,
     args: &[&str],
+    env: &[(&str, &str)],
     uploads: usize,
     cursors: &Path,
 ) -> anyhow::Result<(f64, f64)> {
@@ -212,6 +215,7 @@ fn connect_run(
         .arg("--cursor-dir")
         .arg(cursors)
         .env("KENNING_API_KEY", &server.api_key)
+        .envs(env.iter().copied())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
@@ -246,35 +250,106 @@ fn connect_run(
 }
 
 /// Measures every source; `folder` holds the generated sources and the
-/// databases.
+/// databases. The IMAP row is left out, with why, when Dovecot cannot
+/// serve.
 pub fn measure(folder: &Path) -> anyhow::Result<Vec<ConnectRow>> {
     let binary = crate::server::release_binary()?;
     std::fs::create_dir_all(folder)?;
     let repo: PathBuf = folder.join("repository.git");
     repository(&repo)?;
-    let uploads = git_uploads(&repo)?;
+    let mut rows = Vec::new();
+    let repo_arg = repo.to_string_lossy().into_owned();
+    rows.push(both_ways(
+        &binary,
+        folder,
+        format!("git, {COMMITS} commits"),
+        &git_uploads(&repo)?,
+        &["git", &repo_arg],
+        &[],
+    )?);
+    let mbox = folder.join("Sent.mbox");
+    connect_mail::mbox(&mbox, AUTHORS, &sentences())?;
+    let uploads = connect_mail::uploads(&mbox)?;
+    let mbox_arg = mbox.to_string_lossy().into_owned();
+    let mbox_row = both_ways(
+        &binary,
+        folder,
+        format!("mail, an mbox of {} messages", connect_mail::MESSAGES),
+        &uploads,
+        &["mail", &mbox_arg, "--sent"],
+        &[],
+    )?;
+    let batch_rate = mbox_row.batch_rate;
+    rows.push(mbox_row);
+    match Dovecot::serve(&folder.join("dovecot"), &mbox) {
+        Ok(dovecot) => {
+            // The same uploads as the mbox's: the batch endpoint's rate is
+            // the one just measured.
+            let server = fresh_server(&binary, folder, "connect")?;
+            let address = format!("127.0.0.1:{}", dovecot.port);
+            let ca = dovecot.ca.to_string_lossy().into_owned();
+            let (connect_rate, peak_mib) = connect_run(
+                &binary,
+                &server,
+                &[
+                    "mail",
+                    "--imap",
+                    &address,
+                    "--imap-user",
+                    connect_mail::IMAP_USER,
+                    "--imap-ca",
+                    &ca,
+                ],
+                &[("KENNING_IMAP_PASSWORD", connect_mail::IMAP_PASSWORD)],
+                uploads.len(),
+                &folder.join("cursors"),
+            )?;
+            rows.push(ConnectRow {
+                source: format!("mail, IMAP (Dovecot), {} messages", connect_mail::MESSAGES),
+                uploads: uploads.len(),
+                batch_rate,
+                connect_rate,
+                peak_mib,
+            });
+        }
+        Err(e) => eprintln!("mail over IMAP NOT MEASURED: {e:#}"),
+    }
+    Ok(rows)
+}
+
+/// `uploads` posted straight to the batch endpoint, then `kenning
+/// connect` with `args` (and `env`) reading the same source, each to a
+/// fresh server.
+fn both_ways(
+    binary: &Path,
+    folder: &Path,
+    source: String,
+    uploads: &[Value],
+    args: &[&str],
+    env: &[(&str, &str)],
+) -> anyhow::Result<ConnectRow> {
     let batch_rate = {
-        let server = fresh_server(&binary, folder, "batch")?;
-        post_all(&server, &uploads)?
+        let server = fresh_server(binary, folder, "batch")?;
+        post_all(&server, uploads)?
     };
     let (connect_rate, peak_mib) = {
-        let server = fresh_server(&binary, folder, "connect")?;
-        let repo_arg = repo.to_string_lossy().into_owned();
+        let server = fresh_server(binary, folder, "connect")?;
         connect_run(
-            &binary,
+            binary,
             &server,
-            &["git", &repo_arg],
+            args,
+            env,
             uploads.len(),
             &folder.join("cursors"),
         )?
     };
-    Ok(vec![ConnectRow {
-        source: format!("git, {COMMITS} commits"),
+    Ok(ConnectRow {
+        source,
         uploads: uploads.len(),
         batch_rate,
         connect_rate,
         peak_mib,
-    }])
+    })
 }
 
 /// The table: each source's rate both ways, their ratio against

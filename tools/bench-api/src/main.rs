@@ -6,6 +6,7 @@
 
 mod args;
 mod connect;
+mod connect_mail;
 mod directory;
 mod ingest;
 mod load;

@@ -10,6 +10,7 @@ mod cursor;
 mod diff;
 mod engine;
 pub mod git;
+pub mod mail;
 pub mod mediawiki;
 mod people;
 mod progress;
@@ -61,6 +62,9 @@ enum SourceArgs {
     /// channels only, unless --include-private or --include-direct says
     /// more.
     Mattermost(ChatArgs),
+    /// Sent mail, from mbox files, Maildir folders and IMAP mailboxes: a
+    /// sent message teaches its sender; received mail teaches nobody.
+    Mail(mail::MailArgs),
 }
 
 /// `kenning connect slack` and `kenning connect mattermost`.
@@ -289,6 +293,11 @@ pub fn run(args: ConnectArgs) -> anyhow::Result<()> {
                 Ok(vec![Box::new(source) as Box<dyn Source>])
             };
             keep_syncing(&export.common, &settings, open)
+        }
+        SourceArgs::Mail(mail) => {
+            let settings = mail.common.settings()?;
+            let server = mail.server()?;
+            keep_syncing(&mail.common, &settings, || mail.sources(server.as_ref()))
         }
     }
 }

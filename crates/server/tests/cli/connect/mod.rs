@@ -4,6 +4,8 @@
 //! named in one line.
 
 mod git;
+mod imap;
+mod mail;
 mod mattermost;
 mod mediawiki;
 mod slack;

@@ -1,0 +1,150 @@
+//! The command line of `kenning connect mail`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context as _;
+use clap::Args;
+
+use super::super::{Common, Source};
+use super::{imap, maildir, mbox, sender_address, Rules};
+
+/// `kenning connect mail`.
+#[derive(Debug, Args)]
+pub struct MailArgs {
+    /// mbox files and Maildir folders (with cur/ and new/).
+    paths: Vec<PathBuf>,
+    /// Every message of the files and folders named is sent mail: they
+    /// are sent folders (or an archive of what its senders sent).
+    #[arg(long)]
+    sent: bool,
+    /// Only messages from this address are sent mail (repeatable): for
+    /// files of mixed mail, and to narrow sent folders.
+    #[arg(long = "sender", value_name = "ADDRESS", value_parser = sender_address)]
+    senders: Vec<String>,
+    /// An IMAP server, HOST or HOST:PORT (993, TLS; 143 with
+    /// --imap-starttls). Never in the clear.
+    #[arg(long, value_name = "HOST[:PORT]")]
+    imap: Option<String>,
+    /// Connect in the clear and upgrade with STARTTLS before anything is
+    /// said.
+    #[arg(long, requires = "imap")]
+    imap_starttls: bool,
+    /// An account read (repeatable); its password is in the file
+    /// --imap-password-file names, or in the KENNING_IMAP_PASSWORD
+    /// variable, never on the command line.
+    #[arg(long = "imap-user", value_name = "USER", requires = "imap")]
+    imap_users: Vec<String>,
+    /// An administrator's access to several people's mail: each
+    /// --imap-user is logged in as USER*MASTER with the master user's
+    /// password (Dovecot's master users).
+    #[arg(long, value_name = "MASTER", requires = "imap")]
+    imap_master: Option<String>,
+    /// What joins a user and the master user in a login (the server's
+    /// auth_master_user_separator).
+    #[arg(
+        long,
+        value_name = "SEPARATOR",
+        default_value = "*",
+        requires = "imap_master"
+    )]
+    imap_master_separator: String,
+    /// A file whose first line is the IMAP password (else the
+    /// KENNING_IMAP_PASSWORD variable).
+    #[arg(long, value_name = "FILE", requires = "imap")]
+    imap_password_file: Option<PathBuf>,
+    /// A mailbox read, a sent folder (repeatable; default: the one the
+    /// server marks \Sent, else "Sent").
+    #[arg(long = "mailbox", value_name = "NAME", requires = "imap")]
+    mailboxes: Vec<String>,
+    /// A PEM file of the CA that signed the server's certificate, trusted
+    /// besides the public ones.
+    #[arg(long, value_name = "FILE", requires = "imap")]
+    imap_ca: Option<PathBuf>,
+    #[command(flatten)]
+    pub(in crate::connect) common: Common,
+}
+
+impl MailArgs {
+    /// The IMAP server, if one is named, once the arguments are checked: its address, TLS settings and
+    /// password, read once for every round.
+    pub(in crate::connect) fn server(&self) -> anyhow::Result<Option<Arc<imap::Server>>> {
+        anyhow::ensure!(
+            !self.paths.is_empty() || self.imap.is_some(),
+            "name mbox files, Maildir folders or an IMAP server (--imap)"
+        );
+        anyhow::ensure!(
+            self.paths.is_empty() || self.sent || !self.senders.is_empty(),
+            "say which of the files' messages were sent: --sent (every message, as in a \
+             Sent folder) or --sender ADDRESS (the messages from these addresses)"
+        );
+        let Some(address) = &self.imap else {
+            return Ok(None);
+        };
+        anyhow::ensure!(
+            !self.imap_users.is_empty(),
+            "--imap-user names the accounts read on {address}"
+        );
+        let default_port = if self.imap_starttls { 143 } else { 993 };
+        let (host, port) = match address.rsplit_once(':') {
+            Some((host, port)) if !host.contains(':') || host.starts_with('[') => (
+                host.trim_start_matches('[').trim_end_matches(']'),
+                port.parse::<u16>()
+                    .map_err(|_| anyhow::anyhow!("--imap {address}: `{port}` is no port"))?,
+            ),
+            _ => (address.as_str(), default_port),
+        };
+        let password = match &self.imap_password_file {
+            Some(file) => std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the IMAP password file {}", file.display()))?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+            None => std::env::var("KENNING_IMAP_PASSWORD").unwrap_or_default(),
+        };
+        anyhow::ensure!(
+            !password.is_empty(),
+            "no IMAP password: put it in a file named by --imap-password-file, or in KENNING_IMAP_PASSWORD"
+        );
+        Ok(Some(std::sync::Arc::new(imap::Server {
+            host: host.to_owned(),
+            port,
+            starttls: self.imap_starttls,
+            tls: imap::tls_config(self.imap_ca.as_deref())?,
+            password,
+            master: self.imap_master.clone(),
+            master_separator: self.imap_master_separator.clone(),
+            mailboxes: self.mailboxes.clone(),
+        })))
+    }
+
+    /// The sources named: each file or folder, each IMAP account.
+    pub(in crate::connect) fn sources(
+        &self,
+        server: Option<&Arc<imap::Server>>,
+    ) -> anyhow::Result<Vec<Box<dyn Source>>> {
+        let rules = Rules {
+            all_sent: self.sent,
+            senders: self.senders.clone(),
+        };
+        let mut sources: Vec<Box<dyn Source>> = Vec::new();
+        for path in &self.paths {
+            if path.is_dir() {
+                sources.push(Box::new(maildir::Maildir::open(path, rules.clone())?));
+            } else {
+                sources.push(Box::new(mbox::Mbox::open(path, rules.clone())?));
+            }
+        }
+        if let Some(server) = server {
+            for user in &self.imap_users {
+                sources.push(Box::new(imap::Account::new(
+                    server.clone(),
+                    user,
+                    rules.clone(),
+                )));
+            }
+        }
+        Ok(sources)
+    }
+}
