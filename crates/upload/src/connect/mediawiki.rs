@@ -4,8 +4,8 @@
 //!
 //! A revision teaches its author from the text it added: its text and its
 //! parent's (the revision before it in the dump) are read as a reader sees
-//! them ([`wikitext::readable`]) and compared line by line, then word by
-//! word where lines changed ([`diff::added`]). Minor edits, bots,
+//! them (`wikitext::readable`) and compared line by line, then word by
+//! word where lines changed (`diff::added`). Minor edits, bots,
 //! anonymous (IP) edits, reverts to an earlier text and revisions that
 //! add fewer than `--min-words` words teach nobody.
 
