@@ -6,8 +6,10 @@ use std::sync::Arc;
 use anyhow::Context as _;
 use clap::Args;
 
-use super::super::{Common, Source};
-use super::{imap, maildir, mbox, sender_address, Rules};
+use super::{imap, maildir, mbox};
+use crate::connect::common::Common;
+use crate::connect::mail::message::{sender_address, Rules};
+use crate::connect::source::Source;
 
 /// `kenning connect mail`.
 #[derive(Debug, Args)]
@@ -62,13 +64,13 @@ pub struct MailArgs {
     #[arg(long, value_name = "FILE", requires = "imap")]
     imap_ca: Option<PathBuf>,
     #[command(flatten)]
-    pub(in crate::connect) common: Common,
+    pub(crate) common: Common,
 }
 
 impl MailArgs {
     /// The IMAP server, if one is named, once the arguments are checked: its address, TLS settings and
     /// password, read once for every round.
-    pub(in crate::connect) fn server(&self) -> anyhow::Result<Option<Arc<imap::Server>>> {
+    pub(crate) fn server(&self) -> anyhow::Result<Option<Arc<imap::Server>>> {
         anyhow::ensure!(
             !self.paths.is_empty() || self.imap.is_some(),
             "name mbox files, Maildir folders or an IMAP server (--imap)"
@@ -120,7 +122,7 @@ impl MailArgs {
     }
 
     /// The sources named: each file or folder, each IMAP account.
-    pub(in crate::connect) fn sources(
+    pub(crate) fn sources(
         &self,
         server: Option<&Arc<imap::Server>>,
     ) -> anyhow::Result<Vec<Box<dyn Source>>> {

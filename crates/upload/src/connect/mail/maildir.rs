@@ -20,7 +20,7 @@ use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 
 use super::super::source::{Found, Source, Window};
-use super::{judge, Place, Rules, MAX_MESSAGE_BYTES};
+use crate::connect::mail::message::{judge, Place, Rules, MAX_MESSAGE_BYTES};
 
 /// How recent a change is too recent for the cursor to pass.
 const SETTLING: Duration = Duration::from_secs(1);

@@ -18,7 +18,7 @@ use chrono::{NaiveDateTime, Utc};
 use sha2::{Digest as _, Sha256};
 
 use super::super::source::{Found, Source, Window};
-use super::{judge, Place, Rules, MAX_MESSAGE_BYTES};
+use crate::connect::mail::message::{judge, Place, Rules, MAX_MESSAGE_BYTES};
 
 /// How many bytes before a position its digest covers.
 const TAIL: usize = 256;

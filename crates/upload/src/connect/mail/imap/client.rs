@@ -15,7 +15,7 @@ use rustls::ClientConfig;
 use super::syntax::{Parser, Value};
 use super::tls::{connect, secure, Stream};
 use super::wire::{Arg, Connection, Response};
-use crate::connect::mail::MAX_MESSAGE_BYTES;
+use crate::connect::mail::message::MAX_MESSAGE_BYTES;
 
 /// A message as UID FETCH gives it.
 #[derive(Debug)]

@@ -27,7 +27,7 @@ use chrono::{Days, Utc};
 use rustls::ClientConfig;
 
 use super::super::source::{Found, Source, Window};
-use super::{judge, Place, Rules};
+use crate::connect::mail::message::{judge, Place, Rules};
 use syntax::{mailbox_name, readable_mailbox};
 pub use tls::tls_config;
 use wire::Connection;

@@ -120,19 +120,6 @@ impl Parser {
     }
 }
 
-/// The size of the literal a line announces at its end (`{123}` or
-/// `{123+}`), if it does.
-pub fn literal_at_end(line: &[u8]) -> Option<u64> {
-    let inner = line.strip_suffix(b"}")?;
-    let open = inner.iter().rposition(|b| *b == b'{')?;
-    let digits = &inner[open + 1..];
-    let digits = digits.strip_suffix(b"+").unwrap_or(digits);
-    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(digits).ok()?.parse().ok()
-}
-
 const BASE64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+,";
 
 /// A mailbox name as IMAP writes it: modified UTF-7 (`Entwürfe` is
@@ -224,6 +211,7 @@ fn decode_utf7(encoded: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::wire::literal_at_end;
     use super::*;
 
     #[test]

@@ -4,9 +4,8 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 
-use super::syntax::literal_at_end;
 use super::tls::{Stream, ANSWER_TIMEOUT};
-use crate::connect::mail::MAX_MESSAGE_BYTES;
+use crate::connect::mail::message::MAX_MESSAGE_BYTES;
 
 /// The longest line of an answer (a SEARCH of a million messages fits).
 const MAX_LINE: u64 = 16 * 1024 * 1024;
@@ -216,6 +215,19 @@ impl Connection {
 /// Whether `text` can go as a quoted string (7-bit, no line breaks).
 fn quotable(text: &[u8]) -> bool {
     text.iter().all(|b| (0x20..0x7f).contains(b))
+}
+
+/// The size of the literal a line announces at its end (`{123}` or
+/// `{123+}`), if it does.
+pub fn literal_at_end(line: &[u8]) -> Option<u64> {
+    let inner = line.strip_suffix(b"}")?;
+    let open = inner.iter().rposition(|b| *b == b'{')?;
+    let digits = &inner[open + 1..];
+    let digits = digits.strip_suffix(b"+").unwrap_or(digits);
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    std::str::from_utf8(digits).ok()?.parse().ok()
 }
 
 #[cfg(test)]
