@@ -12,7 +12,7 @@ use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 
 use kenning_domain::QueryTerm;
-use kenning_ports::{Embedder, ExpertiseStore, StoreError};
+use kenning_ports::{Embedder, ExpertiseStore, Scale, StoreError};
 
 /// How many learned topics one topic of a query reaches at most.
 const REACHED_PER_TOPIC: usize = 3;
@@ -23,10 +23,6 @@ const UNKNOWN_SOUGHT: usize = 2;
 /// How many learned topics the query as a whole (the mean of its topics'
 /// vectors) reaches at most.
 const REACHED_PER_QUERY: usize = 5;
-/// How much a topic reached through its meaning counts at most against
-/// what reached it (see [`Meanings::reach`]): half, so that the query's own
-/// words count most.
-const REACHED_WEIGHT: f64 = 0.5;
 /// How many labels are asked of the store, and embedded, at once while
 /// indexing.
 const LABELS_PER_READ: usize = 256;
@@ -97,13 +93,14 @@ struct Index {
     meaningless: HashSet<String>,
 }
 
-/// A vector to find the nearest rows of: at most `limit`, above `floor`,
-/// for a query topic of `weight` (one for the whole query).
+/// A vector to find the nearest rows of: at most `limit`, above its
+/// `scale`'s noise, for a query topic of `weight` (one for the whole
+/// query).
 #[derive(Debug)]
 struct Sought {
     vector: Quantized,
     limit: usize,
-    floor: f32,
+    scale: Scale,
     weight: f64,
 }
 
@@ -138,7 +135,7 @@ impl Index {
         for (row, (codes, scale)) in rows.enumerate() {
             for (s, best) in sought.iter().zip(found.iter_mut()) {
                 let near = similarity(&s.vector.codes, s.vector.scale, codes, *scale);
-                if near <= s.floor
+                if near <= s.scale.noise
                     || (best.len() == s.limit && best.last().is_some_and(|(_, b)| *b >= near))
                     || skip.contains(&row)
                 {
@@ -281,12 +278,13 @@ impl Meanings {
     /// its first [`UNKNOWN_SOUGHT`] topics nobody learned (a word, or a
     /// phrase with such a word) the nearest few, and for the query as a
     /// whole (the mean of its topics' vectors) the nearest few, each above
-    /// the embedder's similarity of related texts. A topic the query
-    /// writes is not reached; one reached twice keeps its greater weight,
-    /// which is the weight of the query topic that reached it (one for the
-    /// whole query) times [`REACHED_WEIGHT`] times the square of how far
-    /// its similarity s stands above the floor f, ((s − f) / (1 − f))²:
-    /// the nearest count, the barely related hardly at all.
+    /// its [`floor`](Self::floor). A topic the query writes is not
+    /// reached; one reached twice keeps its greater weight, which is the
+    /// weight of the query topic that reached it (one for the whole query)
+    /// times its nearness on the embedder's scale
+    /// ([`Scale::nearness`](kenning_ports::Scale::nearness)): the same
+    /// subject in other words counts as if written, the barely related
+    /// hardly at all.
     pub(crate) fn reach(&self, query: &[QueryTerm]) -> Vec<QueryTerm> {
         let index = self.index();
         if index.keys.is_empty() {
@@ -329,7 +327,7 @@ impl Meanings {
             // learned is sought by its meaning.
             if unknown(&term.key) && queries.len() < UNKNOWN_SOUGHT {
                 queries.push(Sought {
-                    floor: self.embedder.related_above(&vector),
+                    scale: self.embedder.scale(&vector),
                     vector: Quantized::new(&vector),
                     limit: REACHED_PER_TOPIC,
                     weight: term.weight,
@@ -341,7 +339,7 @@ impl Meanings {
             if norm > 0.0 {
                 whole.iter_mut().for_each(|x| *x /= norm);
                 queries.push(Sought {
-                    floor: self.embedder.related_above(&whole),
+                    scale: self.embedder.scale(&whole),
                     vector: Quantized::new(&whole),
                     limit: REACHED_PER_QUERY,
                     weight: 1.0,
@@ -355,19 +353,19 @@ impl Meanings {
         let found = index.nearest(&queries, &skip, dimensions);
         let mut reached: Vec<QueryTerm> = Vec::new();
         for (near, sought) in found.into_iter().zip(&queries) {
-            let floor = sought.floor;
             for (row, similarity) in near {
-                let above = f64::from((similarity - floor) / (1.0 - floor).max(f32::EPSILON));
-                let nearness = above * above;
+                let nearness = f64::from(sought.scale.nearness(similarity));
                 let similarity = f64::from(similarity);
                 let term = QueryTerm {
                     key: index.keys[row].clone(),
                     label: index.labels[row].clone(),
-                    weight: sought.weight * REACHED_WEIGHT * nearness,
+                    weight: sought.weight * nearness,
                     similarity: Some(similarity),
                 };
+                // The greater weight wins, then the nearer.
+                let rank = |t: &QueryTerm| (t.weight, t.similarity.unwrap_or(0.0));
                 match reached.iter_mut().find(|t| t.key == term.key) {
-                    Some(known) if known.weight >= term.weight => {}
+                    Some(known) if rank(known) >= rank(&term) => {}
                     Some(known) => *known = term,
                     None => reached.push(term),
                 }
@@ -415,6 +413,13 @@ mod tests {
 
         fn related_above(&self, _vector: &[f32]) -> f32 {
             0.7
+        }
+
+        fn scale(&self, _vector: &[f32]) -> Scale {
+            Scale {
+                noise: 0.7,
+                same: 0.9,
+            }
         }
     }
 
@@ -488,12 +493,8 @@ mod tests {
         // Eight bits a component read it to within 0.01.
         let similarity = car.similarity.unwrap();
         assert!((similarity - 0.96).abs() < 0.01, "{car:?}");
-        // Its similarity's height above the floor, times half the weight.
-        let nearness = ((similarity - 0.7) / (1.0 - 0.7)).powi(2);
-        assert!(
-            (car.weight - REACHED_WEIGHT * nearness).abs() < 1e-6,
-            "{car:?}"
-        );
+        // Above the same subject on the table's scale: as if written.
+        assert!((car.weight - 1.0).abs() < 1e-6, "{car:?}");
 
         assert!(
             meanings
@@ -506,6 +507,21 @@ mod tests {
             meanings.reach(&[written("car")]).is_empty(),
             "a topic the query writes is not reached again"
         );
+    }
+
+    #[test]
+    fn a_related_topic_weighs_by_its_nearness_on_the_scale() {
+        let store = store_knowing(&["car"]);
+        let meanings = Meanings::new(Arc::new(Table));
+        meanings.refresh(&store).unwrap();
+        // "vehicle" is 0.8 from car: half way from the noise (0.7) to the
+        // same subject (0.9), so half a topic.
+        let reached = meanings.reach(&[written("vehicle")]);
+        assert_eq!(reached.len(), 1, "{reached:?}");
+        assert!((reached[0].weight - 0.5).abs() < 0.06, "{reached:?}");
+        // Nothing is reached at or below the floor: "banana" is 0.48 from
+        // nothing learned here but stands below it.
+        assert!(meanings.reach(&[written("banana")]).is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::path::Path;
 
 use candle_core::{Device, Module, Tensor};
 use candle_nn::{LayerNorm, Linear};
-use kenning_ports::Embedder;
+use kenning_ports::{Embedder, Scale};
 
 use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
@@ -523,6 +523,10 @@ impl Embedder for Quantised {
 
     fn related_above(&self, vector: &[f32]) -> f32 {
         self.reference.related_above(vector)
+    }
+
+    fn scale(&self, vector: &[f32]) -> Scale {
+        self.reference.scale(vector)
     }
 }
 

@@ -5,9 +5,9 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use candle_core::{Device, Tensor};
-use kenning_ports::Embedder;
+use kenning_ports::{Embedder, Scale};
 
-use crate::calibration::{reference_words, Reference};
+use crate::calibration::{reference_words, same_subject_pairs, Reference};
 use crate::directory::{name_of, tokenizer, STATIC_FILE};
 use crate::error::ModelError;
 use crate::vector::unit;
@@ -53,13 +53,18 @@ impl StaticVectors {
                     vectors[row..row + dimensions].iter().copied()
                 })
                 .collect();
-        Self {
+        let mut vectors = Self {
             name,
             tokenizer,
-            reference: Reference::new(sample, dimensions),
+            reference: Reference::default(),
             vectors,
             dimensions,
-        }
+        };
+        let pairs = same_subject_pairs();
+        let firsts: Vec<Option<Vec<f32>>> = pairs.iter().map(|(a, _)| vectors.embed(a)).collect();
+        let seconds: Vec<Option<Vec<f32>>> = pairs.iter().map(|(_, b)| vectors.embed(b)).collect();
+        vectors.reference = Reference::new(sample, dimensions).measured(&firsts, &seconds);
+        vectors
     }
 
     /// The static vectors of the model in `dir` ([`STATIC_FILE`] and the
@@ -141,5 +146,9 @@ impl Embedder for StaticVectors {
 
     fn related_above(&self, vector: &[f32]) -> f32 {
         self.reference.related_above(vector)
+    }
+
+    fn scale(&self, vector: &[f32]) -> Scale {
+        self.reference.scale(vector)
     }
 }

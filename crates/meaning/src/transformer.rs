@@ -5,7 +5,7 @@ use std::path::Path;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::VarBuilder;
 use candle_transformers::models::bert::{BertModel, Config};
-use kenning_ports::Embedder;
+use kenning_ports::{Embedder, Scale};
 
 use crate::calibration::{embedded_reference, Reference};
 use crate::directory::{name_of, tokenizer};
@@ -197,5 +197,9 @@ impl Embedder for Transformer {
 
     fn related_above(&self, vector: &[f32]) -> f32 {
         self.reference.related_above(vector)
+    }
+
+    fn scale(&self, vector: &[f32]) -> Scale {
+        self.reference.scale(vector)
     }
 }

@@ -33,7 +33,7 @@ pub use expertise::{
     ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
 };
 pub use groups::{FilteredGroups, GroupStore, Membership, ModifyGroupError};
-pub use meaning::Embedder;
+pub use meaning::{Embedder, Scale};
 pub use privacy::{PrivacyStore, StoredAction};
 pub use sessions::{Redemption, SessionStore, StoredLink, StoredSession};
 pub use stages::{UploadStage, UploadStages, UPLOAD_STAGES};

@@ -31,4 +31,59 @@ pub trait Embedder: Send + Sync {
     /// related to the text of `vector` (one of this embedder's): one that
     /// unrelated texts rarely reach against it.
     fn related_above(&self, vector: &[f32]) -> f32;
+
+    /// What similarities to the text of `vector` (one of this
+    /// embedder's) mean, measured on the embedder: a model's unrelated
+    /// pairs may sit near 0.1 or near 0.8, and some texts stand near
+    /// everything.
+    fn scale(&self, vector: &[f32]) -> Scale;
+}
+
+/// What similarities to one text mean on one embedder: at `noise` or
+/// below, a different subject; at `same` or above, the same subject in
+/// other words (a synonym, an abbreviation, a translation).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scale {
+    /// The similarity different subjects rarely pass.
+    pub noise: f32,
+    /// The similarity of the same subject said in other words.
+    pub same: f32,
+}
+
+impl Scale {
+    /// How near in subject `similarity` puts the two texts, in [0, 1]: 0
+    /// at the noise or below, 1 at the same subject or above, straight in
+    /// between.
+    pub fn nearness(&self, similarity: f32) -> f32 {
+        if similarity <= self.noise {
+            return 0.0;
+        }
+        if similarity >= self.same || self.same <= self.noise {
+            return 1.0;
+        }
+        (similarity - self.noise) / (self.same - self.noise)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearness_runs_from_the_noise_to_the_same_subject() {
+        let scale = Scale {
+            noise: 0.4,
+            same: 0.8,
+        };
+        assert!(scale.nearness(0.3).abs() < 1e-6);
+        assert!(scale.nearness(0.4).abs() < 1e-6);
+        assert!((scale.nearness(0.6) - 0.5).abs() < 1e-6);
+        assert!((scale.nearness(0.9) - 1.0).abs() < 1e-6);
+        // Nothing passes a noise of 1.
+        let closed = Scale {
+            noise: 1.0,
+            same: 1.0,
+        };
+        assert!(closed.nearness(1.0).abs() < 1e-6);
+    }
 }
