@@ -30,7 +30,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build model model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build install model model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -112,6 +112,15 @@ lint:
 ## The release binary alone: target/release/kenning.
 build:
 	$(CARGO) build --release -p kenning
+
+## The binary on your PATH (~/.cargo/bin, by cargo install) and the models
+## in the data folder ($XDG_DATA_HOME/kenning/models, else
+## ~/.local/share/kenning/models), where `kenning serve` run from any
+## folder finds them.
+install: model
+	$(CARGO) install --locked --path crates/server
+	dest="$${XDG_DATA_HOME:-$$HOME/.local/share}/kenning/models"; \
+	mkdir -p "$$dest" && cp -R $(MODEL_DIR) $(MULTILINGUAL_DIR) "$$dest"/
 
 ## Python peers for eval-topics in a local environment, .venv: the yake
 ## package, and pke 1.8.1 (MultipartiteRank, PositionRank) with spaCy's small

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, NaiveDate, Utc};
-use kenning_domain::{AskedSubject, Expert, ExpertsLimit, QueryTerm};
+use kenning_domain::{Answer, AskedSubject, Expert, ExpertsLimit, QueryTerm};
 use kenning_ports::{Clock, PrivacyStore};
 
 /// The longest the counts wait in memory before they are written.
@@ -65,10 +65,7 @@ impl AskedLedger {
             .filter(|t| t.written())
             .map(|t| (t.key.clone(), t.label.clone()))
             .collect();
-        let holders = experts
-            .iter()
-            .filter(|e| e.score >= f64::from(AskedSubject::HOLDING_SCORE))
-            .count();
+        let holders = Answer::of(experts.iter().map(|e| e.score)).knowing;
         let Some(subject) = AskedSubject::of(&written, holders) else {
             return;
         };

@@ -9,6 +9,7 @@
 //! action or reading the score later only needs that moment and the
 //! half-life, so reads never go back to the actions.
 
+mod answer;
 mod holders;
 mod ranking;
 mod related;
@@ -16,6 +17,7 @@ mod scoring;
 mod standing;
 mod trace;
 
+pub use answer::{worth_showing, Answer, Band, Verdict, NEAREST_FLOOR, THE_PERSON};
 pub use holders::holders;
 pub use ranking::{
     profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence,

@@ -37,10 +37,10 @@ pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownSco
 pub use cursor::UserCursor;
 pub use expertise::{
     commonest_labels, entity_topics, holders, profile_order, query_terms, rank_experts, read_query,
-    related_topics, subject_known, ActionTopic, EntityTopic, Evidence, Expert, LabelledStanding,
-    Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
-    StandingChanges, StoredStanding, TextTrace, TopicLabel, ACTIONS_COUNTED, PHRASES_PER_TEXT,
-    WORDS_PER_TEXT,
+    related_topics, subject_known, worth_showing, ActionTopic, Answer, Band, EntityTopic, Evidence,
+    Expert, LabelledStanding, Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring,
+    ScoringError, Standing, StandingChanges, StoredStanding, TextTrace, TopicLabel, Verdict,
+    ACTIONS_COUNTED, NEAREST_FLOOR, PHRASES_PER_TEXT, THE_PERSON, WORDS_PER_TEXT,
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,

@@ -254,8 +254,6 @@ impl AskedSubject {
     /// The most holders a subject is kept with: a subject two people know
     /// is not a gap.
     pub const MAX_HOLDERS: u8 = 1;
-    /// The score from which a person holds a subject.
-    pub const HOLDING_SCORE: u8 = 50;
     /// How long the counts are kept, in days.
     pub const KEPT_DAYS: i64 = 90;
     /// The span of days the counts are read over when none is given.
@@ -285,8 +283,8 @@ impl AskedSubject {
     }
 
     /// The subject of a question whose topics are `topics` (key, label),
-    /// answered by `holders` people scoring [`AskedSubject::HOLDING_SCORE`]
-    /// or more; `None` when it is no gap (more than one holder) or has no
+    /// answered by `holders` people scoring
+    /// [`THE_PERSON`](crate::THE_PERSON) or more; `None` when it is no gap (more than one holder) or has no
     /// topic.
     pub fn of(topics: &[(String, String)], holders: usize) -> Option<Self> {
         if topics.is_empty() || holders > usize::from(Self::MAX_HOLDERS) {

@@ -1,9 +1,9 @@
 //! The expertise objects: experts for a query and a user's topics.
 
 use chrono::{DateTime, Utc};
-use juniper::graphql_object;
+use juniper::{graphql_object, GraphQLEnum};
 use kenning_app::{QueryReading, UserTopic};
-use kenning_domain::{Expert, ReadTerm, RelatedTopic, ScoredTopic};
+use kenning_domain::{Band, Expert, ReadTerm, RelatedTopic, ScoredTopic, Verdict};
 use kenning_ports::ActionRecord;
 use uuid::Uuid;
 
@@ -35,6 +35,51 @@ impl TopicScoreObject {
     }
 }
 
+/// The step of the documented scale a score reaches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, GraphQLEnum)]
+pub enum ScoreBand {
+    /// 80 or more: several uploads about everything asked.
+    Strong,
+    /// 50 or more: a solid part of what was asked; this is the person.
+    Good,
+    /// 30 or more: part of what was asked, or little of it.
+    Partial,
+    /// Under 30: a word of the question, once or twice.
+    Slight,
+}
+
+impl From<Band> for ScoreBand {
+    fn from(band: Band) -> Self {
+        match band {
+            Band::Strong => Self::Strong,
+            Band::Good => Self::Good,
+            Band::Partial => Self::Partial,
+            Band::Slight => Self::Slight,
+        }
+    }
+}
+
+/// What `experts` answers a query, in one word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, GraphQLEnum)]
+pub enum AnswerVerdict {
+    /// Somebody scores 50 or more: this is the person.
+    Known,
+    /// Nobody does, but some score 10 or more: the nearest Kenning has.
+    Nearest,
+    /// Nobody seems to know.
+    Nobody,
+}
+
+impl From<Verdict> for AnswerVerdict {
+    fn from(verdict: Verdict) -> Self {
+        match verdict {
+            Verdict::Known => Self::Known,
+            Verdict::Nearest => Self::Nearest,
+            Verdict::Nobody => Self::Nobody,
+        }
+    }
+}
+
 /// A user who knows about a query.
 #[derive(Debug)]
 pub struct ExpertObject(pub Expert);
@@ -62,6 +107,17 @@ impl ExpertObject {
     /// by less than a point. It fades as the evidence ages (half-life).
     fn score(&self) -> f64 {
         self.0.score
+    }
+
+    /// The step of the scale the score reaches: 50 or more (`GOOD`,
+    /// `STRONG`) reads "this is the person".
+    fn band(&self) -> ScoreBand {
+        Band::of(self.0.score).into()
+    }
+
+    /// The score in words, as the web app says it.
+    fn score_words(&self) -> &'static str {
+        Band::of(self.0.score).words()
     }
 
     /// The plain sum over the query's topics of the user's score on each
@@ -216,10 +272,28 @@ impl QueryReadingObject {
 
     /// Whether somebody learned a topic the subject writes. False when
     /// nobody did: whoever `experts` lists then was reached through
-    /// meaning alone and scores below 50, the nearest Kenning has rather
-    /// than someone who knows.
+    /// meaning alone.
     fn subject_known(&self) -> bool {
         self.0.subject_known
+    }
+
+    /// What `experts` answers the query: `KNOWN` when somebody scores 50
+    /// or more ("this is the person"), `NEAREST` when nobody does but
+    /// some score 10 or more, `NOBODY` otherwise.
+    fn verdict(&self) -> AnswerVerdict {
+        self.0.answer.verdict().into()
+    }
+
+    /// How many people `experts` ranks at 50 or more for the query, among
+    /// its longest list (100).
+    fn knowing(&self) -> i32 {
+        i32::try_from(self.0.answer.knowing).unwrap_or(i32::MAX)
+    }
+
+    /// How many more score 10 to 50: the nearest Kenning has, not someone
+    /// who knows.
+    fn nearest(&self) -> i32 {
+        i32::try_from(self.0.answer.nearest).unwrap_or(i32::MAX)
     }
 
     /// The topics of the query that nobody learned, as the query wrote

@@ -26,7 +26,8 @@ use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
-pub use kenning_web::{AllowedDomain, ExternalIdClaim, OidcConfig, WebConfig};
+pub mod models;
+pub use kenning_web::{AllowedDomain, ContactLink, ExternalIdClaim, OidcConfig, WebConfig};
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 
 /// The use cases over one database, their changes recorded as made at
@@ -270,6 +271,8 @@ pub struct WebSettings {
     /// The group whose ACTIVE members administer Kenning in the web app;
     /// `None`: nobody does.
     pub admin_group: Option<AdministratorsGroup>,
+    /// The chat link cards and person pages offer; `None`: e-mail alone.
+    pub contact_link: Option<ContactLink>,
 }
 
 impl Default for WebSettings {
@@ -279,6 +282,7 @@ impl Default for WebSettings {
             signin_links: true,
             oidc: None,
             admin_group: None,
+            contact_link: None,
         }
     }
 }
@@ -290,6 +294,7 @@ impl WebSettings {
         let mut config = WebConfig::new(public_url(self.public_url.as_ref(), port)?);
         config.links = self.signin_links;
         config.administrators = administrators;
+        config.contact_link.clone_from(&self.contact_link);
         if let Some(oidc) = &self.oidc {
             config = config
                 .with_oidc(oidc.clone())
@@ -317,6 +322,12 @@ pub enum Meaning {
     /// sentence-transformers model or the 4-bit multilingual one) on every
     /// learned topic and on the topics of a query nobody learned.
     Model(PathBuf),
+    /// By words alone, since no model was found: `looked` names the
+    /// places looked in, said when the server starts.
+    Missing {
+        /// Where a model was looked for.
+        looked: String,
+    },
 }
 
 impl Meaning {
@@ -327,6 +338,13 @@ impl Meaning {
         let loaded: Result<Arc<dyn Embedder>, _> = match self {
             Meaning::Off => {
                 log::info!("meaning: off; experts finds topics by their words alone");
+                return None;
+            }
+            Meaning::Missing { looked } => {
+                log::warn!(
+                    "meaning: {looked}; experts finds topics by their words alone \
+                     (`make model` fetches the model, `make install` puts it in the data folder)"
+                );
                 return None;
             }
             Meaning::Static(dir) => load_or_distil(dir).map(|v| Arc::new(v) as _),

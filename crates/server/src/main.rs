@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use clap::{Args, Parser, Subcommand};
-use kenning::{Application, Meaning, Pooling, Services, Settings};
+use kenning::{models, Application, Meaning, Pooling, Services, Settings};
 use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
 use kenning_domain::{CredentialKind, LanguageId, Lifetime, Scope};
@@ -50,14 +50,7 @@ struct Cli {
 /// and the commands run from any other folder meet on one file. Without
 /// a home folder, `data/kenning.db` under the working directory.
 fn default_database() -> String {
-    let absolute = |var: &str| {
-        std::env::var_os(var)
-            .map(std::path::PathBuf::from)
-            .filter(|p| p.is_absolute())
-    };
-    let data =
-        absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")));
-    match data {
+    match models::data_home() {
         Some(folder) => folder
             .join("kenning")
             .join("kenning.db")
@@ -272,6 +265,12 @@ struct ServeArgs {
     /// nobody is.
     #[arg(long, env = "KENNING_ADMIN_GROUP", value_parser = parse_admin_group)]
     admin_group: Option<kenning_app::AdministratorsGroup>,
+    /// A chat link every card and person page offers beside the e-mail:
+    /// a URL with {email} where the person's address goes, such as
+    /// 'https://teams.microsoft.com/l/chat/0/0?users={email}'. None: the
+    /// e-mail alone.
+    #[arg(long, env = "KENNING_CONTACT_LINK")]
+    contact_link: Option<kenning::ContactLink>,
     #[command(flatten)]
     scoring: ScoringArgs,
     #[command(flatten)]
@@ -282,15 +281,14 @@ struct ServeArgs {
     /// (`static`), or not (`off`).
     #[arg(long, env = "KENNING_MEANING", value_enum, default_value_t = MeaningMode::Model)]
     meaning: MeaningMode,
-    /// The directory of the text-embedding model, which `make model`
-    /// fetches; without its files the server finds topics by their words
-    /// alone, and says so.
-    #[arg(
-        long,
-        env = "KENNING_MODEL_DIR",
-        default_value = "models/all-minilm-l6-v2"
-    )]
-    model_dir: std::path::PathBuf,
+    /// The directory of the text-embedding model. Unnamed, the first of
+    /// `./models/all-minilm-l6-v2` (where `make model` fetches it),
+    /// `models/all-minilm-l6-v2` beside a SQLite database, and
+    /// `kenning/models/all-minilm-l6-v2` in the data folder (where `make
+    /// install` puts it) that holds one. Without its files the server
+    /// finds topics by their words alone, and says so.
+    #[arg(long, env = "KENNING_MODEL_DIR")]
+    model_dir: Option<std::path::PathBuf>,
     /// Seconds between the starts of two embeddings of the topics learned
     /// meanwhile (a query reaches a new topic by its meaning after this
     /// plus the time to embed the new topics before it).
@@ -624,6 +622,12 @@ fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result
 
 fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
     let (http, limits) = args.http.config();
+    let places = models::model_places(
+        models::DEFAULT_MODEL,
+        &database_url,
+        models::data_home().as_deref(),
+    );
+    let model_dir = models::model_dir(args.model_dir, &places);
     let settings = Settings {
         database_url,
         bind: args.bind,
@@ -633,6 +637,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
             signin_links: !args.no_signin_links,
             oidc: args.oidc.config(),
             admin_group: args.admin_group,
+            contact_link: args.contact_link,
         },
         limits,
         purge_interval: Duration::from_secs(args.purge_interval_secs),
@@ -641,10 +646,11 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         default_language: args.default_language,
         workers: args.workers,
         scoring: args.scoring.scoring()?,
-        meaning: match args.meaning {
-            MeaningMode::Static => Meaning::Static(args.model_dir),
-            MeaningMode::Model => Meaning::Model(args.model_dir),
-            MeaningMode::Off => Meaning::Off,
+        meaning: match (args.meaning, model_dir) {
+            (MeaningMode::Off, _) => Meaning::Off,
+            (_, Err(looked)) => Meaning::Missing { looked },
+            (MeaningMode::Static, Ok(dir)) => Meaning::Static(dir),
+            (MeaningMode::Model, Ok(dir)) => Meaning::Model(dir),
         },
         meaning_refresh: Duration::from_secs(args.meaning_refresh_secs),
     };

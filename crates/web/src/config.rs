@@ -6,6 +6,7 @@ use std::sync::Arc;
 use kenning_app::Administrators;
 use url::Url;
 
+use crate::contact::ContactLink;
 use crate::oidc::{OidcConfig, Provider};
 
 /// The name of the session cookie over plain http; over https it carries
@@ -32,6 +33,9 @@ pub struct WebConfig {
     /// Who may use the admin console (`--admin-group`): nobody until a
     /// group is named.
     pub administrators: Administrators,
+    /// The chat link each card and person page offers beside the e-mail
+    /// (`--contact-link`): none until an operator sets one.
+    pub contact_link: Option<ContactLink>,
 }
 
 impl WebConfig {
@@ -42,6 +46,7 @@ impl WebConfig {
             links: true,
             oidc: None,
             administrators: Administrators::default(),
+            contact_link: None,
         }
     }
 

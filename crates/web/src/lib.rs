@@ -12,6 +12,7 @@
 
 mod assets;
 mod config;
+mod contact;
 mod forms;
 mod oidc;
 mod pages;
@@ -25,6 +26,7 @@ mod view;
 mod visitor;
 
 pub use config::{WebConfig, SESSION_COOKIE};
+pub use contact::{ContactLink, ContactLinkError};
 pub use oidc::{AllowedDomain, ExternalIdClaim, OidcConfig};
 pub use render::{not_found_page, too_many_requests_page};
 pub use routes::{configure, link_path};

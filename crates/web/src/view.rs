@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use kenning_app::UserTopic;
-use kenning_domain::{ScoredTopic, User};
+use kenning_domain::User;
 use kenning_ports::ActionRecord;
 
 use crate::visitor::Visitor;
@@ -33,20 +33,6 @@ impl Chrome {
             },
             None => Self::default(),
         }
-    }
-}
-
-/// A score of `experts` in words: what the documented scale promises at
-/// each step (see docs/expertise.md, "What a score means").
-pub(crate) fn score_words(score: f64) -> &'static str {
-    if score >= 80.0 {
-        "strong: several uploads about everything asked"
-    } else if score >= 50.0 {
-        "good: a solid part of what was asked"
-    } else if score >= 30.0 {
-        "some: part of what was asked, or little of it"
-    } else {
-        "slight: a word of the question, once or twice"
     }
 }
 
@@ -90,30 +76,43 @@ impl Evidence {
     }
 }
 
-/// A topic with its score and why.
+/// A topic with what it stands on and why.
 #[derive(Debug, Clone)]
 pub(crate) struct TopicWhy {
     pub(crate) key: String,
     pub(crate) label: String,
-    pub(crate) score: String,
+    /// What the person's standing on it stands for: how many actions
+    /// taught it and how recent the latest is ("from 3 actions, the latest
+    /// 2 Mar 2026"); empty when none is listed.
+    pub(crate) taught: String,
     pub(crate) evidence: Vec<Evidence>,
 }
 
 impl TopicWhy {
-    /// `topic` with the actions that taught it.
-    pub(crate) fn of(topic: &ScoredTopic, actions: &[ActionRecord]) -> Self {
-        Self {
-            key: topic.key.clone(),
-            label: topic.label.clone(),
-            score: format!("{:.1}", topic.score),
-            evidence: Evidence::of_all(actions),
-        }
-    }
-
     /// A topic of a profile, with its actions.
     pub(crate) fn of_profile(topic: &UserTopic) -> Self {
-        Self::of(&topic.topic, &topic.actions)
+        Self {
+            key: topic.topic.key.clone(),
+            label: topic.topic.label.clone(),
+            taught: taught(&topic.actions, UserTopic::ACTIONS_LISTED),
+            evidence: Evidence::of_all(&topic.actions),
+        }
     }
+}
+
+/// What `actions` (newest first, at most `listed` of them) say of a
+/// standing: how many taught it, "or more" when the list is full, and
+/// the day of the latest.
+pub(crate) fn taught(actions: &[ActionRecord], listed: usize) -> String {
+    let Some(latest) = actions.first() else {
+        return String::new();
+    };
+    let count = match actions.len() {
+        1 => "1 action".to_owned(),
+        n if n >= listed => format!("{n} or more actions"),
+        n => format!("{n} actions"),
+    };
+    format!("from {count}, the latest {}", day(latest.action_date))
 }
 
 /// A field of a profile that is set: its name and value.
@@ -175,16 +174,36 @@ pub(crate) fn query_param(text: &str) -> String {
 mod tests {
     use super::*;
 
-    #[test]
-    fn actions_alike_on_one_day_are_told_once_with_their_number() {
-        let action = |kind: &str, day: u32| ActionRecord {
+    fn action(kind: &str, day: u32) -> ActionRecord {
+        ActionRecord {
             id: uuid::Uuid::new_v4(),
             entity_type: "chat_message".to_owned(),
             action_type: kind.to_owned(),
             action_date: chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 3, day, 8, 0, 0).unwrap(),
             alias: None,
             relevance: 1.0,
-        };
+        }
+    }
+
+    #[test]
+    fn a_standing_reads_as_the_actions_it_stands_on() {
+        assert_eq!(taught(&[], 10), "");
+        assert_eq!(
+            taught(&[action("send", 3)], 10),
+            "from 1 action, the latest 3 Mar 2026"
+        );
+        assert_eq!(
+            taught(&[action("send", 3), action("read", 2)], 10),
+            "from 2 actions, the latest 3 Mar 2026"
+        );
+        assert_eq!(
+            taught(&[action("send", 3), action("read", 2)], 2),
+            "from 2 or more actions, the latest 3 Mar 2026"
+        );
+    }
+
+    #[test]
+    fn actions_alike_on_one_day_are_told_once_with_their_number() {
         let lines = Evidence::of_all(&[
             action("send", 2),
             action("send", 2),
@@ -210,13 +229,5 @@ mod tests {
                 ("send", "chat message", "3 Mar 2026", 1),
             ]
         );
-    }
-
-    #[test]
-    fn the_documented_steps_of_the_scale_read_differently() {
-        assert!(score_words(80.0).starts_with("strong"));
-        assert!(score_words(79.9).starts_with("good"));
-        assert!(score_words(40.0).starts_with("some"));
-        assert!(score_words(10.0).starts_with("slight"));
     }
 }

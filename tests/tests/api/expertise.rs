@@ -801,6 +801,44 @@ fn a_subject_nobody_learned_finds_nobody_who_knows(backend: Backend) {
     let found = experts(&app, "tax chromodynamics");
     assert_eq!(emails(&found), ["bob@example.com"]);
     assert!(found[0]["score"].as_f64().unwrap() < 50.0, "{found:?}");
+
+    // The reading says what the scores say, as the web app does.
+    let verdict = |query: &str| {
+        let reply = app.graphql(
+            "query r($q: String!) { queryReading(query: $q) { verdict knowing nearest } \
+             experts(query: $q) { score band scoreWords } }",
+            json!({ "q": query }),
+        );
+        reply.json()["data"].clone()
+    };
+    let nobody = verdict("quantum chromodynamics");
+    assert_eq!(nobody["queryReading"]["verdict"], "NOBODY", "{nobody}");
+    assert_eq!(nobody["queryReading"]["knowing"], 0, "{nobody}");
+    let weak = verdict("tax chromodynamics");
+    assert_eq!(weak["queryReading"]["knowing"], 0, "{weak}");
+    assert_ne!(weak["queryReading"]["verdict"], "KNOWN", "{weak}");
+    let bob = &weak["experts"][0];
+    assert!(
+        ["PARTIAL", "SLIGHT"].contains(&bob["band"].as_str().unwrap()),
+        "{weak}"
+    );
+    assert!(bob["scoreWords"].as_str().unwrap().contains(':'), "{weak}");
+    // Whoever scores 50 or more is counted as knowing, and said so.
+    let known = verdict("corporate tax returns");
+    let scores: Vec<f64> = known["experts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["score"].as_f64().unwrap())
+        .collect();
+    let at_least_half = scores.iter().filter(|s| **s >= 50.0).count();
+    assert_eq!(known["queryReading"]["knowing"], at_least_half, "{known}");
+    let expected = if at_least_half > 0 {
+        "KNOWN"
+    } else {
+        "NEAREST"
+    };
+    assert_eq!(known["queryReading"]["verdict"], expected, "{known}");
 }
 
 /// What a person reads are topics (key phrases, nouns, names), never the

@@ -36,6 +36,44 @@ fn csrf_of(page: &Reply) -> String {
     rest.split('"').next().unwrap().to_owned()
 }
 
+/// Checks that a search page says what its scores say: the headline
+/// counts the people at 50 or more, who come first; everyone under 50 is
+/// under "Nearest", and nobody under 10 is shown. Returns the scores of
+/// the answer and of the nearest.
+fn scores_read_as_the_headline_says(page: &Reply) -> (Vec<u32>, Vec<u32>) {
+    let results = page
+        .body
+        .split_once("<h2 id=\"results\">")
+        .map(|(_, rest)| rest.split("</section>").next().unwrap_or(rest))
+        .unwrap_or_else(|| panic!("no results: {}", page.body));
+    let scores = |part: &str| -> Vec<u32> {
+        part.split("<p class=\"score\"><strong>")
+            .skip(1)
+            .map(|s| s.split('<').next().unwrap().parse().unwrap())
+            .collect()
+    };
+    let (answer, nearest) = results
+        .split_once("<h2 id=\"nearest\">")
+        .unwrap_or((results, ""));
+    let (answer, nearest) = (scores(answer), scores(nearest));
+    assert!(answer.iter().all(|s| *s >= 50), "{}", page.body);
+    assert!(
+        nearest.iter().all(|s| (10..50).contains(s)),
+        "{}",
+        page.body
+    );
+    let headline = results.split("</h2>").next().unwrap();
+    match answer.len() {
+        0 => assert!(headline.starts_with("Nobody seems to know"), "{headline}"),
+        1 => assert!(headline.starts_with("1 person knows"), "{headline}"),
+        n => assert!(
+            headline.starts_with(&format!("{n} people know")),
+            "{headline}"
+        ),
+    }
+    (answer, nearest)
+}
+
 /// The audit trail's kinds of change for `id`, newest first.
 fn audited(app: &TestApp, id: &str) -> Vec<String> {
     let reply = app.graphql(
@@ -106,6 +144,12 @@ fn a_person_signs_in_with_a_link_once_and_finds_people(backend: Backend) {
         found.body
     );
     assert!(found.body.contains("of 100"), "{}", found.body);
+    let (answer, _) = scores_read_as_the_headline_says(&found);
+    assert_eq!(answer.len(), 1, "Alice is the person: {}", found.body);
+    // A word of hers beside one nobody learned: at most the nearest.
+    let half = app.page("/?q=kubernetes+zymurgy+quasar", &cookie);
+    let (answer, _) = scores_read_as_the_headline_says(&half);
+    assert!(answer.is_empty(), "{}", half.body);
     assert!(
         found.body.contains("create · document · 1 Mar 2026"),
         "{}",
@@ -116,8 +160,9 @@ fn a_person_signs_in_with_a_link_once_and_finds_people(backend: Backend) {
 
     // A word nobody learned explains the empty answer.
     let nobody = app.page("/?q=zymurgy", &cookie);
+    scores_read_as_the_headline_says(&nobody);
     assert!(
-        nobody.body.contains("Nobody is known to know"),
+        nobody.body.contains("Nobody seems to know"),
         "{}",
         nobody.body
     );
@@ -445,4 +490,77 @@ fn sign_in_links_can_be_turned_off(backend: Backend) {
     assert!(pressed.body.contains("Sign-in links are turned off"));
     let page = app.request("GET", "/signin", &[], b"");
     assert!(!page.body.contains("kenning signin-link"), "{}", page.body);
+}
+
+#[on_every_backend]
+fn cards_and_person_pages_say_how_to_reach_the_person(backend: Backend) {
+    let options = kenning_tests::app::Options {
+        web: kenning::WebSettings {
+            contact_link: Some(
+                "https://teams.microsoft.com/l/chat/0/0?users={email}"
+                    .parse()
+                    .unwrap(),
+            ),
+            ..kenning::WebSettings::default()
+        },
+        ..kenning_tests::app::Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "web_contact", options) else {
+        return;
+    };
+    let key = app.api_key();
+    let alice = app.create_user("alice@example.com", "Alice", "Ops");
+    app.create_user("bob@example.com", "Bob", "Finance");
+    teach(&app, &key, "alice@example.com", KUBERNETES);
+    let group = app
+        .services
+        .groups
+        .create(kenning_domain::GroupInput {
+            display_name: "Platform".into(),
+            external_id: None,
+            members: vec![alice.clone()],
+        })
+        .unwrap()
+        .id()
+        .to_string();
+    let cookie = app.sign_in("bob@example.com");
+
+    let found = app.page("/?q=kubernetes", &cookie);
+    let mail = "href=\"mailto:alice@example.com\"";
+    let chat = "href=\"https://teams.microsoft.com/l/chat/0/0?users=alice@example.com\"";
+    assert!(found.body.contains(mail), "{}", found.body);
+    assert!(found.body.contains(chat), "{}", found.body);
+
+    let person = app.page(&format!("/people/{alice}"), &cookie);
+    assert!(person.body.contains(mail), "{}", person.body);
+    assert!(person.body.contains(chat), "{}", person.body);
+    // Her groups lead to a search among their members.
+    let narrowed = format!("href=\"/?group={group}\"");
+    assert!(person.body.contains(&narrowed), "{}", person.body);
+    let search = app.page(&format!("/?group={group}"), &cookie);
+    assert!(
+        search
+            .body
+            .contains(&format!("<option value=\"{group}\" selected>Platform")),
+        "{}",
+        search.body
+    );
+    // Her topics say what they stand on, not points.
+    assert!(
+        person.body.contains("from 1 action, the latest 1 Mar 2026"),
+        "{}",
+        person.body
+    );
+    assert!(!person.body.contains("points<"), "{}", person.body);
+
+    // Without a template, the e-mail alone.
+    let plain = app.spawn_beside();
+    let cookie = plain.sign_in("bob@example.com");
+    let person = plain.page(&format!("/people/{alice}"), &cookie);
+    assert!(person.body.contains(mail), "{}", person.body);
+    assert!(
+        !person.body.contains("teams.microsoft.com"),
+        "{}",
+        person.body
+    );
 }

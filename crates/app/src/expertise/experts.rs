@@ -5,8 +5,9 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    holders, query_terms, rank_experts, read_query, subject_known, Evidence, Expert, ExpertsLimit,
-    FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, TopicText, ACTIONS_COUNTED,
+    holders, query_terms, rank_experts, read_query, subject_known, Answer, Evidence, Expert,
+    ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, TopicText,
+    ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -51,9 +52,12 @@ pub struct QueryReading {
     pub subject: String,
     /// Whether somebody `experts` would rank holds a topic the subject
     /// writes. When nobody does, whoever is listed was reached through
-    /// meaning alone and scores below 50: the nearest Kenning has, not
-    /// someone who knows.
+    /// meaning alone.
     pub subject_known: bool,
+    /// What `experts` answers, counted over its longest list
+    /// ([`ExpertsLimit::MAX`]): how many people score 50 or more ("this
+    /// is the person") and how many more are the nearest Kenning has.
+    pub answer: Answer,
 }
 
 /// A query as read: its subject's topics (with those reached through
@@ -108,20 +112,44 @@ impl ExpertiseService {
         let mut read = self.query_terms(query)?;
         let nothing_written = read.terms.is_empty();
         read.terms = self.with_reached(read.terms);
-        let (experts, held) = if nothing_written {
-            (Vec::new(), None)
+        let (experts, answer, held) = if nothing_written {
+            (Vec::new(), Answer::default(), None)
         } else {
             let evidence = self.evidence(&read.terms, group)?;
             // Among everyone, what was read to rank counts the holders
             // too; within a group, it holds the members' standings alone.
             let held = group.is_none().then(|| self.holders_of(&evidence));
-            (self.rank(&read.terms, evidence, limit, group), held)
+            let (experts, answer) = self.rank_answered(&read.terms, evidence, limit, group);
+            (experts, answer, held)
         };
         let held = match held {
             Some(held) => held,
             None => self.holders(&read.terms)?,
         };
-        Ok((experts, self.reading(read, held)?))
+        Ok((experts, self.reading(read, held, answer)?))
+    }
+
+    /// [`rank`](Self::rank), and what the longest list
+    /// ([`ExpertsLimit::MAX`]) answers: the same reads rank every
+    /// candidate, so counting beyond `limit` costs nothing more.
+    fn rank_answered(
+        &self,
+        terms: &[QueryTerm],
+        evidence: Evidence,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> (Vec<Expert>, Answer) {
+        let all = rank_experts(
+            terms,
+            evidence,
+            self.clock.now(),
+            &self.scoring,
+            items(ExpertsLimit::MAX),
+        );
+        let answer = Answer::of(all.iter().map(|e| e.score));
+        let mut experts = all;
+        experts.truncate(items(limit.get()));
+        (self.shown(terms, experts, limit, group), answer)
     }
 
     /// `NotFound` for a group that does not exist.
@@ -188,13 +216,26 @@ impl ExpertiseService {
         limit: ExpertsLimit,
         group: Option<GroupId>,
     ) -> Vec<Expert> {
-        let mut experts = rank_experts(
+        let experts = rank_experts(
             terms,
             evidence,
             self.clock.now(),
             &self.scoring,
             items(limit.get()),
         );
+        self.shown(terms, experts, limit, group)
+    }
+
+    /// `experts` as a list of `limit` shows them (of the members of
+    /// `group` alone when given): the question counted in the ledger of
+    /// questions, each person's topics those a person reads.
+    fn shown(
+        &self,
+        terms: &[QueryTerm],
+        mut experts: Vec<Expert>,
+        limit: ExpertsLimit,
+        group: Option<GroupId>,
+    ) -> Vec<Expert> {
         if let (Some((_, ledger)), None) = (&self.privacy, group) {
             ledger.note(terms, &experts, limit);
         }
@@ -273,8 +314,20 @@ impl ExpertiseService {
         self.caller.require(Operation::ReadExpertise)?;
         let mut read = self.query_terms(query)?;
         read.terms = self.with_reached(read.terms);
-        let held = self.holders(&read.terms)?;
-        self.reading(read, held)
+        if read.terms.is_empty() {
+            return self.reading(read, HashMap::new(), Answer::default());
+        }
+        let evidence = self.evidence(&read.terms, None)?;
+        let held = self.holders_of(&evidence);
+        let all = rank_experts(
+            &read.terms,
+            evidence,
+            self.clock.now(),
+            &self.scoring,
+            items(ExpertsLimit::MAX),
+        );
+        let answer = Answer::of(all.iter().map(|e| e.score));
+        self.reading(read, held, answer)
     }
 
     /// How a read query stands against what is known: `held`, how many
@@ -283,6 +336,7 @@ impl ExpertiseService {
         &self,
         read: ReadQuery,
         held: HashMap<String, u64>,
+        answer: Answer,
     ) -> Result<QueryReading, ServiceError> {
         let ReadQuery {
             terms,
@@ -298,6 +352,7 @@ impl ExpertiseService {
             meaning_model: self.meaning_model().map(str::to_owned),
             asking: question.asking,
             subject: question.subject,
+            answer,
         })
     }
 

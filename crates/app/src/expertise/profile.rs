@@ -26,8 +26,15 @@ const PROFILE_CANDIDATES: usize = 500;
 pub struct UserTopic {
     /// The topic, with the user's score on it now.
     pub topic: ScoredTopic,
-    /// Up to ten of the user's actions that taught it, newest first.
+    /// Up to [`UserTopic::ACTIONS_LISTED`] of the user's actions that
+    /// taught it, newest first.
     pub actions: Vec<ActionRecord>,
+}
+
+impl UserTopic {
+    /// The most actions listed per topic: a topic with this many may have
+    /// more.
+    pub const ACTIONS_LISTED: usize = ACTIONS_PER_TOPIC as usize;
 }
 
 impl ExpertiseService {

@@ -20,7 +20,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     };
     let acting = person.use_cases(&app);
     let me = person.clone();
-    match web::block(move || super::person::profile(&acting, &me, &me.user, true)).await {
+    match web::block(move || super::person::profile(&acting, &me, &me.user, true, None)).await {
         Ok(Ok(profile)) => respond(StatusCode::OK, &profile),
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),

@@ -8,6 +8,7 @@ use kenning_app::{ServiceError, UseCases};
 use kenning_domain::{RelatedTopicsLimit, Status, User, UserId, UserTopicsLimit};
 use uuid::Uuid;
 
+use crate::contact::{Contact, ContactLink};
 use crate::render::{internal_error, message_page, respond};
 use crate::session::signed_in;
 use crate::state::Web;
@@ -24,12 +25,19 @@ pub(crate) struct Linked {
     pub(crate) search: String,
 }
 
+/// A group of the person, linked to the search narrowed to its members.
+#[derive(Debug)]
+pub(crate) struct GroupLink {
+    pub(crate) name: String,
+    pub(crate) id: Uuid,
+}
+
 /// A topic of the profile, with the search its label links to.
 #[derive(Debug)]
 pub(crate) struct ProfileTopic {
     pub(crate) key: String,
     pub(crate) label: String,
-    pub(crate) score: String,
+    pub(crate) taught: String,
     pub(crate) search: String,
     pub(crate) evidence: Vec<crate::view::Evidence>,
 }
@@ -40,7 +48,7 @@ impl From<TopicWhy> for ProfileTopic {
             search: query_param(&t.label),
             key: t.key,
             label: t.label,
-            score: t.score,
+            taught: t.taught,
             evidence: t.evidence,
         }
     }
@@ -56,7 +64,9 @@ pub(crate) struct ProfilePage {
     /// Why nothing else is shown (a person not listed).
     pub(crate) notice: Option<String>,
     pub(crate) fields: Vec<Field>,
-    pub(crate) groups: Vec<String>,
+    /// How to reach the person (not on one's own page).
+    pub(crate) contact: Option<Contact>,
+    pub(crate) groups: Vec<GroupLink>,
     pub(crate) topics: Vec<ProfileTopic>,
     pub(crate) hidden: Vec<(String, String)>,
     pub(crate) related: Vec<Linked>,
@@ -68,13 +78,15 @@ pub(crate) struct ProfilePage {
 
 /// The profile of `user` as its page shows it to `viewer`, read through
 /// `acting` (the use cases as the viewer calls them): fields, groups,
-/// topics with why, related topics; `own` adds the topics the person
+/// topics with why, related topics, how to reach them (by e-mail, and the
+/// operator's `contact_link` if any); `own` adds the topics the person
 /// hides.
 pub(crate) fn profile(
     acting: &UseCases,
     viewer: &Visitor,
     user: &User,
     own: bool,
+    contact_link: Option<&ContactLink>,
 ) -> Result<ProfilePage, ServiceError> {
     let id = user.id();
     // Whether the person is learned about; on their own page, whether
@@ -118,14 +130,22 @@ pub(crate) fn profile(
         .groups
         .groups_of(id)?
         .into_iter()
-        .map(|m| m.display_name.as_str().to_owned())
+        .map(|m| GroupLink {
+            name: m.display_name.as_str().to_owned(),
+            id: m.group.as_uuid(),
+        })
         .collect();
+    let contact = match (own, user.profile()) {
+        (false, Some(p)) => Some(Contact::of(p.email.as_str(), contact_link)),
+        _ => None,
+    };
     Ok(ProfilePage {
         chrome: Chrome::of(Some(viewer)),
         name: user.profile().map(|p| p.display_name()).unwrap_or_default(),
         own,
         notice: None,
         fields: profile_fields(user),
+        contact,
         groups,
         topics,
         hidden,
@@ -180,6 +200,7 @@ pub(crate) async fn page(
     };
     let acting = viewer.use_cases(&app);
     let who = viewer.clone();
+    let contact_link = app.config.contact_link.clone();
     let shown = web::block(move || {
         let user = match acting.expertise.person(UserId::from_uuid(id)) {
             Ok(user) => user,
@@ -189,7 +210,7 @@ pub(crate) async fn page(
         if let Some((title, text)) = unlisted(&user) {
             return Ok(Some(Err((title, text))));
         }
-        profile(&acting, &who, &user, false).map(|p| Some(Ok(p)))
+        profile(&acting, &who, &user, false, contact_link.as_ref()).map(|p| Some(Ok(p)))
     })
     .await;
     match shown {

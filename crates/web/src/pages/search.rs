@@ -5,14 +5,17 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{QueryReading, ServiceError, UseCases};
-use kenning_domain::{Expert, ExpertsLimit, GroupId, UserId};
+use kenning_domain::{
+    worth_showing, Answer, Band, Expert, ExpertsLimit, GroupId, UserId, THE_PERSON,
+};
 use serde::Deserialize;
 use uuid::Uuid;
 
+use crate::contact::{Contact, ContactLink};
 use crate::render::{internal_error, respond};
 use crate::session::signed_in;
 use crate::state::Web;
-use crate::view::{query_param, score_words, Chrome, Evidence};
+use crate::view::{query_param, Chrome, Evidence};
 
 /// The longest question the box takes.
 const MAX_QUERY: usize = 500;
@@ -54,6 +57,10 @@ struct Card {
     meta: String,
     score: String,
     words: &'static str,
+    /// Whether the person is the answer (50 or more) rather than among
+    /// the nearest.
+    knows: bool,
+    contact: Contact,
     topics: Vec<CardTopic>,
 }
 
@@ -92,6 +99,7 @@ struct SearchPage {
     searched: bool,
     heading: String,
     cards: Vec<Card>,
+    nearest: Vec<Card>,
     more: Option<String>,
     reading: Option<Reading>,
 }
@@ -102,6 +110,7 @@ struct Found {
     groups: Vec<GroupOption>,
     cards: Vec<Card>,
     reading: Option<Reading>,
+    answer: Answer,
     problem: Option<String>,
     full: bool,
 }
@@ -147,6 +156,7 @@ fn card(
     expert: &Expert,
     name: String,
     meta: String,
+    contact: Contact,
     explained: &mut usize,
 ) -> Result<Card, ServiceError> {
     let topics = expert
@@ -174,8 +184,11 @@ fn card(
         id: expert.user.as_uuid(),
         name,
         meta,
-        score: format!("{:.0}", expert.score),
-        words: score_words(expert.score),
+        // Whole points, rounded down: 49.6 is not yet "this is the person".
+        score: format!("{:.0}", expert.score.floor()),
+        knows: expert.score >= THE_PERSON,
+        contact,
+        words: Band::of(expert.score).words(),
         topics,
     })
 }
@@ -186,6 +199,7 @@ fn find(
     query: &str,
     group: Option<GroupId>,
     limit: ExpertsLimit,
+    contact_link: Option<&ContactLink>,
 ) -> Result<Found, ServiceError> {
     let groups = acting
         .groups
@@ -217,6 +231,13 @@ fn find(
         Err(e) => return Err(e),
     };
     found.full = experts.len() == limit.get() as usize;
+    found.answer = reading.answer;
+    // Whoever scores under the floor shares a word of the question or
+    // less: no lead worth showing.
+    let experts: Vec<Expert> = experts
+        .into_iter()
+        .filter(|e| worth_showing(e.score))
+        .collect();
     let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
     let users = acting.expertise.people(&ids)?;
     let mut explained = TOPICS_EXPLAINED;
@@ -242,6 +263,7 @@ fn find(
             expert,
             profile.display_name(),
             meta,
+            Contact::of(profile.email.as_str(), contact_link),
             &mut explained,
         )?);
     }
@@ -293,7 +315,10 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     } else {
         String::new()
     };
-    let found = match web::block(move || find(&acting, &asked, group, limit)).await {
+    let contact_link = app.config.contact_link.clone();
+    let found = match web::block(move || find(&acting, &asked, group, limit, contact_link.as_ref()))
+        .await
+    {
         Ok(Ok(found)) => found,
         Ok(Err(e)) => return internal_error(&e.log_message()),
         Err(e) => return internal_error(&e.to_string()),
@@ -305,11 +330,15 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
             .unwrap_or_default();
         format!("/?q={}{group}&limit={next}", query_param(&query))
     });
-    let heading = match found.cards.len() {
-        0 => format!("Nobody is known to know about \u{201c}{query}\u{201d}"),
+    // The headline counts the people who are the answer (50 or more);
+    // the others shown are the nearest Kenning has, under their own
+    // heading.
+    let heading = match found.answer.knowing {
+        0 => format!("Nobody seems to know about \u{201c}{query}\u{201d}"),
         1 => format!("1 person knows about \u{201c}{query}\u{201d}"),
         n => format!("{n} people know about \u{201c}{query}\u{201d}"),
     };
+    let (cards, nearest): (Vec<Card>, Vec<Card>) = found.cards.into_iter().partition(|c| c.knows);
     respond(
         StatusCode::OK,
         &SearchPage {
@@ -320,7 +349,8 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
             problem: problem.or(found.problem),
             searched: searched && found.reading.is_some(),
             heading,
-            cards: found.cards,
+            cards,
+            nearest,
             more,
             reading: found.reading,
         },
