@@ -50,6 +50,9 @@ PEOPLE = [
 ADMIN_GROUP = "kenning-admins"
 ADMIN = "frances@example.com"
 
+#: The chat link cards and person pages offer (`--contact-link`).
+CONTACT_LINK = "https://chat.example.com/dm?to={email}"
+
 
 def free_port():
     with socket.socket() as s:
@@ -88,7 +91,8 @@ class Kenning:
         env.pop("DATABASE_URL", None)
         self.process = subprocess.Popen(
             [BIN, "--database-url", self.db_url, "serve", "--bind", f"127.0.0.1:{port}",
-             "--meaning", "off", "--admin-group", ADMIN_GROUP],
+             "--meaning", "off", "--admin-group", ADMIN_GROUP,
+             "--contact-link", CONTACT_LINK],
             stdout=subprocess.PIPE, stderr=open(folder / "server.log", "w"), env=env, text=True)
         self.token = self.process.stdout.readline().strip()
         wait_for(self.url + "/readyz")

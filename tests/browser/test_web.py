@@ -136,9 +136,47 @@ def test_a_question_is_read_apart_from_its_subject_and_nobody_is_said(browser, k
     assert "Nobody has learned" not in page
     check_page(browser, "search-question")
 
+    # The headline counts the people at 50 or more; those under 50 are
+    # the nearest, under their own heading.
+    headline = browser.find_element(By.ID, "results").text
+    answer = browser.find_elements(By.XPATH, "//h2[@id='nearest']/preceding-sibling::article//p[@class='score']/strong")
+    assert all(int(s.text) >= 50 for s in answer), headline
+    nearest = browser.find_elements(By.XPATH, "//h2[@id='nearest']/following-sibling::article//p[@class='score']/strong")
+    assert all(10 <= int(s.text) < 50 for s in nearest), headline
+
     page = ask(browser, "Does anyone know about quantum chromodynamics?")
     assert "Nobody has learned what this asks about" in page, page
+    headline = browser.find_element(By.ID, "results").text
+    assert headline.startswith("Nobody seems to know about"), headline
+    # Nobody at 0 of 100 is offered as an answer.
+    assert "0 of 100" not in page, page
     check_page(browser, "search-nobody")
+
+
+def test_a_card_and_a_page_say_how_to_reach_the_person(browser, kenning):
+    sign_in(browser, kenning, "erin@example.com")
+    ask(browser, "kubernetes clusters")
+    ada = "/people/" + kenning.ids["ada@example.com"]
+    card = browser.find_element(By.XPATH, f"//article[.//a[@href='{ada}']]")
+    mail = card.find_element(By.PARTIAL_LINK_TEXT, "E-mail")
+    assert mail.get_attribute("href") == "mailto:ada@example.com"
+    chat = card.find_element(By.PARTIAL_LINK_TEXT, "Chat with")
+    assert chat.get_attribute("href") == "https://chat.example.com/dm?to=ada@example.com"
+    # By keyboard: the card's name, then its e-mail link.
+    card.find_element(By.TAG_NAME, "h3").find_element(By.TAG_NAME, "a").send_keys(Keys.TAB)
+    assert browser.switch_to.active_element.get_attribute("href") == "mailto:ada@example.com"
+
+    # The administrator's page: her group leads to a search among its
+    # members, and her topics say what they stand on.
+    browser.get(kenning.url + "/people/" + kenning.ids[ADMIN])
+    group = browser.find_element(By.XPATH, "//h2[.='Groups']/following-sibling::ul//a")
+    assert group.get_attribute("href").startswith(kenning.url + "/?group="), group.get_attribute("href")
+    assert "points" not in text(browser)
+    check_page(browser, "person-contact")
+    group.send_keys(Keys.ENTER)
+    wait(browser).until(seen.presence_of_element_located((By.ID, "group")))
+    chosen = browser.find_element(By.CSS_SELECTOR, "#group option:checked").text
+    assert chosen == "Kenning admins", chosen
 
 
 def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
