@@ -58,14 +58,21 @@ fn kind(word: &str, tag: Option<&str>) -> Kind {
     }
 }
 
-/// Whether `word` is a number: in digits, or a cardinal in words; an
-/// ordinal in words only `alone` (`twenty-fifth`, but `first aid` is a
-/// subject).
+/// Whether `word` is a number: in digits (`15th` too), or a cardinal in
+/// words; an ordinal in words only `alone` (`twenty-fifth`, but `first
+/// aid` is a subject).
 fn is_number(word: &str, alone: bool) -> bool {
     let digits = word.chars().any(|c| c.is_ascii_digit())
         && word.chars().all(|c| !c.is_alphabetic() || c == 'x');
+    let lower = word.to_lowercase();
+    let ordinal = ["st", "nd", "rd", "th"].iter().any(|suffix| {
+        lower
+            .strip_suffix(suffix)
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+    });
     digits
-        || text2num::text2digits(&word.to_lowercase(), &*NUMBERS)
+        || ordinal
+        || text2num::text2digits(&lower, &*NUMBERS)
             .is_ok_and(|read| alone || read.chars().all(|c| c.is_ascii_digit()))
 }
 
@@ -163,6 +170,8 @@ mod tests {
             "forty",
             "seventy-two",
             "twenty-fifth",
+            "15th",
+            "2nd",
             "forty days",
             "Kubernetes deployment keeps",
             "canteen serves rye",

@@ -12,6 +12,7 @@ mod callers;
 mod connectors;
 mod hidden;
 mod patch;
+mod profiles;
 mod purge;
 mod remembered;
 mod upload;

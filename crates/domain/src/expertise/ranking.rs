@@ -513,26 +513,37 @@ pub fn subject_known(read: &[ReadTerm]) -> bool {
     read.iter().any(|t| t.similarity.is_none() && t.people > 0)
 }
 
+/// The fewest people who must have learned anything before a topic most
+/// of them hold reads as common to the organisation rather than a
+/// subject of a few.
+const COMMON_AMONG: f64 = 3.0;
+
 /// `topics`, a person's topics scored by their standing, in the order a
-/// profile shows them: standing times the share of the people who learned
-/// anything (`population`) that do not hold the topic (`knowing`), the
-/// person counted as one of them, so that what everybody in the
-/// organisation holds ("team", "days") gives way to what sets the person
-/// apart, while a topic a few others share stays near its standing (a
-/// full idf would put any single mention first); on a tie, by key. Where
-/// one person learned everything it is the order of the standings. The
-/// scores are left as they are.
+/// profile shows them: the topics most of the people who learned anything
+/// (`population`) hold ("team", "number" in a small company; more than
+/// half of them, when there are at least [`COMMON_AMONG`]) after every
+/// other, since they set nobody apart however often the person writes
+/// them. Within each part, standing times the share of the people that do
+/// not hold the topic (`knowing`), the person counted as one of them, so
+/// that what many hold gives way to what few do, while a topic a few
+/// others share stays near its standing (a full idf would put any single
+/// mention first); on a tie, by key. Where one person learned everything
+/// it is the order of the standings. The scores are left as they are.
 pub fn profile_order(
     topics: &mut [ScoredTopic],
     knowing: &HashMap<String, u64>,
     population: Population,
 ) {
     let people = people_counted(population, knowing).max(1.0);
-    let weight = |t: &ScoredTopic| {
-        let n = knowing.get(&t.key).copied().unwrap_or(1).max(1) as f64;
-        t.score * (people - n + 1.0) / people
-    };
-    topics.sort_by(|a, b| weight(b).total_cmp(&weight(a)).then(a.key.cmp(&b.key)));
+    let held = |t: &ScoredTopic| knowing.get(&t.key).copied().unwrap_or(1).max(1) as f64;
+    let common = |t: &ScoredTopic| people >= COMMON_AMONG && 2.0 * held(t) > people;
+    let weight = |t: &ScoredTopic| t.score * (people - held(t) + 1.0) / people;
+    topics.sort_by(|a, b| {
+        common(a)
+            .cmp(&common(b))
+            .then(weight(b).total_cmp(&weight(a)))
+            .then(a.key.cmp(&b.key))
+    });
 }
 
 /// How `query` is read against what is known: each topic with its weight,

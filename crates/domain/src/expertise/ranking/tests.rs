@@ -605,3 +605,38 @@ fn a_profile_puts_what_sets_a_person_apart_before_what_everybody_holds() {
     let keys: Vec<&str> = topics.iter().map(|t| t.key.as_str()).collect();
     assert_eq!(keys, ["team", "kubernet", "helm chart"]);
 }
+
+#[test]
+fn what_most_of_a_small_company_holds_comes_after_every_subject() {
+    let population = Population {
+        people: 4,
+        actions: 30,
+    };
+    let knowing: HashMap<String, u64> = [("team", 4), ("number", 3), ("payrol", 1), ("hr", 2)]
+        .into_iter()
+        .map(|(k, n)| (k.to_owned(), n))
+        .collect();
+    // Written far more often than the person's HR, but by three of four.
+    let mut topics = vec![
+        scored("team", 9.0),
+        scored("number", 8.0),
+        scored("payrol", 7.0),
+        scored("hr", 1.0),
+    ];
+    profile_order(&mut topics, &knowing, population);
+    let keys: Vec<&str> = topics.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys, ["payrol", "hr", "number", "team"]);
+
+    // Two people cannot tell a common word from a shared subject.
+    let pair = Population {
+        people: 2,
+        actions: 30,
+    };
+    let knowing: HashMap<String, u64> = [("team", 2), ("hr", 1)]
+        .into_iter()
+        .map(|(k, n)| (k.to_owned(), n))
+        .collect();
+    let mut topics = vec![scored("team", 9.0), scored("hr", 1.0)];
+    profile_order(&mut topics, &knowing, pair);
+    assert_eq!(topics[0].key, "team");
+}
