@@ -7,8 +7,8 @@
 //! instance from the store's topics, so several instances each keep their
 //! own copy of the same index.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, RwLock};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use kenning_domain::QueryTerm;
@@ -29,6 +29,32 @@ const LABELS_PER_READ: usize = 256;
 /// How often a refresh that embeds many topics lets queries see those it
 /// has embedded so far.
 const PUBLISHED_EVERY: Duration = Duration::from_secs(1);
+/// How many texts of queries that nobody learned keep their vectors, so
+/// that a question asked again does not run the model again.
+const ASKED_REMEMBERED: usize = 4096;
+
+/// The vectors of the latest texts queries asked that the index does not
+/// hold, the oldest forgotten first.
+#[derive(Debug, Default)]
+struct Asked {
+    vectors: HashMap<String, Option<Vec<f32>>>,
+    order: VecDeque<String>,
+}
+
+impl Asked {
+    fn remember(&mut self, text: &str, vector: Option<Vec<f32>>) {
+        if self.vectors.contains_key(text) {
+            return;
+        }
+        if self.order.len() >= ASKED_REMEMBERED {
+            if let Some(oldest) = self.order.pop_front() {
+                self.vectors.remove(&oldest);
+            }
+        }
+        self.order.push_back(text.to_owned());
+        self.vectors.insert(text.to_owned(), vector);
+    }
+}
 
 /// A unit vector in eight bits a component: its components times `scale`,
 /// rounded, `scale` spreading the largest over the whole range. A quarter
@@ -159,6 +185,7 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 pub(crate) struct Meanings {
     embedder: Arc<dyn Embedder>,
     index: RwLock<Arc<Index>>,
+    asked: Mutex<Asked>,
 }
 
 impl std::fmt::Debug for Meanings {
@@ -175,7 +202,42 @@ impl Meanings {
         Self {
             embedder,
             index: RwLock::new(Arc::new(Index::default())),
+            asked: Mutex::new(Asked::default()),
         }
+    }
+
+    /// The vectors of `texts`, each embedded once while remembered
+    /// ([`ASKED_REMEMBERED`]).
+    fn embed_asked(&self, texts: &[&str]) -> Vec<Option<Vec<f32>>> {
+        let lock = || match self.asked.lock() {
+            Ok(asked) => asked,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        let mut vectors: Vec<Option<Option<Vec<f32>>>> = {
+            let asked = lock();
+            texts
+                .iter()
+                .map(|t| asked.vectors.get(*t).cloned())
+                .collect()
+        };
+        let missing: Vec<&str> = texts
+            .iter()
+            .zip(&vectors)
+            .filter(|(_, v)| v.is_none())
+            .map(|(t, _)| *t)
+            .collect();
+        if !missing.is_empty() {
+            let embedded = self.embedder.embed_all(&missing);
+            let mut asked = lock();
+            let mut embedded = missing.iter().zip(embedded);
+            for vector in vectors.iter_mut().filter(|v| v.is_none()) {
+                if let Some((text, fresh)) = embedded.next() {
+                    asked.remember(text, fresh.clone());
+                    *vector = Some(fresh);
+                }
+            }
+        }
+        vectors.into_iter().map(Option::flatten).collect()
     }
 
     pub(crate) fn model(&self) -> &str {
@@ -304,7 +366,7 @@ impl Meanings {
             .filter(|t| unknown(&t.key))
             .map(|t| t.label.as_str())
             .collect();
-        let mut embedded_fresh = self.embedder.embed_all(&fresh).into_iter();
+        let mut embedded_fresh = self.embed_asked(&fresh).into_iter();
         let vectors: Vec<Option<Vec<f32>>> = written
             .iter()
             .map(|t| match index.at.get(&t.key) {
@@ -506,6 +568,65 @@ mod tests {
         assert!(
             meanings.reach(&[written("car")]).is_empty(),
             "a topic the query writes is not reached again"
+        );
+    }
+
+    /// [`Table`], counting the texts it is asked to embed.
+    #[derive(Debug, Default)]
+    struct Counting(std::sync::atomic::AtomicUsize);
+
+    impl Embedder for Counting {
+        fn model(&self) -> &str {
+            Table.model()
+        }
+
+        fn dimensions(&self) -> usize {
+            Table.dimensions()
+        }
+
+        fn embed(&self, text: &str) -> Option<Vec<f32>> {
+            self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Table.embed(text)
+        }
+
+        fn related_above(&self, vector: &[f32]) -> f32 {
+            Table.related_above(vector)
+        }
+
+        fn scale(&self, vector: &[f32]) -> Scale {
+            Table.scale(vector)
+        }
+    }
+
+    #[test]
+    fn a_question_asked_again_is_not_embedded_again() {
+        let store = store_knowing(&["car"]);
+        let counting = Arc::new(Counting::default());
+        let meanings = Meanings::new(counting.clone());
+        meanings.refresh(&store).unwrap();
+        let indexed = counting.0.load(std::sync::atomic::Ordering::SeqCst);
+        let first = meanings.reach(&[written("automobile"), written("nonsense")]);
+        let again = meanings.reach(&[written("automobile"), written("nonsense")]);
+        assert_eq!(first, again);
+        assert_eq!(first.len(), 1, "{first:?}");
+        assert_eq!(
+            counting.0.load(std::sync::atomic::Ordering::SeqCst) - indexed,
+            2,
+            "each text once, the one without meaning too"
+        );
+        // The oldest are forgotten past the limit, and asked again.
+        {
+            let mut asked = meanings.asked.lock().unwrap();
+            for n in 0..ASKED_REMEMBERED {
+                asked.remember(&format!("filler {n}"), None);
+            }
+            assert_eq!(asked.vectors.len(), ASKED_REMEMBERED);
+            assert!(!asked.vectors.contains_key("automobile"));
+        }
+        meanings.reach(&[written("automobile")]);
+        assert_eq!(
+            counting.0.load(std::sync::atomic::Ordering::SeqCst) - indexed,
+            3
         );
     }
 
