@@ -398,9 +398,13 @@ fn main() -> anyhow::Result<()> {
         )?;
         let splits = if options.quick { 1 } else { 5 };
         let routing = routing::category_routing(&dataset, splits, SEED)?;
+        let inspec =
+            kenning_keyphrase_eval::load(&kenning_keyphrase_eval::data_dir().join("Inspec.zip"))?;
+        let sampled = if options.quick { 100 } else { 300 };
+        let known = routing::known_item(&inspec, sampled, SEED)?;
         let wordnet = mismatch::WordNet::load(&mismatch::wordnet_dir())?;
         report.push_str(&nobody::run(
-            &routing, &wordnet, &extractor, embedders, SEED,
+            &routing, &known, &wordnet, &extractor, embedders, SEED,
         )?);
     }
     for outcome in &outcomes {
