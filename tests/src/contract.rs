@@ -12,6 +12,7 @@ mod adapters;
 mod audit;
 mod credentials;
 mod cursor;
+mod declaring;
 mod expertise;
 mod groups;
 mod hiding;

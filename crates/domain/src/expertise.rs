@@ -10,6 +10,7 @@
 //! half-life, so reads never go back to the actions.
 
 mod answer;
+mod declared;
 mod holders;
 mod ranking;
 mod related;
@@ -18,6 +19,7 @@ mod standing;
 mod trace;
 
 pub use answer::{worth_showing, Answer, Band, Verdict, NEAREST_FLOOR, THE_PERSON};
+pub use declared::{with_declared, DeclaredTopic, MAX_DECLARED_TOPICS};
 pub use holders::holders;
 pub use ranking::{
     profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence,

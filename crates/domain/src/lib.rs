@@ -28,19 +28,21 @@ mod validation;
 mod webhook;
 
 pub use audit::{
-    credential_issued, credential_revoked, group_changed, group_created, group_deleted,
-    group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes, user_created,
-    user_exported, user_forgotten, user_learning_changed, user_signed_in, user_signed_out, Actor,
-    Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind, UnknownChangeKind, NOBODY,
+    credential_issued, credential_revoked, declared_topics_changed, group_changed, group_created,
+    group_deleted, group_members_changed, hidden_topics_changed, parse_audit_cursor, user_changes,
+    user_created, user_exported, user_forgotten, user_learning_changed, user_signed_in,
+    user_signed_out, Actor, Attribution, AuditEntry, Change, ChangeKind, Channel, ResourceKind,
+    UnknownChangeKind, NOBODY,
 };
 pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
     commonest_labels, entity_topics, holders, profile_order, query_terms, rank_experts, read_query,
-    related_topics, subject_known, worth_showing, ActionTopic, Answer, Band, EntityTopic, Evidence,
-    Expert, LabelledStanding, Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring,
-    ScoringError, Standing, StandingChanges, StoredStanding, TextTrace, TopicLabel, Verdict,
-    ACTIONS_COUNTED, NEAREST_FLOOR, PHRASES_PER_TEXT, THE_PERSON, WORDS_PER_TEXT,
+    related_topics, subject_known, with_declared, worth_showing, ActionTopic, Answer, Band,
+    DeclaredTopic, EntityTopic, Evidence, Expert, LabelledStanding, Population, QueryTerm,
+    ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, StandingChanges,
+    StoredStanding, TextTrace, TopicLabel, Verdict, ACTIONS_COUNTED, MAX_DECLARED_TOPICS,
+    NEAREST_FLOOR, PHRASES_PER_TEXT, THE_PERSON, WORDS_PER_TEXT,
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,

@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    ActionTopic, Attribution, EntityTopic, Evidence, GroupId, Population, Scoring, StoredStanding,
-    UserId,
+    ActionTopic, Attribution, DeclaredTopic, EntityTopic, Evidence, GroupId, Population, Scoring,
+    StoredStanding, UserId,
 };
 use uuid::Uuid;
 
@@ -208,7 +208,7 @@ pub trait ExpertiseStore: Send + Sync {
     /// or shows it again, and when that changed anything records it in
     /// the audit trail under `by` ([`kenning_domain::hidden_topics_changed`])
     /// in the same atomic step. A user hides at most `most` topics: hiding
-    /// another then changes nothing ([`HiddenChange::Full`]), also when
+    /// another then changes nothing ([`TopicListChange::Full`]), also when
     /// several hide at once; showing is never refused. Uploads go on
     /// teaching a hidden topic, but it stays hidden until shown again;
     /// erasing the user forgets it.
@@ -219,20 +219,52 @@ pub trait ExpertiseStore: Send + Sync {
         hidden: bool,
         most: usize,
         by: &Attribution,
-    ) -> Result<HiddenChange, StoreError>;
+    ) -> Result<TopicListChange, StoreError>;
 
     /// The keys `user` hid, in key order.
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError>;
+
+    /// Records that `user` says they know `topic` (`Some`), or no longer
+    /// says they know the topic `key` (`None`), and when that changed
+    /// anything records it in the audit trail under `by`
+    /// ([`kenning_domain::declared_topics_changed`]) in the same atomic
+    /// step. A user says they know at most `most` topics: one more then
+    /// changes nothing ([`TopicListChange::Full`]), also when several
+    /// declare at once; withdrawing is never refused. Saying again what
+    /// they said changes nothing. Erasing the user forgets their
+    /// declarations.
+    fn set_declared(
+        &self,
+        user: UserId,
+        key: &str,
+        topic: Option<&DeclaredTopic>,
+        most: usize,
+        by: &Attribution,
+    ) -> Result<TopicListChange, StoreError>;
+
+    /// The topics `user` says they know, in key order.
+    fn declared_of(&self, user: UserId) -> Result<Vec<DeclaredTopic>, StoreError>;
+
+    /// The declarations that speak of each of `keys`: whose key is the
+    /// key, or holds it as whole words ("cobol" and "batch job" speak of
+    /// "cobol batch job"); each with the key asked and whose it is, at
+    /// most `per_key` a key (the newest), of every user, ranked or not.
+    fn declared_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+    ) -> Result<Vec<(String, UserId, DeclaredTopic)>, StoreError>;
 }
 
-/// What [`ExpertiseStore::set_hidden`] did.
+/// What [`ExpertiseStore::set_hidden`] or
+/// [`ExpertiseStore::set_declared`] did to a person's list of topics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum HiddenChange {
-    /// The topic is hidden now, or shown again.
+pub enum TopicListChange {
+    /// The topic is on the list now, or off it.
     Changed,
-    /// It was hidden, or shown, already: nothing was written.
+    /// It was on the list, or off it, already: nothing was written.
     Unchanged,
-    /// Not hidden: the user hides as many topics as they may already.
+    /// Not added: the list is as long as it may be already.
     Full,
 }
 

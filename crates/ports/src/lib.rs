@@ -30,7 +30,7 @@ pub use connectors::{ConnectorRunStore, SourceRuns, StoredRun};
 pub use credentials::{CredentialStore, StoredCredential};
 pub use errors::{Failure, StoreError};
 pub use expertise::{
-    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, TopicListChange,
 };
 pub use groups::{FilteredGroups, GroupStore, Membership, ModifyGroupError};
 pub use meaning::{Embedder, Scale};

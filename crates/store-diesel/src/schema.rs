@@ -122,6 +122,15 @@ diesel::table! {
 }
 
 diesel::table! {
+    declared_topics (user_id, topic_key) {
+        user_id -> Text,
+        topic_key -> Text,
+        label -> Text,
+        declared_at -> Timestamp,
+    }
+}
+
+diesel::table! {
     expertise_settings (id) {
         id -> Integer,
         fingerprint -> Text,
@@ -270,6 +279,7 @@ diesel::allow_tables_to_appear_in_same_query!(
     topic_learners,
     learner_totals,
     hidden_topics,
+    declared_topics,
     audit_entries,
     webhook_subscriptions,
     webhook_outbox,

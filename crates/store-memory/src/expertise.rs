@@ -4,12 +4,12 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    commonest_labels, hidden_topics_changed, ActionTopic, Attribution, EntityTopic, Evidence,
-    GroupId, Population, Scoring, StoredStanding, UserId,
+    commonest_labels, declared_topics_changed, hidden_topics_changed, ActionTopic, Attribution,
+    DeclaredTopic, EntityTopic, Evidence, GroupId, Population, Scoring, StoredStanding, UserId,
 };
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
-    StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
+    TopicListChange,
 };
 
 use crate::learned::{Held, Learned, StoredAction};
@@ -395,7 +395,7 @@ impl ExpertiseStore for MemoryStore {
         hidden: bool,
         most: usize,
         by: &Attribution,
-    ) -> Result<HiddenChange, StoreError> {
+    ) -> Result<TopicListChange, StoreError> {
         let mut state = self.lock();
         let pair = (user, key.to_owned());
         let hides = |state: &State| {
@@ -411,15 +411,74 @@ impl ExpertiseStore for MemoryStore {
         } else if state.expertise.hidden.contains(&pair) {
             false
         } else if hides(&state) >= most {
-            return Ok(HiddenChange::Full);
+            return Ok(TopicListChange::Full);
         } else {
             state.expertise.hidden.insert(pair)
         };
         if !changed {
-            return Ok(HiddenChange::Unchanged);
+            return Ok(TopicListChange::Unchanged);
         }
         state.record(by, [hidden_topics_changed(user.as_uuid())]);
-        Ok(HiddenChange::Changed)
+        Ok(TopicListChange::Changed)
+    }
+
+    fn set_declared(
+        &self,
+        user: UserId,
+        key: &str,
+        topic: Option<&DeclaredTopic>,
+        most: usize,
+        by: &Attribution,
+    ) -> Result<TopicListChange, StoreError> {
+        let mut state = self.lock();
+        let pair = (user, key.to_owned());
+        let declared = &mut state.expertise.declared;
+        let changed = match topic {
+            None => declared.remove(&pair).is_some(),
+            Some(_) if declared.contains_key(&pair) => false,
+            Some(_) if declared.keys().filter(|(u, _)| *u == user).count() >= most => {
+                return Ok(TopicListChange::Full);
+            }
+            Some(topic) => declared.insert(pair, topic.clone()).is_none(),
+        };
+        if !changed {
+            return Ok(TopicListChange::Unchanged);
+        }
+        state.record(by, [declared_topics_changed(user.as_uuid())]);
+        Ok(TopicListChange::Changed)
+    }
+
+    fn declared_of(&self, user: UserId) -> Result<Vec<DeclaredTopic>, StoreError> {
+        Ok(self
+            .lock()
+            .expertise
+            .declared
+            .iter()
+            .filter(|((u, _), _)| *u == user)
+            .map(|(_, topic)| topic.clone())
+            .collect())
+    }
+
+    fn declared_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+    ) -> Result<Vec<(String, UserId, DeclaredTopic)>, StoreError> {
+        let state = self.lock();
+        let mut found = Vec::new();
+        for key in keys {
+            let mut on: Vec<(String, UserId, DeclaredTopic)> = state
+                .expertise
+                .declared
+                .iter()
+                .filter(|((_, k), _)| speaks_of(k, key))
+                .map(|((user, _), topic)| (key.clone(), *user, topic.clone()))
+                .collect();
+            on.sort_by(|a, b| b.2.declared.cmp(&a.2.declared));
+            on.truncate(usize::try_from(per_key).unwrap_or(usize::MAX));
+            found.extend(on);
+        }
+        Ok(found)
     }
 
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {
@@ -432,4 +491,10 @@ impl ExpertiseStore for MemoryStore {
             .map(|(_, key)| key.clone())
             .collect())
     }
+}
+
+/// Whether the declared key `declared` is `key` or holds it as whole
+/// words.
+fn speaks_of(declared: &str, key: &str) -> bool {
+    declared == key || format!(" {declared} ").contains(&format!(" {key} "))
 }

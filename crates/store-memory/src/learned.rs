@@ -1,10 +1,10 @@
 //! Everything learned from uploads, as the store holds it: the actions,
 //! each user's labelled standing on each topic, and the counts kept beside them.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use chrono::{DateTime, Utc};
-use kenning_domain::{EntityTopic, LabelledStanding, Scoring, UserId};
+use kenning_domain::{DeclaredTopic, EntityTopic, LabelledStanding, Scoring, UserId};
 use uuid::Uuid;
 
 /// An action as recorded, with the topics it taught.
@@ -46,6 +46,8 @@ pub(crate) struct Learned {
     pub(crate) actions_total: u64,
     /// The topics each user hid from their profile and ranking.
     pub(crate) hidden: BTreeSet<(UserId, String)>,
+    /// The topics each user says they know, by (user, key).
+    pub(crate) declared: BTreeMap<(UserId, String), DeclaredTopic>,
     pub(crate) fingerprint: Option<String>,
 }
 
@@ -53,6 +55,7 @@ impl Learned {
     pub(crate) fn erase(&mut self, user: UserId) {
         self.actions.retain(|a| a.user != user);
         self.hidden.retain(|(u, _)| *u != user);
+        self.declared.retain(|(u, _), _| *u != user);
         if let Some(actions) = self.activity.remove(&user) {
             self.actions_total -= actions;
         }

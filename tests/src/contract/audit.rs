@@ -10,7 +10,9 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, Channel, CredentialKind, ResourceKind, UserPatch,
     UserPatchInput,
 };
-use kenning_ports::{AuditQuery, AuditTrail, CredentialStore, HiddenChange, StoreError, UserStore};
+use kenning_ports::{
+    AuditQuery, AuditTrail, CredentialStore, StoreError, TopicListChange, UserStore,
+};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -188,9 +190,9 @@ fn a_topic_hidden_or_shown_is_recorded_when_it_changes_something(store: Arc<impl
     let person = Actor::credential(Uuid::new_v4(), "ada's app", Channel::GraphQl);
     let by = Attribution::new(person.clone(), now() + Duration::minutes(1));
     let hide = |hidden| store.set_hidden(ada.id(), "helm", hidden, 10, &by).unwrap();
-    assert_eq!(hide(true), HiddenChange::Changed);
-    assert_eq!(hide(true), HiddenChange::Unchanged);
-    assert_eq!(hide(false), HiddenChange::Changed);
+    assert_eq!(hide(true), TopicListChange::Changed);
+    assert_eq!(hide(true), TopicListChange::Unchanged);
+    assert_eq!(hide(false), TopicListChange::Changed);
     let entries = everything(&*store);
     assert_eq!(
         kinds(&entries),

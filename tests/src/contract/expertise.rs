@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chrono::Duration;
 use kenning_domain::{EntityTopic, Scoring, User, UserId};
-use kenning_ports::{ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded, UserStore};
+use kenning_ports::{ExpertiseStore, NewAction, RecordError, Recorded, TopicListChange, UserStore};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -236,7 +236,7 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
     }
     assert_eq!(
         store.set_hidden(ada.id(), "rust", true, 10, &by()).unwrap(),
-        HiddenChange::Changed
+        TopicListChange::Changed
     );
     store
         .modify(ada.id(), &by(), &mut |u| u.delete(now()))
@@ -389,10 +389,10 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     let set = |user: &User, key: &str, hidden: bool| {
         store.set_hidden(user.id(), key, hidden, 10, &by()).unwrap()
     };
-    assert_eq!(set(&ada, "vat", true), HiddenChange::Changed);
-    assert_eq!(set(&ada, "vat", true), HiddenChange::Unchanged);
-    assert_eq!(set(&ada, "helm", true), HiddenChange::Changed);
-    assert_eq!(set(&bob, "helm", true), HiddenChange::Changed);
+    assert_eq!(set(&ada, "vat", true), TopicListChange::Changed);
+    assert_eq!(set(&ada, "vat", true), TopicListChange::Unchanged);
+    assert_eq!(set(&ada, "helm", true), TopicListChange::Changed);
+    assert_eq!(set(&bob, "helm", true), TopicListChange::Changed);
     store
         .record(
             &action("ada@example.com", None, 0, &[("helm", 1.0)]),
@@ -406,8 +406,8 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
         .hidden;
     let expected = [(ada.id(), "helm".to_owned()), (bob.id(), "helm".to_owned())];
     assert_eq!(on, expected.into_iter().collect());
-    assert_eq!(set(&ada, "helm", false), HiddenChange::Changed);
-    assert_eq!(set(&ada, "helm", false), HiddenChange::Unchanged);
+    assert_eq!(set(&ada, "helm", false), TopicListChange::Changed);
+    assert_eq!(set(&ada, "helm", false), TopicListChange::Unchanged);
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["vat"]);
     assert_eq!(store.hidden_of(bob.id()).unwrap(), ["helm"]);
 }

@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 use kenning_domain::{Attribution, User};
-use kenning_ports::{HiddenChange, UserStore};
+use kenning_ports::{TopicListChange, UserStore};
 use kenning_test_macros::contract_check;
 
 use super::{action, adapters, by, new_user, Store};
@@ -30,7 +30,7 @@ fn teach(store: &impl Store, user: &User, day: i64, topics: &[&str]) {
 
 fn hide(store: &impl Store, user: &User, key: &str) {
     let done = store.set_hidden(user.id(), key, true, 10, &by()).unwrap();
-    assert_eq!(done, HiddenChange::Changed);
+    assert_eq!(done, TopicListChange::Changed);
 }
 
 /// The topics that go with one are read from the uploads of people
@@ -72,7 +72,7 @@ fn related_topics_leave_out_what_is_hidden_and_whom_experts_does_not_rank(store:
     let shown = store
         .set_hidden(ada.id(), "niche", false, 10, &by())
         .unwrap();
-    assert_eq!(shown, HiddenChange::Changed);
+    assert_eq!(shown, TopicListChange::Changed);
     let mut topics = store.cooccurring("helm", 10).unwrap().topics;
     topics.sort();
     assert_eq!(
@@ -92,19 +92,19 @@ fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
     let ada = person(&*store, "ada");
     let set = |key: &str, hidden: bool| store.set_hidden(ada.id(), key, hidden, 3, &by()).unwrap();
     for key in ["a", "b", "c"] {
-        assert_eq!(set(key, true), HiddenChange::Changed);
+        assert_eq!(set(key, true), TopicListChange::Changed);
     }
     let recorded = store.audit_entries(&Default::default(), 100).unwrap().len();
-    assert_eq!(set("d", true), HiddenChange::Full);
-    assert_eq!(set("a", true), HiddenChange::Unchanged);
+    assert_eq!(set("d", true), TopicListChange::Full);
+    assert_eq!(set("a", true), TopicListChange::Unchanged);
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["a", "b", "c"]);
     assert_eq!(
         store.audit_entries(&Default::default(), 100).unwrap().len(),
         recorded,
         "a refusal records nothing"
     );
-    assert_eq!(set("b", false), HiddenChange::Changed);
-    assert_eq!(set("d", true), HiddenChange::Changed);
+    assert_eq!(set("b", false), TopicListChange::Changed);
+    assert_eq!(set("d", true), TopicListChange::Changed);
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["a", "c", "d"]);
 
     let bob = person(&*store, "bob").id();
@@ -119,10 +119,10 @@ fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
             })
         })
         .collect();
-    let answers: Vec<HiddenChange> = racing.into_iter().map(|t| t.join().unwrap()).collect();
+    let answers: Vec<TopicListChange> = racing.into_iter().map(|t| t.join().unwrap()).collect();
     let changed = answers
         .iter()
-        .filter(|a| **a == HiddenChange::Changed)
+        .filter(|a| **a == TopicListChange::Changed)
         .count();
     assert_eq!(changed, 5, "{answers:?}");
     assert_eq!(store.hidden_of(bob).unwrap().len(), 5);

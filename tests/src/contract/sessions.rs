@@ -10,7 +10,9 @@ use kenning_domain::{
     Actor, Attribution, AuditEntry, ChangeKind, SignInMethod, Subscription, SubscriptionState,
     UserId,
 };
-use kenning_ports::{AuditQuery, HiddenChange, Redemption, StoredLink, StoredSession, UserStore};
+use kenning_ports::{
+    AuditQuery, Redemption, StoredLink, StoredSession, TopicListChange, UserStore,
+};
 use kenning_test_macros::contract_check;
 use uuid::Uuid;
 
@@ -218,7 +220,7 @@ fn a_persons_sign_ins_and_outs_name_nobody_once_she_is_forgotten_or_anonymized(
         store
             .set_hidden(ada.id(), "helm", true, 10, &as_person(&ada, 4))
             .unwrap(),
-        HiddenChange::Changed
+        TopicListChange::Changed
     );
     let before = uses(&*store);
     assert_eq!(before.len(), 5);

@@ -291,6 +291,12 @@ pub fn hidden_topics_changed(id: Uuid) -> Change {
     Change::of(ChangeKind::UserUpdated, id, &["hiddenTopics"])
 }
 
+/// The change of the user `id` who said they know a topic, or no longer
+/// says so.
+pub fn declared_topics_changed(id: Uuid) -> Change {
+    Change::of(ChangeKind::UserUpdated, id, &["declaredTopics"])
+}
+
 /// The sign-in of the person `id`, by `method`.
 pub fn user_signed_in(id: Uuid, method: SignInMethod) -> Change {
     Change::of(ChangeKind::UserSignedIn, id, &[method.as_str()])

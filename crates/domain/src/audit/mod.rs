@@ -20,9 +20,10 @@ use crate::validation::{FieldViolation, Rule};
 
 pub use actor::{Actor, Attribution, Channel};
 pub use change::{
-    credential_issued, credential_revoked, group_deleted, group_members_changed,
-    hidden_topics_changed, user_exported, user_forgotten, user_learning_changed, user_signed_in,
-    user_signed_out, Change, ChangeKind, ResourceKind, UnknownChangeKind,
+    credential_issued, credential_revoked, declared_topics_changed, group_deleted,
+    group_members_changed, hidden_topics_changed, user_exported, user_forgotten,
+    user_learning_changed, user_signed_in, user_signed_out, Change, ChangeKind, ResourceKind,
+    UnknownChangeKind,
 };
 pub use diff::{group_changed, group_created, user_changes, user_created};
 

@@ -111,6 +111,13 @@ impl Scoring {
             .unwrap_or(self.default_weight)
     }
 
+    /// What one upload about a topic adds to its user's standing on it: an
+    /// action of a type without a weight of its own whose text has the
+    /// topic at relevance one under the default descriptor.
+    pub fn one_upload(&self) -> f64 {
+        self.default_weight * self.default_factor
+    }
+
     /// What one action of `action_type` adds to its user's standing on
     /// `topic`: the action's weight times the topic's relevance in the
     /// entity.

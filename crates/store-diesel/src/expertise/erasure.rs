@@ -7,7 +7,8 @@ use super::counts::shard;
 use super::rows::KEYS_PER_READ;
 use crate::connection::DbConnection;
 use crate::schema::{
-    action_topics, actions, hidden_topics, learner_totals, learners, standings, topic_learners,
+    action_topics, actions, declared_topics, hidden_topics, learner_totals, learners, standings,
+    topic_learners,
 };
 
 /// Removes everything learned about a user, and the user from the counts;
@@ -54,6 +55,8 @@ pub(crate) fn erase_expertise(conn: &mut DbConnection, user_id: &str) -> QueryRe
     diesel::delete(learners::table.filter(learners::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(standings::table.filter(standings::user_id.eq(user_id))).execute(conn)?;
     diesel::delete(hidden_topics::table.filter(hidden_topics::user_id.eq(user_id)))
+        .execute(conn)?;
+    diesel::delete(declared_topics::table.filter(declared_topics::user_id.eq(user_id)))
         .execute(conn)?;
     diesel::delete(actions::table.filter(actions::user_id.eq(user_id))).execute(conn)?;
     Ok(())

@@ -31,6 +31,7 @@
 
 mod best_rows;
 mod counts;
+mod declared;
 mod erasure;
 mod evidence;
 mod person;
@@ -41,11 +42,13 @@ mod uploads;
 
 use std::collections::HashMap;
 
-use kenning_domain::{ActionTopic, Attribution, Evidence, GroupId, Population, Scoring};
+use kenning_domain::{
+    ActionTopic, Attribution, DeclaredTopic, Evidence, GroupId, Population, Scoring,
+};
 use kenning_domain::{StoredStanding, UserId};
 use kenning_ports::{
-    ActionRecord, Cooccurring, ExpertiseStore, HiddenChange, NewAction, RecordError, Recorded,
-    StoreError,
+    ActionRecord, Cooccurring, ExpertiseStore, NewAction, RecordError, Recorded, StoreError,
+    TopicListChange,
 };
 
 use crate::database::Database;
@@ -141,13 +144,37 @@ impl ExpertiseStore for Database {
         hidden: bool,
         most: usize,
         by: &Attribution,
-    ) -> Result<HiddenChange, StoreError> {
+    ) -> Result<TopicListChange, StoreError> {
         self.write(|conn| person::set_hidden(conn, user, key, hidden, most, by))
             .map_err(StoreError::from)
     }
 
     fn hidden_of(&self, user: UserId) -> Result<Vec<String>, StoreError> {
         self.read(|conn| person::hidden_of(conn, user))
+    }
+
+    fn set_declared(
+        &self,
+        user: UserId,
+        key: &str,
+        topic: Option<&DeclaredTopic>,
+        most: usize,
+        by: &Attribution,
+    ) -> Result<TopicListChange, StoreError> {
+        self.write(|conn| declared::set_declared(conn, user, key, topic, most, by))
+            .map_err(StoreError::from)
+    }
+
+    fn declared_of(&self, user: UserId) -> Result<Vec<DeclaredTopic>, StoreError> {
+        self.read(|conn| declared::declared_of(conn, user))
+    }
+
+    fn declared_on(
+        &self,
+        keys: &[String],
+        per_key: u32,
+    ) -> Result<Vec<(String, UserId, DeclaredTopic)>, StoreError> {
+        declared::with_users(self.read(|conn| declared::declared_on(conn, keys, per_key))?)
     }
 
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError> {

@@ -4,7 +4,7 @@
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use kenning_domain::{hidden_topics_changed, Attribution, Scoring, UserId};
-use kenning_ports::{ActionRecord, HiddenChange, StoreError};
+use kenning_ports::{ActionRecord, StoreError, TopicListChange};
 use uuid::Uuid;
 
 use super::rows::{ActionTopicRow, StandingRow};
@@ -87,7 +87,7 @@ pub(super) fn set_hidden(
     hidden: bool,
     most: usize,
     by: &Attribution,
-) -> Result<HiddenChange, TxError> {
+) -> Result<TopicListChange, TxError> {
     let user_id = user.to_string();
     let of_user = || hidden_topics::table.filter(hidden_topics::user_id.eq(user_id.clone()));
     let changed = if hidden {
@@ -103,11 +103,11 @@ pub(super) fn set_hidden(
             .count()
             .get_result::<i64>(conn)?;
         if already > 0 {
-            return Ok(HiddenChange::Unchanged);
+            return Ok(TopicListChange::Unchanged);
         }
         let hides = of_user().count().get_result::<i64>(conn)?;
         if usize::try_from(hides).unwrap_or(usize::MAX) >= most {
-            return Ok(HiddenChange::Full);
+            return Ok(TopicListChange::Full);
         }
         execute_natively(
             conn,
@@ -126,10 +126,10 @@ pub(super) fn set_hidden(
         )?
     };
     if changed == 0 {
-        return Ok(HiddenChange::Unchanged);
+        return Ok(TopicListChange::Unchanged);
     }
     crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
-    Ok(HiddenChange::Changed)
+    Ok(TopicListChange::Changed)
 }
 
 /// The topics `user` hid, by key.

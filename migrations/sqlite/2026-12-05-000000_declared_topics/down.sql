@@ -1,0 +1,1 @@
+DROP TABLE declared_topics;
