@@ -70,6 +70,9 @@ pub(crate) enum Operation {
     ReadHiddenTopicsOf(UserId),
     /// Hide a topic of the person's profile, or show it again.
     ChangeTopicsOf(UserId),
+    /// Say that the person knows a topic, or withdraw it: the person's
+    /// own word, never anyone else's.
+    DeclareTopicsOf(UserId),
     /// Read everything kept about the person.
     ReadDataOf(UserId),
     /// Turn learning from the person's activity off or on, or erase what
@@ -101,7 +104,9 @@ impl Caller {
     /// expertise, and `administrators:write` to change who administers
     /// Kenning); a person may read expertise and groups, and read and
     /// change their own hidden topics only; an administrator may do all a
-    /// token with every scope may do. Credentials are managed by an
+    /// token with every scope may do. What a person knows is said by the
+    /// person alone (signed in, an administrator too), never by a token
+    /// or for someone else. Credentials are managed by an
     /// administrator (or at the command line, which asks nobody), never by
     /// a token: no token can issue itself, or another, more scopes. The
     /// operator may do everything.
@@ -124,6 +129,7 @@ impl Caller {
                     Operation::ChangeTopicsOf(_)
                     | Operation::ChangeLearningOf(_)
                     | Operation::SetLearningRules => Scope::UsersWrite,
+                    Operation::DeclareTopicsOf(_) => return Err(not_their_word()),
                     Operation::ManageCredentials => return Err(ServiceError::Forbidden(
                         "credentials are issued and revoked by an administrator in the web app \
                          or at the command line, never with a token"
@@ -131,7 +137,11 @@ impl Caller {
                     )),
                 })
             }
-            Caller::Administrator(_) | Caller::Operator(_) => Ok(()),
+            Caller::Administrator(me) => match operation {
+                Operation::DeclareTopicsOf(user) if user != *me => Err(not_their_word()),
+                _ => Ok(()),
+            },
+            Caller::Operator(_) => Ok(()),
             Caller::Person(me) => match operation {
                 Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
                     Ok(())
@@ -149,12 +159,14 @@ impl Caller {
                 )),
                 Operation::ReadHiddenTopicsOf(user)
                 | Operation::ChangeTopicsOf(user)
+                | Operation::DeclareTopicsOf(user)
                 | Operation::ReadDataOf(user)
                 | Operation::ChangeLearningOf(user)
                     if user == *me =>
                 {
                     Ok(())
                 }
+                Operation::DeclareTopicsOf(_) => Err(not_their_word()),
                 Operation::ReadHiddenTopicsOf(_)
                 | Operation::ChangeTopicsOf(_)
                 | Operation::ReadDataOf(_)
@@ -164,6 +176,13 @@ impl Caller {
             },
         }
     }
+}
+
+/// Why a topic a person knows is said by nobody but them.
+fn not_their_word() -> ServiceError {
+    ServiceError::Forbidden(
+        "only the person says what they know, signed in to the web app as themselves".to_owned(),
+    )
 }
 
 #[cfg(test)]

@@ -250,7 +250,8 @@ impl PrivacyService {
 
     /// Everything Kenning keeps about `user`, as one JSON document: the
     /// profile, groups, learning, topics with their scores and the actions
-    /// behind each, hidden topics, every action, and the audit entries
+    /// behind each, hidden topics, the topics they say they know, every
+    /// action, and the audit entries
     /// about them. The hand-out is recorded in the audit trail (who asked,
     /// not what was in it).
     pub fn export(&self, user: UserId) -> Result<Value, ServiceError> {
@@ -263,6 +264,7 @@ impl PrivacyService {
             .unwrap_or_default();
         let learning = self.read_learning(user)?;
         let hidden = self.expertise.hidden_topics(user)?;
+        let declared = self.expertise.declarations_kept(user)?;
         let topics = self.expertise.scored_standings(user)?;
         let actions = self.store.actions_of(user)?;
         let audit = self.audit_of(user)?;
@@ -293,6 +295,11 @@ impl PrivacyService {
                 })
             }).collect::<Vec<_>>(),
             "hiddenTopics": hidden,
+            "declaredTopics": declared.iter().map(|t| json!({
+                "key": t.key,
+                "label": t.label,
+                "declaredAt": t.declared.to_rfc3339(),
+            })).collect::<Vec<_>>(),
             "actions": actions.iter().map(|a| json!({
                 "id": a.id.to_string(),
                 "entityType": a.entity_type,

@@ -3,7 +3,7 @@
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, GraphQLEnum};
 use kenning_app::{QueryReading, UserTopic};
-use kenning_domain::{Band, Expert, ReadTerm, RelatedTopic, ScoredTopic, Verdict};
+use kenning_domain::{Band, DeclaredTopic, Expert, ReadTerm, RelatedTopic, ScoredTopic, Verdict};
 use kenning_ports::ActionRecord;
 use uuid::Uuid;
 
@@ -225,6 +225,28 @@ impl RelatedTopicObject {
     /// it appeared.
     fn uploads(&self) -> i32 {
         i32::try_from(self.0.together).unwrap_or(i32::MAX)
+    }
+}
+
+/// A topic a person says they know.
+#[derive(Debug)]
+pub struct DeclaredTopicObject(pub DeclaredTopic);
+
+#[graphql_object(name = "DeclaredTopic", context = Context)]
+impl DeclaredTopicObject {
+    /// The topic as the person wrote it.
+    fn topic(&self) -> &str {
+        &self.0.label
+    }
+
+    /// The topic's key, as `experts` reads it.
+    fn key(&self) -> &str {
+        &self.0.key
+    }
+
+    /// When they said so; it ages from then as an upload would.
+    fn declared_at(&self) -> DateTime<Utc> {
+        self.0.declared
     }
 }
 

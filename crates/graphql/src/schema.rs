@@ -8,7 +8,7 @@
 //! | fields | service | port |
 //! |---|---|---|
 //! | `users`, `usersConnection`, `user`, `userByEmail`, `userByExternalId` | `UserService` | `UserStore` |
-//! | `experts`, `queryReading`, `userTopics`, `relatedTopics`, `hiddenTopics` | `ExpertiseService` | `ExpertiseStore` |
+//! | `experts`, `queryReading`, `userTopics`, `relatedTopics`, `hiddenTopics`, `declaredTopics` | `ExpertiseService` | `ExpertiseStore` |
 //! | `learningRules`, `userLearning`, `userData`, `askedSubjects` | `PrivacyService` | `PrivacyStore` |
 //! | `webhooks` | `WebhookService` | `WebhookStore` |
 //! | `auditTrail` | `AuditService` | `AuditTrail` |
@@ -38,7 +38,9 @@ use crate::audit::AuditPageObject;
 use crate::connection::UserConnection;
 use crate::context::{asks_for, Context};
 use crate::error::ApiError;
-use crate::expertise::{ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject};
+use crate::expertise::{
+    DeclaredTopicObject, ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject,
+};
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::privacy::{AskedSubjectObject, LearningObject, LearningRulesObject};
 use crate::user::UserObject;
@@ -221,6 +223,24 @@ impl Query {
     fn hidden_topics(context: &Context, global_user_id: Uuid) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
         Ok(context.expertise.hidden_topics(user)?)
+    }
+
+    /// The topics a user says they know (added by the person themselves,
+    /// signed in to the web app; no token can add one), by key: `experts`
+    /// ranks each as one upload about it, below anyone whose uploads
+    /// taught the same. Empty while the user's profile shows nothing
+    /// (as `userTopics`). Needs `expertise:read`.
+    fn declared_topics(
+        context: &Context,
+        global_user_id: Uuid,
+    ) -> Result<Vec<DeclaredTopicObject>> {
+        let user = user_id(global_user_id);
+        Ok(context
+            .expertise
+            .declared_topics(user)?
+            .into_iter()
+            .map(DeclaredTopicObject)
+            .collect())
     }
 
     /// The topics a user knows best, with their scores and the actions that

@@ -18,6 +18,7 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
         .route("/people/{id}", web::get().to(pages::person::page))
         .route("/me", web::get().to(pages::me::page))
         .route("/me/topics", web::post().to(pages::me::change_topic))
+        .route("/me/declared", web::post().to(pages::me::declare))
         .route("/me/data", web::get().to(pages::privacy::confirm_download))
         .route("/me/data", web::post().to(pages::privacy::download))
         .route("/me/learning", web::post().to(pages::privacy::set_learning))

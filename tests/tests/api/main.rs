@@ -16,6 +16,7 @@ mod codes;
 mod connect;
 mod connector;
 mod cost;
+mod declared;
 mod erasure;
 mod expertise;
 mod graphiql;

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    holders, query_terms, rank_experts, read_query, subject_known, Answer, Evidence, Expert,
-    ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic, TopicText,
-    ACTIONS_COUNTED,
+    holders, query_terms, rank_experts, read_query, subject_known, with_declared, Answer, Evidence,
+    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic,
+    TopicText, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -171,7 +171,7 @@ impl ExpertiseService {
     ) -> Result<Evidence, ServiceError> {
         let keys: Vec<String> = terms.iter().map(|t| t.key.clone()).collect();
         let (per_topic, actions) = (STANDINGS_PER_TOPIC, ACTIONS_PER_TOPIC_READ);
-        match group {
+        let evidence = match group {
             None => self
                 .store
                 .evidence(&keys, per_topic, actions, &self.scoring),
@@ -180,7 +180,9 @@ impl ExpertiseService {
                     .evidence_within(&keys, per_topic, actions, &self.scoring, group)
             }
         }
-        .map_err(internal)
+        .map_err(internal)?;
+        let declared = self.declared_on(terms, group)?;
+        Ok(with_declared(evidence, declared, &self.scoring))
     }
 
     /// How many people `experts` would rank on each of `terms`' topics

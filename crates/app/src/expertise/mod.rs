@@ -4,9 +4,11 @@
 //! an upload's path from its texts to the store (`upload`), ranking the
 //! people who know about a query and reading the query (`experts`), a
 //! person's own topics (`profile`), the topics that go with one
-//! (`related`), and finding topics by their meaning (`by_meaning`).
+//! (`related`), what a person says they know (`declared`), and finding
+//! topics by their meaning (`by_meaning`).
 
 mod by_meaning;
+mod declared;
 mod experts;
 mod profile;
 mod related;

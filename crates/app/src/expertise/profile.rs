@@ -5,7 +5,7 @@ use kenning_domain::{
     profile_order, Attribution, FieldViolation, Rule, ScoredTopic, User, UserId, UserTopicsLimit,
     MAX_HIDDEN_TOPICS,
 };
-use kenning_ports::{ActionRecord, HiddenChange};
+use kenning_ports::{ActionRecord, TopicListChange};
 
 use super::service::{internal, items, ExpertiseService};
 use crate::access::Operation;
@@ -146,8 +146,8 @@ impl ExpertiseService {
             .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
             .map_err(internal)?
         {
-            HiddenChange::Changed | HiddenChange::Unchanged => {}
-            HiddenChange::Full => {
+            TopicListChange::Changed | TopicListChange::Unchanged => {}
+            TopicListChange::Full => {
                 return Err(FieldViolation::new(
                     HIDDEN_TOPICS,
                     Rule::TooMany {

@@ -212,6 +212,46 @@ fn a_person_reads_and_changes_their_own_data_only_and_a_refusal_writes_nothing()
 }
 
 #[test]
+fn what_a_person_knows_is_said_by_the_person_alone() {
+    let d = doors();
+    let (own, other) = (d.ada.id(), d.bob.id());
+    let ada = d.as_(Caller::Person(own));
+    assert_eq!(ada.expertise.declare_topic(own, "COBOL").unwrap().len(), 1);
+    refused(ada.expertise.declare_topic(other, "COBOL"));
+    refused(ada.expertise.withdraw_topic(other, "cobol"));
+    // Neither a token of every scope nor an administrator says it for
+    // someone else; an administrator says it for themselves.
+    refused(
+        d.as_(token(&Scope::ALL))
+            .expertise
+            .declare_topic(own, "Lisp"),
+    );
+    refused(
+        d.as_(token(&Scope::ALL))
+            .expertise
+            .withdraw_topic(own, "cobol"),
+    );
+    let admin = d.as_(Caller::Administrator(other));
+    refused(admin.expertise.declare_topic(own, "Lisp"));
+    assert_eq!(
+        admin.expertise.declare_topic(other, "Lisp").unwrap().len(),
+        1
+    );
+    // What they say is read as their profile is.
+    let reader = d.as_(token(&[Scope::ExpertiseRead]));
+    assert_eq!(reader.expertise.declared_topics(own).unwrap().len(), 1);
+    refused(
+        d.as_(token(&[Scope::UsersRead]))
+            .expertise
+            .declared_topics(own),
+    );
+    assert_eq!(
+        d.use_cases.expertise.declared_topics(own).unwrap()[0].label,
+        "COBOL"
+    );
+}
+
+#[test]
 fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
     let d = doors();
     let operator = &d.use_cases;

@@ -10,6 +10,7 @@ mod audit;
 mod authentication;
 mod callers;
 mod connectors;
+mod declared;
 mod hidden;
 mod patch;
 mod profiles;

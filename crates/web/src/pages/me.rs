@@ -1,5 +1,6 @@
 //! The signed-in person's own profile, with a button per topic to hide it
-//! and one per hidden topic to show it again.
+//! and one per hidden topic to show it again, and the topics they say
+//! they know, to add and remove.
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -99,6 +100,79 @@ pub(crate) async fn change_topic(
                 &text,
             )
         }
+        Ok(Err(e)) => internal_error(&e.log_message()),
+        Err(e) => internal_error(&e.to_string()),
+    }
+}
+
+/// `POST /me/declared`: adds the topic `topic` to those the person says
+/// they know, or removes the one of key `key`, then back to `/me`.
+pub(crate) async fn declare(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    body: web::Bytes,
+) -> HttpResponse {
+    let person = match signed_in(&req, &app).await {
+        Ok(person) => person,
+        Err(response) => return response,
+    };
+    let mut csrf = String::new();
+    let (mut topic, mut key) = (None, None);
+    for (name, value) in url::form_urlencoded::parse(&body) {
+        match name.as_ref() {
+            "csrf" => csrf = value.into_owned(),
+            "topic" => topic = Some(value.into_owned()),
+            "key" => key = Some(value.into_owned()),
+            _ => {}
+        }
+    }
+    if let Some(refused) = forms::refusal(&req, &app, &person, &csrf) {
+        return refused;
+    }
+    let acting = person.use_cases(&app);
+    let id = person.user.id();
+    let changed = match (topic, key) {
+        (Some(topic), None) => web::block(move || acting.expertise.declare_topic(id, &topic)).await,
+        (None, Some(key)) => web::block(move || acting.expertise.withdraw_topic(id, &key)).await,
+        _ => {
+            return message_page(
+                StatusCode::BAD_REQUEST,
+                Chrome::of(Some(&person)),
+                "Which topic?",
+                "The form named no topic to add or to remove. Go back to your profile and use \
+                 its form.",
+            )
+        }
+    };
+    match changed {
+        Ok(Ok(_)) => HttpResponse::SeeOther()
+            .insert_header((header::LOCATION, "/me#says-they-know"))
+            .finish(),
+        Ok(Err(ServiceError::Validation(e))) => {
+            let text = match &e.first().rule {
+                Rule::TooMany { max } => format!(
+                    "You say you know {max} topics already, as many as a person may. Remove one, \
+                     then add this one."
+                ),
+                Rule::TooLong { limit } => {
+                    format!("A topic is named in at most {limit} characters.")
+                }
+                Rule::Required => "Write the topic you know, then add it.".to_owned(),
+                _ => e.to_string(),
+            };
+            message_page(
+                StatusCode::BAD_REQUEST,
+                Chrome::of(Some(&person)),
+                "That topic was not added",
+                &text,
+            )
+        }
+        Ok(Err(ServiceError::Forbidden(why))) => message_page(
+            StatusCode::FORBIDDEN,
+            Chrome::of(Some(&person)),
+            "Not yours to change",
+            &why,
+        ),
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),
     }

@@ -25,6 +25,14 @@ pub(crate) struct Linked {
     pub(crate) search: String,
 }
 
+/// A topic the person says they know: its key (to remove it), and its
+/// label linked to a search for it.
+#[derive(Debug)]
+pub(crate) struct Declared {
+    pub(crate) key: String,
+    pub(crate) topic: Linked,
+}
+
 /// A group of the person, linked to the search narrowed to its members.
 #[derive(Debug)]
 pub(crate) struct GroupLink {
@@ -69,6 +77,10 @@ pub(crate) struct ProfilePage {
     pub(crate) groups: Vec<GroupLink>,
     pub(crate) topics: Vec<ProfileTopic>,
     pub(crate) hidden: Vec<(String, String)>,
+    /// The topics the person says they know.
+    pub(crate) declared: Vec<Declared>,
+    /// The most topics a person may say they know.
+    pub(crate) declared_max: usize,
     pub(crate) related: Vec<Linked>,
     /// Whether Kenning learns about the person now.
     pub(crate) learns: bool,
@@ -126,6 +138,18 @@ pub(crate) fn profile(
     } else {
         Vec::new()
     };
+    let declared = acting
+        .expertise
+        .declared_topics(id)?
+        .into_iter()
+        .map(|t| Declared {
+            key: t.key,
+            topic: Linked {
+                search: query_param(&t.label),
+                label: t.label,
+            },
+        })
+        .collect();
     let groups = acting
         .groups
         .groups_of(id)?
@@ -149,6 +173,8 @@ pub(crate) fn profile(
         groups,
         topics,
         hidden,
+        declared,
+        declared_max: kenning_domain::MAX_DECLARED_TOPICS,
         related,
         learns,
         opted_out,

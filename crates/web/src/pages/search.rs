@@ -68,6 +68,8 @@ struct Card {
 struct CardTopic {
     label: String,
     evidence: Vec<Evidence>,
+    /// Whether the person says they know it and no upload taught it.
+    said: bool,
 }
 
 #[derive(Debug)]
@@ -164,19 +166,21 @@ fn card(
         .iter()
         .take(TOPICS_PER_CARD)
         .map(|t| {
-            let evidence = if *explained > 0 {
+            let (evidence, said) = if *explained > 0 {
                 *explained -= 1;
                 let actions =
                     acting
                         .expertise
                         .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
-                Evidence::of_all(&actions)
+                // A standing no action taught is a declaration's.
+                (Evidence::of_all(&actions), actions.is_empty())
             } else {
-                Vec::new()
+                (Vec::new(), false)
             };
             Ok(CardTopic {
                 label: t.label.clone(),
                 evidence,
+                said,
             })
         })
         .collect::<Result<Vec<_>, ServiceError>>()?;
