@@ -196,6 +196,38 @@ def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
         (By.XPATH, "//button[normalize-space()='Hide clusters']")))
 
 
+def test_a_person_adds_a_topic_kenning_missed_by_keyboard_and_removes_it(browser, kenning):
+    sign_in(browser, kenning, "erin@example.com")
+    browser.get(kenning.url + "/me")
+    field = tab_to(browser, lambda e: e.get_attribute("id") == "declare-topic", limit=80)
+    field.send_keys("COBOL batch jobs")
+    field.send_keys(Keys.ENTER)
+    wait(browser).until(seen.presence_of_element_located(
+        (By.XPATH, "//button[normalize-space()='Remove COBOL batch jobs']")))
+    check_page(browser, "me-declared")
+
+    # Others find her by it, and read that she says so.
+    browser.delete_all_cookies()
+    sign_in(browser, kenning, "ada@example.com")
+    ask(browser, "COBOL batch jobs")
+    erin = "/people/" + kenning.ids["erin@example.com"]
+    card = browser.find_element(By.XPATH, f"//article[.//a[@href='{erin}']]")
+    assert "(says they know)" in card.text, card.text
+    browser.get(kenning.url + erin)
+    assert "Says they know" in text(browser)
+    assert "COBOL batch jobs" in text(browser)
+
+    browser.delete_all_cookies()
+    sign_in(browser, kenning, "erin@example.com")
+    browser.get(kenning.url + "/me")
+    remove = browser.find_element(By.XPATH, "//button[normalize-space()='Remove COBOL batch jobs']")
+    remove.send_keys(Keys.ENTER)
+    wait(browser).until(seen.invisibility_of_element_located(
+        (By.XPATH, "//button[normalize-space()='Remove COBOL batch jobs']")))
+    browser.get(kenning.url + erin)
+    assert "COBOL batch jobs" not in text(browser)
+
+
 def test_signing_out_ends_the_session(browser, kenning):
     sign_in(browser, kenning, "ada@example.com")
     browser.find_element(By.XPATH, "//button[normalize-space()='Sign out']").click()
