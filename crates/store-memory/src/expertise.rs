@@ -474,7 +474,7 @@ impl ExpertiseStore for MemoryStore {
                 .filter(|((_, k), _)| speaks_of(k, key))
                 .map(|((user, _), topic)| (key.clone(), *user, topic.clone()))
                 .collect();
-            on.sort_by(|a, b| b.2.declared.cmp(&a.2.declared));
+            on.sort_by_key(|d| std::cmp::Reverse(d.2.declared));
             on.truncate(usize::try_from(per_key).unwrap_or(usize::MAX));
             found.extend(on);
         }
