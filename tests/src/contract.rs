@@ -70,6 +70,26 @@ fn now() -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 3, 2, 8, 0, 0).unwrap()
 }
 
+/// How many of eight threads, each adding its own topic `n` to one
+/// person's list at once (`add`), changed it.
+fn racing_additions<S, F>(store: &std::sync::Arc<S>, add: F) -> usize
+where
+    S: Store + Send + Sync,
+    F: Fn(&S, usize, &Attribution) -> kenning_ports::TopicListChange + Clone + Send + 'static,
+{
+    let racing: Vec<_> = (0..8)
+        .map(|n| {
+            let (store, add) = (store.clone(), add.clone());
+            std::thread::spawn(move || add(&store, n, &by()))
+        })
+        .collect();
+    racing
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .filter(|a| *a == kenning_ports::TopicListChange::Changed)
+        .count()
+}
+
 /// A change made by the embedding program at [`now`].
 fn by() -> Attribution {
     by_at(now())

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use chrono::Duration;
-use kenning_domain::{Attribution, DeclaredTopic, User};
+use kenning_domain::{DeclaredTopic, User};
 use kenning_ports::{TopicListChange, UserStore};
 use kenning_test_macros::contract_check;
 
@@ -71,24 +71,13 @@ fn a_person_says_they_know_no_more_topics_than_allowed(store: Arc<impl Store>) {
     assert_eq!(keys(&ada), ["ada", "cobol", "lisp"]);
 
     let bob = person(&*store, "bob").id();
-    let racing: Vec<_> = (0..8)
-        .map(|n| {
-            let store = store.clone();
-            std::thread::spawn(move || {
-                let by = Attribution::new(kenning_domain::Actor::embedded(), super::now());
-                let key = format!("topic {n}");
-                store
-                    .set_declared(bob, &key, Some(&topic(&key, 0)), 5, &by)
-                    .unwrap()
-            })
-        })
-        .collect();
-    let answers: Vec<TopicListChange> = racing.into_iter().map(|t| t.join().unwrap()).collect();
-    let changed = answers
-        .iter()
-        .filter(|a| **a == TopicListChange::Changed)
-        .count();
-    assert_eq!(changed, 5, "{answers:?}");
+    let changed = super::racing_additions(&store, move |store, n, by| {
+        let key = format!("topic {n}");
+        store
+            .set_declared(bob, &key, Some(&topic(&key, 0)), 5, by)
+            .unwrap()
+    });
+    assert_eq!(changed, 5);
     assert_eq!(store.declared_of(bob).unwrap().len(), 5);
 }
 

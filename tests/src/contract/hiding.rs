@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use kenning_domain::{Attribution, User};
+use kenning_domain::User;
 use kenning_ports::{TopicListChange, UserStore};
 use kenning_test_macros::contract_check;
 
@@ -108,22 +108,11 @@ fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
     assert_eq!(store.hidden_of(ada.id()).unwrap(), ["a", "c", "d"]);
 
     let bob = person(&*store, "bob").id();
-    let racing: Vec<_> = (0..8)
-        .map(|n| {
-            let store = store.clone();
-            std::thread::spawn(move || {
-                let by = Attribution::new(kenning_domain::Actor::embedded(), super::now());
-                store
-                    .set_hidden(bob, &format!("topic {n}"), true, 5, &by)
-                    .unwrap()
-            })
-        })
-        .collect();
-    let answers: Vec<TopicListChange> = racing.into_iter().map(|t| t.join().unwrap()).collect();
-    let changed = answers
-        .iter()
-        .filter(|a| **a == TopicListChange::Changed)
-        .count();
-    assert_eq!(changed, 5, "{answers:?}");
+    let changed = super::racing_additions(&store, move |store, n, by| {
+        store
+            .set_hidden(bob, &format!("topic {n}"), true, 5, by)
+            .unwrap()
+    });
+    assert_eq!(changed, 5);
     assert_eq!(store.hidden_of(bob).unwrap().len(), 5);
 }

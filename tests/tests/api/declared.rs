@@ -3,7 +3,7 @@
 //! search, read by GraphQL, and said by nobody else.
 
 use kenning_domain::Scope;
-use kenning_tests::app::{Reply, TestApp};
+use kenning_tests::app::TestApp;
 use kenning_tests::db::Backend;
 use kenning_tests::on_every_backend;
 use serde_json::json;
@@ -11,15 +11,6 @@ use serde_json::json;
 const DECLARED: &str =
     "query d($id: UUID!) { declaredTopics(globalUserId: $id) { topic key declaredAt } }";
 const EXPERTS: &str = "query e($q: String!) { experts(query: $q) { user { globalUserId } } }";
-
-/// The session's token against request forgery, read off a page.
-fn csrf_of(page: &Reply) -> String {
-    let (_, rest) = page
-        .body
-        .split_once("name=\"csrf\" value=\"")
-        .unwrap_or_else(|| panic!("no token on the page: {}", page.body));
-    rest.split('"').next().unwrap().to_owned()
-}
 
 #[on_every_backend]
 fn a_person_says_what_they_know_on_their_page_and_is_found_by_it(backend: Backend) {
@@ -35,7 +26,7 @@ fn a_person_says_what_they_know_on_their_page_and_is_found_by_it(backend: Backen
         "{}",
         me.body
     );
-    let csrf = csrf_of(&me);
+    let csrf = me.csrf().expect("a form on the page");
     let added = app.submit(
         "/me/declared",
         &session,

@@ -186,6 +186,12 @@ pub fn topic_word(i: usize) -> String {
     format!("q{}x", syllables(i, 4))
 }
 
+/// The `i`-th word no generated upload holds: unlike [`topic_word`], it
+/// never starts with q.
+pub fn unlearned_word(i: usize) -> String {
+    format!("z{}v", syllables(i, 3))
+}
+
 /// Writes the standings of the first [`EXPERTS`] people straight into the
 /// storage tables, as a million uploads would have left them (`experts`
 /// reads only standings, learners and users), built under `scoring`, so

@@ -41,6 +41,8 @@ pub struct MeaningRow {
     resident: f64,
     uploads: crate::load::Stats,
     experts: crate::load::Stats,
+    /// `experts` with a word nobody learned beside a learned one.
+    other_words: crate::load::Stats,
     /// Peak resident memory, MiB.
     peak: f64,
 }
@@ -155,25 +157,32 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
         );
 
         let (base, token) = (kenning.base.clone(), kenning.token.clone());
-        let ask = Arc::new(move |c: usize, n: u64| {
-            let words = crate::ops::experts_words(c, n);
-            Request {
+        let ask = |query: fn(usize, u64) -> String| {
+            let (base, token) = (base.clone(), token.clone());
+            Arc::new(move |c: usize, n: u64| Request {
                 method: "POST",
                 url: format!("{base}/accounts/api/v1/graphql"),
                 headers: vec![
                     ("Authorization", format!("Bearer {token}")),
                     ("Content-Type", "application/json".to_owned()),
                 ],
-                body: json!({ "query": EXPERTS, "variables": { "query": words } })
+                body: json!({ "query": EXPERTS, "variables": { "query": query(c, n) } })
                     .to_string()
                     .into_bytes(),
-            }
-        });
+            })
+        };
+        let answered = |status, body: &str| status == 200 && !body.contains("\"errors\"");
         let experts = args.measure(
-            ask,
-            Arc::new(|status, body: &str| status == 200 && !body.contains("\"errors\"")),
+            ask(crate::ops::experts_words),
+            Arc::new(answered),
             Load::Connections(1),
             &format!("{backend} {mode} experts"),
+        );
+        let other_words = args.measure(
+            ask(crate::ops::experts_other_words),
+            Arc::new(answered),
+            Load::Connections(1),
+            &format!("{backend} {mode} experts in other words"),
         );
         let (_, peak) = kenning.memory()?;
         rows.push(MeaningRow {
@@ -184,6 +193,7 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
             resident,
             uploads,
             experts,
+            other_words,
             peak,
         });
     }
@@ -214,13 +224,13 @@ pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
         size(&multilingual.join("model.q4")),
     );
     println!();
-    println!("Meaning on {backend}: 10,000 people x 200 of 50,000 topic words; uploads of ~1 KB English texts; experts of 1 to 3 topic words, one client; release build");
+    println!("Meaning on {backend}: 10,000 people x 200 of 50,000 topic words; uploads of ~1 KB English texts; experts of 1 to 3 topic words, and in other words (a topic word and one of 500 words nobody learned, drawn by Zipf), one client each; release build");
     println!();
-    println!("| meaning | seconds to ready | seconds to index | topics indexed | resident MiB | uploads/s | upload p99 ms | experts/s | experts p50 ms | experts p99 ms | peak MiB |");
-    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("| meaning | seconds to ready | seconds to index | topics indexed | resident MiB | uploads/s | upload p99 ms | experts/s | experts p50 ms | experts p99 ms | other words p50 ms | other words p99 ms | peak MiB |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
         println!(
-            "| {} | {:.2} | {} | {} | {:.0} | {:.0} | {:.1} | {:.0} | {:.2} | {:.2} | {:.0} |",
+            "| {} | {:.2} | {} | {} | {:.0} | {:.0} | {:.1} | {:.0} | {:.2} | {:.2} | {:.2} | {:.2} | {:.0} |",
             row.mode,
             row.ready,
             row.indexed.map_or("-".to_owned(), |s| format!("{s:.1}")),
@@ -235,6 +245,8 @@ pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
             row.experts.per_second,
             row.experts.p50,
             row.experts.p99,
+            row.other_words.p50,
+            row.other_words.p99,
             row.peak,
         );
     }

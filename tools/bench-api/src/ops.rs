@@ -132,6 +132,24 @@ pub(crate) fn experts_words(c: usize, n: u64) -> String {
     words.join(" ")
 }
 
+/// How many different words nobody learned
+/// [`experts_other_words`] asks about.
+const UNLEARNED: usize = 500;
+
+/// The `n`-th `experts` query of connection `c` that needs the model: a
+/// topic word of the expertise and one of [`UNLEARNED`] words nobody
+/// learned, drawn by Zipf as questions repeat in an organisation (the
+/// first asking of each runs the model, later ones find its vector
+/// remembered).
+pub(crate) fn experts_other_words(c: usize, n: u64) -> String {
+    let seed = directory::mix((c as u64) << 40 | n | 1 << 39);
+    format!(
+        "{} {}",
+        directory::topic_word(directory::zipf(seed, VOCABULARY)),
+        directory::unlearned_word(directory::zipf(seed ^ 7, UNLEARNED)),
+    )
+}
+
 /// The web app's pages, seen by a person signed in with `cookie`: the
 /// search page answering the `experts` queries, and people's pages.
 pub fn page_operations(kenning: &Kenning, cookie: &str, size: u64) -> Vec<Operation> {

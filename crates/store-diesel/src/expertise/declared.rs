@@ -8,7 +8,7 @@ use kenning_ports::{StoreError, TopicListChange};
 use super::rows::parse_user;
 use crate::connection::{execute_natively, DbConnection, TxError};
 use crate::rows::{from_db_time, to_db_time};
-use crate::schema::{declared_topics, users};
+use crate::schema::declared_topics;
 
 /// A stored declaration: user id, key, label and when.
 pub(super) type DeclaredRow = (String, String, String, NaiveDateTime);
@@ -39,13 +39,7 @@ pub(super) fn set_declared(
     let of_user = || declared_topics::table.filter(declared_topics::user_id.eq(user_id.clone()));
     let changed = match topic {
         Some(topic) => {
-            if let DbConnection::Postgres(pg) = conn {
-                users::table
-                    .find(&user_id)
-                    .select(users::id)
-                    .for_update()
-                    .load::<String>(pg)?;
-            }
+            super::person::lock_user(conn, &user_id)?;
             let already = of_user()
                 .filter(declared_topics::topic_key.eq(key))
                 .count()

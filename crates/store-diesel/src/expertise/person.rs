@@ -91,13 +91,7 @@ pub(super) fn set_hidden(
     let user_id = user.to_string();
     let of_user = || hidden_topics::table.filter(hidden_topics::user_id.eq(user_id.clone()));
     let changed = if hidden {
-        if let DbConnection::Postgres(pg) = conn {
-            users::table
-                .find(&user_id)
-                .select(users::id)
-                .for_update()
-                .load::<String>(pg)?;
-        }
+        lock_user(conn, &user_id)?;
         let already = of_user()
             .filter(hidden_topics::topic_key.eq(key))
             .count()
@@ -130,6 +124,20 @@ pub(super) fn set_hidden(
     }
     crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
     Ok(TopicListChange::Changed)
+}
+
+/// On PostgreSQL, locks the row of the user `user_id` until the
+/// transaction ends, so that changes to one person's lists count one
+/// after the other (SQLite writes one transaction at a time).
+pub(super) fn lock_user(conn: &mut DbConnection, user_id: &str) -> QueryResult<()> {
+    if let DbConnection::Postgres(pg) = conn {
+        users::table
+            .find(user_id)
+            .select(users::id)
+            .for_update()
+            .load::<String>(pg)?;
+    }
+    Ok(())
 }
 
 /// The topics `user` hid, by key.
