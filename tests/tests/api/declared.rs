@@ -2,7 +2,7 @@
 //! their own page, shown to others as "Says they know", found by a
 //! search, read by GraphQL, and said by nobody else.
 
-use kenning_domain::Scope;
+use kenning_domain::{Scope, TopicText};
 use kenning_tests::app::TestApp;
 use kenning_tests::db::Backend;
 use kenning_tests::on_every_backend;
@@ -63,6 +63,24 @@ fn a_person_says_what_they_know_on_their_page_and_is_found_by_it(backend: Backen
         found.body
     );
 
+    // Without the page's token nothing changes.
+    let forged = app.submit("/me/declared", &session, &[("topic", "Fortran")]);
+    assert_eq!(forged.status, 403, "{}", forged.body);
+    // A topic longer than any is refused, naming the bound.
+    let long = "x".repeat(TopicText::MAX_CHARS + 1);
+    let refused = app.submit(
+        "/me/declared",
+        &session,
+        &[("csrf", &csrf), ("topic", &long)],
+    );
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains(&format!("at most {} characters", TopicText::MAX_CHARS)),
+        "{}",
+        refused.body
+    );
     // A blank topic is refused by name, and so is a form without one.
     let blank = app.submit(
         "/me/declared",
