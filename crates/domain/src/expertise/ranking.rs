@@ -521,7 +521,7 @@ const COMMON_AMONG: f64 = 3.0;
 /// `topics`, a person's topics scored by their standing, in the order a
 /// profile shows them: the topics most of the people who learned anything
 /// (`population`) hold ("team", "number" in a small company; more than
-/// half of them, when there are at least [`COMMON_AMONG`]) after every
+/// half of them, when there are at least three) after every
 /// other, since they set nobody apart however often the person writes
 /// them. Within each part, standing times the share of the people that do
 /// not hold the topic (`knowing`), the person counted as one of them, so
