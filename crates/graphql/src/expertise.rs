@@ -33,6 +33,12 @@ impl TopicScoreObject {
     fn score(&self) -> f64 {
         self.0.score
     }
+
+    /// Whether the score stands for what the person says they know
+    /// (`declaredTopics`): no upload of theirs taught the topic.
+    fn says_they_know(&self) -> bool {
+        self.0.declared
+    }
 }
 
 /// The step of the documented scale a score reaches.

@@ -138,6 +138,7 @@ fn evidence_of(
             .filter(|(_, key)| keys.contains(key))
             .cloned()
             .collect(),
+        declared: std::collections::HashSet::new(),
     }
 }
 

@@ -10,7 +10,8 @@ use serde_json::json;
 
 const DECLARED: &str =
     "query d($id: UUID!) { declaredTopics(globalUserId: $id) { topic key declaredAt } }";
-const EXPERTS: &str = "query e($q: String!) { experts(query: $q) { user { globalUserId } } }";
+const EXPERTS: &str =
+    "query e($q: String!) { experts(query: $q) { user { globalUserId } topics { saysTheyKnow } } }";
 
 #[on_every_backend]
 fn a_person_says_what_they_know_on_their_page_and_is_found_by_it(backend: Backend) {
@@ -59,6 +60,12 @@ fn a_person_says_what_they_know_on_their_page_and_is_found_by_it(backend: Backen
     assert_eq!(
         found.json()["data"]["experts"][0]["user"]["globalUserId"],
         ada.as_str(),
+        "{}",
+        found.body
+    );
+    assert_eq!(
+        found.json()["data"]["experts"][0]["topics"][0]["saysTheyKnow"],
+        true,
         "{}",
         found.body
     );

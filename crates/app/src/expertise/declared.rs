@@ -159,11 +159,12 @@ impl ExpertiseService {
                     .is_some_and(|of| of.iter().any(|m| m.group == group))
             });
         }
+        // One read of the people; one who is gone meanwhile is no one's
+        // answer, not an error of the search.
         let mut ranked = Vec::with_capacity(users.len());
-        for user in users {
-            let person = self.require_user(user)?;
-            if person.is_ranked(self.learns(user)?) {
-                ranked.push(user);
+        for person in self.users.get_many(&users).map_err(internal)? {
+            if person.is_ranked(self.learns(person.id())?) {
+                ranked.push(person.id());
             }
         }
         Ok(ranked)

@@ -186,7 +186,8 @@ impl ExpertiseService {
     }
 
     /// How many people `experts` would rank on each of `terms`' topics
-    /// ([`holders`]), from the best standings on each.
+    /// ([`holders`]), from the best standings on each and who says they
+    /// know it.
     fn holders(&self, terms: &[QueryTerm]) -> Result<HashMap<String, u64>, ServiceError> {
         if terms.is_empty() {
             return Ok(HashMap::new());
@@ -196,7 +197,8 @@ impl ExpertiseService {
             .store
             .evidence(&keys, STANDINGS_PER_TOPIC, 0, &self.scoring)
             .map_err(internal)?;
-        Ok(self.holders_of(&evidence))
+        let declared = self.declared_on(terms, None)?;
+        Ok(self.holders_of(&with_declared(evidence, declared, &self.scoring)))
     }
 
     /// [`holders`] of `evidence`, read among everyone.

@@ -91,6 +91,7 @@ impl ExpertiseService {
                 key: s.key,
                 label: s.label,
                 shown: true,
+                declared: false,
             })
             .filter(|t| t.score > 0.0)
             .collect();

@@ -72,6 +72,7 @@ fn scored(
             label: t.label.clone(),
             score: t.relevance(scoring),
             shown: t.shown && extractor.readable(&t.label),
+            declared: false,
         })
         .collect()
 }

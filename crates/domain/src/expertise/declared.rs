@@ -47,6 +47,7 @@ pub fn with_declared(
             continue;
         }
         *evidence.knowing.entry(topic.key.clone()).or_default() += 1;
+        evidence.declared.insert((user, topic.key.clone()));
         evidence.standings.push(StoredStanding {
             user,
             key: topic.key,
@@ -112,6 +113,7 @@ mod tests {
         assert_eq!(experts.len(), 1);
         assert_eq!(experts[0].user, ada);
         assert!(experts[0].score > 0.0);
+        assert!(experts[0].topics[0].declared, "said, not taught");
     }
 
     #[test]

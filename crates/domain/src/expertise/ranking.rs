@@ -285,6 +285,9 @@ pub struct Evidence {
     /// Who hid which query topic: a person's standing and actions on a
     /// topic she hid do not rank her.
     pub hidden: HashSet<(UserId, String)>,
+    /// Whose standings on which topic stand for what they say they know,
+    /// not for what an upload taught ([`with_declared`](super::with_declared)).
+    pub declared: HashSet<(UserId, String)>,
 }
 
 /// A topic of one action, with its relevance in the action's entity.
@@ -377,6 +380,7 @@ pub fn rank_experts(
         mut actions,
         activity,
         hidden,
+        declared,
     } = evidence;
     let is_hidden =
         |user: UserId, key: &str| !hidden.is_empty() && hidden.contains(&(user, key.to_owned()));
@@ -444,11 +448,13 @@ pub fn rank_experts(
         ));
         expert.score += covered;
         expert.raw_score += w * score;
+        let says = declared.contains(&(s.user, s.key.clone()));
         expert.topics.push(ScoredTopic {
             key: s.key,
             label: s.label,
             score,
             shown: s.shown,
+            declared: says,
         });
         shares.push(covered);
     }

@@ -226,6 +226,9 @@ pub struct ScoredTopic {
     /// Whether people read it ([`EntityTopic::shown`]); topics that are
     /// not are kept for ranking alone.
     pub shown: bool,
+    /// Whether the score stands for what the person says they know: no
+    /// upload of theirs taught the topic.
+    pub declared: bool,
 }
 
 #[cfg(test)]

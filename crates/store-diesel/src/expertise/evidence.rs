@@ -75,6 +75,7 @@ impl Database {
                 .into_iter()
                 .map(|(user, key)| Ok((parse_user(&user)?, key)))
                 .collect::<Result<_, StoreError>>()?,
+            declared: std::collections::HashSet::new(),
         })
     }
 }

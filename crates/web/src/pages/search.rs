@@ -166,21 +166,20 @@ fn card(
         .iter()
         .take(TOPICS_PER_CARD)
         .map(|t| {
-            let (evidence, said) = if *explained > 0 {
+            let evidence = if *explained > 0 && !t.declared {
                 *explained -= 1;
                 let actions =
                     acting
                         .expertise
                         .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
-                // A standing no action taught is a declaration's.
-                (Evidence::of_all(&actions), actions.is_empty())
+                Evidence::of_all(&actions)
             } else {
-                (Vec::new(), false)
+                Vec::new()
             };
             Ok(CardTopic {
                 label: t.label.clone(),
                 evidence,
-                said,
+                said: t.declared,
             })
         })
         .collect::<Result<Vec<_>, ServiceError>>()?;

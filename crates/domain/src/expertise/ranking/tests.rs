@@ -76,6 +76,7 @@ fn evidence(
         population,
         actions: Vec::new(),
         hidden: HashSet::new(),
+        declared: HashSet::new(),
     }
 }
 
@@ -569,6 +570,7 @@ fn scored(key: &str, score: f64) -> ScoredTopic {
         label: key.into(),
         score,
         shown: true,
+        declared: false,
     }
 }
 
