@@ -1,6 +1,7 @@
 //! The models and the static vectors as `make model` leaves them in
 //! `KENNING_TEST_MODEL_DIR` and `KENNING_TEST_MULTILINGUAL_DIR` (`make
-//! test` sets both); without them these tests say so and pass.
+//! test` sets both); without them these tests are compiled as ignored
+//! (the build script), and cargo counts them as not run.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
@@ -11,18 +12,16 @@ use kenning_meaning::{
 };
 use kenning_ports::Embedder;
 
-fn model_dir(test: &str) -> Option<PathBuf> {
-    dir_of(test, "KENNING_TEST_MODEL_DIR")
+/// The folder the variable names: set, since the build script ignores
+/// these tests without it.
+fn dir_of(variable: &str) -> PathBuf {
+    std::env::var_os(variable)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| panic!("{variable} was set when the tests were built, and is not now"))
 }
 
-fn dir_of(test: &str, variable: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os(variable).map(PathBuf::from);
-    if dir.is_none() {
-        eprintln!(
-            "SKIPPED {test}: {variable} is not set (`make test` fetches the model and sets it)"
-        );
-    }
-    dir
+fn model_dir() -> PathBuf {
+    dir_of("KENNING_TEST_MODEL_DIR")
 }
 
 fn similarity(embedder: &dyn Embedder, a: &str, b: &str) -> f32 {
@@ -57,10 +56,9 @@ fn means_what_people_mean(embedder: &dyn Embedder) {
 }
 
 #[test]
+#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
 fn the_model_reads_meaning() {
-    let Some(dir) = model_dir("the_model_reads_meaning") else {
-        return;
-    };
+    let dir = model_dir();
     let model = Transformer::load(&dir).unwrap();
     assert_eq!(model.model(), "all-minilm-l6-v2");
     means_what_people_mean(&model);
@@ -72,11 +70,9 @@ fn the_model_reads_meaning() {
 }
 
 #[test]
+#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
 fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
-    let Some(dir) = model_dir("the_static_vectors_read_meaning_and_keep_it_when_written_again")
-    else {
-        return;
-    };
+    let dir = model_dir();
     let vectors = StaticVectors::load(&dir).unwrap();
     assert_eq!(vectors.model(), "all-minilm-l6-v2");
     means_what_people_mean(&vectors);
@@ -95,10 +91,9 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
 }
 
 #[test]
+#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
 fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
-    let Some(dir) = model_dir("a_first_start_distils_the_static_vectors_once") else {
-        return;
-    };
+    let dir = model_dir();
     // The fetched model without its static vectors, as a fresh `make run`
     // leaves it.
     let root = std::env::temp_dir().join(format!("kenning-distil-{}", std::process::id()));
@@ -133,13 +128,9 @@ fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
 }
 
 #[test]
+#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
 fn the_multilingual_model_reads_meaning_across_languages() {
-    let Some(dir) = dir_of(
-        "the_multilingual_model_reads_meaning_across_languages",
-        "KENNING_TEST_MULTILINGUAL_DIR",
-    ) else {
-        return;
-    };
+    let dir = dir_of("KENNING_TEST_MULTILINGUAL_DIR");
     let model = Quantised::load(&dir).unwrap();
     assert_eq!(model.model(), "multilingual-e5-small");
     means_what_people_mean(&model);

@@ -16,15 +16,33 @@ use proc_macro::{Delimiter, TokenStream, TokenTree};
 const IGNORED_WITHOUT_POSTGRES: &str =
     r#"#[cfg_attr(kenning_no_postgres, ignore = "set KENNING_TEST_POSTGRES_URL to run")]"#;
 
+/// The attribute on a test that needs the text-embedding model.
+const IGNORED_WITHOUT_MODEL: &str =
+    r#"#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]"#;
+
+/// The attribute on the PostgreSQL test that needs the model too.
+const IGNORED_WITHOUT_POSTGRES_OR_MODEL: &str = r#"#[cfg_attr(any(kenning_no_postgres, kenning_no_model), ignore = "set KENNING_TEST_POSTGRES_URL, KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run")]"#;
+
 /// `fn name(backend: Backend)` in the HTTP API tests becomes tests
 /// `name::sqlite` and `name::postgres`, each calling `name` with its
-/// `kenning_tests::db::Backend`.
+/// `kenning_tests::db::Backend`. `#[on_every_backend(needs_model)]` marks
+/// both ignored when the package is built with the `kenning_no_model` cfg
+/// too (`KENNING_TEST_MODEL_DIR` unset).
 #[proc_macro_attribute]
 pub fn on_every_backend(args: TokenStream, item: TokenStream) -> TokenStream {
-    expand(args, item, "on_every_backend", |name| {
+    let (sqlite, postgres) = match args.to_string().trim() {
+        "" => ("", IGNORED_WITHOUT_POSTGRES),
+        "needs_model" => (IGNORED_WITHOUT_MODEL, IGNORED_WITHOUT_POSTGRES_OR_MODEL),
+        other => {
+            return compile_error(&format!(
+                "#[on_every_backend] takes nothing or `needs_model`, not `{other}`"
+            ))
+        }
+    };
+    expand(TokenStream::new(), item, "on_every_backend", |name| {
         format!(
-            "#[test] fn sqlite() {{ super::{name}(::kenning_tests::db::Backend::Sqlite); }}
-             #[test] {IGNORED_WITHOUT_POSTGRES}
+            "#[test] {sqlite} fn sqlite() {{ super::{name}(::kenning_tests::db::Backend::Sqlite); }}
+             #[test] {postgres}
              fn postgres() {{ super::{name}(::kenning_tests::db::Backend::Postgres); }}"
         )
     })

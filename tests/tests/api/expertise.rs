@@ -968,13 +968,12 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
 const MEANING_READING: &str = "query reading($query: String!) { queryReading(query: $query) { meaningModel unknownTopics topics { topic key learned share similarity } } }";
 
 /// The model's directory from `KENNING_TEST_MODEL_DIR` (`make test`
-/// fetches the model and sets it); `None`, said loudly, without it.
-fn model_dir(test: &str) -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("KENNING_TEST_MODEL_DIR").map(std::path::PathBuf::from);
-    if dir.is_none() {
-        eprintln!("SKIPPED {test}: KENNING_TEST_MODEL_DIR is not set (`make test` fetches the model and sets it)");
-    }
-    dir
+/// fetches the model and sets it; the tests that call this are ignored
+/// without it).
+fn model_dir() -> std::path::PathBuf {
+    std::env::var_os("KENNING_TEST_MODEL_DIR")
+        .map(std::path::PathBuf::from)
+        .expect("KENNING_TEST_MODEL_DIR was set when the tests were built, and is not now")
 }
 
 /// The reading of `query` once the server embedded the topics learned
@@ -999,11 +998,9 @@ fn reading_by_meaning(app: &TestApp, query: &str) -> Value {
 /// tax accountant), and its reading says through which learned topics,
 /// how near, with which model: with the model (the default) and with the
 /// static vectors distilled from it.
-#[on_every_backend]
+#[on_every_backend(needs_model)]
 fn experts_find_people_by_what_a_query_means(backend: Backend) {
-    let Some(dir) = model_dir("experts_find_people_by_what_a_query_means") else {
-        return;
-    };
+    let dir = model_dir();
     for meaning in [
         kenning::Meaning::Model(dir.clone()),
         kenning::Meaning::Static(dir),
