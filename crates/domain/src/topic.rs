@@ -53,6 +53,29 @@ pub const MAX_WORD_CHARS: usize = 64;
 /// The most words a topic has (a key phrase of one to three words).
 pub const MAX_TOPIC_WORDS: usize = 3;
 
+/// The most characters a query may have, on every door (the web's box,
+/// GraphQL `experts` and `queryReading`): a question, not a document to
+/// match people against.
+pub const MAX_QUERY_CHARS: usize = 500;
+
+/// `raw`, a query, trimmed; refused as the field `query` when it is blank
+/// or longer than [`MAX_QUERY_CHARS`] characters.
+pub fn query_text(raw: &str) -> Result<&str, FieldViolation> {
+    let query = raw.trim();
+    if query.is_empty() {
+        return Err(FieldViolation::new("query", crate::Rule::Required));
+    }
+    if query.chars().count() > MAX_QUERY_CHARS {
+        return Err(FieldViolation::new(
+            "query",
+            crate::Rule::TooLong {
+                limit: MAX_QUERY_CHARS,
+            },
+        ));
+    }
+    Ok(query)
+}
+
 /// A topic as a person or a script names it: a topic key, a label, or a
 /// short text read as one (a topic to hide or show, a topic whose related
 /// topics are asked for). Trimmed, not blank, with no control character
@@ -138,5 +161,20 @@ mod tests {
         );
         assert_eq!(refused("  ").rule, Rule::Required);
         assert_eq!(refused("a\u{0}b").rule, Rule::ControlCharacter);
+    }
+
+    #[test]
+    fn a_query_is_a_question_of_at_most_five_hundred_characters() {
+        let longest = "é".repeat(MAX_QUERY_CHARS);
+        assert_eq!(query_text(&format!(" {longest}\n")).unwrap(), longest);
+        let long = query_text(&format!("{longest}é")).unwrap_err();
+        assert_eq!(long.field, "query");
+        assert_eq!(
+            long.rule,
+            Rule::TooLong {
+                limit: MAX_QUERY_CHARS
+            }
+        );
+        assert_eq!(query_text(" \t").unwrap_err().rule, Rule::Required);
     }
 }

@@ -708,6 +708,21 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
         "{}",
         reply.body
     );
+    // A question is at most 500 characters on every door, as in the web's
+    // box: a longer one is refused, naming the field and the rule.
+    let long = "Kubernetes ".repeat(46);
+    for query in [QUERY_READING, EXPERTS] {
+        let reply = app.graphql(query, json!({ "query": long }));
+        assert_eq!(
+            reply.error_code().as_deref(),
+            Some("ValidationError"),
+            "{}",
+            reply.body
+        );
+        assert!(reply.body.contains("500"), "{}", reply.body);
+        assert!(reply.body.contains("query"), "{}", reply.body);
+    }
+    assert!(!experts(&app, long.get(..500).unwrap()).is_empty());
 }
 
 const QUESTION_READING: &str = "query reading($query: String!) { queryReading(query: $query) { asking subject subjectKnown unknownTopics topics { key } } }";

@@ -382,8 +382,9 @@ fn main() -> anyhow::Result<()> {
     let outcomes = match &embedders {
         None => Vec::new(),
         Some(embedders) => evaluations(&options)?
-            .iter()
-            .map(|e| run(e, &extractor, &analyzer, embedders, SEED, options.failures))
+            .into_iter()
+            .map(Evaluation::within_the_query_limit)
+            .map(|e| run(&e, &extractor, &analyzer, embedders, SEED, options.failures))
             .collect::<anyhow::Result<Vec<_>>>()?,
     };
 

@@ -2,7 +2,7 @@
 //! uploaded, and the questions asked afterwards with their right answers.
 
 use chrono::{DateTime, Utc};
-use kenning_domain::Descriptor;
+use kenning_domain::{Descriptor, MAX_QUERY_CHARS};
 
 use crate::text::html_to_text;
 
@@ -77,6 +77,23 @@ pub struct Query {
     pub asked: Option<Asked>,
 }
 
+/// `text` as every door of Kenning takes a query: its first
+/// [`MAX_QUERY_CHARS`] characters, cut at the last space before the limit
+/// when there is one (a Stack Exchange question's title and body is often
+/// longer).
+pub fn within_the_query_limit(text: &str) -> &str {
+    let text = text.trim();
+    match text.char_indices().nth(MAX_QUERY_CHARS) {
+        None => text,
+        Some((end, _)) => {
+            let cut = &text[..end];
+            cut.rfind(char::is_whitespace)
+                .map_or(cut, |space| &cut[..space])
+                .trim_end()
+        }
+    }
+}
+
 /// How a query was wrapped in a question.
 #[derive(Debug, Clone)]
 pub struct Asked {
@@ -97,6 +114,17 @@ pub struct World {
     pub now: DateTime<Utc>,
 }
 
+impl World {
+    /// The world with every query [`within_the_query_limit`], as every
+    /// system is asked it.
+    pub fn within_the_query_limit(mut self) -> Self {
+        for query in &mut self.queries {
+            query.text = within_the_query_limit(&query.text).to_owned();
+        }
+        self
+    }
+}
+
 /// One evaluation: the worlds whose queries are pooled into its rows.
 #[derive(Debug, Clone)]
 pub struct Evaluation {
@@ -106,4 +134,33 @@ pub struct Evaluation {
     pub worlds: Vec<World>,
     /// What the count line adds about how the worlds were made.
     pub note: String,
+}
+
+impl Evaluation {
+    /// The evaluation with every world's queries
+    /// [`within_the_query_limit`].
+    pub fn within_the_query_limit(mut self) -> Self {
+        self.worlds = self
+            .worlds
+            .into_iter()
+            .map(World::within_the_query_limit)
+            .collect();
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_query_is_cut_at_a_space_within_the_limit() {
+        assert_eq!(within_the_query_limit("  short question "), "short question");
+        let long = "wörd ".repeat(MAX_QUERY_CHARS);
+        let cut = within_the_query_limit(&long);
+        assert!(cut.chars().count() <= MAX_QUERY_CHARS);
+        assert!(cut.ends_with("wörd") && cut.chars().count() > MAX_QUERY_CHARS - 5);
+        let one_word = "x".repeat(MAX_QUERY_CHARS + 1);
+        assert_eq!(within_the_query_limit(&one_word).len(), MAX_QUERY_CHARS);
+    }
 }

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    holders, query_terms, rank_experts, read_query, subject_known, with_declared, Answer, Evidence,
-    Expert, ExpertsLimit, FieldViolation, GroupId, QueryTerm, ReadTerm, Rule, ScoredTopic,
+    holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared, Answer, Evidence,
+    Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm, ScoredTopic,
     TopicText, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
@@ -267,11 +267,11 @@ impl ExpertiseService {
     /// reliably ("Gloucestershire man arrested for naked gardening" reads
     /// as Danish), so a subject not read as English is also read with
     /// English rules, the extractor's fallback, and both readings count.
-    /// A blank query is refused.
+    /// A blank query, and one longer than
+    /// [`MAX_QUERY_CHARS`](kenning_domain::MAX_QUERY_CHARS)
+    /// characters, is refused.
     fn query_terms(&self, query: &str) -> Result<ReadQuery, ServiceError> {
-        if query.trim().is_empty() {
-            return Err(FieldViolation::new("query", Rule::Required).into());
-        }
+        let query = query_text(query)?;
         let question = self.extractor.question(query);
         let read = |language| {
             self.extractor.extract(

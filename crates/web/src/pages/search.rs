@@ -6,7 +6,8 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{QueryReading, ServiceError, UseCases};
 use kenning_domain::{
-    worth_showing, Answer, Band, Expert, ExpertsLimit, GroupId, UserId, THE_PERSON,
+    worth_showing, Answer, Band, Expert, ExpertsLimit, GroupId, Rule, UserId, MAX_QUERY_CHARS,
+    THE_PERSON,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -17,8 +18,6 @@ use crate::session::signed_in;
 use crate::state::Web;
 use crate::view::{query_param, Chrome, Evidence};
 
-/// The longest question the box takes.
-const MAX_QUERY: usize = 500;
 /// How many more people "More results" asks for.
 const PAGE: u32 = 10;
 /// How many topics of a person a card lists, and how many actions explain
@@ -228,7 +227,12 @@ fn find(
             return Ok(found);
         }
         Err(ServiceError::Validation(e)) => {
-            found.problem = Some(e.to_string());
+            found.problem = Some(match e.first().rule {
+                Rule::TooLong { limit } => {
+                    format!("The question is longer than {limit} characters; ask it in fewer words.")
+                }
+                _ => e.to_string(),
+            });
             return Ok(found);
         }
         Err(e) => return Err(e),
@@ -285,14 +289,6 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         .unwrap_or_default();
     let query = params.q.unwrap_or_default().trim().to_owned();
     let mut problem = None;
-    let query = if query.chars().count() > MAX_QUERY {
-        problem = Some(format!(
-            "The question is longer than {MAX_QUERY} characters; ask it in fewer words."
-        ));
-        String::new()
-    } else {
-        query
-    };
     let group = params
         .group
         .as_deref()
@@ -347,7 +343,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         &SearchPage {
             chrome: Chrome::of(Some(&person)),
             query,
-            max_query: MAX_QUERY,
+            max_query: MAX_QUERY_CHARS,
             groups: found.groups,
             problem: problem.or(found.problem),
             searched: searched && found.reading.is_some(),
