@@ -93,6 +93,7 @@ pub struct Options {
     pub purge_interval: Duration,
     pub scoring: Scoring,
     pub meaning: Meaning,
+    pub other_languages: Meaning,
     pub webhooks: WebhookSettings,
     pub web: WebSettings,
 }
@@ -105,6 +106,7 @@ impl Default for Options {
             purge_interval: Duration::from_secs(3600),
             scoring: Scoring::default(),
             meaning: Meaning::Off,
+            other_languages: Meaning::Off,
             webhooks: WebhookSettings::default(),
             web: WebSettings::default(),
         }
@@ -158,6 +160,7 @@ impl TestApp {
             workers: Some(2),
             scoring: options.scoring,
             meaning: options.meaning,
+            other_languages: options.other_languages,
             meaning_refresh: Duration::from_millis(200),
         };
         let (tx, rx) = mpsc::channel();

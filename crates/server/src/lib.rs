@@ -169,13 +169,16 @@ impl Services {
 
     /// The expertise use cases under `scoring`, reading topics with the
     /// key-phrase extractor and finding them by meaning with `embedder`
-    /// when given. Only the server, which owns the settings, builds this,
-    /// and rebuilds standings built under other settings
+    /// when given, and with `others` for the questions asked in other
+    /// languages than English ([`ExpertiseService::with_other_languages_embedder`]).
+    /// Only the server, which owns the settings, builds this, and rebuilds
+    /// standings built under other settings
     /// ([`Application::run_until_stopped`]).
     pub fn expertise(
         &self,
         scoring: Scoring,
         embedder: Option<Arc<dyn Embedder>>,
+        others: Option<Arc<dyn Embedder>>,
     ) -> ExpertiseService {
         let service = ExpertiseService::new(
             self.db.clone(),
@@ -187,8 +190,12 @@ impl Services {
         )
         .with_writers(self.db.group_writers())
         .with_privacy(self.db.clone());
-        match embedder {
+        let service = match embedder {
             Some(embedder) => service.with_embedder(embedder),
+            None => service,
+        };
+        match others {
+            Some(others) => service.with_other_languages_embedder(others),
             None => service,
         }
     }
@@ -243,6 +250,11 @@ pub struct Settings {
     pub scoring: Scoring,
     /// How topics are found by their meaning.
     pub meaning: Meaning,
+    /// The model that reads the meaning of questions asked in other
+    /// languages than English, and of queries too short to tell, beside
+    /// `meaning`'s (a [`Meaning::Model`] or [`Meaning::Missing`]); `Off`
+    /// reads every query with `meaning`'s.
+    pub other_languages: Meaning,
     /// How often the topics learned meanwhile are embedded.
     pub meaning_refresh: Duration,
 }
@@ -330,20 +342,50 @@ pub enum Meaning {
     },
 }
 
+/// Which queries a model reads the meaning of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// Every query, or those in English beside a model for the others.
+    First,
+    /// Questions in other languages than English, and queries too short to
+    /// tell.
+    OtherLanguages,
+}
+
+impl Role {
+    /// What the server does without the model.
+    fn without(self) -> &'static str {
+        match self {
+            Role::First => "experts finds topics by their words alone",
+            Role::OtherLanguages => "queries in every language are read with one model",
+        }
+    }
+
+    /// The log's name for the model's role.
+    fn of(self) -> &'static str {
+        match self {
+            Role::First => "",
+            Role::OtherLanguages => " for other languages",
+        }
+    }
+}
+
 impl Meaning {
-    /// The embedder, or `None` (logged) when off or when the model's files
-    /// cannot be read: the server then ranks by the words alone.
-    pub fn load(&self) -> Option<Arc<dyn Embedder>> {
+    /// The embedder, or `None` (logged, as the meaning of `role`'s
+    /// queries) when off or when the model's files cannot be read: the
+    /// server then ranks those by the words alone.
+    pub fn load(&self, role: Role) -> Option<Arc<dyn Embedder>> {
         let started = std::time::Instant::now();
         let loaded: Result<Arc<dyn Embedder>, _> = match self {
             Meaning::Off => {
-                log::info!("meaning: off; experts finds topics by their words alone");
+                log::info!("meaning: off; {}", role.without());
                 return None;
             }
             Meaning::Missing { looked } => {
                 log::warn!(
-                    "meaning: {looked}; experts finds topics by their words alone \
-                     (`make model` fetches the model, `make install` puts it in the data folder)"
+                    "meaning: {looked}; {} \
+                     (`make model` fetches the model, `make install` puts it in the data folder)",
+                    role.without()
                 );
                 return None;
             }
@@ -353,7 +395,8 @@ impl Meaning {
         match loaded {
             Ok(embedder) => {
                 log::info!(
-                    "meaning: {} ({}) loaded in {:.2} s",
+                    "meaning{}: {} ({}) loaded in {:.2} s",
+                    role.of(),
                     embedder.model(),
                     if matches!(self, Meaning::Static(_)) {
                         "static vectors"
@@ -366,8 +409,8 @@ impl Meaning {
             }
             Err(e) => {
                 log::warn!(
-                    "meaning: {e}; experts finds topics by their words alone \
-                     (`make model` fetches the model)"
+                    "meaning: {e}; {} (`make model` fetches the model)",
+                    role.without()
                 );
                 None
             }
@@ -416,7 +459,11 @@ impl Application {
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
         // Loaded once the address is known to be free: a start that cannot
         // listen fails at once.
-        let expertise = services.expertise(settings.scoring, settings.meaning.load());
+        let expertise = services.expertise(
+            settings.scoring,
+            settings.meaning.load(Role::First),
+            settings.other_languages.load(Role::OtherLanguages),
+        );
         let webhooks = services.webhooks(&settings.webhooks);
         let privacy = services.privacy(&expertise);
 

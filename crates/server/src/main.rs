@@ -286,9 +286,17 @@ struct ServeArgs {
     /// `models/all-minilm-l6-v2` beside a SQLite database, and
     /// `kenning/models/all-minilm-l6-v2` in the data folder (where `make
     /// install` puts it) that holds one. Without its files the server
-    /// finds topics by their words alone, and says so.
+    /// finds topics by their words alone, and says so. Named, it reads
+    /// every language unless --other-languages-model-dir is named too.
     #[arg(long, env = "KENNING_MODEL_DIR")]
     model_dir: Option<std::path::PathBuf>,
+    /// The directory of the multilingual model that reads questions asked
+    /// in other languages than English, and queries too short to tell
+    /// (beside the model of --model-dir, which reads English better).
+    /// Unnamed, `multilingual-e5-small` is looked for in the same places,
+    /// unless --model-dir is named.
+    #[arg(long, env = "KENNING_OTHER_LANGUAGES_MODEL_DIR")]
+    other_languages_model_dir: Option<std::path::PathBuf>,
     /// Seconds between the starts of two embeddings of the topics learned
     /// meanwhile (a query reaches a new topic by its meaning after this
     /// plus the time to embed the new topics before it).
@@ -622,12 +630,14 @@ fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result
 
 fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
     let (http, limits) = args.http.config();
-    let places = models::model_places(
-        models::DEFAULT_MODEL,
-        &database_url,
-        models::data_home().as_deref(),
+    let data_home = models::data_home();
+    let places = |name| models::model_places(name, &database_url, data_home.as_deref());
+    let one_named = args.model_dir.is_some() && args.other_languages_model_dir.is_none();
+    let model_dir = models::model_dir(args.model_dir, &places(models::DEFAULT_MODEL));
+    let other_languages_dir = models::model_dir(
+        args.other_languages_model_dir,
+        &places(models::OTHER_LANGUAGES_MODEL),
     );
-    let model_dir = models::model_dir(args.model_dir, &places);
     let settings = Settings {
         database_url,
         bind: args.bind,
@@ -650,6 +660,13 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
             (MeaningMode::Off, _) => Meaning::Off,
             (_, Err(looked)) => Meaning::Missing { looked },
             (MeaningMode::Static, Ok(dir)) => Meaning::Static(dir),
+            (MeaningMode::Model, Ok(dir)) => Meaning::Model(dir),
+        },
+        // The static vectors are the light way: they run alone.
+        other_languages: match (args.meaning, other_languages_dir) {
+            (MeaningMode::Off | MeaningMode::Static, _) => Meaning::Off,
+            (MeaningMode::Model, _) if one_named => Meaning::Off,
+            (MeaningMode::Model, Err(looked)) => Meaning::Missing { looked },
             (MeaningMode::Model, Ok(dir)) => Meaning::Model(dir),
         },
         meaning_refresh: Duration::from_secs(args.meaning_refresh_secs),

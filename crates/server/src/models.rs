@@ -12,6 +12,11 @@ use kenning_store_diesel::Location;
 /// `models/all-minilm-l6-v2`).
 pub const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
 
+/// The folder name of the multilingual model that reads the questions
+/// asked in other languages than English by default (`make model` fetches
+/// it as `models/multilingual-e5-small`).
+pub const OTHER_LANGUAGES_MODEL: &str = "multilingual-e5-small";
+
 /// The folder models are kept in under each place.
 const MODELS: &str = "models";
 

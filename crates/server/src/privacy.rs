@@ -44,7 +44,7 @@ pub enum RulesCommand {
 }
 
 fn privacy(services: &Services) -> PrivacyService {
-    services.privacy(&services.expertise(Scoring::default(), None))
+    services.privacy(&services.expertise(Scoring::default(), None, None))
 }
 
 /// The live user with the e-mail address `email`.

@@ -1072,6 +1072,43 @@ fn found_by_meaning(app: &TestApp) {
     );
 }
 
+/// With the multilingual model beside the English one (as `make run`
+/// serves), a question asked in German is read with the multilingual
+/// model and finds the person who wrote in English of the same subject;
+/// one asked in English is read with the English model alone; a query too
+/// short to tell its language by, with both.
+#[on_every_backend(needs_model)]
+fn a_question_is_read_with_the_model_of_its_language(backend: Backend) {
+    let multilingual = std::env::var_os("KENNING_TEST_MULTILINGUAL_DIR")
+        .map(std::path::PathBuf::from)
+        .expect("KENNING_TEST_MULTILINGUAL_DIR was set when the tests were built, and is not now");
+    let options = Options {
+        meaning: kenning::Meaning::Model(model_dir()),
+        other_languages: kenning::Meaning::Model(multilingual),
+        ..Options::default()
+    };
+    let Some(app) = TestApp::spawn_with(backend, "read_with_the_model_of_its_language", options)
+    else {
+        return;
+    };
+    ops_and_finance(&app);
+    let model_of = |query: &str| reading_by_meaning(&app, query)["meaningModel"].clone();
+    assert_eq!(
+        model_of("Wer kennt sich mit Steuererklärungen aus?"),
+        json!("multilingual-e5-small")
+    );
+    assert_eq!(
+        emails(&experts(&app, "Wer kennt sich mit Steuererklärungen aus?")).first(),
+        Some(&"bob@example.com".to_owned())
+    );
+    assert_eq!(model_of("Who knows about taxation?"), json!("all-minilm-l6-v2"));
+    assert_eq!(
+        model_of("taxation"),
+        json!("all-minilm-l6-v2 + multilingual-e5-small")
+    );
+    assert_eq!(emails(&experts(&app, "taxation")), ["bob@example.com"]);
+}
+
 /// Without the model's files the server starts, ranks by the words alone
 /// and says so in every reading.
 #[on_every_backend]

@@ -68,7 +68,7 @@ fn hiding_topics_is_bounded_in_length_and_number(backend: Backend) {
     assert_eq!(hidden_count(&app, &ada), 0);
 
     let id = ada.parse().map(UserId::from_uuid).unwrap();
-    let expertise = app.services.expertise(Scoring::default(), None);
+    let expertise = app.services.expertise(Scoring::default(), None, None);
     for n in 0..MAX_HIDDEN_TOPICS {
         expertise
             .set_topic_hidden(id, &format!("subject{n}"), true)

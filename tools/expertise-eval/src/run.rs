@@ -102,13 +102,15 @@ fn count_question_topics(
 
 /// How many of the systems are Kenning: without meaning, with static
 /// vectors, with the English model and with the multilingual one.
-pub const KENNINGS: usize = 4;
+pub const KENNINGS: usize = 5;
 
-/// The embedders Kenning finds topics by meaning with, in the order of
-/// [`NAMES`] after Kenning without meaning: static vectors distilled from
-/// the English model, the English model, the multilingual model.
+/// The embedders Kenning finds topics by meaning with: static vectors
+/// distilled from the English model, the English model, the multilingual
+/// model; Kenning with each of them, then with the English model for
+/// queries in English and the multilingual one for the others, in the
+/// order of [`NAMES`] after Kenning without meaning.
 #[derive(Clone)]
-pub struct Embedders(pub [Arc<dyn Embedder>; KENNINGS - 1]);
+pub struct Embedders(pub [Arc<dyn Embedder>; 3]);
 
 impl std::fmt::Debug for Embedders {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -119,14 +121,22 @@ impl std::fmt::Debug for Embedders {
 }
 
 impl Embedders {
-    /// `kenning` with each of the embedders.
+    /// `kenning` with each of the embedders, then routed by the query's
+    /// language.
     pub fn meanings(&self, kenning: &Kenning) -> anyhow::Result<Vec<Kenning>> {
-        self.0
+        let [_, english, multilingual] = &self.0;
+        let mut each = self
+            .0
             .iter()
-            .map(|embedder| kenning.with_meaning(embedder.clone()))
-            .collect()
+            .map(|embedder| kenning.with_meaning(embedder.clone(), None))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        each.push(kenning.with_meaning(english.clone(), Some(multilingual.clone()))?);
+        Ok(each)
     }
 }
+
+/// Where Kenning with the multilingual model stands in [`NAMES`].
+const MULTILINGUAL: usize = 3;
 
 /// Runs `evaluation`; `seed` fixes the baselines' tie-breaks and random
 /// orders; up to `failures` examples of each kind are kept.
@@ -199,7 +209,7 @@ pub fn run(
                     .first()
                     .is_none_or(|p| !query.relevant.contains(p));
                 // The multilingual model's misses, with what the query reached.
-                if k + 2 == KENNINGS && wrong && outcome.misread.len() < failures {
+                if k + 1 == MULTILINGUAL && wrong && outcome.misread.len() < failures {
                     let mut lines = describe(world, query, &by_profile);
                     let got: Vec<String> = by_meaning
                         .iter()

@@ -20,14 +20,15 @@ use kenning_store_memory::MemoryStore;
 
 use crate::bm25::{Analyzer, Bm25, Parameters};
 use crate::rng::SplitMix64;
-use crate::world::World;
+use crate::world::{within_the_query_limit, World};
 
 /// The names of the systems, in the order of the table's columns.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 9] = [
     "Kenning",
     "Kenning+static",
     "Kenning+model",
     "Kenning+multilingual",
+    "Kenning+routed",
     "BM25 profile",
     "BM25 documents",
     "most active",
@@ -137,9 +138,14 @@ impl Kenning {
     }
 
     /// Kenning on the same uploads, finding topics by meaning too with
-    /// `embedder`, every learned topic embedded before the first query.
-    pub fn with_meaning(&self, embedder: Arc<dyn Embedder>) -> anyhow::Result<Self> {
-        let service = ExpertiseService::new(
+    /// `embedder` (for the queries in English alone when `others` reads
+    /// the rest), every learned topic embedded before the first query.
+    pub fn with_meaning(
+        &self,
+        embedder: Arc<dyn Embedder>,
+        others: Option<Arc<dyn Embedder>>,
+    ) -> anyhow::Result<Self> {
+        let mut service = ExpertiseService::new(
             self.store.clone(),
             self.store.clone(),
             self.store.clone(),
@@ -148,6 +154,9 @@ impl Kenning {
             Scoring::default(),
         )
         .with_embedder(embedder);
+        if let Some(others) = others {
+            service = service.with_other_languages_embedder(others);
+        }
         service
             .refresh_meanings()
             .context("embedding the learned topics")?;
@@ -165,6 +174,7 @@ impl Kenning {
     /// the call took is recorded.
     pub fn experts(&mut self, query: &str) -> anyhow::Result<Vec<(usize, Expert)>> {
         let limit = ExpertsLimit::parse(ExpertsLimit::MAX.into())?;
+        let query = within_the_query_limit(query);
         let started = Instant::now();
         let experts = self.service.experts(query, limit);
         self.latencies.push(started.elapsed());
@@ -194,6 +204,7 @@ impl Kenning {
     /// similarity of those reached through meaning and how many people
     /// learned each.
     pub fn reading(&self, query: &str) -> anyhow::Result<Vec<String>> {
+        let query = within_the_query_limit(query);
         let reading = self
             .service
             .read_query(query)

@@ -1,6 +1,7 @@
-//! Finding topics by their meaning: the embedder the service reads
-//! meanings with, the learned topics it keeps embedded, and the topics a
-//! query reaches through them.
+//! Finding topics by their meaning: the embedders the service reads
+//! meanings with (one for every language, or one for English and one for
+//! the other languages), the learned topics each keeps embedded, and the
+//! topics a query reaches through them.
 
 use std::sync::Arc;
 
@@ -11,24 +12,73 @@ use super::service::{internal, ExpertiseService};
 use crate::error::ServiceError;
 use crate::meaning::Meanings;
 
+/// The language whose queries the first embedder reads when another reads
+/// the rest.
+const FIRST_LANGUAGE: &str = "en";
+
+/// The embedders a query's meaning is read with.
+#[derive(Debug, Clone, Default)]
+pub(super) struct MeaningModels {
+    /// Reads every query, or those read in English first when `others` is
+    /// given.
+    first: Option<Arc<Meanings>>,
+    /// Reads the queries read in another language first.
+    others: Option<Arc<Meanings>>,
+}
+
+impl MeaningModels {
+    /// Each embedder, once.
+    fn each(&self) -> impl Iterator<Item = &Arc<Meanings>> {
+        self.first.iter().chain(&self.others)
+    }
+
+    /// The embedders for a query whose question's words were read in
+    /// `frame`, if any: the English one for a question asked in English,
+    /// the one for other languages for a question asked in another;
+    /// both for a query without such words, which is too short to tell
+    /// its language by ("Datenschutz", "data protection").
+    fn for_query(&self, frame: Option<&str>) -> Vec<&Arc<Meanings>> {
+        match (&self.first, &self.others, frame) {
+            (Some(first), Some(_), Some(FIRST_LANGUAGE)) => vec![first],
+            (_, Some(others), Some(_)) => vec![others],
+            _ => self.each().collect(),
+        }
+    }
+}
+
 impl ExpertiseService {
     /// The service finding topics by their meaning too, with `embedder`:
     /// a query reaches the learned topics nearest to its own (see
-    /// [`refresh_meanings`](Self::refresh_meanings)).
+    /// [`refresh_meanings`](Self::refresh_meanings)). With
+    /// [`with_other_languages_embedder`](Self::with_other_languages_embedder)
+    /// too, `embedder` reads the queries read in English alone.
     pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
-        self.meanings = Some(Arc::new(Meanings::new(embedder)));
+        self.meanings.first = Some(Arc::new(Meanings::new(embedder)));
         self
     }
 
-    /// The name of the model topics are found by meaning with, if any.
-    pub fn meaning_model(&self) -> Option<&str> {
-        self.meanings.as_deref().map(Meanings::model)
+    /// The service reading the meaning of a question asked in another
+    /// language than English with `embedder` (a model made for many
+    /// languages, beside an English one that reads English better), and
+    /// of a query too short to tell its language by with both.
+    pub fn with_other_languages_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        self.meanings.others = Some(Arc::new(Meanings::new(embedder)));
+        self
     }
 
-    /// How many learned topics a query reaches by meaning now, `None`
-    /// without an embedder.
+    /// The names of the models topics are found by meaning with, if any:
+    /// one, or the English one and the one for other languages, joined by
+    /// " + ".
+    pub fn meaning_model(&self) -> Option<String> {
+        let names: Vec<&str> = self.meanings.each().map(|m| m.model()).collect();
+        (!names.is_empty()).then(|| names.join(" + "))
+    }
+
+    /// How many learned topics a query reaches by meaning now (the fewest
+    /// of the models, while one is still indexing), `None` without an
+    /// embedder.
     pub fn meaning_topics(&self) -> Option<usize> {
-        self.meanings.as_deref().map(Meanings::topics)
+        self.meanings.each().map(|m| m.topics()).min()
     }
 
     /// Embeds the topics learned since the last call (and forgets those
@@ -37,19 +87,50 @@ impl ExpertiseService {
     /// Until the first call a query reaches no topic by meaning; a server
     /// calls it at start and then every few seconds.
     pub fn refresh_meanings(&self) -> Result<Option<usize>, ServiceError> {
-        self.meanings
-            .as_ref()
-            .map(|m| m.refresh(self.store.as_ref()))
-            .transpose()
-            .map_err(internal)
+        let mut reachable = None;
+        for meanings in self.meanings.each() {
+            let topics = meanings.refresh(self.store.as_ref()).map_err(internal)?;
+            reachable = Some(reachable.map_or(topics, |r: usize| r.min(topics)));
+        }
+        Ok(reachable)
     }
 
-    /// `terms` and the learned topics they reach through their meaning.
-    pub(super) fn with_reached(&self, mut terms: Vec<QueryTerm>) -> Vec<QueryTerm> {
-        if let Some(meanings) = &self.meanings {
-            let reached = meanings.reach(&terms);
-            terms.extend(reached);
+    /// `terms` of a query whose question's words were read in `frame`
+    /// and the learned topics they reach through their meaning, with the
+    /// names of the models that read it, if any. A topic two models reach
+    /// keeps its greater weight.
+    pub(super) fn with_reached(
+        &self,
+        mut terms: Vec<QueryTerm>,
+        frame: Option<&str>,
+    ) -> (Vec<QueryTerm>, Option<String>) {
+        let models = self.meanings.for_query(frame);
+        let reached: Vec<Vec<QueryTerm>> = match models.as_slice() {
+            [] => return (terms, None),
+            [one] => vec![one.reach(&terms)],
+            // Each model runs on its own thread: the query waits for the
+            // slower alone.
+            several => std::thread::scope(|scope| {
+                let running: Vec<_> = several
+                    .iter()
+                    .map(|m| scope.spawn(|| m.reach(&terms)))
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|r| r.join().unwrap_or_default())
+                    .collect()
+            }),
+        };
+        let mut merged: Vec<QueryTerm> = Vec::new();
+        for term in reached.into_iter().flatten() {
+            match merged.iter_mut().find(|t| t.key == term.key) {
+                Some(known) if known.weight >= term.weight => {}
+                Some(known) => *known = term,
+                None => merged.push(term),
+            }
         }
-        terms
+        terms.extend(merged);
+        let names: Vec<&str> = models.iter().map(|m| m.model()).collect();
+        (terms, Some(names.join(" + ")))
     }
 }

@@ -69,6 +69,8 @@ struct ReadQuery {
     /// those the subject was read in.
     languages: Vec<String>,
     question: Question,
+    /// The model its meaning was read with, once read.
+    model: Option<String>,
 }
 
 impl ExpertiseService {
@@ -93,7 +95,7 @@ impl ExpertiseService {
         if read.terms.is_empty() {
             return Ok(Vec::new());
         }
-        let terms = self.with_reached(read.terms);
+        let (terms, _) = self.with_reached(read.terms, read.question.language.as_deref());
         let evidence = self.evidence(&terms, group)?;
         Ok(self.rank(&terms, evidence, limit, group))
     }
@@ -111,7 +113,7 @@ impl ExpertiseService {
         self.known_group(group)?;
         let mut read = self.query_terms(query)?;
         let nothing_written = read.terms.is_empty();
-        read.terms = self.with_reached(read.terms);
+        (read.terms, read.model) = self.with_reached(read.terms, read.question.language.as_deref());
         let (experts, answer, held) = if nothing_written {
             (Vec::new(), Answer::default(), None)
         } else {
@@ -306,6 +308,7 @@ impl ExpertiseService {
             terms,
             languages,
             question,
+            model: None,
         })
     }
 
@@ -317,7 +320,7 @@ impl ExpertiseService {
     pub fn read_query(&self, query: &str) -> Result<QueryReading, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
         let mut read = self.query_terms(query)?;
-        read.terms = self.with_reached(read.terms);
+        (read.terms, read.model) = self.with_reached(read.terms, read.question.language.as_deref());
         if read.terms.is_empty() {
             return self.reading(read, HashMap::new(), Answer::default());
         }
@@ -346,6 +349,7 @@ impl ExpertiseService {
             terms,
             languages,
             question,
+            model,
         } = read;
         let population = self.store.population().map_err(internal)?;
         let topics = read_query(&terms, &held, population);
@@ -353,7 +357,7 @@ impl ExpertiseService {
             languages,
             subject_known: subject_known(&topics),
             topics,
-            meaning_model: self.meaning_model().map(str::to_owned),
+            meaning_model: model,
             asking: question.asking,
             subject: question.subject,
             answer,

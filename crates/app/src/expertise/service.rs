@@ -12,8 +12,8 @@ use kenning_ports::{
 use crate::access::{Caller, Operation};
 use crate::asked::AskedLedger;
 use crate::batched_writes::WriteBatcher;
+use super::by_meaning::MeaningModels;
 use crate::error::{Missing, ServiceError};
-use crate::meaning::Meanings;
 
 /// Takes uploads and answers who knows what.
 #[derive(Clone)]
@@ -25,7 +25,7 @@ pub struct ExpertiseService {
     pub(super) clock: Arc<dyn Clock>,
     pub(super) scoring: Arc<Scoring>,
     pub(super) commit: WriteBatcher<NewAction, Result<Recorded, RecordError>>,
-    pub(super) meanings: Option<Arc<Meanings>>,
+    pub(super) meanings: MeaningModels,
     /// The privacy store, when given: who is learned about, and where the
     /// subjects asked are counted.
     pub(super) privacy: Option<(Arc<dyn PrivacyStore>, Arc<AskedLedger>)>,
@@ -76,7 +76,7 @@ impl ExpertiseService {
             extractor,
             clock,
             scoring,
-            meanings: None,
+            meanings: MeaningModels::default(),
             privacy: None,
             actor: Actor::embedded(),
             caller: Caller::operator(),
