@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    Actor, Attribution, Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText, User,
-    UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
+    Actor, Attribution, Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText,
+    StatusChange, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
     ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
@@ -361,6 +361,12 @@ impl UserService {
             expect(user, expected)?;
             user.delete(now)
         })
+    }
+
+    /// The changes of status `user` takes now that change it
+    /// ([`User::status_changes`] at the clock's now): what a page offers.
+    pub fn status_changes(&self, user: &User) -> Vec<StatusChange> {
+        user.status_changes(self.clock.now())
     }
 
     /// Takes back a scheduled deletion within the grace period (the user is

@@ -76,8 +76,8 @@ pub use upload::{
     UploadText,
 };
 pub use user::{
-    Erasure, GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status, User,
-    UserError, UserId, UserParts, UserPatch, UserPatchInput,
+    Erasure, GracePeriod, InconsistentUser, NewUser, NewUserInput, Patch, Profile, Status,
+    StatusChange, User, UserError, UserId, UserParts, UserPatch, UserPatchInput,
 };
 pub use validation::{Collector, FieldViolation, Rule, ValidationErrors};
 pub use webhook::{

@@ -30,7 +30,7 @@ use crate::profile::Email;
 pub use erasure::Erasure;
 pub use input::{NewUser, NewUserInput, Patch, UserPatch, UserPatchInput};
 pub use profile::Profile;
-pub use status::{GracePeriod, Status, UserError};
+pub use status::{GracePeriod, Status, StatusChange, UserError};
 
 /// The identifier of a user (`globalUserId`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -361,6 +361,25 @@ impl User {
             }
             _ => Err(self.refuse("cancel the deletion of")),
         }
+    }
+
+    /// The changes of status the user takes at `now` that change it, in
+    /// the order of [`StatusChange::ALL`]: each tried on a copy, so what
+    /// is offered is what the change itself accepts.
+    pub fn status_changes(&self, now: DateTime<Utc>) -> Vec<StatusChange> {
+        StatusChange::ALL
+            .into_iter()
+            .filter(|change| {
+                let mut tried = self.clone();
+                let made = match change {
+                    StatusChange::Deactivate => tried.deactivate(),
+                    StatusChange::Reactivate => tried.reactivate(),
+                    StatusChange::Delete => tried.delete(now),
+                    StatusChange::CancelDeletion => tried.cancel_delete(now),
+                };
+                made.is_ok() && tried.status != self.status
+            })
+            .collect()
     }
 
     /// Whether the grace period of a pending deletion has passed at `now`.

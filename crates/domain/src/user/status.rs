@@ -89,6 +89,30 @@ impl Status {
     }
 }
 
+/// A change of a user's status: what an administrator may do to a user,
+/// when [`User::status_changes`](crate::User::status_changes) offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusChange {
+    /// ACTIVE -> DEACTIVATED.
+    Deactivate,
+    /// DEACTIVATED -> ACTIVE.
+    Reactivate,
+    /// ACTIVE or DEACTIVATED -> PENDING_DELETION.
+    Delete,
+    /// PENDING_DELETION -> DEACTIVATED, within the grace period.
+    CancelDeletion,
+}
+
+impl StatusChange {
+    /// Every change, in the order they are offered.
+    pub const ALL: [StatusChange; 4] = [
+        StatusChange::Deactivate,
+        StatusChange::Reactivate,
+        StatusChange::Delete,
+        StatusChange::CancelDeletion,
+    ];
+}
+
 /// Why a change to a user was refused.
 ///
 /// New refusals come with new lifecycle rules, so the enum is

@@ -411,3 +411,18 @@ fn only_the_change_that_anonymizes_erases() {
         ]
     );
 }
+
+#[test]
+fn the_status_changes_offered_are_those_that_change_the_status() {
+    use StatusChange::*;
+    let offered = |state, now| in_state(state).status_changes(now);
+    assert_eq!(offered(State::Active, t0()), [Deactivate, Delete]);
+    assert_eq!(offered(State::Deactivated, t0()), [Reactivate, Delete]);
+    assert_eq!(offered(State::Pending, t0()), [CancelDeletion]);
+    // Past the grace period, a deletion cannot be taken back.
+    let late = GracePeriod::ends(t0()) + Duration::seconds(1);
+    assert!(offered(State::Pending, late).is_empty());
+    assert!(offered(State::Deleted, t0()).is_empty());
+    // Kenning's own user is never deactivated or deleted.
+    assert!(offered(State::SystemActive, t0()).is_empty());
+}

@@ -8,7 +8,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Utc};
 use kenning_app::{Missing, ServiceError, UseCases};
-use kenning_domain::{GracePeriod, Status, User, UserError, UserId};
+use kenning_domain::{GracePeriod, Status, StatusChange, User, UserId};
 
 use super::profile::{self, Field};
 use super::user_id;
@@ -27,52 +27,41 @@ struct Action {
     note: String,
 }
 
-/// A change of a user's status, as the domain makes it.
-type StatusChange = dyn Fn(&mut User) -> Result<(), UserError>;
-
-/// The changes of status the domain would accept for `user` now and that
-/// change its status: tried on a copy, so the page offers what the use
-/// case allows without saying the rules again (the use case decides when
-/// the form comes back).
-fn offered(user: &User, now: DateTime<Utc>) -> Vec<Action> {
-    let changes: [(&str, &str, String, &StatusChange); 4] = [
-        (
-            "deactivate",
-            "Deactivate",
-            "They can no longer sign in, and no answer lists them; all they taught is kept."
-                .to_owned(),
-            &User::deactivate,
-        ),
-        (
-            "reactivate",
-            "Reactivate",
-            "They can sign in again, and answers list them.".to_owned(),
-            &User::reactivate,
-        ),
-        (
-            "delete",
-            "Delete",
-            format!(
-                "Their personal data are erased for good {} days later; until then the \
-                 deletion can be cancelled.",
-                GracePeriod::DAYS
-            ),
-            &move |u: &mut User| u.delete(now),
-        ),
-        (
-            "cancel-deletion",
-            "Cancel the deletion",
-            "Nothing is erased; they stay deactivated until reactivated.".to_owned(),
-            &move |u: &mut User| u.cancel_delete(now),
-        ),
-    ];
+/// The changes of status `changes` offers, each with its path, its
+/// button and what it does: the use case says which the user takes now,
+/// so the page offers what it allows without saying the rules again (the
+/// use case decides when the form comes back).
+fn offered(changes: Vec<StatusChange>) -> Vec<Action> {
     changes
         .into_iter()
-        .filter(|(_, _, _, change)| {
-            let mut tried = user.clone();
-            change(&mut tried).is_ok() && tried.status() != user.status()
+        .map(|change| match change {
+            StatusChange::Deactivate => Action {
+                path: "deactivate",
+                label: "Deactivate",
+                note: "They can no longer sign in, and no answer lists them; all they taught \
+                       is kept."
+                    .to_owned(),
+            },
+            StatusChange::Reactivate => Action {
+                path: "reactivate",
+                label: "Reactivate",
+                note: "They can sign in again, and answers list them.".to_owned(),
+            },
+            StatusChange::Delete => Action {
+                path: "delete",
+                label: "Delete",
+                note: format!(
+                    "Their personal data are erased for good {} days later; until then the \
+                     deletion can be cancelled.",
+                    GracePeriod::DAYS
+                ),
+            },
+            StatusChange::CancelDeletion => Action {
+                path: "cancel-deletion",
+                label: "Cancel the deletion",
+                note: "Nothing is erased; they stay deactivated until reactivated.".to_owned(),
+            },
         })
-        .map(|(path, label, note, _)| Action { path, label, note })
         .collect()
 }
 
@@ -120,13 +109,15 @@ struct Shown {
     problems: Problems,
 }
 
-/// What the page reads of a user: the user, the names of their groups,
-/// their learning.
-type Read = (User, Vec<(String, String)>, Option<Privacy>);
+/// What the page reads of a user: the user, the changes of status they
+/// take now, the names of their groups, their learning.
+type Read = (User, Vec<StatusChange>, Vec<(String, String)>, Option<Privacy>);
 
-/// The user `id`, the names of their groups and their learning, read now.
+/// The user `id`, the changes of status they take now, the names of their
+/// groups and their learning, read now.
 fn read(acting: &UseCases, id: UserId) -> Result<Read, ServiceError> {
     let user = acting.users.get(id)?;
+    let changes = acting.users.status_changes(&user);
     let groups = acting
         .groups
         .groups_of(id)?
@@ -139,13 +130,13 @@ fn read(acting: &UseCases, id: UserId) -> Result<Read, ServiceError> {
         })
         .collect();
     let privacy = user_privacy::learning_of(acting, id)?;
-    Ok((user, groups, privacy))
+    Ok((user, changes, groups, privacy))
 }
 
 /// The page of the user `id`, showing `shown`.
 async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> HttpResponse {
     let acting = visitor.use_cases(app);
-    let (user, groups, privacy) = match blocking(move || read(&acting, id)).await {
+    let (user, changes, groups, privacy) = match blocking(move || read(&acting, id)).await {
         Ok(Ok(read)) => read,
         Ok(Err(e)) => return failure(visitor, &e),
         Err(response) => return response,
@@ -183,7 +174,7 @@ async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> Http
             status_words: status_words(&user),
             version: user.version(),
             editable: stored.is_some(),
-            actions: offered(&user, Utc::now()),
+            actions: offered(changes),
             groups,
             privacy,
             email,
