@@ -44,4 +44,4 @@ pub use sessions::{IssuedLink, Person, SessionService, SignInError, SignedIn};
 pub use stale::PATCH_ATTEMPTS;
 pub use use_cases::UseCases;
 pub use users::{Replacement, UserService, PURGE_BATCH};
-pub use webhooks::{DeliverySettings, Round, WebhookService};
+pub use webhooks::{DeliverySettings, LeaseTooShort, Round, WebhookService};

@@ -43,6 +43,35 @@ impl Default for DeliverySettings {
     }
 }
 
+impl DeliverySettings {
+    /// The settings, when the lease outlasts `timeout`, the longest a
+    /// delivery waits for its receiver: a shorter lease lets another
+    /// instance take a delivery still under way, and send it twice.
+    pub fn outlasting(self, timeout: std::time::Duration) -> Result<Self, LeaseTooShort> {
+        let lease = self.lease.to_std().unwrap_or_default();
+        if lease <= timeout {
+            return Err(LeaseTooShort { lease, timeout });
+        }
+        Ok(self)
+    }
+}
+
+/// A lease no longer than a delivery's timeout
+/// ([`DeliverySettings::outlasting`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the webhook lease ({} s) must be longer than the delivery timeout ({} s), \
+     or another instance takes a delivery still under way",
+    lease.as_secs(),
+    timeout.as_secs()
+)]
+pub struct LeaseTooShort {
+    /// The lease.
+    pub lease: std::time::Duration,
+    /// The delivery timeout.
+    pub timeout: std::time::Duration,
+}
+
 /// What one round of [`WebhookService::deliver_due`] did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Round {
@@ -250,5 +279,30 @@ impl WebhookService {
             self.store.prune_outbox(self.settings.keep_delivered)?;
         }
         Ok(round)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_lease_must_outlast_the_delivery_timeout() {
+        let settings = |lease| DeliverySettings {
+            lease: TimeDelta::seconds(lease),
+            ..DeliverySettings::default()
+        };
+        let timeout = Duration::from_secs(10);
+        assert_eq!(settings(11).outlasting(timeout), Ok(settings(11)));
+        let refused = settings(10).outlasting(timeout).unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "the webhook lease (10 s) must be longer than the delivery timeout (10 s), \
+             or another instance takes a delivery still under way"
+        );
+        assert!(settings(-1).outlasting(timeout).is_err());
+        assert!(DeliverySettings::default().outlasting(timeout).is_ok());
     }
 }

@@ -452,6 +452,10 @@ impl Application {
     /// The token is issued only once the server listens: it can be shown
     /// only when issued, so a start that fails before must not issue it.
     pub fn build(settings: Settings, clock: Arc<dyn Clock>) -> anyhow::Result<Self> {
+        settings
+            .webhooks
+            .delivery
+            .outlasting(settings.webhooks.timeout)?;
         let services = Services::open(&settings.database_url, clock, settings.default_language)?;
         let administrators = services.administrators(settings.web.admin_group.clone())?;
         let services = services.with_administrators(&administrators);

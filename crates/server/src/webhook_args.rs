@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use anyhow::Context;
 use chrono::TimeDelta;
 use clap::Args;
 use ipnet::IpNet;
@@ -58,27 +59,22 @@ fn seconds(n: u64) -> TimeDelta {
 
 impl WebhookArgs {
     /// The settings these flags give; `Err` when the lease is not longer
-    /// than the timeout (another instance would take a delivery still
-    /// under way).
+    /// than the timeout ([`DeliverySettings::outlasting`]).
     pub fn settings(&self) -> anyhow::Result<WebhookSettings> {
-        if self.webhook_lease_secs <= self.webhook_timeout_secs {
-            anyhow::bail!(
-                "--webhook-lease-secs ({}) must be longer than --webhook-timeout-secs ({}), \
-                 or another instance takes a delivery still under way",
-                self.webhook_lease_secs,
-                self.webhook_timeout_secs
-            );
+        let timeout = Duration::from_secs(self.webhook_timeout_secs);
+        let delivery = DeliverySettings {
+            retry_for: seconds(self.webhook_retry_secs),
+            lease: seconds(self.webhook_lease_secs),
+            keep_delivered: self.webhook_keep_delivered,
+            ..DeliverySettings::default()
         }
+        .outlasting(timeout)
+        .context("--webhook-lease-secs and --webhook-timeout-secs")?;
         Ok(WebhookSettings {
             allow_networks: self.allowed.networks.clone(),
-            timeout: Duration::from_secs(self.webhook_timeout_secs),
+            timeout,
             interval: Duration::from_millis(self.webhook_interval_ms),
-            delivery: DeliverySettings {
-                retry_for: seconds(self.webhook_retry_secs),
-                lease: seconds(self.webhook_lease_secs),
-                keep_delivered: self.webhook_keep_delivered,
-                ..DeliverySettings::default()
-            },
+            delivery,
         })
     }
 }
