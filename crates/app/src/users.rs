@@ -5,8 +5,8 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use kenning_domain::{
     Actor, Attribution, Email, LanguageId, Limit, NewUser, NewUserInput, Offset, SearchText,
-    StatusChange, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch, UserPatchInput,
-    ValidationErrors,
+    StatusChange, User, UserCursor, UserError, UserFilter, UserId, UserKey, UserPatch,
+    UserPatchInput, ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, UserStore};
 use uuid::Uuid;

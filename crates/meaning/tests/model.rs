@@ -56,7 +56,10 @@ fn means_what_people_mean(embedder: &dyn Embedder) {
 }
 
 #[test]
-#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+)]
 fn the_model_reads_meaning() {
     let dir = model_dir();
     let model = Transformer::load(&dir).unwrap();
@@ -70,7 +73,10 @@ fn the_model_reads_meaning() {
 }
 
 #[test]
-#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+)]
 fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
     let dir = model_dir();
     let vectors = StaticVectors::load(&dir).unwrap();
@@ -91,7 +97,10 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
 }
 
 #[test]
-#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+)]
 fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
     let dir = model_dir();
     // The fetched model without its static vectors, as a fresh `make run`
@@ -128,7 +137,10 @@ fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
 }
 
 #[test]
-#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+)]
 fn the_multilingual_model_reads_meaning_across_languages() {
     let dir = dir_of("KENNING_TEST_MULTILINGUAL_DIR");
     let model = Quantised::load(&dir).unwrap();

@@ -17,8 +17,7 @@ const IGNORED_WITHOUT_POSTGRES: &str =
     r#"#[cfg_attr(kenning_no_postgres, ignore = "set KENNING_TEST_POSTGRES_URL to run")]"#;
 
 /// The attribute on a test that needs the text-embedding model.
-const IGNORED_WITHOUT_MODEL: &str =
-    r#"#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]"#;
+const IGNORED_WITHOUT_MODEL: &str = r#"#[cfg_attr(kenning_no_model, ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)")]"#;
 
 /// The attribute on the PostgreSQL test that needs the model too.
 const IGNORED_WITHOUT_POSTGRES_OR_MODEL: &str = r#"#[cfg_attr(any(kenning_no_postgres, kenning_no_model), ignore = "set KENNING_TEST_POSTGRES_URL, KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run")]"#;

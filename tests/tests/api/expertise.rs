@@ -1101,7 +1101,10 @@ fn a_question_is_read_with_the_model_of_its_language(backend: Backend) {
         emails(&experts(&app, "Wer kennt sich mit Steuererklärungen aus?")).first(),
         Some(&"bob@example.com".to_owned())
     );
-    assert_eq!(model_of("Who knows about taxation?"), json!("all-minilm-l6-v2"));
+    assert_eq!(
+        model_of("Who knows about taxation?"),
+        json!("all-minilm-l6-v2")
+    );
     assert_eq!(
         model_of("taxation"),
         json!("all-minilm-l6-v2 + multilingual-e5-small")

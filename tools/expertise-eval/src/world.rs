@@ -155,7 +155,10 @@ mod tests {
 
     #[test]
     fn a_long_query_is_cut_at_a_space_within_the_limit() {
-        assert_eq!(within_the_query_limit("  short question "), "short question");
+        assert_eq!(
+            within_the_query_limit("  short question "),
+            "short question"
+        );
         let long = "wörd ".repeat(MAX_QUERY_CHARS);
         let cut = within_the_query_limit(&long);
         assert!(cut.chars().count() <= MAX_QUERY_CHARS);

@@ -5,9 +5,9 @@
 use std::collections::HashMap;
 
 use kenning_domain::{
-    holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared, Answer, Evidence,
-    Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm, ScoredTopic,
-    TopicText, ACTIONS_COUNTED,
+    holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared,
+    Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm, ScoredTopic, TopicText,
+    ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 

@@ -9,10 +9,10 @@ use kenning_ports::{
     TopicExtractor, UserStore,
 };
 
+use super::by_meaning::MeaningModels;
 use crate::access::{Caller, Operation};
 use crate::asked::AskedLedger;
 use crate::batched_writes::WriteBatcher;
-use super::by_meaning::MeaningModels;
 use crate::error::{Missing, ServiceError};
 
 /// Takes uploads and answers who knows what.

@@ -229,7 +229,9 @@ fn find(
         Err(ServiceError::Validation(e)) => {
             found.problem = Some(match e.first().rule {
                 Rule::TooLong { limit } => {
-                    format!("The question is longer than {limit} characters; ask it in fewer words.")
+                    format!(
+                        "The question is longer than {limit} characters; ask it in fewer words."
+                    )
                 }
                 _ => e.to_string(),
             });

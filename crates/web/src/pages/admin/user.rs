@@ -111,7 +111,12 @@ struct Shown {
 
 /// What the page reads of a user: the user, the changes of status they
 /// take now, the names of their groups, their learning.
-type Read = (User, Vec<StatusChange>, Vec<(String, String)>, Option<Privacy>);
+type Read = (
+    User,
+    Vec<StatusChange>,
+    Vec<(String, String)>,
+    Option<Privacy>,
+);
 
 /// The user `id`, the changes of status they take now, the names of their
 /// groups and their learning, read now.
