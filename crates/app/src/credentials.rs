@@ -238,7 +238,9 @@ impl CredentialService {
 
     /// Issues a credential under `name` (a [`CredentialName`], else
     /// `ValidationError` on `name`), accepted for `lifetime` (ever when
-    /// `None`). Access tokens carry `scopes`; API keys carry none.
+    /// `None`). Access tokens carry `scopes`, or every scope the caller
+    /// may issue ([`issuable_scopes`](Self::issuable_scopes)) when none is
+    /// given; API keys carry none.
     ///
     /// Issued by an administrator in the web app, it records who issued it
     /// and is accepted only while they administer Kenning; a scope
@@ -258,6 +260,10 @@ impl CredentialService {
                 "a token with the scope {scope} is issued at the command line only"
             )));
         }
+        // One default on every door: an access token asked without a
+        // scope carries every scope its issuer may give.
+        let every = self.issuable_scopes();
+        let scopes = if scopes.is_empty() { &every } else { scopes };
         let (stored, secret) = self.prepare(kind, name, scopes, lifetime)?;
         let by = Attribution::new(self.actor.clone(), stored.created);
         self.store.insert(&stored, &by)?;

@@ -454,11 +454,6 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     scopes,
                     expires_in_days,
                 } => {
-                    let scopes = if scopes.is_empty() {
-                        Scope::ALL.to_vec()
-                    } else {
-                        scopes
-                    };
                     let kind = CredentialKind::AccessToken;
                     create(&services, kind, &name, &scopes, expires_in_days)
                 }

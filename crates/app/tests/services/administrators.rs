@@ -253,6 +253,24 @@ fn a_credential_an_administrator_issued_lives_while_they_administer_and_until_it
         .credentials
         .issuable_scopes()
         .contains(&Scope::AdministratorsWrite));
+    // A token asked without a scope carries every scope its issuer may
+    // give, in the console as at the command line; an API key none.
+    let unscoped = |credentials: &kenning_app::CredentialService, kind| {
+        credentials
+            .issue(kind, "unscoped", &[], None)
+            .unwrap()
+            .credential
+            .scopes
+    };
+    assert_eq!(
+        unscoped(&console, CredentialKind::AccessToken),
+        console.issuable_scopes()
+    );
+    assert_eq!(
+        unscoped(&s.credentials, CredentialKind::AccessToken),
+        Scope::ALL
+    );
+    assert!(unscoped(&console, CredentialKind::ApiKey).is_empty());
 
     let week = Some(Lifetime::parse(7).unwrap());
     let weekly = console
