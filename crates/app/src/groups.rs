@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use kenning_domain::{
-    Actor, Attribution, FieldViolation, Group, GroupAttributes, GroupError, GroupFilter, GroupId,
-    GroupInput, Rule, UserId, ValidationErrors,
+    Actor, Attribution, Email, FieldViolation, Group, GroupAttributes, GroupError, GroupFilter,
+    GroupId, GroupInput, Rule, UserId, UserKey, ValidationErrors,
 };
 use kenning_ports::{Clock, FilteredGroups, GroupStore, Membership, ModifyGroupError, UserStore};
 use uuid::Uuid;
@@ -201,6 +201,39 @@ impl GroupService {
             let input = change(&current)?;
             let version = expected.unwrap_or(current.version());
             Ok(self.replace(id, Some(version), input))
+        })
+    }
+
+    /// Adds the user whose e-mail address is `email` to the group `id`,
+    /// as [`patch`](Self::patch) changes it (a member already stays one):
+    /// `ValidationError` on `email` when it is no address, `NotFound` of
+    /// a user when no user has it (a deleted user has none, and is in no
+    /// group).
+    pub fn add_member_by_email(&self, id: GroupId, email: &str) -> Result<Group, ServiceError> {
+        self.caller.require(Operation::WriteUsers)?;
+        let email = Email::parse(email).map_err(ValidationErrors::from)?;
+        let user = self
+            .users
+            .get_by_key(&UserKey::Email(email))?
+            .ok_or(ServiceError::NotFound(Missing::User))?;
+        let member = user.id().as_uuid().to_string();
+        self.patch(id, None, |group: &Group| {
+            let mut input = GroupInput::from(group);
+            if !input.members.contains(&member) {
+                input.members.push(member.clone());
+            }
+            Ok::<_, ServiceError>(input)
+        })
+    }
+
+    /// Takes `member` out of the group `id`, as [`patch`](Self::patch)
+    /// changes it (one who is not a member: nothing changes).
+    pub fn remove_member(&self, id: GroupId, member: UserId) -> Result<Group, ServiceError> {
+        let member = member.as_uuid().to_string();
+        self.patch(id, None, |group: &Group| {
+            let mut input = GroupInput::from(group);
+            input.members.retain(|m| *m != member);
+            Ok::<_, ServiceError>(input)
         })
     }
 

@@ -65,6 +65,18 @@ pub struct GroupInput {
     pub members: Vec<String>,
 }
 
+impl From<&Group> for GroupInput {
+    /// The group's attributes as a client would send them back unchanged.
+    fn from(group: &Group) -> Self {
+        let a = group.attributes();
+        Self {
+            display_name: a.display_name.as_str().to_owned(),
+            external_id: a.external_id.as_ref().map(|e| e.as_str().to_owned()),
+            members: a.members.iter().map(|m| m.as_uuid().to_string()).collect(),
+        }
+    }
+}
+
 /// The checked attributes of a group.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupAttributes {

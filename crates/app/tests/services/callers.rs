@@ -288,3 +288,50 @@ fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
     refused(person.credentials.list(CredentialKind::AccessToken));
     refused(person.privacy.export(d.bob.id()));
 }
+
+#[test]
+fn a_member_is_added_by_e_mail_and_taken_out_by_id_by_who_may_change_groups() {
+    let d = doors();
+    let writer = d.as_(token(&[Scope::UsersWrite]));
+    let group = writer
+        .groups
+        .create(GroupInput {
+            display_name: "Readers".to_owned(),
+            external_id: None,
+            members: Vec::new(),
+        })
+        .unwrap();
+    let id = group.id();
+    let members =
+        |g: &kenning_domain::Group| g.attributes().members.iter().copied().collect::<Vec<_>>();
+    let added = writer
+        .groups
+        .add_member_by_email(id, " Ada@Example.com ")
+        .unwrap();
+    assert_eq!(members(&added), [d.ada.id()]);
+    // A member already stays one, once.
+    let again = writer
+        .groups
+        .add_member_by_email(id, "ada@example.com")
+        .unwrap();
+    assert_eq!(members(&again), [d.ada.id()]);
+    let refusal = writer.groups.add_member_by_email(id, "not an address");
+    assert_eq!(refusal.unwrap_err().code(), "ValidationError");
+    let refusal = writer.groups.add_member_by_email(id, "nobody@example.com");
+    assert!(matches!(
+        refusal,
+        Err(ServiceError::NotFound(kenning_app::Missing::User))
+    ));
+    refused(
+        d.as_(Caller::Person(d.bob.id()))
+            .groups
+            .add_member_by_email(id, "bob@example.com"),
+    );
+    refused(
+        d.as_(token(&[Scope::UsersRead]))
+            .groups
+            .remove_member(id, d.ada.id()),
+    );
+    let taken_out = writer.groups.remove_member(id, d.ada.id()).unwrap();
+    assert!(members(&taken_out).is_empty());
+}

@@ -6,7 +6,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{Missing, ServiceError};
-use kenning_domain::{Email, Group, GroupFilter, GroupId, GroupInput, UserKey, ValidationErrors};
+use kenning_domain::{Group, GroupFilter, GroupId, GroupInput, UserId};
 use uuid::Uuid;
 
 use super::profile::{email_field, Field};
@@ -237,12 +237,7 @@ pub(crate) async fn group(
 
 /// The group as `group` is, but for what `change` makes of it.
 fn input_of(group: &Group, change: impl FnOnce(&mut GroupInput)) -> GroupInput {
-    let a = group.attributes();
-    let mut input = GroupInput {
-        display_name: a.display_name.as_str().to_owned(),
-        external_id: a.external_id.as_ref().map(|e| e.as_str().to_owned()),
-        members: a.members.iter().map(|m| m.as_uuid().to_string()).collect(),
-    };
+    let mut input = GroupInput::from(group);
     change(&mut input);
     input
 }
@@ -290,11 +285,6 @@ async fn change(
     let asked = what.clone();
     let done = blocking(move || {
         let groups = acting.groups;
-        let patch = |change: &dyn Fn(&mut GroupInput)| {
-            groups.patch(id, None, |g: &Group| {
-                Ok::<_, ServiceError>(input_of(g, change))
-            })
-        };
         match asked.as_str() {
             "rename" => groups
                 .patch(id, version, |g: &Group| {
@@ -304,17 +294,16 @@ async fn change(
                     }))
                 })
                 .map(|_| ()),
-            "members/add" => {
-                let email =
-                    Email::parse(&written.value("email")).map_err(ValidationErrors::from)?;
-                let user = acting.users.get_by_key(&UserKey::Email(email))?;
-                let member = user.id().as_uuid().to_string();
-                patch(&|input| input.members.push(member.clone())).map(|_| ())
-            }
-            "members/remove" => {
-                let member = written.value("member");
-                patch(&|input| input.members.retain(|m| *m != member)).map(|_| ())
-            }
+            "members/add" => groups
+                .add_member_by_email(id, &written.value("email"))
+                .map(|_| ()),
+            "members/remove" => match Uuid::try_parse(&written.value("member")) {
+                Ok(member) => groups
+                    .remove_member(id, UserId::from_uuid(member))
+                    .map(|_| ()),
+                // No user's id is no member: nothing to take out.
+                Err(_) => Ok(()),
+            },
             "delete" => groups.delete(id, version),
             _ => Err(ServiceError::NotFound(Missing::Group)),
         }
