@@ -1,6 +1,8 @@
 //! `make bench-meaning`: what finding topics by meaning costs, measured in
 //! one run on the same data with it off, with static vectors, with the
-//! English model and with the multilingual one: the files on disk, the server's start, its memory, how long it
+//! English model, with the multilingual one, and with both (the default:
+//! each question read by the model of its language, a query too short to
+//! tell by both): the files on disk, the server's start, its memory, how long it
 //! takes to embed every learned topic, connector uploads and `experts`.
 
 use std::path::{Path, PathBuf};
@@ -16,13 +18,22 @@ use crate::directory;
 use crate::load::Request;
 use crate::server::Kenning;
 
+/// The models a mode runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Models {
+    English,
+    Multilingual,
+    Both,
+}
+
 /// The ways of finding topics by meaning: the row's name, `--meaning`
-/// and whether the model is the multilingual one.
-const MODES: [(&str, &str, bool); 4] = [
-    ("off", "off", false),
-    ("static", "static", false),
-    ("model", "model", false),
-    ("multilingual", "model", true),
+/// and the models it runs.
+const MODES: [(&str, &str, Models); 5] = [
+    ("off", "off", Models::English),
+    ("static", "static", Models::English),
+    ("model", "model", Models::English),
+    ("multilingual", "model", Models::Multilingual),
+    ("both (default)", "model", Models::Both),
 ];
 
 const EXPERTS: &str = "query experts($query: String!) { experts(query: $query, limit: 10) { score user { globalUserId } } }";
@@ -113,7 +124,7 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
     let (english, multilingual) = (english_dir()?, multilingual_dir()?);
     let keys = crate::ops::topic_keys();
     let mut rows = Vec::new();
-    for (mode, meaning, is_multilingual) in MODES {
+    for (mode, meaning, models) in MODES {
         let Some(url) = fresh_database(args, backend)? else {
             return Ok(rows);
         };
@@ -123,18 +134,18 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
         directory::add_expertise(&url, &keys, &Scoring::default())?;
         directory::analyze(&url)?;
         let learned = directory::learned_topics(&url)?;
-        let model = if is_multilingual {
-            &multilingual
-        } else {
-            &english
+        let (english, multilingual) = (english.display(), multilingual.display());
+        let (model, others) = match models {
+            Models::English => (english.to_string(), None),
+            Models::Multilingual => (multilingual.to_string(), None),
+            Models::Both => (english.to_string(), Some(multilingual.to_string())),
         };
-        let model = model.display().to_string();
+        let mut env = vec![("KENNING_MEANING", meaning), ("KENNING_MODEL_DIR", &model)];
+        if let Some(others) = &others {
+            env.push(("KENNING_OTHER_LANGUAGES_MODEL_DIR", others));
+        }
         let started = Instant::now();
-        let kenning = Kenning::start_with(
-            &binary,
-            &url,
-            &[("KENNING_MEANING", meaning), ("KENNING_MODEL_DIR", &model)],
-        )?;
+        let kenning = Kenning::start_with(&binary, &url, &env)?;
         let ready = started.elapsed().as_secs_f64();
         let (indexed, topics) = wait_indexed(&kenning.base, learned)?;
         let (resident, _) = kenning.memory()?;
