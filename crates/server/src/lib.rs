@@ -7,7 +7,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use actix_web::dev::{Server, ServerHandle};
-use actix_web::web;
 use anyhow::Context as _;
 use kenning_app::{
     Administrators, AdministratorsGroup, AuditService, ConnectorService, CredentialService,
@@ -15,9 +14,6 @@ use kenning_app::{
     WebhookService,
 };
 
-/// Steps of [`kenning_app::RETENTION_BATCH`] actions the retention takes
-/// at each round of the purge.
-const RETENTION_STEPS: u32 = 100;
 use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
@@ -26,7 +22,9 @@ use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
 pub use kenning_store_diesel::Pooling;
+mod background;
 pub mod models;
+use background::Housekeeping;
 pub use kenning_web::{AllowedDomain, ContactLink, ExternalIdClaim, OidcConfig, WebConfig};
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 
@@ -546,171 +544,25 @@ impl Application {
     /// meanwhile, on a thread of their own: the server serves from the
     /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
-        rebuild_in_background(self.expertise.clone())?;
-        let delivering = deliver_in_background(self.webhooks.clone(), self.webhook_interval)?;
+        background::rebuild(self.expertise.clone())?;
+        let delivering = background::deliver(self.webhooks.clone(), self.webhook_interval)?;
         if self.expertise.meaning_model().is_some() {
-            refresh_meanings_in_background(self.expertise.clone(), self.meaning_refresh)?;
+            background::refresh_meanings(self.expertise.clone(), self.meaning_refresh)?;
         }
-        let users = self.services.users.clone();
-        let audit = self.services.audit.clone();
-        let sessions = self.services.sessions.clone();
-        let privacy = self.privacy.clone();
-        let retention = self.audit_retention_days;
-        let interval = self.purge_interval;
-        let purger = actix_web::rt::spawn(async move {
-            let mut ticks = actix_web::rt::time::interval(interval);
-            loop {
-                ticks.tick().await;
-                let users = users.clone();
-                match web::block(move || users.purge_due()).await {
-                    Ok(Ok(0)) => {}
-                    Ok(Ok(n)) => log::info!("purge: anonymized {n} user(s)"),
-                    Ok(Err(e)) => log::error!("purge failed: {e:?}"),
-                    Err(e) => log::error!("purge failed: {e}"),
-                }
-                let audit = audit.clone();
-                match web::block(move || audit.prune(retention)).await {
-                    Ok(Ok(0)) => {}
-                    Ok(Ok(n)) => log::info!(
-                        "audit: pruned {n} entr{} older than {retention} days",
-                        if n == 1 { "y" } else { "ies" }
-                    ),
-                    Ok(Err(e)) => log::error!("pruning the audit trail failed: {e:?}"),
-                    Err(e) => log::error!("pruning the audit trail failed: {e}"),
-                }
-                let sessions = sessions.clone();
-                match web::block(move || sessions.prune()).await {
-                    Ok(Ok(0)) => {}
-                    Ok(Ok(n)) => log::info!("web: forgot {n} ended session(s) and expired link(s)"),
-                    Ok(Err(e)) => log::error!("pruning sessions failed: {e:?}"),
-                    Err(e) => log::error!("pruning sessions failed: {e}"),
-                }
-                let privacy = privacy.clone();
-                match web::block(move || {
-                    let forgotten = privacy.forget_expired(RETENTION_STEPS)?;
-                    privacy.prune_asked()?;
-                    Ok::<_, kenning_app::ServiceError>(forgotten)
-                })
-                .await
-                {
-                    Ok(Ok(0)) => {}
-                    Ok(Ok(n)) => log::info!("retention: forgot {n} action(s)"),
-                    Ok(Err(e)) => log::error!("the retention failed: {e:?}"),
-                    Err(e) => log::error!("the retention failed: {e}"),
-                }
-            }
-        });
+        let purger = background::housekeeping(
+            Housekeeping {
+                users: self.services.users.clone(),
+                audit: self.services.audit.clone(),
+                sessions: self.services.sessions.clone(),
+                privacy: self.privacy.clone(),
+                audit_retention_days: self.audit_retention_days,
+            },
+            self.purge_interval,
+        );
         let result = self.server.await;
         self.expertise.flush_asked();
         purger.abort();
         delivering.stop();
         result
     }
-}
-
-/// The webhook sender's thread, running until it is stopped.
-struct Delivering {
-    /// Dropped to stop the thread.
-    stop: std::sync::mpsc::Sender<()>,
-    thread: std::thread::JoinHandle<()>,
-}
-
-impl Delivering {
-    /// Stops the thread once its round is over (a delivery under way ends
-    /// within its timeout) and waits for it, so that it is never inside
-    /// the database driver when the process ends.
-    fn stop(self) {
-        drop(self.stop);
-        if self.thread.join().is_err() {
-            log::error!("the webhook sender ended in a panic");
-        }
-    }
-}
-
-/// Delivers webhooks on a thread of its own until stopped: a round after
-/// another while there is work, a pause of `interval` when a round found
-/// none or failed.
-fn deliver_in_background(
-    webhooks: WebhookService,
-    interval: Duration,
-) -> std::io::Result<Delivering> {
-    use std::sync::mpsc::{channel, RecvTimeoutError, TryRecvError};
-    let (stop, stopped) = channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("webhook-sender".to_owned())
-        .spawn(move || loop {
-            let busy = match webhooks.deliver_due() {
-                Ok(round) => round.delivered + round.failed > 0,
-                Err(e) => {
-                    log::error!("delivering webhooks failed: {}", e.log_message());
-                    false
-                }
-            };
-            let go_on = if busy {
-                matches!(stopped.try_recv(), Err(TryRecvError::Empty))
-            } else {
-                matches!(
-                    stopped.recv_timeout(interval),
-                    Err(RecvTimeoutError::Timeout)
-                )
-            };
-            if !go_on {
-                return;
-            }
-        })?;
-    Ok(Delivering { stop, thread })
-}
-
-/// Rebuilds the standings on a thread of its own, logging how long it
-/// took when the settings had changed. A failure is logged, and the next
-/// start tries again, as the settings are recorded only at the end.
-fn rebuild_in_background(expertise: ExpertiseService) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("standings-rebuild".to_owned())
-        .spawn(move || {
-            let started = std::time::Instant::now();
-            match expertise.rebuild_standings() {
-                Ok(false) => {}
-                Ok(true) => log::info!(
-                    "standings rebuilt under the scoring settings in {:.1} s",
-                    started.elapsed().as_secs_f64()
-                ),
-                Err(e) => log::error!(
-                    "standings rebuild failed (it starts again at the next start): {}",
-                    e.log_message()
-                ),
-            }
-        })
-        .map(|_| ())
-}
-
-/// Embeds the learned topics on a thread of its own, at start and then
-/// every `interval` (at once again when a refresh took longer), so that
-/// queries reach the topics learned meanwhile by their meaning. A failure
-/// is logged and tried again.
-fn refresh_meanings_in_background(
-    expertise: ExpertiseService,
-    interval: Duration,
-) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name("meaning-index".to_owned())
-        .spawn(move || {
-            let mut first = true;
-            loop {
-                let started = std::time::Instant::now();
-                match expertise.refresh_meanings() {
-                    Ok(Some(topics)) if first => log::info!(
-                        "meaning: {topics} learned topics indexed in {:.1} s",
-                        started.elapsed().as_secs_f64()
-                    ),
-                    Ok(_) => {}
-                    Err(e) => log::error!("meaning: indexing failed: {}", e.log_message()),
-                }
-                first = false;
-                // Every `interval` from the start of the last refresh, so
-                // that a slow refresh does not add its time to the wait.
-                std::thread::sleep(interval.saturating_sub(started.elapsed()));
-            }
-        })
-        .map(|_| ())
 }
