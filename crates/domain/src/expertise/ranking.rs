@@ -375,7 +375,7 @@ pub fn rank_experts(
     let weight: HashMap<&str, f64> = query.iter().map(|t| (t.key.as_str(), t.weight)).collect();
     let Evidence {
         standings,
-        knowing: people_on,
+        knowing,
         population,
         mut actions,
         activity,
@@ -385,7 +385,7 @@ pub fn rank_experts(
     let is_hidden =
         |user: UserId, key: &str| !hidden.is_empty() && hidden.contains(&(user, key.to_owned()));
     actions.retain(|a| !is_hidden(a.user, &a.key));
-    let mut known: Vec<(StoredStanding, f64)> = standings
+    let known: Vec<(StoredStanding, f64)> = standings
         .into_iter()
         .filter(|s| weight.contains_key(s.key.as_str()) && !is_hidden(s.user, &s.key))
         .map(|s| {
@@ -394,83 +394,27 @@ pub fn rank_experts(
         })
         .filter(|(_, score)| *score > 0.0)
         .collect();
-    let mut topics: HashMap<String, QueryTopic> = HashMap::new();
-    for (s, score) in &known {
-        let entry = topics.entry(s.key.clone()).or_default();
-        entry.read += 1.0;
-        entry.sum += score;
-    }
-    let people_knowing =
-        |key: &str, read: f64| people_on.get(key).map_or(read, |n| (*n as f64).max(read));
-    let most = topics
-        .iter()
-        .map(|(key, t)| people_knowing(key, t.read))
-        .fold(0.0, f64::max);
-    let people = (population.people as f64).max(most);
-    for (key, topic) in &mut topics {
-        topic.idf = idf(people, people_knowing(key, topic.read));
-    }
-    // The activity a person's is read against: the mean of the people
-    // who know a query topic, so that people who upload on other subjects
-    // move nobody's score.
-    let mean_activity = {
-        let mut people: Vec<UserId> = known.iter().map(|(s, _)| s.user).collect();
-        people.sort_unstable();
-        people.dedup();
-        let total: f64 = people
-            .iter()
-            .map(|u| activity.get(u).copied().unwrap_or(1) as f64)
-            .sum();
-        (total / people.len().max(1) as f64).max(1.0)
-    };
+    let (topics, people) = query_topics(&known, &knowing, &population);
     let idf_of = |key: &str| topics.get(key).map(|topic| topic.idf);
     let coverable = query_weight(query, idf_of);
     if coverable <= 0.0 {
         return Vec::new();
     }
     let answerable = held_share(query, idf_of, idf(people.max(1.0), 1.0));
-
-    let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
-    known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
-    for (s, score) in known {
-        let w = weight.get(s.key.as_str()).copied().unwrap_or_default();
-        let topic = topics.get(&s.key).copied().unwrap_or_default();
-        let actions = activity.get(&s.user).copied().unwrap_or(1) as f64;
-        let covered = w * topic.idf * topic.covered(score, actions / mean_activity);
-        let (expert, shares) = experts.entry(s.user).or_insert((
-            Expert {
-                user: s.user,
-                score: 0.0,
-                raw_score: 0.0,
-                topics: Vec::new(),
-            },
-            Vec::new(),
-        ));
-        expert.score += covered;
-        expert.raw_score += w * score;
-        let says = declared.contains(&(s.user, s.key.clone()));
-        expert.topics.push(ScoredTopic {
-            key: s.key,
-            label: s.label,
-            score,
-            shown: s.shown,
-            declared: says,
-        });
-        shares.push(covered);
-    }
+    let covering = Covering {
+        weight: &weight,
+        topics: &topics,
+        mean_activity: mean_activity(&known, &activity),
+        activity: &activity,
+        declared: &declared,
+    };
+    let experts = covering.experts(known);
     let documents = documents_evidence(&weight, &topics, actions, coverable);
     let mut ranked: Vec<Expert> = experts
         .into_values()
-        .map(|(mut expert, shares)| {
-            let mut order: Vec<(f64, ScoredTopic)> =
-                shares.into_iter().zip(expert.topics).collect();
-            order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
-            expert.topics = order.into_iter().map(|(_, t)| t).collect();
-            let own = (expert.score / coverable).min(1.0);
+        .map(|(expert, shares)| {
             let matched = documents.get(&expert.user).copied().unwrap_or_default();
-            let documents = matched / (matched + DOCUMENTS_SATURATION);
-            expert.score = (100.0 * answerable * (own + documents) / 2.0).clamp(0.0, 100.0);
-            expert
+            scored(expert, shares, coverable, answerable, matched)
         })
         .collect();
     ranked.sort_by(|a, b| {
@@ -481,6 +425,117 @@ pub fn rank_experts(
     });
     ranked.truncate(limit);
     ranked
+}
+
+/// What is known of each query topic `known` holds standings on (how many
+/// standings were read, their sum, its idf among `people`), and how many
+/// people the idf counts: the population, or more when a topic's holders
+/// outnumber it.
+fn query_topics(
+    known: &[(StoredStanding, f64)],
+    knowing: &HashMap<String, u64>,
+    population: &Population,
+) -> (HashMap<String, QueryTopic>, f64) {
+    let mut topics: HashMap<String, QueryTopic> = HashMap::new();
+    for (s, score) in known {
+        let entry = topics.entry(s.key.clone()).or_default();
+        entry.read += 1.0;
+        entry.sum += score;
+    }
+    let people_knowing =
+        |key: &str, read: f64| knowing.get(key).map_or(read, |n| (*n as f64).max(read));
+    let most = topics
+        .iter()
+        .map(|(key, t)| people_knowing(key, t.read))
+        .fold(0.0, f64::max);
+    let people = (population.people as f64).max(most);
+    for (key, topic) in &mut topics {
+        topic.idf = idf(people, people_knowing(key, topic.read));
+    }
+    (topics, people)
+}
+
+/// The activity a person's is read against: the mean of the people who
+/// know a query topic, so that people who upload on other subjects move
+/// nobody's score.
+fn mean_activity(known: &[(StoredStanding, f64)], activity: &HashMap<UserId, u64>) -> f64 {
+    let mut people: Vec<UserId> = known.iter().map(|(s, _)| s.user).collect();
+    people.sort_unstable();
+    people.dedup();
+    let total: f64 = people
+        .iter()
+        .map(|u| activity.get(u).copied().unwrap_or(1) as f64)
+        .sum();
+    (total / people.len().max(1) as f64).max(1.0)
+}
+
+/// How much of a query each standing covers.
+struct Covering<'a> {
+    weight: &'a HashMap<&'a str, f64>,
+    topics: &'a HashMap<String, QueryTopic>,
+    activity: &'a HashMap<UserId, u64>,
+    mean_activity: f64,
+    declared: &'a HashSet<(UserId, String)>,
+}
+
+impl Covering<'_> {
+    /// Each person of `known` with the sum of what their standings cover
+    /// (not yet a score) and the topics, with what each covers, in the
+    /// order of the keys.
+    fn experts(
+        &self,
+        mut known: Vec<(StoredStanding, f64)>,
+    ) -> HashMap<UserId, (Expert, Vec<f64>)> {
+        let mut experts: HashMap<UserId, (Expert, Vec<f64>)> = HashMap::new();
+        known.sort_by(|a, b| a.0.key.cmp(&b.0.key).then(a.0.user.cmp(&b.0.user)));
+        for (s, score) in known {
+            let w = self.weight.get(s.key.as_str()).copied().unwrap_or_default();
+            let topic = self.topics.get(&s.key).copied().unwrap_or_default();
+            let actions = self.activity.get(&s.user).copied().unwrap_or(1) as f64;
+            let covered = w * topic.idf * topic.covered(score, actions / self.mean_activity);
+            let (expert, shares) = experts.entry(s.user).or_insert((
+                Expert {
+                    user: s.user,
+                    score: 0.0,
+                    raw_score: 0.0,
+                    topics: Vec::new(),
+                },
+                Vec::new(),
+            ));
+            expert.score += covered;
+            expert.raw_score += w * score;
+            let says = self.declared.contains(&(s.user, s.key.clone()));
+            expert.topics.push(ScoredTopic {
+                key: s.key,
+                label: s.label,
+                score,
+                shown: s.shown,
+                declared: says,
+            });
+            shares.push(covered);
+        }
+        experts
+    }
+}
+
+/// `expert` scored: its topics ordered by `shares` (what each covers),
+/// its score from 0 to 100 the mean of the share of the `coverable` query
+/// it covers and of its documents' evidence (`matched`, saturated), times
+/// the share of the query anyone holds (`answerable`).
+fn scored(
+    mut expert: Expert,
+    shares: Vec<f64>,
+    coverable: f64,
+    answerable: f64,
+    matched: f64,
+) -> Expert {
+    let mut order: Vec<(f64, ScoredTopic)> = shares.into_iter().zip(expert.topics).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.key.cmp(&b.1.key)));
+    expert.topics = order.into_iter().map(|(_, t)| t).collect();
+    let own = (expert.score / coverable).min(1.0);
+    let documents = matched / (matched + DOCUMENTS_SATURATION);
+    expert.score = (100.0 * answerable * (own + documents) / 2.0).clamp(0.0, 100.0);
+    expert
 }
 
 /// A topic read from a query, and what Kenning knows of it: so that an
