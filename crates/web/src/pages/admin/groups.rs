@@ -5,7 +5,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{Missing, ServiceError};
+use kenning_app::{GroupService, Missing, ServiceError};
 use kenning_domain::{Group, GroupFilter, GroupId, GroupInput, UserId};
 use uuid::Uuid;
 
@@ -242,6 +242,84 @@ fn input_of(group: &Group, change: impl FnOnce(&mut GroupInput)) -> GroupInput {
     input
 }
 
+/// A change the group's page posts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum GroupChange {
+    /// A new name and external id.
+    Rename,
+    /// A member more, by e-mail address.
+    AddMember,
+    /// A member less, by id.
+    RemoveMember,
+    /// The group gone (its members stay users).
+    Delete,
+}
+
+impl GroupChange {
+    /// The change a path after the group's id names (`members/add`,
+    /// `members/remove`, `delete`).
+    fn of_path(path: &str) -> Option<Self> {
+        match path {
+            "members/add" => Some(Self::AddMember),
+            "members/remove" => Some(Self::RemoveMember),
+            "delete" => Some(Self::Delete),
+            _ => None,
+        }
+    }
+
+    /// Makes the change of group `id` as the form `written` asks
+    /// (`version` for a rename or a deletion).
+    fn apply(
+        self,
+        groups: &GroupService,
+        id: GroupId,
+        version: Option<u64>,
+        written: &Form,
+    ) -> Result<(), ServiceError> {
+        match self {
+            Self::Rename => groups
+                .patch(id, version, |g: &Group| {
+                    Ok::<_, ServiceError>(input_of(g, |input| {
+                        input.display_name = written.value("displayName");
+                        input.external_id = written.given("externalId");
+                    }))
+                })
+                .map(|_| ()),
+            Self::AddMember => groups
+                .add_member_by_email(id, &written.value("email"))
+                .map(|_| ()),
+            Self::RemoveMember => match Uuid::try_parse(&written.value("member")) {
+                Ok(member) => groups
+                    .remove_member(id, UserId::from_uuid(member))
+                    .map(|_| ()),
+                // No user's id is no member: nothing to take out.
+                Err(_) => Ok(()),
+            },
+            Self::Delete => groups.delete(id, version),
+        }
+    }
+
+    /// The page again, showing `form` as written beside `problems`.
+    fn refused(self, form: Form, problems: Problems) -> Shown {
+        match self {
+            Self::Rename => Shown {
+                rename: Some(form),
+                problems,
+                ..Shown::default()
+            },
+            Self::AddMember => Shown {
+                member: Some(form),
+                problems,
+                ..Shown::default()
+            },
+            Self::RemoveMember | Self::Delete => Shown {
+                problems,
+                ..Shown::default()
+            },
+        }
+    }
+}
+
 /// `POST /admin/groups/{id}`: renames the group.
 pub(crate) async fn rename(
     req: HttpRequest,
@@ -249,7 +327,7 @@ pub(crate) async fn rename(
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, (id.into_inner(), "rename".to_owned()), body).await
+    change(req, app, id.into_inner(), Some(GroupChange::Rename), body).await
 }
 
 /// `POST /admin/groups/{id}/{members/add|members/remove|delete}`.
@@ -259,91 +337,43 @@ pub(crate) async fn change_of(
     path: web::Path<(String, String)>,
     body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, path.into_inner(), body).await
+    let (id, what) = path.into_inner();
+    change(req, app, id, GroupChange::of_path(&what), body).await
 }
 
-/// Carries out the change `what` (`rename`, `members/add`,
-/// `members/remove` or `delete`) of the group the path names as the form
-/// `body` asks; then back to the page, or to the groups after a deletion.
+/// Carries out `what` on the group `id` as the form `body` asks; then back
+/// to the page, or to the groups after a deletion. A change of no name is
+/// a group not found.
 async fn change(
     req: HttpRequest,
     app: web::Data<Web>,
-    path: (String, String),
+    id: String,
+    what: Option<GroupChange>,
     body: web::Bytes,
 ) -> HttpResponse {
     let (visitor, form) = match posted(&req, &app, &body).await {
         Ok(posted) => posted,
         Err(response) => return response,
     };
-    let (id, what) = path;
-    let Some(id) = group_id(&id) else {
+    let (Some(id), Some(what)) = (group_id(&id), what) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Group));
     };
     let version = form.value("version").parse::<u64>().ok();
     let acting = visitor.use_cases(&app);
     let written = Form::parse(&body);
-    let asked = what.clone();
-    let done = blocking(move || {
-        let groups = acting.groups;
-        match asked.as_str() {
-            "rename" => groups
-                .patch(id, version, |g: &Group| {
-                    Ok::<_, ServiceError>(input_of(g, |input| {
-                        input.display_name = written.value("displayName");
-                        input.external_id = written.given("externalId");
-                    }))
-                })
-                .map(|_| ()),
-            "members/add" => groups
-                .add_member_by_email(id, &written.value("email"))
-                .map(|_| ()),
-            "members/remove" => match Uuid::try_parse(&written.value("member")) {
-                Ok(member) => groups
-                    .remove_member(id, UserId::from_uuid(member))
-                    .map(|_| ()),
-                // No user's id is no member: nothing to take out.
-                Err(_) => Ok(()),
-            },
-            "delete" => groups.delete(id, version),
-            _ => Err(ServiceError::NotFound(Missing::Group)),
-        }
-    })
-    .await;
+    let done = blocking(move || what.apply(&acting.groups, id, version, &written)).await;
     match done {
-        Ok(Ok(())) if what == "delete" => see_other("/admin/groups"),
+        Ok(Ok(())) if what == GroupChange::Delete => see_other("/admin/groups"),
         Ok(Ok(())) => see_other(&format!("/admin/groups/{}", id.as_uuid())),
-        Ok(Err(ServiceError::NotFound(Missing::User))) if what == "members/add" => {
+        Ok(Err(ServiceError::NotFound(Missing::User))) if what == GroupChange::AddMember => {
             let problems = Problems::of_field(
                 "email",
                 "is the address of no user (deleted users are in no group)".to_owned(),
             );
-            let shown = Shown {
-                member: Some(form),
-                problems,
-                ..Shown::default()
-            };
-            page_of(&app, &visitor, id, shown).await
+            page_of(&app, &visitor, id, what.refused(form, problems)).await
         }
         Ok(Err(e)) => match Problems::of_refusal(&e) {
-            Some(problems) => {
-                let shown = match what.as_str() {
-                    "rename" => Shown {
-                        rename: Some(form),
-                        problems,
-                        ..Shown::default()
-                    },
-                    "members/add" => Shown {
-                        member: Some(form),
-                        problems,
-                        ..Shown::default()
-                    },
-                    _ => Shown {
-                        problems,
-                        ..Shown::default()
-                    },
-                };
-                page_of(&app, &visitor, id, shown).await
-            }
+            Some(problems) => page_of(&app, &visitor, id, what.refused(form, problems)).await,
             None => failure(&visitor, &e),
         },
         Err(response) => response,
