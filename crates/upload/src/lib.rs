@@ -134,26 +134,86 @@ fn load_checkpoint(path: &Path) -> anyhow::Result<HashSet<String>> {
     }
 }
 
+/// Where a run keeps what it did: the checkpoint of the uploads
+/// acknowledged and the report of those refused.
+struct Records {
+    checkpoint_path: PathBuf,
+    report_path: PathBuf,
+    checkpoint: File,
+    report: File,
+}
+
+impl Records {
+    /// Where the checkpoint and the report are kept: beside the input
+    /// unless named.
+    fn paths(args: &UploadArgs) -> (PathBuf, PathBuf) {
+        let checkpoint = args
+            .checkpoint
+            .clone()
+            .unwrap_or_else(|| beside(&args.input, ".kenning-checkpoint"));
+        let report = args
+            .report
+            .clone()
+            .unwrap_or_else(|| beside(&args.input, ".kenning-failures.jsonl"));
+        (checkpoint, report)
+    }
+
+    /// The checkpoint at `checkpoint_path` (appended to) and a new report
+    /// at `report_path`.
+    fn open(checkpoint_path: PathBuf, report_path: PathBuf) -> anyhow::Result<Self> {
+        let checkpoint = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&checkpoint_path)
+            .with_context(|| {
+                format!("cannot write the checkpoint {}", checkpoint_path.display())
+            })?;
+        let report = File::create(&report_path)
+            .with_context(|| format!("cannot write the report {}", report_path.display()))?;
+        Ok(Self {
+            checkpoint_path,
+            report_path,
+            checkpoint,
+            report,
+        })
+    }
+
+    /// Counts and records what the run heard; `Err` for what ends it.
+    fn take(&mut self, message: Heard, tally: &mut Tally) -> anyhow::Result<()> {
+        match message {
+            Heard::Sent(items, Ok(outcomes)) => record(
+                &items,
+                &outcomes,
+                tally,
+                &mut self.checkpoint,
+                &mut self.report,
+            ),
+            Heard::Sent(_, Err(Fatal(why))) => Err(anyhow::anyhow!(why)),
+            Heard::Unreadable(unreadable) => {
+                *tally.rejected.entry("Unreadable".to_owned()).or_default() += 1;
+                write_report(
+                    &mut self.report,
+                    &unreadable.origin,
+                    "Unreadable",
+                    &unreadable.problem,
+                )
+            }
+            Heard::DoneBefore => {
+                tally.done_before += 1;
+                Ok(())
+            }
+            Heard::ReadFailed(e) => Err(e),
+        }
+    }
+}
+
 /// Runs `kenning upload`.
 pub fn run(args: UploadArgs) -> anyhow::Result<()> {
-    let checkpoint_path = args
-        .checkpoint
-        .clone()
-        .unwrap_or_else(|| beside(&args.input, ".kenning-checkpoint"));
-    let report_path = args
-        .report
-        .clone()
-        .unwrap_or_else(|| beside(&args.input, ".kenning-failures.jsonl"));
+    let (checkpoint_path, report_path) = Records::paths(&args);
     let done = load_checkpoint(&checkpoint_path)?;
     let source = Source::open(&args, &[checkpoint_path.clone(), report_path.clone()])?;
     let total = source.count()?;
-    let mut checkpoint = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&checkpoint_path)
-        .with_context(|| format!("cannot write the checkpoint {}", checkpoint_path.display()))?;
-    let mut report = File::create(&report_path)
-        .with_context(|| format!("cannot write the report {}", report_path.display()))?;
+    let mut records = Records::open(checkpoint_path, report_path)?;
 
     let sender = args.sending.sender();
     let concurrency = args.sending.concurrency();
@@ -189,54 +249,26 @@ pub fn run(args: UploadArgs) -> anyhow::Result<()> {
         }
         drop(heard_tx);
         for message in heard {
-            let outcome = match message {
-                Heard::Sent(items, Ok(outcomes)) => {
-                    record(&items, &outcomes, &mut tally, &mut checkpoint, &mut report)
-                }
-                Heard::Sent(_, Err(Fatal(why))) => {
-                    fatal.get_or_insert(anyhow::anyhow!(why));
-                    Ok(())
-                }
-                Heard::Unreadable(unreadable) => {
-                    *tally.rejected.entry("Unreadable".to_owned()).or_default() += 1;
-                    write_report(
-                        &mut report,
-                        &unreadable.origin,
-                        "Unreadable",
-                        &unreadable.problem,
-                    )
-                }
-                Heard::DoneBefore => {
-                    tally.done_before += 1;
-                    Ok(())
-                }
-                Heard::ReadFailed(e) => {
-                    fatal.get_or_insert(e);
-                    Ok(())
-                }
-            };
-            if let Err(e) = outcome {
+            if let Err(e) = records.take(message, &mut tally) {
                 fatal.get_or_insert(e);
-            }
-            if fatal.is_some() {
                 stop.store(true, Ordering::Relaxed);
             }
             progress.update(&tally, started);
         }
     });
     progress.finish();
-    summary(&tally, started, &report_path);
+    summary(&tally, started, &records.report_path);
     if let Some(e) = fatal {
         return Err(e.context(format!(
             "stopped; a new run sends what was not acknowledged (checkpoint {})",
-            checkpoint_path.display()
+            records.checkpoint_path.display()
         )));
     }
     let refused = tally.rejected.values().sum::<u64>() + tally.failed;
     if refused > 0 {
         anyhow::bail!(
             "{refused} uploads were rejected or failed; see {}",
-            report_path.display()
+            records.report_path.display()
         );
     }
     Ok(())
