@@ -152,6 +152,7 @@ fn equalities(expr: &Expr, into: &mut Map<String, Value>) {
     }
 }
 
+/// Applies one operation `op` at `path` of `resource` with `value`.
 fn apply_at(
     resource: &mut Map<String, Value>,
     path: &Path,
@@ -175,13 +176,7 @@ fn apply_at(
     if let (Op::Remove, None, None, Some(Value::Array(gone))) =
         (op, &path.filter, &path.sub, &value)
     {
-        if let Some(Value::Array(items)) =
-            key_of(target, &path.attribute).and_then(|k| target.get_mut(&k))
-        {
-            let values: Vec<Option<&Value>> =
-                gone.iter().map(|g| filter::field(g, "value")).collect();
-            items.retain(|item| !values.contains(&filter::field(item, "value")));
-        }
+        remove_by_value(target, &path.attribute, gone);
         return Ok(());
     }
     let value = match (op, value) {
@@ -197,27 +192,7 @@ fn apply_at(
     match (&path.filter, &path.sub, value) {
         (None, None, Some(value)) => set(target, &path.attribute, value, op),
         (None, None, None) => remove_key(target, &path.attribute),
-        (None, Some(sub), value) => match entry(target, &path.attribute, Value::Object(Map::new()))
-        {
-            Value::Object(complex) => match value {
-                Some(v) => set(complex, sub, v, op),
-                None => remove_key(complex, sub),
-            },
-            Value::Array(items) => {
-                for item in items.iter_mut().filter_map(Value::as_object_mut) {
-                    match &value {
-                        Some(v) => set(item, sub, v.clone(), op),
-                        None => remove_key(item, sub),
-                    }
-                }
-            }
-            _ => {
-                return Err(ScimError::invalid_path(format!(
-                    "{} has no sub-attributes",
-                    path.attribute
-                )))
-            }
-        },
+        (None, Some(sub), value) => apply_to_sub(target, &path.attribute, sub, op, value)?,
         (Some(expr), sub, value) => {
             let Value::Array(items) = entry(target, &path.attribute, Value::Array(Vec::new()))
             else {
@@ -230,60 +205,131 @@ fn apply_at(
                 .filter(|&i| element_matches(expr, &items[i]))
                 .collect();
             match value {
-                None => {
-                    if matching.is_empty() {
-                        return Err(ScimError::no_target(format!(
-                            "no element of {} matches the filter",
-                            path.attribute
-                        )));
-                    }
-                    match sub {
-                        Some(sub) => {
-                            for &i in &matching {
-                                if let Some(item) = items[i].as_object_mut() {
-                                    remove_key(item, sub);
-                                }
-                            }
-                        }
-                        None => {
-                            let mut i = 0;
-                            items.retain(|_| {
-                                let keep = !matching.contains(&i);
-                                i += 1;
-                                keep
-                            });
-                        }
-                    }
+                None => remove_matching(items, &matching, sub.as_deref(), &path.attribute)?,
+                Some(value) => update_matching(
+                    items,
+                    &matching,
+                    expr,
+                    sub.as_deref(),
+                    value,
+                    &path.attribute,
+                )?,
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Takes out of the array `attribute` of `target` the elements whose
+/// `value` one of `gone` holds.
+fn remove_by_value(target: &mut Map<String, Value>, attribute: &str, gone: &[Value]) {
+    if let Some(Value::Array(items)) = key_of(target, attribute).and_then(|k| target.get_mut(&k)) {
+        let values: Vec<Option<&Value>> = gone.iter().map(|g| filter::field(g, "value")).collect();
+        items.retain(|item| !values.contains(&filter::field(item, "value")));
+    }
+}
+
+/// Sets (or, without `value`, removes) the sub-attribute `sub` of
+/// `attribute`: of the complex attribute, or of every element of the
+/// multi-valued one.
+fn apply_to_sub(
+    target: &mut Map<String, Value>,
+    attribute: &str,
+    sub: &str,
+    op: Op,
+    value: Option<Value>,
+) -> Result<(), ScimError> {
+    match entry(target, attribute, Value::Object(Map::new())) {
+        Value::Object(complex) => match value {
+            Some(v) => set(complex, sub, v, op),
+            None => remove_key(complex, sub),
+        },
+        Value::Array(items) => {
+            for item in items.iter_mut().filter_map(Value::as_object_mut) {
+                match &value {
+                    Some(v) => set(item, sub, v.clone(), op),
+                    None => remove_key(item, sub),
                 }
-                Some(value) => {
-                    let update = |item: &mut Map<String, Value>| match (sub, &value) {
-                        (Some(sub), v) => set(item, sub, v.clone(), Op::Replace),
-                        (None, Value::Object(fields)) => {
-                            for (k, v) in fields {
-                                set(item, k, v.clone(), Op::Replace);
-                            }
-                        }
-                        (None, _) => {}
-                    };
-                    if sub.is_none() && !value.is_object() {
-                        return Err(ScimError::invalid_value(format!(
-                            "the value for {} must be an object",
-                            path.attribute
-                        )));
-                    }
-                    if matching.is_empty() {
-                        let mut created = Map::new();
-                        equalities(expr, &mut created);
-                        update(&mut created);
-                        items.push(Value::Object(created));
-                    } else {
-                        for &i in &matching {
-                            if let Some(item) = items[i].as_object_mut() {
-                                update(item);
-                            }
-                        }
-                    }
+            }
+        }
+        _ => {
+            return Err(ScimError::invalid_path(format!(
+                "{attribute} has no sub-attributes"
+            )))
+        }
+    }
+    Ok(())
+}
+
+/// Removes the `matching` elements of `items` (the multi-valued
+/// `attribute`), or their sub-attribute `sub`; no element matching is
+/// `noTarget`.
+fn remove_matching(
+    items: &mut Vec<Value>,
+    matching: &[usize],
+    sub: Option<&str>,
+    attribute: &str,
+) -> Result<(), ScimError> {
+    if matching.is_empty() {
+        return Err(ScimError::no_target(format!(
+            "no element of {attribute} matches the filter"
+        )));
+    }
+    match sub {
+        Some(sub) => {
+            for &i in matching {
+                if let Some(item) = items[i].as_object_mut() {
+                    remove_key(item, sub);
                 }
+            }
+        }
+        None => {
+            let mut i = 0;
+            items.retain(|_| {
+                let keep = !matching.contains(&i);
+                i += 1;
+                keep
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Sets `value` on the `matching` elements of `items` (the multi-valued
+/// `attribute`): as their sub-attribute `sub`, or field by field of an
+/// object; with no element matching, one is made from the filter's
+/// equalities (`emails[type eq "work"]`) and set.
+fn update_matching(
+    items: &mut Vec<Value>,
+    matching: &[usize],
+    expr: &Expr,
+    sub: Option<&str>,
+    value: Value,
+    attribute: &str,
+) -> Result<(), ScimError> {
+    if sub.is_none() && !value.is_object() {
+        return Err(ScimError::invalid_value(format!(
+            "the value for {attribute} must be an object"
+        )));
+    }
+    let update = |item: &mut Map<String, Value>| match (sub, &value) {
+        (Some(sub), v) => set(item, sub, v.clone(), Op::Replace),
+        (None, Value::Object(fields)) => {
+            for (k, v) in fields {
+                set(item, k, v.clone(), Op::Replace);
+            }
+        }
+        (None, _) => {}
+    };
+    if matching.is_empty() {
+        let mut created = Map::new();
+        equalities(expr, &mut created);
+        update(&mut created);
+        items.push(Value::Object(created));
+    } else {
+        for &i in matching {
+            if let Some(item) = items[i].as_object_mut() {
+                update(item);
             }
         }
     }
