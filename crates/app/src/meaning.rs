@@ -437,6 +437,40 @@ impl Meanings {
     }
 }
 
+/// The language whose queries the first embedder reads when another reads
+/// the rest.
+const FIRST_LANGUAGE: &str = "en";
+
+/// The embedders a query's meaning is read with.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct MeaningModels {
+    /// Reads every query, or those read in English first when `others` is
+    /// given.
+    pub(crate) first: Option<Arc<Meanings>>,
+    /// Reads the queries read in another language first.
+    pub(crate) others: Option<Arc<Meanings>>,
+}
+
+impl MeaningModels {
+    /// Each embedder, once.
+    pub(crate) fn each(&self) -> impl Iterator<Item = &Arc<Meanings>> {
+        self.first.iter().chain(&self.others)
+    }
+
+    /// The embedders for a query whose question's words were read in
+    /// `frame`, if any: the English one for a question asked in English,
+    /// the one for other languages for a question asked in another;
+    /// both for a query without such words, which is too short to tell
+    /// its language by ("Datenschutz", "data protection").
+    pub(crate) fn for_query(&self, frame: Option<&str>) -> Vec<&Arc<Meanings>> {
+        match (&self.first, &self.others, frame) {
+            (Some(first), Some(_), Some(FIRST_LANGUAGE)) => vec![first],
+            (_, Some(others), Some(_)) => vec![others],
+            _ => self.each().collect(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use chrono::{TimeZone, Utc};

@@ -12,40 +12,6 @@ use super::service::{internal, ExpertiseService};
 use crate::error::ServiceError;
 use crate::meaning::Meanings;
 
-/// The language whose queries the first embedder reads when another reads
-/// the rest.
-const FIRST_LANGUAGE: &str = "en";
-
-/// The embedders a query's meaning is read with.
-#[derive(Debug, Clone, Default)]
-pub(super) struct MeaningModels {
-    /// Reads every query, or those read in English first when `others` is
-    /// given.
-    first: Option<Arc<Meanings>>,
-    /// Reads the queries read in another language first.
-    others: Option<Arc<Meanings>>,
-}
-
-impl MeaningModels {
-    /// Each embedder, once.
-    fn each(&self) -> impl Iterator<Item = &Arc<Meanings>> {
-        self.first.iter().chain(&self.others)
-    }
-
-    /// The embedders for a query whose question's words were read in
-    /// `frame`, if any: the English one for a question asked in English,
-    /// the one for other languages for a question asked in another;
-    /// both for a query without such words, which is too short to tell
-    /// its language by ("Datenschutz", "data protection").
-    fn for_query(&self, frame: Option<&str>) -> Vec<&Arc<Meanings>> {
-        match (&self.first, &self.others, frame) {
-            (Some(first), Some(_), Some(FIRST_LANGUAGE)) => vec![first],
-            (_, Some(others), Some(_)) => vec![others],
-            _ => self.each().collect(),
-        }
-    }
-}
-
 impl ExpertiseService {
     /// The service finding topics by their meaning too, with `embedder`:
     /// a query reaches the learned topics nearest to its own (see

@@ -9,11 +9,11 @@ use kenning_ports::{
     TopicExtractor, UserStore,
 };
 
-use super::by_meaning::MeaningModels;
 use crate::access::{Caller, Operation};
 use crate::asked::AskedLedger;
 use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
+use crate::meaning::MeaningModels;
 
 /// Takes uploads and answers who knows what.
 #[derive(Clone)]
