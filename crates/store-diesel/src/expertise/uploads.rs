@@ -116,39 +116,9 @@ fn record_one(
     };
     let taught = learns && rules.teaches(&action.entity_type, &action.action_type);
     let started = Instant::now();
-    // A taken alias inserts nothing (PostgreSQL waits for a writer of the
-    // same alias to end first), and nothing else is written then.
-    let inserted = execute_natively(
-        conn,
-        diesel::insert_into(actions::table)
-            .values(ActionRow {
-                id: action.id.to_string(),
-                user_id: &user_id,
-                entity_type: &action.entity_type,
-                action_type: &action.action_type,
-                action_date: to_db_time(action.action_date),
-                alias: action.alias.as_deref(),
-                received: to_db_time(action.received),
-                taught,
-            })
-            .on_conflict(actions::alias)
-            .do_nothing(),
-    )?;
-    if inserted == 0 {
-        let (stored, received): (String, NaiveDateTime) = actions::table
-            .filter(actions::alias.eq(action.alias.as_deref()))
-            .select((actions::id, actions::received))
-            .first(conn)?;
-        let action = Uuid::parse_str(&stored).map_err(|_| {
-            TxError::from(StoreError::backend_message(format!(
-                "stored action id {stored}"
-            )))
-        })?;
+    if let Some(duplicate) = insert_action(conn, action, &user_id, taught)? {
         UPLOAD_STAGES.add(UploadStage::ActionRow, started.elapsed());
-        return Ok(Outcome::Refused(RecordError::DuplicateAlias {
-            action,
-            received: from_db_time(received),
-        }));
+        return Ok(Outcome::Refused(duplicate));
     }
     if !taught {
         UPLOAD_STAGES.add(UploadStage::ActionRow, started.elapsed());
@@ -161,12 +131,73 @@ fn record_one(
         UPLOAD_STAGES.add(UploadStage::ActionRow, now - started);
         now
     };
+    insert_topics(conn, action, &user_id, scoring)?;
+    for key in learn(conn, action, &user_id, scoring)? {
+        *counts.people_on.entry(key).or_default() += 1;
+    }
+    let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
+    total.0 += i64::from(first_action);
+    total.1 += 1;
+    UPLOAD_STAGES.add(UploadStage::TopicStructures, started.elapsed());
+    Ok(Outcome::Learned(user_id, true))
+}
+
+/// Inserts the action's row for `user_id`; `DuplicateAlias` (and nothing
+/// written) when its alias is taken. PostgreSQL waits for a writer of the
+/// same alias to end first.
+fn insert_action(
+    conn: &mut DbConnection,
+    action: &NewAction,
+    user_id: &str,
+    taught: bool,
+) -> Result<Option<RecordError>, TxError> {
+    let inserted = execute_natively(
+        conn,
+        diesel::insert_into(actions::table)
+            .values(ActionRow {
+                id: action.id.to_string(),
+                user_id,
+                entity_type: &action.entity_type,
+                action_type: &action.action_type,
+                action_date: to_db_time(action.action_date),
+                alias: action.alias.as_deref(),
+                received: to_db_time(action.received),
+                taught,
+            })
+            .on_conflict(actions::alias)
+            .do_nothing(),
+    )?;
+    if inserted > 0 {
+        return Ok(None);
+    }
+    let (stored, received): (String, NaiveDateTime) = actions::table
+        .filter(actions::alias.eq(action.alias.as_deref()))
+        .select((actions::id, actions::received))
+        .first(conn)?;
+    let action = Uuid::parse_str(&stored).map_err(|_| {
+        TxError::from(StoreError::backend_message(format!(
+            "stored action id {stored}"
+        )))
+    })?;
+    Ok(Some(RecordError::DuplicateAlias {
+        action,
+        received: from_db_time(received),
+    }))
+}
+
+/// Inserts the action's topics, each with its relevance under `scoring`.
+fn insert_topics(
+    conn: &mut DbConnection,
+    action: &NewAction,
+    user_id: &str,
+    scoring: &Scoring,
+) -> Result<(), TxError> {
     let learned: Vec<ActionTopicRow> = action
         .topics
         .iter()
         .map(|topic| ActionTopicRow {
             action_id: action.id.to_string(),
-            user_id: user_id.clone(),
+            user_id: user_id.to_owned(),
             topic_key: topic.key.clone(),
             label: topic.label.clone(),
             primary_relevance: topic.by_descriptor[0],
@@ -179,13 +210,24 @@ fn record_one(
     for rows in learned.chunks(ROWS_PER_INSERT) {
         execute_natively(conn, diesel::insert_into(action_topics::table).values(rows))?;
     }
+    Ok(())
+}
+
+/// Updates the user's standings on the action's topics as the domain
+/// learns ([`StandingChanges::of`]); the topics the user knows for the
+/// first time.
+fn learn(
+    conn: &mut DbConnection,
+    action: &NewAction,
+    user_id: &str,
+    scoring: &Scoring,
+) -> Result<Vec<String>, TxError> {
     let keys: Vec<&str> = action.topics.iter().map(|t| t.key.as_str()).collect();
-    let mine = || {
-        standings::table
-            .filter(standings::user_id.eq(&user_id))
-            .filter(standings::topic_key.eq_any(&keys))
-    };
-    let before: Vec<StandingRow> = mine().select(StandingRow::as_select()).load(conn)?;
+    let before: Vec<StandingRow> = standings::table
+        .filter(standings::user_id.eq(user_id))
+        .filter(standings::topic_key.eq_any(&keys))
+        .select(StandingRow::as_select())
+        .load(conn)?;
     let before = before
         .into_iter()
         .map(|row| (row.topic_key.clone(), row.labelled()))
@@ -200,21 +242,14 @@ fn record_one(
     let after: Vec<StandingRow> = changes
         .standings
         .into_iter()
-        .map(|(key, labelled)| StandingRow::new(user_id.clone(), key, labelled, scoring))
+        .map(|(key, labelled)| StandingRow::new(user_id.to_owned(), key, labelled, scoring))
         .collect();
     // The user's row is locked until commit, so nobody else writes these
     // standings meanwhile: those read above are updated in place.
     for rows in after.chunks(ROWS_PER_INSERT) {
         upsert_standings(conn, rows).execute(conn)?;
     }
-    for key in changes.first_known {
-        *counts.people_on.entry(key).or_default() += 1;
-    }
-    let total = counts.totals.entry(shard(&user_id).to_owned()).or_default();
-    total.0 += i64::from(first_action);
-    total.1 += 1;
-    UPLOAD_STAGES.add(UploadStage::TopicStructures, started.elapsed());
-    Ok(Outcome::Learned(user_id, true))
+    Ok(changes.first_known.into_iter().collect())
 }
 
 /// The ACTIVE or DEACTIVATED users that `actions` name, by e-mail key,
