@@ -35,12 +35,12 @@ FREEDICT_DIR := target/freedict/usr/share/dictd
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
 ## Fetches the text-embedding models while it builds (see `model`): one
-## cargo build makes everything `run` needs (the server runs the model
-## itself; with --meaning static it distils the static vectors at its
-## first start, once).
+## cargo build makes everything `run` needs (the server runs both models
+## itself, each on the questions of its languages; with --meaning static it
+## distils the static vectors at its first start, once, and runs them alone).
 run:
 	@$(MAKE) --no-print-directory -j2 build model-files
-	target/release/kenning serve --model-dir $(MODEL_DIR)
+	target/release/kenning serve --model-dir $(MODEL_DIR) --other-languages-model-dir $(MULTILINGUAL_DIR)
 
 ## The models' files as fetched, without the static vectors `model` distils.
 model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/model.q4

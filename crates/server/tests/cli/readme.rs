@@ -160,13 +160,21 @@ impl Drop for Shell {
 }
 
 /// `kenning serve` as `make run` starts it: the default database (under
-/// `home`) and the model `make model` fetched (`KENNING_TEST_MODEL_DIR`,
-/// which `make test` sets; without it, words alone), nothing else set; on
-/// a free port.
+/// `home`) and the models `make model` fetched (`KENNING_TEST_MODEL_DIR`
+/// and `KENNING_TEST_MULTILINGUAL_DIR`, which `make test` sets; without
+/// them, words alone), nothing else set; on a free port.
 fn serve_by_default(home: &Path, path: &str) -> (Served, u16) {
     let mut serve = vec!["serve".to_owned(), "--bind".into(), "127.0.0.1:0".into()];
-    if let Some(dir) = std::env::var_os("KENNING_TEST_MODEL_DIR") {
-        serve.extend(["--model-dir".to_owned(), dir.to_string_lossy().into_owned()]);
+    for (flag, variable) in [
+        ("--model-dir", "KENNING_TEST_MODEL_DIR"),
+        (
+            "--other-languages-model-dir",
+            "KENNING_TEST_MULTILINGUAL_DIR",
+        ),
+    ] {
+        if let Some(dir) = std::env::var_os(variable) {
+            serve.extend([flag.to_owned(), dir.to_string_lossy().into_owned()]);
+        }
     }
     let child = Command::new(env!("CARGO_BIN_EXE_kenning"))
         .args(&serve)
