@@ -250,7 +250,7 @@ pub struct Settings {
     pub meaning: Meaning,
     /// The model that reads the meaning of questions asked in other
     /// languages than English, and of queries too short to tell, beside
-    /// `meaning`'s (a [`Meaning::Model`] or [`Meaning::Missing`]); `Off`
+    /// `meaning`'s (a [`Meaning::Model`] or [`Meaning::NoModel`]); `Off`
     /// reads every query with `meaning`'s.
     pub other_languages: Meaning,
     /// How often the topics learned meanwhile are embedded.
@@ -334,7 +334,7 @@ pub enum Meaning {
     Model(PathBuf),
     /// By words alone, since no model was found: `looked` names the
     /// places looked in, said when the server starts.
-    Missing {
+    NoModel {
         /// Where a model was looked for.
         looked: String,
     },
@@ -379,7 +379,7 @@ impl Meaning {
                 log::info!("meaning: off; {}", role.without());
                 return None;
             }
-            Meaning::Missing { looked } => {
+            Meaning::NoModel { looked } => {
                 log::warn!(
                     "meaning: {looked}; {} \
                      (`make model` fetches the model, `make install` puts it in the data folder)",

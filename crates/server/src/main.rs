@@ -400,7 +400,7 @@ fn main() -> ExitCode {
 
 /// Whether a command may create the database it is pointed at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Missing {
+enum IfNoDatabase {
     /// `migrate` (and `serve`) set a database up.
     Create,
     /// Every other command: the default path is relative to the working
@@ -421,9 +421,9 @@ fn announce(database_url: &str) -> anyhow::Result<Location> {
 /// demand: a pool thread still connecting when the command returns from
 /// `main` would crash the process in libpq's exit handlers. Each command
 /// drops the services before it returns, which closes the connections.
-fn open(database_url: &str, missing: Missing) -> anyhow::Result<Services> {
+fn open(database_url: &str, missing: IfNoDatabase) -> anyhow::Result<Services> {
     let location = announce(database_url)?;
-    if missing == Missing::Refuse && !location.exists() {
+    if missing == IfNoDatabase::Refuse && !location.exists() {
         anyhow::bail!(
             "no database at {location}; create it with `kenning migrate` (or `kenning serve`), \
              or point --database-url at an existing one"
@@ -442,12 +442,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Serve(args) => serve(cli.database_url, args),
         Command::Migrate => {
-            open(&cli.database_url, Missing::Create)?;
+            open(&cli.database_url, IfNoDatabase::Create)?;
             eprintln!("migrations applied");
             Ok(())
         }
         Command::Token(command) => {
-            let services = open(&cli.database_url, Missing::Refuse)?;
+            let services = open(&cli.database_url, IfNoDatabase::Refuse)?;
             match command {
                 TokenCommand::Create {
                     name,
@@ -462,7 +462,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Apikey(command) => {
-            let services = open(&cli.database_url, Missing::Refuse)?;
+            let services = open(&cli.database_url, IfNoDatabase::Refuse)?;
             match command {
                 ApikeyCommand::Create {
                     name,
@@ -479,16 +479,16 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             }
         }
         Command::Purge => {
-            let purged = open(&cli.database_url, Missing::Refuse)?
+            let purged = open(&cli.database_url, IfNoDatabase::Refuse)?
                 .users
                 .purge_due()?;
             let users = if purged == 1 { "user" } else { "users" };
             println!("anonymized {purged} {users} whose grace period had ended");
             Ok(())
         }
-        Command::Audit(args) => audit::print(&open(&cli.database_url, Missing::Refuse)?, args),
+        Command::Audit(args) => audit::print(&open(&cli.database_url, IfNoDatabase::Refuse)?, args),
         Command::Webhook(command) => {
-            webhooks::run(&open(&cli.database_url, Missing::Refuse)?, command)
+            webhooks::run(&open(&cli.database_url, IfNoDatabase::Refuse)?, command)
         }
         Command::Topics(TopicsCommand::Extract(args)) => topics::extract(args),
         Command::Upload(args) => kenning_upload::run(args),
@@ -498,18 +498,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             kenning_upload::demo::run(args)?;
             demo_signin_link(&cli.database_url, url)
         }
-        Command::Data(who) => privacy::data(&open(&cli.database_url, Missing::Refuse)?, who),
+        Command::Data(who) => privacy::data(&open(&cli.database_url, IfNoDatabase::Refuse)?, who),
         Command::Learning(command) => {
-            privacy::learning(&open(&cli.database_url, Missing::Refuse)?, command)
+            privacy::learning(&open(&cli.database_url, IfNoDatabase::Refuse)?, command)
         }
         Command::Forget { who, yes } => {
-            privacy::forget(&open(&cli.database_url, Missing::Refuse)?, who, yes)
+            privacy::forget(&open(&cli.database_url, IfNoDatabase::Refuse)?, who, yes)
         }
         Command::Rules(command) => {
-            privacy::rules(&open(&cli.database_url, Missing::Refuse)?, command)
+            privacy::rules(&open(&cli.database_url, IfNoDatabase::Refuse)?, command)
         }
         Command::SigninLink(args) => {
-            let services = open(&cli.database_url, Missing::Refuse)?;
+            let services = open(&cli.database_url, IfNoDatabase::Refuse)?;
             signin_link(&services, &args.email, args.public.public_url)
         }
     }
@@ -545,7 +545,7 @@ fn signin_link(
 /// default, or `--database-url`); otherwise says how to make one.
 fn demo_signin_link(database_url: &str, public_url: Option<url::Url>) -> anyhow::Result<()> {
     let (name, email) = kenning_upload::demo::guide();
-    let services = match open(database_url, Missing::Refuse) {
+    let services = match open(database_url, IfNoDatabase::Refuse) {
         Ok(services) => services,
         Err(e) => {
             eprintln!(
@@ -653,7 +653,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         scoring: args.scoring.scoring()?,
         meaning: match (args.meaning, model_dir) {
             (MeaningMode::Off, _) => Meaning::Off,
-            (_, Err(looked)) => Meaning::Missing { looked },
+            (_, Err(looked)) => Meaning::NoModel { looked },
             (MeaningMode::Static, Ok(dir)) => Meaning::Static(dir),
             (MeaningMode::Model, Ok(dir)) => Meaning::Model(dir),
         },
@@ -661,7 +661,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         other_languages: match (args.meaning, other_languages_dir) {
             (MeaningMode::Off | MeaningMode::Static, _) => Meaning::Off,
             (MeaningMode::Model, _) if one_named => Meaning::Off,
-            (MeaningMode::Model, Err(looked)) => Meaning::Missing { looked },
+            (MeaningMode::Model, Err(looked)) => Meaning::NoModel { looked },
             (MeaningMode::Model, Ok(dir)) => Meaning::Model(dir),
         },
         meaning_refresh: Duration::from_secs(args.meaning_refresh_secs),
