@@ -376,13 +376,14 @@ impl Meaning {
         let started = std::time::Instant::now();
         let loaded: Result<Arc<dyn Embedder>, _> = match self {
             Meaning::Off => {
-                log::info!("meaning: off; {}", role.without());
+                log::info!("meaning{}: off; {}", role.of(), role.without());
                 return None;
             }
             Meaning::NoModel { looked } => {
                 log::warn!(
-                    "meaning: {looked}; {} \
+                    "meaning{}: {looked}; {} \
                      (`make model` fetches the model, `make install` puts it in the data folder)",
+                    role.of(),
                     role.without()
                 );
                 return None;
@@ -407,7 +408,8 @@ impl Meaning {
             }
             Err(e) => {
                 log::warn!(
-                    "meaning: {e}; {} (`make model` fetches the model)",
+                    "meaning{}: {e}; {} (`make model` fetches the model)",
+                    role.of(),
                     role.without()
                 );
                 None
