@@ -244,6 +244,12 @@ impl Meanings {
         self.embedder.model()
     }
 
+    /// Whether the model's vocabulary holds every one of `words` whole
+    /// (and there is one).
+    fn holds_all(&self, words: &[&str]) -> bool {
+        !words.is_empty() && words.iter().all(|w| self.embedder.holds_word(w))
+    }
+
     /// How many topics the index holds.
     pub(crate) fn topics(&self) -> usize {
         self.index().keys.len()
@@ -459,13 +465,23 @@ impl MeaningModels {
 
     /// The embedders for a query whose question's words were read in
     /// `frame`, if any: the English one for a question asked in English,
-    /// the one for other languages for a question asked in another;
-    /// both for a query without such words, which is too short to tell
-    /// its language by ("Datenschutz", "data protection").
-    pub(crate) fn for_query(&self, frame: Option<&str>) -> Vec<&Arc<Meanings>> {
+    /// the one for other languages for a question asked in another. A
+    /// query without such words ("Datenschutz", "data protection") is too
+    /// short to tell its language by: of its `words`, the one model whose
+    /// vocabulary holds them all whole reads it, for the other would
+    /// spell them from pieces ("dat", "ens": "date"); both read it when
+    /// both hold them, or neither does.
+    pub(crate) fn for_query(&self, frame: Option<&str>, words: &[&str]) -> Vec<&Arc<Meanings>> {
         match (&self.first, &self.others, frame) {
             (Some(first), Some(_), Some(FIRST_LANGUAGE)) => vec![first],
             (_, Some(others), Some(_)) => vec![others],
+            (Some(first), Some(others), None) => {
+                match (first.holds_all(words), others.holds_all(words)) {
+                    (true, false) => vec![first],
+                    (false, true) => vec![others],
+                    _ => vec![first, others],
+                }
+            }
             _ => self.each().collect(),
         }
     }
@@ -516,6 +532,10 @@ mod tests {
                 noise: 0.7,
                 same: 0.9,
             }
+        }
+
+        fn holds_word(&self, word: &str) -> bool {
+            self.embed(word).is_some()
         }
     }
 
@@ -630,6 +650,10 @@ mod tests {
         fn scale(&self, vector: &[f32]) -> Scale {
             Table.scale(vector)
         }
+
+        fn holds_word(&self, word: &str) -> bool {
+            Table.holds_word(word)
+        }
     }
 
     #[test]
@@ -722,5 +746,69 @@ mod tests {
         meanings.refresh(&store_knowing(&["car", "bread"])).unwrap();
         assert_eq!(meanings.refresh(&store_knowing(&["bread"])).unwrap(), 1);
         assert!(meanings.reach(&[written("automobile")]).is_empty());
+    }
+
+    /// [`Table`] under a `name`, whose vocabulary holds `words` whole.
+    #[derive(Debug)]
+    struct Holding(&'static str, &'static [&'static str]);
+
+    impl Embedder for Holding {
+        fn model(&self) -> &str {
+            self.0
+        }
+
+        fn dimensions(&self) -> usize {
+            Table.dimensions()
+        }
+
+        fn embed(&self, text: &str) -> Option<Vec<f32>> {
+            Table.embed(text)
+        }
+
+        fn related_above(&self, vector: &[f32]) -> f32 {
+            Table.related_above(vector)
+        }
+
+        fn scale(&self, vector: &[f32]) -> Scale {
+            Table.scale(vector)
+        }
+
+        fn holds_word(&self, word: &str) -> bool {
+            self.1.contains(&word)
+        }
+    }
+
+    #[test]
+    fn a_bare_query_is_read_by_the_model_that_holds_its_words_whole() {
+        let english = Holding("english", &["data", "protection", "payroll"]);
+        let many = Holding("many", &["datenschutz", "data", "protection"]);
+        let models = MeaningModels {
+            first: Some(Arc::new(Meanings::new(Arc::new(english)))),
+            others: Some(Arc::new(Meanings::new(Arc::new(many)))),
+        };
+        let read = |frame: Option<&str>, words: &[&str]| -> Vec<String> {
+            let chosen = models.for_query(frame, words);
+            chosen.iter().map(|m| m.model().to_owned()).collect()
+        };
+        assert_eq!(read(None, &["datenschutz"]), ["many"], "a German word");
+        assert_eq!(read(None, &["payroll"]), ["english"], "an English word");
+        assert_eq!(
+            read(None, &["data", "protection"]),
+            ["english", "many"],
+            "words both hold"
+        );
+        assert_eq!(read(None, &["k8s"]), ["english", "many"], "held by neither");
+        assert_eq!(
+            read(None, &["payroll", "datenschutz"]),
+            ["english", "many"],
+            "each holds only some"
+        );
+        assert_eq!(read(None, &[]), ["english", "many"], "no word");
+        assert_eq!(
+            read(Some("en"), &["datenschutz"]),
+            ["english"],
+            "asked in English"
+        );
+        assert_eq!(read(Some("de"), &["payroll"]), ["many"], "asked in German");
     }
 }

@@ -28,3 +28,13 @@ pub(crate) fn tokenizer(dir: &Path) -> Result<tokenizers::Tokenizer, ModelError>
     tokenizer.with_padding(None);
     Ok(tokenizer)
 }
+
+/// The token a WordPiece vocabulary reads a word it cannot spell as.
+const UNKNOWN: &str = "[UNK]";
+
+/// Whether `tokenizer` reads `word` as one token it knows.
+pub(crate) fn holds_whole(tokenizer: &tokenizers::Tokenizer, word: &str) -> bool {
+    tokenizer
+        .encode(word, false)
+        .is_ok_and(|encoding| matches!(encoding.get_tokens(), [token] if token != UNKNOWN))
+}

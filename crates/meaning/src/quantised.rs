@@ -528,6 +528,21 @@ impl Embedder for Quantised {
     fn scale(&self, vector: &[f32]) -> Scale {
         self.reference.scale(vector)
     }
+
+    fn holds_word(&self, word: &str) -> bool {
+        // The model's pieces are cased: a query's word may be written in
+        // lower case ("datenschutz") where texts begin it with a capital.
+        let mut chars = word.chars();
+        let capitalised: String = chars
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(chars)
+            .collect();
+        [word, &word.to_lowercase(), &capitalised]
+            .iter()
+            .any(|w| self.tokenizer.holds_whole(w))
+    }
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use candle_core::{Device, Tensor};
 use kenning_ports::{Embedder, Scale};
 
 use crate::calibration::{reference_words, same_subject_pairs, Reference};
-use crate::directory::{name_of, tokenizer, STATIC_FILE};
+use crate::directory::{holds_whole, name_of, tokenizer, STATIC_FILE};
 use crate::error::ModelError;
 use crate::vector::unit;
 
@@ -150,5 +150,9 @@ impl Embedder for StaticVectors {
 
     fn scale(&self, vector: &[f32]) -> Scale {
         self.reference.scale(vector)
+    }
+
+    fn holds_word(&self, word: &str) -> bool {
+        holds_whole(&self.tokenizer, word)
     }
 }

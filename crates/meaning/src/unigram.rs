@@ -124,6 +124,18 @@ impl Unigram {
         ids
     }
 
+    /// Whether `word` is one piece of the vocabulary (after the lone
+    /// word-start piece, if the split begins with it).
+    pub(crate) fn holds_whole(&self, word: &str) -> bool {
+        let lone_start = self.ids.get(WORD_START.to_string().as_str()).copied();
+        let pieces = self.encode(word);
+        let pieces = match pieces.split_first() {
+            Some((first, rest)) if Some(*first) == lone_start => rest,
+            _ => &pieces[..],
+        };
+        matches!(pieces, [id] if *id != self.unknown)
+    }
+
     /// How many pieces the vocabulary holds: every id is below it.
     pub(crate) fn size(&self) -> usize {
         self.pieces.len()

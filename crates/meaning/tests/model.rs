@@ -181,6 +181,34 @@ fn the_multilingual_model_reads_meaning_across_languages() {
 }
 
 #[test]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+)]
+fn each_model_holds_whole_the_words_of_its_languages() {
+    let english = Transformer::load(&model_dir()).unwrap();
+    let vectors = StaticVectors::load(&model_dir()).unwrap();
+    let many = Quantised::load(&dir_of("KENNING_TEST_MULTILINGUAL_DIR")).unwrap();
+    // Word, held by the English model, held by the multilingual one.
+    for (word, in_english, in_many) in [
+        ("payroll", true, false),
+        ("protection", true, true),
+        ("Datenschutz", false, true),
+        ("datenschutz", false, true),
+        ("sécurité", false, true),
+        ("k8s", false, false),
+    ] {
+        assert_eq!(english.holds_word(word), in_english, "{word} in English");
+        assert_eq!(
+            vectors.holds_word(word),
+            in_english,
+            "{word} in the vectors"
+        );
+        assert_eq!(many.holds_word(word), in_many, "{word} in many languages");
+    }
+}
+
+#[test]
 fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
     let empty = std::env::temp_dir().join(format!("kenning-no-model-{}", std::process::id()));
     std::fs::create_dir_all(&empty).unwrap();

@@ -37,6 +37,13 @@ pub trait Embedder: Send + Sync {
     /// pairs may sit near 0.1 or near 0.8, and some texts stand near
     /// everything.
     fn scale(&self, vector: &[f32]) -> Scale;
+
+    /// Whether the model's vocabulary holds `word` whole, as one token: a
+    /// word the model met often enough to keep, which it reads by its
+    /// meaning rather than spell from pieces ("Datenschutz" is one token
+    /// of a model made for many languages and four pieces of an English
+    /// one, the first of which is "dat").
+    fn holds_word(&self, word: &str) -> bool;
 }
 
 /// What similarities to one text mean on one embedder: at `noise` or

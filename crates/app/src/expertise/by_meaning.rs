@@ -26,7 +26,8 @@ impl ExpertiseService {
     /// The service reading the meaning of a question asked in another
     /// language than English with `embedder` (a model made for many
     /// languages, beside an English one that reads English better), and
-    /// of a query too short to tell its language by with both.
+    /// of a query too short to tell its language by with the model whose
+    /// vocabulary holds its words, or both.
     pub fn with_other_languages_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.meanings.others = Some(Arc::new(Meanings::new(embedder)));
         self
@@ -63,14 +64,22 @@ impl ExpertiseService {
 
     /// `terms` of a query whose question's words were read in `frame`
     /// and the learned topics they reach through their meaning, with the
-    /// names of the models that read it, if any. A topic two models reach
-    /// keeps its greater weight.
+    /// names of the models that read it, if any (chosen by the frame or by
+    /// the words of the terms, see
+    /// [`MeaningModels::for_query`](crate::meaning::MeaningModels::for_query)). A topic
+    /// two models reach keeps its greater weight.
     pub(super) fn with_reached(
         &self,
         mut terms: Vec<QueryTerm>,
         frame: Option<&str>,
     ) -> (Vec<QueryTerm>, Option<String>) {
-        let models = self.meanings.for_query(frame);
+        let mut words: Vec<&str> = terms
+            .iter()
+            .flat_map(|t| t.label.split_whitespace())
+            .collect();
+        words.sort_unstable();
+        words.dedup();
+        let models = self.meanings.for_query(frame, &words);
         let reached: Vec<Vec<QueryTerm>> = match models.as_slice() {
             [] => return (terms, None),
             [one] => vec![one.reach(&terms)],
