@@ -17,6 +17,7 @@ mod credentials;
 mod error;
 mod expertise;
 mod export;
+mod gate;
 mod groups;
 mod meaning;
 mod privacy;
@@ -37,6 +38,7 @@ pub use credentials::{
 };
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{preview_topics, Accepted, ExpertiseService, QueryReading, UserTopic};
+pub use gate::{Connector, Gate};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};
 pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};

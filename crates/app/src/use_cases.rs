@@ -9,8 +9,9 @@ use crate::{
     PrivacyService, SessionService, UserService, WebhookService,
 };
 
-/// The use cases, as the composition root built them (for the operator),
-/// or as one caller calls them ([`called_by`](Self::called_by)).
+/// The use cases: as the composition root builds them (for the operator)
+/// to put behind the [`crate::Gate`], or as the gate hands them to a door,
+/// for one caller.
 #[derive(Debug, Clone)]
 pub struct UseCases {
     /// Users.
@@ -35,8 +36,9 @@ pub struct UseCases {
 
 impl UseCases {
     /// The same use cases as `caller` calls them, each refusing what the
-    /// caller may not do, their changes recorded as made by `actor`.
-    pub fn called_by(&self, caller: Caller, actor: Actor) -> Self {
+    /// caller may not do, their changes recorded as made by `actor`: for
+    /// the [`crate::Gate`], a door's only way to them.
+    pub(crate) fn called_by(&self, caller: Caller, actor: Actor) -> Self {
         Self {
             users: self
                 .users

@@ -4,30 +4,21 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{Caller, Principal, ServiceError, UseCases};
+use kenning_app::{Caller, Gate, Principal, ServiceError, UseCases};
 use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
 
 use crate::error::ApiError;
 
 /// What a request executes with: the use cases as the caller calls them
-/// (as fields of their own, through `Deref`: each refuses what the
-/// caller's scopes do not allow, their changes recorded as the caller's),
-/// and the largest offset `users` accepts (the schema's
-/// [`crate::Limits::max_offset`]).
+/// (each refuses what the caller's scopes do not allow, their changes
+/// recorded as the caller's), and the largest offset `users` accepts (the
+/// schema's [`crate::Limits::max_offset`]).
 #[derive(Debug, Clone)]
 pub struct Context {
-    use_cases: UseCases,
+    pub(crate) use_cases: UseCases,
     pub max_offset: u32,
     read_ahead: Arc<ReadAhead>,
-}
-
-impl std::ops::Deref for Context {
-    type Target = UseCases;
-
-    fn deref(&self) -> &UseCases {
-        &self.use_cases
-    }
 }
 
 /// What a list's resolver read for its items' fields in one batch, each
@@ -62,12 +53,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl juniper::Context for Context {}
 
 impl Context {
-    /// A request's context: `principal` calling `use_cases`, its changes
-    /// recorded as made by its credential through GraphQL.
-    pub fn new(principal: Principal, use_cases: &UseCases, max_offset: u32) -> Self {
+    /// A request's context: `principal` calling the use cases behind
+    /// `gate`, its changes recorded as made by its credential through
+    /// GraphQL.
+    pub fn new(principal: Principal, gate: &Gate, max_offset: u32) -> Self {
         let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
         Self {
-            use_cases: use_cases.called_by(Caller::Machine(principal), actor),
+            use_cases: gate.called_by(Caller::Machine(principal), actor),
             max_offset,
             read_ahead: Arc::default(),
         }
@@ -76,7 +68,7 @@ impl Context {
     /// Reads the people `ids` an answer names in one batch, for
     /// [`person`](Self::person) to answer from.
     pub(crate) fn read_people_ahead(&self, ids: &[UserId]) -> Result<(), ApiError> {
-        let found = self.expertise.people(ids)?;
+        let found = self.use_cases.expertise.people(ids)?;
         lock(&self.read_ahead.users).extend(found.into_iter().map(|u| (u.id(), u)));
         Ok(())
     }
@@ -85,7 +77,7 @@ impl Context {
     pub(crate) fn person(&self, id: UserId) -> Result<User, ApiError> {
         match lock(&self.read_ahead.users).remove(&id) {
             Some(user) => Ok(user),
-            None => Ok(self.expertise.person(id)?),
+            None => Ok(self.use_cases.expertise.person(id)?),
         }
     }
 
@@ -96,7 +88,7 @@ impl Context {
         if ids.is_empty() {
             return Ok(());
         }
-        let mut found = match self.groups.groups_of_all(ids) {
+        let mut found = match self.use_cases.groups.groups_of_all(ids) {
             Ok(found) => found,
             // Not for this caller: each user's `groups` says so.
             Err(ServiceError::Forbidden(_)) => return Ok(()),
@@ -113,7 +105,7 @@ impl Context {
     pub(crate) fn groups_of(&self, id: UserId) -> Result<Vec<Membership>, ApiError> {
         match lock(&self.read_ahead.groups).remove(&id) {
             Some(groups) => Ok(groups),
-            None => Ok(self.groups.groups_of(id)?),
+            None => Ok(self.use_cases.groups.groups_of(id)?),
         }
     }
 }

@@ -104,7 +104,7 @@ impl Query {
             .map_err(violation)?;
         let limit = parse_or_default(limit.map(|l| l.0), domain::Limit::parse)?;
         let text = SearchText::parse(search_text.as_deref()).map_err(violation)?;
-        let found = context.users.search(&text, offset, limit)?;
+        let found = context.use_cases.users.search(&text, offset, limit)?;
         if asks_for(executor, &["groups"]) {
             context.read_groups_ahead(&found.iter().map(User::id).collect::<Vec<_>>())?;
         }
@@ -132,7 +132,10 @@ impl Query {
             .map(UserCursor::parse)
             .transpose()
             .map_err(violation)?;
-        let page = context.users.search_after(&text, after.as_ref(), first)?;
+        let page = context
+            .use_cases
+            .users
+            .search_after(&text, after.as_ref(), first)?;
         if asks_for(executor, &["edges", "node", "groups"]) {
             context.read_groups_ahead(&page.users.iter().map(User::id).collect::<Vec<_>>())?;
         }
@@ -141,7 +144,9 @@ impl Query {
 
     /// One user, whatever its status.
     fn user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        Ok(UserObject(context.users.get(user_id(global_user_id))?))
+        Ok(UserObject(
+            context.use_cases.users.get(user_id(global_user_id))?,
+        ))
     }
 
     /// The user who holds this e-mail address (without regard to case),
@@ -150,7 +155,7 @@ impl Query {
     /// that contain a text instead. `NotFound` when nobody holds it.
     fn user_by_email(context: &Context, email: String) -> Result<UserObject> {
         let key = UserKey::Email(Email::parse(&email).map_err(violation)?);
-        Ok(UserObject(context.users.get_by_key(&key)?))
+        Ok(UserObject(context.use_cases.users.get_by_key(&key)?))
     }
 
     /// The user who holds this externalId (compared exactly), unless
@@ -159,7 +164,7 @@ impl Query {
     /// holds it.
     fn user_by_external_id(context: &Context, external_id: String) -> Result<UserObject> {
         let key = UserKey::ExternalId(ExternalId::parse(&external_id).map_err(violation)?);
-        Ok(UserObject(context.users.get_by_key(&key)?))
+        Ok(UserObject(context.use_cases.users.get_by_key(&key)?))
     }
 
     /// Who knows about `query`, best first: the query is read for its
@@ -179,7 +184,10 @@ impl Query {
     ) -> Result<Vec<ExpertObject>> {
         let limit = parse_or_default(limit, ExpertsLimit::parse)?;
         let group = group_id.map(GroupId::from_uuid);
-        let experts = context.expertise.experts_in(&query, limit, group)?;
+        let experts = context
+            .use_cases
+            .expertise
+            .experts_in(&query, limit, group)?;
         let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
         if asks_for(executor, &["user"]) {
             context.read_people_ahead(&ids)?;
@@ -196,7 +204,9 @@ impl Query {
     /// who hid a topic count as not holding it). An empty or odd
     /// answer of `experts` is explained here.
     fn query_reading(context: &Context, query: String) -> Result<QueryReadingObject> {
-        Ok(QueryReadingObject(context.expertise.read_query(&query)?))
+        Ok(QueryReadingObject(
+            context.use_cases.expertise.read_query(&query)?,
+        ))
     }
 
     /// The topics most often learned together with `topic` (a topic key
@@ -211,6 +221,7 @@ impl Query {
     ) -> Result<Vec<RelatedTopicObject>> {
         let limit = parse_or_default(limit, RelatedTopicsLimit::parse)?;
         Ok(context
+            .use_cases
             .expertise
             .related_topics(&topic, limit)?
             .into_iter()
@@ -222,7 +233,7 @@ impl Query {
     /// (`hideTopic`). Needs `users:read`.
     fn hidden_topics(context: &Context, global_user_id: Uuid) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        Ok(context.expertise.hidden_topics(user)?)
+        Ok(context.use_cases.expertise.hidden_topics(user)?)
     }
 
     /// The topics a user says they know (added by the person themselves,
@@ -236,6 +247,7 @@ impl Query {
     ) -> Result<Vec<DeclaredTopicObject>> {
         let user = user_id(global_user_id);
         Ok(context
+            .use_cases
             .expertise
             .declared_topics(user)?
             .into_iter()
@@ -256,6 +268,7 @@ impl Query {
     ) -> Result<Vec<UserTopicObject>> {
         let limit = parse_or_default(limit, UserTopicsLimit::parse)?;
         Ok(context
+            .use_cases
             .expertise
             .user_topics(user_id(global_user_id), limit)?
             .into_iter()
@@ -266,14 +279,14 @@ impl Query {
     /// The organisation's rules on learning, with who set each and when.
     /// Needs `users:read`.
     fn learning_rules(context: &Context) -> Result<LearningRulesObject> {
-        Ok(LearningRulesObject(context.privacy.rules()?))
+        Ok(LearningRulesObject(context.use_cases.privacy.rules()?))
     }
 
     /// Whether a person is learned about, and their own choice. Needs
     /// `users:read`.
     fn user_learning(context: &Context, global_user_id: Uuid) -> Result<LearningObject> {
         let user = user_id(global_user_id);
-        Ok(LearningObject(context.privacy.learning_of(user)?))
+        Ok(LearningObject(context.use_cases.privacy.learning_of(user)?))
     }
 
     /// Everything Kenning keeps about a person, as one JSON document (a
@@ -283,7 +296,7 @@ impl Query {
     /// trail (`user.exported`). Needs `users:read`.
     fn user_data(context: &Context, global_user_id: Uuid) -> Result<String> {
         let user = user_id(global_user_id);
-        Ok(context.privacy.export(user)?.to_string())
+        Ok(context.use_cases.privacy.export(user)?.to_string())
     }
 
     /// The subjects asked in `experts` in the last `days` days (1 to 90,
@@ -295,6 +308,7 @@ impl Query {
         #[graphql(default = AskedSubject::DEFAULT_DAYS as i32)] days: Option<i32>,
     ) -> Result<Vec<AskedSubjectObject>> {
         Ok(context
+            .use_cases
             .privacy
             .asked(days.map_or(i64::from(AskedSubject::DEFAULT_DAYS), i64::from))?
             .into_iter()
@@ -305,8 +319,9 @@ impl Query {
     /// The webhook subscriptions, oldest first, with what waits for each.
     /// Needs `webhooks:manage`.
     fn webhooks(context: &Context) -> Result<Vec<WebhookObject>> {
-        let counts = context.webhooks.counts()?;
+        let counts = context.use_cases.webhooks.counts()?;
         Ok(context
+            .use_cases
             .webhooks
             .subscriptions()?
             .into_iter()
@@ -361,7 +376,9 @@ impl Query {
             from,
             until,
         };
-        Ok(AuditPageObject(context.audit.entries(query, limit)?))
+        Ok(AuditPageObject(
+            context.use_cases.audit.entries(query, limit)?,
+        ))
     }
 }
 
@@ -384,33 +401,37 @@ impl Mutation {
             url,
             kinds: kinds.unwrap_or_default(),
         };
-        Ok(CreatedWebhookObject(context.webhooks.subscribe(&input)?))
+        Ok(CreatedWebhookObject(
+            context.use_cases.webhooks.subscribe(&input)?,
+        ))
     }
 
     /// Ends a subscription; what waits for it is dropped. Needs
     /// `webhooks:manage`.
     fn delete_webhook(context: &Context, id: Uuid) -> Result<bool> {
-        context.webhooks.unsubscribe(id)?;
+        context.use_cases.webhooks.unsubscribe(id)?;
         Ok(true)
     }
 
     /// Delivers to a FAILING subscription again, what waits for it first.
     /// Needs `webhooks:manage`.
     fn resume_webhook(context: &Context, id: Uuid) -> Result<bool> {
-        context.webhooks.resume(id)?;
+        context.use_cases.webhooks.resume(id)?;
         Ok(true)
     }
 
     /// Creates an ACTIVE user.
     fn create_user(context: &Context, create_user_input: CreateUserInput) -> Result<UserObject> {
-        Ok(UserObject(context.users.create(create_user_input.into())?))
+        Ok(UserObject(
+            context.use_cases.users.create(create_user_input.into())?,
+        ))
     }
 
     /// Changes the attributes sent; the others stay.
     fn update_user(context: &Context, update_user_input: UpdateUserInput) -> Result<UserObject> {
         let (id, changes, expected) = update_user_input.split();
         let expected = expected_version(expected)?;
-        Ok(UserObject(context.users.update(
+        Ok(UserObject(context.use_cases.users.update(
             user_id(id),
             changes,
             expected,
@@ -424,7 +445,7 @@ impl Mutation {
     ) -> Result<UserObject> {
         let input = update_user_email_input;
         let expected = expected_version(input.expected_version)?;
-        Ok(UserObject(context.users.update_email(
+        Ok(UserObject(context.use_cases.users.update_email(
             user_id(input.global_user_id),
             &input.email,
             expected,
@@ -440,7 +461,10 @@ impl Mutation {
     /// Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        Ok(context.expertise.set_topic_hidden(user, &topic, true)?)
+        Ok(context
+            .use_cases
+            .expertise
+            .set_topic_hidden(user, &topic, true)?)
     }
 
     /// Shows a topic hidden with `hideTopic` again, in the profile and in
@@ -448,7 +472,10 @@ impl Mutation {
     /// topics the user still hides. Needs `users:write`.
     fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
-        Ok(context.expertise.set_topic_hidden(user, &topic, false)?)
+        Ok(context
+            .use_cases
+            .expertise
+            .set_topic_hidden(user, &topic, false)?)
     }
 
     /// Sets (`set` true) or lifts a rule of the organisation's on learning,
@@ -465,7 +492,7 @@ impl Mutation {
         value: Option<String>,
         set: bool,
     ) -> Result<LearningRulesObject> {
-        Ok(LearningRulesObject(context.privacy.set_rule(
+        Ok(LearningRulesObject(context.use_cases.privacy.set_rule(
             &kind,
             value.as_deref(),
             set,
@@ -484,7 +511,7 @@ impl Mutation {
     ) -> Result<LearningObject> {
         let user = user_id(global_user_id);
         Ok(LearningObject(
-            context.privacy.set_learning(user, learning)?,
+            context.use_cases.privacy.set_learning(user, learning)?,
         ))
     }
 
@@ -493,34 +520,45 @@ impl Mutation {
     /// `users:write`.
     fn forget_user(context: &Context, global_user_id: Uuid) -> Result<bool> {
         let user = user_id(global_user_id);
-        context.privacy.forget(user)?;
+        context.use_cases.privacy.forget(user)?;
         Ok(true)
     }
 
     /// ACTIVE -> DEACTIVATED (no change if already deactivated).
     fn deactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
         Ok(UserObject(
-            context.users.deactivate(user_id(global_user_id))?,
+            context
+                .use_cases
+                .users
+                .deactivate(user_id(global_user_id))?,
         ))
     }
 
     /// DEACTIVATED -> ACTIVE (no change if already active).
     fn reactivate_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
         Ok(UserObject(
-            context.users.reactivate(user_id(global_user_id))?,
+            context
+                .use_cases
+                .users
+                .reactivate(user_id(global_user_id))?,
         ))
     }
 
     /// Deactivates the user and schedules its anonymization 14 days later.
     fn delete_user(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
-        Ok(UserObject(context.users.delete(user_id(global_user_id))?))
+        Ok(UserObject(
+            context.use_cases.users.delete(user_id(global_user_id))?,
+        ))
     }
 
     /// Cancels a pending deletion while the grace period lasts; the user
     /// stays DEACTIVATED.
     fn cancel_delete(context: &Context, global_user_id: Uuid) -> Result<UserObject> {
         Ok(UserObject(
-            context.users.cancel_delete(user_id(global_user_id))?,
+            context
+                .use_cases
+                .users
+                .cancel_delete(user_id(global_user_id))?,
         ))
     }
 }

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Accepted, Principal, ServiceError};
+use kenning_app::{Accepted, Connector, ServiceError};
 use kenning_app::{UploadStage, UPLOAD_STAGES};
 use kenning_domain::{Raw, TextInput, UploadInput};
 use serde_json::{Map, Value};
@@ -118,10 +118,9 @@ async fn run(
     spent: &mut Spent,
 ) -> Result<Accepted, Problem> {
     let limit = state.config.body_limit;
-    let (_, fields) = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
+    let (connector, fields) = read_object(&req, payload, state, limit, UPLOAD_OBJECT).await?;
     let input = upload_input(fields);
-    let expertise = state.expertise.clone();
-    match spent.block(move || expertise.upload(input)).await {
+    match spent.block(move || connector.upload(input)).await {
         Ok(Ok(accepted)) => Ok(accepted),
         Ok(Err(e)) => Err(problem(e)),
         Err(e) => Err(internal(&e)),
@@ -133,16 +132,16 @@ const UPLOAD_OBJECT: &str =
     "an upload must be a JSON object with entity_type, action_type, action_date, user_email and text or texts";
 
 /// Authenticates the request and reads its body, up to `limit` bytes, as
-/// a JSON object; `shape` says what the object must hold. The connector
-/// whose API key was presented, and the object.
+/// a JSON object; `shape` says what the object must hold. What the
+/// connector whose API key was presented may do, and the object.
 pub(crate) async fn read_object(
     req: &HttpRequest,
     payload: web::Payload,
     state: &AppState,
     limit: usize,
     shape: &'static str,
-) -> Result<(Principal, Map<String, Value>), Problem> {
-    let connector = credential::api_key(req, state).await?;
+) -> Result<(Connector, Map<String, Value>), Problem> {
+    let connector = state.gate.connector(credential::api_key(req, state).await?);
     let body = read_json(req, payload, limit, state.config.body_timeout).await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;
@@ -221,7 +220,7 @@ async fn run_batch(
     spent: &mut Spent,
 ) -> Result<Vec<Result<Accepted, Problem>>, Problem> {
     let limit = state.config.batch_body_limit;
-    let (_, mut fields) = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
+    let (connector, mut fields) = read_object(&req, payload, state, limit, BATCH_OBJECT).await?;
     let most = state.config.batch_items;
     let items = match fields.remove("items") {
         Some(Value::Array(items)) if (1..=most).contains(&items.len()) => Some(items),
@@ -253,8 +252,7 @@ async fn run_batch(
             _ => outcomes.push(Some(Err(Problem::bad_request(UPLOAD_OBJECT)))),
         }
     }
-    let expertise = state.expertise.clone();
-    let mut answers = match spent.block(move || expertise.upload_all(inputs)).await {
+    let mut answers = match spent.block(move || connector.upload_all(inputs)).await {
         Ok(answers) => answers.into_iter(),
         Err(e) => return Err(internal(&e)),
     };

@@ -121,8 +121,8 @@ async fn verify(
     secret: String,
     refused: &str,
 ) -> Result<Principal, Problem> {
-    let credentials = state.credentials.clone();
-    match web::block(move || credentials.authenticate(kind, &secret)).await {
+    let gate = state.gate.clone();
+    match web::block(move || gate.authenticate(kind, &secret)).await {
         Ok(Ok(principal)) => Ok(principal),
         Ok(Err(ServiceError::Unauthenticated)) => Err(Problem::unauthenticated(refused)),
         Ok(Err(e)) => Err(Problem::internal("checking a credential", &e.log_message())),

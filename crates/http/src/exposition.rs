@@ -44,9 +44,9 @@ pub async fn record(
 pub async fn render(state: web::Data<AppState>) -> HttpResponse {
     state
         .metrics
-        .set_meaning_topics(state.expertise.meaning_topics());
-    let webhooks = state.webhooks.clone();
-    match web::block(move || webhooks.counts()).await {
+        .set_meaning_topics(state.gate.meaning_topics());
+    let gate = state.gate.clone();
+    match web::block(move || gate.webhook_counts()).await {
         Ok(Ok(counts)) => state
             .metrics
             .set_webhook_events(counts.into_iter().map(|c| {

@@ -39,7 +39,7 @@ async fn run(
     .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
-    let context = Context::new(principal, &state, state.schema.limits().max_offset);
+    let context = Context::new(principal, &state.gate, state.schema.limits().max_offset);
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {

@@ -38,8 +38,8 @@ pub async fn alive() -> HttpResponse {
 )]
 pub async fn ready(state: web::Data<AppState>) -> HttpResponse {
     const DOWN: &str = "database unavailable";
-    let users = state.users.clone();
-    match web::block(move || users.ready()).await {
+    let gate = state.gate.clone();
+    match web::block(move || gate.ready()).await {
         Ok(Ok(())) => HttpResponse::Ok().json(status("ready")),
         Ok(Err(e)) => {
             log::warn!("not ready: {}", e.log_message());

@@ -34,7 +34,7 @@ mod wire;
 pub use client::TrustedProxies;
 pub use codes::{request_codes, RequestCode};
 pub use config::{AllowedOrigin, HttpConfig, MetricsEndpoint};
-pub use kenning_app::UseCases;
+pub use kenning_app::{Gate, UseCases};
 pub use metrics::Metrics;
 pub use routes::{
     CONNECTOR_BATCH_PATH, CONNECTOR_PATH, GRAPHQL_PATH, METRICS_PATH, PEOPLE_PATH, RUNS_PATH,

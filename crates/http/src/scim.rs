@@ -152,7 +152,7 @@ fn base(req: &HttpRequest) -> String {
 async fn called(req: &HttpRequest, state: &AppState) -> Result<UseCases, ScimError> {
     let principal = credential::bearer(req, state).await.map_err(from_problem)?;
     let actor = Actor::credential(principal.credential_id, &principal.name, Channel::Scim);
-    Ok(state.called_by(Caller::Machine(principal), actor))
+    Ok(state.gate.called_by(Caller::Machine(principal), actor))
 }
 
 /// `Forbidden` unless the request's token may read the directory, which

@@ -56,7 +56,7 @@ async fn find_people(
     state: &AppState,
 ) -> Result<PeopleAnswer, Problem> {
     let limit = state.config.body_limit;
-    let (_, mut fields) = read_object(&req, payload, state, limit, PEOPLE_OBJECT).await?;
+    let (connector, mut fields) = read_object(&req, payload, state, limit, PEOPLE_OBJECT).await?;
     let identities = match fields.remove("identities") {
         None => Raw::Missing,
         Some(Value::Null) => Raw::Null,
@@ -72,8 +72,7 @@ async fn find_people(
                 .collect(),
         ));
     }
-    let users = state.users.clone();
-    match web::block(move || users.identify(identities)).await {
+    match web::block(move || connector.identify(identities)).await {
         Ok(Ok(found)) => Ok(PeopleAnswer {
             people: found
                 .into_iter()
@@ -136,8 +135,7 @@ async fn record(
     let limit = state.config.body_limit;
     let (connector, fields) = read_object(&req, payload, state, limit, RUN_OBJECT).await?;
     let input = run_input(fields);
-    let connectors = state.connectors.clone();
-    match web::block(move || connectors.record_run(input, &connector)).await {
+    match web::block(move || connector.record_run(input)).await {
         Ok(Ok(id)) => Ok(id),
         Ok(Err(e)) => Err(problem_of(e, "recording a run")),
         Err(e) => Err(Problem::internal("recording a run", &e)),

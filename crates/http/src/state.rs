@@ -1,21 +1,21 @@
-//! What every handler shares: the use cases, the schema, the metrics, the
-//! rate limits and the configuration.
+//! What every handler shares: the gate to the use cases, the schema, the
+//! metrics, the rate limits and the configuration.
 
 use std::sync::Arc;
 
-use kenning_app::UseCases;
+use kenning_app::Gate;
 use kenning_graphql::Schema;
 
 use crate::config::HttpConfig;
 use crate::metrics::Metrics;
 use crate::throttle::Throttle;
 
-/// What the handlers share: the use cases (as fields of their own,
-/// through `Deref`), the schema, the metrics, the rate limits and the
-/// configuration.
+/// What the handlers share: the gate to the use cases (a handler reaches
+/// them for the request's caller, or with the connector's key), the
+/// schema, the metrics, the rate limits and the configuration.
 #[derive(Clone)]
 pub struct AppState {
-    use_cases: UseCases,
+    pub gate: Gate,
     pub schema: Arc<Schema>,
     pub metrics: Arc<Metrics>,
     pub(crate) throttle: Arc<Throttle>,
@@ -25,20 +25,20 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// The state of a fresh process over `use_cases`, with the web app
-    /// set up as `web` says: its metrics and rate limits start from zero.
+    /// The state of a fresh process before `gate`, with the web app set
+    /// up as `web` says: its metrics and rate limits start from zero.
     pub fn new(
-        use_cases: UseCases,
+        gate: Gate,
         schema: Schema,
         config: HttpConfig,
         web: kenning_web::WebConfig,
     ) -> Self {
         let web = kenning_web::Web {
-            use_cases: use_cases.clone(),
+            gate: gate.clone(),
             config: web,
         };
         Self {
-            use_cases,
+            gate,
             schema: Arc::new(schema),
             metrics: Arc::new(Metrics::default()),
             throttle: Arc::new(Throttle::new(
@@ -48,14 +48,6 @@ impl AppState {
             config,
             web,
         }
-    }
-}
-
-impl std::ops::Deref for AppState {
-    type Target = UseCases;
-
-    fn deref(&self) -> &UseCases {
-        &self.use_cases
     }
 }
 

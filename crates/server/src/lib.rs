@@ -16,7 +16,7 @@ use kenning_app::{
 
 use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
-use kenning_http::{AppState, HttpConfig, MetricsEndpoint, UseCases};
+use kenning_http::{AppState, Gate, HttpConfig, MetricsEndpoint, UseCases};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
@@ -495,7 +495,7 @@ impl Application {
             connectors: services.connectors.clone(),
         };
         let state = AppState::new(
-            use_cases,
+            Gate::new(use_cases),
             kenning_graphql::schema(settings.limits),
             settings.http,
             settings.web.config(port, administrators)?,

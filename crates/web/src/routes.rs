@@ -1,5 +1,6 @@
 //! Every path of the web app and what answers it.
 
+use actix_web::middleware::from_fn;
 use actix_web::web;
 
 use crate::paths::{CALLBACK_PATH, LINK_PREFIX};
@@ -40,67 +41,60 @@ pub fn configure(cfg: &mut web::ServiceConfig, app: Web) {
     admin(cfg);
 }
 
-/// The admin console's paths; any other path under `/admin` is answered
-/// as a page that does not exist, once the person is known to be an
-/// administrator (anyone else gets the console's 403 page there too).
+/// The admin console's paths, every one behind the console's guard
+/// ([`pages::admin::administrators_only`]); any other path under `/admin`
+/// is answered as a page that does not exist, once the person is known to
+/// be an administrator (anyone else gets the console's 403 page there
+/// too).
 fn admin(cfg: &mut web::ServiceConfig) {
     use pages::admin::{
         audit, credentials, gaps, groups, rules, sources, user, user_privacy, users,
     };
-    cfg.route("/admin", web::get().to(users::directory))
-        .route("/admin", web::route().to(pages::admin::elsewhere))
-        .route("/admin/users", web::get().to(users::directory))
-        .route("/admin/users/new", web::get().to(users::new_user))
-        .route("/admin/users/new", web::post().to(users::create))
-        .route("/admin/users/{id}", web::get().to(user::page))
-        .route("/admin/users/{id}", web::post().to(user::update))
+    let console = web::scope("/admin")
+        .wrap(from_fn(pages::admin::administrators_only))
+        .route("", web::get().to(users::directory))
+        .route("", web::route().to(pages::admin::elsewhere))
+        .route("/users", web::get().to(users::directory))
+        .route("/users/new", web::get().to(users::new_user))
+        .route("/users/new", web::post().to(users::create))
+        .route("/users/{id}", web::get().to(user::page))
+        .route("/users/{id}", web::post().to(user::update))
+        .route("/users/{id}/email", web::post().to(user::update_email))
         .route(
-            "/admin/users/{id}/email",
-            web::post().to(user::update_email),
-        )
-        .route(
-            "/admin/users/{id}/learning",
+            "/users/{id}/learning",
             web::post().to(user_privacy::set_learning),
         )
         .route(
-            "/admin/users/{id}/data",
+            "/users/{id}/data",
             web::get().to(user_privacy::confirm_download),
         )
+        .route("/users/{id}/data", web::post().to(user_privacy::download))
         .route(
-            "/admin/users/{id}/data",
-            web::post().to(user_privacy::download),
-        )
-        .route(
-            "/admin/users/{id}/forget",
+            "/users/{id}/forget",
             web::get().to(user_privacy::confirm_forget),
         )
+        .route("/users/{id}/forget", web::post().to(user_privacy::forget))
+        .route("/users/{id}/{change}", web::post().to(user::change_status))
+        .route("/groups", web::get().to(groups::groups))
+        .route("/groups", web::post().to(groups::create))
+        .route("/groups/{id}", web::get().to(groups::group))
+        .route("/groups/{id}", web::post().to(groups::rename))
         .route(
-            "/admin/users/{id}/forget",
-            web::post().to(user_privacy::forget),
-        )
-        .route(
-            "/admin/users/{id}/{change}",
-            web::post().to(user::change_status),
-        )
-        .route("/admin/groups", web::get().to(groups::groups))
-        .route("/admin/groups", web::post().to(groups::create))
-        .route("/admin/groups/{id}", web::get().to(groups::group))
-        .route("/admin/groups/{id}", web::post().to(groups::rename))
-        .route(
-            "/admin/groups/{id}/{change:.+}",
+            "/groups/{id}/{change:.+}",
             web::post().to(groups::change_of),
         )
-        .route("/admin/audit", web::get().to(audit::page))
-        .route("/admin/credentials", web::get().to(credentials::page))
-        .route("/admin/credentials", web::post().to(credentials::issue))
+        .route("/audit", web::get().to(audit::page))
+        .route("/credentials", web::get().to(credentials::page))
+        .route("/credentials", web::post().to(credentials::issue))
         .route(
-            "/admin/credentials/{kind}/{id}/revoke",
+            "/credentials/{kind}/{id}/revoke",
             web::post().to(credentials::revoke),
         )
-        .route("/admin/rules", web::get().to(rules::page))
-        .route("/admin/rules", web::post().to(rules::change))
-        .route("/admin/gaps", web::get().to(gaps::page))
-        .route("/admin/sources", web::get().to(sources::page))
-        .route("/admin/sources/runs", web::get().to(sources::runs))
-        .route("/admin/{rest:.*}", web::route().to(pages::admin::elsewhere));
+        .route("/rules", web::get().to(rules::page))
+        .route("/rules", web::post().to(rules::change))
+        .route("/gaps", web::get().to(gaps::page))
+        .route("/sources", web::get().to(sources::page))
+        .route("/sources/runs", web::get().to(sources::runs))
+        .route("/{rest:.*}", web::route().to(pages::admin::elsewhere));
+    cfg.service(console);
 }

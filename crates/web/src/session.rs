@@ -119,7 +119,7 @@ pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
     let cookie = set_cookie(
         &app.config,
         &signed_in.secret,
-        app.sessions.policy().absolute.num_seconds(),
+        app.gate.sessions().policy().absolute.num_seconds(),
     );
     with_cookie(
         HttpResponse::SeeOther()
@@ -142,7 +142,7 @@ pub(crate) async fn signed_in(
     };
     let worker = app.clone();
     let visitor = move || {
-        let person = worker.sessions.person(&secret)?;
+        let person = worker.gate.sessions().person(&secret)?;
         let caller = worker.config.administrators.caller(&person.user)?;
         Ok::<_, SignInError>(Visitor { person, caller })
     };

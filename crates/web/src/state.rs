@@ -1,21 +1,14 @@
 //! What the pages share.
 
-use kenning_app::UseCases;
+use kenning_app::Gate;
 
 use crate::config::WebConfig;
 
-/// What the pages ask: the use cases (as fields of their own, through
-/// `Deref`; a page narrows them to its visitor) and the configuration.
+/// What the pages ask: the gate to the use cases (a page reaches them as
+/// its visitor, as the visitor may call them; anyone may
+/// sign in) and the configuration.
 #[derive(Debug, Clone)]
 pub struct Web {
-    pub use_cases: UseCases,
+    pub gate: Gate,
     pub config: WebConfig,
-}
-
-impl std::ops::Deref for Web {
-    type Target = UseCases;
-
-    fn deref(&self) -> &UseCases {
-        &self.use_cases
-    }
 }

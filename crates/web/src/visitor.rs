@@ -18,7 +18,7 @@ impl Visitor {
     /// what the visitor may not do (the access rules are the use
     /// cases'), their changes recorded as the person's.
     pub(crate) fn use_cases(&self, app: &Web) -> UseCases {
-        app.called_by(self.caller.clone(), self.actor())
+        app.gate.called_by(self.caller.clone(), self.actor())
     }
 
     /// Whether the person is an administrator on this request.

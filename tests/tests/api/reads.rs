@@ -11,7 +11,7 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
-    AuditService, ConnectorService, CredentialService, DeliverySettings, ExpertiseService,
+    AuditService, ConnectorService, CredentialService, DeliverySettings, ExpertiseService, Gate,
     GroupService, Principal, PrivacyService, SessionService, UseCases, UserService, WebhookService,
 };
 use kenning_clock::ManualClock;
@@ -262,7 +262,7 @@ fn world(scopes: Vec<Scope>) -> World {
         webhooks,
         privacy,
     };
-    let context = Context::new(principal, &use_cases, 10_000);
+    let context = Context::new(principal, &Gate::new(use_cases), 10_000);
     World {
         store,
         context,

@@ -3,7 +3,7 @@
 //! request; who administers changes only for a caller who may change it.
 
 use kenning_app::{
-    Administrators, AdministratorsGroup, Caller, CredentialService, GroupService, UseCases,
+    Administrators, AdministratorsGroup, Caller, CredentialService, Gate, GroupService, UseCases,
     UserService,
 };
 use kenning_domain::{Actor, CredentialKind, GroupInput, LanguageId, Lifetime, Scope, User};
@@ -138,11 +138,12 @@ fn who_administers_changes_only_for_a_caller_who_may_change_it() {
     };
     let ada = person(&s.users, "ada@example.com");
     let mallory = person(&s.users, "mallory@example.com");
-    let writer = use_cases.called_by(
+    let gate = Gate::new(use_cases);
+    let writer = gate.called_by(
         super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
         Actor::cli(),
     );
-    let keeper = use_cases.called_by(
+    let keeper = gate.called_by(
         super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
         Actor::cli(),
     );
@@ -230,7 +231,7 @@ fn a_credential_an_administrator_issued_lives_while_they_administer_and_until_it
         credentials: s.credentials.clone(),
         ..super::callers::use_cases(&world)
     };
-    let console = use_cases
+    let console = Gate::new(use_cases)
         .called_by(Caller::Administrator(ada.id()), Actor::cli())
         .credentials;
 

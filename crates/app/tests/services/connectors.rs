@@ -3,7 +3,7 @@
 //! the runs they report, read by whoever may read them.
 
 use chrono::Duration;
-use kenning_app::{Caller, ConnectorService, Principal, ServiceError, UseCases, UserService};
+use kenning_app::{Caller, ConnectorService, Gate, Principal, ServiceError, UseCases, UserService};
 use kenning_domain::{Actor, Channel, IdentityInput, NewUserInput, Raw, RunInput, Scope, User};
 use uuid::Uuid;
 
@@ -175,7 +175,7 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
         .unwrap();
     let ada = super::person(&use_cases.users, "ada@example.com");
     let as_ = |caller: Caller| -> UseCases {
-        use_cases.called_by(
+        Gate::new(use_cases.clone()).called_by(
             caller,
             Actor::credential(Uuid::new_v4(), "door", Channel::GraphQl),
         )

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kenning_app::{AuditService, Caller, ServiceError, UseCases};
+use kenning_app::{AuditService, Caller, Gate, ServiceError, UseCases};
 use kenning_domain::{Actor, AuditLimit, ExpertsLimit, Raw, Rule, UploadInput, UserId};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::AuditQuery;
@@ -34,7 +34,7 @@ fn company() -> Company {
 
 impl Company {
     fn as_person(&self, user: UserId) -> UseCases {
-        self.operator
+        Gate::new(self.operator.clone())
             .called_by(Caller::Person(user), Actor::person(user.as_uuid()))
     }
 

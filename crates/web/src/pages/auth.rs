@@ -52,7 +52,7 @@ pub(crate) async fn sign_out(
     if let Some(refused) = forms::refusal(&req, &app, &person, &csrf) {
         return refused;
     }
-    let sessions = app.sessions.clone();
+    let sessions = app.gate.sessions().clone();
     match web::block(move || sessions.sign_out(&person)).await {
         Ok(Ok(())) => with_cookie(
             message_page(
@@ -173,7 +173,7 @@ pub(crate) async fn oidc_callback(req: HttpRequest, app: web::Data<Web>) -> Http
              Nothing was signed in. Start again from the sign-in page.",
         );
     }
-    let sessions = app.sessions.clone();
+    let sessions = app.gate.sessions().clone();
     let signed = web::block(move || {
         let claimed = provider
             .finish(&pending, &code)

@@ -85,7 +85,7 @@ pub(crate) async fn sign_in(
              signed in and the link was not used: open the link again and use its button.",
         );
     }
-    let sessions = app.sessions.clone();
+    let sessions = app.gate.sessions().clone();
     let secret = secret.into_inner();
     let response = match web::block(move || sessions.sign_in_with_link(&secret)).await {
         Ok(Ok(signed_in)) => session_started(&app, &signed_in),

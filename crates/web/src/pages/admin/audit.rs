@@ -13,7 +13,7 @@ use kenning_ports::AuditQuery;
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, query, Form, Problems};
+use super::{blocking, failure, query, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -163,11 +163,11 @@ fn query_of(params: &Form) -> Result<AuditQuery, ValidationErrors> {
 }
 
 /// `GET /admin/audit` with the filters and the cursor `before`.
-pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn page(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
     let params = query(&req);
     let acting = visitor.use_cases(&app);
     let (entries, next, problems) = match query_of(&params) {

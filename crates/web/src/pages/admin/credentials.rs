@@ -10,7 +10,7 @@ use kenning_domain::{CredentialKind, Lifetime, Scope};
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
+use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -137,11 +137,8 @@ async fn list(app: &Web, visitor: &Visitor, form: &Form, problems: Problems) -> 
 }
 
 /// `GET /admin/credentials`, newest first.
-pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    match administrator(&req, &app).await {
-        Ok(visitor) => list(&app, &visitor, &Form::default(), Problems::default()).await,
-        Err(response) => response,
-    }
+pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResponse {
+    list(&app, &visitor, &Form::default(), Problems::default()).await
 }
 
 #[derive(Template)]
@@ -157,9 +154,14 @@ struct IssuedPage {
 /// `POST /admin/credentials`: issues a credential and answers with its
 /// secret, this once (the page is never cached, and reloading it asks to
 /// send the form again rather than showing the secret again).
-pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Bytes) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+pub(crate) async fn issue(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+    body: web::Bytes,
+) -> HttpResponse {
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let Some(kind) = kind(&form.value("kind")) else {
@@ -210,13 +212,13 @@ pub(crate) async fn issue(req: HttpRequest, app: web::Data<Web>, body: web::Byte
 pub(crate) async fn revoke(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     path: web::Path<(String, String)>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, _) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
-        Err(response) => return response,
-    };
+    if let Err(response) = posted(&req, &app, &visitor, &body).await {
+        return response;
+    }
     let (kind_name, id) = path.into_inner();
     let (Some(kind), Ok(id)) = (kind(&kind_name), Uuid::try_parse(&id)) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Credential));

@@ -8,7 +8,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_domain::{AskedCount, AskedSubject};
 
-use super::{administrator, blocking, failure, query};
+use super::{blocking, failure, query, Admin};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -58,11 +58,11 @@ struct GapsPage {
 }
 
 /// `GET /admin/gaps?days=` (30 unless 90 is asked for).
-pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn page(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
     let asked = query(&req).value("days");
     let days = SPANS
         .into_iter()

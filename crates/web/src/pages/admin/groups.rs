@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::profile::{email_field, Field};
 use super::users::Row;
-use super::{administrator, blocking, failure, posted, query, see_other, Form, Problems};
+use super::{blocking, failure, posted, query, see_other, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -96,11 +96,11 @@ async fn list(
 }
 
 /// `GET /admin/groups?skip=`.
-pub(crate) async fn groups(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn groups(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
     let skip = query(&req).value("skip").parse().unwrap_or(0);
     list(&app, &visitor, skip, &Form::default(), Problems::default()).await
 }
@@ -109,10 +109,11 @@ pub(crate) async fn groups(req: HttpRequest, app: web::Data<Web>) -> HttpRespons
 pub(crate) async fn create(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let input = GroupInput {
@@ -221,14 +222,10 @@ fn group_id(id: &str) -> Option<GroupId> {
 
 /// `GET /admin/groups/{id}`.
 pub(crate) async fn group(
-    req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
     match group_id(&id) {
         Some(id) => page_of(&app, &visitor, id, Shown::default()).await,
         None => failure(&visitor, &ServiceError::NotFound(Missing::Group)),
@@ -324,21 +321,31 @@ impl GroupChange {
 pub(crate) async fn rename(
     req: HttpRequest,
     app: web::Data<Web>,
+    admin: Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, id.into_inner(), Some(GroupChange::Rename), body).await
+    change(
+        req,
+        app,
+        admin,
+        id.into_inner(),
+        Some(GroupChange::Rename),
+        body,
+    )
+    .await
 }
 
 /// `POST /admin/groups/{id}/{members/add|members/remove|delete}`.
 pub(crate) async fn change_of(
     req: HttpRequest,
     app: web::Data<Web>,
+    admin: Admin,
     path: web::Path<(String, String)>,
     body: web::Bytes,
 ) -> HttpResponse {
     let (id, what) = path.into_inner();
-    change(req, app, id, GroupChange::of_path(&what), body).await
+    change(req, app, admin, id, GroupChange::of_path(&what), body).await
 }
 
 /// Carries out `what` on the group `id` as the form `body` asks; then back
@@ -347,12 +354,13 @@ pub(crate) async fn change_of(
 async fn change(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: String,
     what: Option<GroupChange>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let (Some(id), Some(what)) = (group_id(&id), what) else {

@@ -17,8 +17,12 @@ pub(crate) mod user;
 pub(crate) mod user_privacy;
 pub(crate) mod users;
 
+use actix_web::body::{EitherBody, MessageBody};
+use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
+use actix_web::error::InternalError;
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::middleware::Next;
+use actix_web::{web, FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use kenning_app::ServiceError;
 use kenning_domain::UserId;
 use uuid::Uuid;
@@ -38,10 +42,7 @@ pub(crate) fn user_id(id: &str) -> Option<UserId> {
 /// The administrator signed in on `req`, or the answer for anyone else:
 /// the sign-in page for nobody signed in, the 403 page for a person who
 /// is no administrator now.
-pub(crate) async fn administrator(
-    req: &HttpRequest,
-    app: &web::Data<Web>,
-) -> Result<Visitor, HttpResponse> {
+async fn administrator(req: &HttpRequest, app: &web::Data<Web>) -> Result<Visitor, HttpResponse> {
     let visitor = signed_in(req, app).await?;
     if visitor.is_administrator() {
         return Ok(visitor);
@@ -65,19 +66,60 @@ pub(crate) async fn administrator(
     ))
 }
 
-/// The administrator and the form of a `POST` to the console, or the
-/// answer instead: the refusal of anyone but an administrator, or of a
-/// form not sent from the session's own pages.
+/// The form of a `POST` the administrator `visitor` sent to the console,
+/// or the refusal of a form not sent from the session's own pages.
 pub(crate) async fn posted(
     req: &HttpRequest,
     app: &web::Data<Web>,
+    visitor: &Visitor,
     body: &[u8],
-) -> Result<(Visitor, Form), HttpResponse> {
-    let visitor = administrator(req, app).await?;
+) -> Result<Form, HttpResponse> {
     let form = Form::parse(body);
-    match form.refusal(req, app, &visitor) {
+    match form.refusal(req, app, visitor) {
         Some(refused) => Err(refused),
-        None => Ok((visitor, form)),
+        None => Ok(form),
+    }
+}
+
+/// The console's one guard, around every path under `/admin`: the
+/// request goes on to its page only for an administrator signed in, who
+/// the page then reads as [`Admin`]; anyone else gets the answer
+/// [`administrator`] gives instead.
+pub(crate) async fn administrators_only<B: MessageBody + 'static>(
+    req: ServiceRequest,
+    next: Next<B>,
+) -> Result<ServiceResponse<EitherBody<B>>, actix_web::Error> {
+    let Some(app) = req.app_data::<web::Data<Web>>().cloned() else {
+        let refused = internal_error("the web app's state is missing");
+        return Ok(req.into_response(refused).map_into_right_body());
+    };
+    match administrator(req.request(), &app).await {
+        Ok(visitor) => {
+            req.extensions_mut().insert(visitor);
+            Ok(next.call(req).await?.map_into_left_body())
+        }
+        Err(answer) => Ok(req.into_response(answer).map_into_right_body()),
+    }
+}
+
+/// The administrator a console page is for, as [`administrators_only`]
+/// let the request through.
+#[derive(Debug, Clone)]
+pub(crate) struct Admin(pub(crate) Visitor);
+
+impl FromRequest for Admin {
+    type Error = actix_web::Error;
+    type Future = std::future::Ready<Result<Self, Self::Error>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let visitor = req.extensions().get::<Visitor>().cloned();
+        std::future::ready(visitor.map(Admin).ok_or_else(|| {
+            InternalError::from_response(
+                "no guard",
+                internal_error("a console page was reached without the console's guard"),
+            )
+            .into()
+        }))
     }
 }
 
@@ -179,16 +221,13 @@ pub(crate) fn failure(visitor: &Visitor, e: &ServiceError) -> HttpResponse {
 
 /// Any other path under `/admin`, by any method: the console's 403 page
 /// for anyone but an administrator, else the page that does not exist.
-pub(crate) async fn elsewhere(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    match administrator(&req, &app).await {
-        Ok(visitor) => message_page(
-            StatusCode::NOT_FOUND,
-            Chrome::of(Some(&visitor)),
-            "There is no such page",
-            "Check the address, or choose a page of the admin console.",
-        ),
-        Err(response) => response,
-    }
+pub(crate) async fn elsewhere(Admin(visitor): Admin) -> HttpResponse {
+    message_page(
+        StatusCode::NOT_FOUND,
+        Chrome::of(Some(&visitor)),
+        "There is no such page",
+        "Check the address, or choose a page of the admin console.",
+    )
 }
 
 /// The query string of `req` as name and value pairs; anything malformed

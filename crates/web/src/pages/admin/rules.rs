@@ -15,7 +15,7 @@ use kenning_domain::{
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
+use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -274,11 +274,8 @@ async fn page_of(app: &Web, visitor: &Visitor, refused: Refused) -> HttpResponse
 }
 
 /// `GET /admin/rules`.
-pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    match administrator(&req, &app).await {
-        Ok(visitor) => page_of(&app, &visitor, Refused::default()).await,
-        Err(response) => response,
-    }
+pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResponse {
+    page_of(&app, &visitor, Refused::default()).await
 }
 
 /// `POST /admin/rules`: sets (`set=true`) or lifts (`set=false`) the rule
@@ -287,10 +284,11 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
 pub(crate) async fn change(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let set = match form.value("set").as_str() {

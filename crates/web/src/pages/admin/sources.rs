@@ -12,7 +12,7 @@ use kenning_app::ServiceError;
 use kenning_domain::RunReport;
 use kenning_ports::{SourceRuns, StoredRun};
 
-use super::{administrator, blocking, failure, query};
+use super::{blocking, failure, query, Admin};
 use crate::render::{message_page, respond};
 use crate::state::Web;
 use crate::view::Chrome;
@@ -175,11 +175,7 @@ struct SourcesPage {
 }
 
 /// `GET /admin/sources`.
-pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResponse {
     let acting = visitor.use_cases(&app);
     let sources = match blocking(move || acting.connectors.sources()).await {
         Ok(Ok(sources)) => sources,
@@ -215,11 +211,11 @@ struct RunsPage {
 }
 
 /// `GET /admin/sources/runs?source=&name=`: a source's newest runs.
-pub(crate) async fn runs(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn runs(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
     let asked = query(&req);
     let (kind, name) = (asked.value("source"), asked.value("name"));
     let acting = visitor.use_cases(&app);

@@ -13,7 +13,7 @@ use kenning_domain::{GracePeriod, Status, StatusChange, User, UserId};
 use super::profile::{self, Field};
 use super::user_id;
 use super::user_privacy::{self, Privacy};
-use super::{administrator, blocking, failure, posted, see_other, Form, Problems};
+use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -191,14 +191,10 @@ async fn page_of(app: &Web, visitor: &Visitor, id: UserId, shown: Shown) -> Http
 
 /// `GET /admin/users/{id}`.
 pub(crate) async fn page(
-    req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
 ) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
     match user_id(&id) {
         Some(id) => page_of(&app, &visitor, id, Shown::default()).await,
         None => failure(&visitor, &ServiceError::NotFound(Missing::User)),
@@ -234,12 +230,13 @@ impl Change {
 async fn change(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: &str,
     body: web::Bytes,
     change: Option<Change>,
 ) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let (Some(id), Some(change)) = (user_id(id), change) else {
@@ -294,29 +291,32 @@ async fn change(
 pub(crate) async fn update(
     req: HttpRequest,
     app: web::Data<Web>,
+    admin: Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, &id, body, Some(Change::Profile)).await
+    change(req, app, admin, &id, body, Some(Change::Profile)).await
 }
 
 /// `POST /admin/users/{id}/email`: a new e-mail address.
 pub(crate) async fn update_email(
     req: HttpRequest,
     app: web::Data<Web>,
+    admin: Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, &id, body, Some(Change::Email)).await
+    change(req, app, admin, &id, body, Some(Change::Email)).await
 }
 
 /// `POST /admin/users/{id}/{deactivate|reactivate|delete|cancel-deletion}`.
 pub(crate) async fn change_status(
     req: HttpRequest,
     app: web::Data<Web>,
+    admin: Admin,
     path: web::Path<(String, String)>,
     body: web::Bytes,
 ) -> HttpResponse {
     let (id, action) = path.into_inner();
-    change(req, app, &id, body, Change::of_status(&action)).await
+    change(req, app, admin, &id, body, Change::of_status(&action)).await
 }

@@ -12,7 +12,7 @@ use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{Learning, UserId};
 
 use super::user_id;
-use super::{administrator, blocking, failure, see_other, Form};
+use super::{blocking, failure, see_other, Admin, Form, Visitor};
 use crate::pages::privacy::{data_download, forgetting_confirmed, learning_asked};
 use crate::render::{message_page, respond};
 use crate::state::Web;
@@ -67,18 +67,9 @@ pub(crate) fn learning_of(acting: &UseCases, id: UserId) -> Result<Option<Privac
     }
 }
 
-/// The administrator and the user of a request to one user's data, or
-/// the answer for anyone else or a user the path does not name.
-async fn target(
-    req: &HttpRequest,
-    app: &web::Data<Web>,
-    id: &str,
-) -> Result<(crate::visitor::Visitor, UserId), HttpResponse> {
-    let visitor = administrator(req, app).await?;
-    match user_id(id) {
-        Some(id) => Ok((visitor, id)),
-        None => Err(failure(&visitor, &ServiceError::NotFound(Missing::User))),
-    }
+/// The answer to `visitor` for a path that names no user.
+fn no_such_user(visitor: &Visitor) -> HttpResponse {
+    failure(visitor, &ServiceError::NotFound(Missing::User))
 }
 
 /// `POST /admin/users/{id}/learning`, on the person's request:
@@ -87,12 +78,12 @@ async fn target(
 pub(crate) async fn set_learning(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, id) = match target(&req, &app, &id).await {
-        Ok(target) => target,
-        Err(response) => return response,
+    let Some(id) = user_id(&id) else {
+        return no_such_user(&visitor);
     };
     let form = Form::parse(&body);
     if let Some(refused) = form.refusal(&req, &app, &visitor) {
@@ -148,11 +139,11 @@ struct DataPage {
 /// that hands it out. Opening it records nothing, so a link from another
 /// site cannot make the trail say the data was handed out.
 pub(crate) async fn confirm_download(
-    req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
 ) -> HttpResponse {
-    confirmation(&req, &app, &id, |chrome, id, name| DataPage {
+    confirmation(&visitor, &app, &id, |chrome, id, name| DataPage {
         chrome,
         section: "users",
         id,
@@ -164,19 +155,18 @@ pub(crate) async fn confirm_download(
 /// The page before a change to the user `id` names: `page` of the
 /// visitor's chrome, the user's id and name, shown to an administrator.
 async fn confirmation<P: Template>(
-    req: &HttpRequest,
+    visitor: &Visitor,
     app: &web::Data<Web>,
     id: &str,
     page: impl FnOnce(Chrome, String, String) -> P,
 ) -> HttpResponse {
-    let (visitor, id) = match target(req, app, id).await {
-        Ok(target) => target,
-        Err(response) => return response,
+    let Some(id) = user_id(id) else {
+        return no_such_user(visitor);
     };
-    match name_of(app, &visitor, id).await {
+    match name_of(app, visitor, id).await {
         Ok(name) => respond(
             StatusCode::OK,
-            &page(Chrome::of(Some(&visitor)), id.to_string(), name),
+            &page(Chrome::of(Some(visitor)), id.to_string(), name),
         ),
         Err(response) => response,
     }
@@ -188,12 +178,12 @@ async fn confirmation<P: Template>(
 pub(crate) async fn download(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, id) = match target(&req, &app, &id).await {
-        Ok(target) => target,
-        Err(response) => return response,
+    let Some(id) = user_id(&id) else {
+        return no_such_user(&visitor);
     };
     if let Some(refused) = Form::parse(&body).refusal(&req, &app, &visitor) {
         return refused;
@@ -224,11 +214,11 @@ struct ForgetPage {
 /// `GET /admin/users/{id}/forget`: what forgetting erases, and the button
 /// that does it.
 pub(crate) async fn confirm_forget(
-    req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
 ) -> HttpResponse {
-    confirmation(&req, &app, &id, |chrome, id, name| ForgetPage {
+    confirmation(&visitor, &app, &id, |chrome, id, name| ForgetPage {
         chrome,
         section: "users",
         id,
@@ -242,12 +232,12 @@ pub(crate) async fn confirm_forget(
 pub(crate) async fn forget(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     id: web::Path<String>,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, id) = match target(&req, &app, &id).await {
-        Ok(target) => target,
-        Err(response) => return response,
+    let Some(id) = user_id(&id) else {
+        return no_such_user(&visitor);
     };
     let form = Form::parse(&body);
     if let Some(refused) = form.refusal(&req, &app, &visitor) {

@@ -8,7 +8,7 @@ use askama::Template;
 use kenning_domain::{Limit, SearchText, User, UserCursor};
 
 use super::profile::{self, Field};
-use super::{administrator, blocking, failure, posted, query, see_other, Form, Problems};
+use super::{blocking, failure, posted, query, see_other, Admin, Form, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -56,11 +56,11 @@ struct UsersPage {
 
 /// `GET /admin` and `GET /admin/users?q=&after=`: the users `q` matches,
 /// from the position `after` on.
-pub(crate) async fn directory(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    let visitor = match administrator(&req, &app).await {
-        Ok(visitor) => visitor,
-        Err(response) => return response,
-    };
+pub(crate) async fn directory(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
     let params = query(&req);
     let text = params.value("q");
     let after = params.given("after");
@@ -141,16 +141,13 @@ fn new_user_page(
 }
 
 /// `GET /admin/users/new`: the form of a new user.
-pub(crate) async fn new_user(req: HttpRequest, app: web::Data<Web>) -> HttpResponse {
-    match administrator(&req, &app).await {
-        Ok(visitor) => new_user_page(
-            Chrome::of(Some(&visitor)),
-            StatusCode::OK,
-            &Form::default(),
-            Problems::default(),
-        ),
-        Err(response) => response,
-    }
+pub(crate) async fn new_user(Admin(visitor): Admin) -> HttpResponse {
+    new_user_page(
+        Chrome::of(Some(&visitor)),
+        StatusCode::OK,
+        &Form::default(),
+        Problems::default(),
+    )
 }
 
 /// `POST /admin/users/new`: creates an ACTIVE user, then on to their
@@ -158,10 +155,11 @@ pub(crate) async fn new_user(req: HttpRequest, app: web::Data<Web>) -> HttpRespo
 pub(crate) async fn create(
     req: HttpRequest,
     app: web::Data<Web>,
+    Admin(visitor): Admin,
     body: web::Bytes,
 ) -> HttpResponse {
-    let (visitor, form) = match posted(&req, &app, &body).await {
-        Ok(posted) => posted,
+    let form = match posted(&req, &app, &visitor, &body).await {
+        Ok(form) => form,
         Err(response) => return response,
     };
     let acting = visitor.use_cases(&app);
