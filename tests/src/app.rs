@@ -7,6 +7,7 @@ use std::time::Duration;
 use actix_web::dev::ServerHandle;
 use chrono::{TimeZone, Utc};
 use kenning::{Application, Meaning, Services, Settings, WebSettings, WebhookSettings};
+use kenning_app::{Round, WebhookService};
 use kenning_clock::ManualClock;
 use kenning_domain::{CredentialKind, LanguageId, Scope, Scoring};
 use kenning_graphql::Limits;
@@ -74,6 +75,8 @@ pub struct TestApp {
     pub admin_token: String,
     agent: ureq::Agent,
     handle: ServerHandle,
+    /// The webhook service the server delivers with.
+    webhooks: WebhookService,
     thread: Option<JoinHandle<()>>,
     /// Shared by the instances [`TestApp::spawn_beside`] starts on it.
     db: Arc<TestDatabase>,
@@ -169,12 +172,19 @@ impl TestApp {
             actix_web::rt::System::new().block_on(async move {
                 let app = Application::build(settings, server_clock).expect("build the app");
                 let token = app.first_admin_token().map(str::to_owned);
-                tx.send((app.port(), app.metrics_port(), app.handle(), token))
-                    .unwrap();
+                tx.send((
+                    app.port(),
+                    app.metrics_port(),
+                    app.handle(),
+                    app.webhooks(),
+                    token,
+                ))
+                .unwrap();
                 app.run_until_stopped().await.expect("serve");
             });
         });
-        let (port, metrics_port, handle, first_token) = rx.recv().expect("the app did not start");
+        let (port, metrics_port, handle, webhooks, first_token) =
+            rx.recv().expect("the app did not start");
         let services = Services::open(db.url(), clock.clone(), LanguageId::parse("en").unwrap())
             .expect("open the services");
         let agent = ureq::Agent::config_builder()
@@ -194,6 +204,7 @@ impl TestApp {
                 .expect("a fresh database gets a first admin token"),
             agent,
             handle,
+            webhooks,
             thread: Some(thread),
             db,
         }
@@ -425,6 +436,22 @@ impl TestApp {
     /// Moves the server's clock.
     pub fn advance(&self, by: chrono::Duration) {
         self.clock.advance(by);
+    }
+
+    /// Runs rounds of webhook delivery on this instance, as its sender
+    /// would (with `Rounds::OnDemand` in the options, nothing else
+    /// does), until one finds nothing due: what they did, summed.
+    pub fn deliver_webhooks(&self) -> Round {
+        let mut all = Round::default();
+        loop {
+            let round = self.webhooks.deliver_due().expect("a round of delivery");
+            if round == Round::default() {
+                return all;
+            }
+            all.delivered += round.delivered;
+            all.failed += round.failed;
+            all.given_up += round.given_up;
+        }
     }
 }
 

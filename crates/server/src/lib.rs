@@ -207,8 +207,8 @@ pub struct WebhookSettings {
     pub allow_networks: Vec<ipnet::IpNet>,
     /// How long one delivery may take.
     pub timeout: Duration,
-    /// How long between two rounds of delivery when nothing was due.
-    pub interval: Duration,
+    /// Who runs the rounds of delivery.
+    pub rounds: Rounds,
     /// Retries, leases, batches, what the outbox keeps.
     pub delivery: DeliverySettings,
 }
@@ -218,10 +218,21 @@ impl Default for WebhookSettings {
         Self {
             allow_networks: Vec::new(),
             timeout: Duration::from_secs(10),
-            interval: Duration::from_millis(500),
+            rounds: Rounds::Every(Duration::from_millis(500)),
             delivery: DeliverySettings::default(),
         }
     }
+}
+
+/// Who runs the rounds of webhook delivery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounds {
+    /// A thread of the server's: a round after another while there is
+    /// work, a pause of this long when a round found none.
+    Every(Duration),
+    /// Whoever calls `deliver_due` on [`Application::webhooks`], when it
+    /// chooses: a test that decides when a round runs.
+    OnDemand,
 }
 
 /// How `serve` runs.
@@ -429,7 +440,7 @@ pub struct Application {
     purge_interval: Duration,
     audit_retention_days: u32,
     webhooks: WebhookService,
-    webhook_interval: Duration,
+    webhook_rounds: Rounds,
     meaning_refresh: Duration,
     first_admin_token: Option<String>,
 }
@@ -516,7 +527,7 @@ impl Application {
             purge_interval: settings.purge_interval,
             audit_retention_days: settings.audit_retention_days,
             webhooks,
-            webhook_interval: settings.webhooks.interval,
+            webhook_rounds: settings.webhooks.rounds,
             meaning_refresh: settings.meaning_refresh,
             first_admin_token,
         })
@@ -541,13 +552,22 @@ impl Application {
         self.server.handle()
     }
 
+    /// The webhook service the server delivers with, for rounds run on
+    /// demand ([`Rounds::OnDemand`]).
+    pub fn webhooks(&self) -> WebhookService {
+        self.webhooks.clone()
+    }
+
     /// Serves until the server is stopped, purging due users on the
     /// interval. Standings built under other scoring settings are rebuilt
     /// meanwhile, on a thread of their own: the server serves from the
     /// start, on the old standings until each learner's are rebuilt.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         background::rebuild(self.expertise.clone())?;
-        let delivering = background::deliver(self.webhooks.clone(), self.webhook_interval)?;
+        let delivering = match self.webhook_rounds {
+            Rounds::Every(interval) => Some(background::deliver(self.webhooks.clone(), interval)?),
+            Rounds::OnDemand => None,
+        };
         if self.expertise.meaning_model().is_some() {
             background::refresh_meanings(self.expertise.clone(), self.meaning_refresh)?;
         }
@@ -564,7 +584,9 @@ impl Application {
         let result = self.server.await;
         self.expertise.flush_asked();
         purger.abort();
-        delivering.stop();
+        if let Some(delivering) = delivering {
+            delivering.stop();
+        }
         result
     }
 }

@@ -8,7 +8,7 @@ use anyhow::Context;
 use chrono::TimeDelta;
 use clap::Args;
 use ipnet::IpNet;
-use kenning::WebhookSettings;
+use kenning::{Rounds, WebhookSettings};
 use kenning_app::DeliverySettings;
 
 /// The networks webhooks may reach besides public addresses.
@@ -73,7 +73,7 @@ impl WebhookArgs {
         Ok(WebhookSettings {
             allow_networks: self.allowed.networks.clone(),
             timeout,
-            interval: Duration::from_millis(self.webhook_interval_ms),
+            rounds: Rounds::Every(Duration::from_millis(self.webhook_interval_ms)),
             delivery,
         })
     }

@@ -2,17 +2,19 @@
 //! of change arrives as a signed CloudEvent, in order per resource;
 //! failures are retried until taken or the subscription is given up on;
 //! two instances deliver each event once; a URL the policy refuses is
-//! refused.
+//! refused. The server runs no round of delivery of its own here: the
+//! test runs them ([`TestApp::deliver_webhooks`]), so that "nothing was
+//! sent" is what a round did, not what a pause saw.
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::TimeDelta;
-use kenning::WebhookSettings;
-use kenning_app::DeliverySettings;
+use kenning::{Rounds, WebhookSettings};
+use kenning_app::{DeliverySettings, Round};
 use kenning_tests::app::{Options, TestApp};
 use kenning_tests::db::Backend;
 use kenning_tests::documents::{CREATE_USER, DELETE_USER};
@@ -72,18 +74,6 @@ impl Receiver {
         self.received.lock().unwrap().clone()
     }
 
-    /// The requests once at least `n` arrived (within ten seconds).
-    fn wait_for(&self, n: usize) -> Vec<Received> {
-        let deadline = Instant::now() + Duration::from_secs(10);
-        loop {
-            let got = self.received();
-            if got.len() >= n || Instant::now() > deadline {
-                return got;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-
     fn answer_next(&self, answers: Vec<Answer>) {
         *self.script.lock().unwrap() = answers;
     }
@@ -132,14 +122,14 @@ fn serve(stream: TcpStream, kept: &Mutex<Vec<Received>>, answers: &Mutex<Vec<Ans
     }
 }
 
-/// Webhooks allowed to the loopback network over http, quick to time out
-/// and to look at the outbox.
+/// Webhooks allowed to the loopback network over http, quick to time out,
+/// delivered in the rounds the test runs.
 fn options(retry_for: TimeDelta) -> Options {
     Options {
         webhooks: WebhookSettings {
             allow_networks: vec!["127.0.0.0/8".parse().unwrap()],
             timeout: Duration::from_millis(500),
-            interval: Duration::from_millis(20),
+            rounds: Rounds::OnDemand,
             delivery: DeliverySettings {
                 retry_for,
                 lease: TimeDelta::seconds(30),
@@ -261,7 +251,9 @@ fn every_kind_of_change_arrives_signed_and_in_order(backend: Backend) {
         "user.deleted",
         "user.anonymized",
     ];
-    let all = receiver.wait_for(expected_of_ada.len() + 5);
+    let round = app.deliver_webhooks();
+    assert_eq!(round.delivered, expected_of_ada.len() + 5, "{round:?}");
+    let all = receiver.received();
     let events: Vec<Value> = all.iter().map(Received::json).collect();
     let kinds_of = |resource: &str| -> Vec<String> {
         events
@@ -345,17 +337,27 @@ fn failures_are_retried_with_the_same_id_then_the_subscription_fails(backend: Ba
     ]);
     let (hook, _) = subscribe(&app, &receiver.url, &["user.created"]);
     app.create_user("ada@example.com", "Ada", "Lovelace");
-    assert_eq!(receiver.wait_for(1).len(), 1, "the first attempt, 500");
-    // Not retried before its time.
-    std::thread::sleep(Duration::from_millis(300));
+    let failed = Round {
+        failed: 1,
+        ..Round::default()
+    };
+    assert_eq!(app.deliver_webhooks(), failed);
+    assert_eq!(receiver.received().len(), 1, "the first attempt, 500");
+    assert_eq!(
+        app.deliver_webhooks(),
+        Round::default(),
+        "not retried before its time"
+    );
     assert_eq!(receiver.received().len(), 1);
     app.advance(TimeDelta::minutes(1));
-    assert_eq!(receiver.wait_for(2).len(), 2, "the second, timed out");
-    std::thread::sleep(Duration::from_millis(700));
+    assert_eq!(app.deliver_webhooks(), failed);
+    assert_eq!(receiver.received().len(), 2, "the second, timed out");
     app.advance(TimeDelta::minutes(1));
-    assert_eq!(receiver.wait_for(3).len(), 3, "the third, 503");
+    assert_eq!(app.deliver_webhooks(), failed);
+    assert_eq!(receiver.received().len(), 3, "the third, 503");
     app.advance(TimeDelta::minutes(1));
-    let all = receiver.wait_for(4);
+    assert_eq!(app.deliver_webhooks().delivered, 1);
+    let all = receiver.received();
     assert_eq!(all.len(), 4, "the fourth, taken");
     let ids: Vec<&String> = all.iter().map(|r| &r.headers["webhook-id"]).collect();
     assert!(ids.iter().all(|id| *id == ids[0]), "{ids:?}");
@@ -368,19 +370,17 @@ fn failures_are_retried_with_the_same_id_then_the_subscription_fails(backend: Ba
     // subscription; its events are kept, and delivered once resumed.
     receiver.answer_next(vec![Answer::Status(500); 100]);
     app.create_user("bob@example.com", "Bob", "Byron");
-    receiver.wait_for(5);
+    assert_eq!(app.deliver_webhooks(), failed);
     app.advance(TimeDelta::minutes(31));
-    receiver.wait_for(6);
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while webhooks(&app)[0]["state"] != "FAILING" && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    let given_up = app.deliver_webhooks();
+    assert_eq!(given_up.given_up, 1, "{given_up:?}");
+    assert_eq!(receiver.received().len(), 6);
     let listed = webhooks(&app);
     assert_eq!(listed[0]["state"], "FAILING");
     assert!(listed[0]["failingSince"].is_string());
     app.create_user("cy@example.com", "Cy", "Coder");
     app.advance(TimeDelta::minutes(60));
-    std::thread::sleep(Duration::from_millis(300));
+    assert_eq!(app.deliver_webhooks(), Round::default());
     assert_eq!(receiver.received().len(), 6, "nothing sent while failing");
     assert_eq!(webhooks(&app)[0]["pending"], 2, "kept");
 
@@ -390,7 +390,8 @@ fn failures_are_retried_with_the_same_id_then_the_subscription_fails(backend: Ba
         "mutation r($id: UUID!) { resumeWebhook(id: $id) }",
         json!({ "id": hook }),
     );
-    assert_eq!(receiver.wait_for(8).len(), 8);
+    assert_eq!(app.deliver_webhooks().delivered, 2);
+    assert_eq!(receiver.received().len(), 8);
     assert_eq!(webhooks(&app)[0]["pending"], 0);
     let text = app.request("GET", "/metrics", &[], b"").body;
     assert!(
@@ -467,12 +468,20 @@ fn two_instances_deliver_each_event_once(backend: Backend) {
         );
         assert!(reply.json()["errors"].is_null(), "{}", reply.body);
     }
-    let got = receiver.wait_for(count);
-    std::thread::sleep(Duration::from_millis(500));
-    let got_after = receiver.received();
-    assert_eq!(got.len(), count);
-    assert_eq!(got_after.len(), count, "no event twice");
-    let ids: std::collections::HashSet<String> = got_after
+    // Both instances deliver at once, each until it finds nothing due.
+    let (here, there) = std::thread::scope(|s| {
+        let here = s.spawn(|| app.deliver_webhooks());
+        let there = s.spawn(|| beside.deliver_webhooks());
+        (here.join().unwrap(), there.join().unwrap())
+    });
+    assert_eq!(
+        here.delivered + there.delivered,
+        count,
+        "{here:?} {there:?}"
+    );
+    let got = receiver.received();
+    assert_eq!(got.len(), count, "no event twice");
+    let ids: std::collections::HashSet<String> = got
         .iter()
         .map(|r| r.headers["webhook-id"].clone())
         .collect();
