@@ -12,14 +12,14 @@
 
 use kenning_domain::{Scope, UserId};
 
-use crate::credentials::Principal;
+use crate::credentials::Machine;
 use crate::error::ServiceError;
 
 /// Who is calling.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Caller {
     /// A script with a machine token (GraphQL), by its scopes.
-    Machine(Principal),
+    Machine(Machine),
     /// A person signed in to the web app, acting as themselves.
     Person(UserId),
     /// A person signed in to the web app who is an administrator
@@ -112,8 +112,8 @@ impl Caller {
     /// operator may do everything.
     pub(crate) fn require(&self, operation: Operation) -> Result<(), ServiceError> {
         match self {
-            Caller::Machine(principal) => {
-                principal.require(match operation {
+            Caller::Machine(machine) => {
+                machine.require(match operation {
                     Operation::ReadUsers => Scope::UsersRead,
                     Operation::WriteUsers => Scope::UsersWrite,
                     Operation::ReadAudit => Scope::AuditRead,
@@ -191,7 +191,7 @@ mod tests {
     use uuid::Uuid;
 
     fn machine(scopes: &[Scope]) -> Caller {
-        Caller::Machine(Principal {
+        Caller::Machine(Machine {
             credential_id: Uuid::new_v4(),
             name: "script".to_owned(),
             scopes: scopes.to_vec(),

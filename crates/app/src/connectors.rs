@@ -9,7 +9,7 @@ use kenning_ports::{Clock, ConnectorRunStore, SourceRuns, StoredRun};
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
-use crate::credentials::Principal;
+use crate::credentials::Machine;
 use crate::error::ServiceError;
 
 /// Records connectors' runs and lists them.
@@ -57,7 +57,7 @@ impl ConnectorService {
     /// Like an upload, this is the connector door's: the API key is its
     /// whole permission, so it asks nobody (no door narrowed to a token or
     /// a person calls it).
-    pub fn record_run(&self, input: RunInput, reporter: &Principal) -> Result<Uuid, ServiceError> {
+    pub fn record_run(&self, input: RunInput, reporter: &Machine) -> Result<Uuid, ServiceError> {
         let received = self.clock.now();
         let report = RunReport::parse(input, received)?;
         let run = StoredRun {

@@ -12,7 +12,7 @@
 //! therefore honoured at most that long after it was written, and one made
 //! through the same service at once.
 
-mod principal;
+mod machine;
 mod verified;
 
 use std::sync::Arc;
@@ -27,7 +27,7 @@ use uuid::Uuid;
 use crate::access::{Caller, Operation};
 use crate::administrators::Administrators;
 use crate::error::{Missing, ServiceError};
-pub use principal::Principal;
+pub use machine::Machine;
 use verified::Verified;
 pub use verified::{DEFAULT_CAPACITY, REVOCATION_DELAY};
 
@@ -343,7 +343,7 @@ impl CredentialService {
         &self,
         kind: CredentialKind,
         presented: &str,
-    ) -> Result<Principal, ServiceError> {
+    ) -> Result<Machine, ServiceError> {
         let rest = presented
             .strip_prefix(prefix(kind))
             .ok_or(ServiceError::Unauthenticated)?;
@@ -351,8 +351,8 @@ impl CredentialService {
         let id = Uuid::try_parse(id).map_err(|_| ServiceError::Unauthenticated)?;
         let secret_hash = hash(secret_part);
         let now = self.clock.now();
-        if let Some(principal) = self.verified.recall(kind, id, &secret_hash, now) {
-            return Ok(principal);
+        if let Some(machine) = self.verified.recall(kind, id, &secret_hash, now) {
+            return Ok(machine);
         }
         // Taken before the read, so the memory's time runs from a moment
         // no later than the state the store answers with.
@@ -373,14 +373,14 @@ impl CredentialService {
                 return Err(ServiceError::Unauthenticated);
             }
         }
-        let principal = Principal {
+        let machine = Machine {
             credential_id: stored.id,
             name: stored.name,
             scopes: stored.scopes,
         };
         self.verified
-            .remember(kind, id, secret_hash, principal.clone(), ticket);
-        Ok(principal)
+            .remember(kind, id, secret_hash, machine.clone(), ticket);
+        Ok(machine)
     }
 }
 

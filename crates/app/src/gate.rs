@@ -23,7 +23,7 @@ use uuid::Uuid;
 
 use crate::access::Caller;
 use crate::use_cases::UseCases;
-use crate::{Accepted, Principal, ServiceError, SessionService};
+use crate::{Accepted, Machine, ServiceError, SessionService};
 
 /// The use cases behind the doors. A door reaches them only as one caller
 /// ([`called_by`](Self::called_by): each service refuses what the caller
@@ -51,7 +51,7 @@ impl Gate {
 
     /// What a connector does with the connector's key it presented
     /// (`key`, checked by [`authenticate`](Self::authenticate)).
-    pub fn connector(&self, key: Principal) -> Connector {
+    pub fn connector(&self, key: Machine) -> Connector {
         Connector {
             operator: self.operator.clone(),
             key,
@@ -64,7 +64,7 @@ impl Gate {
         &self,
         kind: CredentialKind,
         secret: &str,
-    ) -> Result<Principal, ServiceError> {
+    ) -> Result<Machine, ServiceError> {
         self.operator.credentials.authenticate(kind, secret)
     }
 
@@ -96,7 +96,7 @@ impl Gate {
 #[derive(Debug, Clone)]
 pub struct Connector {
     operator: UseCases,
-    key: Principal,
+    key: Machine,
 }
 
 impl Connector {

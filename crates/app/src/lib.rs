@@ -33,7 +33,7 @@ pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use connectors::ConnectorService;
 pub use credentials::{
-    id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Principal,
+    id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Machine,
     DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
@@ -42,7 +42,7 @@ pub use gate::{Connector, Gate};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};
 pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};
-pub use sessions::{IssuedLink, Person, SessionService, SignInError, SignedIn};
+pub use sessions::{IssuedLink, Session, SessionBegun, SessionService, SignInError};
 pub use stale::PATCH_ATTEMPTS;
 pub use use_cases::UseCases;
 pub use users::{Replacement, UserService, PURGE_BATCH};

@@ -192,7 +192,7 @@ impl PrivacyService {
         for _ in 0..max_steps {
             let step =
                 self.store
-                    .forget_before(before, RETENTION_BATCH, self.expertise.scoring())?;
+                    .expire_before(before, RETENTION_BATCH, self.expertise.scoring())?;
             forgotten += u64::from(step);
             if step < RETENTION_BATCH {
                 break;

@@ -32,17 +32,18 @@ pub struct IssuedLink {
     pub expires: chrono::DateTime<chrono::Utc>,
 }
 
-/// A person signed in: who, and the session they act in.
+/// A session a person acts in: who they are, as read on this request,
+/// and the session's id.
 #[derive(Debug, Clone)]
-pub struct Person {
+pub struct Session {
     /// The person, as read on this request.
     pub user: User,
     /// The session's id.
-    pub session: Uuid,
+    pub id: Uuid,
     csrf: String,
 }
 
-impl Person {
+impl Session {
     /// The token the session's forms carry against cross-site request
     /// forgery.
     pub fn csrf_token(&self) -> &str {
@@ -63,7 +64,7 @@ impl Person {
 
 /// A session begun: the secret its cookie carries.
 #[derive(Debug, Clone)]
-pub struct SignedIn {
+pub struct SessionBegun {
     /// The cookie's value (shown once, never stored).
     pub secret: String,
 }
@@ -162,7 +163,11 @@ impl SessionService {
     /// Begins a session for the person an identity provider's verified
     /// claim names (`key`: the e-mail address, or the externalId), who
     /// proved who they are by `method`.
-    pub fn sign_in_as(&self, key: &UserKey, method: SignInMethod) -> Result<SignedIn, SignInError> {
+    pub fn sign_in_as(
+        &self,
+        key: &UserKey,
+        method: SignInMethod,
+    ) -> Result<SessionBegun, SignInError> {
         let user = self.person_by(key)?;
         self.sign_in(user, method)
     }
@@ -204,7 +209,7 @@ impl SessionService {
     }
 
     /// Signs in with the link whose secret is `secret`, once.
-    pub fn sign_in_with_link(&self, secret: &str) -> Result<SignedIn, SignInError> {
+    pub fn sign_in_with_link(&self, secret: &str) -> Result<SessionBegun, SignInError> {
         match self.store.redeem_link(&hash(secret), self.clock.now())? {
             Redemption::Redeemed(user) => {
                 let user = self.users.get(user)?.ok_or(SignInError::UnknownPerson)?;
@@ -218,7 +223,7 @@ impl SessionService {
 
     /// Begins a session for `user`, who proved who they are by `method`;
     /// refused unless they may sign in. Recorded in the audit trail.
-    fn sign_in(&self, user: User, method: SignInMethod) -> Result<SignedIn, SignInError> {
+    fn sign_in(&self, user: User, method: SignInMethod) -> Result<SessionBegun, SignInError> {
         if !user.may_sign_in() {
             return Err(SignInError::NotActive {
                 status: status_words(&user),
@@ -237,20 +242,20 @@ impl SessionService {
         };
         let by = Attribution::new(Actor::person(user.id().as_uuid()), now);
         self.store.open_session(&session, &by)?;
-        Ok(SignedIn { secret })
+        Ok(SessionBegun { secret })
     }
 
-    /// The person the session cookie `secret` names. A session idle or
+    /// The session the cookie `secret` names. A session idle or
     /// old past the policy, or of a person who may no longer sign in
     /// (deactivated, deleted, anonymized), is ended here, on every
     /// instance, and said why.
-    pub fn person(&self, secret: &str) -> Result<Person, SignInError> {
+    pub fn session(&self, secret: &str) -> Result<Session, SignInError> {
         let session = self
             .store
             .session(&hash(secret))?
             .ok_or(SignInError::NoSession)?;
         let now = self.clock.now();
-        let ended = |why: SignInError| -> Result<Person, SignInError> {
+        let ended = |why: SignInError| -> Result<Session, SignInError> {
             let by = Attribution::new(Actor::person(session.user.as_uuid()), now);
             self.store.end_session(session.id, &by)?;
             Err(why)
@@ -270,18 +275,18 @@ impl SessionService {
         if now - session.last_seen >= Duration::seconds(TOUCH_EVERY_SECONDS) {
             self.store.touch_session(session.id, now)?;
         }
-        Ok(Person {
+        Ok(Session {
             user,
-            session: session.id,
+            id: session.id,
             csrf: session.csrf,
         })
     }
 
-    /// Ends `person`'s session on every instance; recorded in the audit
+    /// Ends `session` on every instance; recorded in the audit
     /// trail.
-    pub fn sign_out(&self, person: &Person) -> Result<(), ServiceError> {
-        let by = Attribution::new(person.actor(), self.clock.now());
-        self.store.end_session(person.session, &by)?;
+    pub fn sign_out(&self, session: &Session) -> Result<(), ServiceError> {
+        let by = Attribution::new(session.actor(), self.clock.now());
+        self.store.end_session(session.id, &by)?;
         Ok(())
     }
 

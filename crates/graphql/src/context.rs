@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{Caller, Gate, Principal, ServiceError, UseCases};
+use kenning_app::{Caller, Gate, Machine, ServiceError, UseCases};
 use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
 
@@ -53,13 +53,13 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 impl juniper::Context for Context {}
 
 impl Context {
-    /// A request's context: `principal` calling the use cases behind
+    /// A request's context: `machine` calling the use cases behind
     /// `gate`, its changes recorded as made by its credential through
     /// GraphQL.
-    pub fn new(principal: Principal, gate: &Gate, max_offset: u32) -> Self {
-        let actor = Actor::credential(principal.credential_id, &principal.name, Channel::GraphQl);
+    pub fn new(machine: Machine, gate: &Gate, max_offset: u32) -> Self {
+        let actor = Actor::credential(machine.credential_id, &machine.name, Channel::GraphQl);
         Self {
-            use_cases: gate.called_by(Caller::Machine(principal), actor),
+            use_cases: gate.called_by(Caller::Machine(machine), actor),
             max_offset,
             read_ahead: Arc::default(),
         }

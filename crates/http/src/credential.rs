@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest};
-use kenning_app::{kind_of_secret, Principal, ServiceError};
+use kenning_app::{kind_of_secret, Machine, ServiceError};
 use kenning_domain::CredentialKind;
 
 use crate::codes::RequestCode;
@@ -19,7 +19,7 @@ use crate::throttle::client_key;
 pub const API_KEY_HEADER: &str = "APIKEY";
 
 /// The caller behind `Authorization: Bearer <token>`: an access token.
-pub async fn bearer(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
+pub async fn bearer(req: &HttpRequest, state: &AppState) -> Result<Machine, Problem> {
     let token = match req.headers().get(header::AUTHORIZATION) {
         None => Err(Problem::unauthenticated(
             "send an access token as Authorization: Bearer <token>",
@@ -46,7 +46,7 @@ pub async fn bearer(req: &HttpRequest, state: &AppState) -> Result<Principal, Pr
 
 /// The connector behind the `APIKEY` header: only connector keys pass,
 /// never access tokens.
-pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<Principal, Problem> {
+pub async fn api_key(req: &HttpRequest, state: &AppState) -> Result<Machine, Problem> {
     const REFUSED: &str = "the API key is unknown or revoked";
     let key = match req.headers().get(API_KEY_HEADER) {
         None => Err(Problem::unauthenticated(
@@ -82,7 +82,7 @@ async fn check(
     kind: CredentialKind,
     presented: Result<String, Problem>,
     refused: &str,
-) -> Result<Principal, Problem> {
+) -> Result<Machine, Problem> {
     let client = state.config.trusted_proxies.client_of(req).map(client_key);
     if let (Some(failures), Some(client)) = (&state.throttle.failures, client) {
         failures
@@ -94,13 +94,13 @@ async fn check(
         Err(problem) => Err(problem),
     };
     match outcome {
-        Ok(principal) => {
+        Ok(machine) => {
             if let Some(requests) = &state.throttle.requests {
                 requests
-                    .admit(principal.credential_id, Instant::now())
+                    .admit(machine.credential_id, Instant::now())
                     .map_err(|wait| too_many("this credential sends requests too fast", wait))?;
             }
-            Ok(principal)
+            Ok(machine)
         }
         Err(problem) => {
             if problem.status == StatusCode::UNAUTHORIZED {
@@ -120,10 +120,10 @@ async fn verify(
     kind: CredentialKind,
     secret: String,
     refused: &str,
-) -> Result<Principal, Problem> {
+) -> Result<Machine, Problem> {
     let gate = state.gate.clone();
     match web::block(move || gate.authenticate(kind, &secret)).await {
-        Ok(Ok(principal)) => Ok(principal),
+        Ok(Ok(machine)) => Ok(machine),
         Ok(Err(ServiceError::Unauthenticated)) => Err(Problem::unauthenticated(refused)),
         Ok(Err(e)) => Err(Problem::internal("checking a credential", &e.log_message())),
         Err(e) => Err(Problem::internal("checking a credential", &e)),

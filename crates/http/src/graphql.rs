@@ -29,7 +29,7 @@ async fn run(
     payload: web::Payload,
     state: web::Data<AppState>,
 ) -> Result<HttpResponse, Problem> {
-    let principal = credential::bearer(&req, &state).await?;
+    let machine = credential::bearer(&req, &state).await?;
     let body = read_json(
         &req,
         payload,
@@ -39,7 +39,7 @@ async fn run(
     .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
-    let context = Context::new(principal, &state.gate, state.schema.limits().max_offset);
+    let context = Context::new(machine, &state.gate, state.schema.limits().max_offset);
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {

@@ -150,9 +150,9 @@ fn base(req: &HttpRequest) -> String {
 /// live token: each refuses what the token's scopes do not allow, and the
 /// audit trail records the changes as the token's.
 async fn called(req: &HttpRequest, state: &AppState) -> Result<UseCases, ScimError> {
-    let principal = credential::bearer(req, state).await.map_err(from_problem)?;
-    let actor = Actor::credential(principal.credential_id, &principal.name, Channel::Scim);
-    Ok(state.gate.called_by(Caller::Machine(principal), actor))
+    let machine = credential::bearer(req, state).await.map_err(from_problem)?;
+    let actor = Actor::credential(machine.credential_id, &machine.name, Channel::Scim);
+    Ok(state.gate.called_by(Caller::Machine(machine), actor))
 }
 
 /// `Forbidden` unless the request's token may read the directory, which

@@ -74,11 +74,11 @@ pub trait PrivacyStore: Send + Sync {
     /// recorded under `by`; whether the user exists (and is not deleted).
     fn forget(&self, user: UserId, by: &Attribution) -> Result<bool, StoreError>;
 
-    /// Forgets at most `max` actions whose date is before `before`, the
-    /// oldest first, with what they taught (the standings of their people
-    /// are learned again from the actions left, under `scoring`), in one
-    /// atomic step; how many it forgot.
-    fn forget_before(
+    /// Expires at most `max` actions whose date is before `before` (the
+    /// retention), the oldest first, with what they taught (the standings
+    /// of their people are learned again from the actions left, under
+    /// `scoring`), in one atomic step; how many it expired.
+    fn expire_before(
         &self,
         before: DateTime<Utc>,
         max: u32,

@@ -36,9 +36,9 @@ fn held(conn: &mut DbConnection, ids: &[String]) -> QueryResult<BTreeSet<(String
     Ok(pairs)
 }
 
-/// Forgets at most `max` actions dated before `before`, the oldest first,
-/// and what they taught; how many it forgot.
-pub(crate) fn forget_before(
+/// Expires at most `max` actions dated before `before`, the oldest first,
+/// and what they taught; how many it expired.
+pub(crate) fn expire_before(
     conn: &mut DbConnection,
     before: NaiveDateTime,
     max: u32,

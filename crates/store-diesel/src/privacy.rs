@@ -139,14 +139,14 @@ impl PrivacyStore for Database {
         .map_err(StoreError::from)
     }
 
-    fn forget_before(
+    fn expire_before(
         &self,
         before: DateTime<Utc>,
         max: u32,
         scoring: &Scoring,
     ) -> Result<u32, StoreError> {
         self.write(|conn| {
-            crate::forgetting::forget_before(conn, to_db_time(before), max, scoring)
+            crate::forgetting::expire_before(conn, to_db_time(before), max, scoring)
                 .map_err(TxError::from)
         })
         .map_err(StoreError::from)

@@ -125,7 +125,7 @@ impl PrivacyStore for MemoryStore {
         Ok(true)
     }
 
-    fn forget_before(
+    fn expire_before(
         &self,
         before: DateTime<Utc>,
         max: u32,

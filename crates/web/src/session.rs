@@ -3,7 +3,7 @@
 
 use actix_web::http::header;
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{SignInError, SignedIn};
+use kenning_app::{SessionBegun, SignInError};
 
 use crate::config::WebConfig;
 use crate::render::internal_error;
@@ -115,7 +115,7 @@ pub(crate) fn with_cookie(mut response: HttpResponse, set_cookie: &str) -> HttpR
 
 /// The answer to a sign-in that began a session: its cookie, and on to
 /// the search.
-pub(crate) fn session_started(app: &Web, signed_in: &SignedIn) -> HttpResponse {
+pub(crate) fn session_started(app: &Web, signed_in: &SessionBegun) -> HttpResponse {
     let cookie = set_cookie(
         &app.config,
         &signed_in.secret,
@@ -142,9 +142,9 @@ pub(crate) async fn signed_in(
     };
     let worker = app.clone();
     let visitor = move || {
-        let person = worker.gate.sessions().person(&secret)?;
-        let caller = worker.config.administrators.caller(&person.user)?;
-        Ok::<_, SignInError>(Visitor { person, caller })
+        let session = worker.gate.sessions().session(&secret)?;
+        let caller = worker.config.administrators.caller(&session.user)?;
+        Ok::<_, SignInError>(Visitor { session, caller })
     };
     match web::block(visitor).await {
         Ok(Ok(visitor)) => Ok(visitor),

@@ -45,14 +45,14 @@ pub(crate) fn day(at: DateTime<Utc>) -> String {
 /// (never the text, which Kenning does not keep), and how many times
 /// alike that day.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Evidence {
+pub(crate) struct ActionLine {
     pub(crate) action: String,
     pub(crate) entity: String,
     pub(crate) day: String,
     pub(crate) times: usize,
 }
 
-impl Evidence {
+impl ActionLine {
     /// `actions` as lines, those alike on the same day told once with
     /// their number, in their order.
     pub(crate) fn of_all(actions: &[ActionRecord]) -> Vec<Self> {
@@ -85,7 +85,7 @@ pub(crate) struct TopicWhy {
     /// taught it and how recent the latest is ("from 3 actions, the latest
     /// 2 Mar 2026"); empty when none is listed.
     pub(crate) taught: String,
-    pub(crate) evidence: Vec<Evidence>,
+    pub(crate) evidence: Vec<ActionLine>,
 }
 
 impl TopicWhy {
@@ -95,7 +95,7 @@ impl TopicWhy {
             key: topic.topic.key.clone(),
             label: topic.topic.label.clone(),
             taught: taught(&topic.actions, UserTopic::ACTIONS_LISTED),
-            evidence: Evidence::of_all(&topic.actions),
+            evidence: ActionLine::of_all(&topic.actions),
         }
     }
 }
@@ -204,7 +204,7 @@ mod tests {
 
     #[test]
     fn actions_alike_on_one_day_are_told_once_with_their_number() {
-        let lines = Evidence::of_all(&[
+        let lines = ActionLine::of_all(&[
             action("send", 2),
             action("send", 2),
             action("read", 2),

@@ -1,15 +1,15 @@
-//! Who is asking, on one request: a person signed in, with what they are
-//! to the access rules (themselves, or an administrator).
+//! Who is asking, on one request: a person's session, with what the
+//! person is to the access rules (themselves, or an administrator).
 
-use kenning_app::{Caller, Person, UseCases};
+use kenning_app::{Caller, Session, UseCases};
 
 use crate::state::Web;
 
-/// A person signed in, with who they are to the access rules on this
+/// A person's session, with who the person is to the access rules on this
 /// request: themselves, or an administrator.
 #[derive(Debug, Clone)]
 pub(crate) struct Visitor {
-    pub(crate) person: Person,
+    pub(crate) session: Session,
     pub(crate) caller: Caller,
 }
 
@@ -28,9 +28,9 @@ impl Visitor {
 }
 
 impl std::ops::Deref for Visitor {
-    type Target = Person;
+    type Target = Session;
 
-    fn deref(&self) -> &Person {
-        &self.person
+    fn deref(&self) -> &Session {
+        &self.session
     }
 }

@@ -304,12 +304,12 @@ fn the_retention_forgets_the_oldest_actions_and_learns_from_the_rest(store: Arc<
         .unwrap();
     let cutoff = now() - Duration::days(365);
     assert_eq!(
-        store.forget_before(cutoff, 1, &scoring).unwrap(),
+        store.expire_before(cutoff, 1, &scoring).unwrap(),
         1,
         "bounded"
     );
-    assert_eq!(store.forget_before(cutoff, 10, &scoring).unwrap(), 1);
-    assert_eq!(store.forget_before(cutoff, 10, &scoring).unwrap(), 0);
+    assert_eq!(store.expire_before(cutoff, 10, &scoring).unwrap(), 1);
+    assert_eq!(store.expire_before(cutoff, 10, &scoring).unwrap(), 0);
     assert_eq!(score_of(&*store, ada.id(), "cobol"), None);
     assert!(score_of(&*store, ada.id(), "rust").is_some());
     assert!(store.standings_of(bob.id()).unwrap().is_empty());

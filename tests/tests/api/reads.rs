@@ -12,7 +12,7 @@ use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
     AuditService, ConnectorService, CredentialService, DeliverySettings, ExpertiseService, Gate,
-    GroupService, Principal, PrivacyService, SessionService, UseCases, UserService, WebhookService,
+    GroupService, Machine, PrivacyService, SessionService, UseCases, UserService, WebhookService,
 };
 use kenning_clock::ManualClock;
 use kenning_domain::{
@@ -220,7 +220,7 @@ fn world(scopes: Vec<Scope>) -> World {
             members,
         })
         .unwrap();
-    let principal = Principal {
+    let machine = Machine {
         credential_id: Uuid::new_v4(),
         name: "reader".into(),
         scopes,
@@ -262,7 +262,7 @@ fn world(scopes: Vec<Scope>) -> World {
         webhooks,
         privacy,
     };
-    let context = Context::new(principal, &Gate::new(use_cases), 10_000);
+    let context = Context::new(machine, &Gate::new(use_cases), 10_000);
     World {
         store,
         context,

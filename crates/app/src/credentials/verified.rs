@@ -18,7 +18,7 @@ use kenning_domain::CredentialKind;
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
-use super::principal::Principal;
+use super::machine::Machine;
 
 /// How long a verification is trusted without asking the store again: the
 /// longest a revocation made elsewhere (another instance, the command line)
@@ -31,7 +31,7 @@ pub const DEFAULT_CAPACITY: usize = 10_000;
 
 struct Entry {
     secret_hash: String,
-    principal: Principal,
+    machine: Machine,
     checked: DateTime<Utc>,
 }
 
@@ -89,14 +89,14 @@ impl Verified {
         id: Uuid,
         secret_hash: &str,
         now: DateTime<Utc>,
-    ) -> Option<Principal> {
+    ) -> Option<Machine> {
         let entries = self.lock();
         let entry = entries.by_credential.get(&(kind, id))?;
         let matches: bool = secret_hash
             .as_bytes()
             .ct_eq(entry.secret_hash.as_bytes())
             .into();
-        (matches && entry.fresh_at(now)).then(|| entry.principal.clone())
+        (matches && entry.fresh_at(now)).then(|| entry.machine.clone())
     }
 
     /// Taken at `now`, before the store is read for a verification.
@@ -115,7 +115,7 @@ impl Verified {
         kind: CredentialKind,
         id: Uuid,
         secret_hash: String,
-        principal: Principal,
+        machine: Machine,
         ticket: Ticket,
     ) {
         if self.capacity == 0 {
@@ -140,7 +140,7 @@ impl Verified {
             key,
             Entry {
                 secret_hash,
-                principal,
+                machine,
                 checked: ticket.checked,
             },
         );

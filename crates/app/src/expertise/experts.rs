@@ -63,7 +63,7 @@ pub struct QueryReading {
 /// A query as read: its subject's topics (with those reached through
 /// meaning, once added), the language it was read in, and its question.
 #[derive(Debug)]
-struct ReadQuery {
+struct ParsedQuery {
     terms: Vec<QueryTerm>,
     /// The language of the question's words, when any were read, then
     /// those the subject was read in.
@@ -272,7 +272,7 @@ impl ExpertiseService {
     /// A blank query, and one longer than
     /// [`MAX_QUERY_CHARS`](kenning_domain::MAX_QUERY_CHARS)
     /// characters, is refused.
-    fn query_terms(&self, query: &str) -> Result<ReadQuery, ServiceError> {
+    fn query_terms(&self, query: &str) -> Result<ParsedQuery, ServiceError> {
         let query = query_text(query)?;
         let question = self.extractor.question(query);
         let read = |language| {
@@ -304,7 +304,7 @@ impl ExpertiseService {
                 }
             }
         }
-        Ok(ReadQuery {
+        Ok(ParsedQuery {
             terms,
             languages,
             question,
@@ -341,11 +341,11 @@ impl ExpertiseService {
     /// people `experts` would rank on each topic.
     fn reading(
         &self,
-        read: ReadQuery,
+        read: ParsedQuery,
         held: HashMap<String, u64>,
         answer: Answer,
     ) -> Result<QueryReading, ServiceError> {
-        let ReadQuery {
+        let ParsedQuery {
             terms,
             languages,
             question,

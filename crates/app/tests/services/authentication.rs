@@ -1,4 +1,4 @@
-//! `CredentialService::authenticate` and `Principal::require`: only a live
+//! `CredentialService::authenticate` and `Machine::require`: only a live
 //! credential of the kind asked for, presented whole, lets a caller in,
 //! with the scopes it was issued with.
 
@@ -35,23 +35,23 @@ fn a_live_token_names_its_credential_and_scopes() {
         &credentials,
         &[Scope::UsersWrite, Scope::UsersRead, Scope::UsersRead],
     );
-    let principal = credentials
+    let machine = credentials
         .authenticate(CredentialKind::AccessToken, &issued.secret)
         .unwrap();
-    assert_eq!(principal.credential_id, issued.credential.id);
-    assert_eq!(principal.name, "reporting");
-    assert_eq!(principal.scopes, vec![Scope::UsersRead, Scope::UsersWrite]);
-    assert_eq!(principal.require(Scope::UsersWrite), Ok(()));
+    assert_eq!(machine.credential_id, issued.credential.id);
+    assert_eq!(machine.name, "reporting");
+    assert_eq!(machine.scopes, vec![Scope::UsersRead, Scope::UsersWrite]);
+    assert_eq!(machine.require(Scope::UsersWrite), Ok(()));
 }
 
 #[test]
 fn a_scope_the_token_lacks_is_forbidden() {
     let credentials = service();
     let issued = token(&credentials, &[Scope::UsersRead]);
-    let principal = credentials
+    let machine = credentials
         .authenticate(CredentialKind::AccessToken, &issued.secret)
         .unwrap();
-    let refused = principal.require(Scope::UsersWrite).unwrap_err();
+    let refused = machine.require(Scope::UsersWrite).unwrap_err();
     assert_eq!(refused.code(), "Forbidden");
     assert_eq!(
         refused.to_string(),
@@ -64,12 +64,12 @@ fn an_api_key_carries_no_scope() {
     let credentials = service();
     let key = api_key(&credentials, &Scope::ALL);
     assert!(key.secret.starts_with("kn_key_"));
-    let principal = credentials
+    let machine = credentials
         .authenticate(CredentialKind::ApiKey, &key.secret)
         .unwrap();
-    assert_eq!(principal.credential_id, key.credential.id);
-    assert!(principal.scopes.is_empty());
-    assert!(principal.require(Scope::UsersRead).is_err());
+    assert_eq!(machine.credential_id, key.credential.id);
+    assert!(machine.scopes.is_empty());
+    assert!(machine.require(Scope::UsersRead).is_err());
 }
 
 #[test]

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use kenning_app::{
     AuditService, Caller, ConnectorService, CredentialService, DeliverySettings, Gate,
-    GroupService, Principal, PrivacyService, ServiceError, SessionService, UseCases,
-    WebhookService,
+    GroupService, Machine, PrivacyService, ServiceError, SessionService, UseCases, WebhookService,
 };
 use kenning_domain::{
     Actor, AuditLimit, Channel, CredentialKind, GroupFilter, GroupInput, Patch, Scope,
@@ -106,7 +105,7 @@ impl Doors {
 }
 
 pub(super) fn token(scopes: &[Scope]) -> Caller {
-    Caller::Machine(Principal {
+    Caller::Machine(Machine {
         credential_id: Uuid::new_v4(),
         name: "script".to_owned(),
         scopes: scopes.to_vec(),

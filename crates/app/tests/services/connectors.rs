@@ -3,7 +3,7 @@
 //! the runs they report, read by whoever may read them.
 
 use chrono::Duration;
-use kenning_app::{Caller, ConnectorService, Gate, Principal, ServiceError, UseCases, UserService};
+use kenning_app::{Caller, ConnectorService, Gate, Machine, ServiceError, UseCases, UserService};
 use kenning_domain::{Actor, Channel, IdentityInput, NewUserInput, Raw, RunInput, Scope, User};
 use uuid::Uuid;
 
@@ -116,8 +116,8 @@ fn report(source: &str, error: Option<&str>) -> RunInput {
     }
 }
 
-fn key(name: &str) -> Principal {
-    Principal {
+fn key(name: &str) -> Machine {
+    Machine {
         credential_id: Uuid::new_v4(),
         name: name.to_owned(),
         scopes: Vec::new(),

@@ -79,8 +79,8 @@ fn token(credentials: &CredentialService) -> IssuedCredential {
 
 fn accepts(credentials: &CredentialService, issued: &IssuedCredential) -> bool {
     match credentials.authenticate(issued.credential.kind, &issued.secret) {
-        Ok(principal) => {
-            assert_eq!(principal.credential_id, issued.credential.id);
+        Ok(machine) => {
+            assert_eq!(machine.credential_id, issued.credential.id);
             true
         }
         Err(ServiceError::Unauthenticated) => false,

@@ -311,7 +311,7 @@ pub struct ActionTopic {
 /// [`ACTIONS_COUNTED`].
 fn documents_evidence(
     weight: &HashMap<&str, f64>,
-    topics: &HashMap<String, QueryTopic>,
+    topics: &HashMap<String, TermStatistics>,
     actions: Vec<ActionTopic>,
     coverable: f64,
 ) -> HashMap<UserId, f64> {
@@ -339,13 +339,13 @@ fn documents_evidence(
 /// Per query topic: its idf, and how many standings on it were read and
 /// their sum (the others' mean is the sum less one's own over the rest).
 #[derive(Debug, Clone, Copy, Default)]
-struct QueryTopic {
+struct TermStatistics {
     idf: f64,
     read: f64,
     sum: f64,
 }
 
-impl QueryTopic {
+impl TermStatistics {
     /// The share of the topic a standing of `score` covers, in [0, 1):
     /// saturated against the mean of the other standings read on it,
     /// never less than [`STANDING_FLOOR`], times the person's `activity`
@@ -435,8 +435,8 @@ fn query_topics(
     known: &[(StoredStanding, f64)],
     knowing: &HashMap<String, u64>,
     population: &Population,
-) -> (HashMap<String, QueryTopic>, f64) {
-    let mut topics: HashMap<String, QueryTopic> = HashMap::new();
+) -> (HashMap<String, TermStatistics>, f64) {
+    let mut topics: HashMap<String, TermStatistics> = HashMap::new();
     for (s, score) in known {
         let entry = topics.entry(s.key.clone()).or_default();
         entry.read += 1.0;
@@ -472,7 +472,7 @@ fn mean_activity(known: &[(StoredStanding, f64)], activity: &HashMap<UserId, u64
 /// How much of a query each standing covers.
 struct Covering<'a> {
     weight: &'a HashMap<&'a str, f64>,
-    topics: &'a HashMap<String, QueryTopic>,
+    topics: &'a HashMap<String, TermStatistics>,
     activity: &'a HashMap<UserId, u64>,
     mean_activity: f64,
     declared: &'a HashSet<(UserId, String)>,

@@ -47,7 +47,7 @@ pub(crate) struct ProfileTopic {
     pub(crate) label: String,
     pub(crate) taught: String,
     pub(crate) search: String,
-    pub(crate) evidence: Vec<crate::view::Evidence>,
+    pub(crate) evidence: Vec<crate::view::ActionLine>,
 }
 
 impl From<TopicWhy> for ProfileTopic {

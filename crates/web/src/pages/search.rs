@@ -16,7 +16,7 @@ use crate::contact::{Contact, ContactLink};
 use crate::render::{internal_error, respond};
 use crate::session::signed_in;
 use crate::state::Web;
-use crate::view::{query_param, Chrome, Evidence};
+use crate::view::{query_param, ActionLine, Chrome};
 
 /// How many more people "More results" asks for.
 const PAGE: u32 = 10;
@@ -66,7 +66,7 @@ struct Card {
 #[derive(Debug)]
 struct CardTopic {
     label: String,
-    evidence: Vec<Evidence>,
+    evidence: Vec<ActionLine>,
     /// Whether the person says they know it and no upload taught it.
     said: bool,
 }
@@ -171,7 +171,7 @@ fn card(
                     acting
                         .expertise
                         .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
-                Evidence::of_all(&actions)
+                ActionLine::of_all(&actions)
             } else {
                 Vec::new()
             };
