@@ -31,7 +31,6 @@ mod openapi;
 mod paging;
 mod privacy;
 mod published;
-mod reads;
 mod scim;
 mod throttle;
 mod users;

@@ -4,6 +4,9 @@
 //! in-memory store with every read of a user or of a user's groups
 //! counted.
 
+// Test helpers stop the test with a message when a step fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
