@@ -10,6 +10,8 @@
 mod audit;
 mod connection;
 mod context;
+#[cfg(test)]
+mod descriptions;
 mod cost;
 mod error;
 mod execution;

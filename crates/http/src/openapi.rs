@@ -116,3 +116,65 @@ pub async fn page() -> HttpResponse {
 pub async fn asset(file: web::Path<String>) -> HttpResponse {
     assets::serve(&ASSETS, &file).await
 }
+
+#[cfg(test)]
+mod tests {
+    use kenning_domain::{RefusalCode, RunError, RunReport, SourceIdentity, Upload};
+    use serde_json::Value;
+
+    use super::*;
+    use crate::config::HttpConfig;
+
+    /// Every description of the document, its lines and spaces run
+    /// together.
+    fn descriptions(value: &Value, into: &mut Vec<String>) {
+        match value {
+            Value::Object(fields) => {
+                for (name, field) in fields {
+                    match (name.as_str(), field) {
+                        ("description" | "summary", Value::String(text)) => {
+                            into.push(text.split_whitespace().collect::<Vec<_>>().join(" "));
+                        }
+                        _ => descriptions(field, into),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| descriptions(i, into)),
+            _ => {}
+        }
+    }
+
+    /// utoipa takes a description as written: each number written there is
+    /// checked against the constant or default it copies, so that a changed
+    /// one fails here until its description says so.
+    #[test]
+    fn the_descriptions_state_the_limits_the_server_applies() {
+        let config = HttpConfig::default();
+        let document = serde_json::to_value(document(config.batch_items)).unwrap();
+        let mut all = Vec::new();
+        descriptions(&document, &mut all);
+        let text = all.join(" | ");
+        let mib = |bytes: usize| bytes / (1024 * 1024);
+        for expected in [
+            format!("uploads ({} unless configured)", config.batch_items),
+            format!(
+                "({} MiB for one upload, {} MiB for a batch, unless configured)",
+                mib(config.body_limit),
+                mib(config.batch_body_limit)
+            ),
+            format!("array of 1 to {}", Upload::MAX_TEXTS),
+            format!("1 to {} texts", Upload::MAX_TEXTS),
+            format!("at most {} hours", Upload::MAX_CLOCK_SKEW_HOURS),
+            format!("1 to {} identities", SourceIdentity::MAX_PER_REQUEST),
+            format!("The newest {} runs", RunReport::KEPT),
+            format!(
+                "at most {} codes of 1 to {} characters",
+                RunReport::MAX_REFUSAL_CODES,
+                RefusalCode::MAX_CHARS
+            ),
+            format!("at most {} characters", RunError::MAX_CHARS),
+        ] {
+            assert!(text.contains(&expected), "no {expected:?} in: {text}");
+        }
+    }
+}

@@ -81,7 +81,8 @@ static NUMBERS: LazyLock<text2num::lang::English> = LazyLock::new(text2num::lang
 
 /// How many labels [`readable`] remembers before it starts afresh: the
 /// words and phrases of a deployment repeat, so most labels are judged
-/// once (tagging one costs about 6 µs; an upload has a few hundred).
+/// once (what tagging one costs: docs/performance.md, "Measured choices
+/// in the code").
 const REMEMBERED: usize = 200_000;
 
 static JUDGED: LazyLock<RwLock<HashMap<String, bool>>> = LazyLock::new(Default::default);

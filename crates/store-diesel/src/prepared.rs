@@ -5,7 +5,8 @@
 //! run, with its values, which a search needs (its best plan depends on
 //! the text). The reads of `experts` do not: each key's rows are one walk
 //! of an index whatever the key, and planning their `LATERAL` statements
-//! took 0.6-1.3 ms of a 5 ms query. [`Prepared`] runs a statement through
+//! took a fifth of the query (docs/performance.md, "Measured choices in
+//! the code"). [`Prepared`] runs a statement through
 //! diesel's cache of prepared statements (by its SQL, once per
 //! connection), and [`generic_plans`] runs reads in a read transaction
 //! (one snapshot, on either backend) in which PostgreSQL plans a prepared

@@ -363,8 +363,8 @@ fn sqlite_trigrams(page: Page, text: String, pattern: Option<String>) -> Stateme
 /// are kept until the page is known, then its rows are read. The matches
 /// are read in a subquery fenced with `OFFSET 0`, so that the planner
 /// neither walks the listing index testing every row nor stores the
-/// matches (a `MATERIALIZED` CTE wrote and read them again: 6 ms of a
-/// common surname's 25 at a million users).
+/// matches (a `MATERIALIZED` CTE wrote and read them again; what that
+/// cost: docs/performance.md, "Measured choices in the code").
 fn postgres_trigrams(page: Page, matching: impl FnOnce(&mut Binder) -> String) -> Statement {
     let mut sql = Binder::new(Backend::Postgres);
     let position = page.position(&mut sql);
@@ -404,8 +404,8 @@ enum Lookup {
     /// of it is one the `pg_trgm` index holds as it is, or when each is
     /// one it holds and rarer than [`ASKED_SHARE`] (no list is worth
     /// leaving out, and one `LIKE` tests a match where the rarest
-    /// trigrams' took three and `strpos`: 18 ms against 25 for a common
-    /// surname's 21,600 matches at a million users).
+    /// trigrams' took three and `strpos`; measured in docs/performance.md,
+    /// "Measured choices in the code").
     Whole,
     /// Its rarest trigrams, at most [`TRIGRAMS_ASKED`], and beyond the
     /// first only those rarer than [`ASKED_SHARE`]; those that overlap
