@@ -1,7 +1,7 @@
 //! Who may do what, decided once for every door: a machine token by its
 //! scopes, a signed-in person by whose profile it is, an administrator
 //! (a person in the configured group) as a token with every scope. An
-//! adapter names only the caller ([`crate::UseCases::called_by`]); every use
+//! adapter names only the caller ([`crate::Gate::called_by`]); every use
 //! case a door calls names the [`Operation`] it is and asks
 //! [`Caller::require`] before it reads or changes anything. `Operation`
 //! and `require` are private to this crate, and only this crate builds
@@ -27,8 +27,8 @@ pub enum Caller {
     Administrator(UserId),
     /// Whoever runs Kenning's command line or its own rounds (purge,
     /// delivery, retention): they hold the database, so nobody is asked.
-    /// A service is built for the operator; a door narrows it with
-    /// `called_by`. Only this crate builds one.
+    /// A service is built for the operator; a door reaches it narrowed,
+    /// through [`crate::Gate::called_by`]. Only this crate builds one.
     Operator(Sealed),
 }
 

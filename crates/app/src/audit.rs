@@ -44,7 +44,7 @@ impl std::fmt::Debug for AuditService {
 
 impl AuditService {
     /// The service over `trail`; `clock` says what is old. It serves the
-    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// operator until [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(trail: Arc<dyn AuditTrail>, clock: Arc<dyn Clock>) -> Self {
         Self {
             trail,

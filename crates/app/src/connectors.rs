@@ -32,7 +32,7 @@ impl std::fmt::Debug for ConnectorService {
 impl ConnectorService {
     /// The service over `runs`; `clock` says when a run was received. It
     /// serves the operator until
-    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(runs: Arc<dyn ConnectorRunStore>, clock: Arc<dyn Clock>) -> Self {
         Self {
             runs,

@@ -149,7 +149,7 @@ impl CredentialService {
     /// holds at most [`DEFAULT_CAPACITY`] credentials. What it issues and
     /// revokes is recorded as done by [`Actor::embedded`] until
     /// [`acting_as`](Self::acting_as) names someone; it serves the
-    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// operator until [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(store: Arc<dyn CredentialStore>, clock: Arc<dyn Clock>) -> Self {
         Self {
             store,

@@ -57,7 +57,7 @@ impl GroupService {
     /// when groups change. Its changes are recorded as made by
     /// [`Actor::embedded`] until [`acting_as`](Self::acting_as) names
     /// someone, and it serves the operator until
-    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(
         groups: Arc<dyn GroupStore>,
         users: Arc<dyn UserStore>,

@@ -49,7 +49,7 @@ impl PrivacyService {
     /// through `expertise` (which must have been given the same store with
     /// [`ExpertiseService::with_privacy`], so that its questions are
     /// counted here). It serves the operator until
-    /// [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(
         store: Arc<dyn PrivacyStore>,
         users: Arc<dyn UserStore>,

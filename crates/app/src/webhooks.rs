@@ -124,7 +124,7 @@ fn jitter() -> f64 {
 
 impl WebhookService {
     /// The service over `store`, posting through `sender`; it serves the
-    /// operator until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// operator until [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(
         store: Arc<dyn WebhookStore>,
         sender: Arc<dyn WebhookSender>,

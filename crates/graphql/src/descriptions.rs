@@ -3,12 +3,12 @@
 //! written there is checked here against the constant it copies, and a
 //! changed constant fails this test until its description says so.
 
+use crate::{schema, Limits};
 use kenning_app::ASKED_LISTED;
 use kenning_domain::{
     AskedSubject, AuditLimit, ExpertsLimit, Limit, RelatedTopicsLimit, UserTopicsLimit,
     MAX_RETENTION_DAYS, MIN_RETENTION_DAYS, NEAREST_FLOOR, THE_PERSON,
 };
-use crate::{schema, Limits};
 
 /// The description of `field` of the type `of`, its lines and spaces run
 /// together.

@@ -10,9 +10,9 @@
 mod audit;
 mod connection;
 mod context;
+mod cost;
 #[cfg(test)]
 mod descriptions;
-mod cost;
 mod error;
 mod execution;
 mod expertise;

@@ -58,7 +58,7 @@ impl ExpertiseService {
     /// `experts` may rank the members of one of `groups` alone. Standings
     /// the store built under other settings stay as they are until
     /// [`ExpertiseService::rebuild_standings`]. It serves the operator
-    /// until [`UseCases::called_by`](crate::UseCases::called_by) names the caller.
+    /// until [`Gate::called_by`](crate::Gate::called_by) names the caller.
     pub fn new(
         store: Arc<dyn ExpertiseStore>,
         users: Arc<dyn UserStore>,

@@ -1,5 +1,5 @@
 //! Each use case asks who calls: the use cases narrowed with
-//! `UseCases::called_by`, as every door narrows them, refuse what that
+//! `Gate::called_by`, as every door narrows them, refuse what that
 //! caller may not do, and a refusal writes nothing.
 
 use std::sync::Arc;
