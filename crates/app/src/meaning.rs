@@ -244,10 +244,9 @@ impl Meanings {
         self.embedder.model()
     }
 
-    /// Whether the model's vocabulary holds every one of `words` whole
-    /// (and there is one).
-    fn holds_all(&self, words: &[&str]) -> bool {
-        !words.is_empty() && words.iter().all(|w| self.embedder.holds_word(w))
+    /// How many tokens of the model's vocabulary spell `words`, in all.
+    fn pieces(&self, words: &[&str]) -> usize {
+        words.iter().map(|w| self.embedder.pieces(w)).sum()
     }
 
     /// How many topics the index holds.
@@ -467,19 +466,21 @@ impl MeaningModels {
     /// `frame`, if any: the English one for a question asked in English,
     /// the one for other languages for a question asked in another. A
     /// query without such words ("Datenschutz", "data protection") is too
-    /// short to tell its language by: of its `words`, the one model whose
-    /// vocabulary holds them all whole reads it, for the other would
-    /// spell them from pieces ("dat", "ens": "date"); both read it when
-    /// both hold them, or neither does.
+    /// short to tell its language by: the model whose vocabulary spells
+    /// its `words` with fewer tokens reads it, for the other spells them
+    /// from pieces it reads apart ("dat", "ens": "date"); both read it
+    /// when both spell them alike (each holds each word whole, or both
+    /// split "k8s" in three).
     pub(crate) fn for_query(&self, frame: Option<&str>, words: &[&str]) -> Vec<&Arc<Meanings>> {
         match (&self.first, &self.others, frame) {
             (Some(first), Some(_), Some(FIRST_LANGUAGE)) => vec![first],
             (_, Some(others), Some(_)) => vec![others],
             (Some(first), Some(others), None) => {
-                match (first.holds_all(words), others.holds_all(words)) {
-                    (true, false) => vec![first],
-                    (false, true) => vec![others],
-                    _ => vec![first, others],
+                match first.pieces(words).cmp(&others.pieces(words)) {
+                    _ if words.is_empty() => vec![first, others],
+                    std::cmp::Ordering::Less => vec![first],
+                    std::cmp::Ordering::Greater => vec![others],
+                    std::cmp::Ordering::Equal => vec![first, others],
                 }
             }
             _ => self.each().collect(),
@@ -534,8 +535,12 @@ mod tests {
             }
         }
 
-        fn holds_word(&self, word: &str) -> bool {
-            self.embed(word).is_some()
+        fn pieces(&self, word: &str) -> usize {
+            if self.embed(word).is_some() {
+                1
+            } else {
+                word.len()
+            }
         }
     }
 
@@ -651,8 +656,8 @@ mod tests {
             Table.scale(vector)
         }
 
-        fn holds_word(&self, word: &str) -> bool {
-            Table.holds_word(word)
+        fn pieces(&self, word: &str) -> usize {
+            Table.pieces(word)
         }
     }
 
@@ -748,7 +753,8 @@ mod tests {
         assert!(meanings.reach(&[written("automobile")]).is_empty());
     }
 
-    /// [`Table`] under a `name`, whose vocabulary holds `words` whole.
+    /// [`Table`] under a `name`, whose vocabulary holds `words` whole and
+    /// spells any other in three pieces.
     #[derive(Debug)]
     struct Holding(&'static str, &'static [&'static str]);
 
@@ -773,13 +779,17 @@ mod tests {
             Table.scale(vector)
         }
 
-        fn holds_word(&self, word: &str) -> bool {
-            self.1.contains(&word)
+        fn pieces(&self, word: &str) -> usize {
+            if self.1.contains(&word) {
+                1
+            } else {
+                3
+            }
         }
     }
 
     #[test]
-    fn a_bare_query_is_read_by_the_model_that_holds_its_words_whole() {
+    fn a_bare_query_is_read_by_the_model_that_spells_its_words_with_fewer_pieces() {
         let english = Holding("english", &["data", "protection", "payroll"]);
         let many = Holding("many", &["datenschutz", "data", "protection"]);
         let models = MeaningModels {
@@ -797,11 +807,16 @@ mod tests {
             ["english", "many"],
             "words both hold"
         );
-        assert_eq!(read(None, &["k8s"]), ["english", "many"], "held by neither");
+        assert_eq!(
+            read(None, &["data", "datenschutz"]),
+            ["many"],
+            "fewer pieces in all"
+        );
+        assert_eq!(read(None, &["k8s"]), ["english", "many"], "spelled alike");
         assert_eq!(
             read(None, &["payroll", "datenschutz"]),
             ["english", "many"],
-            "each holds only some"
+            "as many pieces in each"
         );
         assert_eq!(read(None, &[]), ["english", "many"], "no word");
         assert_eq!(

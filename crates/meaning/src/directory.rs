@@ -32,9 +32,13 @@ pub(crate) fn tokenizer(dir: &Path) -> Result<tokenizers::Tokenizer, ModelError>
 /// The token a WordPiece vocabulary reads a word it cannot spell as.
 const UNKNOWN: &str = "[UNK]";
 
-/// Whether `tokenizer` reads `word` as one token it knows.
-pub(crate) fn holds_whole(tokenizer: &tokenizers::Tokenizer, word: &str) -> bool {
-    tokenizer
-        .encode(word, false)
-        .is_ok_and(|encoding| matches!(encoding.get_tokens(), [token] if token != UNKNOWN))
+/// How many tokens `tokenizer` spells `word` with (see
+/// [`kenning_ports::Embedder::pieces`]).
+pub(crate) fn pieces(tokenizer: &tokenizers::Tokenizer, word: &str) -> usize {
+    let unspellable = word.chars().count() + 1;
+    match tokenizer.encode(word, false) {
+        Ok(encoding) if encoding.get_tokens().iter().any(|t| t == UNKNOWN) => unspellable,
+        Ok(encoding) => encoding.get_ids().len(),
+        Err(_) => unspellable,
+    }
 }

@@ -529,7 +529,7 @@ impl Embedder for Quantised {
         self.reference.scale(vector)
     }
 
-    fn holds_word(&self, word: &str) -> bool {
+    fn pieces(&self, word: &str) -> usize {
         // The model's pieces are cased: a query's word may be written in
         // lower case ("datenschutz") where texts begin it with a capital.
         let mut chars = word.chars();
@@ -541,7 +541,9 @@ impl Embedder for Quantised {
             .collect();
         [word, &word.to_lowercase(), &capitalised]
             .iter()
-            .any(|w| self.tokenizer.holds_whole(w))
+            .map(|w| self.tokenizer.pieces(w))
+            .min()
+            .unwrap_or(0)
     }
 }
 

@@ -8,7 +8,7 @@ use candle_core::{Device, Tensor};
 use kenning_ports::{Embedder, Scale};
 
 use crate::calibration::{reference_words, same_subject_pairs, Reference};
-use crate::directory::{holds_whole, name_of, tokenizer, STATIC_FILE};
+use crate::directory::{name_of, pieces, tokenizer, STATIC_FILE};
 use crate::error::ModelError;
 use crate::vector::unit;
 
@@ -152,7 +152,7 @@ impl Embedder for StaticVectors {
         self.reference.scale(vector)
     }
 
-    fn holds_word(&self, word: &str) -> bool {
-        holds_whole(&self.tokenizer, word)
+    fn pieces(&self, word: &str) -> usize {
+        pieces(&self.tokenizer, word)
     }
 }

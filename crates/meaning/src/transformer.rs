@@ -8,7 +8,7 @@ use candle_transformers::models::bert::{BertModel, Config};
 use kenning_ports::{Embedder, Scale};
 
 use crate::calibration::{embedded_reference, Reference};
-use crate::directory::{holds_whole, name_of, tokenizer};
+use crate::directory::{name_of, pieces, tokenizer};
 use crate::error::ModelError;
 use crate::static_vectors::StaticVectors;
 use crate::vector::{mean_pooled, unit};
@@ -203,7 +203,7 @@ impl Embedder for Transformer {
         self.reference.scale(vector)
     }
 
-    fn holds_word(&self, word: &str) -> bool {
-        holds_whole(&self.tokenizer, word)
+    fn pieces(&self, word: &str) -> usize {
+        pieces(&self.tokenizer, word)
     }
 }

@@ -124,16 +124,21 @@ impl Unigram {
         ids
     }
 
-    /// Whether `word` is one piece of the vocabulary (after the lone
-    /// word-start piece, if the split begins with it).
-    pub(crate) fn holds_whole(&self, word: &str) -> bool {
+    /// How many pieces spell `word` (after the lone word-start piece, if
+    /// the split begins with it); one the vocabulary lacks a character of
+    /// counts as its length and one more.
+    pub(crate) fn pieces(&self, word: &str) -> usize {
         let lone_start = self.ids.get(WORD_START.to_string().as_str()).copied();
         let pieces = self.encode(word);
         let pieces = match pieces.split_first() {
             Some((first, rest)) if Some(*first) == lone_start => rest,
             _ => &pieces[..],
         };
-        matches!(pieces, [id] if *id != self.unknown)
+        if pieces.contains(&self.unknown) {
+            word.chars().count() + 1
+        } else {
+            pieces.len()
+        }
     }
 
     /// How many pieces the vocabulary holds: every id is below it.

@@ -38,12 +38,14 @@ pub trait Embedder: Send + Sync {
     /// everything.
     fn scale(&self, vector: &[f32]) -> Scale;
 
-    /// Whether the model's vocabulary holds `word` whole, as one token: a
-    /// word the model met often enough to keep, which it reads by its
-    /// meaning rather than spell from pieces ("Datenschutz" is one token
-    /// of a model made for many languages and four pieces of an English
-    /// one, the first of which is "dat").
-    fn holds_word(&self, word: &str) -> bool;
+    /// How many tokens of the model's vocabulary spell `word`: one for a
+    /// word the model met often enough to keep whole, which it reads by
+    /// its meaning; more for one it spells from pieces ("Datenschutz" is
+    /// one token of a model made for many languages and four pieces of an
+    /// English one, the first of which is "dat"); a character the
+    /// vocabulary lacks counts as a piece of its own beyond the word's
+    /// length, so that such a word is spelled worst.
+    fn pieces(&self, word: &str) -> usize;
 }
 
 /// What similarities to one text mean on one embedder: at `noise` or

@@ -27,7 +27,7 @@ impl ExpertiseService {
     /// language than English with `embedder` (a model made for many
     /// languages, beside an English one that reads English better), and
     /// of a query too short to tell its language by with the model whose
-    /// vocabulary holds its words, or both.
+    /// vocabulary spells its words with fewer pieces, or both.
     pub fn with_other_languages_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
         self.meanings.others = Some(Arc::new(Meanings::new(embedder)));
         self
