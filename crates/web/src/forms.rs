@@ -91,7 +91,7 @@ pub(crate) async fn blocking<T: Send + 'static>(
 }
 
 /// A form's fields as the browser sent them.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Form(Vec<(String, String)>);
 
 impl Form {

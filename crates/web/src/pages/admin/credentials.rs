@@ -3,14 +3,14 @@
 //! use cases the command line uses.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use askama::Template;
 use kenning_app::{Credential, Missing, ServiceError};
 use kenning_domain::{CredentialKind, Lifetime, Scope};
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
+use super::{blocking, failure, see_other, Admin, Form, Posted, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -154,16 +154,7 @@ struct IssuedPage {
 /// `POST /admin/credentials`: issues a credential and answers with its
 /// secret, this once (the page is never cached, and reloading it asks to
 /// send the form again rather than showing the secret again).
-pub(crate) async fn issue(
-    req: HttpRequest,
-    app: web::Data<Web>,
-    Admin(visitor): Admin,
-    body: web::Bytes,
-) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
+pub(crate) async fn issue(app: web::Data<Web>, Posted(visitor, form): Posted) -> HttpResponse {
     let Some(kind) = kind(&form.value("kind")) else {
         let problems = Problems {
             general: Some("Choose the kind: an access token or an API key.".to_owned()),
@@ -210,15 +201,10 @@ pub(crate) async fn issue(
 
 /// `POST /admin/credentials/{kind}/{id}/revoke`.
 pub(crate) async fn revoke(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, _): Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> HttpResponse {
-    if let Err(response) = posted(&req, &app, &visitor, &body).await {
-        return response;
-    }
     let (kind_name, id) = path.into_inner();
     let (Some(kind), Ok(id)) = (kind(&kind_name), Uuid::try_parse(&id)) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Credential));

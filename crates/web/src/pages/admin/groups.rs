@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::profile::{email_field, Field};
 use super::users::Row;
-use super::{blocking, failure, posted, query, see_other, Admin, Form, Problems};
+use super::{blocking, failure, query, see_other, Admin, Form, Posted, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -106,16 +106,7 @@ pub(crate) async fn groups(
 }
 
 /// `POST /admin/groups`: a new group without members, then on to its page.
-pub(crate) async fn create(
-    req: HttpRequest,
-    app: web::Data<Web>,
-    Admin(visitor): Admin,
-    body: web::Bytes,
-) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
+pub(crate) async fn create(app: web::Data<Web>, Posted(visitor, form): Posted) -> HttpResponse {
     let input = GroupInput {
         display_name: form.value("displayName"),
         external_id: form.given("externalId"),
@@ -319,56 +310,38 @@ impl GroupChange {
 
 /// `POST /admin/groups/{id}`: renames the group.
 pub(crate) async fn rename(
-    req: HttpRequest,
     app: web::Data<Web>,
-    admin: Admin,
+    posted: Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
-    change(
-        req,
-        app,
-        admin,
-        id.into_inner(),
-        Some(GroupChange::Rename),
-        body,
-    )
-    .await
+    change(app, posted, id.into_inner(), Some(GroupChange::Rename)).await
 }
 
 /// `POST /admin/groups/{id}/{members/add|members/remove|delete}`.
 pub(crate) async fn change_of(
-    req: HttpRequest,
     app: web::Data<Web>,
-    admin: Admin,
+    posted: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> HttpResponse {
     let (id, what) = path.into_inner();
-    change(req, app, admin, id, GroupChange::of_path(&what), body).await
+    change(app, posted, id, GroupChange::of_path(&what)).await
 }
 
 /// Carries out `what` on the group `id` as the form `body` asks; then back
 /// to the page, or to the groups after a deletion. A change of no name is
 /// a group not found.
 async fn change(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, form): Posted,
     id: String,
     what: Option<GroupChange>,
-    body: web::Bytes,
 ) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
     let (Some(id), Some(what)) = (group_id(&id), what) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::Group));
     };
     let version = form.value("version").parse::<u64>().ok();
     let acting = visitor.use_cases(&app);
-    let written = Form::parse(&body);
+    let written = form.clone();
     let done = blocking(move || what.apply(&acting.groups, id, version, &written)).await;
     match done {
         Ok(Ok(())) if what == GroupChange::Delete => see_other("/admin/groups"),

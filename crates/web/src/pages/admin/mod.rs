@@ -17,6 +17,9 @@ pub(crate) mod user;
 pub(crate) mod user_privacy;
 pub(crate) mod users;
 
+use std::future::Future;
+use std::pin::Pin;
+
 use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{Payload, ServiceRequest, ServiceResponse};
 use actix_web::error::InternalError;
@@ -66,18 +69,32 @@ async fn administrator(req: &HttpRequest, app: &web::Data<Web>) -> Result<Visito
     ))
 }
 
-/// The form of a `POST` the administrator `visitor` sent to the console,
-/// or the refusal of a form not sent from the session's own pages.
-pub(crate) async fn posted(
-    req: &HttpRequest,
-    app: &web::Data<Web>,
-    visitor: &Visitor,
-    body: &[u8],
-) -> Result<Form, HttpResponse> {
-    let form = Form::parse(body);
-    match form.refusal(req, app, visitor) {
-        Some(refused) => Err(refused),
-        None => Ok(form),
+/// The administrator and the form of a `POST` to the console, read once
+/// the console's guard let the request through; a form not sent from the
+/// session's own pages is refused before the page sees it.
+#[derive(Debug)]
+pub(crate) struct Posted(pub(crate) Visitor, pub(crate) Form);
+
+impl FromRequest for Posted {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Self, Self::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let req = req.clone();
+        let admin = Admin::from_request(&req, payload);
+        let body = web::Bytes::from_request(&req, payload);
+        Box::pin(async move {
+            let Admin(visitor) = admin.await?;
+            let form = Form::parse(&body.await?);
+            let Some(app) = req.app_data::<web::Data<Web>>() else {
+                let missing = internal_error("the web app's state is missing");
+                return Err(InternalError::from_response("no state", missing).into());
+            };
+            match form.refusal(&req, app, &visitor) {
+                Some(refused) => Err(InternalError::from_response("refused form", refused).into()),
+                None => Ok(Posted(visitor, form)),
+            }
+        })
     }
 }
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use askama::Template;
 use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{
@@ -15,7 +15,7 @@ use kenning_domain::{
 use uuid::Uuid;
 
 use super::profile::Field;
-use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
+use super::{blocking, failure, see_other, Admin, Form, Posted, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -281,16 +281,7 @@ pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResp
 /// `POST /admin/rules`: sets (`set=true`) or lifts (`set=false`) the rule
 /// of `kind` with `value`, then back to the page (303); a refused form
 /// again with its problem beside its field.
-pub(crate) async fn change(
-    req: HttpRequest,
-    app: web::Data<Web>,
-    Admin(visitor): Admin,
-    body: web::Bytes,
-) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
+pub(crate) async fn change(app: web::Data<Web>, Posted(visitor, form): Posted) -> HttpResponse {
     let set = match form.value("set").as_str() {
         "true" => true,
         "false" => false,

@@ -4,7 +4,7 @@
 //! ([`super::user_privacy`]).
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use askama::Template;
 use chrono::{DateTime, Utc};
 use kenning_app::{Missing, ServiceError, UseCases};
@@ -13,7 +13,7 @@ use kenning_domain::{GracePeriod, Status, StatusChange, User, UserId};
 use super::profile::{self, Field};
 use super::user_id;
 use super::user_privacy::{self, Privacy};
-use super::{blocking, failure, posted, see_other, Admin, Form, Problems};
+use super::{blocking, failure, see_other, Admin, Form, Posted, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::Chrome;
@@ -228,17 +228,11 @@ impl Change {
 /// Carries out `change` of the user `id` as the form `body` asks, then
 /// back to the page (303); a refused form again with its problems.
 async fn change(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, form): Posted,
     id: &str,
-    body: web::Bytes,
     change: Option<Change>,
 ) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
     let (Some(id), Some(change)) = (user_id(id), change) else {
         return failure(&visitor, &ServiceError::NotFound(Missing::User));
     };
@@ -246,7 +240,7 @@ async fn change(
     // overwritten unseen.
     let version = form.value("version").parse::<u64>().ok();
     let acting = visitor.use_cases(&app);
-    let written = Form::parse(&body);
+    let written = form.clone();
     let done = blocking(move || {
         let users = acting.users;
         match change {
@@ -289,34 +283,28 @@ async fn change(
 
 /// `POST /admin/users/{id}`: the profile's fields as the form writes them.
 pub(crate) async fn update(
-    req: HttpRequest,
     app: web::Data<Web>,
-    admin: Admin,
+    posted: Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, admin, &id, body, Some(Change::Profile)).await
+    change(app, posted, &id, Some(Change::Profile)).await
 }
 
 /// `POST /admin/users/{id}/email`: a new e-mail address.
 pub(crate) async fn update_email(
-    req: HttpRequest,
     app: web::Data<Web>,
-    admin: Admin,
+    posted: Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
-    change(req, app, admin, &id, body, Some(Change::Email)).await
+    change(app, posted, &id, Some(Change::Email)).await
 }
 
 /// `POST /admin/users/{id}/{deactivate|reactivate|delete|cancel-deletion}`.
 pub(crate) async fn change_status(
-    req: HttpRequest,
     app: web::Data<Web>,
-    admin: Admin,
+    posted: Posted,
     path: web::Path<(String, String)>,
-    body: web::Bytes,
 ) -> HttpResponse {
     let (id, action) = path.into_inner();
-    change(req, app, admin, &id, body, Change::of_status(&action)).await
+    change(app, posted, &id, Change::of_status(&action)).await
 }

@@ -6,13 +6,13 @@
 //! person's own pages under `/me`.
 
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use askama::Template;
 use kenning_app::{Missing, ServiceError, UseCases};
 use kenning_domain::{Learning, UserId};
 
 use super::user_id;
-use super::{blocking, failure, see_other, Admin, Form, Visitor};
+use super::{blocking, failure, see_other, Admin, Posted, Visitor};
 use crate::pages::privacy::{data_download, forgetting_confirmed, learning_asked};
 use crate::render::{message_page, respond};
 use crate::state::Web;
@@ -76,19 +76,13 @@ fn no_such_user(visitor: &Visitor) -> HttpResponse {
 /// `learning=off` stops learning from their activity, `learning=on`
 /// starts it again; then back to their page.
 pub(crate) async fn set_learning(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, form): Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
     let Some(id) = user_id(&id) else {
         return no_such_user(&visitor);
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let Some(choice) = learning_asked(&form) else {
         return message_page(
             StatusCode::BAD_REQUEST,
@@ -176,18 +170,13 @@ async fn confirmation<P: Template>(
 /// user, as a JSON file to hand them; the hand-out is in the audit trail
 /// as the administrator's.
 pub(crate) async fn download(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, _): Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
     let Some(id) = user_id(&id) else {
         return no_such_user(&visitor);
     };
-    if let Some(refused) = Form::parse(&body).refusal(&req, &app, &visitor) {
-        return refused;
-    }
     let acting = visitor.use_cases(&app);
     match blocking(move || acting.privacy.export(id)).await {
         Ok(Ok(data)) => data_download(&data, &data_file(id)),
@@ -230,19 +219,13 @@ pub(crate) async fn confirm_forget(
 /// `POST /admin/users/{id}/forget` with `confirm=yes`: erases the user's
 /// actions and topics; then back to their page.
 pub(crate) async fn forget(
-    req: HttpRequest,
     app: web::Data<Web>,
-    Admin(visitor): Admin,
+    Posted(visitor, form): Posted,
     id: web::Path<String>,
-    body: web::Bytes,
 ) -> HttpResponse {
     let Some(id) = user_id(&id) else {
         return no_such_user(&visitor);
     };
-    let form = Form::parse(&body);
-    if let Some(refused) = form.refusal(&req, &app, &visitor) {
-        return refused;
-    }
     if !forgetting_confirmed(&form) {
         return message_page(
             StatusCode::BAD_REQUEST,

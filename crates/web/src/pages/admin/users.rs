@@ -8,7 +8,7 @@ use askama::Template;
 use kenning_domain::{Limit, SearchText, User, UserCursor};
 
 use super::profile::{self, Field};
-use super::{blocking, failure, posted, query, see_other, Admin, Form, Problems};
+use super::{blocking, failure, query, see_other, Admin, Form, Posted, Problems};
 use crate::render::respond;
 use crate::state::Web;
 use crate::view::{query_param, Chrome};
@@ -152,16 +152,7 @@ pub(crate) async fn new_user(Admin(visitor): Admin) -> HttpResponse {
 
 /// `POST /admin/users/new`: creates an ACTIVE user, then on to their
 /// page; a refused form again, with each problem beside its field.
-pub(crate) async fn create(
-    req: HttpRequest,
-    app: web::Data<Web>,
-    Admin(visitor): Admin,
-    body: web::Bytes,
-) -> HttpResponse {
-    let form = match posted(&req, &app, &visitor, &body).await {
-        Ok(form) => form,
-        Err(response) => return response,
-    };
+pub(crate) async fn create(app: web::Data<Web>, Posted(visitor, form): Posted) -> HttpResponse {
     let acting = visitor.use_cases(&app);
     let input = profile::new_user(&form);
     let created = blocking(move || acting.users.create(input)).await;
