@@ -477,9 +477,9 @@ impl MeaningModels {
             (_, Some(others), Some(_)) => vec![others],
             (Some(first), Some(others), None) => {
                 match first.pieces(words).cmp(&others.pieces(words)) {
-                    _ if words.is_empty() => vec![first, others],
                     std::cmp::Ordering::Less => vec![first],
                     std::cmp::Ordering::Greater => vec![others],
+                    // No word, or spelled alike.
                     std::cmp::Ordering::Equal => vec![first, others],
                 }
             }

@@ -35,10 +35,16 @@ const UNKNOWN: &str = "[UNK]";
 /// How many tokens `tokenizer` spells `word` with (see
 /// [`kenning_ports::Embedder::pieces`]).
 pub(crate) fn pieces(tokenizer: &tokenizers::Tokenizer, word: &str) -> usize {
-    let unspellable = word.chars().count() + 1;
     match tokenizer.encode(word, false) {
-        Ok(encoding) if encoding.get_tokens().iter().any(|t| t == UNKNOWN) => unspellable,
-        Ok(encoding) => encoding.get_ids().len(),
-        Err(_) => unspellable,
+        Ok(encoding) if !encoding.get_tokens().iter().any(|t| t == UNKNOWN) => {
+            encoding.get_ids().len()
+        }
+        _ => unspellable(word),
     }
+}
+
+/// The pieces a word counts as when a vocabulary lacks one of its
+/// characters: more than any spelling of it, so that it is spelled worst.
+pub(crate) fn unspellable(word: &str) -> usize {
+    word.chars().count() + 1
 }

@@ -6,6 +6,8 @@
 
 use std::collections::HashMap;
 
+use crate::directory::unspellable;
+
 /// The marker SentencePiece writes for a space and before the first word.
 const WORD_START: char = '\u{2581}';
 
@@ -128,14 +130,15 @@ impl Unigram {
     /// the split begins with it); one the vocabulary lacks a character of
     /// counts as its length and one more.
     pub(crate) fn pieces(&self, word: &str) -> usize {
-        let lone_start = self.ids.get(WORD_START.to_string().as_str()).copied();
+        let mut start = [0; 4];
+        let lone_start = self.ids.get(&*WORD_START.encode_utf8(&mut start)).copied();
         let pieces = self.encode(word);
         let pieces = match pieces.split_first() {
             Some((first, rest)) if Some(*first) == lone_start => rest,
             _ => &pieces[..],
         };
         if pieces.contains(&self.unknown) {
-            word.chars().count() + 1
+            unspellable(word)
         } else {
             pieces.len()
         }
