@@ -37,7 +37,7 @@ pub use credentials::{
     DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
-pub use expertise::{preview_topics, Accepted, ExpertiseService, QueryReading, UserTopic};
+pub use expertise::{preview_topics, Accepted, ExpertiseService, ProfileTopic, QueryReading};
 pub use gate::{Connector, Gate};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};

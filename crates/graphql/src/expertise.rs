@@ -2,7 +2,7 @@
 
 use chrono::{DateTime, Utc};
 use juniper::{graphql_object, GraphQLEnum};
-use kenning_app::{QueryReading, UserTopic};
+use kenning_app::{ProfileTopic, QueryReading};
 use kenning_domain::{Band, DeclaredTopic, Expert, ReadTerm, RelatedTopic, ScoredTopic, Verdict};
 use kenning_ports::ActionRecord;
 use uuid::Uuid;
@@ -179,10 +179,10 @@ impl TopicActionObject {
 
 /// A topic a user knows, with the reasons.
 #[derive(Debug)]
-pub struct UserTopicObject(pub UserTopic);
+pub struct ProfileTopicObject(pub ProfileTopic);
 
 #[graphql_object(name = "UserTopic", context = Context)]
-impl UserTopicObject {
+impl ProfileTopicObject {
     fn topic(&self) -> &str {
         &self.0.topic.label
     }

@@ -39,7 +39,7 @@ use crate::connection::UserConnection;
 use crate::context::{asks_for, Context};
 use crate::error::ApiError;
 use crate::expertise::{
-    DeclaredTopicObject, ExpertObject, QueryReadingObject, RelatedTopicObject, UserTopicObject,
+    DeclaredTopicObject, ExpertObject, ProfileTopicObject, QueryReadingObject, RelatedTopicObject,
 };
 use crate::inputs::{CreateUserInput, Limit, Offset, UpdateUserEmailInput, UpdateUserInput};
 use crate::privacy::{AskedSubjectObject, LearningObject, LearningRulesObject};
@@ -265,14 +265,14 @@ impl Query {
         context: &Context,
         global_user_id: Uuid,
         #[graphql(default = UserTopicsLimit::DEFAULT.get() as i32)] limit: Option<i32>,
-    ) -> Result<Vec<UserTopicObject>> {
+    ) -> Result<Vec<ProfileTopicObject>> {
         let limit = parse_or_default(limit, UserTopicsLimit::parse)?;
         Ok(context
             .use_cases
             .expertise
             .user_topics(user_id(global_user_id), limit)?
             .into_iter()
-            .map(UserTopicObject)
+            .map(ProfileTopicObject)
             .collect())
     }
 

@@ -3,7 +3,7 @@
 //! loops and conditions (and escape every value they print).
 
 use chrono::{DateTime, Utc};
-use kenning_app::UserTopic;
+use kenning_app::ProfileTopic;
 use kenning_domain::User;
 use kenning_ports::ActionRecord;
 
@@ -90,11 +90,11 @@ pub(crate) struct TopicWhy {
 
 impl TopicWhy {
     /// A topic of a profile, with its actions.
-    pub(crate) fn of_profile(topic: &UserTopic) -> Self {
+    pub(crate) fn of_profile(topic: &ProfileTopic) -> Self {
         Self {
             key: topic.topic.key.clone(),
             label: topic.topic.label.clone(),
-            taught: taught(&topic.actions, UserTopic::ACTIONS_LISTED),
+            taught: taught(&topic.actions, ProfileTopic::ACTIONS_LISTED),
             evidence: ActionLine::of_all(&topic.actions),
         }
     }

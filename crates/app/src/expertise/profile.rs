@@ -23,15 +23,15 @@ const PROFILE_CANDIDATES: usize = 500;
 
 /// A topic of a user, with the actions that earned it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct UserTopic {
+pub struct ProfileTopic {
     /// The topic, with the user's score on it now.
     pub topic: ScoredTopic,
-    /// Up to [`UserTopic::ACTIONS_LISTED`] of the user's actions that
+    /// Up to [`ProfileTopic::ACTIONS_LISTED`] of the user's actions that
     /// taught it, newest first.
     pub actions: Vec<ActionRecord>,
 }
 
-impl UserTopic {
+impl ProfileTopic {
     /// The most actions listed per topic: a topic with this many may have
     /// more.
     pub const ACTIONS_LISTED: usize = ACTIONS_PER_TOPIC as usize;
@@ -72,7 +72,7 @@ impl ExpertiseService {
         &self,
         user: UserId,
         limit: UserTopicsLimit,
-    ) -> Result<Vec<UserTopic>, ServiceError> {
+    ) -> Result<Vec<ProfileTopic>, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
         let person = self.require_user(user)?;
         if !self.shows_topics_of(&person)? {
@@ -110,7 +110,7 @@ impl ExpertiseService {
                     .store
                     .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
                     .map_err(internal)?;
-                Ok(UserTopic { topic, actions })
+                Ok(ProfileTopic { topic, actions })
             })
             .collect()
     }
