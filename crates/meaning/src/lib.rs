@@ -13,7 +13,10 @@
 //!
 //! [`Quantised`] runs multilingual-e5-small (a twelve-layer XLM-RoBERTa
 //! encoder reading about a hundred languages) from a 4-bit file,
-//! `model.q4`; [`load_model`] runs whichever model a directory holds.
+//! `model.q4`, and [`Universal`] universal-sentence-encoder-multilingual
+//! v3 (convolutions over n-grams of pieces, sixteen languages) from
+//! `encoder.safetensors` and `pieces.json`; [`load_model`] runs whichever
+//! model a directory holds.
 
 #![warn(missing_docs)]
 
@@ -25,6 +28,7 @@ mod quantised;
 mod static_vectors;
 mod transformer;
 mod unigram;
+mod universal;
 mod vector;
 
 pub use directory::STATIC_FILE;
@@ -33,3 +37,4 @@ pub use loading::{load_model, load_or_distil};
 pub use quantised::{Quantised, QUANTISED_FILE};
 pub use static_vectors::StaticVectors;
 pub use transformer::Transformer;
+pub use universal::{Universal, ENCODER_FILE, PIECES_FILE};

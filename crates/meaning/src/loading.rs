@@ -10,12 +10,16 @@ use crate::error::ModelError;
 use crate::quantised::{Quantised, QUANTISED_FILE};
 use crate::static_vectors::StaticVectors;
 use crate::transformer::Transformer;
+use crate::universal::{Universal, ENCODER_FILE};
 
 /// The model in `dir`, run in process: the 4-bit multilingual model when
-/// the directory holds [`QUANTISED_FILE`], else the sentence-transformers
-/// model of its `config.json`, `model.safetensors` and `tokenizer.json`.
+/// the directory holds [`QUANTISED_FILE`], the universal sentence encoder
+/// when it holds [`ENCODER_FILE`], else the sentence-transformers model
+/// of its `config.json`, `model.safetensors` and `tokenizer.json`.
 pub fn load_model(dir: &Path) -> Result<Arc<dyn Embedder>, ModelError> {
-    if dir.join(QUANTISED_FILE).is_file() {
+    if dir.join(ENCODER_FILE).is_file() {
+        Ok(Arc::new(Universal::load(dir)?))
+    } else if dir.join(QUANTISED_FILE).is_file() {
         Ok(Arc::new(Quantised::load(dir)?))
     } else {
         Ok(Arc::new(Transformer::load(dir)?))

@@ -530,20 +530,7 @@ impl Embedder for Quantised {
     }
 
     fn pieces(&self, word: &str) -> usize {
-        // The model's pieces are cased: a query's word may be written in
-        // lower case ("datenschutz") where texts begin it with a capital.
-        let mut chars = word.chars();
-        let capitalised: String = chars
-            .next()
-            .into_iter()
-            .flat_map(char::to_uppercase)
-            .chain(chars)
-            .collect();
-        [word, &word.to_lowercase(), &capitalised]
-            .iter()
-            .map(|w| self.tokenizer.pieces(w))
-            .min()
-            .unwrap_or(0)
+        self.tokenizer.cased_pieces(word)
     }
 }
 

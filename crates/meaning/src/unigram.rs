@@ -144,6 +144,25 @@ impl Unigram {
         }
     }
 
+    /// The fewest [`pieces`](Self::pieces) of `word` as typed, in lower
+    /// case and capitalised: the pieces are cased, and a query's word may
+    /// be written in lower case ("datenschutz") where texts begin it with
+    /// a capital.
+    pub(crate) fn cased_pieces(&self, word: &str) -> usize {
+        let mut chars = word.chars();
+        let capitalised: String = chars
+            .next()
+            .into_iter()
+            .flat_map(char::to_uppercase)
+            .chain(chars)
+            .collect();
+        [word, &word.to_lowercase(), &capitalised]
+            .iter()
+            .map(|w| self.pieces(w))
+            .min()
+            .unwrap_or(0)
+    }
+
     /// How many pieces the vocabulary holds: every id is below it.
     pub(crate) fn size(&self) -> usize {
         self.pieces.len()

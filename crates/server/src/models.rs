@@ -14,8 +14,8 @@ pub const DEFAULT_MODEL: &str = "all-minilm-l6-v2";
 
 /// The folder name of the multilingual model that reads the questions
 /// asked in other languages than English by default (`make model` fetches
-/// it as `models/multilingual-e5-small`).
-pub const OTHER_LANGUAGES_MODEL: &str = "multilingual-e5-small";
+/// it as `models/use-multilingual-v3`).
+pub const OTHER_LANGUAGES_MODEL: &str = "use-multilingual-v3";
 
 /// The folder models are kept in under each place.
 const MODELS: &str = "models";
@@ -56,9 +56,11 @@ pub fn data_home() -> Option<PathBuf> {
 }
 
 /// Whether `dir` holds a model Kenning runs: the 4-bit multilingual file,
-/// or a sentence-transformers model's config and weights.
+/// the universal sentence encoder's weights, or a sentence-transformers
+/// model's config and weights.
 pub fn holds_model(dir: &Path) -> bool {
     dir.join(kenning_meaning::QUANTISED_FILE).is_file()
+        || dir.join(kenning_meaning::ENCODER_FILE).is_file()
         || (dir.join("config.json").is_file() && dir.join("model.safetensors").is_file())
 }
 

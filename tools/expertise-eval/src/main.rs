@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 use kenning_keyphrase::KeyphraseExtractor;
-use kenning_meaning::{Quantised, StaticVectors, Transformer};
+use kenning_meaning::{load_model, StaticVectors, Transformer};
 
 use crate::bm25::Analyzer;
 use crate::run::{run, Embedders, Failure, Outcome, KENNINGS};
@@ -195,11 +195,11 @@ fn model_dir(variable: &str, folder: &str) -> PathBuf {
 fn embedders() -> anyhow::Result<Embedders> {
     let dir = model_dir("KENNING_MODEL_DIR", "all-minilm-l6-v2");
     let hint = |dir: &Path| format!("loading the model in {} (`make model`)", dir.display());
-    let multilingual = model_dir("KENNING_MULTILINGUAL_DIR", "multilingual-e5-small");
+    let multilingual = model_dir("KENNING_MULTILINGUAL_DIR", "use-multilingual-v3");
     Ok(Embedders([
         Arc::new(StaticVectors::load(&dir).with_context(|| hint(&dir))?),
         Arc::new(Transformer::load(&dir).with_context(|| hint(&dir))?),
-        Arc::new(Quantised::load(&multilingual).with_context(|| hint(&multilingual))?),
+        load_model(&multilingual).with_context(|| hint(&multilingual))?,
     ]))
 }
 
