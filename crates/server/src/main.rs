@@ -293,8 +293,9 @@ struct ServeArgs {
     /// The directory of the multilingual model that reads questions asked
     /// in other languages than English, and queries too short to tell
     /// (beside the model of --model-dir, which reads English better).
-    /// Unnamed, `multilingual-e5-small` is looked for in the same places,
-    /// unless --model-dir is named.
+    /// Unnamed, `use-multilingual-v3` is looked for in the same places,
+    /// unless --model-dir is named; `models/multilingual-e5-small` (`make
+    /// model-e5`) reads more languages.
     #[arg(long, env = "KENNING_OTHER_LANGUAGES_MODEL_DIR")]
     other_languages_model_dir: Option<std::path::PathBuf>,
     /// Seconds between the starts of two embeddings of the topics learned

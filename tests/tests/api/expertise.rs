@@ -1096,7 +1096,7 @@ fn a_question_is_read_with_the_model_of_its_language(backend: Backend) {
     let model_of = |query: &str| reading_by_meaning(&app, query)["meaningModel"].clone();
     assert_eq!(
         model_of("Wer kennt sich mit Steuererklärungen aus?"),
-        json!("multilingual-e5-small")
+        json!("use-multilingual-v3")
     );
     assert_eq!(
         emails(&experts(&app, "Wer kennt sich mit Steuererklärungen aus?")).first(),
@@ -1108,10 +1108,10 @@ fn a_question_is_read_with_the_model_of_its_language(backend: Backend) {
     );
     // A query of words alone goes to the model whose vocabulary spells its
     // words with fewer pieces, to both when both spell them alike.
-    let both = json!("all-minilm-l6-v2 + multilingual-e5-small");
+    let both = json!("all-minilm-l6-v2 + use-multilingual-v3");
     assert_eq!(model_of("payroll"), json!("all-minilm-l6-v2"));
-    assert_eq!(model_of("Datenschutz"), json!("multilingual-e5-small"));
-    assert_eq!(model_of("Barrierefreiheit"), json!("multilingual-e5-small"));
+    assert_eq!(model_of("Datenschutz"), json!("use-multilingual-v3"));
+    assert_eq!(model_of("Barrierefreiheit"), json!("use-multilingual-v3"));
     assert_eq!(model_of("protection"), both);
     assert_eq!(model_of("k8s"), both);
     assert_eq!(emails(&experts(&app, "taxation")), ["bob@example.com"]);

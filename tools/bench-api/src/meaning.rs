@@ -114,7 +114,7 @@ fn english_dir() -> anyhow::Result<PathBuf> {
 
 /// The multilingual model's directory.
 fn multilingual_dir() -> anyhow::Result<PathBuf> {
-    model_dir("KENNING_MULTILINGUAL_DIR", "multilingual-e5-small")
+    model_dir("KENNING_MULTILINGUAL_DIR", "use-multilingual-v3")
 }
 
 /// Each mode on a fresh database of `backend` holding the generated
@@ -219,6 +219,19 @@ fn size(path: &Path) -> String {
     )
 }
 
+/// The MiB of the files in `dir`, whichever model's they are.
+fn folder_size(dir: &Path) -> String {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return "-".to_owned();
+    };
+    let bytes: u64 = entries
+        .filter_map(|e| e.ok()?.metadata().ok())
+        .filter(std::fs::Metadata::is_file)
+        .map(|m| m.len())
+        .sum();
+    format!("{:.1}", bytes as f64 / (1024.0 * 1024.0))
+}
+
 /// Prints the files on disk and the table of every row of `backend`.
 pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
     let binary = crate::server::release_binary()?;
@@ -232,7 +245,7 @@ pub fn print_table(backend: &str, rows: &[MeaningRow]) -> anyhow::Result<()> {
         size(&model.join("static.safetensors")),
         size(&model.join("tokenizer.json")),
         multilingual.display(),
-        size(&multilingual.join("model.q4")),
+        folder_size(&multilingual),
     );
     println!();
     println!("Meaning on {backend}: 10,000 people x 200 of 50,000 topic words; uploads of ~1 KB English texts; experts of 1 to 3 topic words, and in other words (a topic word and one of 500 words nobody learned, drawn by Zipf), one client each; release build");
