@@ -24,7 +24,7 @@ use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
 use crate::error::ModelError;
 use crate::unigram::Unigram;
-use crate::vector::mean_pooled;
+use crate::vector::{mean_pooled, or_none};
 
 /// The file the model is read from in its directory.
 pub const QUANTISED_FILE: &str = "model.q4";
@@ -511,14 +511,11 @@ impl Embedder for Quantised {
     }
 
     fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        self.embed_all(&[text]).ok()?.into_iter().next().flatten()
+        Embedder::embed_all(self, &[text]).pop().flatten()
     }
 
     fn embed_all(&self, texts: &[&str]) -> Vec<Option<Vec<f32>>> {
-        Quantised::embed_all(self, texts).unwrap_or_else(|e| {
-            log::warn!("embedding {} texts failed: {e}", texts.len());
-            vec![None; texts.len()]
-        })
+        or_none(Quantised::embed_all(self, texts), texts.len())
     }
 
     fn related_above(&self, vector: &[f32]) -> f32 {

@@ -11,7 +11,7 @@ use crate::calibration::{embedded_reference, Reference};
 use crate::directory::{name_of, pieces, tokenizer};
 use crate::error::ModelError;
 use crate::static_vectors::StaticVectors;
-use crate::vector::{mean_pooled, unit};
+use crate::vector::{mean_pooled, or_none, unit};
 
 /// How many texts are run through the model at once.
 const BATCH: usize = 256;
@@ -185,14 +185,11 @@ impl Embedder for Transformer {
     }
 
     fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        self.embed_all(&[text]).ok()?.into_iter().next().flatten()
+        Embedder::embed_all(self, &[text]).pop().flatten()
     }
 
     fn embed_all(&self, texts: &[&str]) -> Vec<Option<Vec<f32>>> {
-        Transformer::embed_all(self, texts).unwrap_or_else(|e| {
-            log::warn!("embedding {} texts failed: {e}", texts.len());
-            vec![None; texts.len()]
-        })
+        or_none(Transformer::embed_all(self, texts), texts.len())
     }
 
     fn related_above(&self, vector: &[f32]) -> f32 {

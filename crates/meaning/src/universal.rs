@@ -25,7 +25,7 @@ use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
 use crate::error::ModelError;
 use crate::unigram::Unigram;
-use crate::vector::unit;
+use crate::vector::{or_none, unit};
 
 /// The file of the model's weights in its directory.
 pub const ENCODER_FILE: &str = "encoder.safetensors";
@@ -468,14 +468,11 @@ impl Embedder for Universal {
     }
 
     fn embed(&self, text: &str) -> Option<Vec<f32>> {
-        self.embed_all(&[text]).ok()?.into_iter().next().flatten()
+        Embedder::embed_all(self, &[text]).pop().flatten()
     }
 
     fn embed_all(&self, texts: &[&str]) -> Vec<Option<Vec<f32>>> {
-        Universal::embed_all(self, texts).unwrap_or_else(|e| {
-            log::warn!("embedding {} texts failed: {e}", texts.len());
-            vec![None; texts.len()]
-        })
+        or_none(Universal::embed_all(self, texts), texts.len())
     }
 
     fn related_above(&self, vector: &[f32]) -> f32 {

@@ -2,6 +2,8 @@
 
 use candle_core::{DType, Tensor};
 
+use crate::error::ModelError;
+
 /// `vector` scaled to unit length; `None` when it is zero.
 pub(crate) fn unit(mut vector: Vec<f32>) -> Option<Vec<f32>> {
     let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
@@ -29,4 +31,17 @@ pub(crate) fn mean_pooled(
         .into_iter()
         .map(unit)
         .collect())
+}
+
+/// The vectors a model's run gave `texts` texts, or none when the run
+/// failed (logged): an embedder answers "no meaning", which a query
+/// survives, rather than an error.
+pub(crate) fn or_none(
+    run: Result<Vec<Option<Vec<f32>>>, ModelError>,
+    texts: usize,
+) -> Vec<Option<Vec<f32>>> {
+    run.unwrap_or_else(|e| {
+        log::warn!("embedding {texts} texts failed: {e}");
+        vec![None; texts]
+    })
 }
