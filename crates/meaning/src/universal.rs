@@ -41,6 +41,8 @@ const BRANCH: usize = 256;
 /// Each convolution's n-gram: how many pieces it reads, and how many of
 /// them come before the piece it reads for.
 const ORDERS: [(usize, usize); 3] = [(2, 0), (3, 1), (5, 2)];
+/// The width of the network's hidden layer after the pooling.
+const HIDDEN: usize = 320;
 /// The width of a piece's features: its row and each convolution's.
 const FEATURES: usize = WIDTH + ORDERS.len() * BRANCH;
 /// The most pieces of a text the model reads, its first and last tokens
@@ -78,12 +80,18 @@ struct Branch {
 pub struct Universal {
     name: String,
     tokenizer: Unigram,
+    /// The word table, a row of [`WIDTH`] bytes a piece.
     table: Vec<u8>,
+    /// Each chunk's step between two byte values, and its least value.
     steps: Vec<f32>,
     lows: Vec<f32>,
+    /// The pieces' rows projected to the three convolutions' inputs,
+    /// normalised together.
     projection: Dense,
     projection_norm: (Vec<f32>, Vec<f32>),
     branches: Vec<Branch>,
+    /// The normalisation of a piece's [`FEATURES`], and their projection
+    /// once summed.
     features_norm: (Vec<f32>, Vec<f32>),
     pooling: Dense,
     /// The network after the pooling: `d0`, `d1`, `p1`, `d2`, `p3`, `d3`.
@@ -321,11 +329,11 @@ impl Universal {
             features_norm: weights.norm("ln_g", "ln_b", FEATURES)?,
             pooling: weights.dense("cnn_W", "cnn_b", [FEATURES, WIDTH])?,
             head: [
-                weights.tensor("d0", &[WIDTH, 320])?,
-                weights.tensor("d1", &[320, 320])?,
-                weights.tensor("p1", &[WIDTH, 320])?,
-                weights.tensor("d2", &[320, WIDTH])?,
-                weights.tensor("p3", &[320, WIDTH])?,
+                weights.tensor("d0", &[WIDTH, HIDDEN])?,
+                weights.tensor("d1", &[HIDDEN, HIDDEN])?,
+                weights.tensor("p1", &[WIDTH, HIDDEN])?,
+                weights.tensor("d2", &[HIDDEN, WIDTH])?,
+                weights.tensor("p3", &[HIDDEN, WIDTH])?,
                 weights.tensor("d3", &[WIDTH, WIDTH])?,
             ],
             epsilon: weights.vector("eps", 1)?[0],
