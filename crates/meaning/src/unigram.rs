@@ -64,7 +64,9 @@ impl Unigram {
         }
     }
 
-    /// The pieces of `text`, without the first and last tokens.
+    /// The pieces of `text`, without the first and last tokens; none for
+    /// a text that normalises to spaces or nothing. Spaces at either end
+    /// are dropped, as SentencePiece drops them.
     pub(crate) fn encode(&self, text: &str) -> Vec<u32> {
         let mut normalised = String::with_capacity(text.len() + 3);
         for c in text.chars() {
@@ -73,10 +75,12 @@ impl Unigram {
                 None => normalised.push(c),
             }
         }
-        let mut chars: Vec<char> = Vec::with_capacity(normalised.len() + 1);
-        if !normalised.starts_with(' ') {
-            chars.push(WORD_START);
+        let normalised = normalised.trim_matches(' ');
+        if normalised.is_empty() {
+            return Vec::new();
         }
+        let mut chars: Vec<char> = Vec::with_capacity(normalised.len() + 1);
+        chars.push(WORD_START);
         let mut after_space = false;
         for c in normalised.chars() {
             if c == ' ' && after_space {
@@ -209,6 +213,14 @@ mod tests {
         let t = tokenizer();
         assert_eq!(t.encode("data  date"), vec![4, 5]);
         assert_eq!(t.encode("data\u{2003}date\u{1}"), vec![4, 5]);
+    }
+
+    #[test]
+    fn spaces_at_the_ends_add_no_piece_and_spaces_alone_none() {
+        let t = tokenizer();
+        assert_eq!(t.encode("  data date \u{2003}"), vec![4, 5]);
+        assert_eq!(t.encode(" \u{1}\u{2003}"), Vec::<u32>::new());
+        assert_eq!(t.encode(""), Vec::<u32>::new());
     }
 
     #[test]

@@ -4,15 +4,15 @@
 //! candle.
 //!
 //! The model's directory holds [`ENCODER_FILE`], its weights (the word
-//! table in eight bits: piece `i` in chunk `i % 17`, each chunk with its
-//! own step and least value), and [`PIECES_FILE`], its SentencePiece
-//! vocabulary with the map of each character its normaliser changes. A
-//! text's pieces, between a first and a last token, are looked up in the
-//! table and projected; three convolutions over n-grams of two, three and
-//! five pieces read each piece with its neighbours; the pieces' features
-//! are normalised, summed, projected and passed through a small network
-//! with skips. No attention: a text costs a few matrix products per
-//! piece.
+//! table quantised to six bits a value, a byte each: piece `i` in chunk
+//! `i % 17`, each chunk with its own step and least value), and
+//! [`PIECES_FILE`], its SentencePiece vocabulary with the map of each
+//! character its normaliser changes. A text's pieces, between a first and
+//! a last token, are looked up in the table and projected; three
+//! convolutions over n-grams of two, three and five pieces read each
+//! piece with its neighbours; the pieces' features are normalised,
+//! summed, projected and passed through a small network with skips. No
+//! attention: a text costs a few matrix products per piece.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -46,9 +46,13 @@ const HIDDEN: usize = 320;
 /// The width of a piece's features: its row and each convolution's.
 const FEATURES: usize = WIDTH + ORDERS.len() * BRANCH;
 /// The most pieces of a text the model reads, its first and last tokens
-/// included.
-const MAX_TOKENS: usize = 128;
-/// About how many pieces are run through the model at once.
+/// included: more than a query of the most characters a query may hold
+/// spells, so a query is read whole; it bounds the work a text of any
+/// length sent to `embed` costs (the model itself has no limit).
+const MAX_TOKENS: usize = 512;
+/// About how many pieces are run through the model at once: a batch's
+/// products are as fast per piece from here up, and its buffers stay a
+/// few MiB.
 const BATCH_TOKENS: usize = 1024;
 
 /// The vocabulary as [`PIECES_FILE`] holds it.
@@ -231,81 +235,90 @@ impl Flat {
     }
 }
 
+/// The vocabulary of [`PIECES_FILE`] in `dir`, as a tokenizer.
+fn read_pieces(dir: &Path) -> Result<Unigram, ModelError> {
+    let path = dir.join(PIECES_FILE);
+    let text = std::fs::read_to_string(&path).map_err(|source| ModelError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let pieces: Pieces = serde_json::from_str(&text).map_err(|e| ModelError::invalid(&path, e))?;
+    if pieces.pieces.len() != pieces.scores.len() {
+        return Err(ModelError::invalid(&path, "a piece without a score"));
+    }
+    let special = [pieces.first, pieces.last, pieces.unknown];
+    if special.iter().any(|id| *id as usize >= pieces.pieces.len()) {
+        return Err(ModelError::invalid(
+            &path,
+            "a special token beyond the pieces",
+        ));
+    }
+    let mut normal = HashMap::with_capacity(pieces.normal.len());
+    for (from, to) in pieces.normal {
+        let mut chars = from.chars();
+        match (chars.next(), chars.next()) {
+            (Some(c), None) => normal.insert(c, to),
+            _ => {
+                return Err(ModelError::invalid(
+                    &path,
+                    "a map from no character or several",
+                ))
+            }
+        };
+    }
+    Ok(Unigram::new(pieces.pieces, pieces.scores, normal, special))
+}
+
+impl Weights<'_> {
+    /// The weights of [`ENCODER_FILE`] in `dir`.
+    fn read(path: &Path) -> Result<Weights<'_>, ModelError> {
+        if !path.is_file() {
+            return Err(ModelError::Read {
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
+                path: path.to_owned(),
+            });
+        }
+        Ok(Weights {
+            tensors: candle_core::safetensors::load(path, &Device::Cpu)
+                .map_err(|e| ModelError::invalid(path, e))?,
+            path,
+        })
+    }
+
+    /// The convolution over n-grams of `order` pieces.
+    fn branch(&self, order: usize, before: usize) -> Result<Branch, ModelError> {
+        let shape = [order * BRANCH, BRANCH];
+        Ok(Branch {
+            order,
+            before,
+            first: self.dense(&format!("w1_{order}"), &format!("b1_{order}"), shape)?,
+            second: self.dense(&format!("w2_{order}"), &format!("b2_{order}"), shape)?,
+        })
+    }
+
+    /// The tensors named `prefix` and each convolution's order, of
+    /// `shape` each, side by side in their last dimension.
+    fn side_by_side(&self, prefix: &str, shape: &[usize]) -> Result<Tensor, ModelError> {
+        let parts = ORDERS
+            .iter()
+            .map(|(order, _)| self.tensor(&format!("{prefix}{order}"), shape))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Tensor::cat(&parts, shape.len() - 1)?)
+    }
+}
+
 impl Universal {
     /// The model in `dir` ([`ENCODER_FILE`] and [`PIECES_FILE`]), with a
     /// spread of its vocabulary's words as the reference of unrelated
     /// texts.
     pub fn load(dir: &Path) -> Result<Self, ModelError> {
-        let pieces_path = dir.join(PIECES_FILE);
-        let text = std::fs::read_to_string(&pieces_path).map_err(|source| ModelError::Read {
-            path: pieces_path.clone(),
-            source,
-        })?;
-        let pieces: Pieces =
-            serde_json::from_str(&text).map_err(|e| ModelError::invalid(&pieces_path, e))?;
-        if pieces.pieces.len() != pieces.scores.len() {
-            return Err(ModelError::invalid(&pieces_path, "a piece without a score"));
-        }
-        let mut normal = HashMap::with_capacity(pieces.normal.len());
-        for (from, to) in pieces.normal {
-            let mut chars = from.chars();
-            match (chars.next(), chars.next()) {
-                (Some(c), None) => normal.insert(c, to),
-                _ => {
-                    return Err(ModelError::invalid(
-                        &pieces_path,
-                        "a map from no character or several",
-                    ))
-                }
-            };
-        }
-        let tokenizer = Unigram::new(
-            pieces.pieces,
-            pieces.scores,
-            normal,
-            [pieces.first, pieces.last, pieces.unknown],
-        );
+        let tokenizer = read_pieces(dir)?;
         let path = dir.join(ENCODER_FILE);
-        if !path.is_file() {
-            return Err(ModelError::Read {
-                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such file"),
-                path,
-            });
-        }
-        let weights = Weights {
-            tensors: candle_core::safetensors::load(&path, &Device::Cpu)
-                .map_err(|e| ModelError::invalid(&path, e))?,
-            path: &path,
-        };
-        let table = weights.tensors.get("table").map(Tensor::dims);
-        let rows = match table {
+        let weights = Weights::read(&path)?;
+        let rows = match weights.tensors.get("table").map(Tensor::dims) {
             Some([rows, WIDTH]) if *rows >= tokenizer.size() => *rows,
             _ => return Err(ModelError::invalid(&path, "the word table's shape")),
         };
-        let branch = |order: usize, before: usize| -> Result<Branch, ModelError> {
-            Ok(Branch {
-                order,
-                before,
-                first: weights.dense(
-                    &format!("w1_{order}"),
-                    &format!("b1_{order}"),
-                    [order * BRANCH, BRANCH],
-                )?,
-                second: weights.dense(
-                    &format!("w2_{order}"),
-                    &format!("b2_{order}"),
-                    [order * BRANCH, BRANCH],
-                )?,
-            })
-        };
-        let concatenated = |names: [String; 3], shape: &[usize]| -> Result<Tensor, ModelError> {
-            let parts = names
-                .iter()
-                .map(|n| weights.tensor(n, shape))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(Tensor::cat(&parts, shape.len() - 1)?)
-        };
-        let named = |prefix: &str| ORDERS.map(|(order, _)| format!("{prefix}{order}"));
         let mut model = Self {
             name: name_of(dir),
             table: weights
@@ -315,16 +328,18 @@ impl Universal {
             steps: weights.vector("scale", CHUNKS)?,
             lows: weights.vector("lo", CHUNKS)?,
             projection: Dense {
-                weight: concatenated(named("proj"), &[WIDTH, BRANCH])?,
-                bias: concatenated(named("proj_b"), &[BRANCH])?.to_vec1::<f32>()?,
+                weight: weights.side_by_side("proj", &[WIDTH, BRANCH])?,
+                bias: weights
+                    .side_by_side("proj_b", &[BRANCH])?
+                    .to_vec1::<f32>()?,
             },
             projection_norm: (
-                concatenated(named("ln_g"), &[BRANCH])?.to_vec1::<f32>()?,
-                concatenated(named("ln_b"), &[BRANCH])?.to_vec1::<f32>()?,
+                weights.side_by_side("ln_g", &[BRANCH])?.to_vec1::<f32>()?,
+                weights.side_by_side("ln_b", &[BRANCH])?.to_vec1::<f32>()?,
             ),
             branches: ORDERS
                 .iter()
-                .map(|(order, before)| branch(*order, *before))
+                .map(|(order, before)| weights.branch(*order, *before))
                 .collect::<Result<_, _>>()?,
             features_norm: weights.norm("ln_g", "ln_b", FEATURES)?,
             pooling: weights.dense("cnn_W", "cnn_b", [FEATURES, WIDTH])?,
@@ -347,17 +362,21 @@ impl Universal {
     }
 
     /// The token ids the model reads for `text`: its first token, the
-    /// text's pieces (as many as fit) and its last token.
-    fn tokens(&self, text: &str) -> Vec<u32> {
+    /// text's pieces (as many as fit) and its last token; `None` for a
+    /// text without a piece.
+    fn tokens(&self, text: &str) -> Option<Vec<u32>> {
         let pieces = self.tokenizer.encode(text);
-        let mut ids = Vec::with_capacity(pieces.len().min(MAX_TOKENS));
+        if pieces.is_empty() {
+            return None;
+        }
+        let mut ids = Vec::with_capacity(pieces.len().min(MAX_TOKENS - 2) + 2);
         ids.push(self.tokenizer.first);
         ids.extend(pieces.iter().take(MAX_TOKENS - 2));
         ids.push(self.tokenizer.last);
-        ids
+        Some(ids)
     }
 
-    /// The row of the word table of each piece, read back from eight bits.
+    /// The row of the word table of each piece, read back from its quantised bytes.
     fn rows(&self, ids: &[u32]) -> Vec<f32> {
         let mut rows = Vec::with_capacity(ids.len() * WIDTH);
         for id in ids {
@@ -439,28 +458,31 @@ impl Universal {
         Ok(out.chunks_exact(WIDTH).map(|v| unit(v.to_vec())).collect())
     }
 
-    /// The vector of each of `texts`, `None` for a text without a token.
+    /// The vector of each of `texts`, `None` for a text without a piece
+    /// (nothing but spaces, or characters the model drops).
     pub fn embed_all(&self, texts: &[&str]) -> Result<Vec<Option<Vec<f32>>>, ModelError> {
-        let mut vectors = Vec::with_capacity(texts.len());
-        let mut batch: Vec<Vec<u32>> = Vec::new();
-        let mut pieces = 0;
-        for text in texts {
-            let tokens = self.tokens(text);
-            pieces += tokens.len();
+        let mut vectors = vec![None; texts.len()];
+        // The texts of the batch being gathered, and where each stands.
+        let (mut batch, mut at): (Vec<Vec<u32>>, Vec<usize>) = (Vec::new(), Vec::new());
+        let mut run = |batch: &mut Vec<Vec<u32>>, at: &mut Vec<usize>| {
+            for (i, vector) in at.drain(..).zip(self.run(batch)?) {
+                vectors[i] = vector;
+            }
+            batch.clear();
+            Ok::<_, ModelError>(())
+        };
+        for (i, text) in texts.iter().enumerate() {
+            let Some(tokens) = self.tokens(text) else {
+                continue;
+            };
             batch.push(tokens);
-            if pieces >= BATCH_TOKENS {
-                vectors.extend(self.run(&batch)?);
-                batch.clear();
-                pieces = 0;
+            at.push(i);
+            if batch.iter().map(Vec::len).sum::<usize>() >= BATCH_TOKENS {
+                run(&mut batch, &mut at)?;
             }
         }
         if !batch.is_empty() {
-            vectors.extend(self.run(&batch)?);
-        }
-        for (vector, text) in vectors.iter_mut().zip(texts) {
-            if text.trim().is_empty() {
-                *vector = None;
-            }
+            run(&mut batch, &mut at)?;
         }
         Ok(vectors)
     }

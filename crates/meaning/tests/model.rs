@@ -243,6 +243,10 @@ fn the_multilingual_model_reads_meaning_across_languages() {
         assert!(apart < 1e-3, "{text} apart by {apart} in a batch");
     }
     reads_other_languages(&model);
+    // A text of characters the normaliser makes spaces has no meaning;
+    // spaces at a text's ends change nothing.
+    assert_eq!(model.embed("\u{200b}"), None);
+    assert_eq!(model.embed("Datenschutz \n"), model.embed("Datenschutz"));
     // `load_model` knows the model by its files.
     assert_eq!(load_model(&dir).unwrap().model(), "use-multilingual-v3");
 }
@@ -304,6 +308,16 @@ fn a_model_directory_without_its_files_is_refused_with_the_file_named() {
     .unwrap();
     let refused = Universal::load(&empty).unwrap_err().to_string();
     assert!(refused.contains("a piece without a score"), "{refused}");
+    std::fs::write(
+        empty.join(PIECES_FILE),
+        r#"{"pieces": ["a"], "scores": [0.0], "unknown": 0, "first": 1, "last": 0, "normal": {}}"#,
+    )
+    .unwrap();
+    let refused = Universal::load(&empty).unwrap_err().to_string();
+    assert!(
+        refused.contains("a special token beyond the pieces"),
+        "{refused}"
+    );
     std::fs::write(
         empty.join(PIECES_FILE),
         r#"{"pieces": ["a"], "scores": [0.0], "unknown": 0, "first": 0, "last": 0, "normal": {}}"#,
