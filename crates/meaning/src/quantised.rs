@@ -24,7 +24,7 @@ use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
 use crate::error::ModelError;
 use crate::unigram::Unigram;
-use crate::vector::{mean_pooled, or_none};
+use crate::vector::{in_batches, mean_pooled, or_none};
 
 /// The file the model is read from in its directory.
 pub const QUANTISED_FILE: &str = "model.q4";
@@ -403,16 +403,20 @@ impl Quantised {
     }
 
     /// The token ids the model reads for `text`: its first token, the
-    /// prefix, the text's pieces (as many as fit) and its last token.
-    fn tokens(&self, text: &str) -> Vec<u32> {
+    /// prefix, the text's pieces (as many as fit) and its last token;
+    /// `None` for a text without a piece.
+    fn tokens(&self, text: &str) -> Option<Vec<u32>> {
         let pieces = self.tokenizer.encode(text);
+        if pieces.is_empty() {
+            return None;
+        }
         let room = MAX_TOKENS.min(self.shape.positions) - 2 - self.prefix.len();
         let mut ids = Vec::with_capacity(room + self.prefix.len() + 2);
         ids.push(self.tokenizer.first);
         ids.extend(&self.prefix);
         ids.extend(pieces.iter().take(room));
         ids.push(self.tokenizer.last);
-        ids
+        Some(ids)
     }
 
     /// The embeddings of the rows of token ids, padded to the longest:
@@ -486,18 +490,12 @@ impl Quantised {
 
     /// The vector of each of `texts`, `None` for a text without a token.
     pub fn embed_all(&self, texts: &[&str]) -> Result<Vec<Option<Vec<f32>>>, ModelError> {
-        let mut vectors = Vec::with_capacity(texts.len());
-        for batch in texts.chunks(BATCH) {
-            let rows: Vec<Vec<u32>> = batch.iter().map(|text| self.tokens(text)).collect();
-            let mut found = self.pooled(&rows)?;
-            for (vector, text) in found.iter_mut().zip(batch) {
-                if text.trim().is_empty() {
-                    *vector = None;
-                }
-            }
-            vectors.extend(found);
-        }
-        Ok(vectors)
+        in_batches(
+            texts,
+            |text| self.tokens(text),
+            |rows, _| rows >= BATCH,
+            |rows| self.pooled(rows),
+        )
     }
 }
 

@@ -25,7 +25,7 @@ use crate::calibration::{embedded_reference, Reference};
 use crate::directory::name_of;
 use crate::error::ModelError;
 use crate::unigram::Unigram;
-use crate::vector::{or_none, unit};
+use crate::vector::{in_batches, or_none, unit};
 
 /// The file of the model's weights in its directory.
 pub const ENCODER_FILE: &str = "encoder.safetensors";
@@ -402,12 +402,13 @@ impl Universal {
             features[piece * FEATURES..piece * FEATURES + WIDTH].copy_from_slice(row);
         }
         for (i, branch) in self.branches.iter().enumerate() {
-            let own: Vec<f32> = projected
+            // The branch's own part of the projection, which each layer
+            // reads in windows and adds to what it finds.
+            let mut read: Vec<f32> = projected
                 .chunks_exact(width)
                 .flat_map(|row| &row[i * BRANCH..(i + 1) * BRANCH])
                 .copied()
                 .collect();
-            let mut read = own.clone();
             for layer in [&branch.first, &branch.second] {
                 let windows = flat.windows(&read, BRANCH, branch.order, branch.before);
                 let mut out = product(&windows, n, &layer.weight)?;
@@ -461,30 +462,12 @@ impl Universal {
     /// The vector of each of `texts`, `None` for a text without a piece
     /// (nothing but spaces, or characters the model drops).
     pub fn embed_all(&self, texts: &[&str]) -> Result<Vec<Option<Vec<f32>>>, ModelError> {
-        let mut vectors = vec![None; texts.len()];
-        // The texts of the batch being gathered, and where each stands.
-        let (mut batch, mut at): (Vec<Vec<u32>>, Vec<usize>) = (Vec::new(), Vec::new());
-        let mut run = |batch: &mut Vec<Vec<u32>>, at: &mut Vec<usize>| {
-            for (i, vector) in at.drain(..).zip(self.run(batch)?) {
-                vectors[i] = vector;
-            }
-            batch.clear();
-            Ok::<_, ModelError>(())
-        };
-        for (i, text) in texts.iter().enumerate() {
-            let Some(tokens) = self.tokens(text) else {
-                continue;
-            };
-            batch.push(tokens);
-            at.push(i);
-            if batch.iter().map(Vec::len).sum::<usize>() >= BATCH_TOKENS {
-                run(&mut batch, &mut at)?;
-            }
-        }
-        if !batch.is_empty() {
-            run(&mut batch, &mut at)?;
-        }
-        Ok(vectors)
+        in_batches(
+            texts,
+            |text| self.tokens(text),
+            |_, ids| ids >= BATCH_TOKENS,
+            |rows| self.run(rows),
+        )
     }
 }
 

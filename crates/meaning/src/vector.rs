@@ -45,3 +45,41 @@ pub(crate) fn or_none(
         vec![None; texts]
     })
 }
+
+/// The vector of each of `texts`: those `tokens` gives token ids for are
+/// run through `run` in batches, a batch closed once `full` says so of its
+/// texts and ids; a text without ids (no piece) has none.
+pub(crate) fn in_batches(
+    texts: &[&str],
+    tokens: impl Fn(&str) -> Option<Vec<u32>>,
+    full: impl Fn(usize, usize) -> bool,
+    run: impl Fn(&[Vec<u32>]) -> Result<Vec<Option<Vec<f32>>>, ModelError>,
+) -> Result<Vec<Option<Vec<f32>>>, ModelError> {
+    let mut vectors = vec![None; texts.len()];
+    let mut flush = |batch: &mut Vec<Vec<u32>>, at: &mut Vec<usize>| {
+        for (i, vector) in at.drain(..).zip(run(batch)?) {
+            vectors[i] = vector;
+        }
+        batch.clear();
+        Ok::<_, ModelError>(())
+    };
+    // The rows of the batch being gathered, where each text stands, and
+    // how many ids they hold.
+    let (mut batch, mut at, mut ids) = (Vec::new(), Vec::new(), 0);
+    for (i, text) in texts.iter().enumerate() {
+        let Some(row) = tokens(text) else {
+            continue;
+        };
+        ids += row.len();
+        batch.push(row);
+        at.push(i);
+        if full(batch.len(), ids) {
+            flush(&mut batch, &mut at)?;
+            ids = 0;
+        }
+    }
+    if !batch.is_empty() {
+        flush(&mut batch, &mut at)?;
+    }
+    Ok(vectors)
+}
