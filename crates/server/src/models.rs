@@ -55,15 +55,6 @@ pub fn data_home() -> Option<PathBuf> {
     absolute("XDG_DATA_HOME").or_else(|| absolute("HOME").map(|h| h.join(".local/share")))
 }
 
-/// Whether `dir` holds a model Kenning runs: the 4-bit multilingual file,
-/// the universal sentence encoder's weights, or a sentence-transformers
-/// model's config and weights.
-pub fn holds_model(dir: &Path) -> bool {
-    dir.join(kenning_meaning::QUANTISED_FILE).is_file()
-        || dir.join(kenning_meaning::ENCODER_FILE).is_file()
-        || (dir.join("config.json").is_file() && dir.join("model.safetensors").is_file())
-}
-
 /// The model directory to run: `named` when given, else the first of
 /// `places` that holds a model; `Err` with the places looked in when none
 /// does.
@@ -73,7 +64,7 @@ pub fn model_dir(named: Option<PathBuf>, places: &[PathBuf]) -> Result<PathBuf, 
     }
     places
         .iter()
-        .find(|dir| holds_model(dir))
+        .find(|dir| kenning_meaning::holds_model(dir))
         .cloned()
         .ok_or_else(|| {
             let looked: Vec<String> = places.iter().map(|p| p.display().to_string()).collect();
