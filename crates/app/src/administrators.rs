@@ -8,7 +8,9 @@
 //! Who administers is changed only by a caller who may
 //! [`Operation::ChangeAdministrators`]: the group's members and external
 //! id, a group taking its external id, and an administrator's e-mail
-//! address or external id, with which they sign in.
+//! address or external id, with which they sign in, and their status.
+//! No group may take another group's id as its external id, so that no
+//! write can make the name of the administrators' group ambiguous.
 
 use std::fmt;
 use std::str::FromStr;
@@ -103,30 +105,40 @@ impl Administrators {
     }
 
     /// The ACTIVE members of the group `group` names, read from `groups`
-    /// and `users`. Refused when the name is ambiguous: a UUID that is one
-    /// group's id and another's external id. A group that does not exist
-    /// yet is no error: nobody administers until it does.
+    /// and `users`. A group that does not exist yet is no error: nobody
+    /// administers until it does. Named by id, the group with that id is
+    /// the administrators' whatever other group holds the id as its
+    /// external id ([`impostor`](Self::impostor) finds one, which no write
+    /// can make any more), so no group makes the service unable to start.
     pub fn of_group(
         group: AdministratorsGroup,
         groups: Arc<dyn GroupStore>,
         users: Arc<dyn UserStore>,
-    ) -> Result<Self, ServiceError> {
-        if let AdministratorsGroup::Id(id) = &group {
-            let also = external_id_group(groups.as_ref(), &id.to_string())?;
-            if also.is_some_and(|other| other.id() != *id) {
-                return Err(ServiceError::Forbidden(format!(
-                    "the administrators' group {id} is ambiguous: it is one group's id and \
-                     another group's externalId"
-                )));
-            }
-        }
-        Ok(Self {
+    ) -> Self {
+        Self {
             named: Some(Named {
                 group,
                 groups,
                 users,
             }),
-        })
+        }
+    }
+
+    /// A group other than the administrators' whose external id is the
+    /// id that names them, when they are named by id: harmless to who
+    /// administers, but confusing to a reader, so the server warns of it.
+    /// Only a database written before such external ids were refused
+    /// holds one.
+    pub fn impostor(&self) -> Result<Option<Group>, ServiceError> {
+        let Some(Named {
+            group: AdministratorsGroup::Id(id),
+            groups,
+            ..
+        }) = &self.named
+        else {
+            return Ok(None);
+        };
+        Ok(external_id_group(groups.as_ref(), &id.to_string())?.filter(|other| other.id() != *id))
     }
 
     /// How the group is named, when one is.
@@ -224,32 +236,32 @@ impl Administrators {
     }
 
     /// Whether a change of `user` by `caller` must leave what they sign
-    /// in with alone ([`SIGN_IN_GUARDED`]): `user` is a member of the
-    /// administrators' group, whose new e-mail address or external id
-    /// would let whoever holds it sign in as an administrator, and
+    /// in with and their status alone ([`ADMINISTRATOR_GUARDED`]): `user`
+    /// is a member of the administrators' group (whatever their status:
+    /// a deactivated member administers again once reactivated), and
     /// `caller` may not change who administers Kenning.
-    pub(crate) fn guards_sign_in_of(
-        &self,
-        caller: &Caller,
-        user: UserId,
-    ) -> Result<bool, ServiceError> {
+    pub(crate) fn guards(&self, caller: &Caller, user: UserId) -> Result<bool, ServiceError> {
         Ok(caller.require(Operation::ChangeAdministrators).is_err() && self.is_member(user)?)
     }
 }
 
-/// Why a change of a guarded administrator's e-mail address or external
-/// id ([`Administrators::guards_sign_in_of`]) is refused.
-pub(crate) const SIGN_IN_GUARDED: &str = "changing an administrator's e-mail address or \
-     externalId needs the scope administrators:write (or an administrator in the web app)";
+/// Why a change of a guarded administrator ([`Administrators::guards`])
+/// is refused.
+pub(crate) const ADMINISTRATOR_GUARDED: &str = "changing an administrator's e-mail address, \
+     externalId or status needs the scope administrators:write (or an administrator in the web app)";
 
-/// Whether the change from `before` to `after` changes what the user
-/// signs in with: their e-mail address or external id.
-pub(crate) fn changes_sign_in(before: &User, after: &User) -> bool {
-    let sign_in = |user: &User| {
-        user.profile()
-            .map(|p| (p.email.clone(), p.external_id.clone()))
+/// Whether the change from `before` to `after` changes what an
+/// administrator's office rests on: their e-mail address or external id
+/// (what they sign in with) or their status (whether they administer).
+pub(crate) fn changes_guarded(before: &User, after: &User) -> bool {
+    let office = |user: &User| {
+        (
+            user.status(),
+            user.profile()
+                .map(|p| (p.email.clone(), p.external_id.clone())),
+        )
     };
-    sign_in(before) != sign_in(after)
+    office(before) != office(after)
 }
 
 /// The group whose external id is `external`, if any (external ids are

@@ -119,10 +119,37 @@ impl GroupService {
         Ok(attributes)
     }
 
+    /// `Conflict` on `externalId` when the external id `attributes` give
+    /// group `own` (`None`: a new group) is another group's id: a group
+    /// named by id ([`crate::AdministratorsGroup`]) would then have a
+    /// look-alike, and the name of the administrators' group must stay
+    /// one group's. Group ids are never reused, so the check holds.
+    fn refuse_another_groups_id(
+        &self,
+        own: Option<GroupId>,
+        attributes: &GroupAttributes,
+    ) -> Result<(), ServiceError> {
+        let Some(external) = &attributes.external_id else {
+            return Ok(());
+        };
+        let Ok(uuid) = Uuid::try_parse(external.as_str().trim()) else {
+            return Ok(());
+        };
+        let named = GroupId::from_uuid(uuid);
+        if own != Some(named) && self.groups.group(named)?.is_some() {
+            return Err(ServiceError::Conflict {
+                resource: Resource::Group,
+                field: "externalId",
+            });
+        }
+        Ok(())
+    }
+
     /// A new group.
     pub fn create(&self, input: GroupInput) -> Result<Group, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let attributes = self.attributes(input)?;
+        self.refuse_another_groups_id(None, &attributes)?;
         self.administrators
             .guard_group_change(&self.caller, None, Some(&attributes))?;
         let by = self.attribution();
@@ -168,6 +195,7 @@ impl GroupService {
     ) -> Result<Group, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let attributes = self.attributes(input)?;
+        self.refuse_another_groups_id(Some(id), &attributes)?;
         let by = self.attribution();
         Ok(self.groups.modify_group(id, &by, &mut |group| {
             if let Some(version) = expected {

@@ -12,7 +12,7 @@ use kenning_ports::{Clock, FilteredUsers, ModifyError, StoreError, UserPage, Use
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
-use crate::administrators::{changes_sign_in, Administrators, SIGN_IN_GUARDED};
+use crate::administrators::{changes_guarded, Administrators, ADMINISTRATOR_GUARDED};
 use crate::batched_writes::WriteBatcher;
 use crate::error::{Missing, ServiceError};
 use crate::stale::retry_stale;
@@ -245,7 +245,7 @@ impl UserService {
     ) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let patch = UserPatch::parse(input)?;
-        self.modify_sign_in(id, |user| {
+        self.modify_guarded(id, |user| {
             expect(user, expected)?;
             user.update(patch.clone())
         })
@@ -261,7 +261,7 @@ impl UserService {
     ) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let email = Email::parse(email).map_err(ValidationErrors::from)?;
-        self.modify_sign_in(id, |user| {
+        self.modify_guarded(id, |user| {
             expect(user, expected)?;
             user.change_email(email.clone())
         })
@@ -288,7 +288,7 @@ impl UserService {
             (Err(first), Err(then)) => return Err(first.and(then).into()),
             (Err(errors), _) | (_, Err(errors)) => return Err(errors.into()),
         };
-        self.modify_sign_in(id, |user| {
+        self.modify_guarded(id, |user| {
             expect(user, expected)?;
             user.update(patch.clone())?;
             user.change_email(email.clone())?;
@@ -332,7 +332,7 @@ impl UserService {
     /// for a system user, `InvalidTransition` for a deleted one.
     pub fn deactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
-        self.modify(id, User::deactivate)
+        self.modify_guarded(id, User::deactivate)
     }
 
     /// A DEACTIVATED user becomes ACTIVE again; an ACTIVE one stays as it is
@@ -340,7 +340,7 @@ impl UserService {
     /// pending (it must be cancelled first) or after it.
     pub fn reactivate(&self, id: UserId) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
-        self.modify(id, User::reactivate)
+        self.modify_guarded(id, User::reactivate)
     }
 
     /// Schedules the user's anonymization a grace period from now.
@@ -357,7 +357,7 @@ impl UserService {
     ) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let now = self.clock.now();
-        self.modify(id, |user| {
+        self.modify_guarded(id, |user| {
             expect(user, expected)?;
             user.delete(now)
         })
@@ -375,7 +375,7 @@ impl UserService {
     pub fn cancel_delete(&self, id: UserId) -> Result<User, ServiceError> {
         self.caller.require(Operation::WriteUsers)?;
         let now = self.clock.now();
-        self.modify(id, |user| user.cancel_delete(now))
+        self.modify_guarded(id, |user| user.cancel_delete(now))
     }
 
     /// Anonymizes every user whose grace period has passed and returns how
@@ -449,20 +449,23 @@ impl UserService {
     }
 
     /// [`modify`](Self::modify), refusing (`Forbidden`) a change of an
-    /// administrator's e-mail address or external id unless the caller
-    /// may change who administers Kenning.
-    fn modify_sign_in(
+    /// administrator's e-mail address, external id or status unless the
+    /// caller may change who administers Kenning: with any of them, a
+    /// token that only writes users could take over an administrator's
+    /// sign-in, bring a deactivated one back (with the tokens they
+    /// issued) or lock the organisation out of its console.
+    fn modify_guarded(
         &self,
         id: UserId,
         mut change: impl FnMut(&mut User) -> Result<(), UserError>,
     ) -> Result<User, ServiceError> {
-        let guarded = self.administrators.guards_sign_in_of(&self.caller, id)?;
+        let guarded = self.administrators.guards(&self.caller, id)?;
         self.modify(id, |user| {
             let before = guarded.then(|| user.clone());
             change(user)?;
             match before {
-                Some(before) if changes_sign_in(&before, user) => {
-                    Err(UserError::Forbidden(SIGN_IN_GUARDED))
+                Some(before) if changes_guarded(&before, user) => {
+                    Err(UserError::Forbidden(ADMINISTRATOR_GUARDED))
                 }
                 _ => Ok(()),
             }

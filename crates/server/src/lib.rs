@@ -95,9 +95,10 @@ impl Services {
     }
 
     /// Who administers Kenning: the ACTIVE members of the group `group`
-    /// names, nobody when `None`. Refused when the name is ambiguous; a
-    /// group that does not exist yet is logged, and nobody administers
-    /// until it does.
+    /// names, nobody when `None`. A group that does not exist yet is
+    /// logged, and nobody administers until it does; so is another group
+    /// whose externalId is the id that names the group (the group with
+    /// the id stays the administrators').
     pub fn administrators(
         &self,
         group: Option<AdministratorsGroup>,
@@ -105,8 +106,16 @@ impl Services {
         let Some(group) = group else {
             return Ok(Administrators::nobody());
         };
-        let administrators = Administrators::of_group(group, self.db.clone(), self.db.clone())
-            .map_err(|e| anyhow::anyhow!("--admin-group: {e}"))?;
+        let administrators = Administrators::of_group(group, self.db.clone(), self.db.clone());
+        if let Some(impostor) = administrators.impostor()? {
+            log::warn!(
+                "web: the group \u{201c}{}\u{201d} ({}) holds the id of the administrators' group \
+                 as its externalId; the group with that id stays the administrators' \
+                 (give the other group another externalId)",
+                impostor.attributes().display_name.as_str(),
+                impostor.id()
+            );
+        }
         match administrators.current_group()? {
             Some(found) => log::info!(
                 "web: the administrators are the active members of the group \u{201c}{}\u{201d} ({})",

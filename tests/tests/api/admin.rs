@@ -312,6 +312,17 @@ fn a_token_issued_in_the_console_expires_and_ends_with_its_issuers_office(backen
         "{}",
         refused.body
     );
+    // Only unknown scopes would mean none, and none every scope: refused.
+    let refused = submit("users:everything", "");
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused
+            .body
+            .contains("users:everything\u{201d} is no scope"),
+        "{}",
+        refused.body
+    );
+    assert!(!refused.body.contains("kn_tok_"), "{}", refused.body);
     let refused = submit("users:read", "0");
     assert_eq!(refused.status, 422, "{}", refused.body);
     assert!(
@@ -363,4 +374,133 @@ fn a_token_issued_in_the_console_expires_and_ends_with_its_issuers_office(backen
         .unwrap();
     app.advance(chrono::Duration::seconds(2));
     assert_eq!(reads(&forever), 200);
+}
+
+#[on_every_backend]
+fn a_token_that_writes_users_cannot_change_an_administrators_status(backend: Backend) {
+    let Some(app) = with_admin_group(backend, "admin_status") else {
+        return;
+    };
+    let frances = app.create_user("frances@example.com", "Frances", "Allen");
+    let grace = app.create_user("grace@example.com", "Grace", "Hopper");
+    app.services.groups.create(admins(&[&frances])).unwrap();
+    let writer = app.token(&[Scope::UsersRead, Scope::UsersWrite]);
+    let admin = app.sign_in("frances@example.com");
+    let status = |user: &str| {
+        app.graphql(
+            "query($id: UUID!) { user(globalUserId: $id) { status } }",
+            json!({ "id": user }),
+        )
+        .json()["data"]["user"]["status"]
+            .clone()
+    };
+    let mutation =
+        |name: &str| format!("mutation($id: UUID!) {{ {name}(globalUserId: $id) {{ status }} }}");
+    let active = |value: bool| {
+        json!({"schemas": [PATCH_OP], "Operations": [
+            {"op": "replace", "path": "active", "value": value}]})
+    };
+
+    // Locking the only administrator out, at every door a writer has.
+    for name in ["deactivateUser", "deleteUser"] {
+        let refused = app.graphql_as(&writer, &mutation(name), json!({ "id": frances }));
+        assert_eq!(
+            refused.error_code().as_deref(),
+            Some("Forbidden"),
+            "{name}: {}",
+            refused.body
+        );
+    }
+    let path = format!("/Users/{frances}");
+    let refused = scim_status(&app, &writer, "PATCH", &path, Some(&active(false)));
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    let refused = scim_status(&app, &writer, "DELETE", &path, None);
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    assert_eq!(status(&frances), "ACTIVE");
+    assert_eq!(app.page("/admin", &admin).status, 200);
+
+    // Deactivated by the operator, not brought back by a writer.
+    let id = kenning_domain::UserId::from_uuid(frances.parse().unwrap());
+    app.services.users.deactivate(id).unwrap();
+    let refused = app.graphql_as(
+        &writer,
+        &mutation("reactivateUser"),
+        json!({ "id": frances }),
+    );
+    assert_eq!(
+        refused.error_code().as_deref(),
+        Some("Forbidden"),
+        "{}",
+        refused.body
+    );
+    let refused = scim_status(&app, &writer, "PATCH", &path, Some(&active(true)));
+    assert_eq!(refused.status, 403, "{}", refused.body);
+    app.services.users.delete(id).unwrap();
+    let refused = app.graphql_as(&writer, &mutation("cancelDelete"), json!({ "id": frances }));
+    assert_eq!(
+        refused.error_code().as_deref(),
+        Some("Forbidden"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(status(&frances), "PENDING_DELETION");
+
+    // Anyone else's status stays the writer's, and an administrator's
+    // own in the console.
+    let done = app.graphql_as(&writer, &mutation("deactivateUser"), json!({ "id": grace }));
+    assert_eq!(
+        done.json()["data"]["deactivateUser"]["status"],
+        "DEACTIVATED",
+        "{}",
+        done.body
+    );
+    let keeper = app.token(&[Scope::UsersWrite, Scope::AdministratorsWrite]);
+    let done = app.graphql_as(&keeper, &mutation("cancelDelete"), json!({ "id": frances }));
+    assert_eq!(
+        done.json()["data"]["cancelDelete"]["status"],
+        "DEACTIVATED",
+        "{}",
+        done.body
+    );
+}
+
+#[on_every_backend]
+fn no_group_takes_the_administrators_group_id_at_any_door(backend: Backend) {
+    let Some(app) = with_admin_group(backend, "admin_group_id") else {
+        return;
+    };
+    let frances = app.create_user("frances@example.com", "Frances", "Allen");
+    let group = app.services.groups.create(admins(&[&frances])).unwrap();
+    let id = group.id().to_string();
+    let writer = app.token(&[Scope::UsersRead, Scope::UsersWrite]);
+    let look_alike = json!({
+        "schemas": [GROUP_SCHEMA],
+        "displayName": "Look-alike",
+        "externalId": id,
+    });
+    let refused = scim_status(&app, &writer, "POST", "/Groups", Some(&look_alike));
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    let admin = app.sign_in("frances@example.com");
+    let csrf = csrf_of(&app.page("/admin/groups", &admin).body);
+    let refused = app.submit(
+        "/admin/groups",
+        &admin,
+        &[
+            ("csrf", &csrf),
+            ("displayName", "Look-alike"),
+            ("externalId", &id),
+        ],
+    );
+    assert_eq!(refused.status, 422, "{}", refused.body);
+    assert!(
+        refused.body.contains("id=\"externalId-problem\""),
+        "{}",
+        refused.body
+    );
+    let listed = app
+        .services
+        .groups
+        .list(&Default::default(), 0, 10)
+        .unwrap();
+    assert_eq!(listed.groups.len(), 1);
 }

@@ -3,8 +3,7 @@
 //! request; who administers changes only for a caller who may change it.
 
 use kenning_app::{
-    Administrators, AdministratorsGroup, Caller, CredentialService, Gate, GroupService, UseCases,
-    UserService,
+    Administrators, Caller, CredentialService, Gate, GroupService, UseCases, UserService,
 };
 use kenning_domain::{Actor, CredentialKind, GroupInput, LanguageId, Lifetime, Scope, User};
 
@@ -42,7 +41,7 @@ fn services((store, clock): &World, administrators: &Administrators) -> Services
 
 fn named(world: &World, group: &str) -> Administrators {
     let (store, _) = world;
-    Administrators::of_group(group.parse().unwrap(), store.clone(), store.clone()).unwrap()
+    Administrators::of_group(group.parse().unwrap(), store.clone(), store.clone())
 }
 
 #[test]
@@ -112,17 +111,109 @@ fn a_look_alike_name_makes_nobody_an_administrator() {
 }
 
 #[test]
-fn a_uuid_that_names_one_group_by_id_and_another_by_external_id_is_refused() {
+fn no_group_takes_another_groups_id_as_its_external_id() {
     let world = world();
     let s = services(&world, &Administrators::nobody());
-    let one = s.groups.create(input("One", None, &[])).unwrap();
+    let ada = person(&s.users, "ada@example.com");
+    let mallory = person(&s.users, "mallory@example.com");
+    let admins = s.groups.create(input("Admins", None, &[&ada])).unwrap();
+    let taken = |result: Result<_, kenning_app::ServiceError>| {
+        let refused = result.unwrap_err();
+        assert_eq!(refused.code(), "Conflict", "{refused}");
+        assert!(refused.to_string().contains("externalId"), "{refused}");
+    };
+    let id = admins.id().to_string();
+    taken(s.groups.create(input("Look-alike", Some(&id), &[&mallory])));
+    taken(
+        s.groups
+            .create(input("Look-alike", Some(&id.to_uppercase()), &[&mallory])),
+    );
+    let other = s.groups.create(input("Other", None, &[&mallory])).unwrap();
+    taken(
+        s.groups
+            .replace(other.id(), None, input("Other", Some(&id), &[])),
+    );
+    // A group may hold its own id as its external id.
     s.groups
-        .create(input("Two", Some(&one.id().to_string()), &[]))
+        .replace(admins.id(), None, input("Admins", Some(&id), &[&ada]))
         .unwrap();
-    let (store, _) = &world;
-    let group: AdministratorsGroup = one.id().to_string().parse().unwrap();
-    let refused = Administrators::of_group(group, store.clone(), store.clone()).unwrap_err();
-    assert!(refused.to_string().contains("ambiguous"), "{refused}");
+
+    // Named by id, the group with the id administers, and nothing makes
+    // the name ambiguous.
+    let by_id = named(&world, &id);
+    assert_eq!(by_id.impostor().unwrap(), None);
+    assert_eq!(by_id.caller(&ada).unwrap(), Caller::Administrator(ada.id()));
+    assert_eq!(
+        by_id.caller(&mallory).unwrap(),
+        Caller::Person(mallory.id())
+    );
+}
+
+#[test]
+fn an_administrators_status_changes_only_for_a_caller_who_may_change_who_administers() {
+    let world = world();
+    let admins = named(&world, "kenning-admins");
+    let s = services(&world, &admins);
+    let use_cases = UseCases {
+        users: s.users.clone(),
+        credentials: s.credentials.clone(),
+        groups: s.groups.clone(),
+        ..super::callers::use_cases(&world)
+    };
+    let ada = person(&s.users, "ada@example.com");
+    let bob = person(&s.users, "bob@example.com");
+    s.groups
+        .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
+        .unwrap();
+    let gate = Gate::new(use_cases);
+    let writer = gate.called_by(
+        super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
+        Actor::cli(),
+    );
+    let keeper = gate.called_by(
+        super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
+        Actor::cli(),
+    );
+
+    // The only administrator cannot be locked out by a users:write token.
+    forbidden(writer.users.deactivate(ada.id()));
+    forbidden(writer.users.delete(ada.id()));
+    forbidden(writer.users.patch(ada.id(), None, |user| {
+        Ok::<_, kenning_app::ServiceError>(kenning_app::Replacement {
+            email: user.profile().unwrap().email.as_str().to_owned(),
+            changes: Default::default(),
+            active: Some(false),
+        })
+    }));
+    assert_eq!(
+        admins.caller(&s.users.get(ada.id()).unwrap()).unwrap(),
+        Caller::Administrator(ada.id())
+    );
+
+    // Deactivated by one who may, they are not brought back by a writer.
+    keeper.users.deactivate(ada.id()).unwrap();
+    forbidden(writer.users.reactivate(ada.id()));
+    forbidden(writer.users.patch(ada.id(), None, |user| {
+        Ok::<_, kenning_app::ServiceError>(kenning_app::Replacement {
+            email: user.profile().unwrap().email.as_str().to_owned(),
+            changes: Default::default(),
+            active: Some(true),
+        })
+    }));
+    keeper.users.delete(ada.id()).unwrap();
+    forbidden(writer.users.cancel_delete(ada.id()));
+    keeper.users.cancel_delete(ada.id()).unwrap();
+    let ada = keeper.users.reactivate(ada.id()).unwrap();
+    assert_eq!(
+        admins.caller(&ada).unwrap(),
+        Caller::Administrator(ada.id())
+    );
+
+    // Anyone else's status stays users:write's.
+    writer.users.deactivate(bob.id()).unwrap();
+    writer.users.reactivate(bob.id()).unwrap();
+    writer.users.delete(bob.id()).unwrap();
+    writer.users.cancel_delete(bob.id()).unwrap();
 }
 
 #[test]
@@ -195,7 +286,7 @@ fn who_administers_changes_only_for_a_caller_who_may_change_it() {
         .update_email(mallory.id(), "m@example.com", None)
         .unwrap();
     // A deactivated member is guarded as well: reactivated, they administer.
-    writer.users.deactivate(ada.id()).unwrap();
+    s.users.deactivate(ada.id()).unwrap();
     forbidden(
         writer
             .users

@@ -162,11 +162,21 @@ pub(crate) async fn issue(app: web::Data<Web>, Posted(visitor, form): Posted) ->
         };
         return list(&app, &visitor, &form, problems).await;
     };
-    let scopes: Vec<Scope> = form
-        .values("scope")
-        .iter()
-        .filter_map(|s| s.parse().ok())
-        .collect();
+    // An unknown scope is refused by name: left out, a form naming only
+    // unknown scopes would ask for none, which means every scope.
+    let mut scopes: Vec<Scope> = Vec::new();
+    for written in form.values("scope") {
+        let Ok(scope) = written.parse() else {
+            let problems = Problems {
+                general: Some(format!(
+                    "\u{201c}{written}\u{201d} is no scope Kenning knows: choose among the scopes listed."
+                )),
+                ..Problems::default()
+            };
+            return list(&app, &visitor, &form, problems).await;
+        };
+        scopes.push(scope);
+    }
     let name = form.value("name");
     let lifetime = match Lifetime::read(&form.value("expiresInDays")) {
         Ok(lifetime) => lifetime,
