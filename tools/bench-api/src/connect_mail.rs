@@ -68,7 +68,7 @@ pub fn mbox(at: &Path, authors: u64, sentences: &[&str]) -> anyhow::Result<()> {
 pub fn uploads(path: &Path) -> anyhow::Result<Vec<Value>> {
     let rules = mail::Rules {
         all_sent: true,
-        senders: Vec::new(),
+        ..mail::Rules::default()
     };
     let mut folder = mail::mbox::Mbox::open(path, rules)?;
     let mut uploads = Vec::new();

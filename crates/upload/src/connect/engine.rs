@@ -19,6 +19,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
+use super::common::cut;
 use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
 use super::progress::Progress;
@@ -495,6 +496,11 @@ impl Batch for Planned {
     }
 }
 
+/// The most characters of a run's error the server keeps (its `error`
+/// field's limit): a longer one is cut, so that the failed run is still
+/// reported.
+pub const MAX_ERROR_CHARS: usize = 2000;
+
 /// A run as the server's `POST /connectors/api/v1/runs` takes it.
 pub fn report(
     kind: &str,
@@ -516,7 +522,10 @@ pub fn report(
         "refused": tally.refused,
         "failed": tally.failed,
         "dry_run": dry_run,
-        "error": error.map(|e| format!("{e:#}").replace(['\n', '\r'], " ")),
+        "error": error.map(|e| {
+            let error = format!("{e:#}").replace(['\n', '\r'], " ");
+            cut(&error, MAX_ERROR_CHARS).to_owned()
+        }),
     })
 }
 

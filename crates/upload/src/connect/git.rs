@@ -10,14 +10,15 @@
 //! and file name as words. The commits are read oldest first, as `git
 //! log` streams them; a run resumes after the last commit it finished.
 
-use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read as _};
+use std::collections::{BTreeSet, HashMap};
+use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 
 use anyhow::Context as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 
+use super::common::cut;
 use super::source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 
 /// The entity type of a commit.
@@ -29,14 +30,16 @@ pub const CO_AUTHOR: &str = "co_author";
 /// The most paths of one commit sent: a commit touching more is a sweep
 /// (a rename, a formatting run), whose paths say little of anyone.
 pub const MAX_PATHS: usize = 50;
+/// The most people `.mailmap` moves to another address that a run's
+/// report lists; more are counted.
+pub const MAILMAP_MOVES_LISTED: usize = 50;
 
-/// Between commits in `git log`'s output.
-const RECORD: u8 = 0x1e;
-/// Between a commit's fields.
-const FIELD: char = '\u{1f}';
-/// Hash, parents, author name and e-mail as `.mailmap` names them,
-/// author date, raw body (subject first).
-const FORMAT: &str = "--format=%x1e%H%x1f%P%x1f%aN%x1f%aE%x1f%aI%x1f%B%x1f";
+/// The commits and their changed paths: every field NUL-terminated, each
+/// commit's hash after an empty field (no path is empty), so that no
+/// path can be taken for a commit. A commit's message is never in this
+/// output: it is read by its length from `git cat-file --batch`, so no
+/// message can be taken for a field either.
+const FORMAT: &str = "--format=%x00%H";
 
 /// One repository.
 #[derive(Debug)]
@@ -44,8 +47,10 @@ pub struct Repository {
     path: PathBuf,
     /// The revision whose history is read.
     revision: String,
-    /// Co-authors as `.mailmap` names them, asked once each.
+    /// People as `.mailmap` names them, asked once each.
     mailmap: HashMap<String, (String, String)>,
+    /// The addresses `.mailmap` moved to another address, for the report.
+    moved: BTreeSet<String>,
 }
 
 impl Repository {
@@ -76,10 +81,13 @@ impl Repository {
             path,
             revision: revision.to_owned(),
             mailmap: HashMap::new(),
+            moved: BTreeSet::new(),
         })
     }
 
-    /// The name and e-mail `.mailmap` gives `name <email>`.
+    /// The name and e-mail `.mailmap` gives `name <email>`; an address it
+    /// moves to another is noted for the run's report, since one line of a
+    /// committed `.mailmap` can move a person's whole history.
     fn mapped(&mut self, name: &str, email: &str) -> (String, String) {
         let contact = format!("{name} <{email}>");
         if let Some(known) = self.mailmap.get(&contact) {
@@ -92,18 +100,58 @@ impl Repository {
             .filter(|o| o.status.success())
             .and_then(|o| parse_contact(String::from_utf8_lossy(&o.stdout).trim()))
             .unwrap_or_else(|| (name.to_owned(), email.to_owned()));
+        if !mapped.1.eq_ignore_ascii_case(email) {
+            self.moved.insert(format!(
+                "{} is sent as {}",
+                email.to_lowercase(),
+                mapped.1.to_lowercase()
+            ));
+        }
         self.mailmap.insert(contact, mapped.clone());
         mapped
     }
 
     /// Whether `hash` is a commit of the repository.
     fn has(&self, hash: &str) -> bool {
-        hash.chars().all(|c| c.is_ascii_hexdigit())
+        is_hash(hash)
             && git(&self.path)
                 .args(["cat-file", "-e", &format!("{hash}^{{commit}}")])
                 .stderr(Stdio::null())
                 .status()
                 .is_ok_and(|s| s.success())
+    }
+
+    /// `git log` of what a run reads: the commits after `cursor` (from the
+    /// first when `None`) inside `window`, oldest first.
+    fn log(&self, cursor: Option<&str>, window: &Window) -> anyhow::Result<Child> {
+        let range = match cursor.filter(|hash| self.has(hash)) {
+            Some(hash) => format!("{hash}..{}", self.revision),
+            None => self.revision.clone(),
+        };
+        let mut command = git(&self.path);
+        command.args([
+            "log",
+            "--reverse",
+            "--topo-order",
+            "--name-only",
+            "--no-renames",
+            "-z",
+            FORMAT,
+        ]);
+        let iso = |at: DateTime<Utc>| at.to_rfc3339_opts(SecondsFormat::Secs, true);
+        if let Some(since) = window.since {
+            command.arg(format!("--since={}", iso(since)));
+        }
+        if let Some(until) = window.until {
+            command.arg(format!("--until={}", iso(until)));
+        }
+        command
+            .arg(&range)
+            .arg("--")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .context("cannot run `git log`")
     }
 }
 
@@ -133,53 +181,49 @@ impl Source for Repository {
         window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
-        let range = match cursor.filter(|hash| self.has(hash)) {
-            Some(hash) => format!("{hash}..{}", self.revision),
-            None => self.revision.clone(),
-        };
-        let mut command = git(&self.path);
-        command.args([
-            "log",
-            "--reverse",
-            "--topo-order",
-            "--name-only",
-            "--no-renames",
-            FORMAT,
-        ]);
-        let iso = |at: DateTime<Utc>| at.to_rfc3339_opts(SecondsFormat::Secs, true);
-        if let Some(since) = window.since {
-            command.arg(format!("--since={}", iso(since)));
-        }
-        if let Some(until) = window.until {
-            command.arg(format!("--until={}", iso(until)));
-        }
-        let mut child = command
-            .arg(&range)
-            .arg("--")
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .context("cannot run `git log`")?;
+        let mut objects = Objects::open(&self.path)?;
+        let mut child = self.log(cursor, window)?;
         let stdout = child.stdout.take().context("no output from `git log`")?;
-        let mut records = BufReader::new(stdout);
-        let mut record = Vec::new();
+        let mut fields = BufReader::new(stdout);
         let mut went_on = true;
+        let mut commit: Option<(String, Vec<String>)> = None;
+        let mut field = Vec::new();
+        let mut after_empty = false;
         loop {
-            record.clear();
-            if records.read_until(RECORD, &mut record)? == 0 {
-                break;
+            field.clear();
+            let ended = fields.read_until(0, &mut field)? == 0;
+            if field.last() == Some(&0) {
+                field.pop();
             }
-            if record.last() == Some(&RECORD) {
-                record.pop();
-            }
-            if record.iter().all(u8::is_ascii_whitespace) {
+            // An empty field ends a commit's paths; the next is a hash.
+            let next_commit = ended || field.is_empty();
+            if next_commit {
+                if let Some((hash, paths)) = commit.take() {
+                    let read = self.commit(&mut objects, &hash, &paths, window);
+                    if !found(read) {
+                        went_on = false;
+                        break;
+                    }
+                }
+                if ended {
+                    break;
+                }
+                after_empty = true;
                 continue;
             }
-            let text = String::from_utf8_lossy(&record);
-            if !found(self.commit(&text, window)) {
-                went_on = false;
-                break;
+            let text = String::from_utf8_lossy(&field);
+            match commit.as_mut() {
+                None if after_empty => commit = Some((text.into_owned(), Vec::new())),
+                None => {}
+                // The first path follows the hash's line end.
+                Some((_, paths)) => {
+                    let path = text.strip_prefix('\n').unwrap_or(&text);
+                    if !path.is_empty() {
+                        paths.push(path.to_owned());
+                    }
+                }
             }
+            after_empty = false;
         }
         if !went_on {
             // The run stops early: `git log` need not finish.
@@ -195,53 +239,182 @@ impl Source for Repository {
         }
         Ok(())
     }
+
+    fn warnings(&self) -> Vec<String> {
+        let mut warnings: Vec<String> = self
+            .moved
+            .iter()
+            .take(MAILMAP_MOVES_LISTED)
+            .map(|moved| format!(".mailmap: {moved}"))
+            .collect();
+        if self.moved.len() > MAILMAP_MOVES_LISTED {
+            warnings.push(format!(
+                ".mailmap: {} more addresses are sent as another",
+                self.moved.len() - MAILMAP_MOVES_LISTED
+            ));
+        }
+        warnings
+    }
+}
+
+/// A `git cat-file --batch` of the repository: each commit object read
+/// by the length git states, whatever bytes its message holds.
+struct Objects {
+    child: Child,
+    ask: ChildStdin,
+    answers: BufReader<ChildStdout>,
+}
+
+impl Objects {
+    fn open(repository: &Path) -> anyhow::Result<Self> {
+        let mut child = git(repository)
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("cannot run `git cat-file`")?;
+        let ask = child.stdin.take().context("no input to `git cat-file`")?;
+        let answers = child
+            .stdout
+            .take()
+            .context("no output from `git cat-file`")?;
+        Ok(Self {
+            child,
+            ask,
+            answers: BufReader::new(answers),
+        })
+    }
+
+    /// The raw commit object `hash` names; `None` when it is no commit.
+    fn commit(&mut self, hash: &str) -> anyhow::Result<Option<Vec<u8>>> {
+        writeln!(self.ask, "{hash}")?;
+        self.ask.flush()?;
+        let mut header = String::new();
+        self.answers.read_line(&mut header)?;
+        let mut words = header.split_whitespace();
+        let (Some(_), Some(kind), Some(size)) = (words.next(), words.next(), words.next()) else {
+            return Ok(None);
+        };
+        let size: usize = size.parse().context("`git cat-file` stated no size")?;
+        let mut object = vec![0; size + 1];
+        self.answers.read_exact(&mut object)?;
+        object.pop();
+        Ok((kind == "commit").then_some(object))
+    }
+}
+
+impl Drop for Objects {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A commit object's parts Kenning reads.
+#[derive(Debug, PartialEq)]
+struct Commit {
+    parents: usize,
+    name: String,
+    email: String,
+    date: DateTime<Utc>,
+    message: String,
+}
+
+impl Commit {
+    /// The raw object as git stores it: header lines, a blank line, the
+    /// message; `Err` names what is wrong.
+    fn parse(object: &[u8]) -> Result<Self, String> {
+        let text = String::from_utf8_lossy(object);
+        let (headers, message) = text.split_once("\n\n").unwrap_or((&text, ""));
+        let mut parents = 0;
+        let mut author = None;
+        for line in headers.lines() {
+            if line.starts_with("parent ") {
+                parents += 1;
+            } else if let Some(rest) = line.strip_prefix("author ") {
+                author = Some(rest);
+            }
+        }
+        let author = author.ok_or("no author")?;
+        let (contact, when) = author
+            .rsplit_once('>')
+            .ok_or_else(|| format!("an author Kenning cannot read: {}", cut(author, 80)))?;
+        let (name, email) = contact
+            .rsplit_once('<')
+            .ok_or_else(|| format!("an author Kenning cannot read: {}", cut(author, 80)))?;
+        let seconds = when
+            .split_whitespace()
+            .next()
+            .and_then(|s| s.parse::<i64>().ok())
+            .and_then(|s| DateTime::from_timestamp(s, 0))
+            .ok_or_else(|| format!("an author date Kenning cannot read: {}", cut(when, 40)))?;
+        Ok(Self {
+            parents,
+            name: name.trim().to_owned(),
+            email: email.trim().to_owned(),
+            date: seconds,
+            message: message.to_owned(),
+        })
+    }
+}
+
+/// Whether `text` is a commit's hash (SHA-1 or SHA-256, hexadecimal).
+fn is_hash(text: &str) -> bool {
+    matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
 impl Repository {
-    /// What one record of `git log` is.
-    fn commit(&mut self, record: &str, window: &Window) -> Found {
-        let fields: Vec<&str> = record.splitn(7, FIELD).collect();
-        let [hash, parents, name, email, date, body, paths] = fields[..] else {
-            return Found::Bad {
-                origin: format!("{}: a commit", self.path.display()),
-                problem: "`git log` wrote a commit Kenning cannot read".to_owned(),
-                position: None,
-            };
+    /// What the commit `hash`, which changed `paths`, is.
+    fn commit(
+        &mut self,
+        objects: &mut Objects,
+        hash: &str,
+        paths: &[String],
+        window: &Window,
+    ) -> Found {
+        let hash = hash.trim();
+        let origin = format!("{} commit {}", self.path.display(), cut(hash, 12));
+        let bad = |problem: String| Found::Bad {
+            origin: origin.clone(),
+            problem,
+            position: is_hash(hash).then(|| hash.to_owned()),
         };
-        let hash = hash.trim().to_owned();
-        let origin = format!(
-            "{} commit {}",
-            self.path.display(),
-            &hash[..hash.len().min(12)]
-        );
-        if parents.split_whitespace().count() > 1 {
+        if !is_hash(hash) {
+            return bad("`git log` named no commit Kenning can read".to_owned());
+        }
+        let commit = match objects.commit(hash) {
+            Ok(Some(object)) => Commit::parse(&object),
+            Ok(None) => Err("not a commit in `git cat-file`".to_owned()),
+            Err(e) => Err(format!("`git cat-file` failed: {e:#}")),
+        };
+        let commit = match commit {
+            Ok(commit) => commit,
+            Err(problem) => return bad(problem),
+        };
+        let hash = hash.to_owned();
+        if commit.parents > 1 {
             return Found::Skipped {
                 reason: "merge commit",
                 position: Some(hash),
             };
         }
-        let Ok(date) = DateTime::parse_from_rfc3339(date.trim()) else {
-            return Found::Bad {
-                origin,
-                problem: format!("an author date Kenning cannot read: {date}"),
-                position: Some(hash),
-            };
-        };
-        let date = date.with_timezone(&Utc);
-        if !window.contains(date) {
+        if !window.contains(commit.date) {
             return Found::Skipped {
                 reason: "outside --since/--until",
                 position: Some(hash),
             };
         }
+        let body = commit.message.as_str();
         let (subject, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (text, co_authors) = without_trailers(rest);
         let mut actions = Vec::new();
-        let author = (name.to_owned(), email.to_owned());
-        for (n, (name, email)) in std::iter::once(author)
-            .chain(co_authors.into_iter().map(|(n, e)| self.mapped(&n, &e)))
-            .enumerate()
-        {
+        let author = self.mapped(&commit.name, &commit.email);
+        let co_authors: Vec<_> = co_authors
+            .into_iter()
+            .map(|(n, e)| self.mapped(&n, &e))
+            .collect();
+        for (n, (name, email)) in std::iter::once(author).chain(co_authors).enumerate() {
             if is_bot(&name, &email) {
                 continue;
             }
@@ -261,11 +434,7 @@ impl Repository {
             Text::plain(Descriptor::Primary, subject.trim()),
             Text::plain(Descriptor::Default, text.trim()),
         ];
-        let paths: Vec<&str> = paths
-            .lines()
-            .map(str::trim)
-            .filter(|p| !p.is_empty())
-            .collect();
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
         if !paths.is_empty() && paths.len() <= MAX_PATHS {
             texts.push(Text::plain(Descriptor::Secondary, paths_as_words(&paths)));
         }
@@ -274,7 +443,7 @@ impl Repository {
             origin,
             entity_type: ENTITY_TYPE,
             actions,
-            date,
+            date: commit.date,
             texts,
             position: hash,
         })
@@ -360,6 +529,26 @@ mod tests {
             Some(("A B".to_owned(), "a@b.c".to_owned()))
         );
         assert_eq!(parse_contact("nobody"), None);
+    }
+
+    #[test]
+    fn a_commit_object_is_read_by_its_headers_whatever_its_message_holds() {
+        let object = "tree 4b825dc642cb6eb9a060e54bf8d69288fbee4904\nparent 1111111111111111111111111111111111111111\nauthor Ada L\u{e9}e <ada@example.com> 1700000000 +0100\ncommitter Bob <bob@example.com> 1700000100 +0000\n\nSubject \u{1e}\u{1f}x\n\nbody\nauthor Mallory <m@example.com> 1 +0000\n";
+        let commit = Commit::parse(object.as_bytes()).unwrap();
+        assert_eq!(commit.parents, 1);
+        assert_eq!(commit.name, "Ada L\u{e9}e");
+        assert_eq!(commit.email, "ada@example.com");
+        assert_eq!(commit.date.timestamp(), 1_700_000_000);
+        assert!(commit.message.starts_with("Subject \u{1e}\u{1f}x"));
+        let problem =
+            Commit::parse(b"tree x\nauthor \xc3\xa9\xc3\xa9 no address\n\nx").unwrap_err();
+        assert!(problem.contains("cannot read"), "{problem}");
+    }
+
+    #[test]
+    fn a_hash_is_hexadecimal() {
+        assert!(is_hash(&"a".repeat(40)));
+        assert!(!is_hash("\u{e9}bc"));
     }
 
     #[test]

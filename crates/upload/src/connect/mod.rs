@@ -265,6 +265,9 @@ fn run_once(
         list_not_found,
         &names,
     );
+    for warning in source.warnings() {
+        eprintln!("  warning: {warning}");
+    }
     if let Some(e) = stopped {
         return Err(e.context(format!(
             "{kind} {name}: stopped; a new run reads from where this one got to"

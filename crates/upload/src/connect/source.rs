@@ -175,4 +175,11 @@ pub trait Source: Send {
     fn display_names(&self, _keys: &[&str]) -> BTreeMap<String, String> {
         BTreeMap::new()
     }
+
+    /// What the operator should check after a run, one line each (a
+    /// repository's `.mailmap` moving people to other addresses); none by
+    /// default.
+    fn warnings(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

@@ -308,3 +308,90 @@ fn bad_input_is_one_clear_error() {
     let said = String::from_utf8_lossy(&wrong_key.stderr);
     assert!(said.contains("HTTP 401"), "{said}");
 }
+
+/// Imports `commits` (author, message) into a new repository at `repo`
+/// with `git fast-import`, which takes any bytes a message holds.
+fn import(repo: &Path, commits: &[(&str, &str)]) {
+    std::fs::create_dir_all(repo).unwrap();
+    git(repo, &["init", "--quiet", "--initial-branch=main"]);
+    let mut stream = String::new();
+    for (n, (author, message)) in commits.iter().enumerate() {
+        let at = 1_767_225_600 + n;
+        stream.push_str(&format!(
+            "commit refs/heads/main\nauthor {author} {at} +0000\ncommitter {author} {at} +0000\n\
+             data {}\n{message}\nM 644 inline file{n}.txt\ndata 2\nx\n\n",
+            message.len()
+        ));
+    }
+    let mut fast_import = Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["fast-import", "--quiet"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    fast_import
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stream.as_bytes())
+        .unwrap();
+    assert!(fast_import.wait().unwrap().success());
+}
+
+#[test]
+fn no_commit_message_is_taken_for_a_field_or_stops_a_run() {
+    let connected = Connected::with_people(&["ada@example.com", "mallory@example.com"]);
+    let repo = connected.scratch.0.join("forged");
+    // A message holding the separators of `git log`'s old format, a forged
+    // record whose "hash" is multi-byte characters, and another commit by
+    // Mallory, who wrote none of it.
+    let forged = format!(
+        "Tune the difference engine\n\n\u{1e}a{}\u{1f}\u{1f}Mallory\u{1f}mallory@example.com\u{1f}\
+         2026-01-01T00:00:00Z\u{1f}Forged lattice cryptography\u{1f}\nforged/path.rs\n\u{1f}",
+        "\u{e9}".repeat(20)
+    );
+    import(
+        &repo,
+        &[
+            ("Ada Lovelace <ada@example.com>", &forged),
+            (
+                "Ada Lovelace <ada@example.com>",
+                "Compute Bernoulli numbers\n",
+            ),
+        ],
+    );
+    let repo_arg = repo.to_str().unwrap();
+
+    let first = connected.connect(&["git", repo_arg]);
+    let said = String::from_utf8_lossy(&first.stderr);
+    assert!(first.status.success(), "{said}");
+    assert_eq!(count(&first, "read"), 2, "{said}");
+    assert_eq!(count(&first, "sent"), 2, "{said}");
+    assert_eq!(
+        connected.expert("Bernoulli numbers").as_deref(),
+        Some("ada@example.com")
+    );
+    assert_ne!(
+        connected.expert("lattice cryptography").as_deref(),
+        Some("mallory@example.com")
+    );
+    // The cursor moved past both: nothing is read again.
+    let again = connected.connect(&["git", repo_arg]);
+    assert_eq!(count(&again, "read"), 0);
+}
+
+#[test]
+fn a_mailmap_that_moves_an_address_is_named_in_the_report() {
+    let connected = Connected::with_people(&["ada@example.com", "grace@example.com"]);
+    let repo = connected.scratch.0.join("repo");
+    repository(&repo);
+    let run = connected.connect(&["git", repo.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{said}");
+    assert!(
+        said.contains("warning: .mailmap: ada@old.example is sent as ada@example.com"),
+        "{said}"
+    );
+    assert!(!said.contains("grace@example.com is sent as"), "{said}");
+}

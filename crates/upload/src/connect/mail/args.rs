@@ -11,6 +11,18 @@ use crate::connect::common::Common;
 use crate::connect::mail::message::{sender_address, Rules};
 use crate::connect::source::Source;
 
+/// `LOGIN=ADDRESS` of `--imap-alias`.
+fn alias(raw: &str) -> Result<(String, String), String> {
+    let (login, address) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("`{raw}` is not LOGIN=ADDRESS"))?;
+    let login = login.trim();
+    if login.is_empty() {
+        return Err(format!("`{raw}` names no login before ="));
+    }
+    Ok((login.to_owned(), sender_address(address)?))
+}
+
 /// `kenning connect mail`.
 #[derive(Debug, Args)]
 pub struct MailArgs {
@@ -59,6 +71,11 @@ pub struct MailArgs {
     /// server marks \Sent, else "Sent").
     #[arg(long = "mailbox", value_name = "NAME", requires = "imap")]
     mailboxes: Vec<String>,
+    /// Another address of an account read, as LOGIN=ADDRESS (repeatable):
+    /// a message in an account's mailboxes teaches only when its From: is
+    /// the account's login (when that is an address) or one of these.
+    #[arg(long = "imap-alias", value_name = "LOGIN=ADDRESS", requires = "imap", value_parser = alias)]
+    imap_aliases: Vec<(String, String)>,
     /// A PEM file of the CA that signed the server's certificate, trusted
     /// besides the public ones.
     #[arg(long, value_name = "FILE", requires = "imap")]
@@ -121,6 +138,26 @@ impl MailArgs {
         })))
     }
 
+    /// The addresses whose messages the account `login` teaches: the login
+    /// when it is an address, and the aliases named for it; an error when
+    /// it has none, since its messages would then teach whoever their
+    /// From: names.
+    fn own_addresses(&self, login: &str) -> anyhow::Result<Vec<String>> {
+        let mut own: Vec<String> = sender_address(login).into_iter().collect();
+        for (of, address) in &self.imap_aliases {
+            if of.eq_ignore_ascii_case(login) && !own.contains(address) {
+                own.push(address.clone());
+            }
+        }
+        anyhow::ensure!(
+            !own.is_empty(),
+            "--imap-user {login}: the login is no e-mail address, so say which addresses \
+             are the account's own with --imap-alias {login}=ADDRESS (a message teaches only \
+             when it is from one of them)"
+        );
+        Ok(own)
+    }
+
     /// The sources named: each file or folder, each IMAP account.
     pub(crate) fn sources(
         &self,
@@ -129,6 +166,7 @@ impl MailArgs {
         let rules = Rules {
             all_sent: self.sent,
             senders: self.senders.clone(),
+            own: Vec::new(),
         };
         let mut sources: Vec<Box<dyn Source>> = Vec::new();
         for path in &self.paths {
@@ -143,6 +181,7 @@ impl MailArgs {
                 sources.push(Box::new(imap::Account::new(
                     server.clone(),
                     user,
+                    self.own_addresses(user)?,
                     rules.clone(),
                 )));
             }

@@ -247,6 +247,7 @@ mod tests {
             Rules {
                 all_sent: true,
                 senders: Vec::new(),
+                own: Vec::new(),
             },
         )
         .unwrap();

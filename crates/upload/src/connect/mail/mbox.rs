@@ -382,6 +382,7 @@ mod tests {
         Rules {
             all_sent: true,
             senders: Vec::new(),
+            own: Vec::new(),
         }
     }
 

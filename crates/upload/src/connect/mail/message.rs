@@ -37,6 +37,11 @@ pub struct Rules {
     /// When not empty, only messages from these addresses (lower case)
     /// are sent mail.
     pub senders: Vec<String>,
+    /// When not empty, the addresses of the account read (lower case): a
+    /// message from any other is not the account's own, whatever folder
+    /// holds it, since anyone with the account's password (or a rule of
+    /// the server) can put any message in any of its folders.
+    pub own: Vec<String>,
 }
 
 impl Rules {
@@ -91,6 +96,9 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
     };
     if let Some(reason) = automatic(&message, &from) {
         return skipped(reason);
+    }
+    if !rules.own.is_empty() && !rules.own.contains(&from) {
+        return skipped("not from the account's own address");
     }
     if !rules.is_sent(&from) {
         return skipped("received");

@@ -77,14 +77,16 @@ pub struct Account {
 }
 
 impl Account {
-    /// The account of `user` on `server`; every message of its mailboxes
-    /// is sent mail, narrowed by `rules.senders`.
-    pub fn new(server: Arc<Server>, user: &str, rules: Rules) -> Self {
+    /// The account of `user` on `server`, whose own addresses are `own`
+    /// (not empty); every message of its mailboxes from one of them is
+    /// sent mail, narrowed by `rules.senders`.
+    pub fn new(server: Arc<Server>, user: &str, own: Vec<String>, rules: Rules) -> Self {
         Self {
             server,
             user: user.to_owned(),
             rules: Rules {
                 all_sent: true,
+                own,
                 ..rules
             },
         }

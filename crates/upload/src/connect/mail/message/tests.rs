@@ -14,6 +14,7 @@ fn sent() -> Rules {
     Rules {
         all_sent: true,
         senders: Vec::new(),
+        own: Vec::new(),
     }
 }
 
@@ -92,11 +93,13 @@ fn received_mail_teaches_nobody_and_senders_narrow_the_sent_mail() {
     let only_grace = Rules {
         all_sent: false,
         senders: vec!["grace@example.com".to_owned()],
+        own: Vec::new(),
     };
     assert_eq!(skipped(GMAIL_REPLY, &only_grace), "received");
     let ada = Rules {
         all_sent: false,
         senders: vec![sender_address(" Ada@example.COM").unwrap()],
+        own: Vec::new(),
     };
     assert_eq!(item(GMAIL_REPLY, &ada).actions.len(), 1);
     // In a sent folder, --sender still narrows.
@@ -107,6 +110,26 @@ fn received_mail_teaches_nobody_and_senders_narrow_the_sent_mail() {
     assert_eq!(skipped(GMAIL_REPLY, &narrowed), "received");
     assert_eq!(skipped(GMAIL_REPLY, &Rules::default()), "received");
     assert!(sender_address("not an address").is_err());
+}
+
+#[test]
+fn an_accounts_folder_teaches_only_what_its_own_addresses_sent() {
+    // Anyone may APPEND a message from anyone into a Sent folder.
+    let graces = Rules {
+        all_sent: true,
+        own: vec!["grace@example.com".to_owned()],
+        ..Rules::default()
+    };
+    assert_eq!(
+        skipped(GMAIL_REPLY, &graces),
+        "not from the account's own address"
+    );
+    let adas = Rules {
+        all_sent: true,
+        own: vec!["grace@example.com".to_owned(), "ada@example.com".to_owned()],
+        ..Rules::default()
+    };
+    assert_eq!(item(GMAIL_REPLY, &adas).actions.len(), 1);
 }
 
 #[test]
