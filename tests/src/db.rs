@@ -63,6 +63,29 @@ fn with_database(admin_url: &str, name: &str) -> String {
     }
 }
 
+/// The collation of every PostgreSQL test database: a linguistic one
+/// (ICU's English, where "é" sorts between "e" and "f" and case is
+/// ignored at first), as the official image's `en_US.UTF-8` is, so that no
+/// query may depend on a bytewise order without saying `COLLATE "C"`.
+/// SQLite, which compares bytewise, runs the same tests.
+pub const POSTGRES_COLLATION: &str = "LOCALE_PROVIDER icu ICU_LOCALE 'en-US'";
+
+/// Creates the database `name` with [`POSTGRES_COLLATION`]; a server
+/// without ICU makes this fail loudly, since the tests would then not
+/// check what they say.
+fn create_linguistic(admin: &mut PgConnection, name: &str) {
+    diesel::sql_query(format!(
+        "CREATE DATABASE {name} TEMPLATE template0 {POSTGRES_COLLATION}"
+    ))
+    .execute(admin)
+    .unwrap_or_else(|e| {
+        panic!(
+            "create a test database with a linguistic collation ({POSTGRES_COLLATION}): {e}; \
+             the PostgreSQL server needs ICU (PostgreSQL 15 or later)"
+        )
+    });
+}
+
 impl TestDatabase {
     /// A new, empty database; `None` for PostgreSQL when no server is named.
     pub fn fresh(backend: Backend, test: &str) -> Option<Self> {
@@ -82,9 +105,7 @@ impl TestDatabase {
                 let name = format!("kenning_t_{id}");
                 let mut admin = PgConnection::establish(&admin_url)
                     .unwrap_or_else(|e| panic!("{POSTGRES_ENV} is set but unusable: {e}"));
-                diesel::sql_query(format!("CREATE DATABASE {name}"))
-                    .execute(&mut admin)
-                    .expect("create a test database");
+                create_linguistic(&mut admin, &name);
                 Some(Self {
                     url: with_database(&admin_url, &name),
                     cleanup: Cleanup::Postgres { admin_url, name },

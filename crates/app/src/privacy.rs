@@ -3,6 +3,7 @@
 //! person's switch, forgetting, the rules, the retention, and what people
 //! ask that nobody knows.
 
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use chrono::{Duration, NaiveDate};
@@ -267,6 +268,17 @@ impl PrivacyService {
         let declared = self.expertise.declarations_kept(user)?;
         let topics = self.expertise.scored_standings(user)?;
         let actions = self.store.actions_of(user)?;
+        // Looked up by value, never by an order a store's collation chose.
+        let hidden_set: HashSet<&String> = hidden.iter().collect();
+        let mut taught_by: HashMap<&str, Vec<String>> = HashMap::new();
+        for action in &actions {
+            for key in &action.topics {
+                taught_by
+                    .entry(key.as_str())
+                    .or_default()
+                    .push(action.id.to_string());
+            }
+        }
         let audit = self.audit_of(user)?;
         self.store.record_export(user, &self.attribution())?;
         Ok(json!({
@@ -281,17 +293,12 @@ impl PrivacyService {
                 "learns": learning.learns,
             },
             "topics": topics.iter().map(|(key, label, score)| {
-                let taught_by: Vec<String> = actions
-                    .iter()
-                    .filter(|a| a.topics.binary_search(key).is_ok())
-                    .map(|a| a.id.to_string())
-                    .collect();
                 json!({
                     "key": key,
                     "label": label,
                     "score": score,
-                    "hidden": hidden.binary_search(key).is_ok(),
-                    "actions": taught_by,
+                    "hidden": hidden_set.contains(key),
+                    "actions": taught_by.get(key.as_str()).cloned().unwrap_or_default(),
                 })
             }).collect::<Vec<_>>(),
             "hiddenTopics": hidden,

@@ -116,3 +116,29 @@ fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
     assert_eq!(changed, 5);
     assert_eq!(store.hidden_of(bob).unwrap().len(), 5);
 }
+
+/// The keys a person hid come in bytewise order, as Rust compares them,
+/// whatever the database's collation: on PostgreSQL's linguistic ones
+/// "évaluation" sorts before "zoo" and "Zoo" beside "zoo", which a search
+/// by Rust's order would miss.
+#[contract_check]
+fn hidden_keys_come_in_bytewise_order_whatever_the_collation(store: Arc<impl Store>) {
+    let ada = person(&*store, "ada");
+    let keys = ["zoo", "évaluation", "apple", "Zoo", "eval"];
+    for key in keys {
+        assert_eq!(
+            store.set_hidden(ada.id(), key, true, 10, &by()).unwrap(),
+            TopicListChange::Changed
+        );
+    }
+    let mut bytewise = keys.map(str::to_owned).to_vec();
+    bytewise.sort();
+    assert_eq!(store.hidden_of(ada.id()).unwrap(), bytewise);
+    for key in keys {
+        let found = store
+            .hidden_of(ada.id())
+            .unwrap()
+            .binary_search(&key.to_owned());
+        assert!(found.is_ok(), "{key}");
+    }
+}

@@ -79,13 +79,19 @@ impl ExpertiseService {
             return Ok(Vec::new());
         }
         let now = self.clock.now();
-        let hidden = self.store.hidden_of(user).map_err(internal)?;
+        // Looked up by value, never by an order a store's collation chose.
+        let hidden: std::collections::HashSet<String> = self
+            .store
+            .hidden_of(user)
+            .map_err(internal)?
+            .into_iter()
+            .collect();
         let mut scored: Vec<ScoredTopic> = self
             .store
             .standings_of(user)
             .map_err(internal)?
             .into_iter()
-            .filter(|s| s.shown && hidden.binary_search(&s.key).is_err())
+            .filter(|s| s.shown && !hidden.contains(&s.key))
             .map(|s| ScoredTopic {
                 score: s.standing.score_at(now, &self.scoring),
                 key: s.key,

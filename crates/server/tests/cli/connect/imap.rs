@@ -526,3 +526,84 @@ fn a_wrong_password_an_unknown_ca_and_no_server_are_one_line_errors() {
         said(&no_password)
     );
 }
+
+#[test]
+#[cfg_attr(
+    kenning_no_dovecot,
+    ignore = "install dovecot-imapd and openssl (make mail-deps, as root) to run"
+)]
+fn a_message_put_in_an_accounts_folder_teaches_only_from_its_own_addresses() {
+    let connected = Connected::with_people(&["ada@example.com", "grace@example.com"]);
+    let dovecot = Dovecot::start(
+        &connected.scratch.0.join("dovecot"),
+        &[("ada@example.com", "secret")],
+    );
+    // Anyone holding Ada's password can APPEND a message from anyone.
+    dovecot.deliver(
+        "ada@example.com",
+        "Sent",
+        "1770000001.M1P1.host:2,S",
+        &message(
+            "appended",
+            "Grace Hopper <grace@example.com>",
+            "Lattice cryptography",
+            "",
+            "Lattice cryptography resists quantum attacks.",
+        ),
+    );
+    dovecot.deliver(
+        "ada@example.com",
+        "Sent",
+        "1770000002.M2P1.host:2,S",
+        &message(
+            "own",
+            "Ada Lovelace <ada@example.com>",
+            "Bernoulli numbers",
+            "",
+            "The engine computes Bernoulli numbers.",
+        ),
+    );
+    let ca = dovecot.ca.to_str().unwrap().to_owned();
+    let tls = format!("127.0.0.1:{}", dovecot.tls_port);
+    let args = [
+        "--imap",
+        &tls,
+        "--imap-user",
+        "ada@example.com",
+        "--imap-ca",
+        &ca,
+    ];
+    let run = imap(&connected, "secret", &args);
+    let text = said(&run);
+    assert!(run.status.success(), "{text}");
+    assert_eq!(count(&run, "sent"), 1, "{text}");
+    assert!(
+        text.contains("skipped (not from the account's own address): 1"),
+        "{text}"
+    );
+    assert_eq!(connected.expert("lattice cryptography"), None);
+
+    // The operator may say that another address is the account's own.
+    std::fs::remove_dir_all(connected.scratch.0.join("cursors")).unwrap();
+    let mut aliased = args.to_vec();
+    aliased.extend(["--imap-alias", "ada@example.com=grace@example.com"]);
+    let run = imap(&connected, "secret", &aliased);
+    assert!(run.status.success(), "{}", said(&run));
+    assert_eq!(
+        connected.expert("lattice cryptography").as_deref(),
+        Some("grace@example.com")
+    );
+}
+
+#[test]
+fn a_login_that_is_no_address_needs_the_accounts_addresses() {
+    let connected = Connected::with_people(&["ada@example.com"]);
+    let run = imap(
+        &connected,
+        "secret",
+        &["--imap", "127.0.0.1:9", "--imap-user", "ada"],
+    );
+    let text = said(&run);
+    assert!(!run.status.success(), "{text}");
+    assert!(text.contains("--imap-alias ada=ADDRESS"), "{text}");
+}
