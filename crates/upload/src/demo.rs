@@ -176,11 +176,8 @@ fn create_person(agent: &ureq::Agent, args: &DemoArgs, person: &Person) -> anyho
 /// Runs `kenning demo`. What it did, and what to ask, go to stderr, so
 /// that stdout stays free for the answers of the commands around it.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(60)))
-        .build()
-        .into();
+    crate::send::warn_if_in_the_clear(args.url.trim_end_matches('/'));
+    let agent: ureq::Agent = crate::send::agent(Duration::from_secs(60));
     let mut new = 0;
     for person in &PEOPLE {
         if let Created::New = create_person(&agent, &args, person)? {

@@ -48,8 +48,10 @@ impl Sending {
         self.api_key.trim()
     }
 
-    /// The sender to the batch endpoint.
+    /// The sender to the batch endpoint (warning, once, when the key
+    /// would cross a network in the clear).
     pub fn sender(&self) -> Sender {
+        warn_if_in_the_clear(self.base());
         Sender {
             url: format!(
                 "{}/connectors/api/v1/entities-with-action/batch",
@@ -128,13 +130,57 @@ enum Reply {
     NoAnswer(String),
 }
 
+/// The HTTP client every request to the server goes through: answers of
+/// every status are read, not errors, and no redirect is followed, so the
+/// API key (a header of the request) never reaches another address than
+/// the one named; a redirect is an answer like any other, whose status
+/// the caller reports.
+pub fn agent(timeout: Duration) -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .max_redirects(0)
+        .timeout_global(Some(timeout))
+        .build()
+        .into()
+}
+
+/// Says once on standard error that the API key goes over plain HTTP when
+/// `base` is `http://` to a host that is not this machine.
+pub fn warn_if_in_the_clear(base: &str) {
+    static WARNED: std::sync::Once = std::sync::Once::new();
+    if in_the_clear(base) {
+        WARNED.call_once(|| {
+            eprintln!(
+                "warning: {base} is plain HTTP to another machine: the API key and every upload \
+                 cross the network unencrypted; use https://"
+            );
+        });
+    }
+}
+
+/// Whether `base` is `http://` to a host other than a loopback address.
+fn in_the_clear(base: &str) -> bool {
+    let Some(rest) = base.strip_prefix("http://") else {
+        return false;
+    };
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let authority = authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host);
+    let host = match authority.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or_default(),
+        None => authority.split(':').next().unwrap_or_default(),
+    };
+    let loopback = host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback());
+    !loopback
+}
+
 impl Sender {
     fn agent() -> ureq::Agent {
-        ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(120)))
-            .build()
-            .into()
+        agent(Duration::from_secs(120))
     }
 
     fn post(&self, agent: &ureq::Agent, items: &[&Item]) -> Reply {
@@ -339,4 +385,19 @@ fn describe(body: &Value) -> String {
         }
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_http_is_in_the_clear_off_this_machine_only() {
+        assert!(in_the_clear("http://kenning.example.com"));
+        assert!(in_the_clear("http://10.0.0.5:8080/"));
+        assert!(!in_the_clear("http://127.0.0.1:8080"));
+        assert!(!in_the_clear("http://localhost:8080"));
+        assert!(!in_the_clear("http://[::1]:8080"));
+        assert!(!in_the_clear("https://kenning.example.com"));
+    }
 }

@@ -286,11 +286,7 @@ fn run_once(
 
 fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Result<()> {
     let url = format!("{}/connectors/api/v1/runs", settings.sending.base());
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(30)))
-        .build()
-        .into();
+    let agent: ureq::Agent = crate::send::agent(Duration::from_secs(30));
     let mut response = agent
         .post(&url)
         .header("APIKEY", settings.sending.key())

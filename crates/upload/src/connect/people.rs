@@ -12,17 +12,21 @@ use std::time::Duration;
 use anyhow::Context as _;
 use serde_json::{json, Value};
 
-use super::source::Identity;
+use super::source::{Identity, KeyCase};
 
 /// How many identities one request to the server resolves at most.
 const RESOLVED_AT_ONCE: usize = 1_000;
 
 /// An `--identities` file: the source's key for a person (a user name,
-/// a user id, an address there), compared without regard to case, to
-/// their e-mail address in Kenning.
+/// a user id, an address there), compared as the source compares its
+/// keys ([`KeyCase`]: without regard to case, or a wiki's user names as
+/// MediaWiki does), to their e-mail address in Kenning.
 #[derive(Debug, Clone, Default)]
 pub struct IdentityFile {
-    emails: HashMap<String, String>,
+    /// Each key folded by [`KeyCase::Any`], to its address.
+    any_case: HashMap<String, String>,
+    /// Each key folded by [`KeyCase::FirstLetter`], to its address.
+    first_letter: HashMap<String, String>,
 }
 
 impl IdentityFile {
@@ -32,7 +36,7 @@ impl IdentityFile {
     pub fn read(path: &Path) -> anyhow::Result<Self> {
         let text = std::fs::read_to_string(path)
             .with_context(|| format!("cannot read the identities file {}", path.display()))?;
-        let emails = if text.trim_start().starts_with('{') {
+        let emails: HashMap<String, String> = if text.trim_start().starts_with('{') {
             let object: serde_json::Map<String, Value> =
                 serde_json::from_str(&text).with_context(|| {
                     format!(
@@ -43,7 +47,7 @@ impl IdentityFile {
             object
                 .into_iter()
                 .map(|(identity, email)| match email {
-                    Value::String(email) => Ok((identity.to_lowercase(), email)),
+                    Value::String(email) => Ok((identity.trim().to_owned(), email)),
                     other => anyhow::bail!(
                         "{}: the e-mail of `{identity}` is {other}, not a string",
                         path.display()
@@ -53,17 +57,31 @@ impl IdentityFile {
         } else {
             csv_identities(path, &text)?
         };
-        Ok(Self { emails })
+        let fold = |case: KeyCase| {
+            emails
+                .iter()
+                .map(|(key, email): (&String, &String)| (case.fold(key), email.clone()))
+                .collect()
+        };
+        Ok(Self {
+            any_case: fold(KeyCase::Any),
+            first_letter: fold(KeyCase::FirstLetter),
+        })
     }
 
-    /// The e-mail address the file gives `identity` (by its key, else by
-    /// its address in the source).
+    /// The e-mail address the file gives `identity` (by its key, as its
+    /// source compares keys, else by its address in the source, in any
+    /// case).
     fn email_of(&self, identity: &Identity) -> Option<&String> {
-        self.emails.get(&identity.key.to_lowercase()).or_else(|| {
+        let by = |case: KeyCase, key: &str| match case {
+            KeyCase::Any => self.any_case.get(&case.fold(key)),
+            KeyCase::FirstLetter => self.first_letter.get(&case.fold(key)),
+        };
+        by(identity.case, &identity.key).or_else(|| {
             identity
                 .email
-                .as_ref()
-                .and_then(|email| self.emails.get(&email.to_lowercase()))
+                .as_deref()
+                .and_then(|email| by(KeyCase::Any, email))
         })
     }
 }
@@ -92,7 +110,7 @@ fn csv_identities(path: &Path, text: &str) -> anyhow::Result<HashMap<String, Str
         let (Some(key), Some(address)) = (row.get(identity), row.get(email)) else {
             anyhow::bail!("{}: row {} lacks a column", path.display(), n + 2);
         };
-        emails.insert(key.trim().to_lowercase(), address.trim().to_owned());
+        emails.insert(key.trim().to_owned(), address.trim().to_owned());
     }
     Ok(emails)
 }
@@ -136,11 +154,7 @@ impl Directory for ServerDirectory {
         &self,
         identities: &[(Option<String>, Option<String>)],
     ) -> anyhow::Result<Vec<Option<String>>> {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build()
-            .into();
+        let agent: ureq::Agent = crate::send::agent(Duration::from_secs(60));
         let mut found = Vec::with_capacity(identities.len());
         for chunk in identities.chunks(RESOLVED_AT_ONCE) {
             let body = json!({
@@ -339,6 +353,7 @@ mod tests {
             key: "ada_l".to_owned(),
             email: None,
             external_id: None,
+            ..Identity::default()
         };
         let bob = Identity::by_email("Bob@Example.com");
         let eve = Identity::by_email("eve@example.com");
@@ -346,6 +361,7 @@ mod tests {
             key: "192.0.2.7".to_owned(),
             email: None,
             external_id: None,
+            ..Identity::default()
         };
         people
             .learn([&wiki_ada, &bob, &eve, &eve, &anonymous])
@@ -367,10 +383,32 @@ mod tests {
             key: "u024be7lh".to_owned(),
             email: None,
             external_id: None,
+            ..Identity::default()
         };
         assert_eq!(
             file.email_of(&slack).map(String::as_str),
             Some("ada@example.com")
+        );
+        // A wiki's user names compare as MediaWiki compares them.
+        std::fs::write(
+            &json,
+            r#"{"ALICE": "mallory@example.com", "bob_b": "bob@example.com"}"#,
+        )
+        .unwrap();
+        let file = IdentityFile::read(&json).unwrap();
+        let wiki = |key: &str| Identity {
+            key: key.to_owned(),
+            case: KeyCase::FirstLetter,
+            ..Identity::default()
+        };
+        assert_eq!(file.email_of(&wiki("Alice")), None);
+        assert_eq!(
+            file.email_of(&wiki("ALICE")).map(String::as_str),
+            Some("mallory@example.com")
+        );
+        assert_eq!(
+            file.email_of(&wiki("Bob b")).map(String::as_str),
+            Some("bob@example.com")
         );
         std::fs::write(&json, r#"{"x": 3}"#).unwrap();
         assert!(IdentityFile::read(&json).is_err());

@@ -395,3 +395,69 @@ fn a_mailmap_that_moves_an_address_is_named_in_the_report() {
     );
     assert!(!said.contains("grace@example.com is sent as"), "{said}");
 }
+
+/// A server on a free port that answers every request with `answer`, and
+/// counts the requests whose head names `header`; it serves `most`
+/// connections, each read once.
+fn answering(
+    answer: String,
+    header: &'static str,
+    most: usize,
+) -> (u16, std::sync::mpsc::Receiver<bool>) {
+    use std::io::Read as _;
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let (heard, hears) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().take(most) {
+            let Ok(mut stream) = stream else { continue };
+            let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+            let mut head = [0u8; 8192];
+            let read = stream.read(&mut head).unwrap_or(0);
+            let text = String::from_utf8_lossy(&head[..read]).to_lowercase();
+            let _ = heard.send(text.contains(&header.to_lowercase()));
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    (port, hears)
+}
+
+#[test]
+fn the_api_key_never_follows_a_redirect() {
+    let connected = Connected::with_people(&["ada@example.com"]);
+    let repo = connected.scratch.0.join("repo");
+    repository(&repo);
+    let (elsewhere, heard_elsewhere) = answering(
+        "HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".to_owned(),
+        "apikey:",
+        8,
+    );
+    let (redirecting, _) = answering(
+        format!(
+            "HTTP/1.1 302 Found\r\nLocation: http://127.0.0.1:{elsewhere}/stolen\r\n\
+             Content-Length: 0\r\nConnection: close\r\n\r\n"
+        ),
+        "apikey:",
+        8,
+    );
+    let run = Command::new(env!("CARGO_BIN_EXE_kenning"))
+        .args([
+            "connect",
+            "git",
+            repo.to_str().unwrap(),
+            "--api-key",
+            "kn_key_secret",
+        ])
+        .args(["--url", &format!("http://127.0.0.1:{redirecting}")])
+        .arg("--cursor-dir")
+        .arg(connected.scratch.0.join("elsewhere"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(!run.status.success(), "{said}");
+    assert!(said.contains("302"), "{said}");
+    assert!(
+        heard_elsewhere.try_recv().is_err(),
+        "the redirect was followed: {said}"
+    );
+}
