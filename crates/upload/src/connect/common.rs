@@ -121,23 +121,9 @@ pub(crate) fn parse_every(raw: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs(seconds))
 }
 
-/// The first `chars` characters of `text`: cut at a character boundary,
-/// never inside one.
-pub(crate) fn cut(text: &str, chars: usize) -> &str {
-    text.char_indices()
-        .nth(chars)
-        .map_or(text, |(at, _)| &text[..at])
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn text_is_cut_at_a_character_boundary() {
-        assert_eq!(cut("\u{e9}\u{e9}\u{e9}", 2), "\u{e9}\u{e9}");
-        assert_eq!(cut("ab", 12), "ab");
-    }
 
     #[test]
     fn intervals_and_days_are_read_as_written() {

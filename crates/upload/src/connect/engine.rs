@@ -19,11 +19,10 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use super::common::cut;
 use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
 use super::progress::Progress;
-use super::source::{Found, Item, Source, Text, Window};
+use super::source::{cut, Found, Item, Source, Text, Window};
 pub use super::tally::Tally;
 use crate::input::Item as Upload;
 use crate::send::{Batch, Fatal, Outcome, Sending};

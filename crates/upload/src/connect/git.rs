@@ -18,8 +18,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use anyhow::Context as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::common::cut;
-use super::source::{Descriptor, Found, Identity, Item, Source, Text, Window};
+use super::source::{cut, Descriptor, Found, Identity, Item, Source, Text, Window};
 
 /// The entity type of a commit.
 pub const ENTITY_TYPE: &str = "commit";

@@ -21,7 +21,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use super::diff;
-use super::source::{Descriptor, Found, Identity, Item, Source, Text, Window};
+use super::source::{Descriptor, Found, Identity, Item, KeyCase, Source, Text, Window};
 use super::wikitext;
 
 /// The entity type of a wiki page.
@@ -486,8 +486,8 @@ impl Reading<'_> {
                 actions: vec![(
                     Identity {
                         key: user.to_owned(),
-                        email: None,
-                        external_id: None,
+                        case: KeyCase::FirstLetter,
+                        ..Identity::default()
                     },
                     EDITED,
                 )],

@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 /// How a person is named by a source: its own key for them (an e-mail
 /// address, a user id, a wiki user name), and what of it may find them in
 /// Kenning.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Identity {
     /// The source's own key for the person, as an `--identities` file
     /// names them and the report lists them.
@@ -18,6 +18,39 @@ pub struct Identity {
     /// Their id in the organisation's identity provider, when the source
     /// has one (matched against a user's externalId).
     pub external_id: Option<String>,
+    /// How an `--identities` file's key is compared with `key`.
+    pub case: KeyCase,
+}
+
+/// How a source compares its keys for people, and so how an
+/// `--identities` file's keys are matched to them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum KeyCase {
+    /// Without regard to case (addresses, Slack and Q&A ids).
+    #[default]
+    Any,
+    /// As MediaWiki compares user names: the first letter in any case,
+    /// the rest exactly, an underscore as a space ("ALICE" is not
+    /// "Alice", "alice_b" is "Alice b").
+    FirstLetter,
+}
+
+impl KeyCase {
+    /// `key` as this rule compares it.
+    pub fn fold(self, key: &str) -> String {
+        let key = key.trim();
+        match self {
+            KeyCase::Any => key.to_lowercase(),
+            KeyCase::FirstLetter => {
+                let key = key.replace('_', " ");
+                let mut chars = key.chars();
+                match chars.next() {
+                    Some(first) => first.to_uppercase().chain(chars).collect(),
+                    None => String::new(),
+                }
+            }
+        }
+    }
 }
 
 impl Identity {
@@ -27,6 +60,7 @@ impl Identity {
             key: email.to_owned(),
             email: Some(email.to_owned()),
             external_id: None,
+            case: KeyCase::Any,
         }
     }
 }
@@ -181,5 +215,34 @@ pub trait Source: Send {
     /// default.
     fn warnings(&self) -> Vec<String> {
         Vec::new()
+    }
+}
+
+/// The first `chars` characters of `text`: cut at a character boundary,
+/// never inside one.
+pub(crate) fn cut(text: &str, chars: usize) -> &str {
+    text.char_indices()
+        .nth(chars)
+        .map_or(text, |(at, _)| &text[..at])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cut;
+
+    #[test]
+    fn wiki_names_compare_as_mediawiki_compares_them() {
+        use super::KeyCase;
+        let wiki = |key| KeyCase::FirstLetter.fold(key);
+        assert_eq!(wiki("alice"), wiki("Alice"));
+        assert_eq!(wiki("alice_b"), "Alice b");
+        assert_ne!(wiki("ALICE"), wiki("Alice"));
+        assert_eq!(KeyCase::Any.fold("ALICE"), KeyCase::Any.fold("alice"));
+    }
+
+    #[test]
+    fn text_is_cut_at_a_character_boundary() {
+        assert_eq!(cut("\u{e9}\u{e9}\u{e9}", 2), "\u{e9}\u{e9}");
+        assert_eq!(cut("ab", 12), "ab");
     }
 }

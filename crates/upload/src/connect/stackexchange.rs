@@ -92,6 +92,7 @@ impl Site {
             key: user.to_string(),
             email,
             external_id,
+            ..Identity::default()
         }
     }
 }

@@ -350,6 +350,7 @@ impl Export {
                         key: message.user.clone(),
                         email: known.emails.get(&message.user).cloned().flatten(),
                         external_id: None,
+                        ..Identity::default()
                     },
                     date,
                     stamp: message.create_at.to_string(),

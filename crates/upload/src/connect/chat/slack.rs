@@ -369,6 +369,7 @@ impl Export {
                 key: user.to_owned(),
                 email: person.and_then(|p| p.email.clone()),
                 external_id: None,
+                ..Identity::default()
             },
             date,
             stamp: ts,

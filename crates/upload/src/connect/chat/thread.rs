@@ -215,6 +215,7 @@ mod tests {
             key: key.to_owned(),
             email: Some(format!("{key}@example.com")),
             external_id: None,
+            ..Identity::default()
         }
     }
 
