@@ -1,6 +1,7 @@
 //! The web app's rate limits: the rate a credential has on the API, per
-//! caller of the pages, who is the session a request presents, or, for a
-//! request that presents none, its client's address. A session the web app
+//! caller of the pages, who is the session a request presents once the web
+//! app has verified it, or, for a request that presents none or one not
+//! yet verified, its client's address. A session the web app
 //! refuses counts as a failed authentication of the address it came from,
 //! as a refused token does, and an address that failed too often gets 429
 //! for what it presents without its session being looked at.
@@ -11,10 +12,10 @@ use actix_web::body::{EitherBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
 use actix_web::http::StatusCode;
 use actix_web::middleware::Next;
-use actix_web::web;
+use actix_web::{web, HttpMessage as _};
 
 use crate::state::AppState;
-use crate::throttle::{client_key, retry_after, PageCaller};
+use crate::throttle::{client_key, retry_after};
 
 /// Middleware around the web app: 429, as a page, for a caller beyond its
 /// rate; a refused session counted against its address.
@@ -38,17 +39,20 @@ pub async fn limit(
             return Ok(too_many(req, wait));
         }
     }
-    let caller = match (&session, client) {
-        (Some(secret), _) => Some(throttle.session_key(secret)),
-        (None, Some(client)) => Some(PageCaller::Client(client)),
-        (None, None) => None,
-    };
+    let caller = throttle.page_caller(session.as_deref(), client);
     if let (Some(pages), Some(caller)) = (&throttle.pages, caller) {
         if let Err(wait) = pages.admit(caller, now) {
             return Ok(too_many(req, wait));
         }
     }
     let response = next.call(req).await?;
+    let verified = response
+        .request()
+        .extensions()
+        .contains::<kenning_web::VerifiedSession>();
+    if let (true, Some(secret)) = (verified, &session) {
+        throttle.verified(secret);
+    }
     if response.status() == StatusCode::UNAUTHORIZED && session.is_some() {
         if let (Some(failures), Some(client)) = (&throttle.failures, client) {
             // Beyond the limit this one is answered already; the next

@@ -30,7 +30,7 @@ const RUN_OBJECT: &str = "a run's report must be a JSON object with source, name
     tag = "sources",
     operation_id = "people",
     summary = "Find which users a source's identities are",
-    description = "For each identity, in order: the user an upload naming it would teach (found by e-mail without regard to case, else by externalId exactly; not pending deletion nor deleted), or null. Creates nobody. The answer says whether an address or externalId is such a user, as an upload's `UnknownUser` does, and nothing else about them.",
+    description = "For each identity, in order: the user an upload naming it would teach (found by e-mail without regard to case, else by externalId exactly; not pending deletion nor deleted), or null. Creates nobody. A user found is answered with their e-mail address in Kenning (`user_email`), by which an upload names them: for an identity given by e-mail, the address given as Kenning spells it; for one given by externalId alone, the user's address, which the key's holder learns this way. Nothing else about them is answered. An API key may teach about anyone it names, so it is trusted with this: keep API keys as secret as tokens that read users.",
     request_body(content = wire::PeopleRequest, content_type = "application/json"),
     responses(
         (status = 200, description = "One entry per identity, in request order", body = PeopleAnswer),

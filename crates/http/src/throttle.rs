@@ -8,7 +8,7 @@
 //! instant has passed is as good as new, so the table forgets it first
 //! when it is full, and it never holds more than its capacity.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hash, RandomState};
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -120,7 +120,9 @@ pub fn client_key(address: IpAddr) -> IpAddr {
 
 /// Whom a request to the web app is counted against: the session it
 /// presents, known by a keyed hash of its secret (the secret itself is
-/// never kept), or, when it presents none, its client's address.
+/// never kept), once the web app has verified it; or, before that and
+/// when it presents none, its client's address, so that cookies nobody
+/// holds get no buckets of their own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum PageCaller {
     /// A session, by [`Throttle::session_key`].
@@ -141,6 +143,16 @@ pub struct Throttle {
     /// The key of [`Throttle::session_key`]'s hash, random per process,
     /// so that no one can choose secrets that share a bucket.
     sessions: RandomState,
+    /// The sessions the web app verified, by [`Throttle::session_key`]:
+    /// the newest [`CAPACITY`], the oldest forgotten first.
+    verified: Mutex<Verified>,
+}
+
+/// A bounded set of session keys, forgetting the oldest first.
+#[derive(Debug, Default)]
+struct Verified {
+    keys: HashSet<PageCaller>,
+    order: VecDeque<PageCaller>,
 }
 
 impl Throttle {
@@ -153,12 +165,48 @@ impl Throttle {
             requests: Limiter::per_minute(requests_per_minute, CAPACITY),
             pages: Limiter::per_minute(requests_per_minute, CAPACITY),
             sessions: RandomState::new(),
+            verified: Mutex::default(),
         }
     }
 
     /// The bucket of the session whose secret is `secret`.
     pub fn session_key(&self, secret: &str) -> PageCaller {
         PageCaller::Session(self.sessions.hash_one(secret))
+    }
+
+    /// Whom a request presenting `session` (when it presents one) from
+    /// `client` is counted against: the session once verified, else the
+    /// client's address (the session when the address is unknown).
+    pub fn page_caller(&self, session: Option<&str>, client: Option<IpAddr>) -> Option<PageCaller> {
+        let session = session.map(|secret| self.session_key(secret));
+        match (session, client) {
+            (Some(key), Some(client)) if !self.is_verified(key) => Some(PageCaller::Client(client)),
+            (Some(key), _) => Some(key),
+            (None, client) => client.map(PageCaller::Client),
+        }
+    }
+
+    fn is_verified(&self, key: PageCaller) -> bool {
+        self.verified
+            .lock()
+            .is_ok_and(|verified| verified.keys.contains(&key))
+    }
+
+    /// Remembers that the web app verified the session `secret`: its
+    /// requests have its own bucket from now on.
+    pub fn verified(&self, secret: &str) {
+        let key = self.session_key(secret);
+        let Ok(mut verified) = self.verified.lock() else {
+            return;
+        };
+        if verified.keys.insert(key) {
+            verified.order.push_back(key);
+            if verified.order.len() > CAPACITY {
+                if let Some(oldest) = verified.order.pop_front() {
+                    verified.keys.remove(&oldest);
+                }
+            }
+        }
     }
 }
 

@@ -30,5 +30,5 @@ pub use contact::{ContactLink, ContactLinkError};
 pub use oidc::{AllowedDomain, ExternalIdClaim, OidcConfig};
 pub use render::{not_found_page, too_many_requests_page};
 pub use routes::{configure, link_path};
-pub use session::presented_session;
+pub use session::{presented_session, VerifiedSession};
 pub use state::Web;

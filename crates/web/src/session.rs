@@ -2,7 +2,7 @@
 //! cleared when the session ends.
 
 use actix_web::http::header;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpMessage as _, HttpRequest, HttpResponse};
 use kenning_app::{SessionBegun, SignInError};
 
 use crate::config::WebConfig;
@@ -22,6 +22,13 @@ pub(crate) fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
         .map(|(_, value)| value.trim_matches('"').to_owned())
         .filter(|value| !value.is_empty())
 }
+
+/// Marks a request whose session the web app verified (in its
+/// extensions): the server's rate limit counts the session's later
+/// requests against the session, and until then against the client's
+/// address.
+#[derive(Debug, Clone, Copy)]
+pub struct VerifiedSession;
 
 /// The session secret `req` presents (its session cookie's value), if any,
 /// valid or not: whom the server's rate limit counts it against.
@@ -147,7 +154,10 @@ pub(crate) async fn signed_in(
         Ok::<_, SignInError>(Visitor { session, caller })
     };
     match web::block(visitor).await {
-        Ok(Ok(visitor)) => Ok(visitor),
+        Ok(Ok(visitor)) => {
+            req.extensions_mut().insert(VerifiedSession);
+            Ok(visitor)
+        }
         Ok(Err(SignInError::Service(e))) => Err(internal_error(&e.log_message())),
         Ok(Err(why)) => Err(with_cookie(
             signin_response(app, Some(why.to_string())),

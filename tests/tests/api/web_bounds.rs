@@ -193,13 +193,13 @@ fn is_too_many(reply: &Reply) -> bool {
             .is_some_and(|s| (1..=60).contains(&s))
 }
 
-/// Each session has the rate a credential has on the API, and so has each
-/// client address for what it asks without a session; a session the app
-/// refuses counts as a failed authentication of its address, which then
-/// gets 429 whatever it presents, as on the API.
+/// Each session the web app verified has the rate a credential has on the
+/// API, and so has each client address for what it asks without one (or
+/// with a session not yet verified, so that cookies nobody holds get no
+/// buckets of their own).
 #[on_every_backend]
 fn the_web_app_limits_each_caller_as_the_api_does(backend: Backend) {
-    let Some(app) = TestApp::spawn_with(backend, "web_rate_limit", limited(3, 4)) else {
+    let Some(app) = TestApp::spawn_with(backend, "web_rate_limit", limited(0, 4)) else {
         return;
     };
     app.create_user("ada@example.com", "Ada", "Lovelace");
@@ -210,23 +210,36 @@ fn the_web_app_limits_each_caller_as_the_api_does(backend: Backend) {
     let door = app.spawn_beside();
     let ada = door.sign_in("ada@example.com");
     let bob = door.sign_in("bob@example.com");
-    for _ in 0..4 {
+    // Ada's first page is her address's; verified, her session has its own.
+    for _ in 0..5 {
         let page = app.page("/", &ada);
         assert_eq!(page.status, 200, "{}", page.body);
     }
     let refused = app.page("/?q=kubernetes", &ada);
     assert!(is_too_many(&refused), "{refused:?}");
-    // Bob's session has its own rate, and so has the address.
     assert_eq!(app.page("/me", &bob).status, 200);
-    for _ in 0..4 {
-        assert_eq!(app.request("GET", "/signin", &[], b"").status, 200);
+    // Cookies nobody holds, on a page that checks none, are the address's.
+    for n in 0..2 {
+        let page = app.page("/signin", &format!("kenning_session=random{n}"));
+        assert_eq!(page.status, 200, "{}", page.body);
     }
+    let random = app.page("/signin", "kenning_session=random2");
+    assert!(is_too_many(&random), "{random:?}");
     let anonymous = app.request("GET", "/signin", &[("Accept", "text/html")], b"");
     assert!(is_too_many(&anonymous), "{anonymous:?}");
+    // Bob's verified session keeps its own rate.
+    assert_eq!(app.page("/me", &bob).status, 200);
+}
 
-    // Sessions nobody holds: each is refused and counted against the
-    // address, which then gets 429 even for a good session, and on the
-    // API too.
+/// A session the app refuses counts as a failed authentication of its
+/// address, which then gets 429 whatever it presents, as on the API.
+#[on_every_backend]
+fn a_refused_session_counts_against_its_address(backend: Backend) {
+    let Some(app) = TestApp::spawn_with(backend, "web_guesses", limited(3, 100)) else {
+        return;
+    };
+    app.create_user("bob@example.com", "Bob", "Byron");
+    let bob = app.spawn_beside().sign_in("bob@example.com");
     for n in 0..3 {
         let guess = app.page("/me", &format!("kenning_session=guess{n}"));
         assert_eq!(guess.status, 401, "{}", guess.body);
