@@ -37,7 +37,9 @@ pub use credentials::{
     DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
-pub use expertise::{preview_topics, Accepted, ExpertiseService, ProfileTopic, QueryReading};
+pub use expertise::{
+    preview_topics, Accepted, ExpertiseService, ProfileTopic, QueryReading, TopicsHidden,
+};
 pub use gate::{Connector, Gate};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};

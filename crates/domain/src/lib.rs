@@ -68,8 +68,8 @@ pub use source::{
     SourceKind, SourceName,
 };
 pub use topic::{
-    is_topic_key, query_text, TextFormat, TextWord, Topic, TopicText, MAX_HIDDEN_TOPICS,
-    MAX_QUERY_CHARS, MAX_TOPIC_WORDS, MAX_WORD_CHARS,
+    holds_subject, is_topic_key, query_text, TextFormat, TextWord, Topic, TopicText,
+    MAX_HIDDEN_TOPICS, MAX_QUERY_CHARS, MAX_TOPIC_WORDS, MAX_WORD_CHARS,
 };
 pub use upload::{
     ActionAlias, ActionType, Descriptor, EntityType, Raw, TextInput, Upload, UploadInput,

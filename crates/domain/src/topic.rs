@@ -125,6 +125,20 @@ pub fn is_topic_key(key: &str) -> bool {
     true
 }
 
+/// Whether the topic `key` holds the subject `subject` (both topic keys):
+/// the subject's words appear in it, whole and in order ("divorc" is held
+/// by "divorc proceed" and "handl divorc proceed", not by "divorcee").
+/// Hiding a subject hides every topic of the person that holds it.
+pub fn holds_subject(key: &str, subject: &str) -> bool {
+    let words: Vec<&str> = key.split(' ').collect();
+    let subject: Vec<&str> = subject.split(' ').collect();
+    !subject.is_empty()
+        && subject.len() <= words.len()
+        && words
+            .windows(subject.len())
+            .any(|window| window == subject.as_slice())
+}
+
 /// A content word of a text (not a stop word, not a number) and how often
 /// the text uses it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -142,6 +156,16 @@ pub struct TextWord {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_topic_holds_a_subject_by_its_whole_words_in_order() {
+        assert!(holds_subject("divorc", "divorc"));
+        assert!(holds_subject("handl divorc proceed", "divorc"));
+        assert!(holds_subject("handl divorc proceed", "divorc proceed"));
+        assert!(!holds_subject("divorce", "divorc"));
+        assert!(!holds_subject("proceed divorc", "divorc proceed"));
+        assert!(!holds_subject("custodi hear", "divorc"));
+    }
     use crate::Rule;
 
     #[test]

@@ -454,9 +454,10 @@ impl Mutation {
 
     /// Hides `topic` (a topic key, or a short text read as one) from the
     /// user's profile (`userTopics`) and from ranking them in `experts`,
-    /// so that a wrong or private topic stops following them; new uploads
-    /// go on teaching it but do not bring it back. Returns the keys of
-    /// every topic the user hides now. A user hides a bounded number of
+    /// so that a wrong or private topic stops following them, with every
+    /// topic of theirs that holds it (hiding "divorce" hides "divorce
+    /// proceedings" too); new uploads go on teaching it but do not bring
+    /// it back. Returns the keys of every topic the user hides now. A user hides a bounded number of
     /// topics (`hiddenTopics`, `TooMany`, when one more would exceed it).
     /// Needs `users:write`.
     fn hide_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
@@ -464,18 +465,21 @@ impl Mutation {
         Ok(context
             .use_cases
             .expertise
-            .set_topic_hidden(user, &topic, true)?)
+            .set_topic_hidden(user, &topic, true)?
+            .now)
     }
 
     /// Shows a topic hidden with `hideTopic` again, in the profile and in
-    /// ranking, with everything learned meanwhile. Returns the keys of the
+    /// ranking, with everything learned meanwhile, and the hidden topics
+    /// that hold it. Returns the keys of the
     /// topics the user still hides. Needs `users:write`.
     fn show_topic(context: &Context, global_user_id: Uuid, topic: String) -> Result<Vec<String>> {
         let user = user_id(global_user_id);
         Ok(context
             .use_cases
             .expertise
-            .set_topic_hidden(user, &topic, false)?)
+            .set_topic_hidden(user, &topic, false)?
+            .now)
     }
 
     /// Sets (`set` true) or lifts a rule of the organisation's on learning,

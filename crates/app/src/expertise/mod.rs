@@ -16,6 +16,6 @@ mod service;
 mod upload;
 
 pub use experts::QueryReading;
-pub use profile::ProfileTopic;
+pub use profile::{ProfileTopic, TopicsHidden};
 pub use service::ExpertiseService;
 pub use upload::{preview_topics, Accepted};

@@ -2,8 +2,8 @@
 //! each, and those they hide.
 
 use kenning_domain::{
-    profile_order, Attribution, FieldViolation, Rule, ScoredTopic, User, UserId, UserTopicsLimit,
-    MAX_HIDDEN_TOPICS,
+    holds_subject, profile_order, Attribution, FieldViolation, Rule, ScoredTopic, User, UserId,
+    UserTopicsLimit, MAX_HIDDEN_TOPICS,
 };
 use kenning_ports::{ActionRecord, TopicListChange};
 
@@ -129,42 +129,66 @@ impl ExpertiseService {
         Ok(user.is_ranked(learns) || (learns && self.caller.is_person(user.id())))
     }
 
-    /// Hides `topic` (a topic key or a text read as one, as
+    /// Hides the subject `topic` (a topic key or a text read as one, as
     /// [`related_topics`](Self::related_topics) reads it: a
     /// [`TopicText`](kenning_domain::TopicText)) from `user`'s profile and
-    /// from ranking them, or shows it again (`hidden` false); returns the
-    /// topics the user hides now, by key. New uploads go on teaching it
-    /// but do not bring it back. A person hides at most
-    /// [`MAX_HIDDEN_TOPICS`] topics: hiding one more is refused
-    /// (`hiddenTopics`, `TooMany`) until they show one again. `NotFound`
-    /// when no user has the id.
+    /// from ranking them, with every topic of theirs that holds it
+    /// ([`holds_subject`]: hiding "divorce" hides "divorce proceedings"
+    /// too), or shows it again with the hidden topics that hold it
+    /// (`hidden` false); answers what it changed and what the user hides
+    /// now. New uploads go on teaching a hidden topic but do not bring it
+    /// back. A person hides at most [`MAX_HIDDEN_TOPICS`] topics: a
+    /// subject whose topics would pass that is refused whole
+    /// (`hiddenTopics`, `TooMany`), nothing hidden, until they show some
+    /// again. `NotFound` when no user has the id.
     pub fn set_topic_hidden(
         &self,
         user: UserId,
         topic: &str,
         hidden: bool,
-    ) -> Result<Vec<String>, ServiceError> {
+    ) -> Result<TopicsHidden, ServiceError> {
         self.caller.require(Operation::ChangeTopicsOf(user))?;
         self.require_user(user)?;
         let key = self.topic_key(topic)?;
+        let before = self.store.hidden_of(user).map_err(internal)?;
+        let mut held: Vec<String> = if hidden {
+            self.store
+                .standings_of(user)
+                .map_err(internal)?
+                .into_iter()
+                .map(|s| s.key)
+                .filter(|k| *k != key && holds_subject(k, &key) && !before.contains(k))
+                .collect()
+        } else {
+            before
+                .iter()
+                .filter(|k| **k != key && holds_subject(k, &key))
+                .cloned()
+                .collect()
+        };
+        held.sort_unstable();
+        let keys: Vec<String> = std::iter::once(key).chain(held).collect();
+        let adding = keys.iter().filter(|k| !before.contains(k)).count();
+        if hidden && before.len() + adding > MAX_HIDDEN_TOPICS {
+            return Err(too_many_hidden());
+        }
         let by = Attribution::new(self.actor.clone(), self.clock.now());
-        match self
-            .store
-            .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
-            .map_err(internal)?
-        {
-            TopicListChange::Changed | TopicListChange::Unchanged => {}
-            TopicListChange::Full => {
-                return Err(FieldViolation::new(
-                    HIDDEN_TOPICS,
-                    Rule::TooMany {
-                        max: MAX_HIDDEN_TOPICS,
-                    },
-                )
-                .into())
+        let mut changed = Vec::new();
+        for key in keys {
+            match self
+                .store
+                .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
+                .map_err(internal)?
+            {
+                TopicListChange::Changed => changed.push(key),
+                TopicListChange::Unchanged => {}
+                TopicListChange::Full => return Err(too_many_hidden()),
             }
         }
-        self.store.hidden_of(user).map_err(internal)
+        Ok(TopicsHidden {
+            changed,
+            now: self.store.hidden_of(user).map_err(internal)?,
+        })
     }
 
     /// The topics `user` hides, by key; `NotFound` when no user has the
@@ -206,4 +230,26 @@ impl ExpertiseService {
             .actions_on(user, key, &self.scoring, max)
             .map_err(internal)
     }
+}
+
+/// What hiding or showing a subject did
+/// ([`ExpertiseService::set_topic_hidden`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicsHidden {
+    /// The keys it hid or showed: the subject's first, when it changed,
+    /// then the topics that hold it.
+    pub changed: Vec<String>,
+    /// The keys the user hides now.
+    pub now: Vec<String>,
+}
+
+/// A person hides no more than [`MAX_HIDDEN_TOPICS`] topics.
+fn too_many_hidden() -> ServiceError {
+    FieldViolation::new(
+        HIDDEN_TOPICS,
+        Rule::TooMany {
+            max: MAX_HIDDEN_TOPICS,
+        },
+    )
+    .into()
 }

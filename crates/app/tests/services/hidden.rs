@@ -48,6 +48,7 @@ impl TopicExtractor for Notes {
 const NICHE_NOTE: &str = "operators for the payment clusters";
 const HELM_NOTE: &str = "charts for the clusters";
 const COBOL_NOTE: &str = "the ledger in COBOL";
+const DIVORCE_NOTE: &str = "notes from the hearings";
 
 struct Setup {
     users: UserService,
@@ -62,6 +63,16 @@ fn setup() -> Setup {
         (NICHE_NOTE, vec![("kubernetes", 1.0), ("niche", 0.8)]),
         (HELM_NOTE, vec![("kubernetes", 1.0), ("helm", 0.8)]),
         (COBOL_NOTE, vec![("cobol", 1.0)]),
+        (
+            DIVORCE_NOTE,
+            vec![
+                ("divorce", 1.0),
+                ("divorce proceedings", 0.9),
+                ("handled divorce proceedings", 0.8),
+                ("divorcee", 0.7),
+                ("custody hearings", 0.6),
+            ],
+        ),
     ]));
     let users = users(&world);
     let ada = person(&users, "ada@example.com").id();
@@ -174,4 +185,48 @@ fn a_reading_counts_only_whom_experts_would_rank() {
     assert!(s.topics_of(s.grace).is_empty());
     assert!(s.related("helm").is_empty(), "{:?}", s.related("helm"));
     assert!(s.related_of(s.grace, "cobol").is_empty());
+}
+
+/// Hiding a subject hides every topic of the person that holds it, and
+/// says which; showing it again shows them again.
+#[test]
+fn hiding_a_subject_hides_every_topic_of_the_person_that_holds_it() {
+    let s = setup();
+    s.teach("ada@example.com", DIVORCE_NOTE, "divorce-1");
+    s.teach("grace@example.com", DIVORCE_NOTE, "divorce-2");
+    let done = s
+        .expertise
+        .set_topic_hidden(s.ada, "divorce", true)
+        .unwrap();
+    assert_eq!(
+        done.changed,
+        [
+            "divorce",
+            "divorce proceedings",
+            "handled divorce proceedings"
+        ]
+    );
+    let shown = s.topics_of(s.ada);
+    assert!(
+        !shown
+            .iter()
+            .any(|t| t.contains("divorce ") || t == "divorce"),
+        "{shown:?}"
+    );
+    assert!(shown.contains(&"divorcee".to_owned()), "{shown:?}");
+    assert!(shown.contains(&"custody hearings".to_owned()), "{shown:?}");
+    // Grace's are hers.
+    assert!(s
+        .topics_of(s.grace)
+        .contains(&"divorce proceedings".to_owned()));
+
+    let done = s
+        .expertise
+        .set_topic_hidden(s.ada, "divorce", false)
+        .unwrap();
+    assert_eq!(done.changed.len(), 3, "{done:?}");
+    assert!(done.now.is_empty());
+    assert!(s
+        .topics_of(s.ada)
+        .contains(&"handled divorce proceedings".to_owned()));
 }

@@ -21,15 +21,36 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     };
     let acting = person.use_cases(&app);
     let me = person.clone();
+    let notice = held_notice(&req);
     match web::block(move || super::person::profile(&acting, &me, &me.user, true, None)).await {
-        Ok(Ok(profile)) => respond(StatusCode::OK, &profile),
+        Ok(Ok(mut profile)) => {
+            profile.notice = notice;
+            respond(StatusCode::OK, &profile)
+        }
         Ok(Err(e)) => internal_error(&e.log_message()),
         Err(e) => internal_error(&e.to_string()),
     }
 }
 
-/// `POST /me/topics`: hides the topic `topic` (`hidden=true`) or shows it
-/// again (`hidden=false`), then back to `/me`.
+/// What `/me?hid=N` (or `?shown=N`) says after a subject was hidden (or
+/// shown) with `N` other topics that hold it.
+fn held_notice(req: &HttpRequest) -> Option<String> {
+    let query =
+        web::Query::<std::collections::HashMap<String, String>>::from_query(req.query_string())
+            .ok()?;
+    let (done, n) = [("hid", "Hidden"), ("shown", "Shown again")]
+        .into_iter()
+        .find_map(|(name, done)| Some((done, query.get(name)?.parse::<usize>().ok()?)))?;
+    Some(match n {
+        0 => format!("{done}."),
+        1 => format!("{done}, with 1 other topic that holds the same subject."),
+        n => format!("{done}, with {n} other topics that hold the same subject."),
+    })
+}
+
+/// `POST /me/topics`: hides the subject `topic` (`hidden=true`) with the
+/// person's topics that hold it, or shows it again (`hidden=false`), then
+/// back to `/me`, which says how many topics went with it.
 pub(crate) async fn change_topic(
     req: HttpRequest,
     app: web::Data<Web>,
@@ -66,9 +87,13 @@ pub(crate) async fn change_topic(
     let id = person.user.id();
     let changed = web::block(move || acting.expertise.set_topic_hidden(id, &topic, hidden)).await;
     match changed {
-        Ok(Ok(_)) => HttpResponse::SeeOther()
-            .insert_header((header::LOCATION, "/me"))
-            .finish(),
+        Ok(Ok(done)) => {
+            let others = done.changed.len().saturating_sub(1);
+            let location = format!("/me?{}={others}", if hidden { "hid" } else { "shown" });
+            HttpResponse::SeeOther()
+                .insert_header((header::LOCATION, location))
+                .finish()
+        }
         Ok(Err(ServiceError::Forbidden(why))) => message_page(
             StatusCode::FORBIDDEN,
             Chrome::of(Some(&person)),
