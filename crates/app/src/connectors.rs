@@ -4,18 +4,27 @@
 
 use std::sync::Arc;
 
-use kenning_domain::{RunInput, RunReport, SourceKind, SourceName, ValidationErrors};
-use kenning_ports::{Clock, ConnectorRunStore, SourceRuns, StoredRun};
+use kenning_domain::{
+    CredentialKind, RunInput, RunReport, SourceKind, SourceName, ValidationErrors,
+};
+use kenning_ports::{Clock, ConnectorRunStore, CredentialStore, SourcesPage, StoredRun};
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
 use crate::credentials::Machine;
 use crate::error::ServiceError;
 
+/// The most sources one API key reports runs of: with
+/// [`RunReport::KEPT`] runs each, what one key makes the server keep is
+/// bounded. An estate of more sources runs with several keys.
+pub const MAX_SOURCES_PER_KEY: u64 = 1000;
+
 /// Records connectors' runs and lists them.
 #[derive(Clone)]
 pub struct ConnectorService {
     runs: Arc<dyn ConnectorRunStore>,
+    /// Whether the key that reports a source is still live.
+    credentials: Arc<dyn CredentialStore>,
     clock: Arc<dyn Clock>,
     /// Who calls: each use case that reads asks whether they may.
     caller: Caller,
@@ -30,12 +39,18 @@ impl std::fmt::Debug for ConnectorService {
 }
 
 impl ConnectorService {
-    /// The service over `runs`; `clock` says when a run was received. It
-    /// serves the operator until
-    /// [`Gate::called_by`](crate::Gate::called_by) names the caller.
-    pub fn new(runs: Arc<dyn ConnectorRunStore>, clock: Arc<dyn Clock>) -> Self {
+    /// The service over `runs`, whose reporters are keys of
+    /// `credentials`; `clock` says when a run was received. It serves the
+    /// operator until [`Gate::called_by`](crate::Gate::called_by) names
+    /// the caller.
+    pub fn new(
+        runs: Arc<dyn ConnectorRunStore>,
+        credentials: Arc<dyn CredentialStore>,
+        clock: Arc<dyn Clock>,
+    ) -> Self {
         Self {
             runs,
+            credentials,
             clock,
             caller: Caller::operator(),
         }
@@ -54,12 +69,19 @@ impl ConnectorService {
     /// as reported now by the API key `reporter`, keeping the newest
     /// [`RunReport::KEPT`] runs of its source; the run's id.
     ///
+    /// A source is the key's that reported its newest run: another key
+    /// may report it only once that key is revoked or expired (so one key
+    /// cannot bury another's failed runs), `Forbidden` before. A key
+    /// reports at most [`MAX_SOURCES_PER_KEY`] sources (`Forbidden` for
+    /// one more), so what one key makes the server keep is bounded.
+    ///
     /// Like an upload, this is the connector door's: the API key is its
     /// whole permission, so it asks nobody (no door narrowed to a token or
     /// a person calls it).
     pub fn record_run(&self, input: RunInput, reporter: &Machine) -> Result<Uuid, ServiceError> {
         let received = self.clock.now();
         let report = RunReport::parse(input, received)?;
+        self.may_report(&report, reporter, received)?;
         let run = StoredRun {
             id: Uuid::new_v4(),
             report,
@@ -71,11 +93,49 @@ impl ConnectorService {
         Ok(run.id)
     }
 
-    /// Every source with runs, the one heard from last first, each with its
-    /// last run and its kept runs added up.
-    pub fn sources(&self) -> Result<Vec<SourceRuns>, ServiceError> {
+    /// `Forbidden` unless `reporter` may report a run of `report`'s source
+    /// at `now` ([`record_run`](Self::record_run)).
+    fn may_report(
+        &self,
+        report: &RunReport,
+        reporter: &Machine,
+        now: chrono::DateTime<chrono::Utc>,
+    ) -> Result<(), ServiceError> {
+        let (source, name) = (&report.source, &report.name);
+        let owner = self.runs.reporter_of(source, name)?;
+        if owner == Some(reporter.credential_id) {
+            return Ok(());
+        }
+        if let Some(owner) = owner {
+            let live = self
+                .credentials
+                .find(CredentialKind::ApiKey, owner)?
+                .filter(|key| key.revoked.is_none() && key.expires.is_none_or(|end| end > now));
+            if let Some(key) = live {
+                return Err(ServiceError::Forbidden(format!(
+                    "the source {} {} is reported by the API key \u{201c}{}\u{201d}; \
+                     revoke that key to report it with another",
+                    source.as_str(),
+                    name.as_str(),
+                    key.name
+                )));
+            }
+        }
+        if self.runs.sources_reported_by(reporter.credential_id)? >= MAX_SOURCES_PER_KEY {
+            return Err(ServiceError::Forbidden(format!(
+                "this API key reports runs of {MAX_SOURCES_PER_KEY} sources already, the most \
+                 one key may; report further sources with another key"
+            )));
+        }
+        Ok(())
+    }
+
+    /// The sources with runs, the one heard from last first, each with
+    /// its last run and its kept runs added up: the first `skip` left
+    /// out, at most `count`, with how many there are in all.
+    pub fn sources(&self, skip: u64, count: u32) -> Result<SourcesPage, ServiceError> {
         self.caller.require(Operation::ReadConnectorRuns)?;
-        Ok(self.runs.sources()?)
+        Ok(self.runs.sources(skip, count)?)
     }
 
     /// The newest `count` runs of the source of kind `source` named `name`,

@@ -31,7 +31,7 @@ pub use access::{Caller, Sealed};
 pub use administrators::{Administrators, AdministratorsGroup};
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
-pub use connectors::ConnectorService;
+pub use connectors::{ConnectorService, MAX_SOURCES_PER_KEY};
 pub use credentials::{
     id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Machine,
     DEFAULT_CAPACITY, REVOCATION_DELAY,

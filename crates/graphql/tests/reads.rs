@@ -251,7 +251,11 @@ fn world(scopes: Vec<Scope>) -> World {
     );
     let use_cases = UseCases {
         credentials: CredentialService::new(store.inner.clone(), clock_for_privacy.clone()),
-        connectors: ConnectorService::new(store.inner.clone(), clock_for_privacy.clone()),
+        connectors: ConnectorService::new(
+            store.inner.clone(),
+            store.inner.clone(),
+            clock_for_privacy.clone(),
+        ),
         sessions: SessionService::new(
             store.inner.clone(),
             store.inner.clone(),

@@ -168,6 +168,10 @@ mod tests {
             format!("1 to {} identities", SourceIdentity::MAX_PER_REQUEST),
             format!("The newest {} runs", RunReport::KEPT),
             format!(
+                "runs of at most {} sources",
+                kenning_app::MAX_SOURCES_PER_KEY
+            ),
+            format!(
                 "at most {} codes of 1 to {} characters",
                 RunReport::MAX_REFUSAL_CODES,
                 RefusalCode::MAX_CHARS

@@ -107,10 +107,11 @@ fn identity(entry: Value) -> Raw<IdentityInput> {
     tag = "sources",
     operation_id = "reportRun",
     summary = "Report how a run of a connector went",
-    description = "Records the run with the API key that reports it and the moment it is received; the admin console's Sources page shows each source's last run. The newest 1000 runs of each source (its kind and name) are kept.",
+    description = "Records the run with the API key that reports it and the moment it is received; the admin console's Sources page shows each source's last run. The newest 1000 runs of each source (its kind and name) are kept. A source is reported by the API key of its last run: another key is refused (403 `Forbidden`) while that key is neither revoked nor expired, so that no key buries another's failed runs; and one key reports runs of at most 1000 sources (403 `Forbidden` for one more).",
     request_body(content = wire::RunRequest, content_type = "application/json"),
     responses(
         (status = 201, description = "Recorded", body = RunRecorded),
+        (status = 403, description = "`Forbidden`: the source is another live key's, or this key reports as many sources as one key may", body = ErrorEnvelope),
         wire::Refusals,
         (status = 422, description = "`ValidationError`: every bad field, each with its rule", body = ErrorEnvelope),
     ),

@@ -36,6 +36,15 @@ pub struct SourceRuns {
     pub totals: RunCounts,
 }
 
+/// One page of sources ([`ConnectorRunStore::sources`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourcesPage {
+    /// The sources of the page, the one heard from last first.
+    pub sources: Vec<SourceRuns>,
+    /// How many sources there are in all.
+    pub total: u64,
+}
+
 /// Where connectors' runs are kept.
 ///
 /// Contract (checked by the contract suite): runs come back as recorded,
@@ -48,9 +57,21 @@ pub trait ConnectorRunStore: Send + Sync {
     /// name) beyond the newest `keep`.
     fn record_run(&self, run: &StoredRun, keep: usize) -> Result<(), StoreError>;
 
-    /// Every source with runs, the one whose last run was recorded last
-    /// first.
-    fn sources(&self) -> Result<Vec<SourceRuns>, StoreError>;
+    /// The sources with runs, the one whose last run was recorded last
+    /// first, the first `skip` left out, at most `count`; with how many
+    /// there are in all.
+    fn sources(&self, skip: u64, count: u32) -> Result<SourcesPage, StoreError>;
+
+    /// The API key that reported the newest run of the source `source`,
+    /// `name`; `None` when it has no run.
+    fn reporter_of(
+        &self,
+        source: &SourceKind,
+        name: &SourceName,
+    ) -> Result<Option<Uuid>, StoreError>;
+
+    /// How many sources have a run reported by the API key `credential`.
+    fn sources_reported_by(&self, credential: Uuid) -> Result<u64, StoreError>;
 
     /// The newest `count` runs of the source `source`, `name`, newest
     /// first.

@@ -26,7 +26,7 @@ pub mod webhooks;
 
 pub use audit::{AuditQuery, AuditTrail};
 pub use clock::Clock;
-pub use connectors::{ConnectorRunStore, SourceRuns, StoredRun};
+pub use connectors::{ConnectorRunStore, SourceRuns, SourcesPage, StoredRun};
 pub use credentials::{CredentialStore, StoredCredential};
 pub use errors::{Failure, StoreError};
 pub use expertise::{

@@ -88,7 +88,7 @@ impl Services {
                 clock.clone(),
                 SessionPolicy::default(),
             ),
-            connectors: ConnectorService::new(db.clone(), clock.clone()),
+            connectors: ConnectorService::new(db.clone(), db.clone(), clock.clone()),
             db,
             clock,
         })

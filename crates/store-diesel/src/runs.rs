@@ -8,7 +8,7 @@ use chrono::NaiveDateTime;
 use diesel::prelude::*;
 use diesel::sql_types::{BigInt, Timestamp};
 use kenning_domain::{RefusalCode, RunCounts, RunError, RunReport, SourceKind, SourceName};
-use kenning_ports::{ConnectorRunStore, SourceRuns, StoreError, StoredRun};
+use kenning_ports::{ConnectorRunStore, SourceRuns, SourcesPage, StoreError, StoredRun};
 use uuid::Uuid;
 
 use crate::connection::{DbConnection, TxError};
@@ -186,6 +186,17 @@ const SOURCES: &str = "SELECT MAX(seq) AS last_seq, COUNT(*) AS runs, MIN(receiv
      CAST(SUM(failed) AS BIGINT) AS failed \
      FROM connector_runs GROUP BY source, name ORDER BY last_seq DESC";
 
+/// How many sources have runs.
+const SOURCE_COUNT: &str =
+    "SELECT COUNT(*) AS n FROM (SELECT source, name FROM connector_runs GROUP BY source, name) s";
+
+/// A count read by a statement of its own.
+#[derive(Debug, QueryableByName)]
+struct Counted {
+    #[diesel(sql_type = BigInt)]
+    n: i64,
+}
+
 /// A source's runs, summed up, as [`SOURCES`] reads them.
 #[derive(Debug, QueryableByName)]
 struct SourceRow {
@@ -268,9 +279,12 @@ impl ConnectorRunStore for Database {
         Ok(())
     }
 
-    fn sources(&self) -> Result<Vec<SourceRuns>, StoreError> {
-        let (sources, rows, refusals) = self.read_snapshot(|conn| {
-            let sources: Vec<SourceRow> = Statement::plain(SOURCES).load(conn)?;
+    fn sources(&self, skip: u64, most: u32) -> Result<SourcesPage, StoreError> {
+        let skip = i64::try_from(skip).unwrap_or(i64::MAX);
+        let page = format!("{SOURCES} LIMIT {most} OFFSET {skip}");
+        let (total, sources, rows, refusals) = self.read_snapshot(|conn| {
+            let total: Vec<Counted> = Statement::plain(SOURCE_COUNT).load(conn)?;
+            let sources: Vec<SourceRow> = Statement::plain(page).load(conn)?;
             let mut rows = Vec::with_capacity(sources.len());
             let seqs: Vec<i64> = sources.iter().map(|s| s.last_seq).collect();
             for chunk in seqs.chunks(RUNS_PER_READ) {
@@ -282,14 +296,15 @@ impl ConnectorRunStore for Database {
             }
             let ids: Vec<String> = rows.iter().map(|r| r.id.clone()).collect();
             let refusals = refusals_of(conn, &ids)?;
-            Ok((sources, rows, refusals))
+            let total = total.first().map_or(0, |c| c.n);
+            Ok((total, sources, rows, refusals))
         })?;
         let mut last: HashMap<i64, StoredRun> = HashMap::new();
         let seqs: Vec<i64> = rows.iter().map(|r| r.seq).collect();
         for (seq, run) in seqs.into_iter().zip(runs(rows, refusals)?) {
             last.insert(seq, run);
         }
-        sources
+        let sources = sources
             .into_iter()
             .map(|source| {
                 let run = last.remove(&source.last_seq).ok_or_else(|| {
@@ -302,7 +317,47 @@ impl ConnectorRunStore for Database {
                     since: from_db_time(source.since),
                 })
             })
-            .collect()
+            .collect::<Result<_, StoreError>>()?;
+        Ok(SourcesPage {
+            sources,
+            total: count(total)?,
+        })
+    }
+
+    fn reporter_of(
+        &self,
+        source: &SourceKind,
+        name: &SourceName,
+    ) -> Result<Option<Uuid>, StoreError> {
+        let reporter: Option<String> = self.read(|conn| {
+            connector_runs::table
+                .filter(connector_runs::source.eq(source.as_str()))
+                .filter(connector_runs::name.eq(name.as_str()))
+                .order(connector_runs::seq.desc())
+                .select(connector_runs::credential_id)
+                .first(conn)
+                .optional()
+        })?;
+        reporter
+            .map(|id| {
+                Uuid::parse_str(&id)
+                    .map_err(|_| StoreError::backend_message("a run's credential id is invalid"))
+            })
+            .transpose()
+    }
+
+    fn sources_reported_by(&self, credential: Uuid) -> Result<u64, StoreError> {
+        let counted: Vec<Counted> = self.read(|conn| {
+            let mut binder = crate::sql::Binder::new(conn.backend());
+            let key = binder.text(credential.to_string());
+            binder
+                .statement(format!(
+                    "SELECT COUNT(*) AS n FROM (SELECT source, name FROM connector_runs \
+                     WHERE credential_id = {key} GROUP BY source, name) s"
+                ))
+                .load(conn)
+        })?;
+        count(counted.first().map_or(0, |c| c.n))
     }
 
     fn runs_of(

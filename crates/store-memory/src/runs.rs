@@ -1,7 +1,8 @@
 //! Connectors' runs, in the order recorded.
 
 use kenning_domain::{RunCounts, SourceKind, SourceName};
-use kenning_ports::{ConnectorRunStore, SourceRuns, StoreError, StoredRun};
+use kenning_ports::{ConnectorRunStore, SourceRuns, SourcesPage, StoreError, StoredRun};
+use uuid::Uuid;
 
 use crate::state::MemoryStore;
 
@@ -26,7 +27,7 @@ impl ConnectorRunStore for MemoryStore {
         Ok(())
     }
 
-    fn sources(&self) -> Result<Vec<SourceRuns>, StoreError> {
+    fn sources(&self, skip: u64, count: u32) -> Result<SourcesPage, StoreError> {
         let state = self.lock();
         let mut sources: Vec<SourceRuns> = Vec::new();
         for run in state.runs.iter().rev() {
@@ -45,7 +46,43 @@ impl ConnectorRunStore for MemoryStore {
                 }),
             }
         }
-        Ok(sources)
+        let total = sources.len() as u64;
+        let skip = usize::try_from(skip).unwrap_or(usize::MAX);
+        Ok(SourcesPage {
+            sources: sources
+                .into_iter()
+                .skip(skip)
+                .take(count as usize)
+                .collect(),
+            total,
+        })
+    }
+
+    fn reporter_of(
+        &self,
+        source: &SourceKind,
+        name: &SourceName,
+    ) -> Result<Option<Uuid>, StoreError> {
+        Ok(self
+            .lock()
+            .runs
+            .iter()
+            .rev()
+            .find(|r| of(r, source, name))
+            .map(|r| r.credential_id))
+    }
+
+    fn sources_reported_by(&self, credential: Uuid) -> Result<u64, StoreError> {
+        let state = self.lock();
+        let mut sources: Vec<(&SourceKind, &SourceName)> = state
+            .runs
+            .iter()
+            .filter(|r| r.credential_id == credential)
+            .map(|r| (&r.report.source, &r.report.name))
+            .collect();
+        sources.sort_by(|a, b| (a.0.as_str(), a.1.as_str()).cmp(&(b.0.as_str(), b.1.as_str())));
+        sources.dedup();
+        Ok(sources.len() as u64)
     }
 
     fn runs_of(

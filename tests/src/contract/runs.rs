@@ -86,7 +86,7 @@ fn a_run_comes_back_as_recorded(store: Arc<impl Store>) {
 
 #[contract_check]
 fn each_source_is_listed_once_with_its_last_run_and_its_totals(store: Arc<impl Store>) {
-    assert!(store.sources().unwrap().is_empty());
+    assert!(store.sources(0, 10).unwrap().sources.is_empty());
     let first = run("git", "/srv/git/a.git", 10, 0);
     // Recorded later, though its moments are earlier: the order of
     // recording decides which is last.
@@ -96,7 +96,9 @@ fn each_source_is_listed_once_with_its_last_run_and_its_totals(store: Arc<impl S
     for r in [&first, &mail, &second, &other_kind] {
         store.record_run(r, RunReport::KEPT).unwrap();
     }
-    let sources = store.sources().unwrap();
+    let page = store.sources(0, 10).unwrap();
+    assert_eq!(page.total, 3);
+    let sources = page.sources;
     let listed: Vec<(&str, &str, Uuid)> = sources
         .iter()
         .map(|s| {
@@ -131,6 +133,42 @@ fn each_source_is_listed_once_with_its_last_run_and_its_totals(store: Arc<impl S
     );
     assert_eq!(sources[2].runs, 1);
     assert_eq!(sources[2].totals, mail.report.counts);
+    // Paged in the same order, each page counting them all.
+    let paged = store.sources(1, 1).unwrap();
+    assert_eq!(paged.total, 3);
+    assert_eq!(paged.sources, sources[1..2]);
+    assert!(store.sources(3, 10).unwrap().sources.is_empty());
+}
+
+/// A source is reported by the key of its newest run; a key's sources
+/// are counted whatever their kind.
+#[contract_check]
+fn a_source_names_the_key_of_its_last_run_and_a_key_counts_its_sources(store: Arc<impl Store>) {
+    let first = run("git", "/srv/git/a.git", 1, 0);
+    let key = first.credential_id;
+    assert_eq!(store.sources_reported_by(key).unwrap(), 0);
+    assert_eq!(
+        store
+            .reporter_of(&kind("git"), &named("/srv/git/a.git"))
+            .unwrap(),
+        None
+    );
+    store.record_run(&first, RunReport::KEPT).unwrap();
+    for (source, name, minute) in [("git", "/srv/git/a.git", 1), ("mail", "/srv/git/a.git", 2)] {
+        let mut again = run(source, name, 1, minute);
+        again.credential_id = key;
+        store.record_run(&again, RunReport::KEPT).unwrap();
+    }
+    assert_eq!(store.sources_reported_by(key).unwrap(), 2);
+    let taken = run("git", "/srv/git/a.git", 1, 3);
+    store.record_run(&taken, RunReport::KEPT).unwrap();
+    assert_eq!(
+        store
+            .reporter_of(&kind("git"), &named("/srv/git/a.git"))
+            .unwrap(),
+        Some(taken.credential_id)
+    );
+    assert_eq!(store.sources_reported_by(taken.credential_id).unwrap(), 1);
 }
 
 #[contract_check]
@@ -163,7 +201,7 @@ fn only_the_newest_runs_of_a_source_are_kept(store: Arc<impl Store>) {
             .unwrap(),
         vec![other]
     );
-    let sources = store.sources().unwrap();
+    let sources = store.sources(0, 10).unwrap().sources;
     assert_eq!(sources[0].runs, 3);
     assert_eq!(sources[0].totals.read, 3 + 4 + 5);
     assert_eq!(sources[0].since, recorded[2].received);

@@ -192,7 +192,7 @@ fn a_run_is_recorded_with_its_key_and_listed(backend: Backend) {
     assert_eq!(second.status, 201, "{}", second.body);
     let id = second.json()["id"].as_str().unwrap().to_owned();
 
-    let sources = app.services.connectors.sources().unwrap();
+    let sources = app.services.connectors.sources(0, 100).unwrap().sources;
     assert_eq!(sources.len(), 1);
     let git = &sources[0];
     assert_eq!(git.last.id.to_string(), id);
@@ -270,7 +270,13 @@ fn every_bad_field_of_a_run_is_named_at_once_and_nothing_is_recorded(backend: Ba
             "error",
         ]
     );
-    assert!(app.services.connectors.sources().unwrap().is_empty());
+    assert!(app
+        .services
+        .connectors
+        .sources(0, 100)
+        .unwrap()
+        .sources
+        .is_empty());
 }
 
 #[on_every_backend]
@@ -297,7 +303,13 @@ fn both_need_a_connector_api_key(backend: Backend) {
         let get = app.request("GET", path, &[], b"");
         assert_eq!(get.status, 405, "{path}");
     }
-    assert!(app.services.connectors.sources().unwrap().is_empty());
+    assert!(app
+        .services
+        .connectors
+        .sources(0, 100)
+        .unwrap()
+        .sources
+        .is_empty());
 }
 
 #[on_every_backend]

@@ -87,7 +87,7 @@ pub(super) fn use_cases(world: &World) -> UseCases {
             clock.clone(),
             SessionPolicy::default(),
         ),
-        connectors: ConnectorService::new(store.clone(), clock.clone()),
+        connectors: ConnectorService::new(store.clone(), store.clone(), clock.clone()),
         credentials: CredentialService::new(store, clock),
         users,
         expertise,

@@ -127,7 +127,7 @@ fn key(name: &str) -> Machine {
 #[test]
 fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
     let world = world();
-    let connectors = ConnectorService::new(world.0.clone(), world.1.clone());
+    let connectors = ConnectorService::new(world.0.clone(), world.0.clone(), world.1.clone());
     let nightly = key("nightly git");
     let first = connectors
         .record_run(report("git", None), &nightly)
@@ -136,7 +136,7 @@ fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
     let second = connectors
         .record_run(report("git", Some("not a git repository")), &nightly)
         .unwrap();
-    let sources = connectors.sources().unwrap();
+    let sources = connectors.sources(0, 100).unwrap().sources;
     assert_eq!(sources.len(), 1);
     let git = &sources[0];
     assert_eq!(git.last.id, second);
@@ -158,7 +158,11 @@ fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
         .record_run(report("Git", None), &nightly)
         .unwrap_err();
     assert_eq!(refused.code(), "ValidationError");
-    assert_eq!(connectors.sources().unwrap()[0].runs, 2, "nothing recorded");
+    assert_eq!(
+        connectors.sources(0, 100).unwrap().sources[0].runs,
+        2,
+        "nothing recorded"
+    );
     assert_eq!(
         connectors.runs_of("Git", " ", 10).unwrap_err().code(),
         "ValidationError"
@@ -181,15 +185,15 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
         )
     };
     let admin = as_(Caller::Administrator(ada.id()));
-    assert_eq!(admin.connectors.sources().unwrap().len(), 1);
+    assert_eq!(admin.connectors.sources(0, 100).unwrap().sources.len(), 1);
     let reader = as_(callers::token(&[Scope::UsersRead]));
-    assert_eq!(reader.connectors.sources().unwrap().len(), 1);
+    assert_eq!(reader.connectors.sources(0, 100).unwrap().sources.len(), 1);
     for refused in [
         as_(Caller::Person(ada.id())),
         as_(callers::token(&[Scope::ExpertiseRead, Scope::AuditRead])),
     ] {
         assert_eq!(
-            refused.connectors.sources().unwrap_err().code(),
+            refused.connectors.sources(0, 100).unwrap_err().code(),
             "Forbidden"
         );
         assert_eq!(
@@ -219,4 +223,62 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
             .map(|e| e.as_str().to_owned()),
         Some("ada@example.com".to_owned())
     );
+}
+
+/// A source is its last run's key's: another live key may not report it
+/// (and so bury its failed runs) until that key is revoked; and a key
+/// reports a bounded number of sources.
+#[test]
+fn a_key_reports_its_own_sources_and_a_bounded_number_of_them() {
+    let world = world();
+    let connectors = ConnectorService::new(world.0.clone(), world.0.clone(), world.1.clone());
+    let credentials = kenning_app::CredentialService::new(world.0.clone(), world.1.clone());
+    let issue = |name: &str| {
+        let issued = credentials
+            .issue(kenning_domain::CredentialKind::ApiKey, name, &[], None)
+            .unwrap();
+        Machine {
+            credential_id: issued.credential.id,
+            name: name.to_owned(),
+            scopes: Vec::new(),
+        }
+    };
+    let nightly = issue("nightly git");
+    let other = issue("other");
+    connectors
+        .record_run(report("git", Some("not a git repository")), &nightly)
+        .unwrap();
+    let refused = connectors
+        .record_run(report("git", None), &other)
+        .unwrap_err();
+    assert_eq!(refused.code(), "Forbidden");
+    assert!(refused.to_string().contains("nightly git"), "{refused}");
+    let sources = connectors.sources(0, 10).unwrap().sources;
+    assert!(
+        sources[0].last.report.troubled(),
+        "the failed run stays last"
+    );
+
+    credentials
+        .revoke(
+            kenning_domain::CredentialKind::ApiKey,
+            nightly.credential_id,
+        )
+        .unwrap();
+    connectors.record_run(report("git", None), &other).unwrap();
+
+    let mut many = report("mail", None);
+    for n in 1..kenning_app::MAX_SOURCES_PER_KEY {
+        many.name = Raw::Value(format!("/var/mail/{n}"));
+        connectors.record_run(many.clone(), &other).unwrap();
+    }
+    many.name = Raw::Value("/var/mail/one-more".to_owned());
+    let refused = connectors.record_run(many, &other).unwrap_err();
+    assert_eq!(refused.code(), "Forbidden");
+    assert!(refused.to_string().contains("1000 sources"), "{refused}");
+    // Its own sources it still reports.
+    connectors.record_run(report("git", None), &other).unwrap();
+    let page = connectors.sources(0, 10).unwrap();
+    assert_eq!(page.total, kenning_app::MAX_SOURCES_PER_KEY);
+    assert_eq!(page.sources.len(), 10);
 }

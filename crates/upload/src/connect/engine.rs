@@ -533,6 +533,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_long_error_is_cut_at_a_character_boundary_to_what_the_server_keeps() {
+        let error = anyhow::anyhow!("{}", "\u{e9}".repeat(MAX_ERROR_CHARS + 10));
+        let sent = report(
+            "git",
+            "repo",
+            Utc::now(),
+            &Tally::default(),
+            false,
+            Some(&error),
+        );
+        let sent = sent["error"].as_str().unwrap();
+        assert_eq!(sent.chars().count(), MAX_ERROR_CHARS);
+        assert!(sent.chars().all(|c| c == '\u{e9}'));
+    }
+
+    #[test]
     fn an_alias_is_the_items_and_the_persons_whatever_copy_it_is_read_from() {
         let a = alias("git", "3f2c", 0);
         assert_eq!(a, alias("git", "3f2c", 0));

@@ -30,7 +30,9 @@ use clap::{Args, Subcommand};
 
 pub use crate::send::Sending;
 use common::Common;
-pub use engine::{alias, texts_as_sent, upload_body, Settings, Tally, MAX_TEXT_CHARS};
+pub use engine::{
+    alias, texts_as_sent, upload_body, Settings, Tally, MAX_ERROR_CHARS, MAX_TEXT_CHARS,
+};
 pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
 

@@ -134,3 +134,13 @@ pub(super) fn count(output: &Output, label: &str) -> u64 {
         .and_then(|n| n.parse().ok())
         .unwrap_or_else(|| panic!("no number after `{label}` in {line}"))
 }
+
+/// A run's error is cut by the connector to what the server keeps, so a
+/// failed run is never refused for its length.
+#[test]
+fn the_connector_cuts_a_runs_error_to_the_servers_limit() {
+    assert_eq!(
+        kenning_upload::connect::MAX_ERROR_CHARS,
+        kenning_domain::RunError::MAX_CHARS
+    );
+}

@@ -19,6 +19,8 @@ use crate::view::Chrome;
 
 /// The runs a source's page lists.
 const RECENT_RUNS: usize = 50;
+/// The sources a page of `/admin/sources` lists.
+const SOURCES_PER_PAGE: u32 = 50;
 
 /// A moment as the page shows it.
 fn moment(at: DateTime<Utc>) -> String {
@@ -170,15 +172,24 @@ struct SourcesPage {
     section: &'static str,
     sources: Vec<Source>,
     kept: usize,
+    /// The earlier and the later page, when there is one.
+    previous: Option<String>,
+    next: Option<String>,
     /// Where connectors reach Kenning.
     url: String,
 }
 
-/// `GET /admin/sources`.
-pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResponse {
+/// `GET /admin/sources?skip=`: a page of sources.
+pub(crate) async fn page(
+    req: HttpRequest,
+    app: web::Data<Web>,
+    Admin(visitor): Admin,
+) -> HttpResponse {
+    let skip: u64 = query(&req).value("skip").parse().unwrap_or(0);
     let acting = visitor.use_cases(&app);
-    let sources = match blocking(move || acting.connectors.sources()).await {
-        Ok(Ok(sources)) => sources,
+    let page = SOURCES_PER_PAGE;
+    let found = match blocking(move || acting.connectors.sources(skip, page)).await {
+        Ok(Ok(found)) => found,
         Ok(Err(e)) => return failure(&visitor, &e),
         Err(response) => return response,
     };
@@ -187,8 +198,16 @@ pub(crate) async fn page(app: web::Data<Web>, Admin(visitor): Admin) -> HttpResp
         &SourcesPage {
             chrome: Chrome::of(Some(&visitor)),
             section: "sources",
-            sources: sources.iter().map(Source::of).collect(),
+            sources: found.sources.iter().map(Source::of).collect(),
             kept: RunReport::KEPT,
+            previous: (skip > 0).then(|| {
+                format!(
+                    "/admin/sources?skip={}",
+                    skip.saturating_sub(u64::from(page))
+                )
+            }),
+            next: (skip + u64::from(page) < found.total)
+                .then(|| format!("/admin/sources?skip={}", skip + u64::from(page))),
             url: app
                 .config
                 .public_url

@@ -1,0 +1,1 @@
+DROP INDEX connector_runs_by_key;
