@@ -187,6 +187,8 @@ def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
     wait(browser).until(seen.presence_of_element_located(
         (By.XPATH, "//button[normalize-space()='Show clusters']")))
     assert "Hide clusters" not in text(browser)
+    # The page says what went with the subject.
+    assert "Hidden" in text(browser)
     browser.get(kenning.url + "/?q=clusters")
     ada = "/people/" + kenning.ids["ada@example.com"]
     assert not browser.find_elements(By.CSS_SELECTOR, f"a[href='{ada}']")
