@@ -267,7 +267,7 @@ fn run_once(
         list_not_found,
         &names,
     );
-    for warning in source.warnings() {
+    for warning in tally.taught_nobody().into_iter().chain(source.warnings()) {
         eprintln!("  warning: {warning}");
     }
     if let Some(e) = stopped {

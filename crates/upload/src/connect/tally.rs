@@ -27,7 +27,42 @@ pub struct Tally {
     pub problems: Vec<String>,
 }
 
+/// Items read past which a run that taught nobody is warned of.
+pub const NOBODY_TAUGHT_AFTER: u64 = 1000;
+
 impl Tally {
+    /// A warning when the run read at least [`NOBODY_TAUGHT_AFTER`] items
+    /// and sent nothing (nor found anything sent before), naming the most
+    /// common reason: a run that silently teaches nobody is a setting
+    /// gone wrong far more often than a source with nothing in it.
+    pub fn taught_nobody(&self) -> Option<String> {
+        if self.read < NOBODY_TAUGHT_AFTER || self.sent + self.known > 0 {
+            return None;
+        }
+        let mut reasons: Vec<(String, u64)> = self
+            .skipped
+            .iter()
+            .map(|(reason, n)| (format!("skipped ({reason})"), *n))
+            .collect();
+        reasons.push((
+            "their people are not found in Kenning (--report lists them)".to_owned(),
+            self.not_found,
+        ));
+        reasons.extend(
+            self.refused
+                .iter()
+                .map(|(code, n)| (format!("refused {code}"), *n)),
+        );
+        let (why, n) = reasons
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))?;
+        Some(format!(
+            "read {} items and taught nobody; the most common reason: {why} ({n})",
+            self.read
+        ))
+    }
+
     /// Whether anything was refused, unreadable or failed.
     pub fn has_problems(&self) -> bool {
         self.failed > 0 || self.refused.values().any(|n| *n > 0)
@@ -42,5 +77,31 @@ impl Tally {
             "read {}, sent {}, already known {}, not found {}, refused {refused}, failed {}",
             self.read, self.sent, self.known, self.not_found, self.failed
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_that_reads_thousands_and_teaches_nobody_says_why() {
+        let mut tally = Tally {
+            read: NOBODY_TAUGHT_AFTER,
+            ..Tally::default()
+        };
+        tally.skipped.insert("automatic (Precedence)", 990);
+        tally.skipped.insert("received", 10);
+        assert_eq!(
+            tally.taught_nobody().as_deref(),
+            Some("read 1000 items and taught nobody; the most common reason: skipped (automatic (Precedence)) (990)")
+        );
+        tally.known = 1;
+        assert_eq!(tally.taught_nobody(), None);
+        let few = Tally {
+            read: 10,
+            ..Tally::default()
+        };
+        assert_eq!(few.taught_nobody(), None);
     }
 }

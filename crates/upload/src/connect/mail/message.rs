@@ -138,9 +138,13 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
 }
 
 /// Why `message` (from `from`) is automatic mail, if it is: an
-/// auto-reply or a notification (`Auto-Submitted`, `X-Autoreply`), bulk,
-/// junk or a list's copy (`Precedence`), a bounce (a delivery report, an
-/// empty `Return-Path`, a mailer daemon), or a list's digest.
+/// auto-reply or a notification (`Auto-Submitted`, `X-Autoreply`), bulk
+/// or junk mail that no list distributed (`Precedence`), a bounce (a
+/// delivery report, an empty `Return-Path`, a mailer daemon), or a list's
+/// digest. A list's copy of a member's message (`List-Id`, `List-Post`,
+/// `Mailing-List`, or `Precedence: list`) is what the member sent, as a
+/// list archive holds it: lists mark every copy `Precedence: list` or
+/// `bulk`, which says how it was delivered, not who wrote it.
 fn automatic(message: &Message<'_>, from: &str) -> Option<&'static str> {
     let header = |name: &str| {
         message
@@ -156,7 +160,11 @@ fn automatic(message: &Message<'_>, from: &str) -> Option<&'static str> {
     if header("X-Autoreply").is_some() || header("X-Autorespond").is_some() {
         return Some("automatic (auto-reply)");
     }
-    if header("Precedence").is_some_and(|p| ["bulk", "list", "junk"].contains(&p.as_str())) {
+    let from_a_list = ["List-Id", "List-Post", "Mailing-List"]
+        .iter()
+        .any(|name| header(name).is_some());
+    let precedence = header("Precedence");
+    if !from_a_list && precedence.is_some_and(|p| ["bulk", "junk"].contains(&p.as_str())) {
         return Some("automatic (Precedence)");
     }
     if message.is_content_type("multipart", "report")

@@ -276,3 +276,39 @@ fn the_window_bounds_by_the_messages_date() {
         "{found:?}"
     );
 }
+
+/// A message as a list archive holds it (lore.kernel.org's mbox of a
+/// subsystem's list): the list's copy, marked `Precedence: bulk` with its
+/// `List-Id`, is what the member sent.
+const LIST_COPY: &str = "From: Paul Moore <paul@paul-moore.com>\r\n\
+Date: Tue, 14 Jan 2025 17:09:30 -0500\r\n\
+Subject: Re: [PATCH] selinux: avoid dumping the policy when it is unchanged\r\n\
+To: selinux@vger.kernel.org\r\n\
+Message-ID: <CAHC9VhQ1@mail.gmail.com>\r\n\
+Precedence: bulk\r\n\
+X-Mailing-List: selinux@vger.kernel.org\r\n\
+List-Id: <selinux.vger.kernel.org>\r\n\
+List-Subscribe: <mailto:selinux+subscribe@vger.kernel.org>\r\n\
+List-Unsubscribe: <mailto:selinux+unsubscribe@vger.kernel.org>\r\n\
+MIME-Version: 1.0\r\n\
+Content-Type: text/plain; charset=\"UTF-8\"\r\n\
+\r\n\
+Merged into selinux/dev, thanks. The policy loader no longer rewrites\r\n\
+an unchanged policy on every boot.\r\n";
+
+#[test]
+fn a_lists_copy_of_a_members_message_is_what_the_member_sent() {
+    let copy = item(LIST_COPY, &sent());
+    assert_eq!(
+        copy.actions[0].0.email.as_deref(),
+        Some("paul@paul-moore.com")
+    );
+    let marked_list = LIST_COPY.replace("Precedence: bulk", "Precedence: list");
+    assert_eq!(item(&marked_list, &sent()).actions.len(), 1);
+    // Without a list's headers, bulk mail is still automatic, and so is an
+    // auto-reply a list distributed.
+    let bulk = LIST_COPY.replace("List-Id: <selinux.vger.kernel.org>\r\n", "");
+    assert_eq!(skipped(&bulk, &sent()), "automatic (Precedence)");
+    let vacation = LIST_COPY.replace("Precedence: bulk", "Auto-Submitted: auto-replied");
+    assert_eq!(skipped(&vacation, &sent()), "automatic (Auto-Submitted)");
+}
