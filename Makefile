@@ -114,6 +114,9 @@ test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-de
 	if [ -z "$$KENNING_TEST_POSTGRES_URL" ]; then \
 	  echo "NOT RUN: the PostgreSQL variants (the 'ignored' tests above); set KENNING_TEST_POSTGRES_URL to run them."; \
 	fi; \
+	if [ ! -f ../shared/data/expertise/coffee/Posts.xml ]; then \
+	  echo "NOT RUN: the Stack Exchange dump test (the 'ignored' a_real_dump_teaches_its_answerers above); put the shared data folder beside the repository (../shared/data) to run it."; \
+	fi; \
 	if ! $(HAS_DOVECOT); then \
 	  echo "NOT RUN: the IMAP tests against Dovecot (the 'ignored' connect::imap tests above); install dovecot-imapd and openssl (make mail-deps, as root) to run them."; \
 	fi; \

@@ -1,6 +1,8 @@
 //! For the CLI tests only: sets `kenning_no_postgres` when
-//! `KENNING_TEST_POSTGRES_URL` is unset or empty, and `kenning_no_dovecot`
-//! when Dovecot or openssl is not installed, so those tests are compiled
+//! `KENNING_TEST_POSTGRES_URL` is unset or empty, `kenning_no_dovecot`
+//! when Dovecot or openssl is not installed, and `kenning_no_shared_data`
+//! when the shared data folder (`../shared/data` beside the repository)
+//! holds no Stack Exchange dump, so those tests are compiled
 //! as ignored and cargo's summary counts them ("N ignored") instead of
 //! passing tests that checked nothing. Cargo rebuilds when the variable
 //! changes or a program is installed. The binary itself looks at neither.
@@ -16,6 +18,13 @@ fn main() {
     println!("cargo::rerun-if-env-changed=KENNING_TEST_POSTGRES_URL");
     if std::env::var_os("KENNING_TEST_POSTGRES_URL").is_none_or(|url| url.is_empty()) {
         println!("cargo::rustc-cfg=kenning_no_postgres");
+    }
+    println!("cargo::rustc-check-cfg=cfg(kenning_no_shared_data)");
+    let coffee = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/data/expertise/coffee/Posts.xml");
+    println!("cargo::rerun-if-changed={}", coffee.display());
+    if !coffee.is_file() {
+        println!("cargo::rustc-cfg=kenning_no_shared_data");
     }
     println!("cargo::rustc-check-cfg=cfg(kenning_no_dovecot)");
     let find = |program: &str| {
