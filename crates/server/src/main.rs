@@ -529,6 +529,15 @@ fn signin_link(
         .with_context(|| format!("KENNING_BIND `{bind}` names no port; give --public-url"))?;
     let base = kenning::public_url(public_url.as_ref(), port)?;
     let issued = services.sessions.issue_link(email)?;
+    if public_url.is_none() {
+        // This command cannot see where a server listens: it says what it
+        // assumed, so a link to the wrong port is not a mystery.
+        eprintln!(
+            "the link assumes the server answers at {base} (where `kenning serve` listens by \
+             default); if it answers elsewhere, give that address with --public-url or \
+             KENNING_PUBLIC_URL"
+        );
+    }
     eprintln!(
         "a sign-in link for {email}, good once until {} (UTC):",
         issued.expires.format("%Y-%m-%d %H:%M")

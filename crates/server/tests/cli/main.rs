@@ -172,6 +172,14 @@ fn signin_link_prints_a_link_for_an_active_person_alone() {
         ],
     );
     assert!(!out.status.success());
+    // Without --public-url, it says which address it assumed.
+    let out = succeeds(kenning(&db, &["signin-link", "--email", "ada@example.com"]));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("the link assumes the server answers at"),
+        "{said}"
+    );
+    assert!(said.contains("--public-url"), "{said}");
 }
 
 #[test]

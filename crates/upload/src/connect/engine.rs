@@ -240,7 +240,7 @@ pub fn run(
     } else {
         settings.sending.concurrency()
     };
-    let progress = Progress::new(settings.quiet);
+    let progress = Progress::new(settings.quiet, settings.dry_run);
     let mut tally = Tally::default();
     let mut pending = Pending::default();
     let mut stopped: Option<anyhow::Error> = None;

@@ -16,13 +16,16 @@ const EVERY: Duration = Duration::from_secs(10);
 #[derive(Debug)]
 pub struct Progress {
     bar: Option<ProgressBar>,
+    /// A dry run: its counts say what would be sent.
+    dry_run: bool,
     lines: bool,
     last: Mutex<Instant>,
 }
 
 impl Progress {
-    /// Progress shown as the terminal allows, or not at all when `quiet`.
-    pub fn new(quiet: bool) -> Self {
+    /// Progress shown as the terminal allows, or not at all when `quiet`;
+    /// of a dry run, when `dry_run`.
+    pub fn new(quiet: bool, dry_run: bool) -> Self {
         let terminal = std::io::stderr().is_terminal();
         let bar = (!quiet && terminal).then(|| {
             let bar = ProgressBar::new_spinner();
@@ -34,6 +37,7 @@ impl Progress {
         });
         Self {
             bar,
+            dry_run,
             lines: !quiet && !terminal,
             last: Mutex::new(Instant::now()),
         }
@@ -42,7 +46,7 @@ impl Progress {
     /// Shows `tally`.
     pub fn show(&self, tally: &Tally) {
         if let Some(bar) = &self.bar {
-            bar.set_message(tally.line());
+            bar.set_message(tally.line(self.dry_run));
             return;
         }
         if !self.lines {
@@ -51,7 +55,7 @@ impl Progress {
         let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
         if last.elapsed() >= EVERY {
             *last = Instant::now();
-            eprintln!("{}", tally.line());
+            eprintln!("{}", tally.line(self.dry_run));
         }
     }
 

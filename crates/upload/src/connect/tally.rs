@@ -70,12 +70,17 @@ impl Tally {
 }
 
 impl Tally {
-    /// The counts in one line.
-    pub fn line(&self) -> String {
+    /// The counts in one line; on a dry run, what would be sent.
+    pub fn line(&self, dry_run: bool) -> String {
         let refused: u64 = self.refused.values().sum();
         format!(
-            "read {}, sent {}, already known {}, not found {}, refused {refused}, failed {}",
-            self.read, self.sent, self.known, self.not_found, self.failed
+            "read {}, {} {}, already known {}, not found {}, refused {refused}, failed {}",
+            self.read,
+            if dry_run { "would send" } else { "sent" },
+            self.sent,
+            self.known,
+            self.not_found,
+            self.failed
         )
     }
 }
@@ -103,5 +108,16 @@ mod tests {
             ..Tally::default()
         };
         assert_eq!(few.taught_nobody(), None);
+    }
+
+    #[test]
+    fn a_dry_runs_progress_says_what_it_would_send() {
+        let tally = Tally {
+            read: 3,
+            sent: 2,
+            ..Tally::default()
+        };
+        assert!(tally.line(true).starts_with("read 3, would send 2,"));
+        assert!(tally.line(false).starts_with("read 3, sent 2,"));
     }
 }
