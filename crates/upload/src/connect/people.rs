@@ -19,7 +19,7 @@ const RESOLVED_AT_ONCE: usize = 1_000;
 
 /// An `--identities` file: the source's key for a person (a user name,
 /// a user id, an address there), compared as the source compares its
-/// keys ([`KeyCase`]: without regard to case, or a wiki's user names as
+/// keys (`KeyCase`: without regard to case, or a wiki's user names as
 /// MediaWiki does), to their e-mail address in Kenning.
 #[derive(Debug, Clone, Default)]
 pub struct IdentityFile {

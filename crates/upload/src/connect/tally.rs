@@ -31,7 +31,7 @@ pub struct Tally {
 pub const NOBODY_TAUGHT_AFTER: u64 = 1000;
 
 impl Tally {
-    /// A warning when the run read at least [`NOBODY_TAUGHT_AFTER`] items
+    /// A warning when the run read at least `NOBODY_TAUGHT_AFTER` items
     /// and sent nothing (nor found anything sent before), naming the most
     /// common reason: a run that silently teaches nobody is a setting
     /// gone wrong far more often than a source with nothing in it.
