@@ -58,12 +58,15 @@ fn kind(word: &str, tag: Option<&str>) -> Kind {
     }
 }
 
-/// Whether `word` is a number: in digits (`15th` too), or a cardinal in
-/// words; an ordinal in words only `alone` (`twenty-fifth`, but `first
-/// aid` is a subject).
+/// Whether `word` is a number: in digits (`15th` too, and sizes such as
+/// `1920x1080` or `4x`, which begin with a digit; not `x86`, a name), or
+/// a cardinal in words; an ordinal in words only `alone` (`twenty-fifth`,
+/// but `first aid` is a subject).
 fn is_number(word: &str, alone: bool) -> bool {
     let digits = word.chars().any(|c| c.is_ascii_digit())
-        && word.chars().all(|c| !c.is_alphabetic() || c == 'x');
+        && word
+            .chars()
+            .all(|c| !c.is_alphabetic() || (c == 'x' && !word.starts_with('x')));
     let lower = word.to_lowercase();
     let ordinal = ["st", "nd", "rd", "th"].iter().any(|suffix| {
         lower

@@ -58,7 +58,8 @@ pub struct Terms<'a> {
 /// Where a word may stand in a key phrase.
 #[derive(Debug, Clone, Copy)]
 pub struct Role {
-    /// It may start one: not a stop word, not a number, two letters or more.
+    /// It may start one: not a stop word, not a number, two letters or
+    /// more, or a name of letters and digits (`d3`, `x86`).
     pub starts: bool,
     /// It may end one: as for a start, and a word its language ends a noun
     /// phrase with.
@@ -71,7 +72,8 @@ pub struct Role {
 impl Role {
     fn of(surface: &str, lower: &str, stop: bool, rules: &Rules) -> Self {
         let number = is_number(surface) || surface.chars().count() > MAX_WORD_CHARS;
-        let starts = !stop && !number && surface.chars().filter(|c| c.is_alphabetic()).count() > 1;
+        let letters = surface.chars().filter(|c| c.is_alphabetic()).count();
+        let starts = !stop && !number && (letters > 1 || is_letters_and_digits(surface));
         Self {
             starts,
             ends: starts && rules.can_end_phrase(surface, lower),
@@ -138,11 +140,23 @@ fn split_elision<'a>(word: Word<'a>, rules: &Rules, out: &mut Vec<Word<'a>>) {
 }
 
 /// Whether a lower-case word reads as a stop word: listed, an elided
-/// article ("d'"), or shorter than three letters and not an acronym, as
-/// YAKE reads them.
+/// article ("d'"), or shorter than three letters and neither an acronym
+/// nor a name of letters and digits, as YAKE reads them.
 fn reads_as_stop(lower: &str, surface: &str, rules: &Rules) -> bool {
     let bare = lower.trim_end_matches(is_apostrophe);
-    (bare.chars().count() < 3 && !is_acronym(surface)) || rules.is_stop_word(bare)
+    (bare.chars().count() < 3 && !is_acronym(surface) && !is_letters_and_digits(surface))
+        || rules.is_stop_word(bare)
+}
+
+/// Whether a word is a letter followed by letters and digits, some of
+/// them digits, as communities write the short names of their tools
+/// (`d3`, `S3`, `i3`, `x86`, `k8s`): a name, however short, never a stop
+/// word. One that begins with a digit is a size, a count or an ordinal
+/// (`1920x1080`, `4x`, `15th`).
+pub fn is_letters_and_digits(word: &str) -> bool {
+    word.starts_with(char::is_alphabetic)
+        && word.chars().all(char::is_alphanumeric)
+        && word.chars().any(|c| c.is_ascii_digit())
 }
 
 impl<'a> Terms<'a> {

@@ -300,3 +300,26 @@ fn jargon_heavy_text_is_read_by_its_function_words() {
         keys(&e)
     );
 }
+
+#[test]
+fn short_names_of_letters_and_digits_are_topics() {
+    let read = |text: &str| {
+        let e = extract(text, TextFormat::Plain, None, 10);
+        e.words.iter().map(|w| w.key.clone()).collect::<Vec<_>>()
+    };
+    let words = read("We draw the charts with d3. The d3 charts read the data from S3 buckets.");
+    assert!(words.contains(&"d3".to_owned()), "{words:?}");
+    assert!(words.contains(&"s3".to_owned()), "{words:?}");
+    let words = read("The kernel builds for x86 and arm64. The x86 build needs a new linker.");
+    assert!(words.contains(&"x86".to_owned()), "{words:?}");
+    let words = read("I moved my desktop to i3. The i3 window manager tiles windows.");
+    assert!(words.contains(&"i3".to_owned()), "{words:?}");
+    // Sizes and counts stay numbers; two letters alone stay stop words.
+    let words = read("A 1920x1080 screen, 4x faster, on a TV at 2x the price; we go on.");
+    assert!(
+        !words
+            .iter()
+            .any(|w| w.starts_with(|c: char| c.is_ascii_digit()) || w == "go"),
+        "{words:?}"
+    );
+}
