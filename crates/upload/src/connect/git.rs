@@ -19,6 +19,7 @@ use anyhow::Context as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 
 use super::source::{cut, Descriptor, Found, Identity, Item, Source, Text, Window};
+pub use super::source::{paths_as_words, MAX_PATHS};
 
 /// The entity type of a commit.
 pub const ENTITY_TYPE: &str = "commit";
@@ -26,9 +27,6 @@ pub const ENTITY_TYPE: &str = "commit";
 pub const AUTHOR: &str = "author";
 /// The action type of a person a commit's `Co-authored-by:` names.
 pub const CO_AUTHOR: &str = "co_author";
-/// The most paths of one commit sent: a commit touching more is a sweep
-/// (a rename, a formatting run), whose paths say little of anyone.
-pub const MAX_PATHS: usize = 50;
 /// The most people `.mailmap` moves to another address that a run's
 /// report lists; more are counted.
 pub const MAILMAP_MOVES_LISTED: usize = 50;
@@ -485,22 +483,6 @@ fn without_trailers(body: &str) -> (String, Vec<(String, String)>) {
         kept.push(line);
     }
     (kept.join("\n"), co_authors)
-}
-
-/// Changed paths as words a reader (and the topic extractor) takes in:
-/// one path a line, its folders and its file name apart, separators and
-/// the file's extension spelled out as spaces and a dot.
-pub fn paths_as_words(paths: &[&str]) -> String {
-    paths
-        .iter()
-        .map(|path| {
-            path.split('/')
-                .filter(|p| !p.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ")
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[cfg(test)]

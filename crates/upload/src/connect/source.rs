@@ -218,6 +218,27 @@ pub trait Source: Send {
     }
 }
 
+/// The most changed paths of one item sent (a commit, a patch in a
+/// mail): one touching more is a sweep (a rename, a formatting run),
+/// whose paths say little of anyone.
+pub const MAX_PATHS: usize = 50;
+
+/// Changed paths as words a reader (and the topic extractor) takes in:
+/// one path a line, its folders and its file name apart, separators and
+/// the file's extension spelled out as spaces and a dot.
+pub fn paths_as_words(paths: &[&str]) -> String {
+    paths
+        .iter()
+        .map(|path| {
+            path.split('/')
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The first `chars` characters of `text`: cut at a character boundary,
 /// never inside one.
 pub(crate) fn cut(text: &str, chars: usize) -> &str {

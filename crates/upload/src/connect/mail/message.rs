@@ -5,8 +5,10 @@ use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser, MimeHeaders as _, PartType};
 use sha2::{Digest as _, Sha256};
 
-use super::strip;
-use crate::connect::source::{Descriptor, Found, Identity, Item, Text, Window};
+use super::{prose, strip};
+use crate::connect::source::{
+    paths_as_words, Descriptor, Found, Identity, Item, Text, Window, MAX_PATHS,
+};
 
 /// The entity type of a message.
 pub const ENTITY_TYPE: &str = "email";
@@ -115,8 +117,8 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
         return skipped("outside --since/--until");
     }
     let (subject, forwarded) = strip::bare_subject(message.subject().unwrap_or_default());
-    let body = own_words(&message);
-    if body.is_empty() && (forwarded || subject.is_empty()) {
+    let (body, paths) = prose::as_read(&own_words(&message), &people_of(&message));
+    if body.is_empty() && paths.is_empty() && (forwarded || subject.is_empty()) {
         return skipped("no words of its own");
     }
     let id = match message.message_id().map(str::trim) {
@@ -129,12 +131,35 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
         entity_type: ENTITY_TYPE,
         actions: vec![(Identity::by_email(&from), SENT)],
         date,
-        texts: vec![
-            Text::plain(Descriptor::Primary, subject),
-            Text::plain(Descriptor::Default, body),
-        ],
+        texts: texts(subject, body, &paths),
         position: place.position,
     })
+}
+
+/// A message's texts: its subject, its own words and, for a patch, the
+/// paths it changes (as a commit's, left out past [`MAX_PATHS`]).
+fn texts(subject: String, body: String, paths: &[String]) -> Vec<Text> {
+    let mut texts = vec![
+        Text::plain(Descriptor::Primary, subject),
+        Text::plain(Descriptor::Default, body),
+    ];
+    if !paths.is_empty() && paths.len() <= MAX_PATHS {
+        let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+        texts.push(Text::plain(Descriptor::Secondary, paths_as_words(&paths)));
+    }
+    texts
+}
+
+/// The display names of the people in `message`'s conversation: its
+/// `From`, `To` and `Cc`.
+fn people_of(message: &Message<'_>) -> Vec<String> {
+    [message.from(), message.to(), message.cc()]
+        .into_iter()
+        .flatten()
+        .flat_map(|list| list.iter())
+        .filter_map(|addr| addr.name())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Why `message` (from `from`) is automatic mail, if it is: an

@@ -6,8 +6,11 @@
 //! addresses (which narrows the sent folders too). What it teaches from:
 //! its subject without `Re:`/`Fwd:` (primary) and its own words (default):
 //! the text part (else the HTML part turned into text) without quoted
-//! replies, forwarded history, signature and attachments. Automatic mail
-//! (auto-replies, bounces, bulk and list copies, digests) teaches nobody.
+//! replies, forwarded history, signature and attachments, and (`prose`)
+//! without trailers, addresses and the names of the people in the
+//! conversation; a patch teaches by its description and the paths it
+//! changes. Automatic mail (auto-replies, bounces, bulk mail no list
+//! distributed, digests) teaches nobody.
 //! Messages are parsed with `mail-parser`.
 
 mod args;
@@ -15,6 +18,7 @@ pub mod imap;
 pub mod maildir;
 pub mod mbox;
 mod message;
+mod prose;
 mod strip;
 
 pub use args::MailArgs;
