@@ -10,7 +10,7 @@
 //! and file name as words. The commits are read oldest first, as `git
 //! log` streams them; a run resumes after the last commit it finished.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::io::{BufRead, BufReader, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
@@ -237,7 +237,7 @@ impl Source for Repository {
         Ok(())
     }
 
-    fn warnings(&self) -> Vec<String> {
+    fn warnings(&self, _skipped: &BTreeMap<&'static str, u64>) -> Vec<String> {
         let mut warnings: Vec<String> = self
             .moved
             .iter()

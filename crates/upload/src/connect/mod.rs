@@ -267,7 +267,8 @@ fn run_once(
         list_not_found,
         &names,
     );
-    for warning in tally.taught_nobody().into_iter().chain(source.warnings()) {
+    let warnings = source.warnings(&tally.skipped);
+    for warning in tally.taught_nobody().into_iter().chain(warnings) {
         eprintln!("  warning: {warning}");
     }
     if let Some(e) = stopped {

@@ -210,10 +210,11 @@ pub trait Source: Send {
         BTreeMap::new()
     }
 
-    /// What the operator should check after a run, one line each (a
-    /// repository's `.mailmap` moving people to other addresses); none by
-    /// default.
-    fn warnings(&self) -> Vec<String> {
+    /// What the operator should check after a run that skipped
+    /// `skipped` (by reason), one line each (a repository's `.mailmap`
+    /// moving people to other addresses, a wiki's export without its
+    /// history); none by default.
+    fn warnings(&self, _skipped: &BTreeMap<&'static str, u64>) -> Vec<String> {
         Vec::new()
     }
 }
