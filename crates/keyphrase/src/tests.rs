@@ -323,3 +323,34 @@ fn short_names_of_letters_and_digits_are_topics() {
         "{words:?}"
     );
 }
+
+#[test]
+fn a_link_is_no_words() {
+    let e = extract(
+        "Damage tracking for the compositor: see \
+         https://gitlab.freedesktop.org/wlroots/wlroots/-/merge_requests/4242 and \
+         www.example.org/damage_tracking for the design of damage tracking.",
+        TextFormat::Plain,
+        None,
+        20,
+    );
+    let words: Vec<&str> = e.words.iter().map(|w| w.key.as_str()).collect();
+    for gone in [
+        "gitlab.freedesktop.org",
+        "merge_request",
+        "wlroot",
+        "www.example.org",
+        "4242",
+    ] {
+        assert!(
+            !words.iter().any(|w| w.contains(gone)),
+            "{gone} in {words:?}"
+        );
+        assert!(
+            !keys(&e).iter().any(|k| k.contains(gone)),
+            "{gone} in {:?}",
+            keys(&e)
+        );
+    }
+    assert!(keys(&e).contains(&"damag track"), "{:?}", keys(&e));
+}

@@ -55,6 +55,19 @@ fn end_sentence<'a>(
     }
 }
 
+/// Whether `text` begins with a link: a web or file address with its
+/// scheme, or one starting `www.`.
+fn is_url(text: &str) -> bool {
+    let head: String = text
+        .chars()
+        .take(8)
+        .collect::<String>()
+        .to_ascii_lowercase();
+    ["http://", "https://", "ftp://", "file://", "www."]
+        .iter()
+        .any(|scheme| head.starts_with(scheme))
+}
+
 /// Cuts `text` into runs of words.
 pub fn chunks(text: &str) -> Chunks<'_> {
     let mut out = Chunks::default();
@@ -66,6 +79,17 @@ pub fn chunks(text: &str) -> Chunks<'_> {
     let mut i = 0;
     while i < bytes.len() {
         let (start, c) = bytes[i];
+        if is_word_char(c) && is_url(&text[start..]) {
+            // A link is where something is, not what it says: its host and
+            // path are no words, and it ends the phrase it stands in.
+            while i < bytes.len() && !bytes[i].1.is_whitespace() {
+                i += 1;
+            }
+            if !run.is_empty() {
+                out.runs.push(std::mem::take(&mut run));
+            }
+            continue;
+        }
         if is_word_char(c) {
             // A word: letters and digits, joined by inner hyphens,
             // apostrophes, dots, underscores, `&`, `+` and `#`

@@ -335,6 +335,8 @@ fn a_real_export_is_read() {
     assert!(count(&run, "sent") > 5, "{text}");
     assert!(text.contains("skipped (bot): 94"), "{text}");
     assert!(text.contains("skipped (join or leave): 8"), "{text}");
+    // "<@U0BMQB6JE>: <https://www.maxmind.com/...>": a link, no words.
+    assert!(text.contains("skipped (only a link): "), "{text}");
     assert_eq!(
         connected.expert("metaheuristic").as_deref(),
         Some("ada@example.com")

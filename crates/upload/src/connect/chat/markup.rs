@@ -102,11 +102,18 @@ pub fn without_emoji(text: &str) -> String {
 }
 
 /// How many words `text` has: its runs between white space that hold a
-/// letter or a digit, mentions (`@ada`) left uncounted.
+/// letter or a digit, mentions (`@ada`) and links left uncounted.
 pub fn words(text: &str) -> usize {
     text.split_whitespace()
-        .filter(|w| !w.starts_with('@') && w.chars().any(char::is_alphanumeric))
+        .filter(|w| !w.starts_with('@') && !is_link(w) && w.chars().any(char::is_alphanumeric))
         .count()
+}
+
+/// Whether a run of text between white space is a link (`https://...`,
+/// `www....`, `<https://...>`).
+pub fn is_link(word: &str) -> bool {
+    let word = word.trim_start_matches(['<', '(']).to_ascii_lowercase();
+    word.contains("://") || word.starts_with("www.")
 }
 
 #[cfg(test)]

@@ -407,8 +407,8 @@ fn teaches(message: &Said, known: &Known, window: &Window) -> Result<DateTime<Ut
     if !window.contains(date) {
         return Err(reason::OUTSIDE);
     }
-    if !thread::says_something(&markup::without_emoji(&message.message)) {
-        return Err(reason::ONE_WORD);
+    if let Some(why) = thread::unsaid(&message.message) {
+        return Err(why);
     }
     Ok(date)
 }

@@ -360,8 +360,8 @@ impl Export {
         if !window.contains(date) {
             return Err(Unread::Skipped(reason::OUTSIDE));
         }
-        if !thread::says_something(&text) {
-            return Err(Unread::Skipped(reason::ONE_WORD));
+        if let Some(why) = thread::unsaid(&text) {
+            return Err(Unread::Skipped(why));
         }
         Ok(Message {
             thread: raw.thread_ts,

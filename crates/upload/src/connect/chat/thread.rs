@@ -19,6 +19,9 @@ pub const POSTED: &str = "posted";
 pub mod reason {
     /// A message of one word or none (`thanks`, `+1`, an emoji).
     pub const ONE_WORD: &str = "one-word message";
+    /// A message of links and at most a word: where something is, not
+    /// what anyone knows of it.
+    pub const ONLY_A_LINK: &str = "only a link";
     /// Someone joined or left a channel or team.
     pub const JOIN_OR_LEAVE: &str = "join or leave";
     /// A channel's topic, purpose, header or name was set.
@@ -107,10 +110,19 @@ pub struct Root {
     pub text: String,
 }
 
-/// Whether `text` says more than one word (mentions and emoji not
-/// counted).
-pub fn says_something(text: &str) -> bool {
-    markup::words(&markup::without_emoji(text)) > 1
+/// Why `text` says nothing, if it says no more than one word (mentions,
+/// emoji and links not counted): [`reason::ONLY_A_LINK`] when it holds a
+/// link, [`reason::ONE_WORD`] otherwise.
+pub fn unsaid(text: &str) -> Option<&'static str> {
+    let text = markup::without_emoji(text);
+    if markup::words(&text) > 1 {
+        return None;
+    }
+    Some(if text.split_whitespace().any(markup::is_link) {
+        reason::ONLY_A_LINK
+    } else {
+        reason::ONE_WORD
+    })
 }
 
 /// One item per person and thread (or per person outside threads) of
@@ -354,7 +366,15 @@ mod tests {
         assert_eq!(both.leaves_out(Kind::Private), None);
         assert_eq!(both.leaves_out(Kind::Direct), None);
         assert_ne!(public.describe(), both.describe());
-        assert!(says_something("Hooks lift threads"));
-        assert!(!says_something("@ada thanks :tada:"));
+        assert_eq!(unsaid("Hooks lift threads"), None);
+        assert_eq!(unsaid("@ada thanks :tada:"), Some(reason::ONE_WORD));
+        assert_eq!(
+            unsaid("https://github.com/d3/d3/pull/3712"),
+            Some(reason::ONLY_A_LINK)
+        );
+        assert_eq!(
+            unsaid("see https://github.com/d3/d3/pull/3712"),
+            Some(reason::ONLY_A_LINK)
+        );
     }
 }
