@@ -117,11 +117,29 @@ fn judge(label: &str) -> bool {
         return false;
     }
     let tagged = TAGGER.tag_raw_tokens(&words);
-    let kinds: Vec<Kind> = words
+    let mut kinds: Vec<Kind> = words
         .iter()
         .enumerate()
         .map(|(i, w)| kind(w, tagged.get(i).and_then(|t| t.pos.as_deref())))
         .collect();
+    // A phrase's first word written with a capital alone may be a
+    // subject line's or a sentence's first word, not a name: "Add damage
+    // tracking", "Allow swaynag", "Apparently wayland". Read in lower case,
+    // a verb or an adverb starts no subject.
+    if let (Some(first), true) = (words.first(), words.len() > 1) {
+        let rest: String = first.chars().skip(1).collect();
+        if first.starts_with(char::is_uppercase) && !rest.chars().any(char::is_uppercase) {
+            let lower: Vec<String> = std::iter::once(first.to_lowercase())
+                .chain(words[1..].iter().map(|w| (*w).to_owned()))
+                .collect();
+            let lower: Vec<&str> = lower.iter().map(String::as_str).collect();
+            let retagged = TAGGER.tag_raw_tokens(&lower);
+            let tag = retagged.first().and_then(|t| t.pos.as_deref());
+            if matches!(kind(lower[0], tag), Kind::Verb | Kind::Other) {
+                kinds[0] = Kind::Other;
+            }
+        }
+    }
     let (Some(first), Some(last)) = (kinds.first(), kinds.last()) else {
         return false;
     };
@@ -180,6 +198,9 @@ mod tests {
             "Kubernetes deployment keeps",
             "canteen serves rye",
             "keeps running",
+            "Add damage tracking",
+            "Allow swaynag",
+            "Apparently wayland",
             "",
         ] {
             assert!(!readable(label), "{label}");
