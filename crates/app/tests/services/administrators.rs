@@ -39,6 +39,29 @@ fn services((store, clock): &World, administrators: &Administrators) -> Services
     }
 }
 
+/// The services guarded by `administrators`, and their use cases as a
+/// token that writes users calls them and as one that may also change
+/// who administers.
+fn gated(world: &World, administrators: &Administrators) -> (Services, UseCases, UseCases) {
+    let s = services(world, administrators);
+    let use_cases = UseCases {
+        users: s.users.clone(),
+        credentials: s.credentials.clone(),
+        groups: s.groups.clone(),
+        ..super::callers::use_cases(world)
+    };
+    let gate = Gate::new(use_cases);
+    let writer = gate.called_by(
+        super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
+        Actor::cli(),
+    );
+    let keeper = gate.called_by(
+        super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
+        Actor::cli(),
+    );
+    (s, writer, keeper)
+}
+
 fn named(world: &World, group: &str) -> Administrators {
     let (store, _) = world;
     Administrators::of_group(group.parse().unwrap(), store.clone(), store.clone())
@@ -153,27 +176,12 @@ fn no_group_takes_another_groups_id_as_its_external_id() {
 fn an_administrators_status_changes_only_for_a_caller_who_may_change_who_administers() {
     let world = world();
     let admins = named(&world, "kenning-admins");
-    let s = services(&world, &admins);
-    let use_cases = UseCases {
-        users: s.users.clone(),
-        credentials: s.credentials.clone(),
-        groups: s.groups.clone(),
-        ..super::callers::use_cases(&world)
-    };
+    let (s, writer, keeper) = gated(&world, &admins);
     let ada = person(&s.users, "ada@example.com");
     let bob = person(&s.users, "bob@example.com");
     s.groups
         .create(input("Kenning admins", Some("kenning-admins"), &[&ada]))
         .unwrap();
-    let gate = Gate::new(use_cases);
-    let writer = gate.called_by(
-        super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
-        Actor::cli(),
-    );
-    let keeper = gate.called_by(
-        super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
-        Actor::cli(),
-    );
 
     // The only administrator cannot be locked out by a users:write token.
     forbidden(writer.users.deactivate(ada.id()));
@@ -220,24 +228,9 @@ fn an_administrators_status_changes_only_for_a_caller_who_may_change_who_adminis
 fn who_administers_changes_only_for_a_caller_who_may_change_it() {
     let world = world();
     let admins = named(&world, "kenning-admins");
-    let s = services(&world, &admins);
-    let use_cases = UseCases {
-        users: s.users.clone(),
-        credentials: s.credentials.clone(),
-        groups: s.groups.clone(),
-        ..super::callers::use_cases(&world)
-    };
+    let (s, writer, keeper) = gated(&world, &admins);
     let ada = person(&s.users, "ada@example.com");
     let mallory = person(&s.users, "mallory@example.com");
-    let gate = Gate::new(use_cases);
-    let writer = gate.called_by(
-        super::callers::token(&[Scope::UsersRead, Scope::UsersWrite]),
-        Actor::cli(),
-    );
-    let keeper = gate.called_by(
-        super::callers::token(&[Scope::UsersWrite, Scope::AdministratorsWrite]),
-        Actor::cli(),
-    );
 
     forbidden(
         writer

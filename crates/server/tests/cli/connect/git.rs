@@ -192,35 +192,15 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
 fn a_run_cut_short_is_finished_by_the_next_one() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let repo = connected.scratch.0.join("long");
-    std::fs::create_dir_all(&repo).unwrap();
-    git(&repo, &["init", "--quiet", "--initial-branch=main"]);
     // 400 commits at once, as a long history would be.
-    let mut import = String::new();
-    for n in 1..=400 {
-        let message = format!("Tune difference engine gear train {n}\n");
-        import.push_str(&format!(
-            "commit refs/heads/main\nauthor Ada Lovelace <ada@example.com> {} +0000\n\
-             committer Ada Lovelace <ada@example.com> {} +0000\ndata {}\n{message}\n",
-            1_767_225_600 + n,
-            1_767_225_600 + n,
-            message.len()
-        ));
-        import.push_str(&format!("M 644 inline gears/gear{n}.txt\ndata 5\ngear\n\n"));
-    }
-    let mut fast_import = Command::new("git")
-        .arg("-C")
-        .arg(&repo)
-        .args(["fast-import", "--quiet"])
-        .stdin(Stdio::piped())
-        .spawn()
-        .unwrap();
-    fast_import
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(import.as_bytes())
-        .unwrap();
-    assert!(fast_import.wait().unwrap().success());
+    let messages: Vec<String> = (1..=400)
+        .map(|n| format!("Tune difference engine gear train {n}\n"))
+        .collect();
+    let commits: Vec<(&str, &str)> = messages
+        .iter()
+        .map(|m| ("Ada Lovelace <ada@example.com>", m.as_str()))
+        .collect();
+    import(&repo, &commits);
     let repo_arg = repo.to_str().unwrap();
 
     let mut cut = connected
