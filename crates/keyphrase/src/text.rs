@@ -68,6 +68,40 @@ fn is_url(text: &str) -> bool {
         .any(|scheme| head.starts_with(scheme))
 }
 
+/// Where the word that starts at `bytes[i]` ends in `text` (a byte
+/// offset), and the index of the character after it: letters and digits,
+/// joined by inner hyphens, apostrophes, dots, underscores, `&`, `+` and
+/// `#` ("state-of-the-art", "don't", "e.g", "AT&T"), with trailing `+`
+/// and `#` ("C++", "C#").
+fn word_end(text: &str, bytes: &[(usize, char)], i: usize) -> (usize, usize) {
+    let mut j = i + 1;
+    while j < bytes.len() {
+        let (_, d) = bytes[j];
+        if is_word_char(d) {
+            j += 1;
+        } else if joins_word(d) && j + 1 < bytes.len() && is_word_char(bytes[j + 1].1) {
+            j += 2;
+        } else {
+            break;
+        }
+    }
+    let mut end = bytes.get(j).map_or(text.len(), |(at, _)| *at);
+    let mut k = j;
+    while k < bytes.len() && matches!(bytes[k].1, '+' | '#') {
+        end = bytes.get(k + 1).map_or(text.len(), |(at, _)| *at);
+        k += 1;
+    }
+    (end, k.max(j))
+}
+
+/// Where the link that starts at `bytes[i]` ends: at the next white space.
+fn past_link(bytes: &[(usize, char)], mut i: usize) -> usize {
+    while i < bytes.len() && !bytes[i].1.is_whitespace() {
+        i += 1;
+    }
+    i
+}
+
 /// Cuts `text` into runs of words.
 pub fn chunks(text: &str) -> Chunks<'_> {
     let mut out = Chunks::default();
@@ -82,37 +116,14 @@ pub fn chunks(text: &str) -> Chunks<'_> {
         if is_word_char(c) && is_url(&text[start..]) {
             // A link is where something is, not what it says: its host and
             // path are no words, and it ends the phrase it stands in.
-            while i < bytes.len() && !bytes[i].1.is_whitespace() {
-                i += 1;
-            }
+            i = past_link(&bytes, i);
             if !run.is_empty() {
                 out.runs.push(std::mem::take(&mut run));
             }
             continue;
         }
         if is_word_char(c) {
-            // A word: letters and digits, joined by inner hyphens,
-            // apostrophes, dots, underscores, `&`, `+` and `#`
-            // ("state-of-the-art", "don't", "e.g", "AT&T").
-            let mut j = i + 1;
-            while j < bytes.len() {
-                let (_, d) = bytes[j];
-                if is_word_char(d) {
-                    j += 1;
-                } else if joins_word(d) && j + 1 < bytes.len() && is_word_char(bytes[j + 1].1) {
-                    j += 2;
-                } else {
-                    break;
-                }
-            }
-            let end = bytes.get(j).map_or(text.len(), |(at, _)| *at);
-            // Trailing joiners such as "C++" or "C#" belong to the word.
-            let mut end = end;
-            let mut k = j;
-            while k < bytes.len() && matches!(bytes[k].1, '+' | '#') {
-                end = bytes.get(k + 1).map_or(text.len(), |(at, _)| *at);
-                k += 1;
-            }
+            let (end, next) = word_end(text, &bytes, i);
             let surface = &text[start..end];
             last_visible = surface.chars().next_back();
             run.push(Word {
@@ -121,7 +132,7 @@ pub fn chunks(text: &str) -> Chunks<'_> {
                 opens_sentence: !sentence_has_words,
             });
             sentence_has_words = true;
-            i = k.max(j);
+            i = next;
             continue;
         }
         match c {

@@ -362,6 +362,32 @@ fn is_hash(text: &str) -> bool {
 }
 
 impl Repository {
+    /// Whom `commit` teaches: its author, then each of `co_authors`, each
+    /// as `.mailmap` names them and once; bots are nobody.
+    fn people(
+        &mut self,
+        commit: &Commit,
+        co_authors: Vec<(String, String)>,
+    ) -> Vec<(Identity, &'static str)> {
+        let author = self.mapped(&commit.name, &commit.email);
+        let co_authors: Vec<_> = co_authors
+            .into_iter()
+            .map(|(n, e)| self.mapped(&n, &e))
+            .collect();
+        let mut actions = Vec::new();
+        for (n, (name, email)) in std::iter::once(author).chain(co_authors).enumerate() {
+            if is_bot(&name, &email) {
+                continue;
+            }
+            let action = if n == 0 { AUTHOR } else { CO_AUTHOR };
+            let identity = Identity::by_email(&email.to_lowercase());
+            if !actions.iter().any(|(known, _)| *known == identity) {
+                actions.push((identity, action));
+            }
+        }
+        actions
+    }
+
     /// What the commit `hash`, which changed `paths`, is.
     fn commit(
         &mut self,
@@ -405,22 +431,7 @@ impl Repository {
         let body = commit.message.as_str();
         let (subject, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (text, co_authors) = without_trailers(rest);
-        let mut actions = Vec::new();
-        let author = self.mapped(&commit.name, &commit.email);
-        let co_authors: Vec<_> = co_authors
-            .into_iter()
-            .map(|(n, e)| self.mapped(&n, &e))
-            .collect();
-        for (n, (name, email)) in std::iter::once(author).chain(co_authors).enumerate() {
-            if is_bot(&name, &email) {
-                continue;
-            }
-            let action = if n == 0 { AUTHOR } else { CO_AUTHOR };
-            let identity = Identity::by_email(&email.to_lowercase());
-            if !actions.iter().any(|(known, _)| *known == identity) {
-                actions.push((identity, action));
-            }
-        }
+        let actions = self.people(&commit, co_authors);
         if actions.is_empty() {
             return Found::Skipped {
                 reason: "bot",
