@@ -160,9 +160,11 @@ pub fn warn_if_in_the_clear(base: &str) {
 
 /// Whether `base` is `http://` to a host other than a loopback address.
 fn in_the_clear(base: &str) -> bool {
-    let Some(rest) = base.strip_prefix("http://") else {
+    let scheme_end = base.find("://").unwrap_or(0);
+    if !base[..scheme_end].eq_ignore_ascii_case("http") {
         return false;
-    };
+    }
+    let rest = &base[scheme_end + 3..];
     let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
     let authority = authority
         .rsplit_once('@')
@@ -394,6 +396,7 @@ mod tests {
     #[test]
     fn plain_http_is_in_the_clear_off_this_machine_only() {
         assert!(in_the_clear("http://kenning.example.com"));
+        assert!(in_the_clear("HTTP://kenning.example.com"));
         assert!(in_the_clear("http://10.0.0.5:8080/"));
         assert!(!in_the_clear("http://127.0.0.1:8080"));
         assert!(!in_the_clear("http://localhost:8080"));

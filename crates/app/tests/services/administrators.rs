@@ -166,6 +166,26 @@ fn no_group_takes_another_groups_id_as_its_external_id() {
     let by_id = named(&world, &id);
     assert_eq!(by_id.impostor().unwrap(), None);
     assert_eq!(by_id.caller(&ada).unwrap(), Caller::Administrator(ada.id()));
+
+    // A look-alike a database already held (written before the rule):
+    // found and named, and the group with the id still administers.
+    s.groups
+        .replace(admins.id(), None, input("Admins", None, &[&ada]))
+        .unwrap();
+    let (store, clock) = &world;
+    let now = kenning_ports::Clock::now(clock.as_ref());
+    let attributes =
+        kenning_domain::GroupAttributes::parse(input("Old look-alike", Some(&id), &[&mallory]))
+            .unwrap();
+    let old = kenning_domain::Group::create(
+        kenning_domain::GroupId::from_uuid(uuid::Uuid::new_v4()),
+        attributes,
+        now,
+    );
+    let by = kenning_domain::Attribution::new(Actor::cli(), now);
+    kenning_ports::GroupStore::insert_group(store.as_ref(), &old, &by).unwrap();
+    assert_eq!(by_id.impostor().unwrap().map(|g| g.id()), Some(old.id()));
+    assert_eq!(by_id.caller(&ada).unwrap(), Caller::Administrator(ada.id()));
     assert_eq!(
         by_id.caller(&mallory).unwrap(),
         Caller::Person(mallory.id())

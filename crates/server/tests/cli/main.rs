@@ -694,3 +694,41 @@ fn http(port: u16, request: &str) -> String {
     stream.read_to_string(&mut reply).unwrap();
     reply
 }
+
+/// A database written before a group could not take another's id as its
+/// externalId may hold such a look-alike: the server starts all the same,
+/// with the group whose id it is as the administrators', and says so.
+#[test]
+fn a_look_alike_of_the_administrators_group_never_stops_serve() {
+    use diesel::{Connection, RunQueryDsl, SqliteConnection};
+    let scratch = Scratch::migrated();
+    let db = scratch.db_url();
+    let path = db.trim_start_matches("sqlite://");
+    let admins = uuid::Uuid::new_v4().to_string();
+    let mut conn = SqliteConnection::establish(path).unwrap();
+    for (id, name, external) in [
+        (admins.as_str(), "Administrators", None),
+        (
+            &uuid::Uuid::new_v4().to_string(),
+            "Look-alike",
+            Some(admins.as_str()),
+        ),
+    ] {
+        diesel::sql_query(format!(
+            "INSERT INTO user_groups (id, display_name, display_name_key, external_id, created, \
+             modified, version) VALUES ('{id}', '{name}', '{}', {}, '2026-01-01 00:00:00', \
+             '2026-01-01 00:00:00', 1)",
+            name.to_lowercase(),
+            external.map_or("NULL".to_owned(), |e| format!("'{e}'"))
+        ))
+        .execute(&mut conn)
+        .unwrap();
+    }
+    let (served, port) = serve_with(
+        &db,
+        "127.0.0.1:0",
+        &[("KENNING_ADMIN_GROUP", admins.as_str())],
+    );
+    assert!(port > 0);
+    drop(served);
+}

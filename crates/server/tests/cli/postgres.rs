@@ -32,9 +32,13 @@ impl PostgresDatabase {
         let name = format!("kenning_cli_{}", uuid::Uuid::new_v4().simple());
         let mut admin = PgConnection::establish(&admin_url)
             .unwrap_or_else(|e| panic!("{POSTGRES_ENV} is set but unusable: {e}"));
-        diesel::sql_query(format!("CREATE DATABASE {name}"))
-            .execute(&mut admin)
-            .unwrap();
+        // A linguistic collation, as the official image's: no query may
+        // depend on a bytewise order without saying so.
+        diesel::sql_query(format!(
+            "CREATE DATABASE {name} TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US'"
+        ))
+        .execute(&mut admin)
+        .unwrap();
         // The admin URL with its database name replaced.
         let (base, query) = admin_url
             .split_once('?')

@@ -522,7 +522,12 @@ pub fn report(
         "failed": tally.failed,
         "dry_run": dry_run,
         "error": error.map(|e| {
-            let error = format!("{e:#}").replace(['\n', '\r'], " ");
+            // One line, and no control character the server refuses (an
+            // IMAP server's or git's words may hold any).
+            let error: String = format!("{e:#}")
+                .chars()
+                .map(|c| if c.is_control() { ' ' } else { c })
+                .collect();
             cut(&error, MAX_ERROR_CHARS).to_owned()
         }),
     })
@@ -535,6 +540,16 @@ mod tests {
     #[test]
     fn a_long_error_is_cut_at_a_character_boundary_to_what_the_server_keeps() {
         let error = anyhow::anyhow!("{}", "\u{e9}".repeat(MAX_ERROR_CHARS + 10));
+        let controls = anyhow::anyhow!("login refused:\u{1b}[31m\0 bad\r\nline");
+        let sent = report(
+            "mail",
+            "x",
+            Utc::now(),
+            &Tally::default(),
+            false,
+            Some(&controls),
+        );
+        assert_eq!(sent["error"], "login refused: [31m  bad  line");
         let sent = report(
             "git",
             "repo",

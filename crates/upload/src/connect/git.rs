@@ -330,16 +330,17 @@ impl Commit {
             if line.starts_with("parent ") {
                 parents += 1;
             } else if let Some(rest) = line.strip_prefix("author ") {
-                author = Some(rest);
+                // The first, as git reads it.
+                author.get_or_insert(rest);
             }
         }
         let author = author.ok_or("no author")?;
-        let (contact, when) = author
-            .rsplit_once('>')
-            .ok_or_else(|| format!("an author Kenning cannot read: {}", cut(author, 80)))?;
-        let (name, email) = contact
-            .rsplit_once('<')
-            .ok_or_else(|| format!("an author Kenning cannot read: {}", cut(author, 80)))?;
+        // As git splits an identity: the name before the first `<`, the
+        // address up to the first `>` after it, the date after the last.
+        let unreadable = || format!("an author Kenning cannot read: {}", cut(author, 80));
+        let (name, rest) = author.split_once('<').ok_or_else(unreadable)?;
+        let (email, _) = rest.split_once('>').ok_or_else(unreadable)?;
+        let (_, when) = rest.rsplit_once('>').ok_or_else(unreadable)?;
         let seconds = when
             .split_whitespace()
             .next()
@@ -532,6 +533,13 @@ mod tests {
         assert_eq!(commit.email, "ada@example.com");
         assert_eq!(commit.date.timestamp(), 1_700_000_000);
         assert!(commit.message.starts_with("Subject \u{1e}\u{1f}x"));
+        // Read as git reads it: the first author line, the first address.
+        let forged = "tree x\nauthor Eve <eve@example.com> <victim@example.com> 1 +0000\n\
+                      author Victim <victim@example.com> 2 +0000\n\nx";
+        let commit = Commit::parse(forged.as_bytes()).unwrap();
+        assert_eq!(commit.name, "Eve");
+        assert_eq!(commit.email, "eve@example.com");
+        assert_eq!(commit.date.timestamp(), 1);
         let problem =
             Commit::parse(b"tree x\nauthor \xc3\xa9\xc3\xa9 no address\n\nx").unwrap_err();
         assert!(problem.contains("cannot read"), "{problem}");

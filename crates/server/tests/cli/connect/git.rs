@@ -200,7 +200,7 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
         .iter()
         .map(|m| ("Ada Lovelace <ada@example.com>", m.as_str()))
         .collect();
-    import(&repo, &commits);
+    import(&repo, &commits, &[]);
     let repo_arg = repo.to_str().unwrap();
 
     let mut cut = connected
@@ -290,8 +290,10 @@ fn bad_input_is_one_clear_error() {
 }
 
 /// Imports `commits` (author, message) into a new repository at `repo`
-/// with `git fast-import`, which takes any bytes a message holds.
-fn import(repo: &Path, commits: &[(&str, &str)]) {
+/// with `git fast-import`, which takes any bytes a message holds; the
+/// first commit also adds the files `paths` (as fast-import writes
+/// paths: C-quoted when they hold a line break).
+fn import(repo: &Path, commits: &[(&str, &str)], paths: &[&str]) {
     std::fs::create_dir_all(repo).unwrap();
     git(repo, &["init", "--quiet", "--initial-branch=main"]);
     let mut stream = String::new();
@@ -302,6 +304,11 @@ fn import(repo: &Path, commits: &[(&str, &str)]) {
              data {}\n{message}\nM 644 inline file{n}.txt\ndata 2\nx\n\n",
             message.len()
         ));
+        if n == 0 {
+            for path in paths {
+                stream.push_str(&format!("M 644 inline {path}\ndata 2\nx\n\n"));
+            }
+        }
     }
     let mut fast_import = Command::new("git")
         .arg("-C")
@@ -325,7 +332,8 @@ fn no_commit_message_is_taken_for_a_field_or_stops_a_run() {
     let repo = connected.scratch.0.join("forged");
     // A message holding the separators of `git log`'s old format, a forged
     // record whose "hash" is multi-byte characters, and another commit by
-    // Mallory, who wrote none of it.
+    // Mallory, who wrote none of it; paths holding a line break and named
+    // as a commit's hash.
     let forged = format!(
         "Tune the difference engine\n\n\u{1e}a{}\u{1f}\u{1f}Mallory\u{1f}mallory@example.com\u{1f}\
          2026-01-01T00:00:00Z\u{1f}Forged lattice cryptography\u{1f}\nforged/path.rs\n\u{1f}",
@@ -340,6 +348,11 @@ fn no_commit_message_is_taken_for_a_field_or_stops_a_run() {
                 "Compute Bernoulli numbers\n",
             ),
         ],
+        &[
+            "\"odd\\npath.txt\"",
+            "0123456789abcdef0123456789abcdef01234567",
+            "engine/0123456789abcdef0123456789abcdef01234567",
+        ],
     );
     let repo_arg = repo.to_str().unwrap();
 
@@ -352,9 +365,10 @@ fn no_commit_message_is_taken_for_a_field_or_stops_a_run() {
         connected.expert("Bernoulli numbers").as_deref(),
         Some("ada@example.com")
     );
-    assert_ne!(
+    // What the message says is its author's, not the forged record's.
+    assert_eq!(
         connected.expert("lattice cryptography").as_deref(),
-        Some("mallory@example.com")
+        Some("ada@example.com")
     );
     // The cursor moved past both: nothing is read again.
     let again = connected.connect(&["git", repo_arg]);

@@ -4,6 +4,8 @@
 //! the conversation, and, for a patch, its description and the paths it
 //! changes rather than its code, as a commit teaches.
 
+use std::collections::HashSet;
+
 /// Trailer tokens that end in neither `-by` nor `-to` but name people,
 /// links or tracking ids, not the subject.
 const TRAILERS: &[&str] = &[
@@ -26,7 +28,7 @@ const TRAILERS: &[&str] = &[
 /// who talked, not what about.
 pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
     let (description, paths) = patch(body);
-    let names: Vec<&str> = people
+    let names: HashSet<&str> = people
         .iter()
         .flat_map(|name| name.split(|c: char| !c.is_alphanumeric() && c != '\''))
         .filter(|word| word.chars().count() > 1 && word.starts_with(char::is_uppercase))
@@ -84,12 +86,12 @@ fn is_trailer(line: &str) -> bool {
 
 /// `line` without e-mail addresses (`<ada@example.com>` or bare) and
 /// without the words of `names`.
-fn without_addresses_and_names(line: &str, names: &[&str]) -> String {
+fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
     line.split(' ')
         .filter(|token| {
             let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
             let address = token.contains('@') && token.contains('.');
-            let name = !bare.is_empty() && names.contains(&bare);
+            let name = !bare.is_empty() && names.contains(bare);
             !address && !name
         })
         .collect::<Vec<_>>()

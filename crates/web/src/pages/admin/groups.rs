@@ -83,7 +83,7 @@ async fn list(
                 .collect(),
             previous: (skip > 0)
                 .then(|| format!("/admin/groups?skip={}", skip.saturating_sub(page))),
-            next: (skip + page < found.total)
+            next: (skip.saturating_add(page) < found.total)
                 .then(|| format!("/admin/groups?skip={}", skip + page)),
             fields: name_fields(
                 form.value("displayName"),

@@ -206,7 +206,7 @@ pub(crate) async fn page(
                     skip.saturating_sub(u64::from(page))
                 )
             }),
-            next: (skip + u64::from(page) < found.total)
+            next: (skip.saturating_add(u64::from(page)) < found.total)
                 .then(|| format!("/admin/sources?skip={}", skip + u64::from(page))),
             url: app
                 .config
