@@ -204,18 +204,19 @@ pub trait ExpertiseStore: Send + Sync {
     /// built under other settings than `scoring`; returns whether it did.
     fn rebuild_if_changed(&self, scoring: &Scoring) -> Result<bool, StoreError>;
 
-    /// Hides the topic `key` from `user`'s profile and ranking (`hidden`)
-    /// or shows it again, and when that changed anything records it in
-    /// the audit trail under `by` ([`kenning_domain::hidden_topics_changed`])
-    /// in the same atomic step. A user hides at most `most` topics: hiding
-    /// another then changes nothing ([`TopicListChange::Full`]), also when
-    /// several hide at once; showing is never refused. Uploads go on
-    /// teaching a hidden topic, but it stays hidden until shown again;
-    /// erasing the user forgets it.
+    /// Hides the topics `keys` from `user`'s profile and ranking
+    /// (`hidden`) or shows them again, all in one atomic step, and when
+    /// that changed anything records it once in the audit trail under
+    /// `by` ([`kenning_domain::hidden_topics_changed`]) in the same step. A
+    /// user hides at most `most` topics: hiding keys that would pass it
+    /// changes nothing ([`TopicListChange::Full`]), also when several hide
+    /// at once; showing is never refused. Uploads go on teaching a hidden
+    /// topic, but it stays hidden until shown again; erasing the user
+    /// forgets it.
     fn set_hidden(
         &self,
         user: UserId,
-        key: &str,
+        keys: &[&str],
         hidden: bool,
         most: usize,
         by: &Attribution,

@@ -1,6 +1,7 @@
 //! `ExpertiseStore` on the memory store: actions recorded, standings
 //! learned and read, under its one lock.
 
+use std::collections::BTreeSet;
 use std::collections::HashMap;
 
 use kenning_domain::{
@@ -392,32 +393,40 @@ impl ExpertiseStore for MemoryStore {
     fn set_hidden(
         &self,
         user: UserId,
-        key: &str,
+        keys: &[&str],
         hidden: bool,
         most: usize,
         by: &Attribution,
     ) -> Result<TopicListChange, StoreError> {
         let mut state = self.lock();
-        let pair = (user, key.to_owned());
-        let hides = |state: &State| {
-            state
+        let held =
+            |state: &State, key: &str| state.expertise.hidden.contains(&(user, key.to_owned()));
+        let changing: BTreeSet<&str> = keys
+            .iter()
+            .copied()
+            .filter(|key| held(&state, key) != hidden)
+            .collect();
+        if changing.is_empty() {
+            return Ok(TopicListChange::Unchanged);
+        }
+        if hidden {
+            let hides = state
                 .expertise
                 .hidden
                 .iter()
                 .filter(|(u, _)| *u == user)
-                .count()
-        };
-        let changed = if !hidden {
-            state.expertise.hidden.remove(&pair)
-        } else if state.expertise.hidden.contains(&pair) {
-            false
-        } else if hides(&state) >= most {
-            return Ok(TopicListChange::Full);
-        } else {
-            state.expertise.hidden.insert(pair)
-        };
-        if !changed {
-            return Ok(TopicListChange::Unchanged);
+                .count();
+            if hides + changing.len() > most {
+                return Ok(TopicListChange::Full);
+            }
+        }
+        for key in changing {
+            let pair = (user, key.to_owned());
+            if hidden {
+                state.expertise.hidden.insert(pair);
+            } else {
+                state.expertise.hidden.remove(&pair);
+            }
         }
         state.record(by, [hidden_topics_changed(user.as_uuid())]);
         Ok(TopicListChange::Changed)

@@ -189,7 +189,11 @@ fn a_topic_hidden_or_shown_is_recorded_when_it_changes_something(store: Arc<impl
     UserStore::insert(&*store, &ada, &by_at(now())).unwrap();
     let person = Actor::credential(Uuid::new_v4(), "ada's app", Channel::GraphQl);
     let by = Attribution::new(person.clone(), now() + Duration::minutes(1));
-    let hide = |hidden| store.set_hidden(ada.id(), "helm", hidden, 10, &by).unwrap();
+    let hide = |hidden| {
+        store
+            .set_hidden(ada.id(), &["helm"], hidden, 10, &by)
+            .unwrap()
+    };
     assert_eq!(hide(true), TopicListChange::Changed);
     assert_eq!(hide(true), TopicListChange::Unchanged);
     assert_eq!(hide(false), TopicListChange::Changed);

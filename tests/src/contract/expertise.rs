@@ -235,7 +235,9 @@ fn anonymizing_a_user_erases_what_it_taught(store: Arc<impl Store>) {
             .unwrap();
     }
     assert_eq!(
-        store.set_hidden(ada.id(), "rust", true, 10, &by()).unwrap(),
+        store
+            .set_hidden(ada.id(), &["rust"], true, 10, &by())
+            .unwrap(),
         TopicListChange::Changed
     );
     store
@@ -387,7 +389,9 @@ fn hidden_topics_are_kept_per_person(store: Arc<impl Store>) {
     UserStore::insert(&*store, &ada, &by()).unwrap();
     UserStore::insert(&*store, &bob, &by()).unwrap();
     let set = |user: &User, key: &str, hidden: bool| {
-        store.set_hidden(user.id(), key, hidden, 10, &by()).unwrap()
+        store
+            .set_hidden(user.id(), &[key], hidden, 10, &by())
+            .unwrap()
     };
     assert_eq!(set(&ada, "vat", true), TopicListChange::Changed);
     assert_eq!(set(&ada, "vat", true), TopicListChange::Unchanged);

@@ -29,7 +29,9 @@ fn teach(store: &impl Store, user: &User, day: i64, topics: &[&str]) {
 }
 
 fn hide(store: &impl Store, user: &User, key: &str) {
-    let done = store.set_hidden(user.id(), key, true, 10, &by()).unwrap();
+    let done = store
+        .set_hidden(user.id(), &[key], true, 10, &by())
+        .unwrap();
     assert_eq!(done, TopicListChange::Changed);
 }
 
@@ -70,7 +72,7 @@ fn related_topics_leave_out_what_is_hidden_and_whom_experts_does_not_rank(store:
     assert_eq!(newest.topics, [("pod".to_owned(), "POD".to_owned(), 2)]);
     // Shown again, the niche topic goes with helm once more.
     let shown = store
-        .set_hidden(ada.id(), "niche", false, 10, &by())
+        .set_hidden(ada.id(), &["niche"], false, 10, &by())
         .unwrap();
     assert_eq!(shown, TopicListChange::Changed);
     let mut topics = store.cooccurring("helm", 10).unwrap().topics;
@@ -90,7 +92,11 @@ fn related_topics_leave_out_what_is_hidden_and_whom_experts_does_not_rank(store:
 #[contract_check]
 fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
     let ada = person(&*store, "ada");
-    let set = |key: &str, hidden: bool| store.set_hidden(ada.id(), key, hidden, 3, &by()).unwrap();
+    let set = |key: &str, hidden: bool| {
+        store
+            .set_hidden(ada.id(), &[key], hidden, 3, &by())
+            .unwrap()
+    };
     for key in ["a", "b", "c"] {
         assert_eq!(set(key, true), TopicListChange::Changed);
     }
@@ -110,7 +116,7 @@ fn a_person_hides_no_more_topics_than_allowed(store: Arc<impl Store>) {
     let bob = person(&*store, "bob").id();
     let changed = super::racing_additions(&store, move |store, n, by| {
         store
-            .set_hidden(bob, &format!("topic {n}"), true, 5, by)
+            .set_hidden(bob, &[format!("topic {n}").as_str()], true, 5, by)
             .unwrap()
     });
     assert_eq!(changed, 5);
@@ -127,7 +133,7 @@ fn hidden_keys_come_in_bytewise_order_whatever_the_collation(store: Arc<impl Sto
     let keys = ["zoo", "évaluation", "apple", "Zoo", "eval"];
     for key in keys {
         assert_eq!(
-            store.set_hidden(ada.id(), key, true, 10, &by()).unwrap(),
+            store.set_hidden(ada.id(), &[key], true, 10, &by()).unwrap(),
             TopicListChange::Changed
         );
     }
@@ -141,4 +147,25 @@ fn hidden_keys_come_in_bytewise_order_whatever_the_collation(store: Arc<impl Sto
             .binary_search(&key.to_owned());
         assert!(found.is_ok(), "{key}");
     }
+}
+
+/// Keys hidden together (a subject and the topics that hold it) are
+/// hidden whole or not at all, and recorded once.
+#[contract_check]
+fn keys_hidden_together_are_hidden_whole_or_not_at_all(store: Arc<impl Store>) {
+    let ada = person(&*store, "ada");
+    let set =
+        |keys: &[&str], hidden: bool| store.set_hidden(ada.id(), keys, hidden, 3, &by()).unwrap();
+    let entries = || store.audit_entries(&Default::default(), 100).unwrap().len();
+    let before = entries();
+    assert_eq!(set(&["a", "a b"], true), TopicListChange::Changed);
+    assert_eq!(entries(), before + 1, "one change, one entry");
+    assert_eq!(set(&["c", "c d"], true), TopicListChange::Full);
+    assert_eq!(store.hidden_of(ada.id()).unwrap(), ["a", "a b"]);
+    assert_eq!(entries(), before + 1, "a refusal records nothing");
+    assert_eq!(set(&["a", "a b"], true), TopicListChange::Unchanged);
+    assert_eq!(set(&["a", "a b", "c"], true), TopicListChange::Changed);
+    assert_eq!(set(&["a", "a b", "x"], false), TopicListChange::Changed);
+    assert_eq!(store.hidden_of(ada.id()).unwrap(), ["c"]);
+    assert_eq!(entries(), before + 3);
 }

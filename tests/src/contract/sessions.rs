@@ -218,7 +218,7 @@ fn a_persons_sign_ins_and_outs_name_nobody_once_she_is_forgotten_or_anonymized(
     visit(&ada, 3, false);
     assert_eq!(
         store
-            .set_hidden(ada.id(), "helm", true, 10, &as_person(&ada, 4))
+            .set_hidden(ada.id(), &["helm"], true, 10, &as_person(&ada, 4))
             .unwrap(),
         TopicListChange::Changed
     );

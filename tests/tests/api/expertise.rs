@@ -927,10 +927,22 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
         json!("alice@example.com")
     );
 
+    // The subject goes with every topic of hers that holds it.
+    let holds_the_subject = |keys: &Value| {
+        let keys: Vec<&str> = keys
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| k.as_str().unwrap())
+            .collect();
+        keys.contains(&"kubernet")
+            && keys
+                .iter()
+                .all(|k| k.split(' ').any(|word| word == "kubernet"))
+    };
     let reply = app.graphql(HIDE, json!({ "id": alice, "topic": "Kubernetes" }));
-    assert_eq!(
-        reply.json()["data"]["hideTopic"],
-        json!(["kubernet"]),
+    assert!(
+        holds_the_subject(&reply.json()["data"]["hideTopic"]),
         "{}",
         reply.body
     );
@@ -942,7 +954,11 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
     teach(&app, &key, "alice@example.com", "create", KUBERNETES);
     assert_eq!(emails(&experts(&app, "Kubernetes")), ["bob@example.com"]);
     let reply = app.graphql(HIDDEN, json!({ "id": alice }));
-    assert_eq!(reply.json()["data"]["hiddenTopics"], json!(["kubernet"]));
+    assert!(
+        holds_the_subject(&reply.json()["data"]["hiddenTopics"]),
+        "{}",
+        reply.body
+    );
 
     // Only users:write may change a profile.
     let reader = app.token(&[Scope::UsersRead, Scope::ExpertiseRead]);

@@ -262,8 +262,10 @@ fn a_person_hides_and_shows_their_own_topics(backend: Backend) {
         &[("csrf", &csrf), ("topic", "cluster"), ("hidden", "true")],
     );
     assert_eq!(hidden.status, 303, "{}", hidden.body);
-    assert_eq!(hidden.header("location"), Some("/me"));
-    let me = app.page("/me", &cookie);
+    let location = hidden.header("location").unwrap_or_default().to_owned();
+    assert!(location.starts_with("/me?hid="), "{location}");
+    let me = app.page(&location, &cookie);
+    assert!(me.body.contains("Hidden"), "{}", me.body);
     assert!(!me.body.contains("Hide clusters"), "{}", me.body);
     assert!(me.body.contains("Show clusters"), "{}", me.body);
     let found = app.page("/?q=clusters", &cookie);

@@ -168,22 +168,19 @@ impl ExpertiseService {
         };
         held.sort_unstable();
         let keys: Vec<String> = std::iter::once(key).chain(held).collect();
-        let adding = keys.iter().filter(|k| !before.contains(k)).count();
-        if hidden && before.len() + adding > MAX_HIDDEN_TOPICS {
-            return Err(too_many_hidden());
-        }
+        let changed: Vec<String> = keys
+            .iter()
+            .filter(|k| before.contains(k) != hidden)
+            .cloned()
+            .collect();
         let by = Attribution::new(self.actor.clone(), self.clock.now());
-        let mut changed = Vec::new();
-        for key in keys {
-            match self
-                .store
-                .set_hidden(user, &key, hidden, MAX_HIDDEN_TOPICS, &by)
-                .map_err(internal)?
-            {
-                TopicListChange::Changed => changed.push(key),
-                TopicListChange::Unchanged => {}
-                TopicListChange::Full => return Err(too_many_hidden()),
-            }
+        let asked: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let done = self
+            .store
+            .set_hidden(user, &asked, hidden, MAX_HIDDEN_TOPICS, &by)
+            .map_err(internal)?;
+        if done == TopicListChange::Full {
+            return Err(too_many_hidden());
         }
         Ok(TopicsHidden {
             changed,

@@ -140,12 +140,12 @@ impl ExpertiseStore for Database {
     fn set_hidden(
         &self,
         user: UserId,
-        key: &str,
+        keys: &[&str],
         hidden: bool,
         most: usize,
         by: &Attribution,
     ) -> Result<TopicListChange, StoreError> {
-        self.write(|conn| person::set_hidden(conn, user, key, hidden, most, by))
+        self.write(|conn| person::set_hidden(conn, user, keys, hidden, most, by))
             .map_err(StoreError::from)
     }
 

@@ -75,52 +75,60 @@ pub(super) fn action_records(
         .collect()
 }
 
-/// Hides the topic `key` of `user`'s from the rankings, or shows it again,
-/// in the caller's transaction, recording the change when there is one; a
-/// user who hides `most` topics hides no other. On PostgreSQL the user's
-/// row is locked first, so that two hidings at once count one after the
-/// other (SQLite writes one transaction at a time).
+/// Hides the topics `keys` of `user`'s from the rankings, or shows them
+/// again, in the caller's transaction, recording the change once when
+/// there is one; a user who would then hide more than `most` topics hides
+/// none of them. On PostgreSQL the user's row is locked first, so that two
+/// hidings at once count one after the other (SQLite writes one
+/// transaction at a time).
 pub(super) fn set_hidden(
     conn: &mut DbConnection,
     user: UserId,
-    key: &str,
+    keys: &[&str],
     hidden: bool,
     most: usize,
     by: &Attribution,
 ) -> Result<TopicListChange, TxError> {
     let user_id = user.to_string();
     let of_user = || hidden_topics::table.filter(hidden_topics::user_id.eq(user_id.clone()));
-    let changed = if hidden {
-        lock_user(conn, &user_id)?;
-        let already = of_user()
-            .filter(hidden_topics::topic_key.eq(key))
-            .count()
-            .get_result::<i64>(conn)?;
-        if already > 0 {
-            return Ok(TopicListChange::Unchanged);
-        }
+    lock_user(conn, &user_id)?;
+    let already: Vec<String> = of_user()
+        .filter(hidden_topics::topic_key.eq_any(keys))
+        .select(hidden_topics::topic_key)
+        .load(conn)?;
+    let mut changing: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|key| already.iter().any(|k| k == key) != hidden)
+        .collect();
+    changing.sort_unstable();
+    changing.dedup();
+    if changing.is_empty() {
+        return Ok(TopicListChange::Unchanged);
+    }
+    if hidden {
         let hides = of_user().count().get_result::<i64>(conn)?;
-        if usize::try_from(hides).unwrap_or(usize::MAX) >= most {
+        let hides = usize::try_from(hides).unwrap_or(usize::MAX);
+        if hides.saturating_add(changing.len()) > most {
             return Ok(TopicListChange::Full);
         }
-        execute_natively(
-            conn,
-            diesel::insert_into(hidden_topics::table)
-                .values((
-                    hidden_topics::user_id.eq(&user_id),
-                    hidden_topics::topic_key.eq(key),
-                ))
-                .on_conflict((hidden_topics::user_id, hidden_topics::topic_key))
-                .do_nothing(),
-        )?
+        for key in &changing {
+            execute_natively(
+                conn,
+                diesel::insert_into(hidden_topics::table)
+                    .values((
+                        hidden_topics::user_id.eq(&user_id),
+                        hidden_topics::topic_key.eq(key),
+                    ))
+                    .on_conflict((hidden_topics::user_id, hidden_topics::topic_key))
+                    .do_nothing(),
+            )?;
+        }
     } else {
         execute_natively(
             conn,
-            diesel::delete(of_user().filter(hidden_topics::topic_key.eq(key))),
-        )?
-    };
-    if changed == 0 {
-        return Ok(TopicListChange::Unchanged);
+            diesel::delete(of_user().filter(hidden_topics::topic_key.eq_any(&changing))),
+        )?;
     }
     crate::audit::record(conn, by, &[hidden_topics_changed(user.as_uuid())])?;
     Ok(TopicListChange::Changed)

@@ -24,7 +24,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     let notice = held_notice(&req);
     match web::block(move || super::person::profile(&acting, &me, &me.user, true, None)).await {
         Ok(Ok(mut profile)) => {
-            profile.notice = notice;
+            profile.done = notice;
             respond(StatusCode::OK, &profile)
         }
         Ok(Err(e)) => internal_error(&e.log_message()),

@@ -71,6 +71,8 @@ pub(crate) struct ProfilePage {
     pub(crate) own: bool,
     /// Why nothing else is shown (a person not listed).
     pub(crate) notice: Option<String>,
+    /// What the person's last change did, said above their own profile.
+    pub(crate) done: Option<String>,
     pub(crate) fields: Vec<Field>,
     /// How to reach the person (not on one's own page).
     pub(crate) contact: Option<Contact>,
@@ -168,6 +170,7 @@ pub(crate) fn profile(
         name: user.profile().map(|p| p.display_name()).unwrap_or_default(),
         own,
         notice: None,
+        done: None,
         fields: profile_fields(user),
         contact,
         groups,
