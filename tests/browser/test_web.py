@@ -189,6 +189,7 @@ def test_a_person_hides_a_topic_and_shows_it_again(browser, kenning):
     assert "Hide clusters" not in text(browser)
     # The page says what went with the subject.
     assert "Hidden" in text(browser)
+    check_page(browser, "me-hidden")
     browser.get(kenning.url + "/?q=clusters")
     ada = "/people/" + kenning.ids["ada@example.com"]
     assert not browser.find_elements(By.CSS_SELECTOR, f"a[href='{ada}']")
