@@ -134,7 +134,11 @@ enum Heard {
     Sent(Planned, Result<Vec<Outcome>, Fatal>),
     /// The reader ended: the people it did not find, and why it ended
     /// early, if it did.
-    Ended(BTreeMap<String, u64>, Option<anyhow::Error>),
+    Ended(
+        BTreeMap<String, u64>,
+        BTreeMap<String, String>,
+        Option<anyhow::Error>,
+    ),
 }
 
 /// What kind of thing was read.
@@ -276,7 +280,11 @@ pub fn run(
                     batch: Planned::default(),
                 };
                 let ended = reader.read(source, start, &settings.window);
-                let _ = heard_tx.send(Heard::Ended(people.not_found().clone(), ended.err()));
+                let _ = heard_tx.send(Heard::Ended(
+                    people.not_found().clone(),
+                    people.names_not_found().clone(),
+                    ended.err(),
+                ));
             });
         }
         drop(heard_tx);
@@ -336,10 +344,11 @@ pub fn run(
                     stopped.get_or_insert_with(|| anyhow::anyhow!(why));
                     stop.store(true, Ordering::Relaxed);
                 }
-                Heard::Ended(not_found, error) => {
+                Heard::Ended(not_found, names, error) => {
                     for (who, n) in not_found {
                         *tally.people_not_found.entry(who).or_default() += n;
                     }
+                    tally.names_not_found.extend(names);
                     if let Some(e) = error {
                         stopped.get_or_insert(e);
                     }

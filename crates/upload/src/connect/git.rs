@@ -381,7 +381,7 @@ impl Repository {
                 continue;
             }
             let action = if n == 0 { AUTHOR } else { CO_AUTHOR };
-            let identity = Identity::by_email(&email.to_lowercase());
+            let identity = Identity::by_email(&email.to_lowercase()).named(Some(&name));
             if !actions.iter().any(|(known, _)| *known == identity) {
                 actions.push((identity, action));
             }

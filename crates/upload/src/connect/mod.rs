@@ -255,7 +255,9 @@ fn run_once(
     }
     let names = if list_not_found {
         let keys: Vec<&str> = tally.people_not_found.keys().map(String::as_str).collect();
-        source.display_names(&keys)
+        let mut names = tally.names_not_found.clone();
+        names.extend(source.display_names(&keys));
+        names
     } else {
         BTreeMap::new()
     };
@@ -305,6 +307,14 @@ fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Resul
     Ok(())
 }
 
+/// The people not found, the most uploads waiting on them first (then by
+/// key): whom to add to Kenning, or to an identities file, first.
+fn most_waiting_first(not_found: &BTreeMap<String, u64>) -> Vec<(&String, &u64)> {
+    let mut waiting: Vec<(&String, &u64)> = not_found.iter().collect();
+    waiting.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+    waiting
+}
+
 /// What a run did, on standard error; `names` are the names the people
 /// not found go by, where the source's keys are not names.
 fn summary(
@@ -336,7 +346,7 @@ fn summary(
         eprintln!("  {problem}");
     }
     if list_not_found {
-        for (who, n) in &tally.people_not_found {
+        for (who, n) in most_waiting_first(&tally.people_not_found) {
             match names.get(who) {
                 Some(name) => eprintln!("  not found: {who} \"{name}\" ({n} uploads not sent)"),
                 None => eprintln!("  not found: {who} ({n} uploads not sent)"),
@@ -344,5 +354,27 @@ fn summary(
         }
     } else if people > 0 {
         eprintln!("  --report lists the people not found");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_people_most_waited_on_are_listed_first() {
+        let not_found = BTreeMap::from([
+            ("ada@example.com".to_owned(), 2),
+            ("zed@example.com".to_owned(), 40),
+            ("bob@example.com".to_owned(), 2),
+        ]);
+        let listed: Vec<&str> = most_waiting_first(&not_found)
+            .into_iter()
+            .map(|(who, _)| who.as_str())
+            .collect();
+        assert_eq!(
+            listed,
+            ["zed@example.com", "ada@example.com", "bob@example.com"]
+        );
     }
 }

@@ -206,6 +206,8 @@ pub struct People<'d> {
     /// The identities not found, by key, with how many uploads were not
     /// sent for them.
     not_found: BTreeMap<String, u64>,
+    /// The names the source shows for the identities not found, by key.
+    names: BTreeMap<String, String>,
     /// The directory cannot say ([`NoDirectory`]): people go by the
     /// address the source gives them.
     by_address: bool,
@@ -228,6 +230,7 @@ impl<'d> People<'d> {
             directory,
             known: HashMap::new(),
             not_found: BTreeMap::new(),
+            names: BTreeMap::new(),
             by_address: false,
         }
     }
@@ -296,8 +299,18 @@ impl<'d> People<'d> {
         let email = self.known.get(identity).cloned().flatten();
         if email.is_none() {
             *self.not_found.entry(identity.key.clone()).or_default() += 1;
+            if let Some(name) = &identity.name {
+                self.names
+                    .entry(identity.key.clone())
+                    .or_insert_with(|| name.clone());
+            }
         }
         email
+    }
+
+    /// The names the source shows for the people not found, by key.
+    pub fn names_not_found(&self) -> &BTreeMap<String, String> {
+        &self.names
     }
 
     /// The people not found, by the source's key, with how many uploads

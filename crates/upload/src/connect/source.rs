@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 /// How a person is named by a source: its own key for them (an e-mail
 /// address, a user id, a wiki user name), and what of it may find them in
 /// Kenning.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default)]
 pub struct Identity {
     /// The source's own key for the person, as an `--identities` file
     /// names them and the report lists them.
@@ -20,6 +20,25 @@ pub struct Identity {
     pub external_id: Option<String>,
     /// How an `--identities` file's key is compared with `key`.
     pub case: KeyCase,
+    /// The name the source shows for the person (a commit's author name,
+    /// a chat's display name), for the report of the people not found; it
+    /// finds nobody, and two identities that differ only in it are one.
+    pub name: Option<String>,
+}
+
+impl PartialEq for Identity {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.key, &self.email, &self.external_id, self.case)
+            == (&other.key, &other.email, &other.external_id, other.case)
+    }
+}
+
+impl Eq for Identity {}
+
+impl std::hash::Hash for Identity {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        (&self.key, &self.email, &self.external_id, self.case).hash(state);
+    }
 }
 
 /// How a source compares its keys for people, and so how an
@@ -61,7 +80,19 @@ impl Identity {
             email: Some(email.to_owned()),
             external_id: None,
             case: KeyCase::Any,
+            name: None,
         }
+    }
+
+    /// The same identity, shown in reports under `name` when it says
+    /// something (blank names are none).
+    #[must_use]
+    pub fn named(mut self, name: Option<&str>) -> Self {
+        self.name = name
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+            .map(str::to_owned);
+        self
     }
 }
 

@@ -23,6 +23,8 @@ pub struct Tally {
     /// The people not found, by the source's key, with how many uploads
     /// were not sent for each.
     pub people_not_found: BTreeMap<String, u64>,
+    /// The names the source shows for the people not found, by key.
+    pub names_not_found: BTreeMap<String, String>,
     /// One line for each item refused, unreadable or failed: where, what.
     pub problems: Vec<String>,
 }

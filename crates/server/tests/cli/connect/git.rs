@@ -149,7 +149,7 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
     assert!(said.contains("skipped (merge commit): 1"), "{said}");
     assert!(said.contains("skipped (bot): 1"), "{said}");
     assert!(
-        said.contains("not found: eve@elsewhere.example (1 uploads not sent)"),
+        said.contains("not found: eve@elsewhere.example \"Eve Outsider\" (1 uploads not sent)"),
         "{said}"
     );
     assert_eq!(

@@ -114,7 +114,7 @@ fn sent_mail_in_an_mbox_teaches_its_senders_once_and_new_mail_on_the_next_run() 
     );
     assert!(said.contains("skipped (automatic sender): 1"), "{said}");
     assert!(
-        said.contains("not found: eve@elsewhere.example (1 uploads not sent)"),
+        said.contains("not found: eve@elsewhere.example \"Eve Outsider\" (1 uploads not sent)"),
         "{said}"
     );
     assert_eq!(

@@ -125,7 +125,7 @@ fn messages_teach_their_authors_and_private_and_direct_ones_only_when_named() {
     assert_eq!(count(&run, "sent"), 2, "{text}");
     assert_eq!(count(&run, "not found"), 1, "{text}");
     for line in [
-        "not found: U3 (1 uploads not sent)",
+        "not found: U3 \"eve\" (1 uploads not sent)",
         "skipped (bot): 2",
         "skipped (join or leave): 1",
         "skipped (one-word message): 1",

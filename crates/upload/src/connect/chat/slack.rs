@@ -370,7 +370,8 @@ impl Export {
                 email: person.and_then(|p| p.email.clone()),
                 external_id: None,
                 ..Identity::default()
-            },
+            }
+            .named(person.and_then(|p| p.name.as_deref())),
             date,
             stamp: ts,
             text,

@@ -129,7 +129,7 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
         origin: format!("{} <{id}>", place.origin),
         id,
         entity_type: ENTITY_TYPE,
-        actions: vec![(Identity::by_email(&from), SENT)],
+        actions: vec![(Identity::by_email(&from).named(sender_name(&message)), SENT)],
         date,
         texts: texts(subject, body, &paths),
         position: place.position,
@@ -148,6 +148,11 @@ fn texts(subject: String, body: String, paths: &[String]) -> Vec<Text> {
         texts.push(Text::plain(Descriptor::Secondary, paths_as_words(&paths)));
     }
     texts
+}
+
+/// The name `message`'s `From` gives its sender, if any.
+fn sender_name<'m>(message: &'m Message<'_>) -> Option<&'m str> {
+    message.from()?.first()?.name()
 }
 
 /// The display names of the people in `message`'s conversation: its
