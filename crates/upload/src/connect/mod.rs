@@ -132,6 +132,13 @@ struct MediawikiArgs {
 struct StackexchangeArgs {
     /// The folder holding Posts.xml (and Users.xml).
     folder: PathBuf,
+    /// The site's user ids are the organisation's externalIds (a site
+    /// that signs its people in through the identity provider): a user
+    /// without an ExternalId attribute in Users.xml is found by the user
+    /// whose externalId is their id. Without it, ids are matched only
+    /// through --identities.
+    #[arg(long)]
+    ids_are_external_ids: bool,
     #[command(flatten)]
     common: Common,
 }
@@ -169,6 +176,7 @@ pub fn run(args: ConnectArgs) -> anyhow::Result<()> {
             let settings = site.common.settings()?;
             let open = || {
                 stackexchange::Site::open(&site.folder)
+                    .map(|s| s.with_ids_as_external_ids(site.ids_are_external_ids))
                     .map(|s| vec![Box::new(s) as Box<dyn Source>])
             };
             keep_syncing(&site.common, &settings, open)

@@ -45,6 +45,10 @@ pub struct Site {
     /// The e-mail address and externalId of users whose rows carry them
     /// (an organisation's export may; public dumps do not).
     contacts: HashMap<u64, (Option<String>, Option<String>)>,
+    /// The site's user ids are the organisation's externalIds (a site
+    /// that signs its people in through the identity provider): a user
+    /// without an `ExternalId` of their own is matched by their id.
+    ids_are_external_ids: bool,
 }
 
 impl Site {
@@ -83,11 +87,22 @@ impl Site {
             posts,
             users,
             contacts,
+            ids_are_external_ids: false,
         })
+    }
+
+    /// The same site, whose user ids are the organisation's externalIds
+    /// when `yes` (see [`Site`]'s field).
+    #[must_use]
+    pub fn with_ids_as_external_ids(mut self, yes: bool) -> Self {
+        self.ids_are_external_ids = yes;
+        self
     }
 
     fn identity(&self, user: u64) -> Identity {
         let (email, external_id) = self.contacts.get(&user).cloned().unwrap_or_default();
+        let external_id =
+            external_id.or_else(|| self.ids_are_external_ids.then(|| user.to_string()));
         Identity {
             key: user.to_string(),
             email,

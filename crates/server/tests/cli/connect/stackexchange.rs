@@ -340,3 +340,42 @@ fn a_real_dump_teaches_its_answerers() {
     let again = connected.connect(&["stackexchange", folder, "--identities", ids]);
     assert_eq!(count(&again, "read"), 0);
 }
+
+/// A site whose user ids are the organisation's externalIds (it signs
+/// people in through the identity provider) finds them by those ids when
+/// asked to, and by nothing but --identities otherwise.
+#[test]
+fn site_ids_match_external_ids_only_when_said() {
+    let connected = Connected::with_people(&[]);
+    for (email, first, external) in [
+        ("ada@example.com", "Ada", "1"),
+        ("grace@example.com", "Grace", "2"),
+    ] {
+        let made = connected.graphql(
+            "mutation($email: String!, $first: String!, $external: String!) { createUser(createUserInput: { email: $email, firstname: $first, lastname: \"Example\", externalId: $external }) { globalUserId } }",
+            serde_json::json!({ "email": email, "first": first, "external": external }),
+        );
+        assert!(
+            made["data"]["createUser"]["globalUserId"].is_string(),
+            "{made}"
+        );
+    }
+    let dir = write(&connected.scratch.0.join("site"), &questions());
+    let folder = dir.to_str().unwrap();
+
+    let unmatched = connected.connect(&["stackexchange", folder, "--dry-run"]);
+    assert_eq!(
+        count(&unmatched, "would send"),
+        0,
+        "{}",
+        String::from_utf8_lossy(&unmatched.stderr)
+    );
+    let matched = connected.connect(&["stackexchange", folder, "--ids-are-external-ids"]);
+    let said = String::from_utf8_lossy(&matched.stderr);
+    assert!(matched.status.success(), "{said}");
+    assert_eq!(count(&matched, "sent"), 4, "{said}");
+    assert_eq!(
+        connected.expert("punched cards warp threads").as_deref(),
+        Some("ada@example.com")
+    );
+}
