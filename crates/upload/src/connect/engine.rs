@@ -225,7 +225,13 @@ pub fn run(
     directory: &dyn Directory,
 ) -> (Tally, Option<anyhow::Error>) {
     let kind = source.kind();
-    let cursor = match Cursor::of(settings.cursor_dir.as_deref(), kind, &source.name()) {
+    let choices = source.choices();
+    let cursor_name = if choices.is_empty() {
+        source.name()
+    } else {
+        format!("{} ({choices})", source.name())
+    };
+    let cursor = match Cursor::of(settings.cursor_dir.as_deref(), kind, &cursor_name) {
         Ok(cursor) => cursor,
         Err(e) => return (Tally::default(), Some(e)),
     };

@@ -70,19 +70,26 @@ impl IdentityFile {
     }
 
     /// The e-mail address the file gives `identity` (by its key, as its
-    /// source compares keys, else by its address in the source, in any
-    /// case).
+    /// source compares keys, else by its address in the source, else by
+    /// the name the source shows for it, both in any case).
     fn email_of(&self, identity: &Identity) -> Option<&String> {
         let by = |case: KeyCase, key: &str| match case {
             KeyCase::Any => self.any_case.get(&case.fold(key)),
             KeyCase::FirstLetter => self.first_letter.get(&case.fold(key)),
         };
-        by(identity.case, &identity.key).or_else(|| {
-            identity
-                .email
-                .as_deref()
-                .and_then(|email| by(KeyCase::Any, email))
-        })
+        by(identity.case, &identity.key)
+            .or_else(|| {
+                identity
+                    .email
+                    .as_deref()
+                    .and_then(|email| by(KeyCase::Any, email))
+            })
+            .or_else(|| {
+                identity
+                    .name
+                    .as_deref()
+                    .and_then(|name| by(KeyCase::Any, name))
+            })
     }
 }
 
@@ -422,6 +429,18 @@ mod tests {
         assert_eq!(
             file.email_of(&wiki("Bob b")).map(String::as_str),
             Some("bob@example.com")
+        );
+        // A person the source shows by a name alone (a chat's display name).
+        std::fs::write(&json, r#"{"Eve Example": "eve@example.com"}"#).unwrap();
+        let file = IdentityFile::read(&json).unwrap();
+        let eve = Identity {
+            key: "U0EVE".to_owned(),
+            ..Identity::default()
+        }
+        .named(Some("eve example"));
+        assert_eq!(
+            file.email_of(&eve).map(String::as_str),
+            Some("eve@example.com")
         );
         std::fs::write(&json, r#"{"x": 3}"#).unwrap();
         assert!(IdentityFile::read(&json).is_err());

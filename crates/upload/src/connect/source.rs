@@ -241,6 +241,14 @@ pub trait Source: Send {
         BTreeMap::new()
     }
 
+    /// The choices that shape what a run of this source teaches (a mail
+    /// folder's `--sender` addresses), beside its name: a run with other
+    /// choices keeps a cursor of its own, so it reads what the first did
+    /// not take. None by default.
+    fn choices(&self) -> String {
+        String::new()
+    }
+
     /// What the operator should check after a run that skipped
     /// `skipped` (by reason), one line each (a repository's `.mailmap`
     /// moving people to other addresses, a wiki's export without its

@@ -359,3 +359,36 @@ fn a_corrupt_mbox_is_named_by_file_and_byte_and_the_run_goes_on() {
         "{said}"
     );
 }
+
+/// A run with other choices (`--sent`, then `--sender`) keeps a cursor of
+/// its own, so it reads what the first run did not take.
+#[test]
+fn runs_with_other_choices_keep_cursors_of_their_own() {
+    let connected = Connected::with_people(&["ada@example.com", "grace@example.com"]);
+    let path = connected.scratch.0.join("Mixed.mbox");
+    std::fs::write(&path, mbox(&sent_folder())).unwrap();
+    let path_arg = path.to_str().unwrap();
+
+    let ada = connected.connect(&["mail", path_arg, "--sender", "ada@example.com"]);
+    assert!(
+        ada.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ada.stderr)
+    );
+    assert_eq!(
+        count(&ada, "read"),
+        5,
+        "{}",
+        String::from_utf8_lossy(&ada.stderr)
+    );
+    let grace = connected.connect(&["mail", path_arg, "--sender", "grace@example.com"]);
+    let said = String::from_utf8_lossy(&grace.stderr);
+    assert_eq!(count(&grace, "read"), 5, "{said}");
+    assert_eq!(
+        connected.expert("COBOL record layouts").as_deref(),
+        Some("grace@example.com")
+    );
+    // The same choices again: only what is new.
+    let again = connected.connect(&["mail", path_arg, "--sender", "grace@example.com"]);
+    assert_eq!(count(&again, "read"), 0);
+}

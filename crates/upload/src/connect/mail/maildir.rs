@@ -113,6 +113,10 @@ impl Source for Maildir {
         "mail"
     }
 
+    fn choices(&self) -> String {
+        self.rules.choices()
+    }
+
     fn name(&self) -> String {
         self.path.display().to_string()
     }

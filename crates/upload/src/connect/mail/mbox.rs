@@ -107,6 +107,10 @@ impl Source for Mbox {
         "mail"
     }
 
+    fn choices(&self) -> String {
+        self.rules.choices()
+    }
+
     fn name(&self) -> String {
         self.path.display().to_string()
     }

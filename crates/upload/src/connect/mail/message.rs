@@ -47,6 +47,19 @@ pub struct Rules {
 }
 
 impl Rules {
+    /// The choices of these rules that shape what a run teaches, for its
+    /// cursor ([`Source::choices`](crate::connect::source::Source::choices)):
+    /// the `--sender` addresses, none when every message read is sent.
+    pub fn choices(&self) -> String {
+        if self.senders.is_empty() {
+            return String::new();
+        }
+        let mut senders = self.senders.clone();
+        senders.sort();
+        senders.dedup();
+        format!("from {}", senders.join(", "))
+    }
+
     /// Whether a message from `from` (lower case) is sent mail.
     fn is_sent(&self, from: &str) -> bool {
         if self.senders.is_empty() {

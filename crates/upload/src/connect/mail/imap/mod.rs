@@ -109,6 +109,10 @@ impl Source for Account {
         "mail"
     }
 
+    fn choices(&self) -> String {
+        self.rules.choices()
+    }
+
     fn name(&self) -> String {
         format!(
             "imap://{}@{}:{}",
