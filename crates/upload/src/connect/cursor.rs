@@ -11,6 +11,8 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 use sha2::{Digest, Sha256};
 
+use super::source::Source;
+
 /// The cursor file of one source.
 #[derive(Debug, Clone)]
 pub struct Cursor {
@@ -35,6 +37,19 @@ impl Cursor {
             path: dir.join(format!("{kind}-{hex}.cursor")),
             name: name.to_owned(),
         })
+    }
+
+    /// The cursor of `source` and the choices that shape what its run
+    /// teaches ([`Source::choices`]), in `dir` as [`of`](Self::of) says: a
+    /// run with other choices keeps a cursor of its own.
+    pub fn of_source(dir: Option<&Path>, source: &dyn Source) -> anyhow::Result<Self> {
+        let choices = source.choices();
+        let name = if choices.is_empty() {
+            source.name()
+        } else {
+            format!("{} ({choices})", source.name())
+        };
+        Self::of(dir, source.kind(), &name)
     }
 
     /// The file.

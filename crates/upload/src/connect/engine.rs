@@ -225,13 +225,7 @@ pub fn run(
     directory: &dyn Directory,
 ) -> (Tally, Option<anyhow::Error>) {
     let kind = source.kind();
-    let choices = source.choices();
-    let cursor_name = if choices.is_empty() {
-        source.name()
-    } else {
-        format!("{} ({choices})", source.name())
-    };
-    let cursor = match Cursor::of(settings.cursor_dir.as_deref(), kind, &cursor_name) {
+    let cursor = match Cursor::of_source(settings.cursor_dir.as_deref(), source) {
         Ok(cursor) => cursor,
         Err(e) => return (Tally::default(), Some(e)),
     };

@@ -18,7 +18,7 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use anyhow::Context as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::source::{cut, Descriptor, Found, Identity, Item, Source, Text, Window};
+use super::source::{cut, trailer, Descriptor, Found, Identity, Item, Source, Text, Window};
 pub use super::source::{paths_as_words, MAX_PATHS};
 
 /// The entity type of a commit.
@@ -478,21 +478,14 @@ fn without_trailers(body: &str) -> (String, Vec<(String, String)>) {
     let mut co_authors = Vec::new();
     let mut kept = Vec::new();
     for line in body.lines() {
-        let trimmed = line.trim();
-        if let Some((token, value)) = trimmed.split_once(':') {
-            let is_trailer = !token.is_empty()
-                && !token.contains(' ')
-                && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && (token.ends_with("-by")
-                    || ["Change-Id", "Fixes", "Closes", "Refs", "Bug"].contains(&token));
-            if is_trailer {
+        match trailer(line) {
+            Some((token, value)) => {
                 if token.eq_ignore_ascii_case("co-authored-by") {
-                    co_authors.extend(parse_contact(value.trim()));
+                    co_authors.extend(parse_contact(value));
                 }
-                continue;
             }
+            None => kept.push(line),
         }
-        kept.push(line);
     }
     (kept.join("\n"), co_authors)
 }

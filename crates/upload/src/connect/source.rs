@@ -279,6 +279,36 @@ pub fn paths_as_words(paths: &[&str]) -> String {
         .join("\n")
 }
 
+/// Trailer tokens that end in neither `-by` nor `-to` but name people,
+/// links or tracking ids, not the subject.
+const TRAILERS: &[&str] = &[
+    "cc",
+    "link",
+    "closes",
+    "fixes",
+    "refs",
+    "bug",
+    "change-id",
+    "message-id",
+    "references",
+    "in-reply-to",
+    "patchwork-id",
+];
+
+/// The token and value of `line` when it is a trailer, as a commit and a
+/// patch mail end with them: `Token: value`, the token ending in `-by` or
+/// `-to` (`Signed-off-by`, `Co-authored-by`, `Sent-to`) or a listed one
+/// (`Cc`, `Link`, `Fixes`, ...), in any case.
+pub fn trailer(line: &str) -> Option<(&str, &str)> {
+    let (token, value) = line.trim().split_once(':')?;
+    let lower = token.to_ascii_lowercase();
+    let is_trailer = !value.trim().is_empty()
+        && !lower.is_empty()
+        && lower.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+        && (lower.ends_with("-by") || lower.ends_with("-to") || TRAILERS.contains(&lower.as_str()));
+    is_trailer.then(|| (token, value.trim()))
+}
+
 /// The first `chars` characters of `text`: cut at a character boundary,
 /// never inside one.
 pub(crate) fn cut(text: &str, chars: usize) -> &str {
@@ -299,6 +329,18 @@ mod tests {
         assert_eq!(wiki("alice_b"), "Alice b");
         assert_ne!(wiki("ALICE"), wiki("Alice"));
         assert_eq!(KeyCase::Any.fold("ALICE"), KeyCase::Any.fold("alice"));
+    }
+
+    #[test]
+    fn a_line_that_only_looks_like_a_trailer_is_none() {
+        use super::trailer;
+        assert!(trailer("Cc: stable@vger.kernel.org").is_some());
+        assert_eq!(
+            trailer("Tested-by: Ada <ada@example.com>"),
+            Some(("Tested-by", "Ada <ada@example.com>"))
+        );
+        assert!(trailer("Note: the cache is cold").is_none());
+        assert!(trailer("Signed-off-by:").is_none());
     }
 
     #[test]

@@ -6,20 +6,8 @@
 
 use std::collections::HashSet;
 
-/// Trailer tokens that end in neither `-by` nor `-to` but name people,
-/// links or tracking ids, not the subject.
-const TRAILERS: &[&str] = &[
-    "cc",
-    "link",
-    "closes",
-    "fixes",
-    "bug",
-    "change-id",
-    "message-id",
-    "references",
-    "in-reply-to",
-    "patchwork-id",
-];
+use super::strip::squeeze;
+use crate::connect::source::trailer;
 
 /// What a message's own words (`body`) teach, and the paths a patch in
 /// it changes. `people` are the names the message's headers give the
@@ -35,9 +23,10 @@ pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
         .collect();
     let kept: Vec<String> = description
         .lines()
-        .filter(|line| !is_trailer(line))
+        .filter(|line| trailer(line).is_none())
         .map(|line| without_addresses_and_names(line, &names))
         .collect();
+    let kept: Vec<&str> = kept.iter().map(|line| line.trim_end()).collect();
     (squeeze(&kept), paths)
 }
 
@@ -71,19 +60,6 @@ fn patch(body: &str) -> (String, Vec<String>) {
     (lines[..end].join("\n"), paths)
 }
 
-/// Whether `line` is a trailer: `Token: value`, the token ending in `-by`
-/// or `-to` (`Signed-off-by`, `Reported-by`, `Sent-to`) or a listed one.
-fn is_trailer(line: &str) -> bool {
-    let Some((token, value)) = line.trim().split_once(':') else {
-        return false;
-    };
-    let token = token.to_ascii_lowercase();
-    !value.trim().is_empty()
-        && !token.is_empty()
-        && token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-        && (token.ends_with("-by") || token.ends_with("-to") || TRAILERS.contains(&token.as_str()))
-}
-
 /// `line` without e-mail addresses (`<ada@example.com>` or bare) and
 /// without the words of `names`.
 fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
@@ -96,22 +72,6 @@ fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-/// `lines` trimmed at their ends, runs of blank lines as one.
-fn squeeze(lines: &[String]) -> String {
-    let mut out: Vec<&str> = Vec::new();
-    for line in lines {
-        let line = line.trim_end();
-        if line.trim().is_empty() && out.last().is_none_or(|l| l.trim().is_empty()) {
-            continue;
-        }
-        out.push(line);
-    }
-    while out.last().is_some_and(|l| l.trim().is_empty()) {
-        out.pop();
-    }
-    out.join("\n")
 }
 
 #[cfg(test)]
@@ -174,13 +134,5 @@ index 1111111..2222222 100644\n\
             text,
             "Thanks merged into selinux/dev.\n\nwill send the pull request; the moore machine is unrelated."
         );
-    }
-
-    #[test]
-    fn a_line_that_only_looks_like_a_trailer_stays() {
-        assert!(is_trailer("Cc: stable@vger.kernel.org"));
-        assert!(is_trailer("Tested-by: Ada <ada@example.com>"));
-        assert!(!is_trailer("Note: the cache is cold"));
-        assert!(!is_trailer("Signed-off-by:"));
     }
 }

@@ -163,7 +163,7 @@ fn attribution(lines: &[&str]) -> Option<usize> {
 
 /// `lines` joined, without blank lines at either end or more than one
 /// blank line in a row.
-fn squeeze(lines: &[&str]) -> String {
+pub(super) fn squeeze(lines: &[&str]) -> String {
     let mut out = String::new();
     let mut blank = false;
     for line in lines {
