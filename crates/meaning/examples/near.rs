@@ -14,13 +14,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let dir = PathBuf::from(dir);
     let model = Transformer::load(&dir)?;
     let vectors = StaticVectors::load(&dir)?;
-    // The similarity, and the one above which the second is related to
+    // The similarity, and the noise above which the second is related to
     // the first.
     let similarity = |e: &dyn Embedder, a: &str, b: &str| -> Option<(f32, f32)> {
         let (a, b) = (e.embed(a)?, e.embed(b)?);
         Some((
             a.iter().zip(&b).map(|(x, y)| x * y).sum(),
-            e.related_above(&a),
+            e.scale(&a).noise,
         ))
     };
     for pair in pairs.chunks_exact(2) {

@@ -78,15 +78,6 @@ impl Reference {
         Some((mean, variance.sqrt().max(f32::EPSILON)))
     }
 
-    /// The similarity above which a text is related to the one of
-    /// `vector`: [`OUTLIER`] standard deviations above the mean of its
-    /// similarities to the reference words; 1 without any.
-    pub(crate) fn related_above(&self, vector: &[f32]) -> f32 {
-        self.spread(vector).map_or(1.0, |(mean, deviation)| {
-            (mean + OUTLIER * deviation).min(1.0)
-        })
-    }
-
     /// What similarities to the text of `vector` mean: the measured
     /// standings turned into similarities against its own spread. Without
     /// reference words nothing passes the noise.
@@ -254,18 +245,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn related_stands_three_deviations_above_the_reference() {
+    fn unmeasured_noise_stands_three_deviations_above_the_reference() {
         // Similarities to the vector (1, 0): 1, -1, 1, -1: mean 0, deviation 1.
         let reference = Reference::new(vec![1.0, 0.0, -1.0, 0.0, 1.0, 0.0, -1.0, 0.0], 2);
-        assert!((reference.related_above(&[1.0, 0.0]) - 1.0).abs() < 1e-6);
+        assert!((reference.scale(&[1.0, 0.0]).noise - 1.0).abs() < 1e-6);
         // Similarities 0.2, 0.1, 0.2, 0.1: mean 0.15, deviation 0.05.
         let reference = Reference::new(vec![0.2, 0.0, 0.1, 0.0, 0.2, 0.0, 0.1, 0.0], 2);
-        assert!((reference.related_above(&[1.0, 0.0]) - 0.3).abs() < 1e-6);
+        assert!((reference.scale(&[1.0, 0.0]).noise - 0.3).abs() < 1e-6);
     }
 
     #[test]
     fn without_reference_words_nothing_is_related() {
-        assert!((Reference::default().related_above(&[1.0, 0.0]) - 1.0).abs() < f32::EPSILON);
         let scale = Reference::default().scale(&[1.0, 0.0]);
         assert!(scale.nearness(0.99).abs() < f32::EPSILON);
     }

@@ -173,6 +173,27 @@ impl Tensors<'_> {
             epsilon,
         ))
     }
+
+    /// Encoder layer `l`, of `hidden` and `feed_forward` sizes, its norms
+    /// of `epsilon`.
+    fn layer(
+        &self,
+        l: usize,
+        hidden: usize,
+        feed_forward: usize,
+        epsilon: f64,
+    ) -> Result<Layer, ModelError> {
+        Ok(Layer {
+            query: self.linear(&format!("l{l}.q"), hidden, hidden)?,
+            key: self.linear(&format!("l{l}.k"), hidden, hidden)?,
+            value: self.linear(&format!("l{l}.v"), hidden, hidden)?,
+            attended: self.linear(&format!("l{l}.ao"), hidden, hidden)?,
+            attended_norm: self.norm(&format!("l{l}.aln"), hidden, epsilon)?,
+            up: self.linear(&format!("l{l}.fi"), feed_forward, hidden)?,
+            down: self.linear(&format!("l{l}.fo"), hidden, feed_forward)?,
+            output_norm: self.norm(&format!("l{l}.oln"), hidden, epsilon)?,
+        })
+    }
 }
 
 /// One encoder layer: self-attention, then the feed-forward network,
@@ -194,6 +215,56 @@ struct Shape {
     hidden: usize,
     heads: usize,
     positions: usize,
+}
+
+/// The file's header: the magic, a version, the shape and the
+/// quantisation block.
+struct Header {
+    shape: Shape,
+    layers: usize,
+    feed_forward: usize,
+    vocabulary: usize,
+    types: usize,
+    epsilon: f64,
+}
+
+/// The header the file starts with, checked: the magic `E5S1`, the
+/// blocks of [`BLOCK`] weights, and heads that divide the hidden size.
+fn read_header(cursor: &mut Cursor<'_>) -> Result<Header, ModelError> {
+    let path = cursor.path;
+    if cursor.take(4)? != b"E5S1" {
+        return Err(ModelError::invalid(path, "not a 4-bit e5 model file"));
+    }
+    let _version = cursor.u32()?;
+    let [hidden, layers, heads, feed_forward, vocabulary, positions, types] = [
+        cursor.usize()?,
+        cursor.usize()?,
+        cursor.usize()?,
+        cursor.usize()?,
+        cursor.usize()?,
+        cursor.usize()?,
+        cursor.usize()?,
+    ];
+    let epsilon = f64::from(cursor.f32()?);
+    if cursor.usize()? != BLOCK
+        || heads == 0
+        || !hidden.is_multiple_of(heads)
+        || !hidden.is_multiple_of(BLOCK)
+    {
+        return Err(ModelError::invalid(path, "an unexpected shape"));
+    }
+    Ok(Header {
+        shape: Shape {
+            hidden,
+            heads,
+            positions,
+        },
+        layers,
+        feed_forward,
+        vocabulary,
+        types,
+        epsilon,
+    })
 }
 
 /// multilingual-e5-small, 4-bit, run in process.
@@ -318,32 +389,17 @@ impl Quantised {
             at: 0,
             path: &path,
         };
-        if cursor.take(4)? != b"E5S1" {
-            return Err(ModelError::invalid(&path, "not a 4-bit e5 model file"));
-        }
-        let _version = cursor.u32()?;
-        let [hidden, layers, heads, feed_forward, vocabulary, positions, types] = [
-            cursor.usize()?,
-            cursor.usize()?,
-            cursor.usize()?,
-            cursor.usize()?,
-            cursor.usize()?,
-            cursor.usize()?,
-            cursor.usize()?,
-        ];
-        let epsilon = f64::from(cursor.f32()?);
-        if cursor.usize()? != BLOCK
-            || heads == 0
-            || !hidden.is_multiple_of(heads)
-            || !hidden.is_multiple_of(BLOCK)
-        {
-            return Err(ModelError::invalid(&path, "an unexpected shape"));
-        }
-        let shape = Shape {
-            hidden,
-            heads,
-            positions,
-        };
+        let Header {
+            shape,
+            layers,
+            feed_forward,
+            vocabulary,
+            types,
+            epsilon,
+        } = read_header(&mut cursor)?;
+        let Shape {
+            hidden, positions, ..
+        } = shape;
         let tokenizer = read_tokenizer(&mut cursor)?;
         if tokenizer.size() > vocabulary {
             return Err(ModelError::invalid(
@@ -369,18 +425,7 @@ impl Quantised {
             .ok_or_else(|| ModelError::invalid(&path, "the word embeddings are cut short"))?
             .to_vec();
         let layers = (0..layers)
-            .map(|l| {
-                Ok(Layer {
-                    query: tensors.linear(&format!("l{l}.q"), hidden, hidden)?,
-                    key: tensors.linear(&format!("l{l}.k"), hidden, hidden)?,
-                    value: tensors.linear(&format!("l{l}.v"), hidden, hidden)?,
-                    attended: tensors.linear(&format!("l{l}.ao"), hidden, hidden)?,
-                    attended_norm: tensors.norm(&format!("l{l}.aln"), hidden, epsilon)?,
-                    up: tensors.linear(&format!("l{l}.fi"), feed_forward, hidden)?,
-                    down: tensors.linear(&format!("l{l}.fo"), hidden, feed_forward)?,
-                    output_norm: tensors.norm(&format!("l{l}.oln"), hidden, epsilon)?,
-                })
-            })
+            .map(|l| tensors.layer(l, hidden, feed_forward, epsilon))
             .collect::<Result<Vec<_>, ModelError>>()?;
         let mut model = Self {
             name: name_of(dir),
@@ -514,10 +559,6 @@ impl Embedder for Quantised {
 
     fn embed_all(&self, texts: &[&str]) -> Vec<Option<Vec<f32>>> {
         or_none(Quantised::embed_all(self, texts), texts.len())
-    }
-
-    fn related_above(&self, vector: &[f32]) -> f32 {
-        self.reference.related_above(vector)
     }
 
     fn scale(&self, vector: &[f32]) -> Scale {

@@ -144,10 +144,6 @@ impl Embedder for StaticVectors {
         unit(sum)
     }
 
-    fn related_above(&self, vector: &[f32]) -> f32 {
-        self.reference.related_above(vector)
-    }
-
     fn scale(&self, vector: &[f32]) -> Scale {
         self.reference.scale(vector)
     }

@@ -488,10 +488,6 @@ impl Embedder for Universal {
         or_none(Universal::embed_all(self, texts), texts.len())
     }
 
-    fn related_above(&self, vector: &[f32]) -> f32 {
-        self.reference.related_above(vector)
-    }
-
     fn scale(&self, vector: &[f32]) -> Scale {
         self.reference.scale(vector)
     }

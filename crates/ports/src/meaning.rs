@@ -27,11 +27,6 @@ pub trait Embedder: Send + Sync {
         texts.iter().map(|t| self.embed(t)).collect()
     }
 
-    /// The cosine similarity above which a text is taken to mean something
-    /// related to the text of `vector` (one of this embedder's): one that
-    /// unrelated texts rarely reach against it.
-    fn related_above(&self, vector: &[f32]) -> f32;
-
     /// What similarities to the text of `vector` (one of this
     /// embedder's) mean, measured on the embedder: a model's unrelated
     /// pairs may sit near 0.1 or near 0.8, and some texts stand near

@@ -1,7 +1,7 @@
 //! SCIM PATCH (RFC 7644 §3.5.2) on a user's resource: each operation is
-//! applied to the resource as Kenning shows it, and the result is read
-//! back as a replacement ([`crate::resource::parse`]), so a PATCH follows
-//! exactly the rules of a PUT and is applied in one atomic step.
+//! applied to the resource as Kenning shows it, and the caller reads the
+//! result back as a replacement, so a PATCH follows exactly the rules of a
+//! PUT and is applied in one atomic step.
 //!
 //! Read as identity providers send it: `op` in any case (Entra ID's
 //! `"Replace"`), attribute names in any case, paths with the core schema's
@@ -338,6 +338,19 @@ fn update_matching(
 
 /// Applies the operations of a PATCH request `body` to `resource`.
 pub fn apply(resource: &mut Value, body: &Value) -> Result<(), ScimError> {
+    let operations = operations(body)?;
+    let Value::Object(target) = resource else {
+        return Err(ScimError::invalid_syntax("the resource is not an object"));
+    };
+    for operation in operations {
+        apply_operation(target, operation)?;
+    }
+    Ok(())
+}
+
+/// The operations of a PATCH request `body`: 1 to [`MAX_OPERATIONS`] of
+/// them, under the PATCH schema when it lists schemas.
+fn operations(body: &Value) -> Result<&Vec<Value>, ScimError> {
     let Some(request) = body.as_object() else {
         return Err(ScimError::invalid_syntax(
             "a PATCH request is a JSON object",
@@ -362,72 +375,82 @@ pub fn apply(resource: &mut Value, body: &Value) -> Result<(), ScimError> {
             "a PATCH carries 1 to {MAX_OPERATIONS} operations"
         )));
     }
-    let Value::Object(target) = resource else {
-        return Err(ScimError::invalid_syntax("the resource is not an object"));
+    Ok(operations)
+}
+
+/// Applies one `operation` of a PATCH request to `target`.
+fn apply_operation(target: &mut Map<String, Value>, operation: &Value) -> Result<(), ScimError> {
+    let op = match filter::field(operation, "op").and_then(Value::as_str) {
+        Some(op) if op.eq_ignore_ascii_case("add") => Op::Add,
+        Some(op) if op.eq_ignore_ascii_case("replace") => Op::Replace,
+        Some(op) if op.eq_ignore_ascii_case("remove") => Op::Remove,
+        _ => {
+            return Err(ScimError::invalid_syntax(
+                "each operation's op is add, replace or remove",
+            ))
+        }
     };
-    for operation in operations {
-        let op = match filter::field(operation, "op").and_then(Value::as_str) {
-            Some(op) if op.eq_ignore_ascii_case("add") => Op::Add,
-            Some(op) if op.eq_ignore_ascii_case("replace") => Op::Replace,
-            Some(op) if op.eq_ignore_ascii_case("remove") => Op::Remove,
-            _ => {
-                return Err(ScimError::invalid_syntax(
-                    "each operation's op is add, replace or remove",
-                ))
-            }
-        };
-        let value = filter::field(operation, "value").cloned();
-        match filter::field(operation, "path") {
-            Some(Value::String(path)) if path.trim().eq_ignore_ascii_case(ENTERPRISE_SCHEMA) => {
-                match (op, value) {
-                    (Op::Remove, _) => remove_key(target, ENTERPRISE_SCHEMA),
-                    (_, Some(Value::Object(extension))) => {
-                        if op == Op::Replace {
-                            remove_key(target, ENTERPRISE_SCHEMA);
-                        }
-                        for (k, v) in extension {
-                            let path = parse_path(&format!("{ENTERPRISE_SCHEMA}:{k}"))?;
-                            apply_at(target, &path, op, Some(v))?;
-                        }
+    let value = filter::field(operation, "value").cloned();
+    match filter::field(operation, "path") {
+        Some(Value::String(path)) if path.trim().eq_ignore_ascii_case(ENTERPRISE_SCHEMA) => {
+            match (op, value) {
+                (Op::Remove, _) => remove_key(target, ENTERPRISE_SCHEMA),
+                (_, Some(Value::Object(extension))) => {
+                    if op == Op::Replace {
+                        remove_key(target, ENTERPRISE_SCHEMA);
                     }
-                    _ => {
-                        return Err(ScimError::invalid_value(
-                            "the enterprise extension's value must be an object",
-                        ))
-                    }
+                    apply_attributes(target, extension, op, Some(ENTERPRISE_SCHEMA))?;
                 }
-            }
-            Some(Value::String(path)) => apply_at(target, &parse_path(path)?, op, value)?,
-            Some(_) => return Err(ScimError::invalid_path("path must be a string")),
-            None if op == Op::Remove => {
-                return Err(ScimError::no_target("remove needs a path"));
-            }
-            None => {
-                let Some(Value::Object(fields)) = value else {
+                _ => {
                     return Err(ScimError::invalid_value(
-                        "an add or replace without a path needs an object of attributes as its value",
-                    ));
-                };
-                for (name, v) in fields {
-                    if name.eq_ignore_ascii_case("schemas") {
-                        continue;
-                    }
-                    if name.eq_ignore_ascii_case(ENTERPRISE_SCHEMA) {
-                        let Value::Object(extension) = v else {
-                            return Err(ScimError::invalid_value(
-                                "the enterprise extension must be an object",
-                            ));
-                        };
-                        for (k, v) in extension {
-                            let path = parse_path(&format!("{ENTERPRISE_SCHEMA}:{k}"))?;
-                            apply_at(target, &path, op, Some(v))?;
-                        }
-                        continue;
-                    }
-                    apply_at(target, &parse_path(&name)?, op, Some(v))?;
+                        "the enterprise extension's value must be an object",
+                    ))
                 }
             }
         }
+        Some(Value::String(path)) => apply_at(target, &parse_path(path)?, op, value)?,
+        Some(_) => return Err(ScimError::invalid_path("path must be a string")),
+        None if op == Op::Remove => {
+            return Err(ScimError::no_target("remove needs a path"));
+        }
+        None => {
+            let Some(Value::Object(fields)) = value else {
+                return Err(ScimError::invalid_value(
+                    "an add or replace without a path needs an object of attributes as its value",
+                ));
+            };
+            apply_attributes(target, fields, op, None)?;
+        }
+    }
+    Ok(())
+}
+
+/// Applies `op` (`add` or `replace`) with each of `attributes`: those of a
+/// path-less operation's value (`extension` none), the enterprise
+/// extension's object among them, or those of the `extension` schema's
+/// object.
+fn apply_attributes(
+    target: &mut Map<String, Value>,
+    attributes: Map<String, Value>,
+    op: Op,
+    extension: Option<&str>,
+) -> Result<(), ScimError> {
+    for (name, v) in attributes {
+        let path = match extension {
+            Some(schema) => parse_path(&format!("{schema}:{name}"))?,
+            None if name.eq_ignore_ascii_case("schemas") => continue,
+            None if name.eq_ignore_ascii_case(ENTERPRISE_SCHEMA) => {
+                let Value::Object(inner) = v else {
+                    return Err(ScimError::invalid_value(
+                        "the enterprise extension must be an object",
+                    ));
+                };
+                apply_attributes(target, inner, op, Some(ENTERPRISE_SCHEMA))?;
+                continue;
+            }
+            None => parse_path(&name)?,
+        };
+        apply_at(target, &path, op, Some(v))?;
     }
     Ok(())
 }

@@ -14,11 +14,10 @@ use kenning_ports::Question;
 use super::service::{internal, items, ExpertiseService};
 use crate::access::Operation;
 use crate::error::{Missing, ServiceError};
+use crate::meaning::ENGLISH as FALLBACK_LANGUAGE;
 
 /// How many topics are read from a free-text query.
 const TOPICS_PER_QUERY: usize = 10;
-/// The language a query is also read in when another is detected.
-const FALLBACK_LANGUAGE: &str = "en";
 /// How many of the best standings on each query topic `experts` reads:
 /// far more than it lists, so that a person ranks on every topic that
 /// matters, and bounded, so that a topic everybody knows costs no more

@@ -124,15 +124,7 @@ pub(crate) fn profile(
         Vec::new()
     };
     let related = match topics.first() {
-        Some(best) => acting
-            .expertise
-            .related_topics_of(id, &best.key, RelatedTopicsLimit::parse(RELATED.into())?)?
-            .into_iter()
-            .map(|r| Linked {
-                search: query_param(&r.label),
-                label: r.label,
-            })
-            .collect(),
+        Some(best) => related_to(acting, id, &best.key)?,
         None => Vec::new(),
     };
     let hidden = if own {
@@ -140,18 +132,7 @@ pub(crate) fn profile(
     } else {
         Vec::new()
     };
-    let declared = acting
-        .expertise
-        .declared_topics(id)?
-        .into_iter()
-        .map(|t| Declared {
-            key: t.key,
-            topic: Linked {
-                search: query_param(&t.label),
-                label: t.label,
-            },
-        })
-        .collect();
+    let declared = declared_by(acting, id)?;
     let groups = acting
         .groups
         .groups_of(id)?
@@ -182,6 +163,36 @@ pub(crate) fn profile(
         learns,
         opted_out,
     })
+}
+
+/// The topics that go with the topic `key` of the person `id`, read
+/// through `acting`, at most [`RELATED`].
+fn related_to(acting: &UseCases, id: UserId, key: &str) -> Result<Vec<Linked>, ServiceError> {
+    Ok(acting
+        .expertise
+        .related_topics_of(id, key, RelatedTopicsLimit::parse(RELATED.into())?)?
+        .into_iter()
+        .map(|r| Linked {
+            search: query_param(&r.label),
+            label: r.label,
+        })
+        .collect())
+}
+
+/// The topics the person `id` says they know, read through `acting`.
+fn declared_by(acting: &UseCases, id: UserId) -> Result<Vec<Declared>, ServiceError> {
+    Ok(acting
+        .expertise
+        .declared_topics(id)?
+        .into_iter()
+        .map(|t| Declared {
+            key: t.key,
+            topic: Linked {
+                search: query_param(&t.label),
+                label: t.label,
+            },
+        })
+        .collect())
 }
 
 /// Why `user`'s page shows nothing, if it does not: only people `experts`

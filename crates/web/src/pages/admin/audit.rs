@@ -162,6 +162,32 @@ fn query_of(params: &Form) -> Result<AuditQuery, ValidationErrors> {
     })
 }
 
+/// The form's fields for the credential and the days, as `params` fill
+/// them, with their `problems`.
+fn credential_and_days(params: &Form, problems: &Problems) -> Vec<Field> {
+    vec![
+        Field::text(
+            "credentialId",
+            "Made with the credential (its id)",
+            params.value("credentialId"),
+            problems,
+        ),
+        Field {
+            kind: "date",
+            ..Field::text("from", "From the day", params.value("from"), problems)
+        },
+        Field {
+            kind: "date",
+            ..Field::text(
+                "until",
+                "Until the day (included)",
+                params.value("until"),
+                problems,
+            )
+        },
+    ]
+}
+
 /// `GET /admin/audit` with the filters and the cursor `before`.
 pub(crate) async fn page(
     req: HttpRequest,
@@ -202,27 +228,7 @@ pub(crate) async fn page(
         .map(|k| (k.as_str(), params.value("kinds") == k.as_str()))
         .collect();
     let status = problems.status();
-    let fields = vec![
-        Field::text(
-            "credentialId",
-            "Made with the credential (its id)",
-            params.value("credentialId"),
-            &problems,
-        ),
-        Field {
-            kind: "date",
-            ..Field::text("from", "From the day", params.value("from"), &problems)
-        },
-        Field {
-            kind: "date",
-            ..Field::text(
-                "until",
-                "Until the day (included)",
-                params.value("until"),
-                &problems,
-            )
-        },
-    ];
+    let fields = credential_and_days(&params, &problems);
     respond(
         status,
         &AuditPage {
