@@ -1,52 +1,124 @@
 //! Who may do what, decided once for every door: a machine token by its
-//! scopes, a signed-in person by whose profile it is, an administrator
-//! (a person in the configured group) as a token with every scope. An
-//! adapter names only the caller ([`crate::Gate::called_by`]); every use
-//! case a door calls names the [`Operation`] it is and asks
+//! scopes, a connector by its API key, a signed-in person by whose
+//! profile it is, an administrator (a person in the configured group) as
+//! a token with every scope. Only the [`crate::Gate`] makes a [`Caller`]
+//! (for a credential it checked, a session it read, or a connector's
+//! key), and every use case names the [`Operation`] it is and asks
 //! [`Caller::require`] before it reads or changes anything. `Operation`
-//! and `require` are private to this crate, and only this crate builds
-//! [`Caller::Operator`], so an adapter cannot choose what a request may
-//! do; one that does not narrow a service serves the operator (the
-//! connector door, whose API key is its whole permission, and the
-//! metrics do).
+//! and `require` are private to this crate, so an adapter cannot choose
+//! what a request may do. The services as the composition root builds
+//! them serve the operator, who may do everything: the command line and
+//! the server's own rounds, which no door can run.
+//!
+//! ```compile_fail
+//! // A door cannot make itself a caller.
+//! fn me(user: kenning_domain::UserId) -> kenning_app::Caller {
+//!     kenning_app::Caller::person(user, true)
+//! }
+//! ```
+//!
+//! ```compile_fail
+//! // Nor make a machine of a credential nobody presented.
+//! fn script() -> kenning_app::Machine {
+//!     kenning_app::Machine::checked(uuid::Uuid::nil(), String::new(), Vec::new())
+//! }
+//! ```
 
 use kenning_domain::{Scope, UserId};
 
-use crate::credentials::Machine;
 use crate::error::ServiceError;
+use crate::machine::Machine;
 
-/// Who is calling.
+/// Who is calling, as the [`crate::Gate`] found out: nothing outside
+/// this crate makes one.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Caller {
-    /// A script with a machine token (GraphQL), by its scopes.
-    Machine(Machine),
+pub struct Caller(Who);
+
+/// The kinds of caller.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Who {
+    /// A script with a machine token (GraphQL, SCIM), by its scopes.
+    Token(Machine),
+    /// A connector with an API key: it uploads, finds which of its people
+    /// Kenning knows and reports its runs, and nothing else.
+    Connector(Machine),
     /// A person signed in to the web app, acting as themselves.
     Person(UserId),
     /// A person signed in to the web app who is an administrator
     /// ([`crate::Administrators`] decides who is, on every request).
     Administrator(UserId),
+    /// Anyone, before a request's caller is known: signing in, which
+    /// needs nobody's permission, and nothing gated.
+    Anyone,
     /// Whoever runs Kenning's command line or its own rounds (purge,
     /// delivery, retention): they hold the database, so nobody is asked.
     /// A service is built for the operator; a door reaches it narrowed,
-    /// through [`crate::Gate::called_by`]. Only this crate builds one.
-    Operator(Sealed),
+    /// through the gate.
+    Operator,
 }
-
-/// What makes [`Caller::Operator`] this crate's to build: no adapter can
-/// name itself the operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Sealed(());
 
 impl Caller {
     /// The operator, whom every service serves until narrowed.
     pub(crate) fn operator() -> Self {
-        Caller::Operator(Sealed(()))
+        Self(Who::Operator)
+    }
+
+    /// Anyone, before the caller is known.
+    pub(crate) fn anyone() -> Self {
+        Self(Who::Anyone)
+    }
+
+    /// A script with the checked machine token `machine`.
+    pub(crate) fn token(machine: Machine) -> Self {
+        Self(Who::Token(machine))
+    }
+
+    /// A connector with the checked API key `key`.
+    pub(crate) fn connector(key: Machine) -> Self {
+        Self(Who::Connector(key))
+    }
+
+    /// The person `user` signed in, an administrator or not, as
+    /// [`crate::Administrators`] found now.
+    pub(crate) fn person(user: UserId, administrator: bool) -> Self {
+        Self(if administrator {
+            Who::Administrator(user)
+        } else {
+            Who::Person(user)
+        })
+    }
+
+    /// Whether the caller is a person who administers Kenning (read when
+    /// the gate made the caller).
+    pub fn is_administrator(&self) -> bool {
+        matches!(self.0, Who::Administrator(_))
     }
 
     /// Whether the caller is `user`, signed in: what a person is shown of
     /// their own profile that others are not.
     pub(crate) fn is_person(&self, user: UserId) -> bool {
-        matches!(self, Caller::Person(me) | Caller::Administrator(me) if *me == user)
+        matches!(self.0, Who::Person(me) | Who::Administrator(me) if me == user)
+    }
+
+    /// The administrator calling, if an administrator is.
+    pub(crate) fn administrator(&self) -> Option<UserId> {
+        match self.0 {
+            Who::Administrator(user) => Some(user),
+            _ => None,
+        }
+    }
+
+    /// Whether the caller is the operator.
+    pub(crate) fn is_operator(&self) -> bool {
+        matches!(self.0, Who::Operator)
+    }
+
+    /// The API key of the connector calling, if a connector is.
+    pub(crate) fn connector_key(&self) -> Option<&Machine> {
+        match &self.0 {
+            Who::Connector(key) => Some(key),
+            _ => None,
+        }
     }
 }
 
@@ -93,6 +165,17 @@ pub(crate) enum Operation {
     /// members or external id, or an administrator's e-mail address or
     /// external id (with which they sign in).
     ChangeAdministrators,
+    /// Store an upload: what a connector sends with its API key.
+    Upload,
+    /// Say which of a source's people Kenning knows: a connector's
+    /// question, answered with their e-mail addresses.
+    IdentifyPeople,
+    /// Report a connector's run, as the key's.
+    ReportRun,
+    /// Run one of the server's own rounds (the purge, the pruning, the
+    /// retention, webhook delivery, rebuilding and indexing): the
+    /// operator's alone.
+    RunRound,
 }
 
 impl Caller {
@@ -111,70 +194,99 @@ impl Caller {
     /// a token: no token can issue itself, or another, more scopes. The
     /// operator may do everything.
     pub(crate) fn require(&self, operation: Operation) -> Result<(), ServiceError> {
-        match self {
-            Caller::Machine(machine) => {
-                machine.require(match operation {
-                    Operation::ReadUsers => Scope::UsersRead,
-                    Operation::WriteUsers => Scope::UsersWrite,
-                    Operation::ReadAudit => Scope::AuditRead,
-                    Operation::ManageWebhooks => Scope::WebhooksManage,
-                    Operation::ReadExpertise => Scope::ExpertiseRead,
-                    Operation::ChangeAdministrators => Scope::AdministratorsWrite,
-                    Operation::ReadGroups
-                    | Operation::ReadHiddenTopicsOf(_)
-                    | Operation::ReadDataOf(_)
-                    | Operation::ReadLearningRules
-                    | Operation::ReadAskedSubjects
-                    | Operation::ReadConnectorRuns => Scope::UsersRead,
-                    Operation::ChangeTopicsOf(_)
-                    | Operation::ChangeLearningOf(_)
-                    | Operation::SetLearningRules => Scope::UsersWrite,
-                    Operation::DeclareTopicsOf(_) => return Err(not_their_word()),
-                    Operation::ManageCredentials => return Err(ServiceError::Forbidden(
-                        "credentials are issued and revoked by an administrator in the web app \
-                         or at the command line, never with a token"
-                            .to_owned(),
-                    )),
-                })
-            }
-            Caller::Administrator(me) => match operation {
+        let of_connectors = matches!(
+            operation,
+            Operation::Upload | Operation::IdentifyPeople | Operation::ReportRun
+        );
+        match &self.0 {
+            Who::Operator => Ok(()),
+            Who::Connector(_) if of_connectors => Ok(()),
+            Who::Connector(_) => Err(ServiceError::Forbidden(
+                "an API key uploads, identifies its people and reports its runs, nothing else"
+                    .to_owned(),
+            )),
+            _ if operation == Operation::RunRound => Err(ServiceError::Forbidden(
+                "the background rounds are the server's own".to_owned(),
+            )),
+            _ if of_connectors => Err(a_connectors()),
+            Who::Anyone => Err(ServiceError::Forbidden(
+                "this needs a signed-in person or a credential".to_owned(),
+            )),
+            Who::Token(machine) => machine.require(scope_of(operation)?),
+            Who::Administrator(me) => match operation {
                 Operation::DeclareTopicsOf(user) if user != *me => Err(not_their_word()),
                 _ => Ok(()),
             },
-            Caller::Operator(_) => Ok(()),
-            Caller::Person(me) => match operation {
-                Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => {
-                    Ok(())
-                }
-                Operation::ReadUsers
-                | Operation::WriteUsers
-                | Operation::ReadAudit
-                | Operation::ManageWebhooks
-                | Operation::SetLearningRules
-                | Operation::ReadAskedSubjects
-                | Operation::ReadConnectorRuns
-                | Operation::ManageCredentials
-                | Operation::ChangeAdministrators => Err(ServiceError::Forbidden(
-                    "this is for administrators, not for a person signed in".to_owned(),
-                )),
-                Operation::ReadHiddenTopicsOf(user)
-                | Operation::ChangeTopicsOf(user)
-                | Operation::DeclareTopicsOf(user)
-                | Operation::ReadDataOf(user)
-                | Operation::ChangeLearningOf(user)
-                    if user == *me =>
-                {
-                    Ok(())
-                }
-                Operation::DeclareTopicsOf(_) => Err(not_their_word()),
-                Operation::ReadHiddenTopicsOf(_)
-                | Operation::ChangeTopicsOf(_)
-                | Operation::ReadDataOf(_)
-                | Operation::ChangeLearningOf(_) => Err(ServiceError::Forbidden(
-                    "a person may read and change their own profile and data only".to_owned(),
-                )),
-            },
+            Who::Person(me) => person_may(*me, operation),
         }
+    }
+}
+
+/// The scope a token needs for `operation`, or why no token may do it.
+fn scope_of(operation: Operation) -> Result<Scope, ServiceError> {
+    Ok(match operation {
+        Operation::ReadUsers => Scope::UsersRead,
+        Operation::WriteUsers => Scope::UsersWrite,
+        Operation::ReadAudit => Scope::AuditRead,
+        Operation::ManageWebhooks => Scope::WebhooksManage,
+        Operation::ReadExpertise => Scope::ExpertiseRead,
+        Operation::ChangeAdministrators => Scope::AdministratorsWrite,
+        Operation::ReadGroups
+        | Operation::ReadHiddenTopicsOf(_)
+        | Operation::ReadDataOf(_)
+        | Operation::ReadLearningRules
+        | Operation::ReadAskedSubjects
+        | Operation::ReadConnectorRuns => Scope::UsersRead,
+        Operation::ChangeTopicsOf(_)
+        | Operation::ChangeLearningOf(_)
+        | Operation::SetLearningRules => Scope::UsersWrite,
+        Operation::DeclareTopicsOf(_) => return Err(not_their_word()),
+        Operation::ManageCredentials => {
+            return Err(ServiceError::Forbidden(
+                "credentials are issued and revoked by an administrator in the web app \
+                 or at the command line, never with a token"
+                    .to_owned(),
+            ))
+        }
+        Operation::Upload
+        | Operation::IdentifyPeople
+        | Operation::ReportRun
+        | Operation::RunRound => return Err(a_connectors()),
+    })
+}
+
+/// Why an upload, a question about a source's people or a run report is
+/// refused to any caller but a connector.
+fn a_connectors() -> ServiceError {
+    ServiceError::Forbidden(
+        "this is a connector's, with an API key at the connectors' API".to_owned(),
+    )
+}
+
+/// What a person signed in may do: read expertise, groups and the rules,
+/// and read and change their own profile and data only.
+fn person_may(me: UserId, operation: Operation) -> Result<(), ServiceError> {
+    match operation {
+        Operation::ReadExpertise | Operation::ReadGroups | Operation::ReadLearningRules => Ok(()),
+        Operation::ReadHiddenTopicsOf(user)
+        | Operation::ChangeTopicsOf(user)
+        | Operation::DeclareTopicsOf(user)
+        | Operation::ReadDataOf(user)
+        | Operation::ChangeLearningOf(user)
+            if user == me =>
+        {
+            Ok(())
+        }
+        Operation::DeclareTopicsOf(_) => Err(not_their_word()),
+        Operation::ReadHiddenTopicsOf(_)
+        | Operation::ChangeTopicsOf(_)
+        | Operation::ReadDataOf(_)
+        | Operation::ChangeLearningOf(_) => Err(ServiceError::Forbidden(
+            "a person may read and change their own profile and data only".to_owned(),
+        )),
+        _ => Err(ServiceError::Forbidden(
+            "this is for administrators, not for a person signed in".to_owned(),
+        )),
     }
 }
 
@@ -191,18 +303,18 @@ mod tests {
     use uuid::Uuid;
 
     fn machine(scopes: &[Scope]) -> Caller {
-        Caller::Machine(Machine {
-            credential_id: Uuid::new_v4(),
-            name: "script".to_owned(),
-            scopes: scopes.to_vec(),
-        })
+        Caller::token(Machine::checked(
+            Uuid::new_v4(),
+            "script".to_owned(),
+            scopes.to_vec(),
+        ))
     }
 
     #[test]
     fn a_person_changes_their_own_profile_only() {
         let me = UserId::from_uuid(Uuid::new_v4());
         let other = UserId::from_uuid(Uuid::new_v4());
-        let person = Caller::Person(me);
+        let person = Caller::person(me, false);
         assert!(person.require(Operation::ChangeTopicsOf(me)).is_ok());
         assert!(matches!(
             person.require(Operation::ChangeTopicsOf(other)),
@@ -223,13 +335,17 @@ mod tests {
             Operation::ManageWebhooks,
             Operation::ManageCredentials,
             Operation::ChangeAdministrators,
+            Operation::Upload,
+            Operation::IdentifyPeople,
+            Operation::ReportRun,
+            Operation::RunRound,
         ] {
             assert!(person.require(refused).is_err(), "{refused:?}");
         }
     }
 
     /// Every operation, once (a person's own operations on someone else).
-    fn every_operation(someone: UserId) -> [Operation; 16] {
+    fn every_operation(someone: UserId) -> [Operation; 20] {
         [
             Operation::ReadUsers,
             Operation::WriteUsers,
@@ -247,20 +363,37 @@ mod tests {
             Operation::ManageCredentials,
             Operation::ChangeAdministrators,
             Operation::ReadConnectorRuns,
+            Operation::Upload,
+            Operation::IdentifyPeople,
+            Operation::ReportRun,
+            Operation::RunRound,
         ]
+    }
+
+    /// What only a connector does, or the operator.
+    fn of_connectors(operation: Operation) -> bool {
+        matches!(
+            operation,
+            Operation::Upload | Operation::IdentifyPeople | Operation::ReportRun
+        )
     }
 
     #[test]
     fn an_administrator_and_the_operator_may_do_what_every_scope_allows_and_manage_credentials() {
-        let admin = Caller::Administrator(UserId::from_uuid(Uuid::new_v4()));
+        let admin = Caller::person(UserId::from_uuid(Uuid::new_v4()), true);
         let everything = machine(&Scope::ALL);
         let someone = UserId::from_uuid(Uuid::new_v4());
         for operation in every_operation(someone) {
-            assert!(admin.require(operation).is_ok(), "{operation:?}");
             assert!(
                 Caller::operator().require(operation).is_ok(),
                 "{operation:?}"
             );
+            if of_connectors(operation) || operation == Operation::RunRound {
+                assert!(admin.require(operation).is_err(), "{operation:?}");
+                assert!(everything.require(operation).is_err(), "{operation:?}");
+                continue;
+            }
+            assert!(admin.require(operation).is_ok(), "{operation:?}");
             if operation != Operation::ManageCredentials {
                 assert!(everything.require(operation).is_ok(), "{operation:?}");
             }
@@ -289,5 +422,26 @@ mod tests {
         let keeper = machine(&[Scope::AdministratorsWrite]);
         assert!(keeper.require(Operation::ChangeAdministrators).is_ok());
         assert!(keeper.require(Operation::WriteUsers).is_err());
+    }
+
+    #[test]
+    fn a_connector_uploads_identifies_and_reports_and_nobody_calling_runs_a_round() {
+        let key = Caller::connector(Machine::checked(
+            Uuid::new_v4(),
+            "connector".to_owned(),
+            Vec::new(),
+        ));
+        let someone = UserId::from_uuid(Uuid::new_v4());
+        for operation in every_operation(someone) {
+            assert_eq!(
+                key.require(operation).is_ok(),
+                of_connectors(operation),
+                "{operation:?}"
+            );
+            assert!(
+                Caller::anyone().require(operation).is_err(),
+                "{operation:?}"
+            );
+        }
     }
 }

@@ -186,16 +186,11 @@ impl Administrators {
         }
     }
 
-    /// The caller `user` is in the web app, read now:
-    /// [`Caller::Administrator`] when ACTIVE and a member of the group,
-    /// [`Caller::Person`] otherwise (also when no group is named or none
-    /// has the name).
-    pub fn caller(&self, user: &User) -> Result<Caller, ServiceError> {
-        Ok(if self.administers(user)? {
-            Caller::Administrator(user.id())
-        } else {
-            Caller::Person(user.id())
-        })
+    /// The caller `user` is in the web app, read now: an administrator
+    /// when ACTIVE and a member of the group, a person otherwise (also
+    /// when no group is named or none has the name).
+    pub(crate) fn caller(&self, user: &User) -> Result<Caller, ServiceError> {
+        Ok(Caller::person(user.id(), self.administers(user)?))
     }
 
     /// `Forbidden` unless `caller` may change who administers Kenning,

@@ -77,6 +77,7 @@ impl AuditService {
     /// Deletes the entries older than `retention_days` days, in steps of
     /// [`PRUNE_BATCH`]; how many it deleted.
     pub fn prune(&self, retention_days: u32) -> Result<u64, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let before = self.clock.now() - TimeDelta::days(i64::from(retention_days));
         let mut pruned = 0;
         loop {

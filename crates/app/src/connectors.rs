@@ -11,8 +11,8 @@ use kenning_ports::{Clock, ConnectorRunStore, CredentialStore, SourcesPage, Stor
 use uuid::Uuid;
 
 use crate::access::{Caller, Operation};
-use crate::credentials::Machine;
 use crate::error::ServiceError;
+use crate::machine::Machine;
 
 /// The most sources one API key reports runs of: with
 /// [`RunReport::KEPT`] runs each, what one key makes the server keep is
@@ -66,7 +66,7 @@ impl ConnectorService {
     }
 
     /// Checks the report of a run (every bad field at once) and records it
-    /// as reported now by the API key `reporter`, keeping the newest
+    /// as reported now by the API key of the connector calling, keeping the newest
     /// [`RunReport::KEPT`] runs of its source; the run's id.
     ///
     /// A source is the key's that reported its newest run: another key
@@ -75,18 +75,22 @@ impl ConnectorService {
     /// reports at most [`MAX_SOURCES_PER_KEY`] sources (`Forbidden` for
     /// one more), so what one key makes the server keep is bounded.
     ///
-    /// Like an upload, this is the connector door's: the API key is its
-    /// whole permission, so it asks nobody (no door narrowed to a token or
-    /// a person calls it).
-    pub fn record_run(&self, input: RunInput, reporter: &Machine) -> Result<Uuid, ServiceError> {
+    /// Like an upload, this is the connector door's
+    /// ([`crate::Gate::connector`]): `Forbidden` to any other caller, the
+    /// operator too, as a run is reported as an API key's.
+    pub fn record_run(&self, input: RunInput) -> Result<Uuid, ServiceError> {
+        self.caller.require(Operation::ReportRun)?;
+        let reporter = self.caller.connector_key().ok_or_else(|| {
+            ServiceError::Forbidden("a run is reported with a connector's API key".to_owned())
+        })?;
         let received = self.clock.now();
         let report = RunReport::parse(input, received)?;
         self.may_report(&report, reporter, received)?;
         let run = StoredRun {
             id: Uuid::new_v4(),
             report,
-            credential_id: reporter.credential_id,
-            credential_name: reporter.name.clone(),
+            credential_id: reporter.credential_id(),
+            credential_name: reporter.name().to_owned(),
             received,
         };
         self.runs.record_run(&run, RunReport::KEPT)?;
@@ -103,7 +107,7 @@ impl ConnectorService {
     ) -> Result<(), ServiceError> {
         let (source, name) = (&report.source, &report.name);
         let owner = self.runs.reporter_of(source, name)?;
-        if owner == Some(reporter.credential_id) {
+        if owner == Some(reporter.credential_id()) {
             return Ok(());
         }
         if let Some(owner) = owner {
@@ -121,7 +125,7 @@ impl ConnectorService {
                 )));
             }
         }
-        if self.runs.sources_reported_by(reporter.credential_id)? >= MAX_SOURCES_PER_KEY {
+        if self.runs.sources_reported_by(reporter.credential_id())? >= MAX_SOURCES_PER_KEY {
             return Err(ServiceError::Forbidden(format!(
                 "this API key reports runs of {MAX_SOURCES_PER_KEY} sources already, the most \
                  one key may; report further sources with another key"

@@ -12,7 +12,6 @@
 //! therefore honoured at most that long after it was written, and one made
 //! through the same service at once.
 
-mod machine;
 mod verified;
 
 use std::sync::Arc;
@@ -27,7 +26,7 @@ use uuid::Uuid;
 use crate::access::{Caller, Operation};
 use crate::administrators::Administrators;
 use crate::error::{Missing, ServiceError};
-pub use machine::Machine;
+use crate::machine::Machine;
 use verified::Verified;
 pub use verified::{DEFAULT_CAPACITY, REVOCATION_DELAY};
 
@@ -227,10 +226,7 @@ impl CredentialService {
             secret_hash: hash(&secret_part),
             created,
             revoked: None,
-            issued_by: match self.caller {
-                Caller::Administrator(user) => Some(user),
-                _ => None,
-            },
+            issued_by: self.caller.administrator(),
             expires: lifetime.map(|l| created + TimeDelta::days(i64::from(l.days()))),
         };
         Ok((stored, secret))
@@ -283,12 +279,13 @@ impl CredentialService {
     }
 
     fn may_issue(&self, scope: Scope) -> bool {
-        matches!(self.caller, Caller::Operator(_)) || !scope.is_issued_at_the_command_line_only()
+        self.caller.is_operator() || !scope.is_issued_at_the_command_line_only()
     }
 
     /// On a store that has never held an access token, issues one with every
     /// scope and returns it; otherwise `None`.
     pub fn issue_first_admin_token(&self) -> Result<Option<IssuedCredential>, ServiceError> {
+        self.caller.require(Operation::ManageCredentials)?;
         let (stored, secret) =
             self.prepare(CredentialKind::AccessToken, "admin", &Scope::ALL, None)?;
         let by = Attribution::new(self.actor.clone(), stored.created);
@@ -373,11 +370,7 @@ impl CredentialService {
                 return Err(ServiceError::Unauthenticated);
             }
         }
-        let machine = Machine {
-            credential_id: stored.id,
-            name: stored.name,
-            scopes: stored.scopes,
-        };
+        let machine = Machine::checked(stored.id, stored.name, stored.scopes);
         self.verified
             .remember(kind, id, secret_hash, machine.clone(), ticket);
         Ok(machine)

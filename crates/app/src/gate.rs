@@ -12,8 +12,8 @@
 //!
 //! ```compile_fail
 //! // Nor re-narrow use cases narrowed for one caller to another.
-//! fn promote(acting: &kenning_app::UseCases, me: kenning_domain::UserId) {
-//!     let _ = acting.called_by(kenning_app::Caller::Administrator(me), kenning_domain::Actor::cli());
+//! fn promote(acting: &kenning_app::UseCases, caller: kenning_app::Caller) {
+//!     let _ = acting.called_by(caller, kenning_domain::Actor::cli());
 //! }
 //! ```
 
@@ -22,25 +22,53 @@ use kenning_ports::OutboxCounts;
 use uuid::Uuid;
 
 use crate::access::Caller;
+use crate::administrators::Administrators;
+use crate::machine::Machine;
 use crate::use_cases::UseCases;
-use crate::{Accepted, Machine, ServiceError, SessionService};
+use crate::{Accepted, ServiceError, Session, SessionService};
 
 /// The use cases behind the doors. A door reaches them only as one caller
-/// ([`called_by`](Self::called_by): each service refuses what the caller
-/// may not do) or with the connector's key ([`connector`](Self::connector)),
+/// the gate made ([`for_token`](Self::for_token),
+/// [`for_session`](Self::for_session)) through
+/// [`called_by`](Self::called_by) (each service refuses what the caller
+/// may not do), or with the connector's key ([`connector`](Self::connector)),
 /// and reads, for anyone, what answers a request before its caller is known:
 /// a credential checked, a sign-in, health and metrics.
 #[derive(Debug, Clone)]
 pub struct Gate {
     operator: UseCases,
+    administrators: Administrators,
+    sessions: SessionService,
 }
 
 impl Gate {
-    /// The gate before `use_cases`, as the composition root built them.
-    pub fn new(use_cases: UseCases) -> Self {
+    /// The gate before `use_cases`, as the composition root built them,
+    /// whose administrators in the web app are `administrators`.
+    pub fn new(use_cases: UseCases, administrators: Administrators) -> Self {
         Self {
+            sessions: use_cases.sessions.for_anyone(),
             operator: use_cases,
+            administrators,
         }
+    }
+
+    /// The caller of a request that presented the access token `machine`
+    /// (checked by [`authenticate`](Self::authenticate)): it may do what
+    /// its scopes allow.
+    pub fn for_token(&self, machine: Machine) -> Caller {
+        Caller::token(machine)
+    }
+
+    /// The caller of a request in `session`: its person, an administrator
+    /// when [`Administrators`] say so now (asked on every request, so that
+    /// leaving the group takes effect at once).
+    pub fn for_session(&self, session: &Session) -> Result<Caller, ServiceError> {
+        self.administrators.caller(&session.user)
+    }
+
+    /// Who administers Kenning in the web app.
+    pub fn administrators(&self) -> &Administrators {
+        &self.administrators
     }
 
     /// The use cases as `caller` calls them, each refusing what the caller
@@ -50,11 +78,12 @@ impl Gate {
     }
 
     /// What a connector does with the connector's key it presented
-    /// (`key`, checked by [`authenticate`](Self::authenticate)).
+    /// (`key`, checked by [`authenticate`](Self::authenticate)): the use
+    /// cases as that connector calls them, which upload, identify and
+    /// report runs only.
     pub fn connector(&self, key: Machine) -> Connector {
         Connector {
-            operator: self.operator.clone(),
-            key,
+            acting: self.operator.narrowed(Caller::connector(key)),
         }
     }
 
@@ -70,7 +99,7 @@ impl Gate {
 
     /// Signing people in to the web app, which anyone may try.
     pub fn sessions(&self) -> &SessionService {
-        &self.operator.sessions
+        &self.sessions
     }
 
     /// `Ok` when the store answers.
@@ -95,20 +124,19 @@ impl Gate {
 /// of its people Kenning knows, and report its runs.
 #[derive(Debug, Clone)]
 pub struct Connector {
-    operator: UseCases,
-    key: Machine,
+    acting: UseCases,
 }
 
 impl Connector {
     /// Stores one upload (see [`crate::ExpertiseService::upload`]).
     pub fn upload(&self, input: UploadInput) -> Result<Accepted, ServiceError> {
-        self.operator.expertise.upload(input)
+        self.acting.expertise.upload(input)
     }
 
     /// Stores many uploads, each answered on its own (see
     /// [`crate::ExpertiseService::upload_all`]).
     pub fn upload_all(&self, inputs: Vec<UploadInput>) -> Vec<Result<Accepted, ServiceError>> {
-        self.operator.expertise.upload_all(inputs)
+        self.acting.expertise.upload_all(inputs)
     }
 
     /// The e-mail address of each of `identities` Kenning knows (see
@@ -117,12 +145,12 @@ impl Connector {
         &self,
         identities: Raw<Vec<Raw<IdentityInput>>>,
     ) -> Result<Vec<Option<Email>>, ServiceError> {
-        self.operator.users.identify(identities)
+        self.acting.users.identify(identities)
     }
 
     /// Records a run the connector reports, as the key's (see
     /// [`crate::ConnectorService::record_run`]).
     pub fn record_run(&self, input: RunInput) -> Result<Uuid, ServiceError> {
-        self.operator.connectors.record_run(input, &self.key)
+        self.acting.connectors.record_run(input)
     }
 }

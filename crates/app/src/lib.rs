@@ -19,6 +19,7 @@ mod expertise;
 mod export;
 mod gate;
 mod groups;
+mod machine;
 mod meaning;
 mod privacy;
 mod sessions;
@@ -27,13 +28,13 @@ mod use_cases;
 mod users;
 mod webhooks;
 
-pub use access::{Caller, Sealed};
+pub use access::Caller;
 pub use administrators::{Administrators, AdministratorsGroup};
 pub use asked::FLUSH_SECONDS;
 pub use audit::{AuditPage, AuditService, DEFAULT_RETENTION_DAYS, PRUNE_BATCH};
 pub use connectors::{ConnectorService, MAX_SOURCES_PER_KEY};
 pub use credentials::{
-    id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential, Machine,
+    id_of_secret, kind_of_secret, Credential, CredentialService, IssuedCredential,
     DEFAULT_CAPACITY, REVOCATION_DELAY,
 };
 pub use error::{Missing, Resource, ServiceError};
@@ -43,6 +44,7 @@ pub use expertise::{
 pub use gate::{Connector, Gate};
 pub use groups::GroupService;
 pub use kenning_ports::{UploadStage, UPLOAD_STAGES};
+pub use machine::Machine;
 pub use privacy::{PrivacyService, ASKED_LISTED, RETENTION_BATCH};
 pub use sessions::{IssuedLink, Session, SessionBegun, SessionService, SignInError};
 pub use stale::PATCH_ATTEMPTS;

@@ -185,6 +185,7 @@ impl PrivacyService {
     /// [`RETENTION_BATCH`], until none is left or `max_steps` ran; how many
     /// it forgot. Nothing without a retention.
     pub fn forget_expired(&self, max_steps: u32) -> Result<u64, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let Some(days) = self.read_rules()?.retention_days() else {
             return Ok(0);
         };
@@ -220,6 +221,7 @@ impl PrivacyService {
     /// deletes those older than they are kept ([`AskedSubject::KEPT_DAYS`]);
     /// how many it deleted.
     pub fn prune_asked(&self) -> Result<u64, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         self.expertise.flush_asked();
         let before: NaiveDate =
             self.clock.now().date_naive() - Duration::days(AskedSubject::KEPT_DAYS);

@@ -14,6 +14,7 @@ use kenning_ports::{Clock, Redemption, SessionStore, StoredLink, StoredSession, 
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
+use crate::access::{Caller, Operation};
 use crate::credentials::{hash, random_secret};
 use crate::error::ServiceError;
 
@@ -118,6 +119,8 @@ pub struct SessionService {
     users: Arc<dyn UserStore>,
     clock: Arc<dyn Clock>,
     policy: SessionPolicy,
+    /// The operator, or anyone (the doors', before they know the caller).
+    caller: Caller,
 }
 
 impl std::fmt::Debug for SessionService {
@@ -152,6 +155,17 @@ impl SessionService {
             users,
             clock,
             policy,
+            caller: Caller::operator(),
+        }
+    }
+
+    /// The same service for anyone, before the caller is known: what the
+    /// [`crate::Gate`] hands the doors, which signs in and out but runs
+    /// no round.
+    pub(crate) fn for_anyone(&self) -> Self {
+        Self {
+            caller: Caller::anyone(),
+            ..self.clone()
         }
     }
 
@@ -295,6 +309,7 @@ impl SessionService {
     /// presented after its time is told it expired, for a day); how many
     /// rows went. The server runs it with the purge.
     pub fn prune(&self) -> Result<u64, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let now = self.clock.now();
         Ok(self.store.prune_sessions(
             now - self.policy.idle,

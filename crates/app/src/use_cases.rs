@@ -39,28 +39,31 @@ impl UseCases {
     /// caller may not do, their changes recorded as made by `actor`: for
     /// the [`crate::Gate`], a door's only way to them.
     pub(crate) fn called_by(&self, caller: Caller, actor: Actor) -> Self {
+        let narrowed = self.narrowed(caller);
         Self {
-            users: self
-                .users
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            credentials: self
-                .credentials
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            groups: self
-                .groups
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
-            expertise: self
-                .expertise
-                .called_by(caller.clone())
-                .acting_as(actor.clone()),
+            users: narrowed.users.acting_as(actor.clone()),
+            credentials: narrowed.credentials.acting_as(actor.clone()),
+            groups: narrowed.groups.acting_as(actor.clone()),
+            expertise: narrowed.expertise.acting_as(actor.clone()),
+            privacy: narrowed.privacy.acting_as(actor),
+            ..narrowed
+        }
+    }
+
+    /// The same use cases as `caller` calls them, their changes recorded
+    /// as the composition root's actor: the connector door's, whose
+    /// uploads and runs carry their key themselves.
+    pub(crate) fn narrowed(&self, caller: Caller) -> Self {
+        Self {
+            users: self.users.called_by(caller.clone()),
+            credentials: self.credentials.called_by(caller.clone()),
+            groups: self.groups.called_by(caller.clone()),
+            expertise: self.expertise.called_by(caller.clone()),
             audit: self.audit.called_by(caller.clone()),
             webhooks: self.webhooks.called_by(caller.clone()),
-            sessions: self.sessions.clone(),
+            sessions: self.sessions.for_anyone(),
             connectors: self.connectors.called_by(caller.clone()),
-            privacy: self.privacy.called_by(caller).acting_as(actor),
+            privacy: self.privacy.called_by(caller),
         }
     }
 }

@@ -387,6 +387,7 @@ impl UserService {
     /// not stay readable in its files. Should that fail, the users stay
     /// anonymized and the error says how many.
     pub fn purge_due(&self) -> Result<usize, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let purged = self.anonymize_due()?;
         if purged > 0 {
             self.users.compact_after_erasure().map_err(|e| {
@@ -430,7 +431,7 @@ impl UserService {
     }
 
     /// Whether storage answers.
-    pub fn ready(&self) -> Result<(), ServiceError> {
+    pub(crate) fn ready(&self) -> Result<(), ServiceError> {
         Ok(self.users.ping()?)
     }
 

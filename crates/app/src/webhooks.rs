@@ -228,6 +228,7 @@ impl WebhookService {
     /// failing, its events kept. Then, when it delivered any, drops the
     /// oldest delivered beyond `keep_delivered`.
     pub fn deliver_due(&self) -> Result<Round, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let now = self.clock.now();
         let leased =
             self.store

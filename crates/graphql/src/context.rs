@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use juniper::{DefaultScalarValue, Executor, LookAheadSelection};
-use kenning_app::{Caller, Gate, Machine, ServiceError, UseCases};
+use kenning_app::{Gate, Machine, ServiceError, UseCases};
 use kenning_domain::{Actor, Channel, User, UserId};
 use kenning_ports::Membership;
 
@@ -57,9 +57,9 @@ impl Context {
     /// `gate`, its changes recorded as made by its credential through
     /// GraphQL.
     pub fn new(machine: Machine, gate: &Gate, max_offset: u32) -> Self {
-        let actor = Actor::credential(machine.credential_id, &machine.name, Channel::GraphQl);
+        let actor = Actor::credential(machine.credential_id(), machine.name(), Channel::GraphQl);
         Self {
-            use_cases: gate.called_by(Caller::Machine(machine), actor),
+            use_cases: gate.called_by(gate.for_token(machine), actor),
             max_offset,
             read_ahead: Arc::default(),
         }

@@ -14,13 +14,14 @@ use std::sync::Arc;
 use chrono::{DateTime, TimeZone, Utc};
 use juniper::http::{GraphQLBatchRequest, GraphQLRequest};
 use kenning_app::{
-    AuditService, ConnectorService, CredentialService, DeliverySettings, ExpertiseService, Gate,
-    GroupService, Machine, PrivacyService, SessionService, UseCases, UserService, WebhookService,
+    Administrators, AuditService, ConnectorService, CredentialService, DeliverySettings,
+    ExpertiseService, Gate, GroupService, PrivacyService, SessionService, UseCases, UserService,
+    WebhookService,
 };
 use kenning_clock::ManualClock;
 use kenning_domain::{
-    Attribution, Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId, Limit,
-    NewUserInput, Offset, Raw, Scope, Scoring, SearchText, SessionPolicy, UploadInput, User,
+    Attribution, CredentialKind, Group, GroupError, GroupFilter, GroupId, GroupInput, LanguageId,
+    Limit, NewUserInput, Offset, Raw, Scope, Scoring, SearchText, SessionPolicy, UploadInput, User,
     UserCursor, UserError, UserFilter, UserId, UserKey,
 };
 use kenning_graphql::{Answer, Context, Limits, Outcome};
@@ -32,7 +33,6 @@ use kenning_ports::{
 use kenning_store_memory::MemoryStore;
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 use serde_json::{json, Value};
-use uuid::Uuid;
 
 /// The in-memory store, counting the reads of single users, of users in
 /// a batch and of groups of users.
@@ -223,11 +223,6 @@ fn world(scopes: Vec<Scope>) -> World {
             members,
         })
         .unwrap();
-    let machine = Machine {
-        credential_id: Uuid::new_v4(),
-        name: "reader".into(),
-        scopes,
-    };
     let clock_for_webhooks = clock.clone();
     let clock_for_privacy = clock.clone();
     let audit = AuditService::new(store.inner.clone(), clock);
@@ -269,7 +264,15 @@ fn world(scopes: Vec<Scope>) -> World {
         webhooks,
         privacy,
     };
-    let context = Context::new(machine, &Gate::new(use_cases), 10_000);
+    let issued = use_cases
+        .credentials
+        .issue(CredentialKind::AccessToken, "reader", &scopes, None)
+        .unwrap();
+    let gate = Gate::new(use_cases, Administrators::nobody());
+    let machine = gate
+        .authenticate(CredentialKind::AccessToken, &issued.secret)
+        .unwrap();
+    let context = Context::new(machine, &gate, 10_000);
     World {
         store,
         context,

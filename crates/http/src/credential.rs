@@ -97,7 +97,7 @@ async fn check(
         Ok(machine) => {
             if let Some(requests) = &state.throttle.requests {
                 requests
-                    .admit(machine.credential_id, Instant::now())
+                    .admit(machine.credential_id(), Instant::now())
                     .map_err(|wait| too_many("this credential sends requests too fast", wait))?;
             }
             Ok(machine)

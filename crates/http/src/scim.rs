@@ -10,7 +10,7 @@
 
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use kenning_app::{Caller, ServiceError, UseCases, UserService};
+use kenning_app::{ServiceError, UseCases, UserService};
 use kenning_domain::{Actor, Channel, Group, User, UserId};
 use kenning_scim::{discover, groups, users, Kind, ListRequest, ScimError, Shown};
 use serde_json::Value;
@@ -151,8 +151,8 @@ fn base(req: &HttpRequest) -> String {
 /// audit trail records the changes as the token's.
 async fn called(req: &HttpRequest, state: &AppState) -> Result<UseCases, ScimError> {
     let machine = credential::bearer(req, state).await.map_err(from_problem)?;
-    let actor = Actor::credential(machine.credential_id, &machine.name, Channel::Scim);
-    Ok(state.gate.called_by(Caller::Machine(machine), actor))
+    let actor = Actor::credential(machine.credential_id(), machine.name(), Channel::Scim);
+    Ok(state.gate.called_by(state.gate.for_token(machine), actor))
 }
 
 /// `Forbidden` unless the request's token may read the directory, which

@@ -318,12 +318,10 @@ impl Default for WebSettings {
 }
 
 impl WebSettings {
-    /// The web app's configuration for a server on `port`, whose
-    /// administrators are `administrators`.
-    pub fn config(&self, port: u16, administrators: Administrators) -> anyhow::Result<WebConfig> {
+    /// The web app's configuration for a server on `port`.
+    pub fn config(&self, port: u16) -> anyhow::Result<WebConfig> {
         let mut config = WebConfig::new(public_url(self.public_url.as_ref(), port)?);
         config.links = self.signin_links;
-        config.administrators = administrators;
         config.contact_link.clone_from(&self.contact_link);
         if let Some(oidc) = &self.oidc {
             config = config
@@ -515,10 +513,10 @@ impl Application {
             connectors: services.connectors.clone(),
         };
         let state = AppState::new(
-            Gate::new(use_cases),
+            Gate::new(use_cases, administrators),
             kenning_graphql::schema(settings.limits),
             settings.http,
-            settings.web.config(port, administrators)?,
+            settings.web.config(port)?,
         );
         let server = kenning_http::server(state, listener, metrics_listener, settings.workers)?;
         let first_admin_token = services

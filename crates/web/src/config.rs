@@ -3,7 +3,6 @@
 
 use std::sync::Arc;
 
-use kenning_app::Administrators;
 use url::Url;
 
 use crate::contact::ContactLink;
@@ -30,9 +29,6 @@ pub struct WebConfig {
     pub links: bool,
     /// The organisation's OpenID Connect provider, when one is set up.
     pub(crate) oidc: Option<Arc<Provider>>,
-    /// Who may use the admin console (`--admin-group`): nobody until a
-    /// group is named.
-    pub administrators: Administrators,
     /// The chat link each card and person page offers beside the e-mail
     /// (`--contact-link`): none until an operator sets one.
     pub contact_link: Option<ContactLink>,
@@ -45,7 +41,6 @@ impl WebConfig {
             public_url,
             links: true,
             oidc: None,
-            administrators: Administrators::default(),
             contact_link: None,
         }
     }

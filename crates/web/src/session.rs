@@ -150,7 +150,7 @@ pub(crate) async fn signed_in(
     let worker = app.clone();
     let visitor = move || {
         let session = worker.gate.sessions().session(&secret)?;
-        let caller = worker.config.administrators.caller(&session.user)?;
+        let caller = worker.gate.for_session(&session)?;
         Ok::<_, SignInError>(Visitor { session, caller })
     };
     match web::block(visitor).await {

@@ -23,7 +23,7 @@ impl Visitor {
 
     /// Whether the person is an administrator on this request.
     pub(crate) fn is_administrator(&self) -> bool {
-        matches!(self.caller, Caller::Administrator(_))
+        self.caller.is_administrator()
     }
 }
 

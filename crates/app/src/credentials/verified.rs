@@ -18,7 +18,7 @@ use kenning_domain::CredentialKind;
 use subtle::ConstantTimeEq;
 use uuid::Uuid;
 
-use super::machine::Machine;
+use crate::machine::Machine;
 
 /// How long a verification is trusted without asking the store again: the
 /// longest a revocation made elsewhere (another instance, the command line)

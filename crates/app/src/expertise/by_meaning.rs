@@ -9,8 +9,9 @@ use kenning_domain::QueryTerm;
 use kenning_ports::Embedder;
 
 use super::service::{internal, ExpertiseService};
+use crate::access::Operation;
 use crate::error::ServiceError;
-use crate::meaning::Meanings;
+use crate::meaning::{keep_greater, Meanings};
 
 impl ExpertiseService {
     /// The service finding topics by their meaning too, with `embedder`:
@@ -54,6 +55,7 @@ impl ExpertiseService {
     /// Until the first call a query reaches no topic by meaning; a server
     /// calls it at start and then every few seconds.
     pub fn refresh_meanings(&self) -> Result<Option<usize>, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         let mut reachable = None;
         for meanings in self.meanings.each() {
             let topics = meanings.refresh(self.store.as_ref()).map_err(internal)?;
@@ -67,7 +69,7 @@ impl ExpertiseService {
     /// names of the models that read it, if any (chosen by the frame or by
     /// the words of the terms, see
     /// [`MeaningModels::for_query`](crate::meaning::MeaningModels::for_query)). A topic
-    /// two models reach keeps its greater weight.
+    /// two models reach keeps its greater weight ([`keep_greater`]).
     pub(super) fn with_reached(
         &self,
         mut terms: Vec<QueryTerm>,
@@ -98,11 +100,7 @@ impl ExpertiseService {
         };
         let mut merged: Vec<QueryTerm> = Vec::new();
         for term in reached.into_iter().flatten() {
-            match merged.iter_mut().find(|t| t.key == term.key) {
-                Some(known) if known.weight >= term.weight => {}
-                Some(known) => *known = term,
-                None => merged.push(term),
-            }
+            keep_greater(&mut merged, term);
         }
         terms.extend(merged);
         let names: Vec<&str> = models.iter().map(|m| m.model()).collect();

@@ -125,6 +125,7 @@ impl ExpertiseService {
     /// settings are recorded last: a rebuild cut short starts again at the
     /// next call.
     pub fn rebuild_standings(&self) -> Result<bool, ServiceError> {
+        self.caller.require(Operation::RunRound)?;
         self.store
             .rebuild_if_changed(&self.scoring)
             .map_err(internal)

@@ -15,6 +15,7 @@ use kenning_ports::{
 use uuid::Uuid;
 
 use super::service::{internal, ExpertiseService};
+use crate::access::Operation;
 use crate::batched_writes::Lane;
 use crate::error::ServiceError;
 
@@ -147,7 +148,13 @@ impl ExpertiseService {
     /// not stop the others. Those accepted are written together, with the
     /// uploads of concurrent callers, in one transaction, and are durable
     /// when this returns.
+    ///
+    /// The connector door's ([`crate::Gate::connector`]) and the
+    /// operator's: `Forbidden`, each, to any other caller.
     pub fn upload_all(&self, inputs: Vec<UploadInput>) -> Vec<Result<Accepted, ServiceError>> {
+        if let Err(refusal) = self.caller.require(Operation::Upload) {
+            return inputs.iter().map(|_| Err(refusal.clone())).collect();
+        }
         let now = self.clock.now();
         let mut answers: Vec<Option<Result<Accepted, ServiceError>>> =
             Vec::with_capacity(inputs.len());

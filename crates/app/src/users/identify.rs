@@ -4,6 +4,7 @@
 use kenning_domain::{Email, IdentityInput, Raw, SourceIdentity};
 
 use super::UserService;
+use crate::access::Operation;
 use crate::error::ServiceError;
 
 impl UserService {
@@ -19,12 +20,13 @@ impl UserService {
     /// tells nothing else about anyone; whether a person turned learning
     /// off is not said, as an upload for them is accepted too.
     /// `ValidationError`, naming each bad identity, when the request is
-    /// not such a list.
+    /// not such a list. A connector's question (and the operator's):
+    /// `Forbidden` to any other caller.
     pub fn identify(
         &self,
         identities: Raw<Vec<Raw<IdentityInput>>>,
     ) -> Result<Vec<Option<Email>>, ServiceError> {
-        self.may_read()?;
+        self.caller.require(Operation::IdentifyPeople)?;
         SourceIdentity::parse_all(identities)?
             .iter()
             .map(|identity| self.learner(identity))
@@ -34,13 +36,9 @@ impl UserService {
     /// The address of the user an upload naming `identity` would teach.
     fn learner(&self, identity: &SourceIdentity) -> Result<Option<Email>, ServiceError> {
         for key in identity.keys() {
-            match self.get_by_key(key) {
-                Ok(user) => {
-                    let learns = user.status().learns();
-                    return Ok(user.profile().filter(|_| learns).map(|p| p.email.clone()));
-                }
-                Err(ServiceError::NotFound(_)) => {}
-                Err(e) => return Err(e),
+            if let Some(user) = self.users.get_by_key(key)? {
+                let learns = user.status().learns();
+                return Ok(user.profile().filter(|_| learns).map(|p| p.email.clone()));
             }
         }
         Ok(None)

@@ -38,9 +38,9 @@ fn a_live_token_names_its_credential_and_scopes() {
     let machine = credentials
         .authenticate(CredentialKind::AccessToken, &issued.secret)
         .unwrap();
-    assert_eq!(machine.credential_id, issued.credential.id);
-    assert_eq!(machine.name, "reporting");
-    assert_eq!(machine.scopes, vec![Scope::UsersRead, Scope::UsersWrite]);
+    assert_eq!(machine.credential_id(), issued.credential.id);
+    assert_eq!(machine.name(), "reporting");
+    assert_eq!(machine.scopes(), [Scope::UsersRead, Scope::UsersWrite]);
     assert_eq!(machine.require(Scope::UsersWrite), Ok(()));
 }
 
@@ -67,8 +67,8 @@ fn an_api_key_carries_no_scope() {
     let machine = credentials
         .authenticate(CredentialKind::ApiKey, &key.secret)
         .unwrap();
-    assert_eq!(machine.credential_id, key.credential.id);
-    assert!(machine.scopes.is_empty());
+    assert_eq!(machine.credential_id(), key.credential.id);
+    assert!(machine.scopes().is_empty());
     assert!(machine.require(Scope::UsersRead).is_err());
 }
 

@@ -7,18 +7,21 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kenning_app::{
-    AuditService, Caller, ConnectorService, CredentialService, DeliverySettings, Gate,
-    GroupService, Machine, PrivacyService, ServiceError, SessionService, UseCases, WebhookService,
+    Administrators, AdministratorsGroup, AuditService, Caller, ConnectorService, CredentialService,
+    DeliverySettings, Gate, GroupService, PrivacyService, ServiceError, SessionService, UseCases,
+    WebhookService,
 };
 use kenning_domain::{
     Actor, AuditLimit, Channel, CredentialKind, GroupFilter, GroupInput, Patch, Scope,
-    SessionPolicy, Status, TextFormat, User, UserPatchInput,
+    SessionPolicy, SignInMethod, Status, TextFormat, User, UserKey, UserPatchInput,
 };
 use kenning_ports::{AuditQuery, Extraction, TopicExtractor};
 use kenning_webhook::{EventSource, NetworkPolicy, Webhooks};
 use uuid::Uuid;
 
 use super::{expertise, person, users, world, World};
+
+mod rows;
 
 /// Finds no topic in any text: these checks are about who may ask.
 struct NoTopics;
@@ -36,18 +39,21 @@ impl TopicExtractor for NoTopics {
 /// Every use case a door calls, as the composition root builds them (for
 /// the operator), with two people in the directory.
 struct Doors {
+    world: World,
     use_cases: UseCases,
     ada: User,
     bob: User,
 }
 
 fn doors() -> Doors {
-    let use_cases = use_cases(&world());
+    let world = world();
+    let use_cases = use_cases(&world);
     let (ada, bob) = (
         person(&use_cases.users, "ada@example.com"),
         person(&use_cases.users, "bob@example.com"),
     );
     Doors {
+        world,
         use_cases,
         ada,
         bob,
@@ -97,19 +103,86 @@ pub(super) fn use_cases(world: &World) -> UseCases {
 impl Doors {
     /// The use cases as `caller` calls them, as a door narrows them.
     fn as_(&self, caller: Caller) -> UseCases {
-        Gate::new(self.use_cases.clone()).called_by(
+        Gate::new(self.use_cases.clone(), Administrators::nobody()).called_by(
             caller,
             Actor::credential(Uuid::new_v4(), "door", Channel::GraphQl),
         )
     }
+
+    /// A script with a new access token of `scopes`, as the gate makes it.
+    fn token(&self, scopes: &[Scope]) -> Caller {
+        token(&self.use_cases, scopes)
+    }
+
+    /// `user` signed in, no administrator, as the gate makes them.
+    fn person(&self, user: &User) -> Caller {
+        signed_in(&self.use_cases, &Administrators::nobody(), user)
+    }
+
+    /// `user` signed in as an administrator, as the gate makes them.
+    fn administrator(&self, user: &User) -> Caller {
+        let administrators = administrators_of(&self.world, &self.use_cases, user);
+        signed_in(&self.use_cases, &administrators, user)
+    }
 }
 
-pub(super) fn token(scopes: &[Scope]) -> Caller {
-    Caller::Machine(Machine {
-        credential_id: Uuid::new_v4(),
-        name: "script".to_owned(),
-        scopes: scopes.to_vec(),
-    })
+/// A script with a new access token of `scopes` issued by the operator of
+/// `use_cases`, as the gate makes it once the token is presented.
+pub(super) fn token(use_cases: &UseCases, scopes: &[Scope]) -> Caller {
+    let issued = use_cases
+        .credentials
+        .issue(
+            CredentialKind::AccessToken,
+            &format!("script {}", Uuid::new_v4().simple()),
+            scopes,
+            None,
+        )
+        .unwrap();
+    let gate = Gate::new(use_cases.clone(), Administrators::nobody());
+    gate.for_token(
+        gate.authenticate(CredentialKind::AccessToken, &issued.secret)
+            .unwrap(),
+    )
+}
+
+/// `user` signed in to the web app, as the gate makes them: an
+/// administrator when `administrators` say so.
+pub(super) fn signed_in(
+    use_cases: &UseCases,
+    administrators: &Administrators,
+    user: &User,
+) -> Caller {
+    let email = user.profile().unwrap().email.clone();
+    let begun = use_cases
+        .sessions
+        .sign_in_as(&UserKey::Email(email), SignInMethod::Oidc)
+        .unwrap();
+    let session = use_cases.sessions.session(&begun.secret).unwrap();
+    Gate::new(use_cases.clone(), administrators.clone())
+        .for_session(&session)
+        .unwrap()
+}
+
+/// The administrators of a new group in `world` whose one member is
+/// `user`.
+pub(super) fn administrators_of(
+    world: &World,
+    use_cases: &UseCases,
+    user: &User,
+) -> Administrators {
+    let group = use_cases
+        .groups
+        .create(GroupInput {
+            display_name: format!("Administrators {}", Uuid::new_v4().simple()),
+            external_id: None,
+            members: vec![user.id().to_string()],
+        })
+        .unwrap();
+    Administrators::of_group(
+        AdministratorsGroup::Id(group.id()),
+        world.0.clone(),
+        world.0.clone(),
+    )
 }
 
 #[track_caller]
@@ -125,7 +198,7 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
     let d = doors();
     let (ada, bob) = (d.ada.id(), d.bob.id());
 
-    let experts = d.as_(token(&[Scope::ExpertiseRead]));
+    let experts = d.as_(d.token(&[Scope::ExpertiseRead]));
     assert_eq!(experts.expertise.person(ada).unwrap().id(), ada);
     assert_eq!(experts.expertise.people(&[ada, bob]).unwrap().len(), 2);
     refused(experts.users.get(ada));
@@ -138,7 +211,7 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
     refused(experts.privacy.rules());
     refused(experts.webhooks.subscriptions());
 
-    let reader = d.as_(token(&[Scope::UsersRead]));
+    let reader = d.as_(d.token(&[Scope::UsersRead]));
     assert!(reader.users.get(ada).is_ok());
     assert!(reader.users.may_read().is_ok());
     assert!(reader.expertise.hidden_topics(bob).is_ok());
@@ -146,7 +219,7 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
     refused(reader.users.deactivate(ada));
     refused(reader.expertise.person(ada));
 
-    let writer = d.as_(token(&[Scope::UsersWrite]));
+    let writer = d.as_(d.token(&[Scope::UsersWrite]));
     refused(writer.users.get(ada));
     refused(writer.users.may_read());
     assert!(writer.users.get_for_change(ada).is_ok());
@@ -163,11 +236,11 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
         .unwrap();
     assert_eq!(patched.profile().unwrap().firstname.as_str(), "Augusta");
 
-    let hooks = d.as_(token(&[Scope::WebhooksManage]));
+    let hooks = d.as_(d.token(&[Scope::WebhooksManage]));
     assert!(hooks.webhooks.subscriptions().unwrap().is_empty());
     // A token of every scope still issues no credential.
     refused(
-        d.as_(token(&Scope::ALL))
+        d.as_(d.token(&Scope::ALL))
             .credentials
             .list(CredentialKind::AccessToken),
     );
@@ -177,7 +250,7 @@ fn a_token_does_through_each_use_case_what_its_scopes_allow() {
 fn a_person_reads_and_changes_their_own_data_only_and_a_refusal_writes_nothing() {
     let d = doors();
     let (own, other) = (d.ada.id(), d.bob.id());
-    let ada = d.as_(Caller::Person(own));
+    let ada = d.as_(d.person(&d.ada));
     assert!(ada.privacy.learning_of(own).is_ok());
     assert!(ada.privacy.rules().is_ok());
     refused(ada.privacy.learning_of(other));
@@ -215,33 +288,33 @@ fn a_person_reads_and_changes_their_own_data_only_and_a_refusal_writes_nothing()
 fn what_a_person_knows_is_said_by_the_person_alone() {
     let d = doors();
     let (own, other) = (d.ada.id(), d.bob.id());
-    let ada = d.as_(Caller::Person(own));
+    let ada = d.as_(d.person(&d.ada));
     assert_eq!(ada.expertise.declare_topic(own, "COBOL").unwrap().len(), 1);
     refused(ada.expertise.declare_topic(other, "COBOL"));
     refused(ada.expertise.withdraw_topic(other, "cobol"));
     // Neither a token of every scope nor an administrator says it for
     // someone else; an administrator says it for themselves.
     refused(
-        d.as_(token(&Scope::ALL))
+        d.as_(d.token(&Scope::ALL))
             .expertise
             .declare_topic(own, "Lisp"),
     );
     refused(
-        d.as_(token(&Scope::ALL))
+        d.as_(d.token(&Scope::ALL))
             .expertise
             .withdraw_topic(own, "cobol"),
     );
-    let admin = d.as_(Caller::Administrator(other));
+    let admin = d.as_(d.administrator(&d.bob));
     refused(admin.expertise.declare_topic(own, "Lisp"));
     assert_eq!(
         admin.expertise.declare_topic(other, "Lisp").unwrap().len(),
         1
     );
     // What they say is read as their profile is.
-    let reader = d.as_(token(&[Scope::ExpertiseRead]));
+    let reader = d.as_(d.token(&[Scope::ExpertiseRead]));
     assert_eq!(reader.expertise.declared_topics(own).unwrap().len(), 1);
     refused(
-        d.as_(token(&[Scope::UsersRead]))
+        d.as_(d.token(&[Scope::UsersRead]))
             .expertise
             .declared_topics(own),
     );
@@ -274,14 +347,14 @@ fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
     );
     assert!(operator.users.get(d.bob.id()).is_ok());
     assert!(operator.privacy.export(d.bob.id()).is_ok());
-    let administrator = d.as_(Caller::Administrator(d.ada.id()));
+    let administrator = d.as_(d.administrator(&d.ada));
     administrator
         .credentials
         .revoke(CredentialKind::AccessToken, issued.credential.id)
         .unwrap();
     assert!(administrator.privacy.export(d.bob.id()).is_ok());
     // The same person, not an administrator on this request, is refused.
-    let person = d.as_(Caller::Person(d.ada.id()));
+    let person = d.as_(d.person(&d.ada));
     refused(person.credentials.list(CredentialKind::AccessToken));
     refused(person.privacy.export(d.bob.id()));
 }
@@ -289,7 +362,7 @@ fn the_use_cases_serve_the_operator_until_a_door_names_the_caller() {
 #[test]
 fn a_member_is_added_by_e_mail_and_taken_out_by_id_by_who_may_change_groups() {
     let d = doors();
-    let writer = d.as_(token(&[Scope::UsersWrite]));
+    let writer = d.as_(d.token(&[Scope::UsersWrite]));
     let group = writer
         .groups
         .create(GroupInput {
@@ -320,15 +393,64 @@ fn a_member_is_added_by_e_mail_and_taken_out_by_id_by_who_may_change_groups() {
         Err(ServiceError::NotFound(kenning_app::Missing::User))
     ));
     refused(
-        d.as_(Caller::Person(d.bob.id()))
+        d.as_(d.person(&d.bob))
             .groups
             .add_member_by_email(id, "bob@example.com"),
     );
     refused(
-        d.as_(token(&[Scope::UsersRead]))
+        d.as_(d.token(&[Scope::UsersRead]))
             .groups
             .remove_member(id, d.ada.id()),
     );
     let taken_out = writer.groups.remove_member(id, d.ada.id()).unwrap();
     assert!(members(&taken_out).is_empty());
+}
+
+/// An upload of `email`'s, as a connector sends it.
+fn an_upload(email: &str) -> kenning_domain::UploadInput {
+    use kenning_domain::{Raw, UploadInput};
+    UploadInput {
+        entity_type: Raw::Value("document".into()),
+        action_type: Raw::Value("create".into()),
+        action_date: Raw::Value("2026-03-01T10:00:00.000Z".into()),
+        user_email: Raw::Value(email.into()),
+        text: Raw::Value("Register allocation by graph colouring.".into()),
+        ..UploadInput::default()
+    }
+}
+
+#[test]
+fn no_door_uploads_reports_a_run_or_runs_a_round_and_the_operator_runs_the_rounds() {
+    let d = doors();
+    for caller in [
+        d.token(&Scope::ALL),
+        d.administrator(&d.ada),
+        d.person(&d.bob),
+    ] {
+        let door = d.as_(caller);
+        refused(door.expertise.upload(an_upload("ada@example.com")));
+        refused(door.users.identify(kenning_domain::Raw::Value(Vec::new())));
+        refused(door.users.purge_due());
+        refused(door.privacy.forget_expired(1));
+        refused(door.privacy.prune_asked());
+        refused(door.expertise.rebuild_standings());
+        refused(door.expertise.refresh_meanings());
+        refused(door.audit.prune(1));
+        refused(door.webhooks.deliver_due());
+        refused(door.sessions.prune());
+    }
+    // What the gate hands anyone to sign in with runs no round either.
+    let gate = Gate::new(d.use_cases.clone(), Administrators::nobody());
+    refused(gate.sessions().prune());
+    // The operator (the composition root, the command line) runs them.
+    let operator = &d.use_cases;
+    assert_eq!(operator.users.purge_due().unwrap(), 0);
+    assert_eq!(operator.privacy.forget_expired(1).unwrap(), 0);
+    assert_eq!(operator.audit.prune(1).unwrap(), 0);
+    assert_eq!(operator.sessions.prune().unwrap(), 0);
+    assert!(operator.webhooks.deliver_due().is_ok());
+    assert!(operator
+        .expertise
+        .upload(an_upload("ada@example.com"))
+        .is_ok());
 }

@@ -3,8 +3,12 @@
 //! the runs they report, read by whoever may read them.
 
 use chrono::Duration;
-use kenning_app::{Caller, ConnectorService, Gate, Machine, ServiceError, UseCases, UserService};
-use kenning_domain::{Actor, Channel, IdentityInput, NewUserInput, Raw, RunInput, Scope, User};
+use kenning_app::{
+    Administrators, Caller, Connector, Gate, Machine, ServiceError, UseCases, UserService,
+};
+use kenning_domain::{
+    Actor, Channel, CredentialKind, IdentityInput, NewUserInput, Raw, RunInput, Scope, User,
+};
 use uuid::Uuid;
 
 use super::{callers, start, users, world};
@@ -116,25 +120,30 @@ fn report(source: &str, error: Option<&str>) -> RunInput {
     }
 }
 
-fn key(name: &str) -> Machine {
-    Machine {
-        credential_id: Uuid::new_v4(),
-        name: name.to_owned(),
-        scopes: Vec::new(),
-    }
+/// A connector with a new API key named `name`, as the gate makes it once
+/// the key is presented, and the key.
+fn connector(use_cases: &UseCases, name: &str) -> (Connector, Machine) {
+    let issued = use_cases
+        .credentials
+        .issue(CredentialKind::ApiKey, name, &[], None)
+        .unwrap();
+    let gate = Gate::new(use_cases.clone(), Administrators::nobody());
+    let key = gate
+        .authenticate(CredentialKind::ApiKey, &issued.secret)
+        .unwrap();
+    (gate.connector(key.clone()), key)
 }
 
 #[test]
 fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
     let world = world();
-    let connectors = ConnectorService::new(world.0.clone(), world.0.clone(), world.1.clone());
-    let nightly = key("nightly git");
-    let first = connectors
-        .record_run(report("git", None), &nightly)
-        .unwrap();
+    let use_cases = callers::use_cases(&world);
+    let connectors = &use_cases.connectors;
+    let (nightly, key) = connector(&use_cases, "nightly git");
+    let first = nightly.record_run(report("git", None)).unwrap();
     world.1.advance(Duration::minutes(15));
-    let second = connectors
-        .record_run(report("git", Some("not a git repository")), &nightly)
+    let second = nightly
+        .record_run(report("git", Some("not a git repository")))
         .unwrap();
     let sources = connectors.sources(0, 100).unwrap().sources;
     assert_eq!(sources.len(), 1);
@@ -144,7 +153,7 @@ fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
     assert_eq!(git.runs, 2);
     assert_eq!(git.since, start());
     assert_eq!(git.last.received, start() + Duration::minutes(15));
-    assert_eq!(git.last.credential_id, nightly.credential_id);
+    assert_eq!(git.last.credential_id, key.credential_id());
     assert_eq!(git.last.credential_name, "nightly git");
     assert!(git.last.report.troubled());
     let runs = connectors
@@ -154,9 +163,7 @@ fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
         runs.iter().map(|r| r.id).collect::<Vec<_>>(),
         [second, first]
     );
-    let refused = connectors
-        .record_run(report("Git", None), &nightly)
-        .unwrap_err();
+    let refused = nightly.record_run(report("Git", None)).unwrap_err();
     assert_eq!(refused.code(), "ValidationError");
     assert_eq!(
         connectors.sources(0, 100).unwrap().sources[0].runs,
@@ -173,24 +180,30 @@ fn a_run_is_recorded_as_its_key_reported_it_when_it_was_received() {
 fn runs_are_read_by_administrators_and_tokens_that_read_users() {
     let world = world();
     let use_cases = callers::use_cases(&world);
-    use_cases
-        .connectors
-        .record_run(report("git", None), &key("nightly git"))
-        .unwrap();
+    let (nightly, _) = connector(&use_cases, "nightly git");
+    nightly.record_run(report("git", None)).unwrap();
     let ada = super::person(&use_cases.users, "ada@example.com");
     let as_ = |caller: Caller| -> UseCases {
-        Gate::new(use_cases.clone()).called_by(
+        Gate::new(use_cases.clone(), Administrators::nobody()).called_by(
             caller,
             Actor::credential(Uuid::new_v4(), "door", Channel::GraphQl),
         )
     };
-    let admin = as_(Caller::Administrator(ada.id()));
+    let administrators = callers::administrators_of(&world, &use_cases, &ada);
+    let admin = as_(callers::signed_in(&use_cases, &administrators, &ada));
     assert_eq!(admin.connectors.sources(0, 100).unwrap().sources.len(), 1);
-    let reader = as_(callers::token(&[Scope::UsersRead]));
+    let reader = as_(callers::token(&use_cases, &[Scope::UsersRead]));
     assert_eq!(reader.connectors.sources(0, 100).unwrap().sources.len(), 1);
     for refused in [
-        as_(Caller::Person(ada.id())),
-        as_(callers::token(&[Scope::ExpertiseRead, Scope::AuditRead])),
+        as_(callers::signed_in(
+            &use_cases,
+            &Administrators::nobody(),
+            &ada,
+        )),
+        as_(callers::token(
+            &use_cases,
+            &[Scope::ExpertiseRead, Scope::AuditRead],
+        )),
     ] {
         assert_eq!(
             refused.connectors.sources(0, 100).unwrap_err().code(),
@@ -204,7 +217,10 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
                 .code(),
             "Forbidden"
         );
-        // Who a source's identities are is a read of the directory too.
+    }
+    // Who a source's identities are is a connector's question, no
+    // door's.
+    for refused in [admin, reader] {
         assert_eq!(
             refused
                 .users
@@ -215,8 +231,7 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
         );
     }
     assert_eq!(
-        reader
-            .users
+        nightly
             .identify(Raw::Value(vec![identity(Some("ADA@example.com"), None)]))
             .unwrap()[0]
             .as_ref()
@@ -231,26 +246,14 @@ fn runs_are_read_by_administrators_and_tokens_that_read_users() {
 #[test]
 fn a_key_reports_its_own_sources_and_a_bounded_number_of_them() {
     let world = world();
-    let connectors = ConnectorService::new(world.0.clone(), world.0.clone(), world.1.clone());
-    let credentials = kenning_app::CredentialService::new(world.0.clone(), world.1.clone());
-    let issue = |name: &str| {
-        let issued = credentials
-            .issue(kenning_domain::CredentialKind::ApiKey, name, &[], None)
-            .unwrap();
-        Machine {
-            credential_id: issued.credential.id,
-            name: name.to_owned(),
-            scopes: Vec::new(),
-        }
-    };
-    let nightly = issue("nightly git");
-    let other = issue("other");
-    connectors
-        .record_run(report("git", Some("not a git repository")), &nightly)
+    let use_cases = callers::use_cases(&world);
+    let connectors = &use_cases.connectors;
+    let (nightly, nightly_key) = connector(&use_cases, "nightly git");
+    let (other, _) = connector(&use_cases, "other");
+    nightly
+        .record_run(report("git", Some("not a git repository")))
         .unwrap();
-    let refused = connectors
-        .record_run(report("git", None), &other)
-        .unwrap_err();
+    let refused = other.record_run(report("git", None)).unwrap_err();
     assert_eq!(refused.code(), "Forbidden");
     assert!(refused.to_string().contains("nightly git"), "{refused}");
     let sources = connectors.sources(0, 10).unwrap().sources;
@@ -259,25 +262,23 @@ fn a_key_reports_its_own_sources_and_a_bounded_number_of_them() {
         "the failed run stays last"
     );
 
-    credentials
-        .revoke(
-            kenning_domain::CredentialKind::ApiKey,
-            nightly.credential_id,
-        )
+    use_cases
+        .credentials
+        .revoke(CredentialKind::ApiKey, nightly_key.credential_id())
         .unwrap();
-    connectors.record_run(report("git", None), &other).unwrap();
+    other.record_run(report("git", None)).unwrap();
 
     let mut many = report("mail", None);
     for n in 1..kenning_app::MAX_SOURCES_PER_KEY {
         many.name = Raw::Value(format!("/var/mail/{n}"));
-        connectors.record_run(many.clone(), &other).unwrap();
+        other.record_run(many.clone()).unwrap();
     }
     many.name = Raw::Value("/var/mail/one-more".to_owned());
-    let refused = connectors.record_run(many, &other).unwrap_err();
+    let refused = other.record_run(many).unwrap_err();
     assert_eq!(refused.code(), "Forbidden");
     assert!(refused.to_string().contains("1000 sources"), "{refused}");
     // Its own sources it still reports.
-    connectors.record_run(report("git", None), &other).unwrap();
+    other.record_run(report("git", None)).unwrap();
     let page = connectors.sources(0, 10).unwrap();
     assert_eq!(page.total, kenning_app::MAX_SOURCES_PER_KEY);
     assert_eq!(page.sources.len(), 10);

@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use kenning_app::{AuditService, Caller, Gate, ServiceError, UseCases};
+use kenning_app::{Administrators, AuditService, Gate, ServiceError, UseCases};
 use kenning_domain::{Actor, AuditLimit, ExpertsLimit, Raw, Rule, UploadInput, UserId};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::AuditQuery;
@@ -34,8 +34,10 @@ fn company() -> Company {
 
 impl Company {
     fn as_person(&self, user: UserId) -> UseCases {
-        Gate::new(self.operator.clone())
-            .called_by(Caller::Person(user), Actor::person(user.as_uuid()))
+        let person = self.operator.users.get(user).unwrap();
+        let caller = callers::signed_in(&self.operator, &Administrators::nobody(), &person);
+        Gate::new(self.operator.clone(), Administrators::nobody())
+            .called_by(caller, Actor::person(user.as_uuid()))
     }
 
     fn first_for(&self, query: &str) -> Vec<(UserId, f64)> {

@@ -80,7 +80,7 @@ fn token(credentials: &CredentialService) -> IssuedCredential {
 fn accepts(credentials: &CredentialService, issued: &IssuedCredential) -> bool {
     match credentials.authenticate(issued.credential.kind, &issued.secret) {
         Ok(machine) => {
-            assert_eq!(machine.credential_id, issued.credential.id);
+            assert_eq!(machine.credential_id(), issued.credential.id);
             true
         }
         Err(ServiceError::Unauthenticated) => false,

@@ -3,7 +3,7 @@
 //! what people ask that nobody knows, for administrators (the ACTIVE members of the group
 //! `--admin-group` names). Anyone else signed in gets a 403 page on every
 //! path, read or form. The pages call the same use cases as the API, as
-//! [`Caller::Administrator`], their changes recorded as the person's; a
+//! an administrator ([`kenning_app::Caller::is_administrator`]), their changes recorded as the person's; a
 //! refusal's field problems are shown beside the fields.
 
 pub(crate) mod audit;
@@ -50,7 +50,7 @@ async fn administrator(req: &HttpRequest, app: &web::Data<Web>) -> Result<Visito
     if visitor.is_administrator() {
         return Ok(visitor);
     }
-    let text = match app.config.administrators.group() {
+    let text = match app.gate.administrators().group() {
         Some(group) => format!(
             "The admin console is for administrators: the active members of {group}. \
              Ask one of them to add you to it."
