@@ -195,6 +195,22 @@ fn card(
     })
 }
 
+/// What the page says of a question the use case refused: an unknown
+/// group, or a question too long; any other refusal is the caller's
+/// error.
+fn problem_of(refusal: ServiceError) -> Result<String, ServiceError> {
+    match refusal {
+        ServiceError::NotFound(_) => Ok(UNKNOWN_GROUP.to_owned()),
+        ServiceError::Validation(e) => Ok(match e.first().rule {
+            Rule::TooLong { limit } => {
+                format!("The question is longer than {limit} characters; ask it in fewer words.")
+            }
+            _ => e.to_string(),
+        }),
+        e => Err(e),
+    }
+}
+
 /// Everything the page shows for `query` (none: the groups alone).
 fn find(
     acting: &UseCases,
@@ -222,22 +238,10 @@ fn find(
     }
     let (experts, reading) = match acting.expertise.experts_read(query, limit, group) {
         Ok(answer) => answer,
-        Err(ServiceError::NotFound(_)) => {
-            found.problem = Some(UNKNOWN_GROUP.to_owned());
+        Err(e) => {
+            found.problem = Some(problem_of(e)?);
             return Ok(found);
         }
-        Err(ServiceError::Validation(e)) => {
-            found.problem = Some(match e.first().rule {
-                Rule::TooLong { limit } => {
-                    format!(
-                        "The question is longer than {limit} characters; ask it in fewer words."
-                    )
-                }
-                _ => e.to_string(),
-            });
-            return Ok(found);
-        }
-        Err(e) => return Err(e),
     };
     found.full = experts.len() == limit.get() as usize;
     found.answer = reading.answer;
