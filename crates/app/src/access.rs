@@ -20,7 +20,12 @@
 //! ```compile_fail
 //! // Nor make a machine of a credential nobody presented.
 //! fn script() -> kenning_app::Machine {
-//!     kenning_app::Machine::checked(uuid::Uuid::nil(), String::new(), Vec::new())
+//!     kenning_app::Machine::checked(
+//!         kenning_domain::CredentialKind::AccessToken,
+//!         uuid::Uuid::nil(),
+//!         String::new(),
+//!         Vec::new(),
+//!     )
 //! }
 //! ```
 
@@ -304,6 +309,7 @@ mod tests {
 
     fn machine(scopes: &[Scope]) -> Caller {
         Caller::token(Machine::checked(
+            kenning_domain::CredentialKind::AccessToken,
             Uuid::new_v4(),
             "script".to_owned(),
             scopes.to_vec(),
@@ -427,6 +433,7 @@ mod tests {
     #[test]
     fn a_connector_uploads_identifies_and_reports_and_nobody_calling_runs_a_round() {
         let key = Caller::connector(Machine::checked(
+            kenning_domain::CredentialKind::ApiKey,
             Uuid::new_v4(),
             "connector".to_owned(),
             Vec::new(),

@@ -165,6 +165,9 @@ impl CredentialService {
     /// counts them (nobody until given).
     #[must_use]
     pub fn with_administrators(self, administrators: Administrators) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         Self {
             administrators,
             ..self
@@ -184,6 +187,9 @@ impl CredentialService {
     /// The same service (sharing its memory of recent checks), what it
     /// issues and revokes recorded in the audit trail as done by `actor`.
     pub fn acting_as(&self, actor: Actor) -> Self {
+        if !self.caller.is_operator() {
+            return self.clone();
+        }
         Self {
             actor,
             ..self.clone()
@@ -194,6 +200,9 @@ impl CredentialService {
     /// at most `capacity` credentials; 0 reads the store on every check.
     #[must_use]
     pub fn with_cache_capacity(self, capacity: usize) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         Self {
             verified: Arc::new(Verified::new(capacity)),
             ..self
@@ -370,7 +379,7 @@ impl CredentialService {
                 return Err(ServiceError::Unauthenticated);
             }
         }
-        let machine = Machine::checked(stored.id, stored.name, stored.scopes);
+        let machine = Machine::checked(kind, stored.id, stored.name, stored.scopes);
         self.verified
             .remember(kind, id, secret_hash, machine.clone(), ticket);
         Ok(machine)

@@ -22,7 +22,7 @@ use kenning_ports::OutboxCounts;
 use uuid::Uuid;
 
 use crate::access::Caller;
-use crate::administrators::Administrators;
+use crate::administrators::{Administrators, AdministratorsGroup};
 use crate::machine::Machine;
 use crate::use_cases::UseCases;
 use crate::{Accepted, ServiceError, Session, SessionService};
@@ -54,21 +54,26 @@ impl Gate {
 
     /// The caller of a request that presented the access token `machine`
     /// (checked by [`authenticate`](Self::authenticate)): it may do what
-    /// its scopes allow.
-    pub fn for_token(&self, machine: Machine) -> Caller {
-        Caller::token(machine)
+    /// its scopes allow. `Unauthenticated` for an API key, which is a
+    /// connector's ([`connector`](Self::connector)).
+    pub fn for_token(&self, machine: Machine) -> Result<Caller, ServiceError> {
+        match machine.kind() {
+            CredentialKind::AccessToken => Ok(Caller::token(machine)),
+            CredentialKind::ApiKey => Err(ServiceError::Unauthenticated),
+        }
     }
 
     /// The caller of a request in `session`: its person, an administrator
     /// when [`Administrators`] say so now (asked on every request, so that
     /// leaving the group takes effect at once).
     pub fn for_session(&self, session: &Session) -> Result<Caller, ServiceError> {
-        self.administrators.caller(&session.user)
+        self.administrators.caller(session.user())
     }
 
-    /// Who administers Kenning in the web app.
-    pub fn administrators(&self) -> &Administrators {
-        &self.administrators
+    /// How the settings name the administrators' group, if they do: for
+    /// telling a person who is no administrator whom to ask.
+    pub fn administrators_group(&self) -> Option<&AdministratorsGroup> {
+        self.administrators.group()
     }
 
     /// The use cases as `caller` calls them, each refusing what the caller
@@ -80,10 +85,14 @@ impl Gate {
     /// What a connector does with the connector's key it presented
     /// (`key`, checked by [`authenticate`](Self::authenticate)): the use
     /// cases as that connector calls them, which upload, identify and
-    /// report runs only.
-    pub fn connector(&self, key: Machine) -> Connector {
-        Connector {
-            acting: self.operator.narrowed(Caller::connector(key)),
+    /// report runs only. `Unauthenticated` for an access token, which
+    /// is a script's ([`for_token`](Self::for_token)).
+    pub fn connector(&self, key: Machine) -> Result<Connector, ServiceError> {
+        match key.kind() {
+            CredentialKind::ApiKey => Ok(Connector {
+                acting: self.operator.narrowed(Caller::connector(key)),
+            }),
+            CredentialKind::AccessToken => Err(ServiceError::Unauthenticated),
         }
     }
 

@@ -77,6 +77,9 @@ impl GroupService {
     /// given).
     #[must_use]
     pub fn with_administrators(mut self, administrators: Administrators) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.administrators = administrators;
         self
     }
@@ -84,6 +87,9 @@ impl GroupService {
     /// The same service, its changes recorded in the audit trail as made
     /// by `actor`.
     pub fn acting_as(&self, actor: Actor) -> Self {
+        if !self.caller.is_operator() {
+            return self.clone();
+        }
         Self {
             actor,
             ..self.clone()

@@ -1,6 +1,6 @@
 //! A script calling with a credential, once the credential was checked.
 
-use kenning_domain::Scope;
+use kenning_domain::{CredentialKind, Scope};
 use uuid::Uuid;
 
 use crate::error::ServiceError;
@@ -13,20 +13,33 @@ use crate::error::ServiceError;
 /// connector of an upload ([`crate::Gate::connector`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Machine {
+    kind: CredentialKind,
     credential_id: Uuid,
     name: String,
     scopes: Vec<Scope>,
 }
 
 impl Machine {
-    /// The machine of the credential `credential_id`, issued under
-    /// `name` with `scopes`, once checked.
-    pub(crate) fn checked(credential_id: Uuid, name: String, scopes: Vec<Scope>) -> Self {
+    /// The machine of the credential `credential_id` of `kind`, issued
+    /// under `name` with `scopes`, once checked.
+    pub(crate) fn checked(
+        kind: CredentialKind,
+        credential_id: Uuid,
+        name: String,
+        scopes: Vec<Scope>,
+    ) -> Self {
         Self {
+            kind,
             credential_id,
             name,
             scopes,
         }
+    }
+
+    /// Whether the credential presented was an access token or an API
+    /// key.
+    pub fn kind(&self) -> CredentialKind {
+        self.kind
     }
 
     /// The id of the credential that was presented.

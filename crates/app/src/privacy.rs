@@ -84,6 +84,9 @@ impl PrivacyService {
 
     /// The same service, its changes recorded as made by `actor`.
     pub fn acting_as(&self, actor: kenning_domain::Actor) -> Self {
+        if !self.caller.is_operator() {
+            return self.clone();
+        }
         Self {
             actor,
             ..self.clone()

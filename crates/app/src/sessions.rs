@@ -37,14 +37,22 @@ pub struct IssuedLink {
 /// and the session's id.
 #[derive(Debug, Clone)]
 pub struct Session {
-    /// The person, as read on this request.
-    pub user: User,
-    /// The session's id.
-    pub id: Uuid,
+    user: User,
+    id: Uuid,
     csrf: String,
 }
 
 impl Session {
+    /// The person, as read on this request.
+    pub fn user(&self) -> &User {
+        &self.user
+    }
+
+    /// The session's id.
+    pub fn id(&self) -> Uuid {
+        self.id
+    }
+
     /// The token the session's forms carry against cross-site request
     /// forgery.
     pub fn csrf_token(&self) -> &str {

@@ -11,7 +11,9 @@ use crate::{
 
 /// The use cases: as the composition root builds them (for the operator)
 /// to put behind the [`crate::Gate`], or as the gate hands them to a door,
-/// for one caller.
+/// for one caller. A service narrowed to a caller builds nothing more: its
+/// `with_…` and `acting_as` give it back unchanged, so a door cannot lift
+/// a guard, swap a store or change whom the audit trail names.
 #[derive(Debug, Clone)]
 pub struct UseCases {
     /// Users.
@@ -26,7 +28,8 @@ pub struct UseCases {
     pub audit: AuditService,
     /// Webhook subscriptions.
     pub webhooks: WebhookService,
-    /// Signing people in to the web app (for anyone: not narrowed).
+    /// Signing people in to the web app (narrowed to anyone, who runs no
+    /// round).
     pub sessions: SessionService,
     /// A person's data and the rules on learning.
     pub privacy: PrivacyService,
@@ -37,22 +40,23 @@ pub struct UseCases {
 impl UseCases {
     /// The same use cases as `caller` calls them, each refusing what the
     /// caller may not do, their changes recorded as made by `actor`: for
-    /// the [`crate::Gate`], a door's only way to them.
+    /// the [`crate::Gate`], a door's only way to them. The actor is set
+    /// before the caller, as a narrowed service builds nothing more.
     pub(crate) fn called_by(&self, caller: Caller, actor: Actor) -> Self {
-        let narrowed = self.narrowed(caller);
         Self {
-            users: narrowed.users.acting_as(actor.clone()),
-            credentials: narrowed.credentials.acting_as(actor.clone()),
-            groups: narrowed.groups.acting_as(actor.clone()),
-            expertise: narrowed.expertise.acting_as(actor.clone()),
-            privacy: narrowed.privacy.acting_as(actor),
-            ..narrowed
+            users: self.users.acting_as(actor.clone()),
+            credentials: self.credentials.acting_as(actor.clone()),
+            groups: self.groups.acting_as(actor.clone()),
+            expertise: self.expertise.acting_as(actor.clone()),
+            privacy: self.privacy.acting_as(actor),
+            ..self.clone()
         }
+        .narrowed(caller)
     }
 
     /// The same use cases as `caller` calls them, their changes recorded
-    /// as the composition root's actor: the connector door's, whose
-    /// uploads and runs carry their key themselves.
+    /// as the composition root's actor: the connector door's, whose runs
+    /// carry their key and whose uploads their person.
     pub(crate) fn narrowed(&self, caller: Caller) -> Self {
         Self {
             users: self.users.called_by(caller.clone()),

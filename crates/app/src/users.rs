@@ -89,6 +89,9 @@ impl UserService {
     /// `administrators` (nobody's until given).
     #[must_use]
     pub fn with_administrators(mut self, administrators: Administrators) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.administrators = administrators;
         self
     }
@@ -97,6 +100,9 @@ impl UserService {
     /// each writing its own transactions at once with the others; the
     /// composition root, which knows the store, says how many.
     pub fn with_writers(mut self, writers: usize) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.inserts = insert_writers(&self.users, writers);
         self
     }
@@ -104,6 +110,9 @@ impl UserService {
     /// The same service, its changes recorded in the audit trail as made
     /// by `actor` (the credential of a request, the command line).
     pub fn acting_as(&self, actor: Actor) -> Self {
+        if !self.caller.is_operator() {
+            return self.clone();
+        }
         Self {
             actor,
             ..self.clone()

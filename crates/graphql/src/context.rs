@@ -55,14 +55,14 @@ impl juniper::Context for Context {}
 impl Context {
     /// A request's context: `machine` calling the use cases behind
     /// `gate`, its changes recorded as made by its credential through
-    /// GraphQL.
-    pub fn new(machine: Machine, gate: &Gate, max_offset: u32) -> Self {
+    /// GraphQL. `Unauthenticated` when `machine` is no access token.
+    pub fn new(machine: Machine, gate: &Gate, max_offset: u32) -> Result<Self, ServiceError> {
         let actor = Actor::credential(machine.credential_id(), machine.name(), Channel::GraphQl);
-        Self {
-            use_cases: gate.called_by(gate.for_token(machine), actor),
+        Ok(Self {
+            use_cases: gate.called_by(gate.for_token(machine)?, actor),
             max_offset,
             read_ahead: Arc::default(),
-        }
+        })
     }
 
     /// Reads the people `ids` an answer names in one batch, for

@@ -272,7 +272,7 @@ fn world(scopes: Vec<Scope>) -> World {
     let machine = gate
         .authenticate(CredentialKind::AccessToken, &issued.secret)
         .unwrap();
-    let context = Context::new(machine, &gate, 10_000);
+    let context = Context::new(machine, &gate, 10_000).unwrap();
     World {
         store,
         context,

@@ -141,7 +141,10 @@ pub(crate) async fn read_object(
     limit: usize,
     shape: &'static str,
 ) -> Result<(Connector, Map<String, Value>), Problem> {
-    let connector = state.gate.connector(credential::api_key(req, state).await?);
+    let connector = state
+        .gate
+        .connector(credential::api_key(req, state).await?)
+        .map_err(|_| Problem::unauthenticated("the connectors' API takes an API key"))?;
     let body = read_json(req, payload, limit, state.config.body_timeout).await?;
     let value: Value = serde_json::from_slice(&body)
         .map_err(|e| Problem::bad_request(format!("the body is not valid JSON: {e}")))?;

@@ -39,7 +39,8 @@ async fn run(
     .await?;
     let request = parse_request(&body, state.config.max_batch)?;
 
-    let context = Context::new(machine, &state.gate, state.schema.limits().max_offset);
+    let context = Context::new(machine, &state.gate, state.schema.limits().max_offset)
+        .map_err(|_| Problem::unauthenticated("GraphQL takes an access token, not an API key"))?;
     let schema = state.schema.clone();
     let max_response = state.config.max_response_bytes;
     let (ok, json) = web::block(move || {

@@ -152,7 +152,12 @@ fn base(req: &HttpRequest) -> String {
 async fn called(req: &HttpRequest, state: &AppState) -> Result<UseCases, ScimError> {
     let machine = credential::bearer(req, state).await.map_err(from_problem)?;
     let actor = Actor::credential(machine.credential_id(), machine.name(), Channel::Scim);
-    Ok(state.gate.called_by(state.gate.for_token(machine), actor))
+    let caller = state
+        .gate
+        .for_token(machine)
+        .map_err(|_| Problem::unauthenticated("SCIM takes an access token, not an API key"))
+        .map_err(from_problem)?;
+    Ok(state.gate.called_by(caller, actor))
 }
 
 /// `Forbidden` unless the request's token may read the directory, which

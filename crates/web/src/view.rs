@@ -27,7 +27,7 @@ impl Chrome {
     pub(crate) fn of(visitor: Option<&Visitor>) -> Self {
         match visitor {
             Some(v) => Self {
-                name: v.user.profile().map(|profile| profile.display_name()),
+                name: v.user().profile().map(|profile| profile.display_name()),
                 admin: v.is_administrator(),
                 csrf: v.csrf_token().to_owned(),
             },

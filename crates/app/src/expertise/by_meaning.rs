@@ -20,6 +20,9 @@ impl ExpertiseService {
     /// [`with_other_languages_embedder`](Self::with_other_languages_embedder)
     /// too, `embedder` reads the queries read in English alone.
     pub fn with_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.meanings.first = Some(Arc::new(Meanings::new(embedder)));
         self
     }
@@ -30,6 +33,9 @@ impl ExpertiseService {
     /// of a query too short to tell its language by with the model whose
     /// vocabulary spells its words with fewer pieces, or both.
     pub fn with_other_languages_embedder(mut self, embedder: Arc<dyn Embedder>) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.meanings.others = Some(Arc::new(Meanings::new(embedder)));
         self
     }

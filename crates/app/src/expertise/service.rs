@@ -88,6 +88,9 @@ impl ExpertiseService {
     /// store that writes one transaction at a time anyway (SQLite); the
     /// composition root, which knows the store, says how many.
     pub fn with_writers(mut self, writers: usize) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         self.commit = upload_writers(&self.store, &self.scoring, writers);
         self
     }
@@ -96,6 +99,9 @@ impl ExpertiseService {
     /// not learned about shows no topics, and the subjects asked that at
     /// most one person holds are counted there.
     pub fn with_privacy(mut self, privacy: Arc<dyn PrivacyStore>) -> Self {
+        if !self.caller.is_operator() {
+            return self;
+        }
         let ledger = Arc::new(AskedLedger::new(privacy.clone(), self.clock.clone()));
         self.privacy = Some((privacy, ledger));
         self
@@ -135,6 +141,9 @@ impl ExpertiseService {
     /// audit trail as made by `actor` (uploads are not changes of a
     /// person and are not recorded).
     pub fn acting_as(&self, actor: Actor) -> Self {
+        if !self.caller.is_operator() {
+            return self.clone();
+        }
         Self {
             actor,
             ..self.clone()

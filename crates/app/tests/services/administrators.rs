@@ -258,6 +258,22 @@ fn who_administers_changes_only_for_a_caller_who_may_change_it() {
             .update_email(ada.id(), "mallory+a@example.com", None),
     );
     assert_eq!(s.users.get(ada.id()).unwrap(), ada);
+    // A door cannot lift the guard by building on what it was handed.
+    forbidden(
+        writer
+            .users
+            .clone()
+            .with_administrators(Administrators::nobody())
+            .acting_as(Actor::cli())
+            .update_email(ada.id(), "mallory+a@example.com", None),
+    );
+    forbidden(
+        writer
+            .groups
+            .clone()
+            .with_administrators(Administrators::nobody())
+            .delete(group.id(), None),
+    );
 
     // What does not touch who administers stays users:write's.
     writer

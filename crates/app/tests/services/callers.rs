@@ -143,6 +143,7 @@ pub(super) fn token(use_cases: &UseCases, scopes: &[Scope]) -> Caller {
         gate.authenticate(CredentialKind::AccessToken, &issued.secret)
             .unwrap(),
     )
+    .unwrap()
 }
 
 /// `user` signed in to the web app, as the gate makes them: an
@@ -406,6 +407,53 @@ fn a_member_is_added_by_e_mail_and_taken_out_by_id_by_who_may_change_groups() {
     assert!(members(&taken_out).is_empty());
 }
 
+/// A run's report, as a connector sends it.
+fn a_run() -> kenning_domain::RunInput {
+    use kenning_domain::Raw;
+    let s = |v: &str| Raw::Value(v.to_owned());
+    kenning_domain::RunInput {
+        source: s("git"),
+        name: s("/srv/git/kenning.git"),
+        started: s("2026-03-02T07:00:00Z"),
+        finished: s("2026-03-02T07:05:00Z"),
+        read: Raw::Value(1),
+        sent: Raw::Value(1),
+        known: Raw::Value(0),
+        not_found: Raw::Value(0),
+        refused: Raw::Missing,
+        failed: Raw::Value(0),
+        dry_run: Raw::Value(false),
+        error: Raw::Null,
+        refused_fields: Vec::new(),
+    }
+}
+
+#[test]
+fn a_token_is_no_connector_and_an_api_key_no_token() {
+    let d = doors();
+    let gate = Gate::new(d.use_cases.clone(), Administrators::nobody());
+    let issue = |kind| {
+        let issued = d
+            .use_cases
+            .credentials
+            .issue(kind, &format!("{kind:?}"), &[], None)
+            .unwrap();
+        gate.authenticate(kind, &issued.secret).unwrap()
+    };
+    let token = issue(CredentialKind::AccessToken);
+    let key = issue(CredentialKind::ApiKey);
+    assert!(matches!(
+        gate.connector(token.clone()),
+        Err(ServiceError::Unauthenticated)
+    ));
+    assert!(matches!(
+        gate.for_token(key.clone()),
+        Err(ServiceError::Unauthenticated)
+    ));
+    assert!(gate.for_token(token).is_ok());
+    assert!(gate.connector(key).unwrap().record_run(a_run()).is_ok());
+}
+
 /// An upload of `email`'s, as a connector sends it.
 fn an_upload(email: &str) -> kenning_domain::UploadInput {
     use kenning_domain::{Raw, UploadInput};
@@ -438,7 +486,10 @@ fn no_door_uploads_reports_a_run_or_runs_a_round_and_the_operator_runs_the_round
         refused(door.audit.prune(1));
         refused(door.webhooks.deliver_due());
         refused(door.sessions.prune());
+        refused(door.connectors.record_run(a_run()));
     }
+    // The operator has no key to report a run as.
+    refused(d.use_cases.connectors.record_run(a_run()));
     // What the gate hands anyone to sign in with runs no round either.
     let gate = Gate::new(d.use_cases.clone(), Administrators::nobody());
     refused(gate.sessions().prune());

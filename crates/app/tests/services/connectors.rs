@@ -131,7 +131,7 @@ fn connector(use_cases: &UseCases, name: &str) -> (Connector, Machine) {
     let key = gate
         .authenticate(CredentialKind::ApiKey, &issued.secret)
         .unwrap();
-    (gate.connector(key.clone()), key)
+    (gate.connector(key.clone()).unwrap(), key)
 }
 
 #[test]

@@ -22,7 +22,7 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
     let acting = person.use_cases(&app);
     let me = person.clone();
     let notice = held_notice(&req);
-    match web::block(move || super::person::profile(&acting, &me, &me.user, true, None)).await {
+    match web::block(move || super::person::profile(&acting, &me, me.user(), true, None)).await {
         Ok(Ok(mut profile)) => {
             profile.done = notice;
             respond(StatusCode::OK, &profile)
@@ -84,7 +84,7 @@ pub(crate) async fn change_topic(
         );
     };
     let acting = person.use_cases(&app);
-    let id = person.user.id();
+    let id = person.user().id();
     let changed = web::block(move || acting.expertise.set_topic_hidden(id, &topic, hidden)).await;
     match changed {
         Ok(Ok(done)) => {
@@ -155,7 +155,7 @@ pub(crate) async fn declare(
         return refused;
     }
     let acting = person.use_cases(&app);
-    let id = person.user.id();
+    let id = person.user().id();
     let changed = match (topic, key) {
         (Some(topic), None) => web::block(move || acting.expertise.declare_topic(id, &topic)).await,
         (None, Some(key)) => web::block(move || acting.expertise.withdraw_topic(id, &key)).await,

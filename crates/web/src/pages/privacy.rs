@@ -83,7 +83,7 @@ pub(crate) async fn download(
         return refused;
     }
     let acting = person.use_cases(&app);
-    let id = person.user.id();
+    let id = person.user().id();
     let exported = blocking(move || acting.privacy.export(id)).await;
     match exported {
         Ok(Ok(data)) => data_download(&data, DATA_FILE),
@@ -117,7 +117,7 @@ pub(crate) async fn set_learning(
         );
     };
     let acting = person.use_cases(&app);
-    let id = person.user.id();
+    let id = person.user().id();
     let changed = blocking(move || acting.privacy.set_learning(id, Some(choice))).await;
     after_change(&person, changed, "/me#your-data")
 }
@@ -166,7 +166,7 @@ pub(crate) async fn forget(
         );
     }
     let acting = person.use_cases(&app);
-    let id = person.user.id();
+    let id = person.user().id();
     let forgotten = blocking(move || acting.privacy.forget(id)).await;
     after_change(&person, forgotten, "/me")
 }

@@ -15,8 +15,13 @@ enum Rule {
     /// It goes through this other public method of the service, which
     /// asks.
     Through(&'static str),
-    /// It builds or configures the service, or reads its own settings:
-    /// no stored data, nothing that can fail.
+    /// It makes the service, for the operator.
+    Constructs,
+    /// It configures the service, and on one narrowed to a door gives it
+    /// back unchanged (it asks whether the caller is the operator).
+    Builds,
+    /// It reads the service's own settings: no stored data, nothing that
+    /// can fail.
     OwnSettings,
     /// Anyone may: what answers a request before its caller is known, for
     /// the reason given.
@@ -25,10 +30,10 @@ enum Rule {
 
 /// (service, method, rule), for every public method of every service.
 const ROWS: &[(&str, &str, Rule)] = &[
-    ("AuditService", "new", Rule::OwnSettings),
+    ("AuditService", "new", Rule::Constructs),
     ("AuditService", "entries", Rule::Asks("ReadAudit")),
     ("AuditService", "prune", Rule::Asks("RunRound")),
-    ("ConnectorService", "new", Rule::OwnSettings),
+    ("ConnectorService", "new", Rule::Constructs),
     ("ConnectorService", "record_run", Rule::Asks("ReportRun")),
     (
         "ConnectorService",
@@ -40,18 +45,10 @@ const ROWS: &[(&str, &str, Rule)] = &[
         "runs_of",
         Rule::Asks("ReadConnectorRuns"),
     ),
-    ("CredentialService", "new", Rule::OwnSettings),
-    (
-        "CredentialService",
-        "with_administrators",
-        Rule::OwnSettings,
-    ),
-    ("CredentialService", "acting_as", Rule::OwnSettings),
-    (
-        "CredentialService",
-        "with_cache_capacity",
-        Rule::OwnSettings,
-    ),
+    ("CredentialService", "new", Rule::Constructs),
+    ("CredentialService", "with_administrators", Rule::Builds),
+    ("CredentialService", "acting_as", Rule::Builds),
+    ("CredentialService", "with_cache_capacity", Rule::Builds),
     (
         "CredentialService",
         "issue",
@@ -74,9 +71,9 @@ const ROWS: &[(&str, &str, Rule)] = &[
         "authenticate",
         Rule::Anyone("checks a presented credential, for anyone"),
     ),
-    ("GroupService", "new", Rule::OwnSettings),
-    ("GroupService", "with_administrators", Rule::OwnSettings),
-    ("GroupService", "acting_as", Rule::OwnSettings),
+    ("GroupService", "new", Rule::Constructs),
+    ("GroupService", "with_administrators", Rule::Builds),
+    ("GroupService", "acting_as", Rule::Builds),
     ("GroupService", "create", Rule::Asks("WriteUsers")),
     ("GroupService", "get", Rule::Asks("ReadGroups")),
     ("GroupService", "list", Rule::Asks("ReadGroups")),
@@ -92,8 +89,8 @@ const ROWS: &[(&str, &str, Rule)] = &[
     ("GroupService", "groups_of", Rule::Asks("ReadGroups")),
     ("GroupService", "groups_of_all", Rule::Asks("ReadGroups")),
     ("GroupService", "delete", Rule::Asks("WriteUsers")),
-    ("PrivacyService", "new", Rule::OwnSettings),
-    ("PrivacyService", "acting_as", Rule::OwnSettings),
+    ("PrivacyService", "new", Rule::Constructs),
+    ("PrivacyService", "acting_as", Rule::Builds),
     ("PrivacyService", "rules", Rule::Asks("ReadLearningRules")),
     ("PrivacyService", "set_rule", Rule::Asks("SetLearningRules")),
     ("PrivacyService", "learning_of", Rule::Asks("ReadDataOf")),
@@ -107,7 +104,7 @@ const ROWS: &[(&str, &str, Rule)] = &[
     ("PrivacyService", "asked", Rule::Asks("ReadAskedSubjects")),
     ("PrivacyService", "prune_asked", Rule::Asks("RunRound")),
     ("PrivacyService", "export", Rule::Asks("ReadDataOf")),
-    ("SessionService", "new", Rule::OwnSettings),
+    ("SessionService", "new", Rule::Constructs),
     ("SessionService", "policy", Rule::OwnSettings),
     (
         "SessionService",
@@ -135,10 +132,10 @@ const ROWS: &[(&str, &str, Rule)] = &[
         Rule::Anyone("ends the session presented"),
     ),
     ("SessionService", "prune", Rule::Asks("RunRound")),
-    ("UserService", "new", Rule::OwnSettings),
-    ("UserService", "with_administrators", Rule::OwnSettings),
-    ("UserService", "with_writers", Rule::OwnSettings),
-    ("UserService", "acting_as", Rule::OwnSettings),
+    ("UserService", "new", Rule::Constructs),
+    ("UserService", "with_administrators", Rule::Builds),
+    ("UserService", "with_writers", Rule::Builds),
+    ("UserService", "acting_as", Rule::Builds),
     ("UserService", "create", Rule::Through("create_as")),
     ("UserService", "create_as", Rule::Asks("WriteUsers")),
     ("UserService", "may_read", Rule::Asks("ReadUsers")),
@@ -160,7 +157,7 @@ const ROWS: &[(&str, &str, Rule)] = &[
     ("UserService", "status_changes", Rule::OwnSettings),
     ("UserService", "cancel_delete", Rule::Asks("WriteUsers")),
     ("UserService", "purge_due", Rule::Asks("RunRound")),
-    ("WebhookService", "new", Rule::OwnSettings),
+    ("WebhookService", "new", Rule::Constructs),
     ("WebhookService", "subscribe", Rule::Asks("ManageWebhooks")),
     (
         "WebhookService",
@@ -176,11 +173,11 @@ const ROWS: &[(&str, &str, Rule)] = &[
     ("WebhookService", "counts", Rule::Asks("ManageWebhooks")),
     ("WebhookService", "deliver_due", Rule::Asks("RunRound")),
     ("UserService", "identify", Rule::Asks("IdentifyPeople")),
-    ("ExpertiseService", "with_embedder", Rule::OwnSettings),
+    ("ExpertiseService", "with_embedder", Rule::Builds),
     (
         "ExpertiseService",
         "with_other_languages_embedder",
-        Rule::OwnSettings,
+        Rule::Builds,
     ),
     ("ExpertiseService", "meaning_model", Rule::OwnSettings),
     ("ExpertiseService", "meaning_topics", Rule::OwnSettings),
@@ -260,9 +257,9 @@ const ROWS: &[(&str, &str, Rule)] = &[
         "related_topics_of",
         Rule::Asks("ReadExpertise"),
     ),
-    ("ExpertiseService", "new", Rule::OwnSettings),
-    ("ExpertiseService", "with_writers", Rule::OwnSettings),
-    ("ExpertiseService", "with_privacy", Rule::OwnSettings),
+    ("ExpertiseService", "new", Rule::Constructs),
+    ("ExpertiseService", "with_writers", Rule::Builds),
+    ("ExpertiseService", "with_privacy", Rule::Builds),
     (
         "ExpertiseService",
         "flush_asked",
@@ -273,7 +270,7 @@ const ROWS: &[(&str, &str, Rule)] = &[
         "rebuild_standings",
         Rule::Asks("RunRound"),
     ),
-    ("ExpertiseService", "acting_as", Rule::OwnSettings),
+    ("ExpertiseService", "acting_as", Rule::Builds),
     ("ExpertiseService", "person", Rule::Asks("ReadExpertise")),
     ("ExpertiseService", "people", Rule::Asks("ReadExpertise")),
     (
@@ -307,14 +304,38 @@ fn public_methods() -> BTreeMap<(String, String), String> {
         let lines: Vec<&str> = text.lines().collect();
         let mut service: Option<&str> = None;
         for (at, line) in lines.iter().enumerate() {
-            if let Some(rest) = line.strip_prefix("impl ") {
-                service = rest
-                    .strip_suffix(" {")
-                    .filter(|name| name.ends_with("Service") && !name.contains(' '));
-            } else if *line == "}" {
+            if line.starts_with("impl") && line.contains("Service") {
+                let name = line
+                    .strip_prefix("impl ")
+                    .and_then(|rest| rest.strip_suffix(" {"))
+                    .filter(|name| name.chars().all(char::is_alphanumeric));
+                // Only a plain `impl XService {` is read: a generic impl of
+                // a service would hide its methods.
+                assert!(
+                    name.is_some() || line.contains(" for "),
+                    "{}: an impl of a service this check cannot read: {line}",
+                    path.display()
+                );
+                service = name.filter(|name| name.ends_with("Service"));
+                continue;
+            }
+            if *line == "}" {
                 service = None;
-            } else if let (Some(service), Some(rest)) = (service, line.strip_prefix("    pub fn "))
-            {
+                continue;
+            }
+            let Some(service) = service else {
+                continue;
+            };
+            if let Some(rest) = line.strip_prefix("    pub ") {
+                assert!(
+                    ["fn ", "(crate) ", "(super) "]
+                        .iter()
+                        .any(|read| rest.starts_with(read)),
+                    "{}: a public item of a service this check cannot read: {line}",
+                    path.display()
+                );
+            }
+            if let Some(rest) = line.strip_prefix("    pub fn ") {
                 let name: String = rest
                     .chars()
                     .take_while(|c| c.is_alphanumeric() || *c == '_')
@@ -351,8 +372,17 @@ fn every_public_method_of_every_service_has_its_row_and_keeps_to_it() {
         let body = &methods[&(service.clone(), method.clone())];
         match rule {
             Rule::Asks(operation) => assert!(
-                body.contains(&format!("require(Operation::{operation}")),
+                ["(", ")"].iter().any(|next| body
+                    .contains(&format!("self.caller.require(Operation::{operation}{next}"))),
                 "{service}::{method} does not ask for {operation}"
+            ),
+            Rule::Constructs => assert!(
+                body.contains("caller: Caller::operator()"),
+                "{service}::{method} makes a service for someone else than the operator"
+            ),
+            Rule::Builds => assert!(
+                body.contains("if !self.caller.is_operator() {"),
+                "{service}::{method} builds on a service narrowed to a door"
             ),
             Rule::Through(other) => {
                 assert!(

@@ -50,7 +50,7 @@ async fn administrator(req: &HttpRequest, app: &web::Data<Web>) -> Result<Visito
     if visitor.is_administrator() {
         return Ok(visitor);
     }
-    let text = match app.gate.administrators().group() {
+    let text = match app.gate.administrators_group() {
         Some(group) => format!(
             "The admin console is for administrators: the active members of {group}. \
              Ask one of them to add you to it."
