@@ -11,6 +11,7 @@
 
 mod answer;
 mod declared;
+mod evidence;
 mod holders;
 mod ranking;
 mod related;
@@ -20,10 +21,11 @@ mod trace;
 
 pub use answer::{worth_showing, Answer, Band, Verdict, NEAREST_FLOOR, THE_PERSON};
 pub use declared::{with_declared, DeclaredTopic, MAX_DECLARED_TOPICS};
+pub use evidence::{ActionTopic, Evidence, Population};
 pub use holders::holders;
 pub use ranking::{
-    profile_order, query_terms, rank_experts, read_query, subject_known, ActionTopic, Evidence,
-    Expert, Population, QueryTerm, ReadTerm, ACTIONS_COUNTED,
+    profile_order, query_terms, rank_experts, read_query, subject_known, Expert, QueryTerm,
+    ReadTerm, ACTIONS_COUNTED,
 };
 pub use related::{commonest_labels, related_topics, RelatedTopic};
 pub use scoring::{EntityTopic, Scoring, ScoringError};

@@ -1,12 +1,15 @@
-//! The words a question for a person is made of, per language: read by
-//! [`crate::question`] through each language's [`crate::language::Rules`].
+//! The words a question for a person is made of, per language, kept as
+//! data: a question is read from them through each language's rules.
 
-/// The asking words of a language (ISO 639-1), lower case: interrogatives
-/// for a person, the verbs and nouns of asking for one, and the
-/// courtesies around a question, with their common inflections.
-pub fn asking_words(code: &str) -> &'static [&'static str] {
-    match code {
-        "en" => &[
+use crate::word_lists::WordLists;
+
+/// The asking words of each language (ISO 639-1), lower case:
+/// interrogatives for a person, the verbs and nouns of asking for one, and
+/// the courtesies around a question, with their common inflections.
+pub const ASKING_WORDS: WordLists = WordLists(&[
+    (
+        "en",
+        &[
             "who",
             "whom",
             "who's",
@@ -68,7 +71,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "hey",
             "thanks",
         ],
-        "de" => &[
+    ),
+    (
+        "de",
+        &[
             "wer",
             "wen",
             "wem",
@@ -128,7 +134,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "bitte",
             "danke",
         ],
-        "fr" => &[
+    ),
+    (
+        "fr",
+        &[
             "qui",
             "quelqu'un",
             "quelqu’un",
@@ -170,7 +179,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "merci",
             "plaît",
         ],
-        "es" => &[
+    ),
+    (
+        "es",
+        &[
             "quién",
             "quien",
             "quiénes",
@@ -201,7 +213,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "gracias",
             "favor",
         ],
-        "it" => &[
+    ),
+    (
+        "it",
+        &[
             "chi",
             "qualcuno",
             "persona",
@@ -229,7 +244,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "grazie",
             "favore",
         ],
-        "pt" => &[
+    ),
+    (
+        "pt",
+        &[
             "quem",
             "alguém",
             "alguem",
@@ -255,7 +273,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "obrigado",
             "favor",
         ],
-        "nl" => &[
+    ),
+    (
+        "nl",
+        &[
             "wie",
             "iemand",
             "persoon",
@@ -280,7 +301,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "bedankt",
             "graag",
         ],
-        "da" => &[
+    ),
+    (
+        "da",
+        &[
             "hvem",
             "nogen",
             "person",
@@ -302,7 +326,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "hej",
             "tak",
         ],
-        "sv" => &[
+    ),
+    (
+        "sv",
+        &[
             "vem",
             "vilka",
             "någon",
@@ -324,7 +351,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "hej",
             "tack",
         ],
-        "fi" => &[
+    ),
+    (
+        "fi",
+        &[
             "kuka",
             "ketkä",
             "joku",
@@ -347,7 +377,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "hei",
             "kiitos",
         ],
-        "hu" => &[
+    ),
+    (
+        "hu",
+        &[
             "ki",
             "kik",
             "valaki",
@@ -371,7 +404,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "szia",
             "köszönöm",
         ],
-        "ro" => &[
+    ),
+    (
+        "ro",
+        &[
             "cine",
             "cineva",
             "persoană",
@@ -394,7 +430,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "salut",
             "mulțumesc",
         ],
-        "ru" => &[
+    ),
+    (
+        "ru",
+        &[
             "кто",
             "кто-нибудь",
             "кто-то",
@@ -420,7 +459,10 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "привет",
             "спасибо",
         ],
-        "tr" => &[
+    ),
+    (
+        "tr",
+        &[
             "kim",
             "kimse",
             "biri",
@@ -445,6 +487,5 @@ pub fn asking_words(code: &str) -> &'static [&'static str] {
             "merhaba",
             "teşekkürler",
         ],
-        _ => &[],
-    }
-}
+    ),
+]);

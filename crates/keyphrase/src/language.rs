@@ -7,115 +7,8 @@ use foldhash::HashSet;
 use rust_stemmers::{Algorithm, Stemmer};
 use whatlang::{Detector, Lang};
 
-/// Function words the NLTK lists leave out but that never make a topic on
-/// their own, per language (ISO 639-1).
-fn extra_stop_words(code: &str) -> &'static [&'static str] {
-    match code {
-        "en" => &[
-            "also",
-            "although",
-            "among",
-            "another",
-            "anything",
-            "around",
-            "away",
-            "became",
-            "become",
-            "becomes",
-            "cannot",
-            "could",
-            "done",
-            "either",
-            "else",
-            "etc",
-            "ever",
-            "every",
-            "everything",
-            "first",
-            "however",
-            "i.e",
-            "e.g",
-            "indeed",
-            "instead",
-            "less",
-            "like",
-            "likely",
-            "many",
-            "may",
-            "maybe",
-            "might",
-            "much",
-            "must",
-            "neither",
-            "never",
-            "often",
-            "one",
-            "onto",
-            "per",
-            "perhaps",
-            "rather",
-            "shall",
-            "since",
-            "still",
-            "thus",
-            "toward",
-            "towards",
-            "upon",
-            "us",
-            "via",
-            "well",
-            "whether",
-            "within",
-            "without",
-            "would",
-            "yet",
-            "let",
-            "lets",
-            "get",
-            "gets",
-            "got",
-            "use",
-            "used",
-            "uses",
-            "using",
-            "make",
-            "makes",
-            "made",
-            "based",
-            "given",
-            "two",
-            "three",
-            "several",
-            "various",
-            "new",
-            "paper",
-            "show",
-            "shows",
-            "shown",
-        ],
-        "de" => &[
-            "sowie", "bzw", "z.b", "dass", "wurde", "wurden", "worden", "werden", "kann", "können",
-            "soll", "sollen", "muss", "müssen", "mehr", "sehr", "immer", "bereits", "etwa", "neue",
-            "neuen", "neuer", "ab", "beim",
-        ],
-        "fr" => &[
-            "cette", "ces", "cet", "dont", "leur", "leurs", "aussi", "ainsi", "alors", "après",
-            "avant", "comme", "selon", "très", "plus", "moins", "entre", "sans", "sous", "depuis",
-            "chez", "tout", "tous", "toute", "toutes", "deux", "fait", "faire", "peut", "peuvent",
-            "être",
-        ],
-        "es" => &[
-            "también", "así", "según", "sobre", "entre", "puede", "pueden", "ser", "dos",
-        ],
-        "it" => &[
-            "anche", "così", "secondo", "essere", "può", "possono", "tra", "fra", "due",
-        ],
-        "pt" => &[
-            "também", "assim", "segundo", "ser", "pode", "podem", "entre", "dois", "sobre",
-        ],
-        _ => &[],
-    }
-}
+use crate::asking::ASKING_WORDS;
+use crate::function_words::EXTRA_STOP_WORDS;
 
 /// What the extractor needs to read one language.
 pub struct Rules {
@@ -141,12 +34,13 @@ impl Rules {
             .map(|w| w.trim().to_lowercase())
             .filter(|w| !w.is_empty())
             .collect();
-        stop_words.extend(extra_stop_words(code).iter().map(|w| (*w).to_owned()));
+        stop_words.extend(EXTRA_STOP_WORDS.of(code).iter().map(|w| (*w).to_owned()));
         Self {
             code,
             stemmer: Stemmer::create(algorithm),
             stop_words,
-            asking_words: crate::asking::asking_words(code)
+            asking_words: ASKING_WORDS
+                .of(code)
                 .iter()
                 .map(|w| (*w).to_owned())
                 .collect(),
@@ -158,8 +52,7 @@ impl Rules {
         self.stop_words.contains(lower)
     }
 
-    /// Whether a lower-case word asks for a person in a question (see
-    /// [`crate::question`]).
+    /// Whether a lower-case word asks for a person in a question.
     pub fn is_asking_word(&self, lower: &str) -> bool {
         self.asking_words.contains(lower)
     }

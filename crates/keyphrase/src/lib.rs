@@ -10,6 +10,7 @@
 
 mod asking;
 mod centrality;
+mod function_words;
 mod html;
 mod language;
 mod phrases;
@@ -18,6 +19,7 @@ mod readable;
 mod select;
 mod terms;
 mod text;
+mod word_lists;
 mod words;
 
 use kenning_domain::{TextFormat, Topic};

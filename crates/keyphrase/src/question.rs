@@ -13,7 +13,7 @@
 //!   that language, with their inflections: the interrogatives ("who",
 //!   "wer", "qui"), the verbs of knowing, helping, needing, looking for and
 //!   asking, the words for someone, an expert or a colleague, and the
-//!   courtesies around them ([`asking_words`]).
+//!   courtesies around them ([`ASKING_WORDS`](crate::asking::ASKING_WORDS)).
 //!
 //! The question is the run of such words that opens the query, when it
 //! holds an asking word and either a function word or a second asking

@@ -36,6 +36,18 @@ impl Term {
     pub fn is_name(&self) -> bool {
         (self.capitalized + self.acronym) * 2.0 > self.tf
     }
+
+    /// Counts an occurrence of the term as `word`.
+    fn count(&mut self, word: &Word<'_>) {
+        self.tf += 1.0;
+        if is_acronym(word.surface) {
+            self.acronym += 1.0;
+        } else if !word.opens_sentence
+            && word.surface.chars().next().is_some_and(char::is_uppercase)
+        {
+            self.capitalized += 1.0;
+        }
+    }
 }
 
 /// The words of a text and the term each one is.
@@ -159,15 +171,69 @@ pub fn is_letters_and_digits(word: &str) -> bool {
         && word.chars().any(|c| c.is_ascii_digit())
 }
 
+/// The terms met so far, each found by its stem.
+#[derive(Debug)]
+struct Vocabulary {
+    terms: Vec<Term>,
+    by_stem: HashMap<String, u32>,
+    /// Most words recur; their lower-case form finds their term without
+    /// stemming again.
+    by_form: HashMap<String, u32>,
+}
+
+impl Vocabulary {
+    fn with_capacity(words: usize) -> Self {
+        Self {
+            terms: Vec::new(),
+            by_stem: HashMap::with_capacity(words),
+            by_form: HashMap::with_capacity(words),
+        }
+    }
+
+    /// The term of a word written `surface`, `lower` in lower case; a new
+    /// term when its stem is new.
+    fn id(&mut self, lower: &str, surface: &str, rules: &Rules) -> u32 {
+        // Short words are stop words or acronyms by their case.
+        let cached = lower.len() > 3;
+        if let Some(id) = cached.then(|| self.by_form.get(lower)).flatten() {
+            return *id;
+        }
+        let stop = reads_as_stop(lower, surface, rules);
+        let stem = if stop || is_number(lower) {
+            lower.to_owned()
+        } else {
+            rules.stem(lower)
+        };
+        let next = u32::try_from(self.terms.len()).unwrap_or(u32::MAX);
+        let terms = &mut self.terms;
+        let id = *self.by_stem.entry(stem).or_insert_with(|| {
+            terms.push(Term {
+                stop,
+                ..Term::default()
+            });
+            next
+        });
+        if cached {
+            self.by_form.insert(lower.to_owned(), id);
+        }
+        id
+    }
+
+    /// The terms, and the stem of each.
+    fn into_terms(self) -> (Vec<Term>, Vec<String>) {
+        let mut stems = vec![String::new(); self.terms.len()];
+        for (stem, id) in self.by_stem {
+            stems[id as usize] = stem;
+        }
+        (self.terms, stems)
+    }
+}
+
 impl<'a> Terms<'a> {
     /// Gathers the terms of `chunks` and scores them.
     pub fn of(chunks: &Chunks<'a>, rules: &Rules) -> Self {
-        let mut terms: Vec<Term> = Vec::new();
         let capacity = chunks.runs.iter().map(Vec::len).sum::<usize>() + 16;
-        let mut by_stem: HashMap<String, u32> = HashMap::with_capacity(capacity);
-        // Most words recur; their lower-case form finds their term without
-        // stemming again.
-        let mut by_form: HashMap<String, u32> = HashMap::with_capacity(capacity);
+        let mut vocabulary = Vocabulary::with_capacity(capacity);
         let mut words = Vec::with_capacity(capacity);
         let mut ids = Vec::with_capacity(capacity);
         let mut roles = Vec::with_capacity(capacity);
@@ -181,45 +247,9 @@ impl<'a> Terms<'a> {
             }
             for word in &words[start..] {
                 lowercase(word.surface, &mut lower);
-                // Short words are stop words or acronyms by their case.
-                let cached = lower.len() > 3;
-                let known = if cached {
-                    by_form.get(lower.as_str())
-                } else {
-                    None
-                };
-                let id = match known {
-                    Some(id) => *id,
-                    None => {
-                        let stop = reads_as_stop(&lower, word.surface, rules);
-                        let stem = if stop || is_number(&lower) {
-                            lower.clone()
-                        } else {
-                            rules.stem(&lower)
-                        };
-                        let next = u32::try_from(terms.len()).unwrap_or(u32::MAX);
-                        let id = *by_stem.entry(stem).or_insert_with(|| {
-                            terms.push(Term {
-                                stop,
-                                ..Term::default()
-                            });
-                            next
-                        });
-                        if cached {
-                            by_form.insert(lower.clone(), id);
-                        }
-                        id
-                    }
-                };
-                let term = &mut terms[id as usize];
-                term.tf += 1.0;
-                if is_acronym(word.surface) {
-                    term.acronym += 1.0;
-                } else if !word.opens_sentence
-                    && word.surface.chars().next().is_some_and(char::is_uppercase)
-                {
-                    term.capitalized += 1.0;
-                }
+                let id = vocabulary.id(&lower, word.surface, rules);
+                let term = &mut vocabulary.terms[id as usize];
+                term.count(word);
                 stats.sentences.push((id, word.sentence));
                 ids.push(id);
                 roles.push(Role::of(word.surface, &lower, term.stop, rules));
@@ -229,14 +259,11 @@ impl<'a> Terms<'a> {
             }
             runs.push(start..words.len());
         }
+        let (mut terms, stems) = vocabulary.into_terms();
         score(&mut terms, stats, chunks.sentences.max(1));
         let stop: Vec<bool> = terms.iter().map(|t| t.stop).collect();
         for (term, centrality) in terms.iter_mut().zip(centrality::of(&stop, &ids, &runs)) {
             term.centrality = centrality;
-        }
-        let mut stems = vec![String::new(); terms.len()];
-        for (stem, id) in by_stem {
-            stems[id as usize] = stem;
         }
         Self {
             terms,

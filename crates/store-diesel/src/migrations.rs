@@ -56,7 +56,7 @@ mod tests {
     use super::*;
     use crate::database::tests::{migrated_file, registered};
     use crate::location::Backend;
-    use crate::search::LISTING_GROUP_BITS;
+    use crate::search::sqlite::LISTING_GROUP_BITS;
     use crate::sql::{Binder, Statement};
 
     /// The migration that numbers SQLite's trigram index in listing

@@ -63,95 +63,132 @@ fn explain(conn: &mut DbConnection, statement: &Statement) -> diesel::QueryResul
     Ok(lines.join("\n"))
 }
 
+/// A statement whose plan is shown, with what it is for; `None` when it
+/// could not be written with the sample values.
+type Named = (&'static str, Option<Statement>);
+
+/// The steps of a search, each named (see the search module's design): a
+/// common text's first page ("smith"), a whole e-mail address, a
+/// two-character text ("zq") and the listing without a text; and the same
+/// read by cursor (from the start of the listing, where the position
+/// excludes nothing). A text's rarity is read from `estimates`.
+fn search_steps(conn: &DbConnection, estimates: &Estimates) -> Vec<Named> {
+    // Unknown rarity keeps the head of the list in the plan; the trigram
+    // step is always a search's last.
+    let unknown = Estimates::default();
+    let head = steps(conn, Some("smith"), &unknown, 0, 20);
+    let smith = steps(conn, Some("smith"), estimates, 0, 20);
+    let address = steps(conn, Some(ADDRESS), estimates, 0, 20);
+    let short = steps(conn, Some("zq"), estimates, 0, 20);
+    let all = steps(conn, None, estimates, 0, 20);
+    let head_after = steps_after(conn, Some("smith"), &unknown, None, 21);
+    let smith_after = steps_after(conn, Some("smith"), estimates, None, 21);
+    let address_after = steps_after(conn, Some(ADDRESS), estimates, None, 21);
+    let all_after = steps_after(conn, None, estimates, None, 21);
+    vec![
+        (
+            "search, step 1: the head of the list",
+            head.first().cloned(),
+        ),
+        ("search, step 2: the trigram index", smith.last().cloned()),
+        (
+            "search, step 2 for a whole e-mail address: its rarest trigrams",
+            address.last().cloned(),
+        ),
+        (
+            "search, step 3: a one- or two-character text",
+            short.get(1).cloned(),
+        ),
+        ("listing without a search text", all.first().cloned()),
+        (
+            "by cursor, search step 1: the head of the list",
+            head_after.first().cloned(),
+        ),
+        (
+            "by cursor, search step 2: the trigram index",
+            smith_after.last().cloned(),
+        ),
+        (
+            "by cursor, search step 2 for a whole e-mail address: its rarest trigrams",
+            address_after.last().cloned(),
+        ),
+        (
+            "by cursor, listing without a search text",
+            all_after.first().cloned(),
+        ),
+    ]
+}
+
+/// The filters on a unique attribute, each named.
+fn filters(conn: &DbConnection) -> Vec<Named> {
+    let equal = |attribute, value: &str| {
+        kenning_domain::Comparison::new(
+            attribute,
+            kenning_domain::FilterOperator::Equal,
+            kenning_domain::FilterValue::Text(value.to_owned()),
+        )
+        .map(kenning_domain::UserFilter::Compare)
+        .ok()
+        .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100))
+    };
+    vec![
+        (
+            "filter: userName eq",
+            equal(kenning_domain::FilterAttribute::UserName, ADDRESS),
+        ),
+        (
+            "filter: emails.value eq",
+            equal(kenning_domain::FilterAttribute::Email, ADDRESS),
+        ),
+        (
+            "filter: externalId eq",
+            equal(kenning_domain::FilterAttribute::ExternalId, "emp-1"),
+        ),
+    ]
+}
+
 impl Database {
     /// The plans the database chooses now, with sample values, for the
     /// look-up every upload makes (its user by e-mail), the read of the
     /// best standings on a topic that `experts` makes per query topic, and
-    /// for each step of a search (see the search module's design): a
-    /// common text's first page ("smith"), a two-character text ("zq") and
-    /// the listing without a text; and the same read by cursor (from the
-    /// start of the listing, where the position excludes nothing). The
-    /// plans depend on the statistics the database holds (SQLite's
-    /// `ANALYZE`, PostgreSQL's autovacuum).
+    /// for each step of a search (see the search module's design) and the
+    /// filters on a unique attribute. The plans depend on the statistics the database
+    /// holds (SQLite's `ANALYZE`, PostgreSQL's autovacuum).
     pub fn query_plans(&self) -> Result<Vec<QueryPlan>, StoreError> {
         let counts = self.trigram_counts();
         let sample = |v: kenning_domain::FieldViolation| StoreError::backend_message(v.to_string());
         let exact_email_key = UserKey::Email(Email::parse(ADDRESS).map_err(sample)?);
         let exact_external_key = UserKey::ExternalId(ExternalId::parse("emp-1").map_err(sample)?);
         let plans = self.read(|conn| {
-            let lookup = learning_user(conn, "someone@example.com");
-            let best = BestRows::Standings
-                .statements(conn, &["rust".to_owned()], 300, None)
-                .pop();
-            // Unknown rarity keeps the head of the list in the plan;
-            // the trigram step is always a search's last.
-            let unknown = Estimates::default();
             let estimates = counts.estimates(conn)?;
-            let head = steps(conn, Some("smith"), &unknown, 0, 20);
-            let smith = steps(conn, Some("smith"), &estimates, 0, 20);
-            let address = steps(conn, Some(ADDRESS), &estimates, 0, 20);
-            let short = steps(conn, Some("zq"), &estimates, 0, 20);
-            let all = steps(conn, None, &estimates, 0, 20);
-            let head_after = steps_after(conn, Some("smith"), &unknown, None, 21);
-            let smith_after = steps_after(conn, Some("smith"), &estimates, None, 21);
-            let address_after = steps_after(conn, Some(ADDRESS), &estimates, None, 21);
-            let all_after = steps_after(conn, None, &estimates, None, 21);
-            let equal = |attribute, value: &str| {
-                kenning_domain::Comparison::new(
-                    attribute,
-                    kenning_domain::FilterOperator::Equal,
-                    kenning_domain::FilterValue::Text(value.to_owned()),
-                )
-                .map(kenning_domain::UserFilter::Compare)
-                .ok()
-            };
-            let by_name = equal(kenning_domain::FilterAttribute::UserName, ADDRESS)
-                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
-            let by_email = equal(kenning_domain::FilterAttribute::Email, ADDRESS)
-                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
-            let by_external_id = equal(kenning_domain::FilterAttribute::ExternalId, "emp-1")
-                .map(|f| crate::filter::page_statement(conn, Some(&f), 0, 100));
-            let exact_email = crate::users::by_key_statement(conn, &exact_email_key);
-            let exact_external_id = crate::users::by_key_statement(conn, &exact_external_key);
-            let named = [
-                ("upload: the user named by e-mail", Some(&lookup)),
-                ("userByEmail", Some(&exact_email)),
-                ("userByExternalId", Some(&exact_external_id)),
-                ("experts: the best standings on a topic", best.as_ref()),
-                ("search, step 1: the head of the list", head.first()),
-                ("search, step 2: the trigram index", smith.last()),
+            let mut named: Vec<Named> = vec![
                 (
-                    "search, step 2 for a whole e-mail address: its rarest trigrams",
-                    address.last(),
-                ),
-                ("search, step 3: a one- or two-character text", short.get(1)),
-                ("listing without a search text", all.first()),
-                (
-                    "by cursor, search step 1: the head of the list",
-                    head_after.first(),
+                    "upload: the user named by e-mail",
+                    Some(learning_user(conn, "someone@example.com")),
                 ),
                 (
-                    "by cursor, search step 2: the trigram index",
-                    smith_after.last(),
+                    "userByEmail",
+                    Some(crate::users::by_key_statement(conn, &exact_email_key)),
                 ),
                 (
-                    "by cursor, search step 2 for a whole e-mail address: its rarest trigrams",
-                    address_after.last(),
+                    "userByExternalId",
+                    Some(crate::users::by_key_statement(conn, &exact_external_key)),
                 ),
                 (
-                    "by cursor, listing without a search text",
-                    all_after.first(),
+                    "experts: the best standings on a topic",
+                    BestRows::Standings
+                        .statements(conn, &["rust".to_owned()], 300, None)
+                        .pop(),
                 ),
-                ("filter: userName eq", by_name.as_ref()),
-                ("filter: emails.value eq", by_email.as_ref()),
-                ("filter: externalId eq", by_external_id.as_ref()),
             ];
+            named.extend(search_steps(conn, &estimates));
+            named.extend(filters(conn));
             let mut plans = Vec::new();
             for (statement, sql) in named {
                 if let Some(sql) = sql {
                     plans.push(QueryPlan {
                         statement,
-                        plan: explain(conn, sql)?,
+                        plan: explain(conn, &sql)?,
                     });
                 }
             }

@@ -6,7 +6,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::ranking::Evidence;
+use super::evidence::Evidence;
 use super::scoring::Scoring;
 use super::standing::{Standing, StoredStanding};
 use crate::user::UserId;
@@ -69,8 +69,9 @@ mod tests {
     use uuid::Uuid;
 
     use super::*;
+    use crate::expertise::evidence::Population;
     use crate::expertise::fixtures::t;
-    use crate::expertise::ranking::{rank_experts, Population, QueryTerm};
+    use crate::expertise::ranking::{rank_experts, QueryTerm};
 
     fn person() -> UserId {
         UserId::from_uuid(Uuid::new_v4())

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use super::ranking::Evidence;
+use super::evidence::Evidence;
 use super::scoring::Scoring;
 
 /// How many people [`rank_experts`](super::rank_experts) would rank on each

@@ -3,7 +3,8 @@
 
 use std::collections::HashMap;
 
-use super::ranking::{idf, people_counted, Population};
+use super::evidence::Population;
+use super::ranking::{idf, people_counted};
 
 /// A topic learned together with another.
 #[derive(Debug, Clone, PartialEq)]
