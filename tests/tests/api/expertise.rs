@@ -633,6 +633,71 @@ fn experts_within_a_group_rank_its_members_alone(backend: Backend) {
     assert_eq!(missing.error_code().as_deref(), Some("NotFound"));
 }
 
+/// Narrowing an answer to a group keeps its members' order and scores
+/// from the whole organisation's answer: the group reads no other
+/// statistics than everyone's.
+#[on_every_backend]
+fn a_group_keeps_the_order_and_scores_of_the_whole_answer(backend: Backend) {
+    let Some(app) = TestApp::spawn(
+        backend,
+        "a_group_keeps_the_order_and_scores_of_the_whole_answer",
+    ) else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("ops@example.com", "Olga", "Ops");
+    let writer = app.create_user("writer@example.com", "Wanda", "Writer");
+    let reader = app.create_user("reader@example.com", "Rita", "Reader");
+    for _ in 0..3 {
+        teach(&app, &key, "ops@example.com", "edit", KUBERNETES);
+    }
+    teach(
+        &app,
+        &key,
+        "writer@example.com",
+        "create",
+        "Our Kubernetes clusters: how the nodes are upgraded.",
+    );
+    teach(&app, &key, "writer@example.com", "edit", TAX);
+    teach(
+        &app,
+        &key,
+        "reader@example.com",
+        "view",
+        "Kubernetes clusters for beginners.",
+    );
+    let group = app.services.groups.create(kenning_domain::GroupInput {
+        display_name: "Platform".into(),
+        external_id: None,
+        members: vec![writer.clone(), reader.clone()],
+    });
+    let group = group.unwrap().id().to_string();
+    let scored = |experts: &[Value]| -> Vec<(String, String)> {
+        experts
+            .iter()
+            .map(|e| {
+                let score = e["score"].as_f64().unwrap();
+                (
+                    e["globalUserId"].as_str().unwrap().to_owned(),
+                    format!("{score:.6}"),
+                )
+            })
+            .collect()
+    };
+    let everyone = scored(&experts(&app, "kubernetes clusters"));
+    assert_eq!(everyone.len(), 3, "{everyone:?}");
+    let reply = app.graphql(
+        "query e($q: String!, $g: UUID) { experts(query: $q, groupId: $g) { globalUserId score } }",
+        json!({ "q": "kubernetes clusters", "g": group }),
+    );
+    let within = scored(reply.json()["data"]["experts"].as_array().unwrap());
+    let expected: Vec<(String, String)> = everyone
+        .into_iter()
+        .filter(|(id, _)| *id == writer || *id == reader)
+        .collect();
+    assert_eq!(within, expected);
+}
+
 /// Alice, who wrote on Kubernetes, and Bob, on tax; the connector key
 /// and Alice's id.
 fn ops_and_finance(app: &TestApp) -> (String, String) {

@@ -2,12 +2,12 @@
 //! ranked on them, and how the query was read, with how many people
 //! `experts` would rank on each of its topics.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use kenning_domain::{
     holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared,
     Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm, ScoredTopic, TopicText,
-    ACTIONS_COUNTED,
+    UserId, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -79,9 +79,9 @@ impl ExpertiseService {
     }
 
     /// [`experts`](Self::experts) among the members of `group` alone when
-    /// given (`NotFound` for a group that does not exist): the members
-    /// are ranked as they would be among everyone, topics weighted by how
-    /// many people of the whole organisation know them.
+    /// given (`NotFound` for a group that does not exist): the members in
+    /// the order and with the scores the whole organisation's answer gives
+    /// them ([`ranked`](Self::ranked)).
     pub fn experts_in(
         &self,
         query: &str,
@@ -95,8 +95,9 @@ impl ExpertiseService {
             return Ok(Vec::new());
         }
         let (terms, _) = self.with_reached(read.terms, read.question.language.as_deref());
-        let evidence = self.evidence(&terms, group)?;
-        Ok(self.rank(&terms, evidence, limit, group))
+        let (mut experts, _) = self.ranked(&terms, group)?;
+        experts.truncate(items(limit.get()));
+        Ok(self.shown(&terms, experts, limit, group))
     }
 
     /// [`experts_in`](Self::experts_in) and [`read_query`](Self::read_query)
@@ -116,12 +117,15 @@ impl ExpertiseService {
         let (experts, answer, held) = if nothing_written {
             (Vec::new(), Answer::default(), None)
         } else {
-            let evidence = self.evidence(&read.terms, group)?;
-            // Among everyone, what was read to rank counts the holders
-            // too; within a group, it holds the members' standings alone.
-            let held = group.is_none().then(|| self.holders_of(&evidence));
-            let (experts, answer) = self.rank_answered(&read.terms, evidence, limit, group);
-            (experts, answer, held)
+            let (mut all, held) = self.ranked(&read.terms, group)?;
+            all.truncate(items(ExpertsLimit::MAX));
+            let answer = Answer::of(all.iter().map(|e| e.score));
+            all.truncate(items(limit.get()));
+            (
+                self.shown(&read.terms, all, limit, group),
+                answer,
+                Some(held),
+            )
         };
         let held = match held {
             Some(held) => held,
@@ -130,27 +134,64 @@ impl ExpertiseService {
         Ok((experts, self.reading(read, held, answer)?))
     }
 
-    /// [`rank`](Self::rank), and what the longest list
-    /// ([`ExpertsLimit::MAX`]) answers: the same reads rank every
-    /// candidate, so counting beyond `limit` costs nothing more.
-    fn rank_answered(
+    /// Everyone ranked on `terms` among the whole organisation, best
+    /// first, with how many people hold each topic; of the members of
+    /// `group` alone when given, in the same order and with the same
+    /// scores, so that narrowing an answer to a group never reorders it.
+    /// A member the organisation's read left out (when more than
+    /// [`STANDINGS_PER_TOPIC`] people hold every topic they hold, better)
+    /// is ranked among the members and listed after, never above.
+    fn ranked(
         &self,
         terms: &[QueryTerm],
-        evidence: Evidence,
-        limit: ExpertsLimit,
         group: Option<GroupId>,
-    ) -> (Vec<Expert>, Answer) {
-        let all = rank_experts(
-            terms,
-            evidence,
-            self.clock.now(),
-            &self.scoring,
-            items(ExpertsLimit::MAX),
-        );
-        let answer = Answer::of(all.iter().map(|e| e.score));
-        let mut experts = all;
-        experts.truncate(items(limit.get()));
-        (self.shown(terms, experts, limit, group), answer)
+    ) -> Result<(Vec<Expert>, HashMap<String, u64>), ServiceError> {
+        let evidence = self.evidence(terms, None)?;
+        let held = self.holders_of(&evidence);
+        let every_holder_read = evidence
+            .knowing
+            .values()
+            .all(|n| *n <= u64::from(STANDINGS_PER_TOPIC));
+        let all = rank_experts(terms, evidence, self.clock.now(), &self.scoring, usize::MAX);
+        let Some(group) = group else {
+            return Ok((all, held));
+        };
+        let members = self
+            .groups
+            .group(group)?
+            .map(|g| g.attributes().members.clone())
+            .unwrap_or_default();
+        let mut within: Vec<Expert> = all
+            .into_iter()
+            .filter(|e| members.contains(&e.user))
+            .collect();
+        if !every_holder_read {
+            self.add_members_left_out(terms, group, &mut within)?;
+        }
+        Ok((within, held))
+    }
+
+    /// The members of `group` ranked among themselves that `within` (the
+    /// whole organisation's answer, narrowed to them) lacks, after it,
+    /// none scoring above its last.
+    fn add_members_left_out(
+        &self,
+        terms: &[QueryTerm],
+        group: GroupId,
+        within: &mut Vec<Expert>,
+    ) -> Result<(), ServiceError> {
+        let evidence = self.evidence(terms, Some(group))?;
+        let listed: HashSet<UserId> = within.iter().map(|e| e.user).collect();
+        let floor = within.last().map_or(100.0, |e| e.score);
+        let more = rank_experts(terms, evidence, self.clock.now(), &self.scoring, usize::MAX)
+            .into_iter()
+            .filter(|e| !listed.contains(&e.user))
+            .map(|mut e| {
+                e.score = e.score.min(floor);
+                e
+            });
+        within.extend(more);
+        Ok(())
     }
 
     /// `NotFound` for a group that does not exist.
@@ -210,25 +251,6 @@ impl ExpertiseService {
             self.clock.now(),
             &self.scoring,
         )
-    }
-
-    /// At most `limit` people ranked on the query's `terms` from
-    /// `evidence` (among the members of `group` alone when given).
-    fn rank(
-        &self,
-        terms: &[QueryTerm],
-        evidence: Evidence,
-        limit: ExpertsLimit,
-        group: Option<GroupId>,
-    ) -> Vec<Expert> {
-        let experts = rank_experts(
-            terms,
-            evidence,
-            self.clock.now(),
-            &self.scoring,
-            items(limit.get()),
-        );
-        self.shown(terms, experts, limit, group)
     }
 
     /// `experts` as a list of `limit` shows them (of the members of

@@ -141,9 +141,8 @@ fn written_weight(
 /// answers, while the order of the people stays that of the part held.
 /// The share of the written weight ([`written_weight`]) that learned
 /// topics carry; when the query writes no learned topic, the greatest
-/// weight a topic reached through meaning carries against it, at most a
-/// half ([`QueryTerm::weight`] of a reached topic), so that the nearest
-/// in meaning never reads as someone who knows.
+/// weight a topic reached through meaning carries against it (whoever is
+/// found so scores under 50 besides: [`reached::MEANING_ALONE`]).
 fn held_share(
     query: &[QueryTerm],
     idf_of: impl Fn(&str) -> Option<f64> + Copy,
@@ -183,6 +182,11 @@ pub struct Expert {
     /// The sum over the query's topics of their weight in the query times
     /// the user's standing on them.
     pub raw_score: f64,
+    /// Whether the user was found through meaning alone: they hold none
+    /// of the learned topics the query writes, only topics it reached
+    /// through their meaning. Such a person is listed after everyone who
+    /// holds a written topic and scores under 50.
+    pub through_meaning: bool,
     /// The query's topics the user knows, the most telling first.
     pub topics: Vec<ScoredTopic>,
 }
@@ -327,7 +331,7 @@ pub fn rank_experts(
     scoring: &Scoring,
     limit: usize,
 ) -> Vec<Expert> {
-    let weight: HashMap<&str, f64> = query.iter().map(|t| (t.key.as_str(), t.weight)).collect();
+    let asked: HashSet<&str> = query.iter().map(|t| t.key.as_str()).collect();
     let Evidence {
         standings,
         knowing,
@@ -342,7 +346,7 @@ pub fn rank_experts(
     actions.retain(|a| !is_hidden(a.user, &a.key));
     let known: Vec<(StoredStanding, f64)> = standings
         .into_iter()
-        .filter(|s| weight.contains_key(s.key.as_str()) && !is_hidden(s.user, &s.key))
+        .filter(|s| asked.contains(s.key.as_str()) && !is_hidden(s.user, &s.key))
         .map(|s| {
             let score = s.standing.score_at(now, scoring);
             (s, score)
@@ -351,12 +355,19 @@ pub fn rank_experts(
         .collect();
     let (topics, people) = query_topics(&known, &knowing, &population);
     let idf_of = |key: &str| topics.get(key).map(|topic| topic.idf);
+    let query = &reached::weigh_reached(query, idf_of);
+    let weight: HashMap<&str, f64> = query.iter().map(|t| (t.key.as_str(), t.weight)).collect();
     let coverable = query_weight(query, idf_of);
     if coverable <= 0.0 {
         return Vec::new();
     }
     let answerable = held_share(query, idf_of, idf(people.max(1.0), 1.0));
     let covering = Covering {
+        written: query
+            .iter()
+            .filter(|t| t.written())
+            .map(|t| t.key.as_str())
+            .collect(),
         weight: &weight,
         topics: &topics,
         mean_activity: mean_activity(&known, &activity),
@@ -373,11 +384,20 @@ pub fn rank_experts(
         })
         .collect();
     ranked.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
+        a.through_meaning
+            .cmp(&b.through_meaning)
+            .then(b.score.total_cmp(&a.score))
             .then(b.raw_score.total_cmp(&a.raw_score))
             .then(a.user.cmp(&b.user))
     });
+    let mut scores: Vec<(f64, bool)> = ranked
+        .iter()
+        .map(|e| (e.score, e.through_meaning))
+        .collect();
+    reached::meaning_after_written(&mut scores);
+    for (expert, (score, _)) in ranked.iter_mut().zip(scores) {
+        expert.score = score;
+    }
     ranked.truncate(limit);
     ranked
 }
@@ -426,6 +446,8 @@ fn mean_activity(known: &[(StoredStanding, f64)], activity: &HashMap<UserId, u64
 
 /// How much of a query each standing covers.
 struct Covering<'a> {
+    /// The topics the query writes (not reached through meaning).
+    written: HashSet<&'a str>,
     weight: &'a HashMap<&'a str, f64>,
     topics: &'a HashMap<String, TermStatistics>,
     activity: &'a HashMap<UserId, u64>,
@@ -453,12 +475,14 @@ impl Covering<'_> {
                     user: s.user,
                     score: 0.0,
                     raw_score: 0.0,
+                    through_meaning: true,
                     topics: Vec::new(),
                 },
                 Vec::new(),
             ));
             expert.score += covered;
             expert.raw_score += w * score;
+            expert.through_meaning &= !self.written.contains(s.key.as_str());
             let says = self.declared.contains(&(s.user, s.key.clone()));
             expert.topics.push(ScoredTopic {
                 key: s.key,
@@ -573,6 +597,11 @@ pub fn read_query(
     population: Population,
 ) -> Vec<ReadTerm> {
     let people = people_counted(population, knowing);
+    let idf_of = |key: &str| {
+        let n = knowing.get(key).copied().unwrap_or(0);
+        (n > 0).then(|| idf(people, n as f64))
+    };
+    let query = &reached::weigh_reached(query, idf_of);
     let mut read: Vec<ReadTerm> = query
         .iter()
         .map(|t| {
@@ -597,10 +626,6 @@ pub fn read_query(
             t.share = t.weight * unknown_idf;
         }
     }
-    let idf_of = |key: &str| {
-        let n = knowing.get(key).copied().unwrap_or(0);
-        (n > 0).then(|| idf(people, n as f64))
-    };
     let written = written_weight(query, idf_of, unknown_idf);
     let total = if written > 0.0 {
         written
@@ -621,6 +646,8 @@ pub fn read_query(
     });
     read
 }
+
+mod reached;
 
 #[cfg(test)]
 mod tests;

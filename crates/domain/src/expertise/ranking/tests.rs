@@ -354,118 +354,6 @@ fn a_query_reading_shares_the_score_among_the_written_topics() {
     assert_eq!(phrase[1].share, 0.0);
 }
 
-/// A learned topic a query reached through its meaning.
-fn reached(key: &str, weight: f64, similarity: f64) -> QueryTerm {
-    QueryTerm {
-        key: key.into(),
-        label: key.into(),
-        weight,
-        similarity: Some(similarity),
-    }
-}
-
-#[test]
-fn a_topic_reached_by_meaning_finds_its_people_when_the_query_writes_none_learned() {
-    let s = Scoring::default();
-    let (mechanic, baker) = (user(1), user(2));
-    let rows = vec![
-        standing(mechanic, "car", 5.0, 0),
-        standing(baker, "bread", 5.0, 0),
-    ];
-    let population = Population {
-        people: 2,
-        actions: 20,
-    };
-    let query = vec![term("automobil"), reached("car", 0.4, 0.86)];
-    let ranked = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
-    assert_eq!(ranked.len(), 1, "{ranked:?}");
-    assert_eq!(ranked[0].user, mechanic);
-    assert_eq!(ranked[0].topics[0].key, "car", "the reached topic says why");
-    assert!(ranked[0].score > 0.0);
-}
-
-#[test]
-fn a_reached_topic_only_adds_to_the_topics_the_query_writes() {
-    let s = Scoring::default();
-    let (exact, near, both) = (user(1), user(2), user(3));
-    let mut rows = vec![
-        standing(exact, "helm", 8.0, 0),
-        standing(near, "kubernet", 8.0, 0),
-        standing(both, "helm", 8.0, 0),
-        standing(both, "kubernet", 8.0, 0),
-    ];
-    for n in 10..20 {
-        rows.push(standing(user(n), "python", 1.0, 0));
-    }
-    let population = Population {
-        people: 13,
-        actions: 130,
-    };
-    let query = vec![term("helm"), reached("kubernet", 0.4, 0.8)];
-    let ranked = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
-    let score = |u: UserId| ranked.iter().find(|e| e.user == u).map(|e| e.score);
-    let (exact, near, both) = (score(exact), score(near), score(both));
-    assert!(exact > near, "exact matches count most: {ranked:?}");
-    assert!(both >= exact, "what is near adds: {ranked:?}");
-    assert!(
-        near.is_some_and(|s| s > 0.0),
-        "what is near is found: {ranked:?}"
-    );
-    assert!(ranked.iter().all(|e| e.score <= 100.0));
-}
-
-#[test]
-fn a_reading_shows_reached_topics_beside_the_written_shares() {
-    let query = vec![term("helm"), term("chart"), reached("kubernet", 0.3, 0.7)];
-    let knowing = HashMap::from([
-        ("helm".to_owned(), 2),
-        ("chart".to_owned(), 2),
-        ("kubernet".to_owned(), 2),
-    ]);
-    let population = Population {
-        people: 10,
-        actions: 100,
-    };
-    let read = read_query(&query, &knowing, population);
-    let written: f64 = read
-        .iter()
-        .filter(|t| t.similarity.is_none())
-        .map(|t| t.share)
-        .sum();
-    assert!((written - 1.0).abs() < 1e-9, "{read:?}");
-    let kubernetes = read.iter().find(|t| t.key == "kubernet").unwrap();
-    assert_eq!(kubernetes.similarity, Some(0.7));
-    assert!((kubernetes.share - 0.3 / 2.0).abs() < 1e-9, "{read:?}");
-
-    let only_reached = read_query(&query[2..], &knowing, population);
-    assert!(
-        (only_reached[0].share - 1.0).abs() < 1e-9,
-        "{only_reached:?}"
-    );
-    // The subject is held through a written topic somebody learned, never
-    // through meaning alone, nor through written topics nobody learned.
-    assert!(subject_known(&read));
-    assert!(!subject_known(&only_reached));
-    let unlearned = read_query(
-        &[term("quantum"), term("chromodynam")],
-        &knowing,
-        population,
-    );
-    assert!(!subject_known(&unlearned));
-}
-
 /// The people of `rows` with `per_topic` actions each on every topic
 /// they stand on, at relevance 1.
 fn actions_of(rows: &[StoredStanding], per_topic: u128) -> Vec<ActionTopic> {
@@ -476,30 +364,6 @@ fn actions_of(rows: &[StoredStanding], per_topic: u128) -> Vec<ActionTopic> {
         }
     }
     actions
-}
-
-#[test]
-fn a_subject_reached_only_through_meaning_scores_below_50() {
-    let s = Scoring::default();
-    let (mechanic, baker) = (user(1), user(2));
-    let rows = vec![
-        standing(mechanic, "car", 20.0, 0),
-        standing(baker, "bread", 20.0, 0),
-    ];
-    let population = Population {
-        people: 2,
-        actions: 200,
-    };
-    // However near and however much the evidence, a person found through
-    // meaning alone is the nearest there is, not someone who knows.
-    for similarity in [0.75, 0.9, 0.99] {
-        let mut evidence = evidence(&rows, activity(&rows, 100), population);
-        evidence.actions = actions_of(&rows, 100);
-        let query = vec![term("automobil"), reached("car", 0.5, similarity)];
-        let ranked = rank_experts(&query, evidence, t(0), &s, 10);
-        assert_eq!(ranked[0].user, mechanic, "{ranked:?}");
-        assert!(ranked[0].score < 50.0, "{similarity}: {ranked:?}");
-    }
 }
 
 #[test]
@@ -642,3 +506,5 @@ fn what_most_of_a_small_company_holds_comes_after_every_subject() {
     profile_order(&mut topics, &knowing, pair);
     assert_eq!(topics[0].key, "team");
 }
+
+mod meaning;
