@@ -344,15 +344,11 @@ pub fn rank_experts(
     let is_hidden =
         |user: UserId, key: &str| !hidden.is_empty() && hidden.contains(&(user, key.to_owned()));
     actions.retain(|a| !is_hidden(a.user, &a.key));
-    let known: Vec<(StoredStanding, f64)> = standings
+    let standings = standings
         .into_iter()
         .filter(|s| asked.contains(s.key.as_str()) && !is_hidden(s.user, &s.key))
-        .map(|s| {
-            let score = s.standing.score_at(now, scoring);
-            (s, score)
-        })
-        .filter(|(_, score)| *score > 0.0)
         .collect();
+    let known = scored_since_the_subject(standings, now, scoring);
     let (topics, people) = query_topics(&known, &knowing, &population);
     let idf_of = |key: &str| topics.get(key).map(|topic| topic.idf);
     let query = &reached::weigh_reached(query, idf_of);
@@ -400,6 +396,34 @@ pub fn rank_experts(
     }
     ranked.truncate(limit);
     ranked
+}
+
+/// Each of `standings` with its score when its topic was last written
+/// about: decayed from the person's last action on the topic to the
+/// newest action anybody took on it (never later than `now`). Recency
+/// decides between people active on a subject, and does not erase the
+/// only people who ever were: when nobody wrote about a topic since, its
+/// last authors keep their whole standing. Standings of no score are
+/// left out.
+fn scored_since_the_subject(
+    standings: Vec<StoredStanding>,
+    now: DateTime<Utc>,
+    scoring: &Scoring,
+) -> Vec<(StoredStanding, f64)> {
+    let mut newest: HashMap<String, DateTime<Utc>> = HashMap::new();
+    for s in &standings {
+        let at = newest.entry(s.key.clone()).or_insert(s.standing.as_of);
+        *at = (*at).max(s.standing.as_of);
+    }
+    standings
+        .into_iter()
+        .map(|s| {
+            let subject = newest.get(&s.key).copied().unwrap_or(now).min(now);
+            let score = s.standing.score_at(subject.max(s.standing.as_of), scoring);
+            (s, score)
+        })
+        .filter(|(_, score)| *score > 0.0)
+        .collect()
 }
 
 /// What is known of each query topic `known` holds standings on (how many

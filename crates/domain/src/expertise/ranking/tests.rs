@@ -179,14 +179,57 @@ fn a_hidden_topic_does_not_rank_its_person() {
 }
 
 #[test]
-fn old_material_keeps_its_order_and_its_score_fades() {
+fn a_subject_nobody_wrote_about_since_keeps_its_last_authors_whole() {
     let s = Scoring::default();
     let (ada, bob) = (user(1), user(2));
-    // Ten half-lives ago: the raw sums are a thousandth of what they were.
+    // Ten half-lives ago, and nobody wrote about Rust since.
     let rows = vec![
         standing(ada, "rust", 30.0, -3650),
         standing(bob, "rust", 10.0, -3650),
         standing(bob, "cargo", 1.0, -3650),
+    ];
+    let population = Population {
+        people: 20,
+        actions: 200,
+    };
+    let rank = |rows: &[StoredStanding]| {
+        rank_experts(
+            &[term("rust")],
+            evidence(rows, activity(rows, 10), population),
+            t(0),
+            &s,
+            10,
+        )
+    };
+    let old = rank(&rows);
+    let fresh: Vec<StoredStanding> = rows
+        .iter()
+        .map(|r| standing(r.user, &r.key, r.standing.score, 0))
+        .collect();
+    let today = rank(&fresh);
+    assert_eq!(old[0].user, ada);
+    assert!(today[0].score > 30.0, "{today:?}");
+    assert_eq!(old, today, "what nobody wrote about since has not aged");
+    assert_eq!(
+        rank_experts(
+            &[term("rust")],
+            evidence(&rows, HashMap::new(), population),
+            t(0),
+            &s,
+            0
+        ),
+        vec![]
+    );
+}
+
+#[test]
+fn recency_decides_between_people_active_on_a_subject() {
+    let s = Scoring::default();
+    let (ada, bob) = (user(1), user(2));
+    // Ada wrote three times as much, ten half-lives before Bob's last.
+    let rows = vec![
+        standing(ada, "rust", 30.0, -3650),
+        standing(bob, "rust", 10.0, -1),
     ];
     let population = Population {
         people: 20,
@@ -199,33 +242,8 @@ fn old_material_keeps_its_order_and_its_score_fades() {
         &s,
         10,
     );
-    assert_eq!(ranked[0].user, ada);
-    assert!(ranked[0].raw_score < 0.05, "{}", ranked[0].raw_score);
-    assert!(ranked[0].score > 0.0 && ranked[0].score < 5.0, "{ranked:?}");
-    assert!(ranked[0].score > ranked[1].score);
-    let fresh: Vec<StoredStanding> = rows
-        .iter()
-        .map(|r| standing(r.user, &r.key, r.standing.score, 0))
-        .collect();
-    let today = rank_experts(
-        &[term("rust")],
-        evidence(&fresh, activity(&fresh, 10), population),
-        t(0),
-        &s,
-        10,
-    );
-    assert_eq!(today[0].user, ada);
-    assert!(today[0].score > 30.0, "{today:?}");
-    assert_eq!(
-        rank_experts(
-            &[term("rust")],
-            evidence(&rows, HashMap::new(), population),
-            t(0),
-            &s,
-            0
-        ),
-        vec![]
-    );
+    assert_eq!(ranked[0].user, bob, "{ranked:?}");
+    assert!(ranked[1].raw_score < 0.05, "{ranked:?}");
 }
 
 fn action_topic(action: u128, user: UserId, key: &str, relevance: f64) -> ActionTopic {
