@@ -22,6 +22,18 @@ pub const PHRASES_PER_TEXT: usize = 40;
 /// The most content words kept from one text, the most frequent first.
 pub const WORDS_PER_TEXT: usize = 150;
 
+/// The most topics one upload keeps, however many texts it has: about
+/// what one long text leaves ([`PHRASES_PER_TEXT`] and
+/// [`WORDS_PER_TEXT`]), so that a thread of a hundred messages costs the
+/// store no more than a long document.
+pub const TOPICS_PER_UPLOAD: usize = 200;
+
+/// How many of an upload's [`TOPICS_PER_UPLOAD`] go first to its key
+/// phrases of two or more words, the most relevant first: a phrase's
+/// relevance (at most one) is on another scale than a word's count, and
+/// the phrases say most precisely what an upload is about.
+const PHRASES_KEPT_FIRST: usize = 60;
+
 /// How quickly a word's weight in a text saturates with its count
 /// (BM25's k1).
 const WORD_SATURATION: f64 = 1.2;
@@ -113,12 +125,38 @@ pub fn entity_topics(texts: &[TextTrace], scoring: &Scoring) -> Vec<EntityTopic>
         }
     }
     let mut topics: Vec<EntityTopic> = combined.into_values().map(|(t, _)| t).collect();
+    by_relevance(&mut topics, scoring);
+    bounded(topics, scoring)
+}
+
+/// `topics` best first by their relevance under `scoring`, then by key.
+fn by_relevance(topics: &mut [EntityTopic], scoring: &Scoring) {
     topics.sort_by(|a, b| {
         b.relevance(scoring)
             .total_cmp(&a.relevance(scoring))
             .then(a.key.cmp(&b.key))
     });
-    topics
+}
+
+/// At most [`TOPICS_PER_UPLOAD`] of `topics` (given best first): the
+/// first [`PHRASES_KEPT_FIRST`] phrases of two or more words, then the
+/// most relevant of the rest; best first.
+fn bounded(topics: Vec<EntityTopic>, scoring: &Scoring) -> Vec<EntityTopic> {
+    if topics.len() <= TOPICS_PER_UPLOAD {
+        return topics;
+    }
+    let (mut kept, mut rest): (Vec<EntityTopic>, Vec<EntityTopic>) = (Vec::new(), Vec::new());
+    for topic in topics {
+        if topic.key.contains(' ') && kept.len() < PHRASES_KEPT_FIRST {
+            kept.push(topic);
+        } else {
+            rest.push(topic);
+        }
+    }
+    rest.truncate(TOPICS_PER_UPLOAD - kept.len());
+    kept.append(&mut rest);
+    by_relevance(&mut kept, scoring);
+    kept
 }
 
 #[cfg(test)]
@@ -272,5 +310,32 @@ mod tests {
         assert!(shown["helm"], "a name");
         assert!(!shown["run"]);
         assert!(!shown["chart"], "inside a phrase, not one itself");
+    }
+
+    #[test]
+    fn an_upload_of_many_texts_keeps_a_bounded_number_of_topics_its_phrases_first() {
+        let s = Scoring::default();
+        // A hundred messages, each with its own two phrases and words.
+        let texts: Vec<TextTrace> = (0..100)
+            .map(|n| TextTrace {
+                descriptor: Descriptor::Default,
+                phrases: vec![
+                    written(&format!("phrase{n} one"), "p", 0.2),
+                    written(&format!("phrase{n} two"), "p", 0.1),
+                ],
+                words: (0..5)
+                    .map(|w| word(&format!("word{n}x{w}"), "w", 2))
+                    .collect(),
+                words_judged: true,
+            })
+            .collect();
+        let topics = entity_topics(&texts, &s);
+        assert_eq!(topics.len(), TOPICS_PER_UPLOAD);
+        let phrases = topics.iter().filter(|t| t.key.contains(' ')).count();
+        assert_eq!(phrases, PHRASES_KEPT_FIRST, "words weigh more, phrases go first");
+        let relevance: Vec<f64> = topics.iter().map(|t| t.relevance(&s)).collect();
+        assert!(relevance.windows(2).all(|w| w[0] >= w[1]), "best first");
+        // One text is never cut.
+        assert_eq!(entity_topics(&texts[..1], &s).len(), 7);
     }
 }
