@@ -326,14 +326,32 @@ fn every_learned_word_finds_someone(backend: Backend) {
     teach(&app, &key, "crime@example.com", "create", CRIME);
     teach(&app, &key, "garden@example.com", "create", GARDEN);
 
-    // No upload has the phrase; the crime desk has "arrested".
-    let found = experts(&app, "Gloucestershire man arrested for naked gardening");
+    // No upload has the phrase; the crime desk has "arrested", the
+    // garden desk "gardening": each holds one word of five, under the
+    // floor of a lead, so no door lists them, and the reading says who
+    // holds what.
+    let question = "Gloucestershire man arrested for naked gardening";
+    assert!(experts(&app, question).is_empty());
+    let reply = app.graphql(QUERY_READING, json!({ "query": question }));
+    let topics = reply.json()["data"]["queryReading"]["topics"].clone();
+    let held: Vec<&str> = topics
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["people"] == json!(1))
+        .map(|t| t["key"].as_str().unwrap())
+        .collect();
+    assert!(
+        held.contains(&"arrest") && held.contains(&"garden"),
+        "{topics}"
+    );
+    let found = experts(&app, "arrested");
+    assert_eq!(emails(&found), ["crime@example.com"]);
+    let found = experts(&app, "arrested gardening");
     assert_eq!(emails(&found).len(), 2, "{found:?}");
     assert!(found
         .iter()
         .all(|e| !e["topics"].as_array().unwrap().is_empty()));
-    let found = experts(&app, "arrested");
-    assert_eq!(emails(&found), ["crime@example.com"]);
 }
 
 #[on_every_backend]

@@ -566,3 +566,77 @@ fn cards_and_person_pages_say_how_to_reach_the_person(backend: Backend) {
         person.body
     );
 }
+
+/// The search page lists the people GraphQL's `experts` lists, in the
+/// same order: one answer at every door.
+#[on_every_backend]
+fn the_search_page_and_graphql_list_the_same_people(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "the_search_page_and_graphql_list_the_same") else {
+        return;
+    };
+    let key = app.api_key();
+    let mut ids = Vec::new();
+    for (n, text) in [
+        KUBERNETES,
+        TAX,
+        "Kubernetes upgrades: the clusters were drained node by node.",
+        "The VAT reconciliation of the German subsidiary, and corporate tax.",
+        "Gardening at the allotment: roses and dahlias, and a cluster of tomatoes.",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let email = format!("person{n}@example.com");
+        ids.push(app.create_user(&email, "Person", &format!("Number {n}")));
+        teach(&app, &key, &email, text);
+    }
+    let link = app
+        .services
+        .sessions
+        .issue_link("person0@example.com")
+        .unwrap();
+    let (_, link_cookie, token) = app.open_link(&link.secret);
+    let signed = app.press_link(&link.secret, &link_cookie, &token);
+    let cookie = signed
+        .headers
+        .iter()
+        .map(|(_, value)| value.as_str())
+        .find(|value| value.starts_with("kenning_session="))
+        .unwrap_or_else(|| panic!("no session cookie: {:?}", signed.headers))
+        .split(';')
+        .next()
+        .unwrap()
+        .to_owned();
+    for question in [
+        "kubernetes clusters",
+        "corporate tax",
+        "who knows about clusters of tomatoes",
+        "tax and kubernetes and roses and zymurgy",
+    ] {
+        let page = app.page(&format!("/?q={}", question.replace(' ', "+")), &cookie);
+        assert_eq!(page.status, 200, "{}", page.body);
+        let on_page: Vec<String> = page
+            .body
+            .split("href=\"/people/")
+            .skip(1)
+            .map(|rest| rest.split('"').next().unwrap().to_owned())
+            .filter(|id| ids.contains(id))
+            .fold(Vec::new(), |mut seen, id| {
+                if !seen.contains(&id) {
+                    seen.push(id);
+                }
+                seen
+            });
+        let reply = app.graphql(
+            "query e($q: String!) { experts(query: $q) { globalUserId } }",
+            json!({ "q": question }),
+        );
+        let by_graphql: Vec<String> = reply.json()["data"]["experts"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}", reply.body))
+            .iter()
+            .map(|e| e["globalUserId"].as_str().unwrap().to_owned())
+            .collect();
+        assert_eq!(on_page, by_graphql, "{question}: {}", page.body);
+    }
+}

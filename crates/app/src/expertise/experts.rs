@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet};
 
 use kenning_domain::{
     holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared,
-    Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm, ScoredTopic, TopicText,
-    UserId, ACTIONS_COUNTED,
+    worth_showing, Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm,
+    ScoredTopic, TopicText, UserId, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -73,7 +73,9 @@ struct ParsedQuery {
 }
 
 impl ExpertiseService {
-    /// At most `limit` users who know about `query`, best first.
+    /// At most `limit` users who know about `query`, best first; nobody
+    /// scoring under [`NEAREST_FLOOR`](kenning_domain::NEAREST_FLOOR), who
+    /// shares a word of the question or less. Every door lists these.
     pub fn experts(&self, query: &str, limit: ExpertsLimit) -> Result<Vec<Expert>, ServiceError> {
         self.experts_in(query, limit, None)
     }
@@ -255,7 +257,8 @@ impl ExpertiseService {
 
     /// `experts` as a list of `limit` shows them (of the members of
     /// `group` alone when given): the question counted in the ledger of
-    /// questions, each person's topics those a person reads.
+    /// questions, those under the floor ([`worth_showing`]) left out, each
+    /// person's topics those a person reads.
     fn shown(
         &self,
         terms: &[QueryTerm],
@@ -266,6 +269,9 @@ impl ExpertiseService {
         if let (Some((_, ledger)), None) = (&self.privacy, group) {
             ledger.note(terms, &experts, limit);
         }
+        // Under the floor a person shares a word of the question or less:
+        // no door lists them, so every door lists the same people.
+        experts.retain(|e| worth_showing(e.score));
         for expert in &mut experts {
             self.keep_readable(&mut expert.topics);
         }

@@ -6,8 +6,7 @@ use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
 use kenning_app::{QueryReading, ServiceError, UseCases};
 use kenning_domain::{
-    worth_showing, Answer, Band, Expert, ExpertsLimit, GroupId, Rule, UserId, MAX_QUERY_CHARS,
-    THE_PERSON,
+    Answer, Band, Expert, ExpertsLimit, GroupId, Rule, UserId, MAX_QUERY_CHARS, THE_PERSON,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -245,12 +244,6 @@ fn find(
     };
     found.full = experts.len() == limit.get() as usize;
     found.answer = reading.answer;
-    // Whoever scores under the floor shares a word of the question or
-    // less: no lead worth showing.
-    let experts: Vec<Expert> = experts
-        .into_iter()
-        .filter(|e| worth_showing(e.score))
-        .collect();
     let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
     let users = acting.expertise.people(&ids)?;
     let mut explained = TOPICS_EXPLAINED;
