@@ -11,6 +11,7 @@
 
 mod answer;
 mod declared;
+mod dropped;
 mod evidence;
 mod holders;
 mod ranking;
@@ -21,6 +22,7 @@ mod trace;
 
 pub use answer::{worth_showing, Answer, Band, Verdict, NEAREST_FLOOR, THE_PERSON};
 pub use declared::{with_declared, DeclaredTopic, MAX_DECLARED_TOPICS};
+pub use dropped::dropped_words;
 pub use evidence::{ActionTopic, Evidence, Population};
 pub use holders::holders;
 pub use ranking::{

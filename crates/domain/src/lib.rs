@@ -37,12 +37,12 @@ pub use audit::{
 pub use credential::{CredentialKind, CredentialName, Lifetime, Scope, UnknownScope};
 pub use cursor::UserCursor;
 pub use expertise::{
-    commonest_labels, entity_topics, holders, profile_order, query_terms, rank_experts, read_query,
-    related_topics, subject_known, with_declared, worth_showing, ActionTopic, Answer, Band,
-    DeclaredTopic, EntityTopic, Evidence, Expert, LabelledStanding, Population, QueryTerm,
-    ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing, StandingChanges,
-    StoredStanding, TextTrace, TopicLabel, Verdict, ACTIONS_COUNTED, MAX_DECLARED_TOPICS,
-    NEAREST_FLOOR, PHRASES_PER_TEXT, THE_PERSON, WORDS_PER_TEXT,
+    commonest_labels, dropped_words, entity_topics, holders, profile_order, query_terms,
+    rank_experts, read_query, related_topics, subject_known, with_declared, worth_showing,
+    ActionTopic, Answer, Band, DeclaredTopic, EntityTopic, Evidence, Expert, LabelledStanding,
+    Population, QueryTerm, ReadTerm, RelatedTopic, ScoredTopic, Scoring, ScoringError, Standing,
+    StandingChanges, StoredStanding, TextTrace, TopicLabel, Verdict, ACTIONS_COUNTED,
+    MAX_DECLARED_TOPICS, NEAREST_FLOOR, PHRASES_PER_TEXT, THE_PERSON, WORDS_PER_TEXT,
 };
 pub use filter::{
     Comparison, FilterAttribute, FilterError, FilterOperator, FilterValue, UserFilter,

@@ -298,6 +298,13 @@ impl QueryReadingObject {
         &self.0.subject
     }
 
+    /// The words of the subject that became no topic (stop words,
+    /// numbers, a letter alone), as written: what Kenning dropped before
+    /// ranking anyone.
+    fn dropped_words(&self) -> &[String] {
+        &self.0.dropped
+    }
+
     /// Whether somebody learned a topic the subject writes. False when
     /// nobody did: whoever `experts` lists then was reached through
     /// meaning alone.

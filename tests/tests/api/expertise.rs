@@ -808,7 +808,7 @@ fn a_query_reading_explains_an_empty_answer(backend: Backend) {
     assert!(!experts(&app, long.get(..500).unwrap()).is_empty());
 }
 
-const QUESTION_READING: &str = "query reading($query: String!) { queryReading(query: $query) { asking subject subjectKnown unknownTopics topics { key } } }";
+const QUESTION_READING: &str = "query reading($query: String!) { queryReading(query: $query) { asking subject subjectKnown unknownTopics droppedWords topics { key } } }";
 
 /// People type questions: the words that ask for a person are read as
 /// the question, never as topics, in English as in German; the subject
@@ -839,6 +839,20 @@ fn a_question_is_read_apart_from_its_subject(backend: Backend) {
     );
     assert_eq!(reading["subject"], json!("Kubernetes clusters"));
     assert_eq!(reading["subjectKnown"], json!(true));
+    assert_eq!(reading["droppedWords"], json!([]));
+    // A word that becomes no topic is said to be dropped, not lost.
+    let reply = app.graphql(
+        QUESTION_READING,
+        json!({ "query": "Who knows the R language and Kubernetes in 2019?" }),
+    );
+    let dropped = &reply.json()["data"]["queryReading"]["droppedWords"];
+    for word in ["R", "2019"] {
+        assert!(
+            dropped.as_array().unwrap().contains(&json!(word)),
+            "{}",
+            reply.body
+        );
+    }
     let keys: Vec<&Value> = reading["topics"]
         .as_array()
         .unwrap()

@@ -5,9 +5,9 @@
 use std::collections::{HashMap, HashSet};
 
 use kenning_domain::{
-    holders, query_terms, query_text, rank_experts, read_query, subject_known, with_declared,
-    worth_showing, Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm, ReadTerm,
-    ScoredTopic, TopicText, UserId, ACTIONS_COUNTED,
+    dropped_words, holders, query_terms, query_text, rank_experts, read_query, subject_known,
+    with_declared, worth_showing, Answer, Evidence, Expert, ExpertsLimit, GroupId, QueryTerm,
+    ReadTerm, ScoredTopic, TopicText, UserId, ACTIONS_COUNTED,
 };
 use kenning_ports::Question;
 
@@ -49,6 +49,10 @@ pub struct QueryReading {
     pub asking: Vec<String>,
     /// What the query asks about: the query less its question.
     pub subject: String,
+    /// The words of the subject that became no topic (stop words,
+    /// numbers, a letter alone), as written: what Kenning dropped, so
+    /// that it is seen dropped rather than missing.
+    pub dropped: Vec<String>,
     /// Whether somebody `experts` would rank holds a topic the subject
     /// writes. When nobody does, whoever is listed was reached through
     /// meaning alone.
@@ -380,7 +384,10 @@ impl ExpertiseService {
         } = read;
         let population = self.store.population().map_err(internal)?;
         let topics = read_query(&terms, &held, population);
+        let written = topics.iter().filter(|t| t.similarity.is_none());
+        let dropped = dropped_words(&question.subject, written.map(|t| t.label.as_str()));
         Ok(QueryReading {
+            dropped,
             languages,
             subject_known: subject_known(&topics),
             topics,

@@ -86,6 +86,7 @@ struct Reading {
     matched: Vec<ReadTopic>,
     reached: Vec<ReadTopic>,
     unknown: Vec<String>,
+    dropped: Vec<String>,
 }
 
 #[derive(Template)]
@@ -146,6 +147,7 @@ fn reading_of(reading: QueryReading) -> Reading {
         matched,
         reached,
         unknown,
+        dropped: reading.dropped,
     }
 }
 
