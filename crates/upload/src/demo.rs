@@ -10,11 +10,11 @@ mod sample;
 
 use std::time::Duration;
 
-use anyhow::Context as _;
 use clap::Args;
 use serde_json::{json, Value};
 
-use crate::input::Item;
+use crate::client::{route, Client};
+use crate::codes::Code;
 use crate::send::{Outcome, Sender};
 use sample::{Person, PEOPLE, SUBJECTS};
 
@@ -135,7 +135,7 @@ enum Created {
     Existed,
 }
 
-fn create_person(agent: &ureq::Agent, args: &DemoArgs, person: &Person) -> anyhow::Result<Created> {
+fn create_person(client: &Client, person: &Person) -> anyhow::Result<Created> {
     let document = "mutation create($input: CreateUserInput!) \
                     { createUser(createUserInput: $input) { globalUserId } }";
     let body = json!({ "query": document, "variables": { "input": {
@@ -146,24 +146,12 @@ fn create_person(agent: &ureq::Agent, args: &DemoArgs, person: &Person) -> anyho
         "position": person.position,
         "company": "Harbour & Finch",
     }}});
-    let url = format!("{}/accounts/api/v1/graphql", args.url.trim_end_matches('/'));
-    let mut response = agent
-        .post(&url)
-        .header("Authorization", &format!("Bearer {}", args.token))
-        .header("Content-Type", "application/json")
-        .send(body.to_string())
-        .with_context(|| format!("cannot reach {url}"))?;
-    let status = response.status().as_u16();
-    let answer: Value = response
-        .body_mut()
-        .read_to_string()
-        .ok()
-        .and_then(|text| serde_json::from_str(&text).ok())
-        .unwrap_or(Value::Null);
+    let answer = client.post(route::GRAPHQL, &body)?;
+    let (status, answer) = (answer.status, answer.body);
     let error = &answer["errors"][0];
     match (status, error["extensions"]["code"].as_str()) {
         (200, None) => Ok(Created::New),
-        (200, Some("Conflict")) => Ok(Created::Existed),
+        (200, Some(code)) if Code::Conflict.is(code) => Ok(Created::Existed),
         (_, code) => anyhow::bail!(
             "creating {} failed (HTTP {status}, {}): {}",
             person.email(),
@@ -176,54 +164,47 @@ fn create_person(agent: &ureq::Agent, args: &DemoArgs, person: &Person) -> anyho
 /// Runs `kenning demo`. What it did, and what to ask, go to stderr, so
 /// that stdout stays free for the answers of the commands around it.
 pub fn run(args: DemoArgs) -> anyhow::Result<()> {
-    crate::send::warn_if_in_the_clear(args.url.trim_end_matches('/'));
-    let agent: ureq::Agent = crate::send::agent(Duration::from_secs(60));
+    let people = Client::with_token(&args.url, &args.token);
     let mut new = 0;
     for person in &PEOPLE {
-        if let Created::New = create_person(&agent, &args, person)? {
+        if let Created::New = create_person(&people, person)? {
             new += 1;
         }
     }
-    let items: Vec<Item> = uploads()
-        .into_iter()
-        .enumerate()
-        .map(|(n, body)| Item {
-            id: n.to_string(),
-            origin: format!("sample upload {n}"),
-            body,
-        })
-        .collect();
+    let uploads = uploads();
     let sender = Sender {
-        url: format!(
-            "{}/connectors/api/v1/entities-with-action/batch",
-            args.url.trim_end_matches('/')
-        ),
-        api_key: args.api_key.clone(),
+        client: Client::new(&args.url, &args.api_key),
         tries: 4,
         backoff: Duration::from_millis(500),
     };
-    let (mut learned, mut duplicates) = (0, 0);
-    for batch in items.chunks(100) {
+    let (mut sent, mut known) = (0, 0);
+    for (at, batch) in uploads.chunks(100).enumerate() {
+        let bodies: Vec<&Value> = batch.iter().collect();
         let outcomes = sender
-            .send(batch)
+            .send(&bodies)
             .map_err(|fatal| anyhow::anyhow!(fatal.0))?;
-        for (item, outcome) in batch.iter().zip(outcomes) {
+        for (n, outcome) in outcomes.into_iter().enumerate() {
+            let origin = format!("sample upload {}", at * 100 + n);
             match outcome {
-                Outcome::Learned => learned += 1,
-                Outcome::Duplicate => duplicates += 1,
-                Outcome::Rejected { code, problem } => {
-                    anyhow::bail!("{} was refused ({code}): {problem}", item.origin)
+                Outcome::Sent => sent += 1,
+                Outcome::Known => known += 1,
+                Outcome::NotFound { problem } => {
+                    anyhow::bail!(
+                        "{origin} was refused ({}): {problem}",
+                        Code::UnknownUser.as_str()
+                    )
                 }
-                Outcome::Failed { problem } => {
-                    anyhow::bail!("{} failed: {problem}", item.origin)
+                Outcome::Refused { code, problem } => {
+                    anyhow::bail!("{origin} was refused ({code}): {problem}")
                 }
+                Outcome::Failed { problem } => anyhow::bail!("{origin} failed: {problem}"),
             }
         }
     }
     eprintln!(
-        "sample organisation: {} people ({new} new), {} uploads (learned {learned}, already there {duplicates})",
+        "sample organisation: {} people ({new} new), {} uploads (sent {sent}, already known {known})",
         PEOPLE.len(),
-        items.len()
+        uploads.len()
     );
     eprintln!("ask experts, for example:");
     for subject in &SUBJECTS {

@@ -1,33 +1,39 @@
 //! `kenning upload`: the reference connector. Reads a JSON Lines file of
-//! upload objects, or a directory of texts, and sends them to a server's
-//! batch endpoint with bounded concurrency; a checkpoint file makes a
-//! repeated run send only what was not acknowledged, and a report file
-//! lists what was refused or failed, with why. A client of the connector
+//! upload objects, or a directory of texts, as a source of the connect
+//! engine (`connect::drive`), which sends them to a server's batch
+//! endpoint with bounded concurrency; a checkpoint file makes a repeated
+//! run send only what was not acknowledged, and a report file lists what
+//! was refused, not found or failed, with why. A client of the connector
 //! API alone: it knows nothing of the service's crates, as a connector
 //! written by anyone else would not. The `kenning` binary runs it as its
 //! `upload` command.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::fs::{File, OpenOptions};
-use std::io::{BufRead, BufReader, IsTerminal as _, Write as _};
+use std::io::{BufRead, BufReader, Write as _};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, SyncSender};
-use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::{json, Map, Value};
+use serde_json::json;
 
+pub mod client;
+pub mod codes;
 pub mod connect;
 pub mod demo;
 mod input;
+mod pipeline;
+mod progress;
 mod send;
+mod source;
+mod tally;
 
-use input::{Item, Unreadable};
-use send::{Fatal, Outcome, Sending};
+use codes::Code;
+use connect::{Directory, IdentityFile, Mark, Settings, Upload, Window, UNREADABLE};
+use send::{Outcome, Sending};
+use source::Uploads;
+use tally::Tally;
 
 /// The arguments of `kenning upload`.
 #[derive(Debug, Args)]
@@ -81,45 +87,6 @@ fn beside(input: &Path, suffix: &str) -> PathBuf {
     input.with_file_name(name)
 }
 
-/// What a run did, item by item.
-#[derive(Debug, Default)]
-struct Tally {
-    /// Acknowledged in an earlier run: not sent.
-    done_before: u64,
-    learned: u64,
-    duplicates: u64,
-    /// Refused, by code (`Unreadable` for inputs that are not uploads).
-    rejected: BTreeMap<String, u64>,
-    failed: u64,
-}
-
-impl Tally {
-    fn handled(&self) -> u64 {
-        self.done_before
-            + self.learned
-            + self.duplicates
-            + self.rejected.values().sum::<u64>()
-            + self.failed
-    }
-
-    fn line(&self) -> String {
-        let rejected: u64 = self.rejected.values().sum();
-        format!(
-            "learned {}, duplicates {}, rejected {rejected}, failed {}",
-            self.learned, self.duplicates, self.failed
-        )
-    }
-}
-
-/// What the main loop hears.
-enum Heard {
-    Sent(Vec<Item>, Result<Vec<Outcome>, Fatal>),
-    Unreadable(Unreadable),
-    DoneBefore,
-    /// The reader failed (an input it could not read).
-    ReadFailed(anyhow::Error),
-}
-
 /// The keys of a checkpoint file (none when it does not exist yet).
 fn load_checkpoint(path: &Path) -> anyhow::Result<HashSet<String>> {
     match File::open(path) {
@@ -141,6 +108,8 @@ struct Records {
     report_path: PathBuf,
     checkpoint: File,
     report: File,
+    /// The keys acknowledged in the batch being counted.
+    acknowledged: String,
 }
 
 impl Records {
@@ -175,334 +144,135 @@ impl Records {
             report_path,
             checkpoint,
             report,
+            acknowledged: String::new(),
         })
     }
 
-    /// Counts and records what the run heard; `Err` for what ends it.
-    fn take(&mut self, message: Heard, tally: &mut Tally) -> anyhow::Result<()> {
-        match message {
-            Heard::Sent(items, Ok(outcomes)) => record(
-                &items,
-                &outcomes,
-                tally,
-                &mut self.checkpoint,
-                &mut self.report,
-            ),
-            Heard::Sent(_, Err(Fatal(why))) => Err(anyhow::anyhow!(why)),
-            Heard::Unreadable(unreadable) => {
-                *tally.rejected.entry("Unreadable".to_owned()).or_default() += 1;
-                write_report(
-                    &mut self.report,
-                    &unreadable.origin,
-                    "Unreadable",
-                    &unreadable.problem,
-                )
-            }
-            Heard::DoneBefore => {
-                tally.done_before += 1;
-                Ok(())
-            }
-            Heard::ReadFailed(e) => Err(e),
-        }
+    fn write_report(&mut self, origin: &str, code: &str, problem: &str) -> anyhow::Result<()> {
+        let line = json!({ "item": origin, "code": code, "problem": problem });
+        writeln!(self.report, "{line}")?;
+        Ok(())
     }
 }
 
-/// Runs `kenning upload`.
+/// The checkpoint is kept by key, not by position: what was refused is
+/// sent again by the next run, once its cause is mended.
+impl Mark for Records {
+    fn passed(&mut self, _position: &str) -> anyhow::Result<()> {
+        Ok(())
+    }
+
+    fn answered(&mut self, upload: &Upload, outcome: &Outcome) -> anyhow::Result<()> {
+        let origin = &upload.origin;
+        match outcome {
+            Outcome::Sent | Outcome::Known => {
+                if let Some(key) = &upload.key {
+                    self.acknowledged.push_str(key);
+                    self.acknowledged.push('\n');
+                }
+                Ok(())
+            }
+            Outcome::NotFound { problem } => {
+                self.write_report(origin, Code::UnknownUser.as_str(), problem)
+            }
+            Outcome::Refused { code, problem } => self.write_report(origin, code, problem),
+            Outcome::Failed { problem } => self.write_report(origin, "Failed", problem),
+        }
+    }
+
+    fn unreadable(&mut self, origin: &str, problem: &str) -> anyhow::Result<()> {
+        self.write_report(origin, UNREADABLE, problem)?;
+        self.report.flush()?;
+        Ok(())
+    }
+
+    fn counted(&mut self) -> anyhow::Result<()> {
+        self.checkpoint
+            .write_all(std::mem::take(&mut self.acknowledged).as_bytes())?;
+        // On disk before the next batch is counted: a crash loses at most
+        // the batches in flight, which a new run sends again (and an alias
+        // makes a repeat a duplicate).
+        self.checkpoint.sync_data()?;
+        self.report.flush()?;
+        Ok(())
+    }
+}
+
+/// `kenning upload` asks the server about nobody: each upload names its
+/// person, and the server answers `UnknownUser` for one it does not know.
+struct Nobody;
+
+impl Directory for Nobody {
+    fn resolve(
+        &self,
+        identities: &[(Option<String>, Option<String>)],
+    ) -> anyhow::Result<Vec<Option<String>>> {
+        Ok(vec![None; identities.len()])
+    }
+}
+
+/// Runs `kenning upload`: its input is a source of the connect engine,
+/// kept by the checkpoint and the report.
 pub fn run(args: UploadArgs) -> anyhow::Result<()> {
     let (checkpoint_path, report_path) = Records::paths(&args);
     let done = load_checkpoint(&checkpoint_path)?;
-    let source = Source::open(&args, &[checkpoint_path.clone(), report_path.clone()])?;
-    let total = source.count()?;
+    let skip = [checkpoint_path.clone(), report_path.clone()];
+    let mut uploads = Uploads::open(&args, &skip, done)?;
     let mut records = Records::open(checkpoint_path, report_path)?;
-
-    let sender = args.sending.sender();
-    let concurrency = args.sending.concurrency();
-    let batch_size = args.sending.batch_size();
-    let (heard_tx, heard) = mpsc::channel::<Heard>();
-    // Room for one batch per sender waiting: memory stays bounded whatever
-    // the input's size.
-    let (batches_tx, batches) = mpsc::sync_channel::<Vec<Item>>(concurrency);
-    let batches = Arc::new(Mutex::new(batches));
-    let progress = Progress::new(total, args.progress_secs);
+    let settings = Settings {
+        sending: args.sending.clone(),
+        identities: IdentityFile::default(),
+        window: Window::default(),
+        dry_run: false,
+        quiet: false,
+        cursor_dir: None,
+        most: None,
+        progress_every: Duration::from_secs(args.progress_secs),
+    };
+    let sender = args.sending.sender(args.sending.client());
     let started = Instant::now();
-    let mut tally = Tally::default();
-    let mut fatal = None;
-    // Set when the run must stop: the reader and senders end at their
-    // next step.
-    let stop = AtomicBool::new(false);
-    std::thread::scope(|s| {
-        for _ in 0..concurrency {
-            let (sender, batches, heard_tx, stop) =
-                (&sender, batches.clone(), heard_tx.clone(), &stop);
-            s.spawn(move || {
-                sender.send_each(&batches, stop, |items, outcomes| {
-                    heard_tx.send(Heard::Sent(items, outcomes)).is_ok()
-                });
-            });
-        }
-        // Once every sender has ended, a reader waiting to hand over a
-        // batch is let go.
-        drop(batches);
-        {
-            let (heard_tx, done, source, stop) = (heard_tx.clone(), &done, &source, &stop);
-            s.spawn(move || read(source, done, batch_size, batches_tx, &heard_tx, stop));
-        }
-        drop(heard_tx);
-        for message in heard {
-            if let Err(e) = records.take(message, &mut tally) {
-                fatal.get_or_insert(e);
-                stop.store(true, Ordering::Relaxed);
-            }
-            progress.update(&tally, started);
-        }
-    });
-    progress.finish();
+    let (tally, stopped) = connect::drive(
+        &mut uploads,
+        &settings,
+        &Nobody,
+        &sender,
+        None,
+        Some(&mut records),
+    );
     summary(&tally, started, &records.report_path);
-    if let Some(e) = fatal {
+    if let Some(e) = stopped {
         return Err(e.context(format!(
             "stopped; a new run sends what was not acknowledged (checkpoint {})",
             records.checkpoint_path.display()
         )));
     }
-    let refused = tally.rejected.values().sum::<u64>() + tally.failed;
-    if refused > 0 {
+    let not_sent = tally.refused.values().sum::<u64>() + tally.not_found + tally.failed;
+    if not_sent > 0 {
         anyhow::bail!(
-            "{refused} uploads were rejected or failed; see {}",
+            "{not_sent} uploads were refused, not found or failed; see {}",
             records.report_path.display()
         );
     }
     Ok(())
 }
 
-/// Where the uploads come from.
-enum Source {
-    Jsonl(PathBuf),
-    Directory {
-        root: PathBuf,
-        files: Vec<PathBuf>,
-        mapping: std::collections::HashMap<String, Map<String, Value>>,
-        defaults: Map<String, Value>,
-    },
-}
-
-impl Source {
-    fn open(args: &UploadArgs, skip: &[PathBuf]) -> anyhow::Result<Self> {
-        let meta = std::fs::metadata(&args.input)
-            .with_context(|| format!("cannot read {}", args.input.display()))?;
-        if !meta.is_dir() {
-            anyhow::ensure!(
-                args.mapping.is_none() && args.user_email.is_none() && args.action_date.is_none(),
-                "--mapping, --user-email and --action-date are for a directory; \
-                 each line of a JSON Lines file is a whole upload"
-            );
-            return Ok(Source::Jsonl(args.input.clone()));
-        }
-        let mut skip = skip.to_vec();
-        skip.extend(args.mapping.clone());
-        let mapping = match &args.mapping {
-            Some(path) => input::mapping(path)?,
-            None => Default::default(),
-        };
-        let mut defaults = Map::new();
-        defaults.insert("action_type".to_owned(), json!(args.action_type));
-        defaults.insert("entity_type".to_owned(), json!(args.entity_type));
-        if let Some(email) = &args.user_email {
-            defaults.insert("user_email".to_owned(), json!(email));
-        }
-        if let Some(date) = &args.action_date {
-            defaults.insert("action_date".to_owned(), json!(date));
-        }
-        Ok(Source::Directory {
-            files: input::files(&args.input, &skip)?,
-            root: args.input.clone(),
-            mapping,
-            defaults,
-        })
-    }
-
-    fn count(&self) -> anyhow::Result<u64> {
-        match self {
-            Source::Jsonl(path) => input::count_lines(path),
-            Source::Directory { files, .. } => Ok(files.len() as u64),
-        }
-    }
-}
-
-/// The reader thread: every item not acknowledged before, in batches.
-fn read(
-    source: &Source,
-    done: &HashSet<String>,
-    batch_size: usize,
-    batches: SyncSender<Vec<Item>>,
-    heard: &mpsc::Sender<Heard>,
-    stop: &AtomicBool,
-) {
-    let stopping = || stop.load(Ordering::Relaxed);
-    let mut batch = Vec::with_capacity(batch_size);
-    // Whether the run goes on: each hand-over fails once its receiver is
-    // gone.
-    let take = |found: Result<Item, Unreadable>, batch: &mut Vec<Item>| -> bool {
-        match found {
-            Ok(item) if done.contains(&item.id) => heard.send(Heard::DoneBefore).is_ok(),
-            Ok(item) => {
-                batch.push(item);
-                batch.len() < batch_size || batches.send(std::mem::take(batch)).is_ok()
-            }
-            Err(unreadable) => heard.send(Heard::Unreadable(unreadable)).is_ok(),
-        }
-    };
-    let outcome: anyhow::Result<()> = (|| {
-        match source {
-            Source::Jsonl(path) => {
-                for found in input::jsonl(path)? {
-                    if stopping() || !take(found?, &mut batch) {
-                        return Ok(());
-                    }
-                }
-            }
-            Source::Directory {
-                root,
-                files,
-                mapping,
-                defaults,
-            } => {
-                for file in files {
-                    let relative = file
-                        .strip_prefix(root)
-                        .unwrap_or(file)
-                        .to_string_lossy()
-                        .replace('\\', "/");
-                    let found = input::file_item(root, file, mapping.get(&relative), defaults)?;
-                    if stopping() || !take(found, &mut batch) {
-                        return Ok(());
-                    }
-                }
-            }
-        }
-        Ok(())
-    })();
-    if let Err(e) = outcome {
-        let _ = heard.send(Heard::ReadFailed(e));
-    }
-    if !batch.is_empty() && !stopping() {
-        let _ = batches.send(batch);
-    }
-}
-
-/// Counts a batch's outcomes, checkpoints what is done and reports what is
-/// not.
-fn record(
-    items: &[Item],
-    outcomes: &[Outcome],
-    tally: &mut Tally,
-    checkpoint: &mut File,
-    report: &mut File,
-) -> anyhow::Result<()> {
-    let mut acknowledged = String::new();
-    for (item, outcome) in items.iter().zip(outcomes) {
-        match outcome {
-            Outcome::Learned => tally.learned += 1,
-            Outcome::Duplicate => tally.duplicates += 1,
-            Outcome::Rejected { code, problem } => {
-                *tally.rejected.entry(code.clone()).or_default() += 1;
-                write_report(report, &item.origin, code, problem)?;
-                continue;
-            }
-            Outcome::Failed { problem } => {
-                tally.failed += 1;
-                write_report(report, &item.origin, "Failed", problem)?;
-                continue;
-            }
-        }
-        acknowledged.push_str(&item.id);
-        acknowledged.push('\n');
-    }
-    checkpoint.write_all(acknowledged.as_bytes())?;
-    // On disk before the next batch is counted: a crash loses at most the
-    // batches in flight, which a new run sends again (and an alias makes
-    // a repeat a duplicate).
-    checkpoint.sync_data()?;
-    report.flush()?;
-    Ok(())
-}
-
-fn write_report(report: &mut File, origin: &str, code: &str, problem: &str) -> anyhow::Result<()> {
-    let line = json!({ "item": origin, "code": code, "problem": problem });
-    writeln!(report, "{line}")?;
-    Ok(())
-}
-
+/// What the run did, on standard error: the counts, then each code
+/// refused.
 fn summary(tally: &Tally, started: Instant, report: &Path) {
-    let seconds = started.elapsed().as_secs_f64();
-    let sent = tally.handled() - tally.done_before;
     eprintln!(
-        "sent {sent} uploads in {seconds:.1} s ({:.0}/s); {}; {} acknowledged before",
-        sent as f64 / seconds.max(1e-3),
-        tally.line(),
-        tally.done_before
+        "{}, acknowledged before {}; {:.1} s ({:.0}/s)",
+        tally.line(false),
+        tally.before(),
+        started.elapsed().as_secs_f64(),
+        tally.rate(started),
     );
-    for (code, n) in &tally.rejected {
-        eprintln!("  rejected {code}: {n}");
+    for (code, n) in &tally.refused {
+        eprintln!("  refused {code}: {n}");
     }
-    if !tally.rejected.is_empty() || tally.failed > 0 {
+    if tally.has_problems() || tally.not_found > 0 {
         eprintln!(
-            "every rejected or failed upload, with why: {}",
+            "every upload refused, not found or failed, with why: {}",
             report.display()
         );
-    }
-}
-
-/// A progress bar on a terminal; plain lines every few seconds elsewhere.
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: u64,
-    every: Duration,
-    last: Mutex<Instant>,
-}
-
-impl Progress {
-    fn new(total: u64, every_secs: u64) -> Self {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(total);
-            if let Ok(style) = ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} uploads, {per_sec}, ETA {eta} ({msg})",
-            ) {
-                bar.set_style(style);
-            }
-            bar
-        });
-        Self {
-            bar,
-            total,
-            every: Duration::from_secs(every_secs.max(1)),
-            last: Mutex::new(Instant::now()),
-        }
-    }
-
-    fn update(&self, tally: &Tally, started: Instant) {
-        if let Some(bar) = &self.bar {
-            bar.set_position(tally.handled());
-            bar.set_message(tally.line());
-            return;
-        }
-        let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
-        if last.elapsed() < self.every {
-            return;
-        }
-        *last = Instant::now();
-        let seconds = started.elapsed().as_secs_f64().max(1e-3);
-        let handled = tally.handled();
-        eprintln!(
-            "{handled}/{} uploads ({:.0}/s); {}",
-            self.total,
-            (handled - tally.done_before) as f64 / seconds,
-            tally.line()
-        );
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish();
-        }
     }
 }

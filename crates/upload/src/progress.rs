@@ -1,5 +1,7 @@
-//! What a run shows while it goes: a spinner with its counts on a
-//! terminal, a line every ten seconds elsewhere, nothing with `--quiet`.
+//! What a run shows while it goes, `kenning upload`'s and `kenning
+//! connect`'s alike: on a terminal a bar (when the total is known) or a
+//! spinner with the counts, elsewhere a line every few seconds, nothing
+//! when quiet.
 
 use std::io::IsTerminal as _;
 use std::sync::{Mutex, PoisonError};
@@ -7,62 +9,96 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::tally::Tally;
+use crate::tally::Tally;
 
-/// How often a line is written when standard error is no terminal.
-const EVERY: Duration = Duration::from_secs(10);
+/// How a run's progress is shown.
+#[derive(Debug, Clone, Copy)]
+pub struct Shown {
+    /// Nothing at all.
+    pub quiet: bool,
+    /// A dry run: its counts say what would be sent.
+    pub dry_run: bool,
+    /// How many items there are, when known before reading.
+    pub total: Option<u64>,
+    /// How often a line is written when standard error is no terminal.
+    pub every: Duration,
+}
 
 /// A run's progress on standard error.
 #[derive(Debug)]
 pub struct Progress {
+    shown: Shown,
     bar: Option<ProgressBar>,
-    /// A dry run: its counts say what would be sent.
-    dry_run: bool,
     lines: bool,
+    started: Instant,
     last: Mutex<Instant>,
 }
 
 impl Progress {
-    /// Progress shown as the terminal allows, or not at all when `quiet`;
-    /// of a dry run, when `dry_run`.
-    pub fn new(quiet: bool, dry_run: bool) -> Self {
+    /// Progress shown as `shown` says and the terminal allows.
+    pub fn new(shown: Shown) -> Self {
         let terminal = std::io::stderr().is_terminal();
-        let bar = (!quiet && terminal).then(|| {
-            let bar = ProgressBar::new_spinner();
-            if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
-                bar.set_style(style);
+        let bar = (!shown.quiet && terminal).then(|| match shown.total {
+            Some(total) => {
+                let bar = ProgressBar::new(total);
+                if let Ok(style) = ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} uploads, {per_sec}, ETA {eta} ({msg})",
+                ) {
+                    bar.set_style(style);
+                }
+                bar
             }
-            bar.enable_steady_tick(Duration::from_millis(200));
-            bar
+            None => {
+                let bar = ProgressBar::new_spinner();
+                if let Ok(style) = ProgressStyle::with_template("{spinner} {elapsed} {msg}") {
+                    bar.set_style(style);
+                }
+                bar.enable_steady_tick(Duration::from_millis(200));
+                bar
+            }
         });
         Self {
+            shown,
             bar,
-            dry_run,
-            lines: !quiet && !terminal,
+            lines: !shown.quiet && !terminal,
+            started: Instant::now(),
             last: Mutex::new(Instant::now()),
         }
     }
 
     /// Shows `tally`.
     pub fn show(&self, tally: &Tally) {
+        let line = tally.line(self.shown.dry_run);
         if let Some(bar) = &self.bar {
-            bar.set_message(tally.line(self.dry_run));
+            bar.set_position(tally.read);
+            bar.set_message(line);
             return;
         }
         if !self.lines {
             return;
         }
         let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
-        if last.elapsed() >= EVERY {
-            *last = Instant::now();
-            eprintln!("{}", tally.line(self.dry_run));
+        if last.elapsed() < self.shown.every.max(Duration::from_secs(1)) {
+            return;
+        }
+        *last = Instant::now();
+        match self.shown.total {
+            Some(total) => eprintln!(
+                "{}/{total} ({:.0}/s); {line}",
+                tally.read,
+                tally.rate(self.started)
+            ),
+            None => eprintln!("{line}"),
         }
     }
 
-    /// Clears the spinner.
+    /// Ends the bar or the spinner.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
+            match self.shown.total {
+                Some(_) => bar.finish(),
+                None => bar.finish_and_clear(),
+            }
         }
     }
 }

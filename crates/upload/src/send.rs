@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use serde_json::{json, Value};
 
-use super::input::Item;
+use crate::client::{route, Answer, Client};
+use crate::codes::Code;
 
 /// Where and how uploads are sent: what `kenning upload` and `kenning
 /// connect` take alike.
@@ -38,26 +39,15 @@ pub struct Sending {
 }
 
 impl Sending {
-    /// The server's address, without a trailing slash.
-    pub fn base(&self) -> &str {
-        self.url.trim_end_matches('/')
+    /// The client of the server named, with the key given.
+    pub fn client(&self) -> Client {
+        Client::new(&self.url, &self.api_key)
     }
 
-    /// The API key as given, without surrounding blanks.
-    pub fn key(&self) -> &str {
-        self.api_key.trim()
-    }
-
-    /// The sender to the batch endpoint (warning, once, when the key
-    /// would cross a network in the clear).
-    pub fn sender(&self) -> Sender {
-        warn_if_in_the_clear(self.base());
+    /// The sender of batches through `client`.
+    pub fn sender(&self, client: Client) -> Sender {
         Sender {
-            url: format!(
-                "{}/connectors/api/v1/entities-with-action/batch",
-                self.base()
-            ),
-            api_key: self.key().to_owned(),
+            client,
             tries: self.tries,
             backoff: Duration::from_millis(self.backoff_ms),
         }
@@ -77,21 +67,14 @@ impl Sending {
 /// What a sender thread is handed: uploads to send, with whatever else
 /// its reader keeps beside them.
 pub trait Batch {
-    /// The uploads to send, in order.
-    fn items(&self) -> &[Item];
-}
-
-impl Batch for Vec<Item> {
-    fn items(&self) -> &[Item] {
-        self
-    }
+    /// The uploads to send, in order, as the connector API takes them.
+    fn bodies(&self) -> Vec<&Value>;
 }
 
 /// Where a batch goes, and how patiently.
 #[derive(Debug, Clone)]
 pub struct Sender {
-    pub url: String,
-    pub api_key: String,
+    pub client: Client,
     /// Tries per item, the first included.
     pub tries: u32,
     /// The first backoff; each further try doubles it, up to [`MAX_BACKOFF`].
@@ -102,15 +85,19 @@ pub struct Sender {
 /// for more).
 const MAX_BACKOFF: Duration = Duration::from_secs(30);
 
-/// What became of one item.
+/// What became of one upload: the outcomes every connector counts, in
+/// one vocabulary.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Outcome {
-    /// Stored (201).
-    Learned,
-    /// Stored before (409 `DuplicateAlias`): done too.
-    Duplicate,
+    /// Stored (201): sent.
+    Sent,
+    /// Stored before (409 `DuplicateAlias`): already known, done too.
+    Known,
+    /// Its person is no one Kenning may learn about (`UnknownUser`): not
+    /// found.
+    NotFound { problem: String },
     /// Refused for what it is; sending it again would not help.
-    Rejected { code: String, problem: String },
+    Refused { code: String, problem: String },
     /// No try succeeded.
     Failed { problem: String },
 }
@@ -120,104 +107,11 @@ pub enum Outcome {
 #[derive(Debug)]
 pub struct Fatal(pub String);
 
-/// The answer to one request, or why there is none.
-enum Reply {
-    Answered {
-        status: u16,
-        retry_after: Option<Duration>,
-        body: Value,
-    },
-    NoAnswer(String),
-}
-
-/// The HTTP client every request to the server goes through: answers of
-/// every status are read, not errors, and no redirect is followed, so the
-/// API key (a header of the request) never reaches another address than
-/// the one named; a redirect is an answer like any other, whose status
-/// the caller reports.
-pub fn agent(timeout: Duration) -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .max_redirects(0)
-        .timeout_global(Some(timeout))
-        .build()
-        .into()
-}
-
-/// Says once on standard error that the API key goes over plain HTTP when
-/// `base` is `http://` to a host that is not this machine.
-pub fn warn_if_in_the_clear(base: &str) {
-    static WARNED: std::sync::Once = std::sync::Once::new();
-    if in_the_clear(base) {
-        WARNED.call_once(|| {
-            eprintln!(
-                "warning: {base} is plain HTTP to another machine: the API key and every upload \
-                 cross the network unencrypted; use https://"
-            );
-        });
-    }
-}
-
-/// Whether `base` is `http://` to a host other than a loopback address.
-fn in_the_clear(base: &str) -> bool {
-    let scheme_end = base.find("://").unwrap_or(0);
-    if !base[..scheme_end].eq_ignore_ascii_case("http") {
-        return false;
-    }
-    let rest = &base[scheme_end + 3..];
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let authority = authority
-        .rsplit_once('@')
-        .map_or(authority, |(_, host)| host);
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or_default(),
-        None => authority.split(':').next().unwrap_or_default(),
-    };
-    let loopback = host.eq_ignore_ascii_case("localhost")
-        || host
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback());
-    !loopback
-}
+/// Uploads waiting for their outcome: the place of each in the batch,
+/// and its tries so far.
+type Pending = Vec<(usize, u32)>;
 
 impl Sender {
-    fn agent() -> ureq::Agent {
-        agent(Duration::from_secs(120))
-    }
-
-    fn post(&self, agent: &ureq::Agent, items: &[&Item]) -> Reply {
-        let bodies: Vec<&Value> = items.iter().map(|i| &i.body).collect();
-        let sent = agent
-            .post(&self.url)
-            .header("APIKEY", &self.api_key)
-            .header("Content-Type", "application/json")
-            .send(json!({ "items": bodies }).to_string());
-        let mut response = match sent {
-            Ok(response) => response,
-            Err(e) => return Reply::NoAnswer(e.to_string()),
-        };
-        let status = response.status().as_u16();
-        let retry_after = response
-            .headers()
-            .get("retry-after")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse().ok())
-            .map(Duration::from_secs);
-        let text = response
-            .body_mut()
-            .with_config()
-            .limit(64 * 1024 * 1024)
-            .read_to_string();
-        match text {
-            Ok(text) => Reply::Answered {
-                status,
-                retry_after,
-                body: serde_json::from_str(&text).unwrap_or(Value::Null),
-            },
-            Err(e) => Reply::NoAnswer(e.to_string()),
-        }
-    }
-
     /// A sender thread's work: sends each batch `batches` hands over, until
     /// there are none or `stop` is set, and hands it with its outcomes to
     /// `answered`, which says whether to go on.
@@ -236,20 +130,19 @@ impl Sender {
             if stop.load(Ordering::Relaxed) {
                 return;
             }
-            let outcomes = self.send(batch.items());
+            let outcomes = self.send(&batch.bodies());
             if !answered(batch, outcomes) {
                 return;
             }
         }
     }
 
-    /// Sends `items` as one batch (more than one when the server finds it
-    /// too large) until each has its outcome; in the items' order.
-    pub fn send(&self, items: &[Item]) -> Result<Vec<Outcome>, Fatal> {
-        let agent = Self::agent();
-        let mut outcomes: Vec<Option<Outcome>> = vec![None; items.len()];
-        let all: Vec<usize> = (0..items.len()).collect();
-        self.send_some(&agent, items, &all, &mut outcomes)?;
+    /// Sends `bodies` as one batch (more than one when the server finds it
+    /// too large) until each has its outcome; in the bodies' order.
+    pub fn send(&self, bodies: &[&Value]) -> Result<Vec<Outcome>, Fatal> {
+        let mut outcomes: Vec<Option<Outcome>> = vec![None; bodies.len()];
+        let all: Vec<usize> = (0..bodies.len()).collect();
+        self.send_some(bodies, &all, &mut outcomes)?;
         Ok(outcomes
             .into_iter()
             .map(|o| {
@@ -262,67 +155,46 @@ impl Sender {
 
     fn send_some(
         &self,
-        agent: &ureq::Agent,
-        items: &[Item],
+        bodies: &[&Value],
         chosen: &[usize],
         outcomes: &mut [Option<Outcome>],
     ) -> Result<(), Fatal> {
-        let mut pending: Vec<(usize, u32)> = chosen.iter().map(|&at| (at, 0)).collect();
+        let mut pending: Pending = chosen.iter().map(|&at| (at, 0)).collect();
         while !pending.is_empty() {
-            let batch: Vec<&Item> = pending.iter().map(|&(at, _)| &items[at]).collect();
+            let batch: Vec<&Value> = pending.iter().map(|&(at, _)| bodies[at]).collect();
             // Every item pending, one try more.
             let all_again = || pending.iter().map(|&(at, tries)| (at, tries + 1)).collect();
-            let (again, wait, problem): (Vec<(usize, u32)>, _, _) = match self.post(agent, &batch) {
-                Reply::Answered {
-                    status: 200, body, ..
-                } => {
-                    let results = body["results"].as_array().cloned().unwrap_or_default();
-                    let mut again = Vec::new();
-                    let mut problem = String::new();
-                    for (n, (at, tries)) in pending.iter().enumerate() {
-                        let result = results.get(n).cloned().unwrap_or(Value::Null);
-                        match item_outcome(&result) {
-                            Some(outcome) => outcomes[*at] = Some(outcome),
-                            None => {
-                                problem = describe(&result);
-                                again.push((*at, tries + 1));
-                            }
-                        }
+            let (again, wait, problem): (Pending, _, _) =
+                match self.client.post(route::BATCH, &json!({ "items": batch })) {
+                    Ok(Answer {
+                        status: 200, body, ..
+                    }) => {
+                        let (again, problem) = results(&body, &pending, outcomes);
+                        (again, None, problem)
                     }
-                    (again, None, problem)
-                }
-                Reply::Answered {
-                    status: 413, body, ..
-                } => {
-                    if pending.len() == 1 {
-                        outcomes[pending[0].0] = Some(rejected(&body));
-                    } else {
-                        // Halves, each sent as it would have been.
-                        let (left, right) = pending.split_at(pending.len() / 2);
-                        let left: Vec<usize> = left.iter().map(|&(at, _)| at).collect();
-                        let right: Vec<usize> = right.iter().map(|&(at, _)| at).collect();
-                        self.send_some(agent, items, &left, outcomes)?;
-                        self.send_some(agent, items, &right, outcomes)?;
+                    Ok(Answer {
+                        status: 413, body, ..
+                    }) => {
+                        return self.split(bodies, &pending, &body, outcomes);
                     }
-                    return Ok(());
-                }
-                Reply::Answered {
-                    status: status @ (408 | 429 | 500..=599),
-                    retry_after,
-                    body,
-                } => {
-                    let problem = format!("HTTP {status}: {}", describe(&body));
-                    (all_again(), retry_after, problem)
-                }
-                Reply::Answered { status, body, .. } => {
-                    return Err(Fatal(format!(
-                        "the server refused the request (HTTP {status}): {}",
-                        describe(&body)
-                    )))
-                }
-                Reply::NoAnswer(why) => (all_again(), None, why),
-            };
-            let (done, left): (Vec<_>, Vec<_>) = again
+                    Ok(Answer {
+                        status: status @ (408 | 429 | 500..=599),
+                        retry_after,
+                        body,
+                        ..
+                    }) => {
+                        let problem = format!("HTTP {status}: {}", describe(&body));
+                        (all_again(), retry_after, problem)
+                    }
+                    Ok(Answer { status, body, .. }) => {
+                        return Err(Fatal(format!(
+                            "the server refused the request (HTTP {status}): {}",
+                            describe(&body)
+                        )))
+                    }
+                    Err(no_answer) => (all_again(), None, no_answer.0),
+                };
+            let (done, left): (Pending, Pending) = again
                 .into_iter()
                 .partition(|&(_, tries)| tries >= self.tries);
             for (at, _) in done {
@@ -338,6 +210,26 @@ impl Sender {
         Ok(())
     }
 
+    /// A batch too large (413): halves, each sent as it would have been;
+    /// a single upload too large is refused.
+    fn split(
+        &self,
+        bodies: &[&Value],
+        pending: &Pending,
+        body: &Value,
+        outcomes: &mut [Option<Outcome>],
+    ) -> Result<(), Fatal> {
+        if let [(at, _)] = pending.as_slice() {
+            outcomes[*at] = Some(refused(body));
+            return Ok(());
+        }
+        let (left, right) = pending.split_at(pending.len() / 2);
+        let left: Vec<usize> = left.iter().map(|&(at, _)| at).collect();
+        let right: Vec<usize> = right.iter().map(|&(at, _)| at).collect();
+        self.send_some(bodies, &left, outcomes)?;
+        self.send_some(bodies, &right, outcomes)
+    }
+
     /// The wait before try `tries + 1`: a random share, from half to all,
     /// of the backoff doubled at each try, so that clients that failed
     /// together do not come back together.
@@ -351,20 +243,43 @@ impl Sender {
     }
 }
 
+/// The outcomes a batch's answer gives `pending`; those to be sent again
+/// (answered 5xx), each one try more, with the last problem.
+fn results(body: &Value, pending: &Pending, outcomes: &mut [Option<Outcome>]) -> (Pending, String) {
+    let results = body["results"].as_array().cloned().unwrap_or_default();
+    let mut again = Vec::new();
+    let mut problem = String::new();
+    for (n, (at, tries)) in pending.iter().enumerate() {
+        let result = results.get(n).cloned().unwrap_or(Value::Null);
+        match item_outcome(&result) {
+            Some(outcome) => outcomes[*at] = Some(outcome),
+            None => {
+                problem = describe(&result);
+                again.push((*at, tries + 1));
+            }
+        }
+    }
+    (again, problem)
+}
+
 /// The final outcome of a batch result, or `None` when the item is to be
 /// sent again (a 5xx for it).
 fn item_outcome(result: &Value) -> Option<Outcome> {
     let status = result["status"].as_u64().unwrap_or(0);
+    let code = result["error"]["code"].as_str().unwrap_or_default();
     match status {
-        201 => Some(Outcome::Learned),
-        409 if result["error"]["code"] == "DuplicateAlias" => Some(Outcome::Duplicate),
+        201 => Some(Outcome::Sent),
+        409 if Code::DuplicateAlias.is(code) => Some(Outcome::Known),
         500..=599 | 0 => None,
-        _ => Some(rejected(result)),
+        _ if Code::UnknownUser.is(code) => Some(Outcome::NotFound {
+            problem: describe(result),
+        }),
+        _ => Some(refused(result)),
     }
 }
 
-fn rejected(body: &Value) -> Outcome {
-    Outcome::Rejected {
+fn refused(body: &Value) -> Outcome {
+    Outcome::Refused {
         code: body["error"]["code"]
             .as_str()
             .unwrap_or("Unknown")
@@ -387,20 +302,4 @@ fn describe(body: &Value) -> String {
         }
     }
     text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plain_http_is_in_the_clear_off_this_machine_only() {
-        assert!(in_the_clear("http://kenning.example.com"));
-        assert!(in_the_clear("HTTP://kenning.example.com"));
-        assert!(in_the_clear("http://10.0.0.5:8080/"));
-        assert!(!in_the_clear("http://127.0.0.1:8080"));
-        assert!(!in_the_clear("http://localhost:8080"));
-        assert!(!in_the_clear("http://[::1]:8080"));
-        assert!(!in_the_clear("https://kenning.example.com"));
-    }
 }

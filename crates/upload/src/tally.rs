@@ -1,6 +1,10 @@
-//! What a run did, counted as it goes.
+//! What a run did, counted as it goes, in the one vocabulary of every
+//! connector: read, sent, already known, not found, refused, failed.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
+
+use crate::send::Outcome;
 
 /// What a run did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,6 +32,9 @@ pub struct Tally {
     /// One line for each item refused, unreadable or failed: where, what.
     pub problems: Vec<String>,
 }
+
+/// Why an item `kenning upload`'s checkpoint names is not sent again.
+pub const ACKNOWLEDGED_BEFORE: &str = "acknowledged before";
 
 /// Items read past which a run that taught nobody is warned of.
 pub const NOBODY_TAUGHT_AFTER: u64 = 1000;
@@ -72,11 +79,47 @@ impl Tally {
 }
 
 impl Tally {
+    /// Counts `outcome`, what the server made of an upload.
+    pub fn count(&mut self, outcome: &Outcome) {
+        match outcome {
+            Outcome::Sent => self.sent += 1,
+            Outcome::Known => self.known += 1,
+            Outcome::NotFound { .. } => self.not_found += 1,
+            Outcome::Refused { code, .. } => *self.refused.entry(code.clone()).or_default() += 1,
+            Outcome::Failed { .. } => self.failed += 1,
+        }
+    }
+
+    /// Items read this run and not acknowledged before, a second, since
+    /// `started`.
+    pub fn rate(&self, started: Instant) -> f64 {
+        self.read.saturating_sub(self.before()) as f64 / started.elapsed().as_secs_f64().max(1e-3)
+    }
+
+    /// Items acknowledged by an earlier run and not sent again
+    /// (`kenning upload`'s checkpoint).
+    pub fn before(&self) -> u64 {
+        self.skipped.get(ACKNOWLEDGED_BEFORE).copied().unwrap_or(0)
+    }
+
     /// The counts in one line; on a dry run, what would be sent.
     pub fn line(&self, dry_run: bool) -> String {
+        self.counts(dry_run, "")
+    }
+
+    /// [`line`](Self::line), with how many people the uploads not found
+    /// were for.
+    pub fn line_with_people(&self, dry_run: bool) -> String {
+        self.counts(
+            dry_run,
+            &format!(" ({} people)", self.people_not_found.len()),
+        )
+    }
+
+    fn counts(&self, dry_run: bool, people: &str) -> String {
         let refused: u64 = self.refused.values().sum();
         format!(
-            "read {}, {} {}, already known {}, not found {}, refused {refused}, failed {}",
+            "read {}, {} {}, already known {}, not found {}{people}, refused {refused}, failed {}",
             self.read,
             if dry_run { "would send" } else { "sent" },
             self.sent,

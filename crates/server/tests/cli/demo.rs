@@ -79,12 +79,12 @@ fn the_sample_organisation_loads_once_and_answers_its_questions() {
     let said = stderr(&first);
     assert!(said.contains("sign in as Priya Raman"), "{said}");
     assert!(
-        said.contains("12 people (12 new), 312 uploads (learned 312, already there 0)"),
+        said.contains("12 people (12 new), 312 uploads (sent 312, already known 0)"),
         "{said}"
     );
     let again = stderr(&succeeds(demo(&db, port, &token, key)));
     assert!(
-        again.contains("12 people (0 new), 312 uploads (learned 0, already there 312)"),
+        again.contains("12 people (0 new), 312 uploads (sent 0, already known 312)"),
         "{again}"
     );
     let users = graphql(port, &token, "{ users(limit: 100) { email } }", json!({}));

@@ -79,13 +79,13 @@ fn write_uploads_by_ada(path: &Path, total: usize) {
     write_jsonl(path, &lines);
 }
 
-/// The summary line's counts: (learned, duplicates, rejected, failed,
-/// acknowledged before).
-fn counts(output: &Output) -> (u64, u64, u64, u64, u64) {
+/// The summary line's counts: (sent, already known, not found, refused,
+/// failed, acknowledged before).
+fn counts(output: &Output) -> (u64, u64, u64, u64, u64, u64) {
     let text = stderr(output);
     let line = text
         .lines()
-        .find(|l| l.starts_with("sent "))
+        .find(|l| l.starts_with("read "))
         .unwrap_or_else(|| panic!("no summary: {text}"));
     let number = |after: &str| -> u64 {
         line.split(after)
@@ -94,18 +94,13 @@ fn counts(output: &Output) -> (u64, u64, u64, u64, u64) {
             .and_then(|n| n.parse().ok())
             .unwrap_or_else(|| panic!("no `{after}` in {line}"))
     };
-    let before: u64 = line
-        .rsplit("; ")
-        .next()
-        .and_then(|l| l.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no acknowledged before in {line}"));
     (
-        number("learned "),
-        number("duplicates "),
-        number("rejected "),
+        number(", sent "),
+        number("already known "),
+        number("not found "),
+        number("refused "),
         number("failed "),
-        before,
+        number("acknowledged before "),
     )
 }
 
@@ -143,7 +138,7 @@ fn a_jsonl_file_is_sent_refusals_are_reported_and_a_rerun_sends_the_rest() {
 
     let first = upload(port, &key, &[input.to_str().unwrap(), "--batch-size", "25"]);
     assert!(!first.status.success(), "refusals make the run fail");
-    assert_eq!(counts(&first), (119, 1, 3, 0, 0), "{}", stderr(&first));
+    assert_eq!(counts(&first), (119, 1, 1, 2, 0, 0), "{}", stderr(&first));
     let failures = report(&scratch.0.join("uploads.jsonl.kenning-failures.jsonl"));
     let mut reported: Vec<(String, String)> = failures
         .iter()
@@ -170,13 +165,13 @@ fn a_jsonl_file_is_sent_refusals_are_reported_and_a_rerun_sends_the_rest() {
     // A rerun sends only what was not acknowledged; once bob exists and
     // the bad lines are mended, everything is done.
     let again = upload(port, &key, &[input.to_str().unwrap()]);
-    assert_eq!(counts(&again), (0, 0, 3, 0, 120));
+    assert_eq!(counts(&again), (0, 0, 1, 2, 0, 120));
     lines[120] = upload_line(600, "ada@example.com").to_string();
     lines[121] = upload_line(500, "ada@example.com").to_string();
     lines[7] = upload_line(7, "ada@example.com").to_string();
     write_jsonl(&input, &lines);
     let mended = succeeds(upload(port, &key, &[input.to_str().unwrap()]));
-    assert_eq!(counts(&mended), (3, 0, 0, 0, 120));
+    assert_eq!(counts(&mended), (3, 0, 0, 0, 0, 120));
     assert!(report(&scratch.0.join("uploads.jsonl.kenning-failures.jsonl")).is_empty());
 }
 
@@ -223,7 +218,7 @@ fn a_directory_is_sent_with_its_mapping() {
             mapping.to_str().unwrap(),
         ],
     );
-    assert_eq!(counts(&out), (3, 0, 1, 0, 0), "{}", stderr(&out));
+    assert_eq!(counts(&out), (3, 0, 0, 1, 0, 0), "{}", stderr(&out));
     let failures = report(&scratch.0.join("docs.kenning-failures.jsonl"));
     assert_eq!(failures.len(), 1);
     assert_eq!(failures[0]["item"], "stranger.txt");
@@ -241,12 +236,12 @@ fn a_directory_is_sent_with_its_mapping() {
         "ada@example.com",
     ];
     let out = succeeds(upload(port, &key, &with_default));
-    assert_eq!(counts(&out), (1, 0, 0, 0, 3));
+    assert_eq!(counts(&out), (1, 0, 0, 0, 0, 3));
     // A lost checkpoint costs nothing but a resend: each file's alias makes
     // it a duplicate.
     std::fs::remove_file(scratch.0.join("docs.kenning-checkpoint")).unwrap();
     let out = succeeds(upload(port, &key, &with_default));
-    assert_eq!(counts(&out), (0, 4, 0, 0, 0));
+    assert_eq!(counts(&out), (0, 4, 0, 0, 0, 0));
 }
 
 #[test]
@@ -301,14 +296,14 @@ fn a_run_survives_a_server_restart_and_a_killed_run_resumes() {
     let before = acknowledged();
     assert!(before < total, "the run ended before it was killed");
     let rest = succeeds(upload(port, &key, &args));
-    let (learned, duplicates, rejected, failed, done_before) = counts(&rest);
-    assert_eq!((rejected, failed), (0, 0), "{}", stderr(&rest));
+    let (sent, known, not_found, refused, failed, done_before) = counts(&rest);
+    assert_eq!((not_found, refused, failed), (0, 0, 0), "{}", stderr(&rest));
     assert_eq!(done_before, before as u64);
-    assert_eq!(learned + duplicates + done_before, total as u64);
+    assert_eq!(sent + known + done_before, total as u64);
     // The uploads in flight when the run was killed came back as
     // duplicates (their aliases); a third run finds everything done.
     let all = succeeds(upload(port, &key, &args));
-    assert_eq!(counts(&all), (0, 0, 0, 0, total as u64));
+    assert_eq!(counts(&all), (0, 0, 0, 0, 0, total as u64));
     drop(restarted);
 }
 
@@ -338,7 +333,12 @@ fn a_throttled_run_waits_as_the_server_asks_and_loses_nothing() {
             "30",
         ],
     ));
-    assert_eq!(counts(&out), (total as u64, 0, 0, 0, 0), "{}", stderr(&out));
+    assert_eq!(
+        counts(&out),
+        (total as u64, 0, 0, 0, 0, 0),
+        "{}",
+        stderr(&out)
+    );
     // The 60 beyond the burst came at the key's rate, 5 a second.
     assert!(
         started.elapsed() >= Duration::from_secs(8),

@@ -50,6 +50,10 @@ pub(crate) struct Common {
     /// else ~/.local/state/kenning/connect).
     #[arg(long)]
     pub(crate) cursor_dir: Option<PathBuf>,
+    /// Read at most this many items, then end as a run cut short does
+    /// (for the tests that a cut run resumes).
+    #[arg(long, hide = true)]
+    pub(crate) most: Option<u64>,
 }
 
 impl Common {
@@ -70,6 +74,8 @@ impl Common {
             dry_run: self.dry_run,
             quiet: self.quiet,
             cursor_dir: self.cursor_dir.clone(),
+            most: self.most,
+            progress_every: Duration::from_secs(10),
         })
     }
 }

@@ -2,35 +2,25 @@
 //! uploads in batches (with the retries of `kenning upload`), move the
 //! cursor past what is done, and count everything.
 //!
-//! Three kinds of thread share the work: the reader (the source, the
-//! people, the uploads), the senders (a batch each at a time), and the
-//! caller's, which counts the outcomes and moves the cursor. The cursor
-//! moves only past a run of items whose every upload has its answer, in
-//! reading order, and never past an upload that failed: the next run
-//! reads from there and sends it again.
+//! The threads are [`pipeline`]'s: the reader (the source, the window,
+//! the people, the uploads: [`Reader`]), the senders, and the caller's,
+//! which counts the outcomes and moves the cursor ([`Counter`]). The
+//! cursor moves only past a run of items whose every upload has its
+//! answer, in reading order, and never past an upload that failed: the
+//! next run reads from there and sends it again.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, SyncSender};
-use std::sync::Mutex;
-
-use chrono::{DateTime, SecondsFormat, Utc};
-use serde_json::{json, Value};
-use sha2::{Digest, Sha256};
+use std::time::Duration;
 
 use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
-use super::progress::Progress;
-use super::source::{cut, Found, Item, Source, Text, Window};
-pub use super::tally::Tally;
-use crate::input::Item as Upload;
-use crate::send::{Batch, Fatal, Outcome, Sending};
-
-/// The longest text sent, in characters; what follows is left out (the
-/// topics of a text are in its beginning, and a batch stays under the
-/// server's body limit).
-pub const MAX_TEXT_CHARS: usize = 16_000;
+use super::plan::{uploads, whole, Upload};
+use super::source::{Found, Source, Window};
+use crate::pipeline::{self, Reading};
+use crate::progress::{Progress, Shown};
+use crate::send::{Fatal, Outcome, Sender, Sending};
+use crate::tally::Tally;
 
 /// How a run goes.
 #[derive(Debug, Clone)]
@@ -48,92 +38,63 @@ pub struct Settings {
     pub quiet: bool,
     /// Where the cursors are kept (`None`: the default folder).
     pub cursor_dir: Option<PathBuf>,
+    /// Read at most this many items, then end as a run cut short does,
+    /// its cursor past what was answered.
+    pub most: Option<u64>,
+    /// How often progress is written when standard error is no terminal.
+    pub progress_every: Duration,
 }
 
-/// The `action_alias` of the `n`th upload of the item `id` of a source of
-/// `kind`: a digest of the item's stable id, so that the same item read
-/// again (by this run or another, from any copy of the source) is one
-/// upload.
-pub fn alias(kind: &str, id: &str, n: usize) -> String {
-    let digest = Sha256::digest(format!("{kind}\n{id}").as_bytes());
-    let hex: String = digest.iter().take(20).map(|b| format!("{b:02x}")).collect();
-    format!("{kind}_{hex}_{n}")
-}
+/// Where a run keeps what it did, beside its counts: a ready
+/// connector's cursor, `kenning upload`'s checkpoint and report.
+pub trait Mark {
+    /// Every item up to the one at `position` is done, in reading order,
+    /// and none of their uploads failed.
+    fn passed(&mut self, position: &str) -> anyhow::Result<()>;
 
-/// The texts of `item` as they are sent: the blank ones left out, each
-/// cut at [`MAX_TEXT_CHARS`].
-pub fn texts_as_sent(item: &Item) -> Vec<Text> {
-    item.texts
-        .iter()
-        .filter(|t| !t.text.trim().is_empty())
-        .map(|t| Text {
-            text: t.text.chars().take(MAX_TEXT_CHARS).collect(),
-            ..t.clone()
-        })
-        .collect()
-}
-
-/// The upload of `item` for its `n`th person, whose e-mail address in
-/// Kenning is `email`, as the connector API takes it.
-pub fn upload_body(kind: &str, item: &Item, n: usize, email: &str) -> Value {
-    let texts: Vec<Value> = texts_as_sent(item)
-        .iter()
-        .map(|t| {
-            json!({
-                "text_format": if t.html { "html" } else { "plain" },
-                "descriptor": t.descriptor.as_str(),
-                "text": t.text,
-            })
-        })
-        .collect();
-    let action_type = item.actions.get(n).map_or("", |(_, action)| *action);
-    json!({
-        "entity_type": item.entity_type,
-        "action_type": action_type,
-        "action_date": item.date.to_rfc3339_opts(SecondsFormat::Millis, true),
-        "user_email": email,
-        "texts": texts,
-        "action_alias": alias(kind, &item.id, n),
-    })
-}
-
-/// The uploads `item` makes, one per person found (each person once),
-/// with the actions of people not found counted by `people`; none when
-/// it has no text.
-fn uploads(kind: &str, item: &Item, people: &mut People<'_>) -> Vec<Value> {
-    let mut emails: Vec<String> = Vec::new();
-    let mut uploads = Vec::new();
-    if texts_as_sent(item).is_empty() {
-        return uploads;
+    /// `upload` was answered `outcome`.
+    fn answered(&mut self, _upload: &Upload, _outcome: &Outcome) -> anyhow::Result<()> {
+        Ok(())
     }
-    for (n, (identity, _)) in item.actions.iter().enumerate() {
-        let Some(email) = people.email_of(identity) else {
-            continue;
-        };
-        if emails.iter().any(|e| e.eq_ignore_ascii_case(&email)) {
-            continue;
-        }
-        uploads.push(upload_body(kind, item, n, &email));
-        emails.push(email);
+
+    /// The item at `origin` could not be read, for `problem`.
+    fn unreadable(&mut self, _origin: &str, _problem: &str) -> anyhow::Result<()> {
+        Ok(())
     }
-    uploads
+
+    /// A batch's answers are all counted.
+    fn counted(&mut self) -> anyhow::Result<()> {
+        Ok(())
+    }
 }
+
+impl Mark for Cursor {
+    fn passed(&mut self, position: &str) -> anyhow::Result<()> {
+        self.store(position)
+    }
+}
+
+/// Why an item inside a source but outside `--since/--until` is skipped.
+pub const OUTSIDE_WINDOW: &str = "outside --since/--until";
+
+/// The code an item that could not be read is refused with.
+pub const UNREADABLE: &str = "Unreadable";
 
 /// What the counting thread hears.
 enum Heard {
     /// Item `seq` was read: it makes `uploads` uploads (or, on a dry run,
     /// would), and the run resumes at `position` once they are answered.
-    Planned {
+    Read {
         seq: u64,
         position: Option<String>,
         uploads: usize,
-        not_found: usize,
+        not_found: u64,
         read: Read,
     },
     /// A batch's answers.
-    Sent(Planned, Result<Vec<Outcome>, Fatal>),
-    /// The reader ended: the people it did not find, and why it ended
-    /// early, if it did.
+    Sent(Vec<Upload>, Result<Vec<Outcome>, Fatal>),
+    /// The reader ended: the people it did not find (by key, and the
+    /// names they go by), and why it ended early, if it did.
     Ended(
         BTreeMap<String, u64>,
         BTreeMap<String, String>,
@@ -146,6 +107,247 @@ enum Read {
     Item,
     Skipped(&'static str),
     Bad { origin: String, problem: String },
+}
+
+/// Runs `source` once as `settings` say, finding people with `directory`
+/// and sending with `sender`: what it did, and the error that stopped
+/// it, if one did (the source cannot be read, the server refuses the
+/// key).
+pub fn run(
+    source: &mut dyn Source,
+    settings: &Settings,
+    directory: &dyn Directory,
+    sender: &Sender,
+) -> (Tally, Option<anyhow::Error>) {
+    let (mut cursor, start) = match cursor_of(source, settings) {
+        Ok(found) => found,
+        Err(e) => return (Tally::default(), Some(e)),
+    };
+    let mark = cursor.as_mut().map(|cursor| cursor as &mut dyn Mark);
+    drive(source, settings, directory, sender, start.as_deref(), mark)
+}
+
+/// Runs `source` once from `start` as [`run`] does, keeping what it did
+/// with `mark` (none: a backfill, a dry run).
+pub fn drive(
+    source: &mut dyn Source,
+    settings: &Settings,
+    directory: &dyn Directory,
+    sender: &Sender,
+    start: Option<&str>,
+    mark: Option<&mut dyn Mark>,
+) -> (Tally, Option<anyhow::Error>) {
+    let kind = source.kind();
+    let progress = Progress::new(Shown {
+        quiet: settings.quiet,
+        dry_run: settings.dry_run,
+        total: source.total(),
+        every: settings.progress_every,
+    });
+    let senders = if settings.dry_run {
+        0
+    } else {
+        settings.sending.concurrency()
+    };
+    let mut counter = Counter::new(mark, settings.dry_run);
+    pipeline::run(
+        sender,
+        senders,
+        Heard::Sent,
+        |reading| {
+            let mut people = People::new(settings.identities.clone(), directory);
+            let reader = Reader::new(kind, &mut people, settings.sending.batch_size(), reading);
+            let ended = reader.read(source, start, settings);
+            reading.tell(Heard::Ended(
+                people.not_found().clone(),
+                people.names_not_found().clone(),
+                ended.err(),
+            ));
+        },
+        |message| {
+            let went_on = counter.hear(message);
+            progress.show(&counter.tally);
+            went_on
+        },
+    );
+    progress.finish();
+    (counter.tally, counter.stopped)
+}
+
+/// The cursor a run keeps (none on a backfill or a dry run) and where it
+/// starts reading (the beginning on a backfill).
+fn cursor_of(
+    source: &dyn Source,
+    settings: &Settings,
+) -> anyhow::Result<(Option<Cursor>, Option<String>)> {
+    let cursor = Cursor::of_source(settings.cursor_dir.as_deref(), source)?;
+    if settings.window.is_bounded() {
+        return Ok((None, None));
+    }
+    let start = cursor.load()?;
+    Ok(((!settings.dry_run).then_some(cursor), start))
+}
+
+/// `found`, or, for an item outside `window`, what it is then: skipped.
+/// The one place the window is checked; a source may use it to read less.
+fn within(window: &Window, found: Found) -> Found {
+    match found {
+        Found::Item(item) if !window.contains(item.date) => Found::Skipped {
+            reason: OUTSIDE_WINDOW,
+            position: Some(item.position),
+        },
+        found => found,
+    }
+}
+
+/// The problems listed in full; more are counted.
+const PROBLEMS_LISTED: usize = 100;
+
+/// The caller's thread: counts what it hears and keeps the mark.
+struct Counter<'m> {
+    tally: Tally,
+    pending: Pending,
+    /// Where what is done is kept (none on a backfill or a dry run).
+    mark: Option<&'m mut dyn Mark>,
+    dry_run: bool,
+    stopped: Option<anyhow::Error>,
+}
+
+impl<'m> Counter<'m> {
+    fn new(mark: Option<&'m mut dyn Mark>, dry_run: bool) -> Self {
+        Self {
+            tally: Tally::default(),
+            pending: Pending::default(),
+            mark,
+            dry_run,
+            stopped: None,
+        }
+    }
+
+    /// Keeps what `keep` does with the mark; false when it failed (the
+    /// run stops).
+    fn keep(&mut self, keep: impl FnOnce(&mut dyn Mark) -> anyhow::Result<()>) -> bool {
+        let Some(mark) = self.mark.as_deref_mut() else {
+            return true;
+        };
+        match keep(mark) {
+            Ok(()) => true,
+            Err(e) => {
+                self.stopped.get_or_insert(e);
+                false
+            }
+        }
+    }
+
+    /// Counts `heard`; false when the run is to stop.
+    fn hear(&mut self, heard: Heard) -> bool {
+        match heard {
+            Heard::Read {
+                seq,
+                position,
+                uploads,
+                not_found,
+                read,
+            } => {
+                if !self.read(seq, position, uploads, not_found, read) {
+                    return false;
+                }
+            }
+            Heard::Sent(uploads, Ok(outcomes)) => {
+                if !self.answered(&uploads, outcomes) {
+                    return false;
+                }
+            }
+            Heard::Sent(_, Err(Fatal(why))) => {
+                self.stopped.get_or_insert_with(|| anyhow::anyhow!(why));
+                return false;
+            }
+            Heard::Ended(not_found, names, error) => {
+                for (who, n) in not_found {
+                    *self.tally.people_not_found.entry(who).or_default() += n;
+                }
+                self.tally.names_not_found.extend(names);
+                if let Some(e) = error {
+                    self.stopped.get_or_insert(e);
+                }
+            }
+        }
+        self.advance()
+    }
+
+    fn read(
+        &mut self,
+        seq: u64,
+        position: Option<String>,
+        uploads: usize,
+        not_found: u64,
+        read: Read,
+    ) -> bool {
+        self.tally.read += 1;
+        self.tally.not_found += not_found;
+        if self.dry_run {
+            self.tally.sent += uploads as u64;
+        } else {
+            self.pending.planned(seq, position, uploads);
+        }
+        match read {
+            Read::Item => true,
+            Read::Skipped(reason) => {
+                *self.tally.skipped.entry(reason).or_default() += 1;
+                true
+            }
+            Read::Bad { origin, problem } => {
+                *self.tally.refused.entry(UNREADABLE.to_owned()).or_default() += 1;
+                self.note(format!("{origin}: {problem}"));
+                self.keep(|mark| mark.unreadable(&origin, &problem))
+            }
+        }
+    }
+
+    /// Counts a batch's answers; false when the mark could not keep them.
+    fn answered(&mut self, uploads: &[Upload], outcomes: Vec<Outcome>) -> bool {
+        for (upload, outcome) in uploads.iter().zip(outcomes) {
+            if !self.keep(|mark| mark.answered(upload, &outcome)) {
+                return false;
+            }
+            self.tally.count(&outcome);
+            match &outcome {
+                Outcome::Sent | Outcome::Known => {}
+                // Someone the server does not know (any more): not found,
+                // as the directory would have said.
+                Outcome::NotFound { .. } => {
+                    let who = upload.email.clone();
+                    *self.tally.people_not_found.entry(who).or_default() += 1;
+                }
+                Outcome::Refused { code, problem } => {
+                    self.note(format!("{}: {code}: {problem}", upload.origin));
+                }
+                Outcome::Failed { problem } => {
+                    self.note(format!("{}: failed: {problem}", upload.origin));
+                }
+            }
+            let failed = matches!(outcome, Outcome::Failed { .. });
+            self.pending.answered(upload.seq, failed);
+        }
+        self.keep(|mark| mark.counted())
+    }
+
+    fn note(&mut self, problem: String) {
+        if self.tally.problems.len() < PROBLEMS_LISTED {
+            self.tally.problems.push(problem);
+        }
+    }
+
+    /// Moves the mark past what is done; false when it cannot be kept.
+    fn advance(&mut self) -> bool {
+        if self.mark.is_none() {
+            return true;
+        }
+        match self.pending.advance() {
+            Some(position) => self.keep(|mark| mark.passed(&position)),
+            None => true,
+        }
+    }
 }
 
 /// The items read and not yet done, in reading order.
@@ -212,198 +414,52 @@ impl Pending {
     }
 }
 
-/// The problems listed in full; more are counted.
-const PROBLEMS_LISTED: usize = 100;
-
-/// Runs `source` once as `settings` say, finding people with
-/// `directory`. An error is a run that could not go on (the source
-/// cannot be read, the server refuses the key); what it did until then
-/// is in the error's context.
-pub fn run(
-    source: &mut dyn Source,
-    settings: &Settings,
-    directory: &dyn Directory,
-) -> (Tally, Option<anyhow::Error>) {
-    let kind = source.kind();
-    let cursor = match Cursor::of_source(settings.cursor_dir.as_deref(), source) {
-        Ok(cursor) => cursor,
-        Err(e) => return (Tally::default(), Some(e)),
-    };
-    let uses_cursor = !settings.window.is_bounded() && !settings.dry_run;
-    let start = if settings.window.is_bounded() {
-        None
-    } else {
-        match cursor.load() {
-            Ok(start) => start,
-            Err(e) => return (Tally::default(), Some(e)),
-        }
-    };
-    let sender = settings.sending.sender();
-    let senders = if settings.dry_run {
-        0
-    } else {
-        settings.sending.concurrency()
-    };
-    let progress = Progress::new(settings.quiet, settings.dry_run);
-    let mut tally = Tally::default();
-    let mut pending = Pending::default();
-    let mut stopped: Option<anyhow::Error> = None;
-    let stop = AtomicBool::new(false);
-    let (heard_tx, heard) = mpsc::channel::<Heard>();
-    // Room for one batch per sender waiting: memory stays bounded.
-    let (batches_tx, batches) = mpsc::sync_channel::<Planned>(senders.max(1));
-    let batches = Mutex::new(batches);
-    std::thread::scope(|s| {
-        for _ in 0..senders {
-            let (sender, batches, heard_tx, stop) = (&sender, &batches, heard_tx.clone(), &stop);
-            s.spawn(move || {
-                sender.send_each(batches, stop, |planned, outcomes| {
-                    heard_tx.send(Heard::Sent(planned, outcomes)).is_ok()
-                });
-            });
-        }
-        {
-            let heard_tx = heard_tx.clone();
-            let (stop, start) = (&stop, start.as_deref());
-            let batches_tx = (!settings.dry_run).then_some(batches_tx);
-            s.spawn(move || {
-                let mut people = People::new(settings.identities.clone(), directory);
-                let reader = Reader {
-                    kind,
-                    people: &mut people,
-                    batch_size: settings.sending.batch_size(),
-                    batches: batches_tx,
-                    heard: &heard_tx,
-                    stop,
-                    seq: 0,
-                    items: Vec::new(),
-                    batch: Planned::default(),
-                };
-                let ended = reader.read(source, start, &settings.window);
-                let _ = heard_tx.send(Heard::Ended(
-                    people.not_found().clone(),
-                    people.names_not_found().clone(),
-                    ended.err(),
-                ));
-            });
-        }
-        drop(heard_tx);
-        for message in heard {
-            match message {
-                Heard::Planned {
-                    seq,
-                    position,
-                    uploads,
-                    not_found,
-                    read,
-                } => {
-                    tally.read += 1;
-                    tally.not_found += not_found as u64;
-                    match read {
-                        Read::Item => {}
-                        Read::Skipped(reason) => *tally.skipped.entry(reason).or_default() += 1,
-                        Read::Bad { origin, problem } => {
-                            *tally.refused.entry("Unreadable".to_owned()).or_default() += 1;
-                            note(&mut tally, format!("{origin}: {problem}"));
-                        }
-                    }
-                    if settings.dry_run {
-                        tally.sent += uploads as u64;
-                    } else {
-                        pending.planned(seq, position, uploads);
-                    }
-                }
-                Heard::Sent(planned, Ok(outcomes)) => {
-                    for ((seq, upload), outcome) in
-                        planned.seqs.iter().zip(&planned.uploads).zip(outcomes)
-                    {
-                        let failed = matches!(outcome, Outcome::Failed { .. });
-                        match outcome {
-                            Outcome::Learned => tally.sent += 1,
-                            Outcome::Duplicate => tally.known += 1,
-                            // Someone the server does not know (any more):
-                            // not found, as the directory would have said.
-                            Outcome::Rejected { code, .. } if code == "UnknownUser" => {
-                                tally.not_found += 1;
-                                let who = upload.body["user_email"].as_str().unwrap_or_default();
-                                *tally.people_not_found.entry(who.to_owned()).or_default() += 1;
-                            }
-                            Outcome::Rejected { code, problem } => {
-                                *tally.refused.entry(code.clone()).or_default() += 1;
-                                note(&mut tally, format!("{}: {code}: {problem}", upload.origin));
-                            }
-                            Outcome::Failed { problem } => {
-                                tally.failed += 1;
-                                note(&mut tally, format!("{}: failed: {problem}", upload.origin));
-                            }
-                        }
-                        pending.answered(*seq, failed);
-                    }
-                }
-                Heard::Sent(_, Err(Fatal(why))) => {
-                    stopped.get_or_insert_with(|| anyhow::anyhow!(why));
-                    stop.store(true, Ordering::Relaxed);
-                }
-                Heard::Ended(not_found, names, error) => {
-                    for (who, n) in not_found {
-                        *tally.people_not_found.entry(who).or_default() += n;
-                    }
-                    tally.names_not_found.extend(names);
-                    if let Some(e) = error {
-                        stopped.get_or_insert(e);
-                    }
-                }
-            }
-            if uses_cursor {
-                if let Some(position) = pending.advance() {
-                    if let Err(e) = cursor.store(&position) {
-                        stopped.get_or_insert(e);
-                        stop.store(true, Ordering::Relaxed);
-                    }
-                }
-            }
-            progress.show(&tally);
-        }
-    });
-    progress.finish();
-    (tally, stopped)
-}
-
-fn note(tally: &mut Tally, problem: String) {
-    if tally.problems.len() < PROBLEMS_LISTED {
-        tally.problems.push(problem);
-    }
-}
-
-/// The reader thread's state: items waiting for their people to be
-/// found, and the batch being filled.
+/// The reader thread: items waiting for their people to be found, and
+/// the batch being filled.
 struct Reader<'a, 'p> {
     kind: &'static str,
     people: &'a mut People<'p>,
     batch_size: usize,
-    /// Where full batches go (none on a dry run).
-    batches: Option<SyncSender<Planned>>,
-    heard: &'a mpsc::Sender<Heard>,
-    stop: &'a AtomicBool,
+    reading: &'a Reading<'a, Vec<Upload>, Heard>,
     seq: u64,
     /// Read, their people not yet asked about.
     items: Vec<Found>,
-    batch: Planned,
+    batch: Vec<Upload>,
 }
 
-impl Reader<'_, '_> {
+impl<'a, 'p> Reader<'a, 'p> {
+    fn new(
+        kind: &'static str,
+        people: &'a mut People<'p>,
+        batch_size: usize,
+        reading: &'a Reading<'a, Vec<Upload>, Heard>,
+    ) -> Self {
+        Self {
+            kind,
+            people,
+            batch_size,
+            reading,
+            seq: 0,
+            items: Vec::new(),
+            batch: Vec::new(),
+        }
+    }
+
     fn read(
         mut self,
         source: &mut dyn Source,
         start: Option<&str>,
-        window: &Window,
+        settings: &Settings,
     ) -> anyhow::Result<()> {
         let mut failure = None;
+        let mut taken = 0_u64;
+        let window = &settings.window;
         let read = source.read(start, window, &mut |found| {
-            if self.stop.load(Ordering::Relaxed) {
+            if self.reading.stopping() || settings.most.is_some_and(|most| taken >= most) {
                 return false;
             }
-            self.items.push(found);
+            taken += 1;
+            self.items.push(within(window, found));
             if self.items.len() >= self.batch_size {
                 if let Err(e) = self.flush() {
                     failure = Some(e);
@@ -417,8 +473,8 @@ impl Reader<'_, '_> {
         }
         // What was read before a failure is still handed over and counted.
         self.flush()?;
-        if let (Some(batches), false) = (&self.batches, self.batch.uploads.is_empty()) {
-            let _ = batches.send(std::mem::take(&mut self.batch));
+        if !self.batch.is_empty() {
+            self.reading.send(std::mem::take(&mut self.batch));
         }
         read
     }
@@ -432,159 +488,90 @@ impl Reader<'_, '_> {
                 _ => Vec::new(),
             }))?;
         for found in items {
-            let seq = self.seq;
-            self.seq += 1;
-            let (position, uploads, read, not_found) = match found {
-                Found::Item(item) => {
-                    let before = self.people.not_found().values().sum::<u64>();
-                    let uploads = uploads(self.kind, &item, self.people);
-                    let after = self.people.not_found().values().sum::<u64>();
-                    let uploads: Vec<Upload> = uploads
-                        .into_iter()
-                        .map(|body| Upload {
-                            id: item.id.clone(),
-                            origin: item.origin.clone(),
-                            body,
-                        })
-                        .collect();
-                    (
-                        Some(item.position),
-                        uploads,
-                        Read::Item,
-                        (after - before) as usize,
-                    )
-                }
-                Found::Skipped { reason, position } => {
-                    (position, Vec::new(), Read::Skipped(reason), 0)
-                }
-                Found::Bad {
-                    origin,
-                    problem,
-                    position,
-                } => (position, Vec::new(), Read::Bad { origin, problem }, 0),
-            };
-            let planned = Heard::Planned {
-                seq,
-                position,
-                uploads: uploads.len(),
-                not_found,
-                read,
-            };
-            if self.heard.send(planned).is_err() {
-                return Ok(());
-            }
-            let Some(batches) = &self.batches else {
-                continue;
-            };
-            for upload in uploads {
-                self.batch.seqs.push(seq);
-                self.batch.uploads.push(upload);
-                if self.batch.uploads.len() >= self.batch_size
-                    && batches.send(std::mem::take(&mut self.batch)).is_err()
-                {
-                    return Ok(());
-                }
+            if !self.plan(found) {
+                break;
             }
         }
         Ok(())
     }
-}
 
-/// Uploads handed to a sender, with the item each belongs to.
-#[derive(Default)]
-struct Planned {
-    /// The sequence number of each upload's item.
-    seqs: Vec<u64>,
-    uploads: Vec<Upload>,
-}
-
-impl Batch for Planned {
-    fn items(&self) -> &[Upload] {
-        &self.uploads
+    /// Tells the counter what `found` is and hands its uploads over;
+    /// false once the run ends.
+    fn plan(&mut self, found: Found) -> bool {
+        let seq = self.seq;
+        self.seq += 1;
+        let (position, uploads, not_found, read) = match found {
+            Found::Item(item) => {
+                let (uploads, not_found) = uploads(self.kind, &item, seq, self.people);
+                (Some(item.position), uploads, not_found, Read::Item)
+            }
+            Found::Whole(found) => {
+                let position = Some(found.position.clone());
+                (position, vec![whole(found, seq)], 0, Read::Item)
+            }
+            Found::Skipped { reason, position } => (position, Vec::new(), 0, Read::Skipped(reason)),
+            Found::Bad {
+                origin,
+                problem,
+                position,
+            } => (position, Vec::new(), 0, Read::Bad { origin, problem }),
+        };
+        let heard = Heard::Read {
+            seq,
+            position,
+            uploads: uploads.len(),
+            not_found,
+            read,
+        };
+        if !self.reading.tell(heard) {
+            return false;
+        }
+        if !self.reading.sends() {
+            return true;
+        }
+        for upload in uploads {
+            self.batch.push(upload);
+            if self.batch.len() >= self.batch_size
+                && !self.reading.send(std::mem::take(&mut self.batch))
+            {
+                return false;
+            }
+        }
+        true
     }
-}
-
-/// The most characters of a run's error the server keeps (its `error`
-/// field's limit): a longer one is cut, so that the failed run is still
-/// reported.
-pub const MAX_ERROR_CHARS: usize = 2000;
-
-/// A run as the server's `POST /connectors/api/v1/runs` takes it.
-pub fn report(
-    kind: &str,
-    name: &str,
-    started: DateTime<Utc>,
-    tally: &Tally,
-    dry_run: bool,
-    error: Option<&anyhow::Error>,
-) -> Value {
-    json!({
-        "source": kind,
-        "name": name,
-        "started": started.to_rfc3339_opts(SecondsFormat::Millis, true),
-        "finished": Utc::now().to_rfc3339_opts(SecondsFormat::Millis, true),
-        "read": tally.read,
-        "sent": tally.sent,
-        "known": tally.known,
-        "not_found": tally.not_found,
-        "refused": tally.refused,
-        "failed": tally.failed,
-        "dry_run": dry_run,
-        "error": error.map(|e| {
-            // One line, and no control character the server refuses (an
-            // IMAP server's or git's words may hold any).
-            let error: String = format!("{e:#}")
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            cut(&error, MAX_ERROR_CHARS).to_owned()
-        }),
-    })
 }
 
 #[cfg(test)]
 mod tests {
+    use chrono::DateTime;
+
     use super::*;
+    use crate::connect::Item;
 
     #[test]
-    fn a_long_error_is_cut_at_a_character_boundary_to_what_the_server_keeps() {
-        let error = anyhow::anyhow!("{}", "\u{e9}".repeat(MAX_ERROR_CHARS + 10));
-        let controls = anyhow::anyhow!("login refused:\u{1b}[31m\0 bad\r\nline");
-        let sent = report(
-            "mail",
-            "x",
-            Utc::now(),
-            &Tally::default(),
-            false,
-            Some(&controls),
-        );
-        assert_eq!(sent["error"], "login refused: [31m  bad  line");
-        let sent = report(
-            "git",
-            "repo",
-            Utc::now(),
-            &Tally::default(),
-            false,
-            Some(&error),
-        );
-        let sent = sent["error"].as_str().unwrap();
-        assert_eq!(sent.chars().count(), MAX_ERROR_CHARS);
-        assert!(sent.chars().all(|c| c == '\u{e9}'));
-    }
-
-    #[test]
-    fn an_alias_is_the_items_and_the_persons_whatever_copy_it_is_read_from() {
-        let a = alias("git", "3f2c", 0);
-        assert_eq!(a, alias("git", "3f2c", 0));
-        assert_ne!(a, alias("git", "3f2c", 1));
-        assert_ne!(a, alias("mail", "3f2c", 0));
-        assert!(
-            a.starts_with("git_") && a.ends_with("_0") && a.len() <= 255,
-            "{a}"
-        );
-        assert!(a
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_'));
+    fn an_item_outside_the_window_is_skipped_where_it_stands() {
+        let item = |seconds| {
+            Found::Item(Item {
+                id: "1".to_owned(),
+                origin: "here".to_owned(),
+                entity_type: "document",
+                actions: Vec::new(),
+                date: DateTime::from_timestamp(seconds, 0).unwrap(),
+                texts: Vec::new(),
+                position: "p1".to_owned(),
+            })
+        };
+        let window = Window {
+            since: DateTime::from_timestamp(1_800_000_000, 0),
+            until: None,
+        };
+        let outside = Found::Skipped {
+            reason: OUTSIDE_WINDOW,
+            position: Some("p1".to_owned()),
+        };
+        assert_eq!(within(&window, item(1_700_000_000)), outside);
+        assert_eq!(within(&window, item(1_800_000_000)), item(1_800_000_000));
+        assert_eq!(within(&Window::default(), item(0)), item(0));
     }
 
     #[test]

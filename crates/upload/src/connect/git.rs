@@ -196,7 +196,7 @@ impl Source for Repository {
             let next_commit = ended || field.is_empty();
             if next_commit {
                 if let Some((hash, paths)) = commit.take() {
-                    let read = self.commit(&mut objects, &hash, &paths, window);
+                    let read = self.commit(&mut objects, &hash, &paths);
                     if !found(read) {
                         went_on = false;
                         break;
@@ -390,13 +390,7 @@ impl Repository {
     }
 
     /// What the commit `hash`, which changed `paths`, is.
-    fn commit(
-        &mut self,
-        objects: &mut Objects,
-        hash: &str,
-        paths: &[String],
-        window: &Window,
-    ) -> Found {
+    fn commit(&mut self, objects: &mut Objects, hash: &str, paths: &[String]) -> Found {
         let hash = hash.trim();
         let origin = format!("{} commit {}", self.path.display(), cut(hash, 12));
         let bad = |problem: String| Found::Bad {
@@ -420,12 +414,6 @@ impl Repository {
         if commit.parents > 1 {
             return Found::Skipped {
                 reason: "merge commit",
-                position: Some(hash),
-            };
-        }
-        if !window.contains(commit.date) {
-            return Found::Skipped {
-                reason: "outside --since/--until",
                 position: Some(hash),
             };
         }

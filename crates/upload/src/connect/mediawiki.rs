@@ -183,7 +183,6 @@ enum Field {
 /// The state of one reading of the dump.
 struct Reading<'a> {
     dump: &'a Dump,
-    window: &'a Window,
     /// Revisions up to here were handled by an earlier run.
     resume: Option<Resume>,
     /// Whether the resume point was passed.
@@ -225,13 +224,12 @@ impl Source for Dump {
     fn read(
         &mut self,
         cursor: Option<&str>,
-        window: &Window,
+        _window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
         let resume = cursor.and_then(Resume::parse);
         let mut reading = Reading {
             dump: self,
-            window,
             resume,
             past: resume.is_none(),
             highest: resume.map_or(0, |r| r.highest),
@@ -257,55 +255,98 @@ impl Source for Dump {
                     xml.error_position()
                 )
             })?;
-            let went_on = match event {
-                Event::Start(e) => {
-                    reading.start(&e, open_elements.last(), at);
-                    open_elements.push(e.local_name().as_ref().to_owned());
-                    true
-                }
-                Event::Empty(e) => {
-                    reading.start(&e, open_elements.last(), at);
-                    reading.end(e.local_name().as_ref(), found)
-                }
-                Event::End(e) => {
-                    open_elements.pop();
-                    reading.end(e.local_name().as_ref(), found)
-                }
-                Event::Text(t) => {
-                    reading.gather(&t.xml10_content());
-                    true
-                }
-                Event::CData(t) => {
-                    reading.gather(&t.xml10_content());
-                    true
-                }
-                Event::GeneralRef(r) => {
-                    let name = r.xml10_content();
-                    let resolved = match r.resolve_char_ref() {
-                        Ok(Some(c)) => c.to_string(),
-                        _ => predefined(&name).map_or_else(|| format!("&{name};"), str::to_owned),
-                    };
-                    reading.gather(&resolved);
-                    true
-                }
-                Event::Eof => {
-                    anyhow::ensure!(
-                        open_elements.is_empty(),
-                        "{}: the dump breaks off at byte {}{packed}, inside <{}> (a truncated file?)",
-                        self.path.display(),
-                        xml.buffer_position(),
-                        open_elements.last().map_or("", String::as_str)
-                    );
-                    return Ok(());
-                }
-                _ => true,
-            };
+            if let Event::Eof = event {
+                anyhow::ensure!(
+                    open_elements.is_empty(),
+                    "{}: the dump breaks off at byte {}{packed}, inside <{}> (a truncated file?)",
+                    self.path.display(),
+                    xml.buffer_position(),
+                    open_elements.last().map_or("", String::as_str)
+                );
+                return Ok(());
+            }
+            let went_on = reading.event(event, at, &mut open_elements, found);
             if !went_on {
                 return Ok(());
             }
             buf.clear();
         }
     }
+}
+
+/// What the revision `revision` of the page `title` is, read in `dump`
+/// at `origin`: whom it teaches what it added to `parent` (its parent's
+/// readable lines, if the dump has them) to make `lines`, or why it
+/// teaches nobody.
+fn teaching(
+    dump: &Dump,
+    title: &str,
+    revision: &Revision,
+    origin: String,
+    parent: Option<&[String]>,
+    lines: &[String],
+    revert: bool,
+) -> Found {
+    let skipped = |reason| Found::Skipped {
+        reason,
+        position: None,
+    };
+    let Ok(date) = DateTime::parse_from_rfc3339(&revision.timestamp) else {
+        return Found::Bad {
+            origin,
+            problem: format!("a timestamp Kenning cannot read: {:?}", revision.timestamp),
+            position: None,
+        };
+    };
+    let Some(user) = revision
+        .username
+        .as_deref()
+        .map(str::trim)
+        .filter(|u| !u.is_empty())
+    else {
+        return skipped("anonymous edit");
+    };
+    if dump.is_bot(user) {
+        return skipped("bot");
+    }
+    if revision.minor {
+        return skipped("minor edit");
+    }
+    if revert {
+        return skipped("revert");
+    }
+    let parent: Vec<&str> = match parent {
+        Some(lines) => lines.iter().map(String::as_str).collect(),
+        None if !matches!(revision.parent.as_str(), "" | "0") => return skipped(PARENT_MISSING),
+        None => Vec::new(),
+    };
+    let new: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let added = diff::added(&parent, &new);
+    if added.words < dump.rules.min_words {
+        return skipped("small edit");
+    }
+    Found::Item(Item {
+        id: revision
+            .id
+            .parse::<u64>()
+            .map_or_else(|_| revision.id.clone(), |id| id.to_string()),
+        origin,
+        entity_type: ENTITY_TYPE,
+        actions: vec![(
+            Identity {
+                key: user.to_owned(),
+                case: KeyCase::FirstLetter,
+                ..Identity::default()
+            },
+            EDITED,
+        )],
+        date: date.with_timezone(&Utc),
+        texts: vec![
+            Text::plain(Descriptor::Primary, title.to_owned()),
+            Text::plain(Descriptor::Default, added.text),
+        ],
+        position: String::new(),
+    })
 }
 
 /// The character XML's predefined entity `name` stands for.
@@ -321,6 +362,50 @@ fn predefined(name: &str) -> Option<&'static str> {
 }
 
 impl Reading<'_> {
+    /// Takes in one event of the dump but its end; false when `found`
+    /// wants no more.
+    fn event(
+        &mut self,
+        event: Event<'_>,
+        at: u64,
+        open_elements: &mut Vec<String>,
+        found: &mut dyn FnMut(Found) -> bool,
+    ) -> bool {
+        match event {
+            Event::Start(e) => {
+                self.start(&e, open_elements.last(), at);
+                open_elements.push(e.local_name().as_ref().to_owned());
+                true
+            }
+            Event::Empty(e) => {
+                self.start(&e, open_elements.last(), at);
+                self.end(e.local_name().as_ref(), found)
+            }
+            Event::End(e) => {
+                open_elements.pop();
+                self.end(e.local_name().as_ref(), found)
+            }
+            Event::Text(t) => {
+                self.gather(&t.xml10_content());
+                true
+            }
+            Event::CData(t) => {
+                self.gather(&t.xml10_content());
+                true
+            }
+            Event::GeneralRef(r) => {
+                let name = r.xml10_content();
+                let resolved = match r.resolve_char_ref() {
+                    Ok(Some(c)) => c.to_string(),
+                    _ => predefined(&name).map_or_else(|| format!("&{name};"), str::to_owned),
+                };
+                self.gather(&resolved);
+                true
+            }
+            _ => true,
+        }
+    }
+
     fn start(&mut self, e: &BytesStart<'_>, parent: Option<&String>, at: u64) {
         let parent = parent.map_or("", String::as_str);
         let name = e.local_name();
@@ -443,76 +528,15 @@ impl Reading<'_> {
         };
         let revert = !self.page.texts.insert(digest);
         let found = self.handed(id, in_namespace, |reading| {
-            let skipped = |reason| {
-                Some(Found::Skipped {
-                    reason,
-                    position: None,
-                })
-            };
-            let date = match DateTime::parse_from_rfc3339(&revision.timestamp) {
-                Ok(date) => date.with_timezone(&Utc),
-                Err(_) => {
-                    return Some(Found::Bad {
-                        origin: origin.clone(),
-                        problem: format!(
-                            "a timestamp Kenning cannot read: {:?}",
-                            revision.timestamp
-                        ),
-                        position: None,
-                    })
-                }
-            };
-            if !reading.window.contains(date) {
-                return None;
-            }
-            let Some(user) = revision
-                .username
-                .as_deref()
-                .map(str::trim)
-                .filter(|u| !u.is_empty())
-            else {
-                return skipped("anonymous edit");
-            };
-            if dump.is_bot(user) {
-                return skipped("bot");
-            }
-            if revision.minor {
-                return skipped("minor edit");
-            }
-            if revert {
-                return skipped("revert");
-            }
-            let parent: Vec<&str> = match &parent_lines {
-                Some(lines) => lines.iter().map(String::as_str).collect(),
-                None if !matches!(revision.parent.as_str(), "" | "0") => {
-                    return skipped(PARENT_MISSING)
-                }
-                None => Vec::new(),
-            };
-            let new: Vec<&str> = lines.iter().map(String::as_str).collect();
-            let added = diff::added(&parent, &new);
-            if added.words < dump.rules.min_words {
-                return skipped("small edit");
-            }
-            Some(Found::Item(Item {
-                id: id.to_string(),
-                origin: origin.clone(),
-                entity_type: ENTITY_TYPE,
-                actions: vec![(
-                    Identity {
-                        key: user.to_owned(),
-                        case: KeyCase::FirstLetter,
-                        ..Identity::default()
-                    },
-                    EDITED,
-                )],
-                date,
-                texts: vec![
-                    Text::plain(Descriptor::Primary, reading.page.title.clone()),
-                    Text::plain(Descriptor::Default, added.text),
-                ],
-                position: String::new(),
-            }))
+            Some(teaching(
+                dump,
+                &reading.page.title,
+                &revision,
+                origin,
+                parent_lines.as_deref(),
+                &lines,
+                revert,
+            ))
         });
         self.page.lines = Some(lines);
         found
@@ -549,6 +573,7 @@ impl Reading<'_> {
         .position();
         match &mut found {
             Found::Item(item) => item.position = position,
+            Found::Whole(whole) => whole.position = position,
             Found::Skipped { position: p, .. } | Found::Bad { position: p, .. } => {
                 *p = Some(position)
             }

@@ -14,27 +14,27 @@ pub mod git;
 pub mod mail;
 pub mod mediawiki;
 mod people;
-mod progress;
+mod plan;
+mod report;
 mod source;
 pub mod stackexchange;
-mod tally;
 mod wikitext;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::time::Duration;
 
-use anyhow::Context as _;
 use chrono::Utc;
 use clap::{Args, Subcommand};
 
+use crate::send::Sender;
 pub use crate::send::Sending;
+pub use crate::tally::Tally;
 use common::Common;
-pub use engine::{
-    alias, texts_as_sent, upload_body, Settings, Tally, MAX_ERROR_CHARS, MAX_TEXT_CHARS,
-};
+pub use engine::{drive, Mark, Settings, OUTSIDE_WINDOW, UNREADABLE};
 pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
-pub use source::{Descriptor, Found, Identity, Item, Source, Text, Window};
+pub use plan::{alias, texts_as_sent, upload_body, Upload, MAX_TEXT_CHARS};
+pub use report::{RunReport, MAX_ERROR_CHARS};
+pub use source::{Descriptor, Found, Identity, Item, Source, Text, Whole, Window};
 
 /// The arguments of `kenning connect`.
 #[derive(Debug, Args)]
@@ -212,14 +212,21 @@ fn keep_syncing(
     settings: &Settings,
     open: impl Fn() -> anyhow::Result<Vec<Box<dyn Source>>>,
 ) -> anyhow::Result<()> {
+    let client = settings.sending.client();
     let directory = ServerDirectory {
-        url: settings.sending.base().to_owned(),
-        api_key: settings.sending.key().to_owned(),
+        client: client.clone(),
     };
+    let sender = settings.sending.sender(client);
     loop {
         let mut failures = Vec::new();
         for mut source in open()? {
-            if let Err(e) = run_once(source.as_mut(), settings, &directory, common.report) {
+            if let Err(e) = run_once(
+                source.as_mut(),
+                settings,
+                &directory,
+                &sender,
+                common.report,
+            ) {
                 failures.push(e);
             }
         }
@@ -245,12 +252,13 @@ fn run_once(
     source: &mut dyn Source,
     settings: &Settings,
     directory: &dyn Directory,
+    sender: &Sender,
     list_not_found: bool,
 ) -> anyhow::Result<()> {
     let (kind, name) = (source.kind(), source.name());
     let started = Utc::now();
-    let (tally, stopped) = engine::run(source, settings, directory);
-    let report = engine::report(
+    let (tally, stopped) = engine::run(source, settings, directory, sender);
+    let report = RunReport::of(
         kind,
         &name,
         started,
@@ -258,7 +266,7 @@ fn run_once(
         settings.dry_run,
         stopped.as_ref(),
     );
-    if let Err(e) = send_report(settings, &report) {
+    if let Err(e) = report.send(&sender.client) {
         eprintln!("warning: the run was not reported to the server: {e:#}");
     }
     let names = if list_not_found {
@@ -297,24 +305,6 @@ fn run_once(
     Ok(())
 }
 
-fn send_report(settings: &Settings, report: &serde_json::Value) -> anyhow::Result<()> {
-    let url = format!("{}/connectors/api/v1/runs", settings.sending.base());
-    let agent: ureq::Agent = crate::send::agent(Duration::from_secs(30));
-    let mut response = agent
-        .post(&url)
-        .header("APIKEY", settings.sending.key())
-        .header("Content-Type", "application/json")
-        .send(report.to_string())
-        .with_context(|| format!("cannot reach {url}"))?;
-    let status = response.status().as_u16();
-    anyhow::ensure!(
-        status == 201,
-        "HTTP {status}: {}",
-        response.body_mut().read_to_string().unwrap_or_default()
-    );
-    Ok(())
-}
-
 /// The people not found, the most uploads waiting on them first (then by
 /// key): whom to add to Kenning, or to an identities file, first.
 fn most_waiting_first(not_found: &BTreeMap<String, u64>) -> Vec<(&String, &u64)> {
@@ -333,17 +323,7 @@ fn summary(
     list_not_found: bool,
     names: &BTreeMap<String, String>,
 ) {
-    let people = tally.people_not_found.len();
-    let refused: u64 = tally.refused.values().sum();
-    eprintln!(
-        "{kind} {name}: read {}, {} {}, already known {}, not found {} ({people} people), refused {refused}, failed {}",
-        tally.read,
-        if dry_run { "would send" } else { "sent" },
-        tally.sent,
-        tally.known,
-        tally.not_found,
-        tally.failed,
-    );
+    eprintln!("{kind} {name}: {}", tally.line_with_people(dry_run));
     for (reason, n) in &tally.skipped {
         eprintln!("  skipped ({reason}): {n}");
     }
@@ -360,7 +340,7 @@ fn summary(
                 None => eprintln!("  not found: {who} ({n} uploads not sent)"),
             }
         }
-    } else if people > 0 {
+    } else if !tally.people_not_found.is_empty() {
         eprintln!("  --report lists the people not found");
     }
 }

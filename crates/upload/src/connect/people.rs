@@ -7,12 +7,13 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
-use std::time::Duration;
 
 use anyhow::Context as _;
 use serde_json::{json, Value};
 
 use super::source::{Identity, KeyCase};
+use crate::client::{route, Client};
+use crate::codes::Code;
 
 /// How many identities one request to the server resolves at most.
 const RESOLVED_AT_ONCE: usize = 1_000;
@@ -152,8 +153,7 @@ impl std::error::Error for NoDirectory {}
 /// The server's `POST /connectors/api/v1/people`.
 #[derive(Debug, Clone)]
 pub struct ServerDirectory {
-    pub url: String,
-    pub api_key: String,
+    pub client: Client,
 }
 
 impl Directory for ServerDirectory {
@@ -161,7 +161,6 @@ impl Directory for ServerDirectory {
         &self,
         identities: &[(Option<String>, Option<String>)],
     ) -> anyhow::Result<Vec<Option<String>>> {
-        let agent: ureq::Agent = crate::send::agent(Duration::from_secs(60));
         let mut found = Vec::with_capacity(identities.len());
         for chunk in identities.chunks(RESOLVED_AT_ONCE) {
             let body = json!({
@@ -170,27 +169,17 @@ impl Directory for ServerDirectory {
                     .map(|(email, external_id)| json!({"email": email, "external_id": external_id}))
                     .collect::<Vec<_>>()
             });
-            let url = format!(
-                "{}/connectors/api/v1/people",
-                self.url.trim_end_matches('/')
-            );
-            let mut response = agent
-                .post(&url)
-                .header("APIKEY", &self.api_key)
-                .header("Content-Type", "application/json")
-                .send(body.to_string())
-                .with_context(|| format!("cannot reach {url}"))?;
-            let status = response.status().as_u16();
-            let text = response.body_mut().read_to_string().unwrap_or_default();
-            let answer: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-            if status == 404 && answer["error"]["code"] == "NotFound" {
+            let answer = self.client.post(route::PEOPLE, &body)?;
+            if answer.status == 404 && answer.code().is_some_and(|c| Code::NotFound.is(c)) {
                 return Err(NoDirectory.into());
             }
             anyhow::ensure!(
-                status == 200,
-                "the server would not say who the people are (HTTP {status}): {}",
-                answer["error"]["message"].as_str().unwrap_or(&text)
+                answer.status == 200,
+                "the server would not say who the people are (HTTP {}): {}",
+                answer.status,
+                answer.message()
             );
+            let answer = answer.body;
             let people = answer["people"]
                 .as_array()
                 .filter(|people| people.len() == chunk.len())

@@ -163,11 +163,29 @@ pub struct Item {
     pub position: String,
 }
 
+/// An upload a source holds whole (a line of a JSON Lines file, a file
+/// of a folder with its fields): sent as it is, to the person it names,
+/// whom the server finds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Whole {
+    /// Its key in `kenning upload`'s checkpoint: a digest of where it comes
+    /// from and what it holds.
+    pub key: String,
+    /// Where it was found (`line 12`, a file's path).
+    pub origin: String,
+    /// The upload as the connector API takes it.
+    pub body: serde_json::Value,
+    /// Where a run that has handled everything up to it resumes.
+    pub position: String,
+}
+
 /// What a source hands the framework, in its reading order.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Found {
     /// An item that may teach someone.
     Item(Item),
+    /// An upload written whole: no people to find, no window to check.
+    Whole(Whole),
     /// Something read that teaches nobody by the source's rules (a merge
     /// commit, a bot, received mail, a one-word reply), counted by reason.
     Skipped {
@@ -186,6 +204,18 @@ pub enum Found {
         /// Where a run resumes once this is passed.
         position: Option<String>,
     },
+}
+
+impl Found {
+    /// Where a run that has handled everything up to this resumes.
+    pub fn position(&self) -> Option<&str> {
+        match self {
+            Found::Item(Item { position, .. }) | Found::Whole(Whole { position, .. }) => {
+                Some(position)
+            }
+            Found::Skipped { position, .. } | Found::Bad { position, .. } => position.as_deref(),
+        }
+    }
 }
 
 /// The span of time a backfill reads, both ends included; unbounded when
@@ -247,6 +277,13 @@ pub trait Source: Send {
     /// not take. None by default.
     fn choices(&self) -> String {
         String::new()
+    }
+
+    /// How many items a run will read, when the source knows before
+    /// reading (a progress bar then shows how far it got); none by
+    /// default.
+    fn total(&self) -> Option<u64> {
+        None
     }
 
     /// What the operator should check after a run that skipped

@@ -293,7 +293,7 @@ impl Source for Site {
     fn read(
         &mut self,
         cursor: Option<&str>,
-        window: &Window,
+        _window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
         let after = cursor.and_then(|c| c.trim().parse::<u64>().ok());
@@ -329,10 +329,8 @@ impl Source for Site {
             if after.is_some_and(|after| id <= after) {
                 return true;
             }
-            let post = match self.post(id, &row, &mut kept, window, &origin(Some(&id.to_string())))
-            {
-                Ok(Some(post)) => post,
-                Ok(None) => return true,
+            let post = match self.post(id, &row, &mut kept, &origin(Some(&id.to_string()))) {
+                Ok(post) => post,
                 Err(e) => {
                     lookup_failure = Some(e);
                     return false;
@@ -370,35 +368,28 @@ impl Source for Site {
 fn with_position(mut found: Found, position: String) -> Found {
     match &mut found {
         Found::Item(item) => item.position = position,
+        Found::Whole(whole) => whole.position = position,
         Found::Skipped { position: p, .. } | Found::Bad { position: p, .. } => *p = Some(position),
     }
     found
 }
 
 impl Site {
-    /// What the post `id` (its `row`) is, if it is handed on at all (not
-    /// when it lies outside `window`); an error when its question cannot
-    /// be looked for.
-    fn post(
-        &self,
-        id: u64,
-        row: &Row,
-        kept: &mut Kept,
-        window: &Window,
-        origin: &str,
-    ) -> anyhow::Result<Option<Found>> {
+    /// What the post `id` (its `row`) is; an error when its question
+    /// cannot be looked for.
+    fn post(&self, id: u64, row: &Row, kept: &mut Kept, origin: &str) -> anyhow::Result<Found> {
         let bad = |problem: String| {
-            Ok(Some(Found::Bad {
+            Ok(Found::Bad {
                 origin: origin.to_owned(),
                 problem,
                 position: None,
-            }))
+            })
         };
         let skipped = |reason| {
-            Ok(Some(Found::Skipped {
+            Ok(Found::Skipped {
                 reason,
                 position: None,
-            }))
+            })
         };
         let kind = row.get("PostTypeId").map(String::as_str);
         if !matches!(kind, Some("1" | "2")) {
@@ -416,9 +407,6 @@ impl Site {
         else {
             return bad(format!("a CreationDate Kenning cannot read: {created:?}"));
         };
-        if !window.contains(date) {
-            return Ok(None);
-        }
         let owner = match row.get("OwnerUserId").map(|o| o.trim().parse::<i64>()) {
             None => return skipped("no author"),
             Some(Err(_)) => {
@@ -433,47 +421,11 @@ impl Site {
         let Ok(owner) = u64::try_from(owner) else {
             return skipped("community user");
         };
-        let body = row.get("Body").cloned().unwrap_or_default();
-        let (entity_type, action, texts) = if kind == Some("1") {
-            let title = row.get("Title").cloned().unwrap_or_default();
-            (
-                QUESTION,
-                ASKED,
-                vec![
-                    Text::plain(Descriptor::Primary, title),
-                    html(Descriptor::Default, body),
-                ],
-            )
-        } else {
-            let Some(parent) = row
-                .get("ParentId")
-                .and_then(|p| p.trim().parse::<u64>().ok())
-            else {
-                return bad("an answer without a numeric ParentId".to_owned());
-            };
-            let question = match kept.questions.get(&parent) {
-                Some(question) => question.clone(),
-                None => match find_question(&self.posts, parent)? {
-                    Some(question) => question,
-                    None => return bad(format!("its question {parent} is not in Posts.xml")),
-                },
-            };
-            let action = if question.accepted == Some(id) {
-                ACCEPTED
-            } else {
-                ANSWERED
-            };
-            (
-                ANSWER,
-                action,
-                vec![
-                    Text::plain(Descriptor::Primary, question.title),
-                    html(Descriptor::Default, question.body),
-                    html(Descriptor::Default, body),
-                ],
-            )
+        let (entity_type, action, texts) = match self.taught(id, kind == Some("1"), row, kept)? {
+            Ok(taught) => taught,
+            Err(problem) => return bad(problem),
         };
-        Ok(Some(Found::Item(Item {
+        Ok(Found::Item(Item {
             id: id.to_string(),
             origin: origin.to_owned(),
             entity_type,
@@ -481,9 +433,58 @@ impl Site {
             date,
             texts,
             position: String::new(),
-        })))
+        }))
+    }
+
+    /// What the post `id` (its `row`; a question, else an answer) teaches
+    /// its author: its entity type, its action and its texts (an answer's
+    /// with its question's), or what is wrong with it; an error when its
+    /// question cannot be looked for.
+    fn taught(
+        &self,
+        id: u64,
+        is_question: bool,
+        row: &Row,
+        kept: &mut Kept,
+    ) -> anyhow::Result<Result<Taught, String>> {
+        let body = row.get("Body").cloned().unwrap_or_default();
+        if is_question {
+            let title = row.get("Title").cloned().unwrap_or_default();
+            let texts = vec![
+                Text::plain(Descriptor::Primary, title),
+                html(Descriptor::Default, body),
+            ];
+            return Ok(Ok((QUESTION, ASKED, texts)));
+        }
+        let Some(parent) = row
+            .get("ParentId")
+            .and_then(|p| p.trim().parse::<u64>().ok())
+        else {
+            return Ok(Err("an answer without a numeric ParentId".to_owned()));
+        };
+        let question = match kept.questions.get(&parent) {
+            Some(question) => question.clone(),
+            None => match find_question(&self.posts, parent)? {
+                Some(question) => question,
+                None => return Ok(Err(format!("its question {parent} is not in Posts.xml"))),
+            },
+        };
+        let action = if question.accepted == Some(id) {
+            ACCEPTED
+        } else {
+            ANSWERED
+        };
+        let texts = vec![
+            Text::plain(Descriptor::Primary, question.title),
+            html(Descriptor::Default, question.body),
+            html(Descriptor::Default, body),
+        ];
+        Ok(Ok((ANSWER, action, texts)))
     }
 }
+
+/// What a post teaches its author: its entity type, its action, its texts.
+type Taught = (&'static str, &'static str, Vec<Text>);
 
 fn html(descriptor: Descriptor, text: String) -> Text {
     Text {

@@ -4,8 +4,9 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// Runs `git` in `repository` as `author`, committing at `date`.
@@ -189,10 +190,10 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let repo = connected.scratch.0.join("long");
-    // 400 commits at once, as a long history would be.
+    // 400 commits, one a second from 2026-01-01T00:00:00Z.
     let messages: Vec<String> = (1..=400)
         .map(|n| format!("Tune difference engine gear train {n}\n"))
         .collect();
@@ -201,42 +202,13 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
         .map(|m| ("Ada Lovelace <ada@example.com>", m.as_str()))
         .collect();
     import(&repo, &commits, &[]);
-    let repo_arg = repo.to_str().unwrap();
-
-    let mut cut = connected
-        .command(&["git", repo_arg, "--batch-size", "1", "--concurrency", "1"])
-        .spawn()
-        .unwrap();
-    let cursors = connected.scratch.0.join("cursors");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["git", repo_arg]);
-    let said = String::from_utf8_lossy(&rest.stderr);
-    assert!(rest.status.success(), "{said}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read < 400, "the second run read everything again: {said}");
-    // What the cut run had in flight is known; nothing is lost.
-    assert_eq!(read, sent + known, "{said}");
-    let learned = connected.graphql(
-        "{ experts(query: \"difference engine gear train\", limit: 1) { user { email } } }",
-        serde_json::json!({}),
-    );
-    assert_eq!(
-        learned["data"]["experts"][0]["user"]["email"],
-        "ada@example.com"
-    );
-    let again = connected.connect(&["git", repo_arg]);
-    assert_eq!(count(&again, "read"), 0);
+    let fixture = Fixture {
+        args: vec!["git".to_owned(), repo.to_str().unwrap().to_owned()],
+        items: 400,
+        window: ("2026-01-01T00:00:50Z", "2026-01-01T00:01:39Z", 50),
+        bad: None,
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

@@ -3,8 +3,9 @@
 
 use std::io::Write as _;
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// A message as a mail client writes it: `from` (`Name <address>`),
@@ -256,9 +257,10 @@ fn a_maildir_teaches_its_sent_mail_and_a_new_message_on_the_next_run() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let path = connected.scratch.0.join("long.mbox");
+    // 300 messages, each of 2 February 2026.
     let messages: Vec<String> = (1..=300)
         .map(|n| {
             message(
@@ -271,40 +273,21 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
         })
         .collect();
     std::fs::write(&path, mbox(&messages)).unwrap();
-    let path_arg = path.to_str().unwrap();
-    let mut cut = connected
-        .command(&[
-            "mail",
-            path_arg,
-            "--sent",
-            "--batch-size",
-            "1",
-            "--concurrency",
-            "1",
-        ])
-        .spawn()
-        .unwrap();
-    let cursors = connected.scratch.0.join("cursors");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["mail", path_arg, "--sent"]);
-    let said = String::from_utf8_lossy(&rest.stderr);
-    assert!(rest.status.success(), "{said}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read < 300, "the second run read everything again: {said}");
-    assert_eq!(read, sent + known, "{said}");
-    let again = connected.connect(&["mail", path_arg, "--sent"]);
-    assert_eq!(count(&again, "read"), 0);
+    let path_arg = path.to_str().unwrap().to_owned();
+    let bad = connected.scratch.0.join("bad.mbox");
+    let nameless = message("x", "Nobody", "Gears", "", "The gear train.");
+    std::fs::write(&bad, mbox(&[nameless])).unwrap();
+    let bad_arg = bad.to_str().unwrap().to_owned();
+    let fixture = Fixture {
+        args: vec!["mail".to_owned(), path_arg, "--sent".to_owned()],
+        items: 300,
+        window: ("2026-02-03", "2026-02-04", 0),
+        bad: Some((
+            vec!["mail".to_owned(), bad_arg, "--sent".to_owned()],
+            "bad.mbox: message at byte 0: no From address",
+        )),
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

@@ -5,12 +5,12 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 use zip::write::SimpleFileOptions;
 use zip::ZipWriter;
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// 1 February 2026, 10:00 UTC, in milliseconds.
@@ -165,9 +165,10 @@ fn threads_teach_their_people_and_private_and_direct_ones_only_when_named() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let mut lines = export()[..5].to_vec();
+    // 300 posts, one a minute from 2026-02-01T10:01:00Z.
     for n in 1..=300_i64 {
         lines.push(post(
             "engines",
@@ -179,44 +180,20 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
     }
     let file = connected.scratch.0.join("long.jsonl");
     std::fs::write(&file, jsonl(&lines)).unwrap();
-
-    let mut cut = connected
-        .command(&[
-            "mattermost",
-            arg(&file),
-            "--batch-size",
-            "1",
-            "--concurrency",
-            "1",
-        ])
-        .spawn()
-        .unwrap();
-    let cursors = connected.scratch.0.join("cursors");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["mattermost", arg(&file)]);
-    let text = said(&rest);
-    assert!(rest.status.success(), "{text}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read > 0, "the first run was not cut short: {text}");
-    assert!(read < 300, "the second run read everything again: {text}");
-    assert_eq!(read, sent + known, "{text}");
-    assert_eq!(
-        connected.expert("difference engine gear train").as_deref(),
-        Some("ada@example.com")
-    );
-    let again = connected.connect(&["mattermost", arg(&file)]);
-    assert_eq!(count(&again, "read"), 0, "{}", said(&again));
+    let mut bad = jsonl(&export()[..5]);
+    bad.push_str("not json\n");
+    let bad_file = connected.scratch.0.join("bad.jsonl");
+    std::fs::write(&bad_file, bad).unwrap();
+    let fixture = Fixture {
+        args: vec!["mattermost".to_owned(), arg(&file).to_owned()],
+        items: 300,
+        window: ("2026-02-01T10:01:00Z", "2026-02-01T10:10:00Z", 10),
+        bad: Some((
+            vec!["mattermost".to_owned(), arg(&bad_file).to_owned()],
+            "bad.jsonl line 6",
+        )),
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

@@ -3,8 +3,8 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// A revision's XML: `who` a user name, or an address for an IP edit.
@@ -234,9 +234,10 @@ fn a_gzipped_dump_reads_as_the_plain_one() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let dir = &connected.scratch.0;
+    // 400 pages of a revision each, revision n of January's (n % 28 + 1)th.
     let pages: Vec<String> = (1..=400u64)
         .map(|n| {
             page(
@@ -248,46 +249,30 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
         .collect();
     let path = dir.join("gears.xml");
     std::fs::write(&path, dump(&pages)).unwrap();
-    let (file, ids) = (path.to_str().unwrap(), identities(dir));
-
-    let mut cut = connected
-        .command(&[
-            "mediawiki",
-            file,
-            "--identities",
-            &ids,
-            "--batch-size",
-            "1",
-            "--concurrency",
-            "1",
-        ])
-        .spawn()
-        .unwrap();
-    let cursors = dir.join("cursors");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["mediawiki", file, "--identities", &ids]);
-    let said = String::from_utf8_lossy(&rest.stderr);
-    assert!(rest.status.success(), "{said}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read < 400, "the second run read everything again: {said}");
-    assert_eq!(read, sent + known, "{said}");
-    assert_eq!(
-        connected.expert("difference engine gear train").as_deref(),
-        Some("ada@example.com")
-    );
-    let again = connected.connect(&["mediawiki", file, "--identities", &ids]);
-    assert_eq!(count(&again, "read"), 0);
+    let undated = revision(1, 0, "Ada", false, "Gears of the difference engine.")
+        .replace("2026-01-02T10:00:00Z", "yesterday");
+    let bad = dir.join("bad.xml");
+    std::fs::write(&bad, dump(&[page("Bad", 0, &[undated])])).unwrap();
+    let fixture = Fixture {
+        args: vec![
+            "mediawiki".to_owned(),
+            path.to_str().unwrap().to_owned(),
+            "--identities".to_owned(),
+            identities(dir),
+        ],
+        items: 400,
+        window: ("2026-01-01", "2026-01-01", 14),
+        bad: Some((
+            vec![
+                "mediawiki".to_owned(),
+                bad.to_str().unwrap().to_owned(),
+                "--identities".to_owned(),
+                identities(dir),
+            ],
+            "revision 1 of \"Bad\"",
+        )),
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

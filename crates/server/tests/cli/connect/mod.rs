@@ -3,6 +3,7 @@
 //! nothing, a run cut short that the next one finishes, and bad input
 //! named in one line.
 
+mod contract;
 mod git;
 mod imap;
 mod mail;
@@ -143,4 +144,17 @@ fn the_connector_cuts_a_runs_error_to_the_servers_limit() {
         kenning_upload::connect::MAX_ERROR_CHARS,
         kenning_domain::RunError::MAX_CHARS
     );
+}
+
+/// Every error code a connector acts on is one the server's use cases
+/// can answer: the client's list and the server's cannot drift apart.
+#[test]
+fn the_codes_a_connector_acts_on_are_the_servers() {
+    for code in kenning_upload::codes::Code::ALL {
+        assert!(
+            kenning_app::ServiceError::CODES.contains(&code.as_str()),
+            "the server has no code {}",
+            code.as_str()
+        );
+    }
 }

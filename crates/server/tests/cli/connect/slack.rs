@@ -4,12 +4,12 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::process::Output;
-use std::time::{Duration, Instant};
 
 use serde_json::json;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// Writes a zip at `path` of `files` (name, content), deflated as Slack's is.
@@ -204,7 +204,7 @@ fn messages_teach_their_authors_and_private_and_direct_ones_only_when_named() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let users = json!([{"id": "U1", "team_id": "T9", "profile": {"email": "ada@example.com"}}]);
     let mut files = vec![
@@ -214,7 +214,7 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
             json!([{"id": "C1", "name": "engines"}]).to_string(),
         ),
     ];
-    // 300 days of Ada's notes, a file each.
+    // 300 days of Ada's notes, a file each, from 2026-02-02.
     for n in 1..=300_u64 {
         let day = chrono::DateTime::from_timestamp((FEB_1 + n * DAY) as i64, 0)
             .unwrap()
@@ -229,49 +229,25 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
     }
     let path = connected.scratch.0.join("long.zip");
     zip(&path, &files);
-
-    let mut cut = connected
-        .command(&[
-            "slack",
-            arg(&path),
-            "--batch-size",
-            "1",
-            "--concurrency",
-            "1",
-        ])
-        .spawn()
-        .unwrap();
-    wait_for_cursor(&connected.scratch.0.join("cursors"));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["slack", arg(&path)]);
-    let text = said(&rest);
-    assert!(rest.status.success(), "{text}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read > 0, "the first run was not cut short: {text}");
-    assert!(read < 300, "the second run read everything again: {text}");
-    // What the cut run had in flight is known; nothing is lost.
-    assert_eq!(read, sent + known, "{text}");
-    assert_eq!(
-        connected.expert("difference engine gear train").as_deref(),
-        Some("ada@example.com")
-    );
-    let again = connected.connect(&["slack", arg(&path)]);
-    assert_eq!(count(&again, "read"), 0, "{}", said(&again));
-}
-
-/// Waits until a run has stored its cursor, and a little more.
-fn wait_for_cursor(cursors: &Path) {
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
+    // A day after the others: the export's cursor is the workspace's.
+    let later = chrono::DateTime::from_timestamp((FEB_1 + 301 * DAY) as i64, 0)
+        .unwrap()
+        .format("%Y-%m-%d");
+    let damaged_day = format!("engines/{later}.json");
+    let damaged = (damaged_day.clone(), "[{\"type\": \"message\",".to_owned());
+    let bad = connected.scratch.0.join("bad.zip");
+    zip(&bad, &[files[0].clone(), files[1].clone(), damaged]);
+    let damaged_named = format!("bad.zip {damaged_day}: not a JSON array of messages");
+    let fixture = Fixture {
+        args: vec!["slack".to_owned(), arg(&path).to_owned()],
+        items: 300,
+        window: ("2026-02-02", "2026-02-11", 10),
+        bad: Some((
+            vec!["slack".to_owned(), arg(&bad).to_owned()],
+            &damaged_named,
+        )),
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! folder beside the repository; NOT RUN without it).
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
 
+use super::contract::{self, Fixture};
 use super::{count, Connected};
 
 /// A post's row: a question (`parent` 0, `title` given) or an answer.
@@ -173,8 +173,9 @@ fn answers_teach_their_authors_once_and_a_new_run_reads_only_new_posts() {
 }
 
 #[test]
-fn a_run_cut_short_is_finished_by_the_next_one() {
+fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
+    // A question and 400 answers, post n of January's (n % 28 + 1)th.
     let mut rows = vec![row(
         1,
         0,
@@ -194,46 +195,24 @@ fn a_run_cut_short_is_finished_by_the_next_one() {
         ));
     }
     let dir = write(&connected.scratch.0.join("long"), &rows);
-    let (folder, ids) = (dir.to_str().unwrap(), identities(&connected.scratch.0));
-
-    let mut cut = connected
-        .command(&[
-            "stackexchange",
-            folder,
-            "--identities",
-            &ids,
-            "--batch-size",
-            "1",
-            "--concurrency",
-            "1",
-        ])
-        .spawn()
-        .unwrap();
-    let cursors = connected.scratch.0.join("cursors");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while !cursors.exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(100));
-    cut.kill().unwrap();
-    cut.wait().unwrap();
-
-    let rest = connected.connect(&["stackexchange", folder, "--identities", &ids]);
-    let said = String::from_utf8_lossy(&rest.stderr);
-    assert!(rest.status.success(), "{said}");
-    let (read, sent, known) = (
-        count(&rest, "read"),
-        count(&rest, "sent"),
-        count(&rest, "already known"),
-    );
-    assert!(read < 401, "the second run read everything again: {said}");
-    assert_eq!(read, sent + known + count(&rest, "not found"), "{said}");
-    assert_eq!(
-        connected.expert("difference engine gear train").as_deref(),
-        Some("ada@example.com")
-    );
-    let again = connected.connect(&["stackexchange", folder, "--identities", &ids]);
-    assert_eq!(count(&again, "read"), 0);
+    let bad_row = row(11, 0, Some(1), None, "A question", "<p>When?</p>")
+        .replace("2026-01-12T10:00:00.000", "yesterday");
+    let bad = write(&connected.scratch.0.join("bad"), &[bad_row]);
+    let fixture = Fixture {
+        args: vec![
+            "stackexchange".to_owned(),
+            dir.to_str().unwrap().to_owned(),
+            "--identities".to_owned(),
+            identities(&connected.scratch.0),
+        ],
+        items: 401,
+        window: ("2026-01-01", "2026-01-01", 14),
+        bad: Some((
+            vec!["stackexchange".to_owned(), bad.to_str().unwrap().to_owned()],
+            "Posts.xml post 11: a CreationDate Kenning cannot read",
+        )),
+    };
+    contract::holds(&connected, &fixture);
 }
 
 #[test]

@@ -186,7 +186,6 @@ impl Export {
         lines: &mut dyn BufRead,
         origin: &str,
         resume: Option<&Resume>,
-        window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<bool> {
         let mut known = Known::default();
@@ -210,7 +209,7 @@ impl Export {
                     return Ok(false);
                 }
                 if !is_post(text) {
-                    let _ = self.line(text, &mut known, window);
+                    let _ = self.line(text, &mut known);
                 }
                 before = after;
                 continue;
@@ -219,14 +218,13 @@ impl Export {
                 continue;
             }
             let founds = if whole {
-                self.line(text, &mut known, window)
-                    .unwrap_or_else(|problem| {
-                        vec![Found::Bad {
-                            origin: format!("{origin} line {number}"),
-                            problem,
-                            position: None,
-                        }]
-                    })
+                self.line(text, &mut known).unwrap_or_else(|problem| {
+                    vec![Found::Bad {
+                        origin: format!("{origin} line {number}"),
+                        problem,
+                        position: None,
+                    }]
+                })
             } else {
                 vec![Found::Bad {
                     origin: format!("{origin} line {number}"),
@@ -247,7 +245,7 @@ impl Export {
 
     /// What one line (after the first) gives, learning who and what it
     /// names; an error in one line when it is not JSON.
-    fn line(&self, text: &[u8], known: &mut Known, window: &Window) -> Result<Vec<Found>, String> {
+    fn line(&self, text: &[u8], known: &mut Known) -> Result<Vec<Found>, String> {
         let line: Line = serde_json::from_slice(text)
             .map_err(|e| format!("not a line of a Mattermost export: {e}"))?;
         let kind = line.kind.clone();
@@ -291,7 +289,7 @@ impl Export {
                     .get(&(team.clone(), channel.clone()))
                     .copied()
                     .unwrap_or(Kind::Private);
-                return Ok(self.thread(&format!("{team}/{channel}"), kind, post, known, window));
+                return Ok(self.thread(&format!("{team}/{channel}"), kind, post, known));
             }
             (
                 "direct_post",
@@ -303,7 +301,7 @@ impl Export {
                 let mut members = post.channel_members.clone().unwrap_or_default();
                 members.sort();
                 let conversation = format!("direct {}", members.join(","));
-                return Ok(self.thread(&conversation, Kind::Direct, post, known, window));
+                return Ok(self.thread(&conversation, Kind::Direct, post, known));
             }
             ("user" | "bot" | "channel" | "post" | "direct_post", _) => {
                 return Err(format!("a `{kind}` line without its `{kind}` object"));
@@ -315,14 +313,7 @@ impl Export {
 
     /// What one thread gives: an item per person, or why it teaches
     /// nobody.
-    fn thread(
-        &self,
-        conversation: &str,
-        kind: Kind,
-        post: Post,
-        known: &Known,
-        window: &Window,
-    ) -> Vec<Found> {
+    fn thread(&self, conversation: &str, kind: Kind, post: Post, known: &Known) -> Vec<Found> {
         if let Some(why) = self.scope.leaves_out(kind) {
             return vec![Found::Skipped {
                 reason: why,
@@ -333,7 +324,7 @@ impl Export {
         // What the replies answer, unless the first message is the
         // system's (a join has no question in it).
         let system = matches!(
-            teaches(&post.said, known, &Window::default()),
+            teaches(&post.said, known),
             Err(reason::JOIN_OR_LEAVE | reason::CHANNEL_CHANGE | reason::EVENT)
         );
         let first = (!system).then(|| Root {
@@ -343,7 +334,7 @@ impl Export {
         let mut founds = Vec::new();
         let mut said = Vec::new();
         for message in std::iter::once(post.said).chain(post.replies.into_iter().flatten()) {
-            match teaches(&message, known, window) {
+            match teaches(&message, known) {
                 Ok(date) => said.push(Message {
                     thread: Some(root.clone()),
                     author: Identity {
@@ -374,7 +365,7 @@ impl Export {
 }
 
 /// When `message` was written, if it teaches its author; else why not.
-fn teaches(message: &Said, known: &Known, window: &Window) -> Result<DateTime<Utc>, &'static str> {
+fn teaches(message: &Said, known: &Known) -> Result<DateTime<Utc>, &'static str> {
     let kind = message.kind.as_deref().unwrap_or_default();
     if let Some(system) = kind.strip_prefix("system_") {
         return Err(match system {
@@ -404,9 +395,6 @@ fn teaches(message: &Said, known: &Known, window: &Window) -> Result<DateTime<Ut
         return Err(reason::JOIN_OR_LEAVE);
     }
     let date = DateTime::from_timestamp_millis(message.create_at).ok_or(reason::EVENT)?;
-    if !window.contains(date) {
-        return Err(reason::OUTSIDE);
-    }
     if let Some(why) = thread::unsaid(&message.message) {
         return Err(why);
     }
@@ -502,7 +490,7 @@ impl Source for Export {
     fn read(
         &mut self,
         cursor: Option<&str>,
-        window: &Window,
+        _window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
         let resume = cursor.and_then(|cursor| {
@@ -513,13 +501,12 @@ impl Source for Export {
                 digest: parts.next()?.to_owned(),
             })
         });
-        let went = self.with_lines(|lines, origin| {
-            self.read_lines(lines, origin, resume.as_ref(), window, found)
-        })?;
+        let went = self
+            .with_lines(|lines, origin| self.read_lines(lines, origin, resume.as_ref(), found))?;
         if !went {
             // Another export at the same path: everything again, as
             // duplicates of what was sent.
-            self.with_lines(|lines, origin| self.read_lines(lines, origin, None, window, found))?;
+            self.with_lines(|lines, origin| self.read_lines(lines, origin, None, found))?;
         }
         Ok(())
     }

@@ -276,7 +276,6 @@ impl Export {
         &mut self,
         file: &DayFile,
         conversation: &Conversation,
-        window: &Window,
         roots: &mut Roots,
     ) -> Vec<Found> {
         let origin = format!("{} {}", self.archive.path().display(), file.name);
@@ -299,7 +298,7 @@ impl Export {
         let mut founds = Vec::new();
         let mut said = Vec::new();
         for (n, raw) in messages.into_iter().enumerate() {
-            match self.message(raw, conversation, window, roots) {
+            match self.message(raw, conversation, roots) {
                 Ok(message) => said.push(message),
                 Err(Unread::Skipped(reason)) => founds.push(Found::Skipped {
                     reason,
@@ -327,7 +326,6 @@ impl Export {
         &self,
         raw: Value,
         conversation: &Conversation,
-        window: &Window,
         roots: &mut Roots,
     ) -> Result<Message, Unread> {
         let raw: RawMessage = serde_json::from_value(raw)
@@ -356,9 +354,6 @@ impl Export {
             || person.is_some_and(|p| p.bot)
         {
             return Err(Unread::Skipped(reason::BOT));
-        }
-        if !window.contains(date) {
-            return Err(Unread::Skipped(reason::OUTSIDE));
         }
         if let Some(why) = thread::unsaid(&text) {
             return Err(Unread::Skipped(why));
@@ -515,7 +510,7 @@ impl Source for Export {
             let founds = match self.read_here(&file.folder).cloned() {
                 Ok(conversation) => {
                     digest.add(&self.archive.fingerprint(&file.name));
-                    self.day(file, &conversation, window, &mut roots)
+                    self.day(file, &conversation, &mut roots)
                 }
                 Err(why) => vec![Found::Skipped {
                     reason: why,

@@ -38,8 +38,6 @@ pub mod reason {
     /// A conversation's folder that none of the export's lists names, so
     /// whether it is public is not known.
     pub const UNLISTED: &str = "a folder no conversation list names";
-    /// Written before `--since` or after `--until`.
-    pub const OUTSIDE: &str = "outside --since/--until";
 }
 
 /// Which conversations a run reads besides public channels: the flags
@@ -205,6 +203,9 @@ pub fn hand_over(
             Found::Item(item) => {
                 item.position = if here { after } else { before }.to_owned();
             }
+            Found::Whole(whole) => {
+                whole.position = if here { after } else { before }.to_owned();
+            }
             Found::Skipped { position, .. } | Found::Bad { position, .. } => {
                 *position = here.then(|| after.to_owned());
             }
@@ -336,10 +337,7 @@ mod tests {
         ));
         let positions: Vec<Option<String>> = handed
             .iter()
-            .map(|f| match f {
-                Found::Item(item) => Some(item.position.clone()),
-                Found::Skipped { position, .. } | Found::Bad { position, .. } => position.clone(),
-            })
+            .map(|f| f.position().map(str::to_owned))
             .collect();
         assert_eq!(
             positions,

@@ -124,7 +124,7 @@ impl Source for Maildir {
     fn read(
         &mut self,
         cursor: Option<&str>,
-        window: &Window,
+        _window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
         let after = cursor.and_then(parse_position);
@@ -148,7 +148,7 @@ impl Source for Maildir {
                     position: Some(position),
                 })
             } else {
-                found(read_message(&entry, &self.rules, window, origin, position))
+                found(read_message(&entry, &self.rules, origin, position))
             };
             if !go_on {
                 break;
@@ -159,13 +159,7 @@ impl Source for Maildir {
 }
 
 /// What the message in `entry` is.
-fn read_message(
-    entry: &Entry,
-    rules: &Rules,
-    window: &Window,
-    origin: String,
-    position: String,
-) -> Found {
+fn read_message(entry: &Entry, rules: &Rules, origin: String, position: String) -> Found {
     let mut raw = Vec::new();
     let read = std::fs::File::open(&entry.path).and_then(|file| {
         std::io::Read::read_to_end(
@@ -187,7 +181,6 @@ fn read_message(
     judge(
         &raw,
         rules,
-        window,
         Place {
             origin,
             position,
@@ -230,10 +223,10 @@ mod tests {
                 true
             })
             .unwrap();
-        let last = all.iter().rev().find_map(|found| match found {
-            Found::Item(item) => Some(item.position.clone()),
-            Found::Skipped { position, .. } | Found::Bad { position, .. } => position.clone(),
-        });
+        let last = all
+            .iter()
+            .rev()
+            .find_map(|found| found.position().map(str::to_owned));
         (all, last)
     }
 

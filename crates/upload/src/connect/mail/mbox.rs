@@ -118,7 +118,7 @@ impl Source for Mbox {
     fn read(
         &mut self,
         cursor: Option<&str>,
-        window: &Window,
+        _window: &Window,
         found: &mut dyn FnMut(Found) -> bool,
     ) -> anyhow::Result<()> {
         let first = self.first_identity()?;
@@ -131,7 +131,6 @@ impl Source for Mbox {
         (&mut file).take(start - from).read_to_end(&mut tail)?;
         let mut reader = Reader {
             mbox: self,
-            window,
             found,
             first,
             tail,
@@ -143,7 +142,6 @@ impl Source for Mbox {
 /// One pass over the file.
 struct Reader<'a> {
     mbox: &'a Mbox,
-    window: &'a Window,
     found: &'a mut dyn FnMut(Found) -> bool,
     first: String,
     /// The last bytes read (at least [`TAIL`] of them, once there are).
@@ -257,7 +255,7 @@ impl Reader<'_> {
             position,
             arrived: from_line_date(&message.from_line),
         };
-        (self.found)(judge(&message.bytes, &self.mbox.rules, self.window, place))
+        (self.found)(judge(&message.bytes, &self.mbox.rules, place))
     }
 }
 
@@ -398,10 +396,10 @@ mod tests {
             true
         })
         .unwrap();
-        let last = all.iter().rev().find_map(|found| match found {
-            Found::Item(item) => Some(item.position.clone()),
-            Found::Skipped { position, .. } | Found::Bad { position, .. } => position.clone(),
-        });
+        let last = all
+            .iter()
+            .rev()
+            .find_map(|found| found.position().map(str::to_owned));
         (all, last)
     }
 

@@ -6,9 +6,7 @@ use mail_parser::{Message, MessageParser, MimeHeaders as _, PartType};
 use sha2::{Digest as _, Sha256};
 
 use super::{prose, strip};
-use crate::connect::source::{
-    paths_as_words, Descriptor, Found, Identity, Item, Text, Window, MAX_PATHS,
-};
+use crate::connect::source::{paths_as_words, Descriptor, Found, Identity, Item, Text, MAX_PATHS};
 
 /// The entity type of a message.
 pub const ENTITY_TYPE: &str = "email";
@@ -84,7 +82,7 @@ pub struct Place {
 }
 
 /// What the message `raw`, read at `place`, is by `rules`.
-pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found {
+pub fn judge(raw: &[u8], rules: &Rules, place: Place) -> Found {
     let skipped = |reason| Found::Skipped {
         reason,
         position: Some(place.position.clone()),
@@ -126,9 +124,6 @@ pub fn judge(raw: &[u8], rules: &Rules, window: &Window, place: Place) -> Found 
     let Some(date) = date else {
         return bad("no Date Kenning can read".to_owned());
     };
-    if !window.contains(date) {
-        return skipped("outside --since/--until");
-    }
     let (subject, forwarded) = strip::bare_subject(message.subject().unwrap_or_default());
     let (body, paths) = prose::as_read(&own_words(&message), &people_of(&message));
     if body.is_empty() && paths.is_empty() && (forwarded || subject.is_empty()) {

@@ -124,6 +124,7 @@ fn summary(all: &[Found]) -> Vec<String> {
             Found::Item(item) => format!("{} by {}", item.id, item.actions[0].0.key),
             Found::Skipped { reason, .. } => format!("skipped {reason}"),
             Found::Bad { problem, .. } => format!("bad {problem}"),
+            Found::Whole(whole) => format!("whole {}", whole.origin),
         })
         .collect()
 }

@@ -66,10 +66,7 @@ fn items(founds: &[Found]) -> Vec<&Item> {
 }
 
 fn position(found: &Found) -> Option<String> {
-    match found {
-        Found::Item(item) => Some(item.position.clone()),
-        Found::Skipped { position, .. } | Found::Bad { position, .. } => position.clone(),
-    }
+    found.position().map(str::to_owned)
 }
 
 #[test]

@@ -100,10 +100,7 @@ fn skipped(founds: &[Found]) -> Vec<&'static str> {
 }
 
 fn last_position(founds: &[Found]) -> String {
-    match founds.last().unwrap() {
-        Found::Item(item) => item.position.clone(),
-        Found::Skipped { position, .. } | Found::Bad { position, .. } => position.clone().unwrap(),
-    }
+    founds.last().unwrap().position().unwrap().to_owned()
 }
 
 #[test]

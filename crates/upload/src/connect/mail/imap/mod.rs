@@ -130,96 +130,119 @@ impl Source for Account {
         let mut connection =
             Connection::open(&server.host, server.port, server.starttls, &server.tls)?;
         connection.login(&self.login(), &server.password)?;
-        let mailboxes: Vec<Vec<u8>> = if server.mailboxes.is_empty() {
-            let sent = connection.sent_mailboxes()?;
-            if sent.is_empty() {
-                vec![DEFAULT_SENT.as_bytes().to_vec()]
-            } else {
-                sent
-            }
-        } else {
-            server
-                .mailboxes
-                .iter()
-                .map(|name| mailbox_name(name).into_bytes())
-                .collect()
-        };
         let mut progress: Progress = cursor
             .and_then(|cursor| serde_json::from_str(cursor).ok())
             .unwrap_or_default();
-        let (since, before) = search_days(window);
-        for name in mailboxes {
-            let key = String::from_utf8_lossy(&name).into_owned();
-            let readable = readable_mailbox(&name);
-            let examined = connection.examine(&name).with_context(|| {
-                format!(
-                    "imap {}: {}: cannot open the mailbox {readable:?} (name yours with --mailbox)",
-                    self.server.host, self.user
-                )
-            })?;
-            let after = match progress.get(&key) {
-                Some((validity, last)) if *validity == examined.uid_validity => *last,
-                _ => 0,
-            };
-            let uids = connection.search(after, since.as_deref(), before.as_deref())?;
-            let mut done = after;
-            for batch in uids.chunks(FETCHED_AT_ONCE) {
-                let mut arrived = vec![false; batch.len()];
-                let mut went_on = true;
-                let mut handed = |fetched: client::Fetched| {
-                    let Ok(at) = batch.binary_search(&fetched.uid) else {
-                        return true;
-                    };
-                    arrived[at] = true;
-                    // The cursor passes a UID only once every one before
-                    // it in the batch has come.
-                    let complete = arrived.iter().take_while(|a| **a).count();
-                    let upto = complete.checked_sub(1).map_or(done, |n| batch[n]);
-                    progress.insert(key.clone(), (examined.uid_validity, upto));
-                    let position = serde_json::to_string(&progress).unwrap_or_default();
-                    let origin = format!("{} {readable} UID {}", self.name(), fetched.uid);
-                    let has =
-                        |flag: &str| fetched.flags.iter().any(|f| f.eq_ignore_ascii_case(flag));
-                    went_on = found(if has("\\Deleted") {
-                        Found::Skipped {
-                            reason: "deleted",
-                            position: Some(position),
-                        }
-                    } else if has("\\Draft") {
-                        Found::Skipped {
-                            reason: "draft",
-                            position: Some(position),
-                        }
-                    } else {
-                        let place = Place {
-                            origin,
-                            position,
-                            arrived: fetched.arrived,
-                        };
-                        judge(&fetched.body, &self.rules, window, place)
-                    });
-                    went_on
-                };
-                if !connection.fetch(batch, &mut handed)? || !went_on {
-                    return Ok(());
-                }
-                let last = batch.last().copied().unwrap_or(done);
-                if arrived.iter().any(|a| !a) {
-                    // Expunged between the search and the fetch.
-                    progress.insert(key.clone(), (examined.uid_validity, last));
-                    let gone = Found::Skipped {
-                        reason: "deleted before it was read",
-                        position: Some(serde_json::to_string(&progress).unwrap_or_default()),
-                    };
-                    if !found(gone) {
-                        return Ok(());
-                    }
-                }
-                done = last;
+        let days = search_days(window);
+        for name in self.mailboxes(&mut connection)? {
+            if !self.read_mailbox(&mut connection, &name, &mut progress, &days, found)? {
+                return Ok(());
             }
         }
         connection.logout();
         Ok(())
+    }
+}
+
+impl Account {
+    /// The mailboxes read: those named, else the server's sent mail.
+    fn mailboxes(&self, connection: &mut Connection) -> anyhow::Result<Vec<Vec<u8>>> {
+        if !self.server.mailboxes.is_empty() {
+            return Ok(self
+                .server
+                .mailboxes
+                .iter()
+                .map(|name| mailbox_name(name).into_bytes())
+                .collect());
+        }
+        let sent = connection.sent_mailboxes()?;
+        Ok(if sent.is_empty() {
+            vec![DEFAULT_SENT.as_bytes().to_vec()]
+        } else {
+            sent
+        })
+    }
+
+    /// Hands `found` the messages of the mailbox `name` after `progress`
+    /// and between `days` (`SENTSINCE`, `SENTBEFORE`); false when it
+    /// wants no more.
+    fn read_mailbox(
+        &self,
+        connection: &mut Connection,
+        name: &[u8],
+        progress: &mut Progress,
+        (since, before): &(Option<String>, Option<String>),
+        found: &mut dyn FnMut(Found) -> bool,
+    ) -> anyhow::Result<bool> {
+        let key = String::from_utf8_lossy(name).into_owned();
+        let readable = readable_mailbox(name);
+        let examined = connection.examine(name).with_context(|| {
+            format!(
+                "imap {}: {}: cannot open the mailbox {readable:?} (name yours with --mailbox)",
+                self.server.host, self.user
+            )
+        })?;
+        let after = match progress.get(&key) {
+            Some((validity, last)) if *validity == examined.uid_validity => *last,
+            _ => 0,
+        };
+        let uids = connection.search(after, since.as_deref(), before.as_deref())?;
+        let mut done = after;
+        for batch in uids.chunks(FETCHED_AT_ONCE) {
+            let mut arrived = vec![false; batch.len()];
+            let mut went_on = true;
+            let mut handed = |fetched: client::Fetched| {
+                let Ok(at) = batch.binary_search(&fetched.uid) else {
+                    return true;
+                };
+                arrived[at] = true;
+                // The cursor passes a UID only once every one before it
+                // in the batch has come.
+                let complete = arrived.iter().take_while(|a| **a).count();
+                let upto = complete.checked_sub(1).map_or(done, |n| batch[n]);
+                progress.insert(key.clone(), (examined.uid_validity, upto));
+                let place = Place {
+                    origin: format!("{} {readable} UID {}", self.name(), fetched.uid),
+                    position: serde_json::to_string(&progress).unwrap_or_default(),
+                    arrived: fetched.arrived,
+                };
+                went_on = found(self.judge(&fetched, place));
+                went_on
+            };
+            if !connection.fetch(batch, &mut handed)? || !went_on {
+                return Ok(false);
+            }
+            let last = batch.last().copied().unwrap_or(done);
+            if arrived.iter().any(|a| !a) {
+                // Expunged between the search and the fetch.
+                progress.insert(key.clone(), (examined.uid_validity, last));
+                let gone = Found::Skipped {
+                    reason: "deleted before it was read",
+                    position: Some(serde_json::to_string(&progress).unwrap_or_default()),
+                };
+                if !found(gone) {
+                    return Ok(false);
+                }
+            }
+            done = last;
+        }
+        Ok(true)
+    }
+
+    /// What the message `fetched`, read at `place`, is.
+    fn judge(&self, fetched: &client::Fetched, place: Place) -> Found {
+        let has = |flag: &str| fetched.flags.iter().any(|f| f.eq_ignore_ascii_case(flag));
+        let skipped = |reason| Found::Skipped {
+            reason,
+            position: Some(place.position.clone()),
+        };
+        if has("\\Deleted") {
+            skipped("deleted")
+        } else if has("\\Draft") {
+            skipped("draft")
+        } else {
+            judge(&fetched.body, &self.rules, place)
+        }
     }
 }
 

@@ -19,14 +19,14 @@ fn sent() -> Rules {
 }
 
 fn item(raw: &str, rules: &Rules) -> Item {
-    match judge(raw.as_bytes(), rules, &Window::default(), place()) {
+    match judge(raw.as_bytes(), rules, place()) {
         Found::Item(item) => item,
         other => panic!("not an item: {other:?}"),
     }
 }
 
 fn skipped(raw: &str, rules: &Rules) -> &'static str {
-    match judge(raw.as_bytes(), rules, &Window::default(), place()) {
+    match judge(raw.as_bytes(), rules, place()) {
         Found::Skipped { reason, position } => {
             assert_eq!(position.as_deref(), Some("42"));
             reason
@@ -229,14 +229,9 @@ fn a_message_without_words_of_its_own_or_an_id_or_a_sender() {
 
     let no_date = "From: ada@example.com\r\nSubject: Gears\r\n\r\nThe gears mesh.\r\n";
     let arrived = DateTime::from_timestamp(1_770_000_000, 0);
-    let dated = judge(
-        no_date.as_bytes(),
-        &sent(),
-        &Window::default(),
-        Place { arrived, ..place() },
-    );
+    let dated = judge(no_date.as_bytes(), &sent(), Place { arrived, ..place() });
     assert!(matches!(dated, Found::Item(item) if Some(item.date) == arrived));
-    let undated = judge(no_date.as_bytes(), &sent(), &Window::default(), place());
+    let undated = judge(no_date.as_bytes(), &sent(), place());
     assert!(
         matches!(&undated, Found::Bad { origin, problem, position }
             if origin == "Sent.mbox: message at byte 0" && problem.contains("no Date") && position.as_deref() == Some("42")),
@@ -249,32 +244,10 @@ fn a_message_without_words_of_its_own_or_an_id_or_a_sender() {
         "\u{0}\u{1}garbage",
     ] {
         assert!(
-            matches!(
-                judge(raw.as_bytes(), &sent(), &Window::default(), place()),
-                Found::Bad { .. }
-            ),
+            matches!(judge(raw.as_bytes(), &sent(), place()), Found::Bad { .. }),
             "{raw:?}"
         );
     }
-}
-
-#[test]
-fn the_window_bounds_by_the_messages_date() {
-    let window = Window {
-        since: DateTime::from_timestamp(1_800_000_000, 0),
-        until: None,
-    };
-    let found = judge(GMAIL_REPLY.as_bytes(), &sent(), &window, place());
-    assert!(
-        matches!(
-            found,
-            Found::Skipped {
-                reason: "outside --since/--until",
-                ..
-            }
-        ),
-        "{found:?}"
-    );
 }
 
 /// A message as a list archive holds it (lore.kernel.org's mbox of a
