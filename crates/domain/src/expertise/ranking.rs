@@ -102,19 +102,27 @@ impl QueryTerm {
 /// only add to a person's share, so that matching the query's own words
 /// counts most.
 fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f64 {
-    let sum = |written: bool| -> f64 {
-        query
-            .iter()
-            .filter(|t| t.written() == written)
-            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
-            .sum()
-    };
-    let written = sum(true);
+    let written = learned_weight(query, &idf_of, true);
     if written > 0.0 {
         written
     } else {
-        sum(false)
+        learned_weight(query, &idf_of, false)
     }
+}
+
+/// The weight times idf (`idf_of`; `None` when nobody learned the topic)
+/// of the learned topics `query` writes (`written`), or of those it
+/// reached through their meaning.
+fn learned_weight(
+    query: &[QueryTerm],
+    idf_of: &impl Fn(&str) -> Option<f64>,
+    written: bool,
+) -> f64 {
+    query
+        .iter()
+        .filter(|t| t.written() == written)
+        .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
+        .sum()
 }
 
 /// The weight of everything the query writes: [`query_weight`]'s written

@@ -332,7 +332,10 @@ mod tests {
         let topics = entity_topics(&texts, &s);
         assert_eq!(topics.len(), TOPICS_PER_UPLOAD);
         let phrases = topics.iter().filter(|t| t.key.contains(' ')).count();
-        assert_eq!(phrases, PHRASES_KEPT_FIRST, "words weigh more, phrases go first");
+        assert_eq!(
+            phrases, PHRASES_KEPT_FIRST,
+            "words weigh more, phrases go first"
+        );
         let relevance: Vec<f64> = topics.iter().map(|t| t.relevance(&s)).collect();
         assert!(relevance.windows(2).all(|w| w[0] >= w[1]), "best first");
         // One text is never cut.

@@ -4,7 +4,7 @@
 //! found through meaning alone is listed after everyone who holds a
 //! written topic, and never scores 50 ("this is the person").
 
-use super::QueryTerm;
+use super::{learned_weight, QueryTerm};
 
 /// How much the topics a query reaches through meaning weigh together, at
 /// most, against the learned topics it writes: a half. The same subject
@@ -27,14 +27,10 @@ pub(super) fn weigh_reached(
     query: &[QueryTerm],
     idf_of: impl Fn(&str) -> Option<f64>,
 ) -> Vec<QueryTerm> {
-    let sum = |written: bool| -> f64 {
-        query
-            .iter()
-            .filter(|t| t.written() == written)
-            .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
-            .sum()
-    };
-    let (written, reached) = (sum(true), sum(false));
+    let (written, reached) = (
+        learned_weight(query, &idf_of, true),
+        learned_weight(query, &idf_of, false),
+    );
     let most = REACHED_BESIDE * written;
     let factor = if written > 0.0 && reached > most {
         most / reached

@@ -138,6 +138,19 @@ fn a_subject_reached_only_through_meaning_scores_below_50() {
     }
 }
 
+/// The evidence of [`plutus_and_the_kernel`], each with `actions`
+/// actions on every topic they stand on, and the people.
+fn plutus_evidence(actions: u128) -> (Evidence, [UserId; 5]) {
+    let (rows, people) = plutus_and_the_kernel();
+    let population = Population {
+        people: 35,
+        actions: 700,
+    };
+    let mut evidence = evidence(&rows, activity(&rows, actions as u64), population);
+    evidence.actions = actions_of(&rows, actions);
+    (evidence, people)
+}
+
 /// Three people who wrote about PlutusTx a little, and two who wrote a
 /// great deal about CLOEXEC, which the question reaches by meaning.
 fn plutus_and_the_kernel() -> (Vec<StoredStanding>, [UserId; 5]) {
@@ -158,13 +171,7 @@ fn plutus_and_the_kernel() -> (Vec<StoredStanding>, [UserId; 5]) {
 #[test]
 fn whoever_wrote_the_subject_comes_before_anyone_reached_through_meaning() {
     let s = Scoring::default();
-    let (rows, people) = plutus_and_the_kernel();
-    let population = Population {
-        people: 35,
-        actions: 700,
-    };
-    let mut evidence = evidence(&rows, activity(&rows, 20), population);
-    evidence.actions = actions_of(&rows, 20);
+    let (evidence, people) = plutus_evidence(20);
     // The meaning layer reached CLOEXEC as the same subject: weight 1.
     let query = vec![term("plutustx"), reached("cloexec", 1.0, 0.53)];
     let ranked = rank_experts(&query, evidence, t(0), &s, 10);
@@ -182,13 +189,7 @@ fn whoever_wrote_the_subject_comes_before_anyone_reached_through_meaning() {
 #[test]
 fn meaning_alone_never_makes_50_however_near_and_however_much_the_evidence() {
     let s = Scoring::default();
-    let (rows, people) = plutus_and_the_kernel();
-    let population = Population {
-        people: 35,
-        actions: 700,
-    };
-    let mut evidence = evidence(&rows, activity(&rows, 200), population);
-    evidence.actions = actions_of(&rows, 200);
+    let (evidence, people) = plutus_evidence(200);
     // Nobody wrote "blockfrost"; meaning reaches CLOEXEC at full weight.
     let query = vec![term("blockfrost"), reached("cloexec", 1.0, 0.99)];
     let ranked = rank_experts(&query, evidence, t(0), &s, 10);
