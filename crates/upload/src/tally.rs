@@ -29,6 +29,10 @@ pub struct Tally {
     pub people_not_found: BTreeMap<String, u64>,
     /// The names the source shows for the people not found, by key.
     pub names_not_found: BTreeMap<String, String>,
+    /// The date of the earliest item whose uploads were not sent because
+    /// their people were not found: where a run with `--since` starts to
+    /// send them once those people are in Kenning.
+    pub held_back_since: Option<chrono::DateTime<chrono::Utc>>,
     /// One line for each item refused, unreadable or failed: where, what.
     pub problems: Vec<String>,
 }

@@ -13,6 +13,8 @@ use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
 use std::time::Duration;
 
+use chrono::{DateTime, Utc};
+
 use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
 use super::plan::{uploads, whole, Upload};
@@ -89,6 +91,8 @@ enum Heard {
         position: Option<String>,
         uploads: usize,
         not_found: u64,
+        /// The item's date, when uploads of it were held back.
+        held_back: Option<DateTime<Utc>>,
         read: Read,
     },
     /// A batch's answers.
@@ -247,8 +251,13 @@ impl<'m> Counter<'m> {
                 position,
                 uploads,
                 not_found,
+                held_back,
                 read,
             } => {
+                if let Some(at) = held_back {
+                    let since = self.tally.held_back_since.get_or_insert(at);
+                    *since = (*since).min(at);
+                }
                 if !self.read(seq, position, uploads, not_found, read) {
                     return false;
                 }
@@ -500,9 +509,11 @@ impl<'a, 'p> Reader<'a, 'p> {
     fn plan(&mut self, found: Found) -> bool {
         let seq = self.seq;
         self.seq += 1;
+        let mut held_back = None;
         let (position, uploads, not_found, read) = match found {
             Found::Item(item) => {
                 let (uploads, not_found) = uploads(self.kind, &item, seq, self.people);
+                held_back = (not_found > 0).then_some(item.date);
                 (Some(item.position), uploads, not_found, Read::Item)
             }
             Found::Whole(found) => {
@@ -521,6 +532,7 @@ impl<'a, 'p> Reader<'a, 'p> {
             position,
             uploads: uploads.len(),
             not_found,
+            held_back,
             read,
         };
         if !self.reading.tell(heard) {

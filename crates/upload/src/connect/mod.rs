@@ -343,6 +343,14 @@ fn summary(
     } else if !tally.people_not_found.is_empty() {
         eprintln!("  --report lists the people not found");
     }
+    if let (Some(since), false) = (tally.held_back_since, dry_run) {
+        eprintln!(
+            "  once they are in Kenning (or named in an identities file), the same run with \
+             --since {} sends what waited for them (what was sent already is answered \
+             already known); the cursor has moved past it",
+            since.format("%Y-%m-%d")
+        );
+    }
 }
 
 #[cfg(test)]

@@ -7,6 +7,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use super::contract::{self, Fixture};
+use serde_json::json;
+
 use super::{count, Connected};
 
 /// Runs `git` in `repository` as `author`, committing at `date`.
@@ -171,6 +173,31 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
         String::from_utf8_lossy(&again.stderr)
     );
 
+    // Eve's commit waited for her: the run said how to send it once she
+    // is in Kenning.
+    let since = said
+        .split_once("the same run with --since ")
+        .map(|(_, rest)| rest.split_whitespace().next().unwrap().to_owned())
+        .unwrap_or_else(|| panic!("no way to send what waited: {said}"));
+    assert_eq!(since, "2026-02-01");
+    let reply = connected.graphql(
+        "mutation { createUser(createUserInput: { email: \"eve@elsewhere.example\", firstname: \"Eve\", lastname: \"Outsider\" }) { globalUserId } }",
+        json!({}),
+    );
+    assert!(
+        reply["data"]["createUser"]["globalUserId"].is_string(),
+        "{reply}"
+    );
+    let waited = connected.connect(&["git", repo_arg, "--since", &since]);
+    let told = String::from_utf8_lossy(&waited.stderr);
+    assert!(waited.status.success(), "{told}");
+    assert_eq!(count(&waited, "sent"), 1, "{told}");
+    assert_eq!(count(&waited, "already known"), 5, "{told}");
+    assert_eq!(
+        connected.expert("quantum chromodynamics notes").as_deref(),
+        Some("eve@elsewhere.example")
+    );
+
     commit(
         &repo,
         "Grace Hopper <grace@example.com>",
@@ -186,7 +213,7 @@ fn commits_teach_their_authors_once_and_a_new_run_reads_only_what_is_new() {
     std::fs::remove_dir_all(connected.scratch.0.join("cursors")).unwrap();
     let lost = connected.connect(&["git", repo_arg]);
     assert_eq!(count(&lost, "sent"), 0);
-    assert_eq!(count(&lost, "already known"), 6);
+    assert_eq!(count(&lost, "already known"), 7, "Eve's too");
 }
 
 #[test]
