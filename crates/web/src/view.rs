@@ -94,16 +94,17 @@ impl TopicWhy {
         Self {
             key: topic.topic.key.clone(),
             label: topic.topic.label.clone(),
-            taught: taught(&topic.actions, ProfileTopic::ACTIONS_LISTED),
+            taught: taught(&topic.actions, ProfileTopic::ACTIONS_LISTED, topic.read_at),
             evidence: ActionLine::of_all(&topic.actions),
         }
     }
 }
 
 /// What `actions` (newest first, at most `listed` of them) say of a
-/// standing: how many taught it, "or more" when the list is full, and
-/// the day of the latest.
-pub(crate) fn taught(actions: &[ActionRecord], listed: usize) -> String {
+/// standing at `now`: how many taught it, "or more" when the list is
+/// full, the day of the latest, and how many years ago that was when it
+/// is a year or more: the age of the evidence, at a glance.
+pub(crate) fn taught(actions: &[ActionRecord], listed: usize, now: DateTime<Utc>) -> String {
     let Some(latest) = actions.first() else {
         return String::new();
     };
@@ -112,7 +113,13 @@ pub(crate) fn taught(actions: &[ActionRecord], listed: usize) -> String {
         n if n >= listed => format!("{n} or more actions"),
         n => format!("{n} actions"),
     };
-    format!("from {count}, the latest {}", day(latest.action_date))
+    let years = (now - latest.action_date).num_days() / 365;
+    let age = match years {
+        ..=0 => String::new(),
+        1 => ", a year ago".to_owned(),
+        n => format!(", {n} years ago"),
+    };
+    format!("from {count}, the latest {}{age}", day(latest.action_date))
 }
 
 /// A field of a profile that is set: its name and value.
@@ -187,18 +194,24 @@ mod tests {
 
     #[test]
     fn a_standing_reads_as_the_actions_it_stands_on() {
-        assert_eq!(taught(&[], 10), "");
+        let now = chrono::TimeZone::with_ymd_and_hms(&Utc, 2026, 12, 6, 8, 0, 0).unwrap();
+        assert_eq!(taught(&[], 10, now), "");
         assert_eq!(
-            taught(&[action("send", 3)], 10),
+            taught(&[action("send", 3)], 10, now),
             "from 1 action, the latest 3 Mar 2026"
         );
         assert_eq!(
-            taught(&[action("send", 3), action("read", 2)], 10),
+            taught(&[action("send", 3), action("read", 2)], 10, now),
             "from 2 actions, the latest 3 Mar 2026"
         );
         assert_eq!(
-            taught(&[action("send", 3), action("read", 2)], 2),
+            taught(&[action("send", 3), action("read", 2)], 2, now),
             "from 2 or more actions, the latest 3 Mar 2026"
+        );
+        let later = now + chrono::Duration::days(3 * 365);
+        assert_eq!(
+            taught(&[action("send", 3)], 10, later),
+            "from 1 action, the latest 3 Mar 2026, 3 years ago"
         );
     }
 

@@ -29,6 +29,8 @@ pub struct ProfileTopic {
     /// Up to [`ProfileTopic::ACTIONS_LISTED`] of the user's actions that
     /// taught it, newest first.
     pub actions: Vec<ActionRecord>,
+    /// When it was read: what the age of its actions is counted from.
+    pub read_at: chrono::DateTime<chrono::Utc>,
 }
 
 impl ProfileTopic {
@@ -116,7 +118,11 @@ impl ExpertiseService {
                     .store
                     .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
                     .map_err(internal)?;
-                Ok(ProfileTopic { topic, actions })
+                Ok(ProfileTopic {
+                    topic,
+                    actions,
+                    read_at: self.clock.now(),
+                })
             })
             .collect()
     }
