@@ -87,7 +87,7 @@ impl ExpertiseService {
     /// [`experts`](Self::experts) among the members of `group` alone when
     /// given (`NotFound` for a group that does not exist): the members in
     /// the order and with the scores the whole organisation's answer gives
-    /// them ([`ranked`](Self::ranked)).
+    /// them: it is ranked among everyone and narrowed.
     pub fn experts_in(
         &self,
         query: &str,
@@ -319,17 +319,19 @@ impl ExpertiseService {
         // The subject is read in the language detected in it and, when
         // that is not English, with English rules too (a short subject is
         // often detected as another language). The question's words were
-        // read in their own language, which comes first: a subject of one
-        // word ("Datenschutz") is too short to tell its language by.
+        // read in their own language, which comes first, and the subject
+        // is read in it too: a subject of one word ("Datenschutz",
+        // "Zollanmeldungen") is too short to tell its language by, and
+        // read as German its compounds give their parts.
         let mut languages: Vec<String> = question.language.iter().cloned().collect();
         for language in [detected.language.clone(), FALLBACK_LANGUAGE.to_owned()] {
             if !languages.contains(&language) {
                 languages.push(language);
             }
         }
-        if detected.language != FALLBACK_LANGUAGE {
-            let english = read(Some(FALLBACK_LANGUAGE));
-            for term in query_terms(&english.topics, &english.words) {
+        for language in languages.iter().filter(|l| **l != detected.language) {
+            let again = read(Some(language.as_str()));
+            for term in query_terms(&again.topics, &again.words) {
                 if !terms.iter().any(|t| t.key == term.key) {
                     terms.push(term);
                 }

@@ -131,8 +131,8 @@ pub fn run(
     drive(source, settings, directory, sender, start.as_deref(), mark)
 }
 
-/// Runs `source` once from `start` as [`run`] does, keeping what it did
-/// with `mark` (none: a backfill, a dry run).
+/// Runs `source` once from `start`, as a run with a cursor does, keeping
+/// what it did with `mark` (none: a backfill, a dry run).
 pub fn drive(
     source: &mut dyn Source,
     settings: &Settings,
