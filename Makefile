@@ -23,6 +23,11 @@ MULTILINGUAL_DIR := models/use-multilingual-v3
 # 4-bit), an operator's choice for languages the default does not read;
 # fetched for its tests.
 E5_DIR := models/multilingual-e5-small
+# The German compound splitter's data (CharSplit's n-gram probabilities, the
+# split-words package), fetched from PyPI the same way and unpacked into
+# COMPOUNDS_DIR.
+COMPOUNDS_FILES := crates/keyphrase/compounds
+COMPOUNDS_DIR := models/german-compounds
 # The browser tests' own environment (Selenium, pytest) and their node
 # packages (oidc-provider, axe-core), beside Debian's chromium and
 # chromium-driver, which `browser-deps` installs when missing.
@@ -35,7 +40,7 @@ GECKODRIVER := target/tools/bin/geckodriver
 WORDNET_DIR := target/wordnet/usr/share/wordnet
 FREEDICT_DIR := target/freedict/usr/share/dictd
 
-.PHONY: run test lint build install model model-e5 model-files venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
+.PHONY: run test lint build install model model-e5 model-files compounds venv browser-deps mail-deps eval-topics eval-experts bench bench-experts bench-api bench-ingest bench-connect bench-meaning bench-rebuild scim-conformance
 
 ## Build the release binary and serve on the embedded SQLite database
 ## (~/.local/share/kenning/kenning.db); prints a first admin token on a fresh database.
@@ -44,8 +49,9 @@ FREEDICT_DIR := target/freedict/usr/share/dictd
 ## itself, each on the questions of its languages; with --meaning static it
 ## distils the static vectors at its first start, once, and runs them alone).
 run:
-	@$(MAKE) --no-print-directory -j2 build model-files
-	target/release/kenning serve --model-dir $(MODEL_DIR) --other-languages-model-dir $(MULTILINGUAL_DIR)
+	@$(MAKE) --no-print-directory -j2 build model-files compounds
+	target/release/kenning serve --model-dir $(MODEL_DIR) --other-languages-model-dir $(MULTILINGUAL_DIR) \
+		--compounds-dir $(COMPOUNDS_DIR)
 
 ## The models' files as fetched, without the static vectors `model` distils.
 model-files: $(MODEL_DIR)/model.safetensors $(MULTILINGUAL_DIR)/encoder.safetensors
@@ -88,6 +94,16 @@ $(MULTILINGUAL_DIR)/encoder.safetensors: $(MODEL_FILES)/universal.txt $(MODEL_FI
 $(E5_DIR)/model.q4: $(MODEL_FILES)/multilingual.txt $(MODEL_FILES)/unpack.py
 	$(call fetch-model,$<,wheels-multilingual,$(E5_DIR))
 
+## The data German compound words are split with (see docs/topics.md):
+## CharSplit's n-gram probabilities (MIT), learned from German Wikipedia's
+## nouns, from the PyPI package split-words pinned by hash
+## (crates/keyphrase/compounds/requirements.txt), unpacked into
+## models/german-compounds. Without it compounds are read whole.
+compounds: $(COMPOUNDS_DIR)/ngram_probs.json
+
+$(COMPOUNDS_DIR)/ngram_probs.json: $(COMPOUNDS_FILES)/requirements.txt $(MODEL_FILES)/unpack.py
+	$(call fetch-model,$<,wheels-compounds,$(COMPOUNDS_DIR))
+
 $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 	$(CARGO) run --release --quiet -p kenning-meaning --bin kenning-distil -- $(MODEL_DIR)
 
@@ -103,8 +119,9 @@ $(MODEL_DIR)/static.safetensors: $(MODEL_DIR)/model.safetensors
 ## when KENNING_TEST_POSTGRES_URL is set, and the IMAP tests of `kenning
 ## connect mail` when Dovecot and openssl are installed (`mail-deps`);
 ## otherwise they are counted as ignored, and the last lines say why.
-test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-deps $(GECKODRIVER) model model-e5
+test: $(OPENAPI_VENV)/.installed $(BROWSER_VENV)/.installed browser-deps mail-deps $(GECKODRIVER) model model-e5 compounds
 	@status=0; KENNING_TEST_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" \
+		KENNING_TEST_COMPOUNDS_DIR="$(CURDIR)/$(COMPOUNDS_DIR)" \
 		KENNING_TEST_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
 		KENNING_TEST_E5_DIR="$(CURDIR)/$(E5_DIR)" $(CARGO) test --workspace || status=$$?; \
 	$(CARGO) run --quiet -p kenning-app --example embed || status=$$?; \
@@ -135,13 +152,13 @@ build:
 	$(CARGO) build --release -p kenning
 
 ## The binary on your PATH (~/.cargo/bin, by cargo install) and the models
-## in the data folder ($XDG_DATA_HOME/kenning/models, else
-## ~/.local/share/kenning/models), where `kenning serve` run from any
+## and the compound data in the data folder ($XDG_DATA_HOME/kenning/models,
+## else ~/.local/share/kenning/models), where `kenning serve` run from any
 ## folder finds them.
-install: model
+install: model compounds
 	$(CARGO) install --locked --path crates/server
 	dest="$${XDG_DATA_HOME:-$$HOME/.local/share}/kenning/models"; \
-	mkdir -p "$$dest" && cp -R $(MODEL_DIR) $(MULTILINGUAL_DIR) "$$dest"/
+	mkdir -p "$$dest" && cp -R $(MODEL_DIR) $(MULTILINGUAL_DIR) $(COMPOUNDS_DIR) "$$dest"/
 
 ## Python peers for eval-topics in a local environment, .venv: the yake
 ## package, and pke 1.8.1 (MultipartiteRank, PositionRank) with spaCy's small
@@ -177,6 +194,21 @@ eval-experts: model $(WORDNET_DIR)/data.noun $(FREEDICT_DIR)/freedict-eng-deu.in
 	KENNING_MODEL_DIR="$(CURDIR)/$(MODEL_DIR)" KENNING_WORDNET_DIR="$(CURDIR)/$(WORDNET_DIR)" \
 		KENNING_FREEDICT_DIR="$(CURDIR)/$(FREEDICT_DIR)" KENNING_MULTILINGUAL_DIR="$(CURDIR)/$(MULTILINGUAL_DIR)" \
 		$(CARGO) run --release -p kenning-expertise-eval
+
+## Expert finding on public real sources nobody here wrote (a git history,
+## a mailing-list archive, a Slack export, a Q&A dump), fetched at pinned
+## commits into REAL_DATA by tools/eval-real/fetch.sh and fed through
+## `kenning connect` into one organisation: what each run read, sent and
+## stored, and P@1 and MRR of the person each source's history names, with
+## the default models, with --meaning off and of BM25, in the whole
+## organisation and among each source's people. Not part of `make test`.
+## See docs/evaluation-real.md.
+REAL_DATA ?= ../real-data
+.PHONY: eval-real
+eval-real: model
+	$(CARGO) build --release -p kenning -p kenning-eval-real
+	target/release/kenning-eval-real "$(REAL_DATA)" --model-dir "$(CURDIR)/$(MODEL_DIR)" \
+		--other-languages-model-dir "$(CURDIR)/$(MULTILINGUAL_DIR)"
 
 $(FREEDICT_DIR)/freedict-eng-deu.index:
 	mkdir -p target/freedict-download

@@ -2,8 +2,9 @@
 //! empty, so the PostgreSQL variants of the tests are compiled as ignored,
 //! and `kenning_no_model` when `KENNING_TEST_MODEL_DIR` or
 //! `KENNING_TEST_MULTILINGUAL_DIR` is, so are the tests of finding topics
-//! by meaning: cargo's summary counts them ("N
-//! ignored") instead of passing tests that checked nothing. Cargo rebuilds
+//! by meaning, and `kenning_no_compounds` when `KENNING_TEST_COMPOUNDS_DIR`
+//! is, so are the tests of German compounds: cargo's summary counts them
+//! ("N ignored") instead of passing tests that checked nothing. Cargo rebuilds
 //! when a variable changes.
 
 fn main() {
@@ -19,6 +20,7 @@ fn main() {
             "kenning_no_model",
             &["KENNING_TEST_MODEL_DIR", "KENNING_TEST_MULTILINGUAL_DIR"][..],
         ),
+        ("kenning_no_compounds", &["KENNING_TEST_COMPOUNDS_DIR"][..]),
     ] {
         println!("cargo::rustc-check-cfg=cfg({cfg})");
         if unset(variables) {

@@ -99,6 +99,9 @@ pub struct Options {
     pub other_languages: Meaning,
     pub webhooks: WebhookSettings,
     pub web: WebSettings,
+    /// The directory of the German compound data; `None`: compounds are
+    /// read whole.
+    pub compounds_dir: Option<std::path::PathBuf>,
 }
 
 impl Default for Options {
@@ -112,6 +115,7 @@ impl Default for Options {
             other_languages: Meaning::Off,
             webhooks: WebhookSettings::default(),
             web: WebSettings::default(),
+            compounds_dir: None,
         }
     }
 }
@@ -165,6 +169,7 @@ impl TestApp {
             meaning: options.meaning,
             other_languages: options.other_languages,
             meaning_refresh: Duration::from_millis(200),
+            compounds_dir: options.compounds_dir,
         };
         let (tx, rx) = mpsc::channel();
         let server_clock = clock.clone();

@@ -10,6 +10,7 @@
 
 mod asking;
 mod centrality;
+mod compounds;
 mod function_words;
 mod html;
 mod language;
@@ -22,6 +23,9 @@ mod text;
 mod word_lists;
 mod words;
 
+use std::sync::Arc;
+
+pub use compounds::{Compounds, CompoundsError, DATA_FILE as COMPOUNDS_FILE, MIN_PART_CHARS};
 use kenning_domain::{TextFormat, Topic};
 use kenning_ports::{Extraction, Question, TopicExtractor};
 use language::Languages;
@@ -35,11 +39,25 @@ pub const MAX_TEXT_BYTES: usize = 512 * 1024;
 #[derive(Debug, Default)]
 pub struct KeyphraseExtractor {
     languages: Languages,
+    /// What German compounds are split with; without it they are read
+    /// whole.
+    compounds: Option<Arc<Compounds>>,
 }
 
 impl KeyphraseExtractor {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// The extractor that also reads the German compounds of a text in
+    /// their parts with `compounds`: a text read as German gets the parts
+    /// of its compounds among its content words
+    /// ([`Extraction::words`]), its topics unchanged.
+    pub fn with_compounds(compounds: Arc<Compounds>) -> Self {
+        Self {
+            compounds: Some(compounds),
+            ..Self::default()
+        }
     }
 
     /// The ISO 639-1 codes of the languages read with their own rules.
@@ -79,7 +97,10 @@ impl TopicExtractor for KeyphraseExtractor {
         let chunks = text::chunks(text);
         let terms = terms::Terms::of(&chunks, rules);
         let phrases = phrases::key_phrases(&terms, limit);
-        let words = words::content_words(&terms);
+        let mut words = words::content_words(&terms);
+        if let (Some(compounds), "de") = (&self.compounds, rules.code) {
+            words::with_parts(&mut words, compounds, rules);
+        }
         let best = phrases.first().map_or(1.0, |p| p.score);
         Extraction {
             language: rules.code.to_owned(),

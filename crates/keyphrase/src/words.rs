@@ -4,6 +4,8 @@
 use foldhash::{HashMap, HashMapExt};
 use kenning_domain::TextWord;
 
+use crate::compounds::Compounds;
+use crate::language::Rules;
 use crate::terms::Terms;
 
 /// The words that may start a key phrase (not stop words, not numbers, two
@@ -50,4 +52,42 @@ pub fn content_words(terms: &Terms<'_>) -> Vec<TextWord> {
             }
         })
         .collect()
+}
+
+/// `words` with the parts of each German compound among them
+/// ([`Compounds::parts`]) as content words too, each stemmed as its
+/// language's words are and counted as often as the compounds it is part
+/// of (added to its own count when the text also writes it), most
+/// frequent first again; among equal counts the text's own words keep
+/// their order, before the parts. A part's label is in lower case, so it
+/// is shown as a topic only where the text also writes it as a name.
+pub fn with_parts(words: &mut Vec<TextWord>, compounds: &Compounds, rules: &Rules) {
+    let mut index: HashMap<String, usize> = words
+        .iter()
+        .enumerate()
+        .map(|(at, w)| (w.key.clone(), at))
+        .collect();
+    let mut added: Vec<(usize, u32)> = Vec::new();
+    for at in 0..words.len() {
+        for part in compounds.parts(&words[at].label, rules) {
+            let key = rules.stem(&part);
+            if key == words[at].key {
+                continue;
+            }
+            let count = words[at].count;
+            let slot = *index.entry(key.clone()).or_insert_with(|| {
+                words.push(TextWord {
+                    key,
+                    label: part,
+                    count: 0,
+                });
+                words.len() - 1
+            });
+            added.push((slot, count));
+        }
+    }
+    for (slot, count) in added {
+        words[slot].count = words[slot].count.saturating_add(count);
+    }
+    words.sort_by_key(|w| std::cmp::Reverse(w.count));
 }

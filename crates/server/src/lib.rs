@@ -17,7 +17,7 @@ use kenning_app::{
 use kenning_domain::{Actor, LanguageId, Scoring, SessionPolicy};
 use kenning_graphql::Limits;
 use kenning_http::{AppState, Gate, HttpConfig, MetricsEndpoint, UseCases};
-use kenning_keyphrase::KeyphraseExtractor;
+use kenning_keyphrase::{Compounds, KeyphraseExtractor};
 use kenning_meaning::{load_model, load_or_distil};
 use kenning_ports::{Clock, Embedder};
 use kenning_store_diesel::Database;
@@ -187,11 +187,22 @@ impl Services {
         embedder: Option<Arc<dyn Embedder>>,
         others: Option<Arc<dyn Embedder>>,
     ) -> ExpertiseService {
+        self.expertise_reading(KeyphraseExtractor::new(), scoring, embedder, others)
+    }
+
+    /// [`expertise`](Self::expertise) reading topics with `extractor`.
+    pub fn expertise_reading(
+        &self,
+        extractor: KeyphraseExtractor,
+        scoring: Scoring,
+        embedder: Option<Arc<dyn Embedder>>,
+        others: Option<Arc<dyn Embedder>>,
+    ) -> ExpertiseService {
         let service = ExpertiseService::new(
             self.db.clone(),
             self.db.clone(),
             self.db.clone(),
-            Arc::new(KeyphraseExtractor::new()),
+            Arc::new(extractor),
             self.clock.clone(),
             scoring,
         )
@@ -275,6 +286,37 @@ pub struct Settings {
     pub other_languages: Meaning,
     /// How often the topics learned meanwhile are embedded.
     pub meaning_refresh: Duration,
+    /// The directory of the data German compound words are split with;
+    /// `None`: they are read whole.
+    pub compounds_dir: Option<PathBuf>,
+}
+
+/// The key-phrase extractor, splitting German compounds with the data in
+/// `dir` when it can be read; otherwise reading them whole, and saying so
+/// once.
+pub fn keyphrase_extractor(dir: Option<&std::path::Path>) -> KeyphraseExtractor {
+    let Some(dir) = dir else {
+        log::info!(
+            "German compounds: read whole, no compound data \
+             (`make compounds` fetches it; see --compounds-dir)"
+        );
+        return KeyphraseExtractor::new();
+    };
+    let started = std::time::Instant::now();
+    match Compounds::load(dir) {
+        Ok(compounds) => {
+            log::info!(
+                "German compounds: split with {} (loaded in {:.2} s)",
+                dir.display(),
+                started.elapsed().as_secs_f64()
+            );
+            KeyphraseExtractor::with_compounds(Arc::new(compounds))
+        }
+        Err(e) => {
+            log::warn!("German compounds: read whole; {e}");
+            KeyphraseExtractor::new()
+        }
+    }
 }
 
 pub use kenning_web::link_path as signin_link_path;
@@ -481,7 +523,8 @@ impl Application {
             .with_context(|| format!("cannot listen on {}", settings.bind))?;
         // Loaded once the address is known to be free: a start that cannot
         // listen fails at once.
-        let expertise = services.expertise(
+        let expertise = services.expertise_reading(
+            keyphrase_extractor(settings.compounds_dir.as_deref()),
             settings.scoring,
             settings.meaning.load(Role::First),
             settings.other_languages.load(Role::OtherLanguages),

@@ -15,6 +15,7 @@ use kenning_store_diesel::Location;
 use uuid::Uuid;
 
 mod audit;
+mod compounds_args;
 mod http_args;
 mod privacy;
 mod scoring_args;
@@ -32,7 +33,9 @@ struct Cli {
     /// Database: a SQLite file (`sqlite://PATH` or a plain path) or
     /// `postgres://...`. The default is the same file whatever folder a
     /// command runs in: `kenning/kenning.db` in `$XDG_DATA_HOME`, else in
-    /// `~/.local/share`.
+    /// `~/.local/share`. Every command takes it; `upload`, `connect` and
+    /// `topics` never open a database (they send to a server's URL, or
+    /// read text alone) and ignore it.
     #[arg(
         long,
         global = true,
@@ -304,6 +307,8 @@ struct ServeArgs {
     #[arg(long, env = "KENNING_MEANING_REFRESH_SECS", default_value_t = 10,
           value_parser = clap::value_parser!(u64).range(1..))]
     meaning_refresh_secs: u64,
+    #[command(flatten)]
+    compounds: compounds_args::CompoundsArgs,
 }
 
 /// The ways of finding topics by meaning.
@@ -644,6 +649,7 @@ fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
         &places(models::OTHER_LANGUAGES_MODEL),
     );
     let settings = Settings {
+        compounds_dir: args.compounds.dir(&places(compounds_args::COMPOUNDS)),
         database_url,
         bind: args.bind,
         http,

@@ -12,6 +12,7 @@ use kenning_domain::{Descriptor, TextFormat, UploadText};
 use kenning_keyphrase::KeyphraseExtractor;
 use serde_json::json;
 
+use crate::compounds_args::{CompoundsArgs, COMPOUNDS};
 use crate::scoring_args::ScoringArgs;
 
 #[derive(Debug, Args)]
@@ -33,6 +34,8 @@ pub struct ExtractArgs {
     descriptor: Descriptor,
     #[command(flatten)]
     scoring: ScoringArgs,
+    #[command(flatten)]
+    compounds: CompoundsArgs,
     /// Files to read; standard input when none is given.
     files: Vec<PathBuf>,
 }
@@ -81,7 +84,9 @@ pub fn extract(args: ExtractArgs) -> anyhow::Result<()> {
         TextFormat::Plain
     };
     let scoring = args.scoring.scoring()?;
-    let extractor = KeyphraseExtractor::new();
+    let places =
+        kenning::models::model_places(COMPOUNDS, "", kenning::models::data_home().as_deref());
+    let extractor = kenning::keyphrase_extractor(args.compounds.dir(&places).as_deref());
     let mut out = std::io::stdout().lock();
     for (file, text) in inputs {
         let texts = [UploadText {

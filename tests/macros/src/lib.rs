@@ -22,20 +22,30 @@ const IGNORED_WITHOUT_MODEL: &str = r#"#[cfg_attr(kenning_no_model, ignore = "se
 /// The attribute on the PostgreSQL test that needs the model too.
 const IGNORED_WITHOUT_POSTGRES_OR_MODEL: &str = r#"#[cfg_attr(any(kenning_no_postgres, kenning_no_model), ignore = "set KENNING_TEST_POSTGRES_URL, KENNING_TEST_MODEL_DIR and KENNING_TEST_MULTILINGUAL_DIR to run")]"#;
 
+/// The attribute on a test that needs the German compound data.
+const IGNORED_WITHOUT_COMPOUNDS: &str = r#"#[cfg_attr(kenning_no_compounds, ignore = "set KENNING_TEST_COMPOUNDS_DIR to run (make test does)")]"#;
+
+/// The attribute on the PostgreSQL test that needs the compound data too.
+const IGNORED_WITHOUT_POSTGRES_OR_COMPOUNDS: &str = r#"#[cfg_attr(any(kenning_no_postgres, kenning_no_compounds), ignore = "set KENNING_TEST_POSTGRES_URL and KENNING_TEST_COMPOUNDS_DIR to run")]"#;
+
 /// `fn name(backend: Backend)` in the HTTP API tests becomes tests
 /// `name::sqlite` and `name::postgres`, each calling `name` with its
 /// `kenning_tests::db::Backend`. `#[on_every_backend(needs_model)]` marks
 /// both ignored when the package is built with the `kenning_no_model` cfg
-/// too (`KENNING_TEST_MODEL_DIR` unset).
+/// too (`KENNING_TEST_MODEL_DIR` unset), `needs_compounds` with the
+/// `kenning_no_compounds` cfg (`KENNING_TEST_COMPOUNDS_DIR` unset).
 #[proc_macro_attribute]
 pub fn on_every_backend(args: TokenStream, item: TokenStream) -> TokenStream {
     let (sqlite, postgres) = match args.to_string().trim() {
         "" => ("", IGNORED_WITHOUT_POSTGRES),
         "needs_model" => (IGNORED_WITHOUT_MODEL, IGNORED_WITHOUT_POSTGRES_OR_MODEL),
+        "needs_compounds" => (
+            IGNORED_WITHOUT_COMPOUNDS,
+            IGNORED_WITHOUT_POSTGRES_OR_COMPOUNDS,
+        ),
         other => {
-            return compile_error(&format!(
-                "#[on_every_backend] takes nothing or `needs_model`, not `{other}`"
-            ))
+            let known = "nothing, `needs_model` or `needs_compounds`";
+            return compile_error(&format!("#[on_every_backend] takes {known}, not `{other}`"));
         }
     };
     expand(TokenStream::new(), item, "on_every_backend", |name| {

@@ -13,7 +13,7 @@ const EXPERTS: &str = "query experts($query: String!, $limit: Int) { experts(que
 const USER_TOPICS: &str = "query userTopics($globalUserId: UUID!, $limit: Int) { userTopics(globalUserId: $globalUserId, limit: $limit) { topic key score actions { actionType actionAlias } } }";
 
 /// Uploads `text` as `action` by `email`, dated one day before the clock.
-fn teach(app: &TestApp, key: &str, email: &str, action: &str, text: &str) {
+pub(crate) fn teach(app: &TestApp, key: &str, email: &str, action: &str, text: &str) {
     let reply = app.upload(
         key,
         &json!({

@@ -13,6 +13,7 @@ mod audit;
 mod batch;
 mod bodies;
 mod codes;
+mod compounds;
 mod connect;
 mod connector;
 mod cost;

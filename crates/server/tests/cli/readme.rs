@@ -160,9 +160,10 @@ impl Drop for Shell {
 }
 
 /// `kenning serve` as `make run` starts it: the default database (under
-/// `home`) and the models `make model` fetched (`KENNING_TEST_MODEL_DIR`
+/// `home`), the models `make model` fetched (`KENNING_TEST_MODEL_DIR`
 /// and `KENNING_TEST_MULTILINGUAL_DIR`, which `make test` sets; without
-/// them, words alone), nothing else set; on a free port.
+/// them, words alone) and the compound data `make compounds` fetched
+/// (`KENNING_TEST_COMPOUNDS_DIR`), nothing else set; on a free port.
 fn serve_by_default(home: &Path, path: &str) -> (Served, u16) {
     let mut serve = vec!["serve".to_owned(), "--bind".into(), "127.0.0.1:0".into()];
     for (flag, variable) in [
@@ -171,6 +172,7 @@ fn serve_by_default(home: &Path, path: &str) -> (Served, u16) {
             "--other-languages-model-dir",
             "KENNING_TEST_MULTILINGUAL_DIR",
         ),
+        ("--compounds-dir", "KENNING_TEST_COMPOUNDS_DIR"),
     ] {
         if let Some(dir) = std::env::var_os(variable) {
             serve.extend([flag.to_owned(), dir.to_string_lossy().into_owned()]);
