@@ -15,9 +15,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use clap::Args;
 use serde_json::json;
 
+mod args;
 pub mod client;
 pub mod codes;
 pub mod connect;
@@ -29,53 +29,12 @@ mod send;
 mod source;
 mod tally;
 
+pub use args::UploadArgs;
 use codes::Code;
 use connect::{Directory, IdentityFile, Mark, Settings, Upload, Window, UNREADABLE};
-use send::{Outcome, Sending};
+use send::Outcome;
 use source::Uploads;
 use tally::Tally;
-
-/// The arguments of `kenning upload`.
-#[derive(Debug, Args)]
-pub struct UploadArgs {
-    /// A JSON Lines file (one upload object a line, as the connector API
-    /// takes it) or a directory of .txt, .md, .html files (one upload per
-    /// file; sub-directories too).
-    input: PathBuf,
-    #[command(flatten)]
-    sending: Sending,
-    /// For a directory: a CSV (header row `path,user_email,...`) or JSON
-    /// file giving each file's upload fields by its path relative to the
-    /// directory: user_email, action_type, action_date, entity_type,
-    /// action_alias.
-    #[arg(long)]
-    mapping: Option<PathBuf>,
-    /// For a directory: the user_email of files the mapping does not name.
-    #[arg(long)]
-    user_email: Option<String>,
-    /// For a directory: the action_type of files the mapping gives none.
-    #[arg(long, default_value = "create")]
-    action_type: String,
-    /// For a directory: the entity_type of files the mapping gives none.
-    #[arg(long, default_value = "document")]
-    entity_type: String,
-    /// For a directory: the action_date of files the mapping gives none
-    /// (default: each file's modification time).
-    #[arg(long)]
-    action_date: Option<String>,
-    /// The checkpoint: what the server acknowledged, one key a line
-    /// (default: INPUT's path with `.kenning-checkpoint`).
-    #[arg(long)]
-    checkpoint: Option<PathBuf>,
-    /// The report of refused and failed uploads, one JSON object a line
-    /// (default: INPUT's path with `.kenning-failures.jsonl`).
-    #[arg(long)]
-    report: Option<PathBuf>,
-    /// Seconds between progress lines when standard error is not a
-    /// terminal.
-    #[arg(long, default_value_t = 10)]
-    progress_secs: u64,
-}
 
 /// A path beside `input` (a file, or a directory's path) with `suffix`.
 fn beside(input: &Path, suffix: &str) -> PathBuf {

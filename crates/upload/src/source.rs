@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use anyhow::Context as _;
 use serde_json::{json, Map, Value};
 
+use crate::args::UploadArgs;
 use crate::connect::{Found, Source, Whole, Window};
 use crate::input::{self, Item, Unreadable};
 use crate::tally::ACKNOWLEDGED_BEFORE;
-use crate::UploadArgs;
 
 /// What `kenning upload` reads, and the keys acknowledged before.
 pub struct Uploads {

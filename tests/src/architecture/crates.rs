@@ -50,6 +50,7 @@ fn ring(package: &str) -> Option<Ring> {
         | "kenning-keyphrase-eval"
         | "kenning-expertise-eval"
         | "kenning-bench-api"
+        | "kenning-eval-real"
         | "kenning-tests"
         | "kenning-test-macros" => Ring::Root,
         _ => return None,

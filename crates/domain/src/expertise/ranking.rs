@@ -40,6 +40,8 @@ use super::scoring::Scoring;
 use super::standing::{ScoredTopic, StoredStanding};
 use crate::topic::{is_topic_key, TextWord, Topic};
 use crate::user::UserId;
+use term::learned_weight;
+pub use term::QueryTerm;
 
 /// How quickly a person's standing on a topic saturates (BM25's k1), in
 /// units of the mean standing of the *other* people who know the topic,
@@ -73,28 +75,6 @@ const DOCUMENTS_SATURATION: f64 = 1.0;
 /// documents among the 100 best).
 pub const ACTIONS_COUNTED: u32 = 100;
 
-/// A topic of a query, with its weight in the query.
-#[derive(Debug, Clone, PartialEq)]
-pub struct QueryTerm {
-    /// The topic's key.
-    pub key: String,
-    /// The topic as people read it.
-    pub label: String,
-    /// How much the topic counts in the query; greater counts more.
-    pub weight: f64,
-    /// `None` for a topic the query writes; for a learned topic the query
-    /// reached through its meaning, the cosine similarity of the two.
-    pub similarity: Option<f64>,
-}
-
-impl QueryTerm {
-    /// Whether the query writes this topic (rather than reaching it
-    /// through its meaning).
-    pub fn written(&self) -> bool {
-        self.similarity.is_none()
-    }
-}
-
 /// The weight a query's topics are measured against: the sum of weight
 /// times idf (`idf_of` a key; `None` when nobody learned it) of the
 /// learned topics the query writes, or, when it writes none, of the topics
@@ -108,21 +88,6 @@ fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f6
     } else {
         learned_weight(query, &idf_of, false)
     }
-}
-
-/// The weight times idf (`idf_of`; `None` when nobody learned the topic)
-/// of the learned topics `query` writes (`written`), or of those it
-/// reached through their meaning.
-fn learned_weight(
-    query: &[QueryTerm],
-    idf_of: &impl Fn(&str) -> Option<f64>,
-    written: bool,
-) -> f64 {
-    query
-        .iter()
-        .filter(|t| t.written() == written)
-        .filter_map(|t| idf_of(&t.key).map(|idf| t.weight * idf))
-        .sum()
 }
 
 /// The weight of everything the query writes: [`query_weight`]'s written
@@ -680,6 +645,7 @@ pub fn read_query(
 }
 
 mod reached;
+mod term;
 
 #[cfg(test)]
 mod tests;

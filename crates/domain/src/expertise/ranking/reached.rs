@@ -4,7 +4,7 @@
 //! found through meaning alone is listed after everyone who holds a
 //! written topic, and never scores 50 ("this is the person").
 
-use super::{learned_weight, QueryTerm};
+use super::term::{learned_weight, QueryTerm};
 
 /// How much the topics a query reaches through meaning weigh together, at
 /// most, against the learned topics it writes: a half. The same subject
