@@ -1,0 +1,147 @@
+//! Each question asked of each system, the expected person's rank in the
+//! whole organisation and among the people of the question's source, and
+//! P@1 and MRR over them.
+
+use std::collections::HashMap;
+
+use serde_json::json;
+
+use crate::bm25::Bm25;
+use crate::people::People;
+use crate::rules::Question;
+use crate::server::Kenning;
+use crate::sources::Kind;
+
+/// `experts` answers at most this many people.
+pub const LIMIT: usize = 100;
+
+/// Where the expected person came, 1 first; `None` when not ranked.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Ranks {
+    pub organisation: Option<usize>,
+    pub source: Option<usize>,
+}
+
+/// The ranks of `expected` in `ranked` (e-mail addresses, best first).
+pub fn ranks(ranked: &[String], expected: &str, kind: Kind, people: &People) -> Ranks {
+    let organisation = ranked.iter().position(|p| p == expected).map(|i| i + 1);
+    let source = ranked
+        .iter()
+        .filter(|p| {
+            people
+                .get(*p)
+                .is_some_and(|person| person.sources.contains(&kind))
+        })
+        .position(|p| p == expected)
+        .map(|i| i + 1);
+    Ranks {
+        organisation,
+        source,
+    }
+}
+
+const EXPERTS: &str =
+    "query experts($q: String!, $limit: Int) { experts(query: $q, limit: $limit) { user { globalUserId } } }";
+
+/// The people `kenning` ranks for `query`, by e-mail address; an error
+/// answer is no one, said on standard error.
+pub fn kenning_ranked(
+    kenning: &Kenning,
+    query: &str,
+    by_id: &HashMap<String, String>,
+) -> Vec<String> {
+    match kenning.graphql(EXPERTS, json!({ "q": query, "limit": LIMIT })) {
+        Ok(data) => data["experts"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e["user"]["globalUserId"].as_str())
+            .filter_map(|id| by_id.get(id).cloned())
+            .collect(),
+        Err(e) => {
+            eprintln!("experts({query:?}) failed: {e:#}");
+            Vec::new()
+        }
+    }
+}
+
+/// BM25's ranking for `query`, cut as `experts` is.
+pub fn bm25_ranked(index: &Bm25, query: &str) -> Vec<String> {
+    let mut ranked = index.rank(query);
+    ranked.truncate(LIMIT);
+    ranked
+}
+
+/// P@1 and MRR of `ranks`.
+pub fn scores(ranks: &[Option<usize>]) -> (f64, f64) {
+    if ranks.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = ranks.len() as f64;
+    let p1 = ranks.iter().filter(|r| **r == Some(1)).count() as f64 / n;
+    let mrr = ranks
+        .iter()
+        .map(|r| r.map_or(0.0, |r| 1.0 / r as f64))
+        .sum::<f64>()
+        / n;
+    (p1, mrr)
+}
+
+/// Every question's ranks under one system.
+#[derive(Debug, Clone)]
+pub struct Answers {
+    pub system: String,
+    pub ranks: Vec<Ranks>,
+}
+
+impl Answers {
+    /// Asks every question of `questions` through `ranked`.
+    pub fn ask(
+        system: &str,
+        questions: &[Question],
+        people: &People,
+        ranked: &mut dyn FnMut(&str) -> Vec<String>,
+    ) -> Self {
+        let ranks = questions
+            .iter()
+            .map(|q| ranks(&ranked(&q.text), &q.expected, q.kind, people))
+            .collect();
+        Self {
+            system: system.to_owned(),
+            ranks,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::people::Person;
+
+    #[test]
+    fn the_rank_among_a_sources_people_skips_the_others() {
+        let mut people = People::new();
+        for (email, kind) in [("a", Kind::Git), ("b", Kind::Mail), ("c", Kind::Git)] {
+            let mut person = Person::default();
+            person.sources.insert(kind);
+            people.insert(email.to_owned(), person);
+        }
+        let ranked = ["b".to_owned(), "c".to_owned()];
+        let found = ranks(&ranked, "c", Kind::Git, &people);
+        assert_eq!(
+            found,
+            Ranks {
+                organisation: Some(2),
+                source: Some(1)
+            }
+        );
+        assert_eq!(ranks(&ranked, "a", Kind::Git, &people), Ranks::default());
+    }
+
+    #[test]
+    fn p_at_1_and_mrr() {
+        let (p1, mrr) = scores(&[Some(1), Some(2), None, Some(4)]);
+        assert!((p1 - 0.25).abs() < 1e-9);
+        assert!((mrr - (1.0 + 0.5 + 0.25) / 4.0).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,109 @@
+//! The printed tables: what each source's run read, sent and stored, then
+//! P@1 and MRR of each system in the whole organisation and among each
+//! source's people, then every question with the expected person's rank.
+
+use crate::connect::Ingest;
+use crate::measure::{scores, Answers, Ranks};
+use crate::people::People;
+use crate::rules::Question;
+use crate::sources::Kind;
+
+/// What each source's run said and left in the database.
+pub fn print_ingest(ingests: &[Ingest], people: &People) {
+    println!("| source | people | uploads stored | topics per upload | bytes per upload | seconds | exit |");
+    println!("|---|---|---|---|---|---|---|");
+    for i in ingests {
+        let of_source = people
+            .values()
+            .filter(|p| p.sources.contains(&i.kind))
+            .count();
+        let per = |x: i64| x as f64 / i.uploads.max(1) as f64;
+        println!(
+            "| {} | {of_source} | {} | {:.1} | {:.0} | {:.0} | {} |",
+            i.kind.label(),
+            i.uploads,
+            per(i.topics),
+            per(i.bytes),
+            i.seconds,
+            i.exit.map_or("signal".to_owned(), |c| c.to_string())
+        );
+    }
+    for i in ingests {
+        println!("\n`kenning connect {}` said:\n```", i.kind.command());
+        let lines: Vec<&str> = i.summary.lines().collect();
+        for line in lines.iter().take(40) {
+            println!("{line}");
+        }
+        if lines.len() > 40 {
+            println!("... ({} more lines)", lines.len() - 40);
+        }
+        println!("```");
+    }
+}
+
+/// P@1 and MRR of each system, per source and over all, in both scopes.
+pub fn print_scores(questions: &[Question], systems: &[Answers]) {
+    print!("| source | ranked among | questions |");
+    for s in systems {
+        print!(" {} P@1 | {} MRR |", s.system, s.system);
+    }
+    println!();
+    println!("|---|---|---|{}", "---|---|".repeat(systems.len()));
+    let mut rows: Vec<(String, Option<Kind>)> = Kind::ALL
+        .iter()
+        .map(|k| (k.label().to_owned(), Some(*k)))
+        .collect();
+    rows.push(("all sources".to_owned(), None));
+    for (label, kind) in rows {
+        let picked: Vec<usize> = (0..questions.len())
+            .filter(|&i| kind.is_none_or(|k| questions[i].kind == k))
+            .collect();
+        if picked.is_empty() {
+            continue;
+        }
+        for (scope, pick) in [
+            (
+                "organisation",
+                (|r: &Ranks| r.organisation) as fn(&Ranks) -> Option<usize>,
+            ),
+            ("source's people", |r: &Ranks| r.source),
+        ] {
+            print!("| {label} | {scope} | {} |", picked.len());
+            for s in systems {
+                let ranks: Vec<Option<usize>> = picked.iter().map(|&i| pick(&s.ranks[i])).collect();
+                let (p1, mrr) = scores(&ranks);
+                print!(" {p1:.3} | {mrr:.3} |");
+            }
+            println!();
+        }
+    }
+}
+
+/// Every question, whom it expects, and their rank in the organisation
+/// under each system (— when not among the first 100).
+pub fn print_questions(questions: &[Question], systems: &[Answers], people: &People) {
+    print!("| source | question | expected (their share of the area's work) |");
+    for s in systems {
+        print!(" {} |", s.system);
+    }
+    println!();
+    println!("|---|---|---|{}", "---|".repeat(systems.len()));
+    for (i, q) in questions.iter().enumerate() {
+        let name = people
+            .get(&q.expected)
+            .and_then(|p| p.name.clone())
+            .unwrap_or_else(|| q.expected.split('@').next().unwrap_or_default().to_owned());
+        print!(
+            "| {} | {} | {name} ({}/{}) |",
+            q.kind.command(),
+            q.text,
+            q.theirs,
+            q.of
+        );
+        for s in systems {
+            let rank = s.ranks[i].organisation;
+            print!(" {} |", rank.map_or("—".to_owned(), |r| r.to_string()));
+        }
+        println!();
+    }
+}
