@@ -115,7 +115,7 @@ fn written_weight(
 /// The share of the written weight ([`written_weight`]) that learned
 /// topics carry; when the query writes no learned topic, the greatest
 /// weight a topic reached through meaning carries against it (whoever is
-/// found so scores under 50 besides: [`reached::MEANING_ALONE`]).
+/// found so scores under 50 besides: [`reached::MEANING_ALONE_CEILING`]).
 fn held_share(
     query: &[QueryTerm],
     idf_of: impl Fn(&str) -> Option<f64> + Copy,
@@ -363,7 +363,8 @@ pub fn rank_experts(
         .iter()
         .map(|e| (e.score, e.through_meaning))
         .collect();
-    reached::meaning_after_written(&mut scores);
+    let subject_held = learned_weight(query, &idf_of, true) > 0.0;
+    reached::meaning_after_written(&mut scores, subject_held);
     for (expert, (score, _)) in ranked.iter_mut().zip(scores) {
         expert.score = score;
     }

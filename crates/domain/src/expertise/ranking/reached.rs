@@ -13,10 +13,17 @@ use super::term::{learned_weight, QueryTerm};
 /// meaning reaches, they never outweigh what the question says.
 pub(super) const REACHED_BESIDE: f64 = 0.5;
 
-/// What a score found through meaning alone is multiplied by: under 50
-/// however near the meaning and however much the evidence, so that the
-/// nearest in meaning never reads as someone who knows.
+/// What a score found through meaning alone is multiplied by when
+/// somebody holds the subject as the query writes it: the neighbours in
+/// meaning are listed after them, as the nearest Kenning has.
 pub(super) const MEANING_ALONE: f64 = 0.49;
+
+/// The most a score found through meaning alone reaches when nobody holds
+/// the subject as written: under 50 however near the meaning and however
+/// much the evidence, so that the nearest in meaning (the same subject
+/// asked in another language, say) never reads as someone who knows,
+/// while their order and their distance from the floor of a lead stay.
+pub(super) const MEANING_ALONE_CEILING: f64 = 49.0;
 
 /// `query` with the weights of its reached topics scaled down together,
 /// when they carry more than [`REACHED_BESIDE`] of the weight of the
@@ -50,21 +57,24 @@ pub(super) fn weigh_reached(
         .collect()
 }
 
-/// How an answer's people are ordered and scored once each is scored on
-/// its own: those who hold a topic the query writes first, then those
-/// found through meaning alone, their scores times [`MEANING_ALONE`] and
-/// never above the lowest score of someone who holds a written topic.
-/// `through_meaning` says of each whether it was found through meaning
-/// alone; the order within each part is the one given.
-pub(super) fn meaning_after_written(scores: &mut [(f64, bool)]) {
+/// How an answer's people are scored once each is scored on its own and
+/// ordered (those who hold a topic the query writes first): when
+/// somebody holds the subject as written (`subject_held`), whoever was
+/// found through meaning alone scores [`MEANING_ALONE`] of their score
+/// and never above the lowest score of someone who holds a written topic;
+/// when nobody does, at most [`MEANING_ALONE_CEILING`]. `scores` holds
+/// each person's score and whether they were found through meaning alone.
+pub(super) fn meaning_after_written(scores: &mut [(f64, bool)], subject_held: bool) {
     let lowest_written = scores
         .iter()
         .filter(|(_, meaning)| !meaning)
         .map(|(score, _)| *score)
         .fold(f64::INFINITY, f64::min);
-    for (score, meaning) in scores.iter_mut() {
-        if *meaning {
-            *score = (*score * MEANING_ALONE).min(lowest_written);
-        }
+    for (score, meaning) in scores.iter_mut().filter(|(_, meaning)| *meaning) {
+        *score = if subject_held {
+            (*score * MEANING_ALONE).min(lowest_written)
+        } else {
+            score.min(MEANING_ALONE_CEILING)
+        };
     }
 }
