@@ -70,7 +70,7 @@ pub(super) fn meaning_after_written(scores: &mut [(f64, bool)], subject_held: bo
         .filter(|(_, meaning)| !meaning)
         .map(|(score, _)| *score)
         .fold(f64::INFINITY, f64::min);
-    for (score, meaning) in scores.iter_mut().filter(|(_, meaning)| *meaning) {
+    for (score, _) in scores.iter_mut().filter(|(_, meaning)| *meaning) {
         *score = if subject_held {
             (*score * MEANING_ALONE).min(lowest_written)
         } else {
