@@ -76,6 +76,14 @@ struct ParsedQuery {
     model: Option<String>,
 }
 
+/// The people a query's topics rank, at most the longest list, with what
+/// they come to and how many people hold each topic.
+struct Answered {
+    experts: Vec<Expert>,
+    answer: Answer,
+    held: HashMap<String, u64>,
+}
+
 impl ExpertiseService {
     /// At most `limit` users who know about `query`, best first; nobody
     /// scoring under [`NEAREST_FLOOR`](kenning_domain::NEAREST_FLOOR), who
@@ -123,12 +131,14 @@ impl ExpertiseService {
         let (experts, answer, held) = if nothing_written {
             (Vec::new(), Answer::default(), None)
         } else {
-            let (mut all, held) = self.ranked(&read.terms, group)?;
-            all.truncate(items(ExpertsLimit::MAX));
-            let answer = Answer::of(all.iter().map(|e| e.score));
-            all.truncate(items(limit.get()));
+            let Answered {
+                mut experts,
+                answer,
+                held,
+            } = self.answered(&read.terms, group)?;
+            experts.truncate(items(limit.get()));
             (
-                self.shown(&read.terms, all, limit, group),
+                self.shown(&read.terms, experts, limit, group),
                 answer,
                 Some(held),
             )
@@ -138,6 +148,25 @@ impl ExpertiseService {
             None => self.holders(&read.terms)?,
         };
         Ok((experts, self.reading(read, held, answer)?))
+    }
+
+    /// [`ranked`](Self::ranked), at most the longest list
+    /// ([`ExpertsLimit::MAX`]), with what that list answers: the same
+    /// reads rank every candidate, so counting beyond a page costs nothing
+    /// more.
+    fn answered(
+        &self,
+        terms: &[QueryTerm],
+        group: Option<GroupId>,
+    ) -> Result<Answered, ServiceError> {
+        let (mut experts, held) = self.ranked(terms, group)?;
+        experts.truncate(items(ExpertsLimit::MAX));
+        let answer = Answer::of(experts.iter().map(|e| e.score));
+        Ok(Answered {
+            experts,
+            answer,
+            held,
+        })
     }
 
     /// Everyone ranked on `terms` among the whole organisation, best
@@ -357,16 +386,7 @@ impl ExpertiseService {
         if read.terms.is_empty() {
             return self.reading(read, HashMap::new(), Answer::default());
         }
-        let evidence = self.evidence(&read.terms, None)?;
-        let held = self.holders_of(&evidence);
-        let all = rank_experts(
-            &read.terms,
-            evidence,
-            self.clock.now(),
-            &self.scoring,
-            items(ExpertsLimit::MAX),
-        );
-        let answer = Answer::of(all.iter().map(|e| e.score));
+        let Answered { answer, held, .. } = self.answered(&read.terms, None)?;
         self.reading(read, held, answer)
     }
 
