@@ -144,6 +144,14 @@ def test_a_question_is_read_apart_from_its_subject_and_nobody_is_said(browser, k
     nearest = browser.find_elements(By.XPATH, "//h2[@id='nearest']/following-sibling::article//p[@class='score']/strong")
     assert all(10 <= int(s.text) < 50 for s in nearest), headline
 
+    # A word that became no topic is said to be left out, not lost.
+    page = ask(browser, "Who can help with kubernetes clusters in 2024?")
+    assert "Words left out as no topic" in page, page
+    left_out = browser.find_element(By.XPATH, "//p[starts-with(., 'Words left out')]")
+    assert [q.text for q in left_out.find_elements(By.TAG_NAME, "q")] == ["in", "2024"], left_out.text
+    browser.execute_script("arguments[0].scrollIntoView()", left_out)
+    check_page(browser, "search-dropped")
+
     page = ask(browser, "Does anyone know about quantum chromodynamics?")
     assert "Nobody has learned what this asks about" in page, page
     headline = browser.find_element(By.ID, "results").text
