@@ -196,7 +196,16 @@ impl Source for Repository {
             let next_commit = ended || field.is_empty();
             if next_commit {
                 if let Some((hash, paths)) = commit.take() {
-                    let read = self.commit(&mut objects, &hash, &paths);
+                    let read = match self.commit(&mut objects, &hash, &paths) {
+                        Ok(read) => read,
+                        Err(e) => {
+                            // Git itself failed: no commit after this one
+                            // can be read, so the run stops before it.
+                            let _ = child.kill();
+                            let _ = child.wait();
+                            return Err(e);
+                        }
+                    };
                     if !found(read) {
                         went_on = false;
                         break;
@@ -288,7 +297,9 @@ impl Objects {
         writeln!(self.ask, "{hash}")?;
         self.ask.flush()?;
         let mut header = String::new();
-        self.answers.read_line(&mut header)?;
+        if self.answers.read_line(&mut header)? == 0 {
+            anyhow::bail!("`git cat-file` ended before it answered for {hash}");
+        }
         let mut words = header.split_whitespace();
         let (Some(_), Some(kind), Some(size)) = (words.next(), words.next(), words.next()) else {
             return Ok(None);
@@ -389,8 +400,14 @@ impl Repository {
         actions
     }
 
-    /// What the commit `hash`, which changed `paths`, is.
-    fn commit(&mut self, objects: &mut Objects, hash: &str, paths: &[String]) -> Found {
+    /// What the commit `hash`, which changed `paths`, is; `Err` when
+    /// `git cat-file` failed, which no later commit gets past either.
+    fn commit(
+        &mut self,
+        objects: &mut Objects,
+        hash: &str,
+        paths: &[String],
+    ) -> anyhow::Result<Found> {
         let hash = hash.trim();
         let origin = format!("{} commit {}", self.path.display(), cut(hash, 12));
         let bad = |problem: String| Found::Bad {
@@ -399,33 +416,32 @@ impl Repository {
             position: is_hash(hash).then(|| hash.to_owned()),
         };
         if !is_hash(hash) {
-            return bad("`git log` named no commit Kenning can read".to_owned());
+            return Ok(bad("`git log` named no commit Kenning can read".to_owned()));
         }
-        let commit = match objects.commit(hash) {
-            Ok(Some(object)) => Commit::parse(&object),
-            Ok(None) => Err("not a commit in `git cat-file`".to_owned()),
-            Err(e) => Err(format!("`git cat-file` failed: {e:#}")),
+        let commit = match objects.commit(hash)? {
+            Some(object) => Commit::parse(&object),
+            None => Err("not a commit in `git cat-file`".to_owned()),
         };
         let commit = match commit {
             Ok(commit) => commit,
-            Err(problem) => return bad(problem),
+            Err(problem) => return Ok(bad(problem)),
         };
         let hash = hash.to_owned();
         if commit.parents > 1 {
-            return Found::Skipped {
+            return Ok(Found::Skipped {
                 reason: "merge commit",
                 position: Some(hash),
-            };
+            });
         }
         let body = commit.message.as_str();
         let (subject, rest) = body.split_once('\n').unwrap_or((body, ""));
         let (text, co_authors) = without_trailers(rest);
         let actions = self.people(&commit, co_authors);
         if actions.is_empty() {
-            return Found::Skipped {
+            return Ok(Found::Skipped {
                 reason: "bot",
                 position: Some(hash),
-            };
+            });
         }
         let mut texts = vec![
             Text::plain(Descriptor::Primary, subject.trim()),
@@ -435,7 +451,7 @@ impl Repository {
         if !paths.is_empty() && paths.len() <= MAX_PATHS {
             texts.push(Text::plain(Descriptor::Secondary, paths_as_words(&paths)));
         }
-        Found::Item(Item {
+        Ok(Found::Item(Item {
             id: hash.clone(),
             origin,
             entity_type: ENTITY_TYPE,
@@ -443,7 +459,7 @@ impl Repository {
             date: commit.date,
             texts,
             position: hash,
-        })
+        }))
     }
 }
 
