@@ -31,7 +31,7 @@ mod tally;
 
 pub use args::UploadArgs;
 use codes::Code;
-use connect::{Directory, IdentityFile, Mark, Settings, Upload, Window, UNREADABLE};
+use connect::{Directory, IdentityFile, Mark, Planned, Settings, Window, UNREADABLE};
 use send::Outcome;
 use source::Uploads;
 use tally::Tally;
@@ -121,7 +121,7 @@ impl Mark for Records {
         Ok(())
     }
 
-    fn answered(&mut self, upload: &Upload, outcome: &Outcome) -> anyhow::Result<()> {
+    fn answered(&mut self, upload: &Planned, outcome: &Outcome) -> anyhow::Result<()> {
         let origin = &upload.origin;
         match outcome {
             Outcome::Sent | Outcome::Known => {
@@ -205,7 +205,7 @@ pub fn run(args: UploadArgs) -> anyhow::Result<()> {
             records.checkpoint_path.display()
         )));
     }
-    let not_sent = tally.refused.values().sum::<u64>() + tally.not_found + tally.failed;
+    let not_sent = tally.refused_total() + tally.not_found + tally.failed;
     if not_sent > 0 {
         anyhow::bail!(
             "{not_sent} uploads were refused, not found or failed; see {}",

@@ -12,12 +12,15 @@ use std::sync::{Arc, Mutex};
 
 use crate::send::{Batch, Fatal, Outcome, Sender};
 
+/// How many messages the caller's thread may have yet to hear.
+const HEARD_AHEAD: usize = 1024;
+
 /// What the reader thread holds: where its batches go, and the line to
 /// the caller's thread.
 pub struct Reading<'a, B, H> {
     /// Where full batches go; none when nothing is sent (a dry run).
     batches: Option<SyncSender<B>>,
-    heard: mpsc::Sender<H>,
+    heard: SyncSender<H>,
     stop: &'a AtomicBool,
 }
 
@@ -63,7 +66,9 @@ pub fn run<B, H>(
     H: Send,
 {
     let stop = AtomicBool::new(false);
-    let (heard_tx, heard) = mpsc::channel::<H>();
+    // The reader runs ahead of the caller's thread by so many messages at
+    // most: an item that sends nothing waits on no batch.
+    let (heard_tx, heard) = mpsc::sync_channel::<H>(HEARD_AHEAD);
     // Room for one batch per sender waiting.
     let (batches_tx, batches) = mpsc::sync_channel::<B>(senders.max(1));
     let batches = Arc::new(Mutex::new(batches));

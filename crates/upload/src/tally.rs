@@ -44,6 +44,11 @@ pub const ACKNOWLEDGED_BEFORE: &str = "acknowledged before";
 pub const NOBODY_TAUGHT_AFTER: u64 = 1000;
 
 impl Tally {
+    /// Uploads and items refused, whatever the code.
+    pub fn refused_total(&self) -> u64 {
+        self.refused.values().sum()
+    }
+
     /// A warning when the run read at least `NOBODY_TAUGHT_AFTER` items
     /// and sent nothing (nor found anything sent before), naming the most
     /// common reason: a run that silently teaches nobody is a setting
@@ -121,7 +126,7 @@ impl Tally {
     }
 
     fn counts(&self, dry_run: bool, people: &str) -> String {
-        let refused: u64 = self.refused.values().sum();
+        let refused = self.refused_total();
         format!(
             "read {}, {} {}, already known {}, not found {}{people}, refused {refused}, failed {}",
             self.read,

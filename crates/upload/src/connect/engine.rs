@@ -17,7 +17,7 @@ use chrono::{DateTime, Utc};
 
 use super::cursor::Cursor;
 use super::people::{Directory, IdentityFile, People};
-use super::plan::{uploads, whole, Upload};
+use super::plan::{uploads, whole, Planned};
 use super::source::{Found, Source, Window};
 use crate::pipeline::{self, Reading};
 use crate::progress::{Progress, Shown};
@@ -55,7 +55,7 @@ pub trait Mark {
     fn passed(&mut self, position: &str) -> anyhow::Result<()>;
 
     /// `upload` was answered `outcome`.
-    fn answered(&mut self, _upload: &Upload, _outcome: &Outcome) -> anyhow::Result<()> {
+    fn answered(&mut self, _upload: &Planned, _outcome: &Outcome) -> anyhow::Result<()> {
         Ok(())
     }
 
@@ -96,7 +96,7 @@ enum Heard {
         read: Read,
     },
     /// A batch's answers.
-    Sent(Vec<Upload>, Result<Vec<Outcome>, Fatal>),
+    Sent(Vec<Planned>, Result<Vec<Outcome>, Fatal>),
     /// The reader ended: the people it did not find (by key, and the
     /// names they go by), and why it ended early, if it did.
     Ended(
@@ -174,6 +174,8 @@ pub fn drive(
             went_on
         },
     );
+    // What went past after the last batch is kept too.
+    counter.save();
     progress.finish();
     (counter.tally, counter.stopped)
 }
@@ -207,12 +209,20 @@ fn within(window: &Window, found: Found) -> Found {
 /// The problems listed in full; more are counted.
 const PROBLEMS_LISTED: usize = 100;
 
+/// How many items the mark may move past before its position is kept
+/// when no batch is answered meanwhile.
+const SAVE_EVERY: u32 = 500;
+
 /// The caller's thread: counts what it hears and keeps the mark.
 struct Counter<'m> {
     tally: Tally,
     pending: Pending,
     /// Where what is done is kept (none on a backfill or a dry run).
     mark: Option<&'m mut dyn Mark>,
+    /// The position past what is done, not yet kept.
+    unsaved: Option<String>,
+    /// Items heard since the position was last kept.
+    since_saved: u32,
     dry_run: bool,
     stopped: Option<anyhow::Error>,
 }
@@ -223,6 +233,8 @@ impl<'m> Counter<'m> {
             tally: Tally::default(),
             pending: Pending::default(),
             mark,
+            unsaved: None,
+            since_saved: 0,
             dry_run,
             stopped: None,
         }
@@ -245,6 +257,7 @@ impl<'m> Counter<'m> {
 
     /// Counts `heard`; false when the run is to stop.
     fn hear(&mut self, heard: Heard) -> bool {
+        let answered = matches!(heard, Heard::Sent(..) | Heard::Ended(..));
         match heard {
             Heard::Read {
                 seq,
@@ -255,8 +268,7 @@ impl<'m> Counter<'m> {
                 read,
             } => {
                 if let Some(at) = held_back {
-                    let since = self.tally.held_back_since.get_or_insert(at);
-                    *since = (*since).min(at);
+                    self.held_back(at);
                 }
                 if !self.read(seq, position, uploads, not_found, read) {
                     return false;
@@ -281,7 +293,7 @@ impl<'m> Counter<'m> {
                 }
             }
         }
-        self.advance()
+        self.advance(answered)
     }
 
     fn read(
@@ -296,7 +308,9 @@ impl<'m> Counter<'m> {
         self.tally.not_found += not_found;
         if self.dry_run {
             self.tally.sent += uploads as u64;
-        } else {
+        } else if self.mark.is_some() {
+            // Only a mark needs to know what is done; a backfill keeps
+            // nothing per item.
             self.pending.planned(seq, position, uploads);
         }
         match read {
@@ -314,7 +328,7 @@ impl<'m> Counter<'m> {
     }
 
     /// Counts a batch's answers; false when the mark could not keep them.
-    fn answered(&mut self, uploads: &[Upload], outcomes: Vec<Outcome>) -> bool {
+    fn answered(&mut self, uploads: &[Planned], outcomes: Vec<Outcome>) -> bool {
         for (upload, outcome) in uploads.iter().zip(outcomes) {
             if !self.keep(|mark| mark.answered(upload, &outcome)) {
                 return false;
@@ -327,6 +341,10 @@ impl<'m> Counter<'m> {
                 Outcome::NotFound { .. } => {
                     let who = upload.email.clone();
                     *self.tally.people_not_found.entry(who).or_default() += 1;
+                    let date = upload.body["action_date"].as_str();
+                    if let Some(at) = date.and_then(|d| d.parse::<DateTime<Utc>>().ok()) {
+                        self.held_back(at);
+                    }
                 }
                 Outcome::Refused { code, problem } => {
                     self.note(format!("{}: {code}: {problem}", upload.origin));
@@ -341,6 +359,12 @@ impl<'m> Counter<'m> {
         self.keep(|mark| mark.counted())
     }
 
+    /// An item of `at` was held back for someone not found.
+    fn held_back(&mut self, at: DateTime<Utc>) {
+        let since = self.tally.held_back_since.get_or_insert(at);
+        *since = (*since).min(at);
+    }
+
     fn note(&mut self, problem: String) {
         if self.tally.problems.len() < PROBLEMS_LISTED {
             self.tally.problems.push(problem);
@@ -348,11 +372,28 @@ impl<'m> Counter<'m> {
     }
 
     /// Moves the mark past what is done; false when it cannot be kept.
-    fn advance(&mut self) -> bool {
+    /// The position is kept once a batch is answered, the reader ended,
+    /// or [`SAVE_EVERY`] items went past without either, so that a run of
+    /// items that send nothing (skipped, not found) costs no write each.
+    fn advance(&mut self, answered: bool) -> bool {
         if self.mark.is_none() {
             return true;
         }
-        match self.pending.advance() {
+        if let Some(position) = self.pending.advance() {
+            self.unsaved = Some(position);
+        }
+        self.since_saved += 1;
+        if answered || self.since_saved >= SAVE_EVERY {
+            self.save()
+        } else {
+            true
+        }
+    }
+
+    /// Keeps the position past what is done, if it moved since last kept.
+    fn save(&mut self) -> bool {
+        self.since_saved = 0;
+        match self.unsaved.take() {
             Some(position) => self.keep(|mark| mark.passed(&position)),
             None => true,
         }
@@ -377,6 +418,10 @@ struct Waiting {
 
 impl Pending {
     fn planned(&mut self, seq: u64, position: Option<String>, uploads: usize) {
+        // Blocked, the mark moves no more: nothing is kept per item.
+        if self.blocked {
+            return;
+        }
         debug_assert_eq!(seq, self.first + self.items.len() as u64);
         self.items.push_back(Waiting {
             position,
@@ -410,6 +455,7 @@ impl Pending {
             }
             if front.failed {
                 self.blocked = true;
+                self.items.clear();
                 break;
             }
             if let Some(waiting) = self.items.pop_front() {
@@ -429,11 +475,11 @@ struct Reader<'a, 'p> {
     kind: &'static str,
     people: &'a mut People<'p>,
     batch_size: usize,
-    reading: &'a Reading<'a, Vec<Upload>, Heard>,
+    reading: &'a Reading<'a, Vec<Planned>, Heard>,
     seq: u64,
     /// Read, their people not yet asked about.
     items: Vec<Found>,
-    batch: Vec<Upload>,
+    batch: Vec<Planned>,
 }
 
 impl<'a, 'p> Reader<'a, 'p> {
@@ -441,7 +487,7 @@ impl<'a, 'p> Reader<'a, 'p> {
         kind: &'static str,
         people: &'a mut People<'p>,
         batch_size: usize,
-        reading: &'a Reading<'a, Vec<Upload>, Heard>,
+        reading: &'a Reading<'a, Vec<Planned>, Heard>,
     ) -> Self {
         Self {
             kind,
@@ -601,5 +647,56 @@ mod tests {
         assert_eq!(pending.advance(), None);
         pending.planned(4, Some("p4".to_owned()), 0);
         assert_eq!(pending.advance(), None);
+        // Blocked, nothing more is kept per item: memory stays bounded
+        // for the rest of the run.
+        assert!(pending.items.is_empty());
+        for seq in 5..1_000 {
+            pending.planned(seq, Some(format!("p{seq}")), 0);
+        }
+        assert!(pending.items.is_empty());
+    }
+
+    /// A mark that counts the positions it keeps.
+    #[derive(Default)]
+    struct Kept(Vec<String>);
+
+    impl Mark for Kept {
+        fn passed(&mut self, position: &str) -> anyhow::Result<()> {
+            self.0.push(position.to_owned());
+            Ok(())
+        }
+    }
+
+    fn read_nothing_sent(seq: u64) -> Heard {
+        Heard::Read {
+            seq,
+            position: Some(format!("p{seq}")),
+            uploads: 0,
+            not_found: 0,
+            held_back: None,
+            read: Read::Skipped("merge commit"),
+        }
+    }
+
+    #[test]
+    fn items_that_send_nothing_keep_the_position_once_in_a_while_and_at_the_end() {
+        let mut kept = Kept::default();
+        let mut counter = Counter::new(Some(&mut kept), false);
+        for seq in 0..1_200 {
+            assert!(counter.hear(read_nothing_sent(seq)));
+        }
+        assert!(counter.hear(Heard::Ended(BTreeMap::new(), BTreeMap::new(), None)));
+        drop(counter);
+        assert_eq!(kept.0, ["p499", "p999", "p1199"]);
+    }
+
+    #[test]
+    fn a_backfill_keeps_nothing_per_item() {
+        let mut counter = Counter::new(None, false);
+        for seq in 0..1_000 {
+            assert!(counter.hear(read_nothing_sent(seq)));
+        }
+        assert!(counter.pending.items.is_empty());
+        assert_eq!(counter.tally.read, 1_000);
     }
 }

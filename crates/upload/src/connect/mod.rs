@@ -32,7 +32,7 @@ pub use crate::tally::Tally;
 use common::Common;
 pub use engine::{drive, Mark, Settings, OUTSIDE_WINDOW, UNREADABLE};
 pub use people::{Directory, IdentityFile, NoDirectory, ServerDirectory};
-pub use plan::{alias, texts_as_sent, upload_body, Upload, MAX_TEXT_CHARS};
+pub use plan::{alias, texts_as_sent, upload_body, Planned, MAX_TEXT_CHARS};
 pub use report::{RunReport, MAX_ERROR_CHARS};
 pub use source::{Descriptor, Found, Identity, Item, Source, Text, Whole, Window};
 
@@ -295,7 +295,7 @@ fn run_once(
         )));
     }
     if tally.has_problems() {
-        let refused: u64 = tally.refused.values().sum();
+        let refused = tally.refused_total();
         anyhow::bail!(
             "{kind} {name}: {refused} refused and {} failed (listed above); \
              a new run sends again what failed",
@@ -347,7 +347,7 @@ fn summary(
         eprintln!(
             "  once they are in Kenning (or named in an identities file), the same run with \
              --since {} sends what waited for them (what was sent already is answered \
-             already known); the cursor has moved past it",
+             already known)",
             since.format("%Y-%m-%d")
         );
     }

@@ -16,7 +16,7 @@ pub const MAX_TEXT_CHARS: usize = 16_000;
 
 /// One upload planned.
 #[derive(Debug, Clone)]
-pub struct Upload {
+pub struct Planned {
     /// The place of its item in the reading order.
     pub seq: u64,
     /// Its person: their e-mail address in Kenning.
@@ -30,7 +30,7 @@ pub struct Upload {
     pub key: Option<String>,
 }
 
-impl Batch for Vec<Upload> {
+impl Batch for Vec<Planned> {
     fn bodies(&self) -> Vec<&Value> {
         self.iter().map(|upload| &upload.body).collect()
     }
@@ -91,8 +91,8 @@ fn body(kind: &str, item: &Item, texts: &[Text], n: usize, email: &str) -> Value
 /// The uploads `item`, the `seq`th read, makes: one per person found
 /// (each person once), and how many of its actions' people were not
 /// found (`people` counts them by person); none when it has no text.
-pub fn uploads(kind: &str, item: &Item, seq: u64, people: &mut People<'_>) -> (Vec<Upload>, u64) {
-    let mut uploads: Vec<Upload> = Vec::new();
+pub fn uploads(kind: &str, item: &Item, seq: u64, people: &mut People<'_>) -> (Vec<Planned>, u64) {
+    let mut uploads: Vec<Planned> = Vec::new();
     let texts = texts_as_sent(item);
     if texts.is_empty() {
         return (uploads, 0);
@@ -106,7 +106,7 @@ pub fn uploads(kind: &str, item: &Item, seq: u64, people: &mut People<'_>) -> (V
         if uploads.iter().any(|u| u.email.eq_ignore_ascii_case(&email)) {
             continue;
         }
-        uploads.push(Upload {
+        uploads.push(Planned {
             seq,
             body: body(kind, item, &texts, n, &email),
             email,
@@ -119,12 +119,12 @@ pub fn uploads(kind: &str, item: &Item, seq: u64, people: &mut People<'_>) -> (V
 
 /// The upload `whole`, the `seq`th read, is: its person the address it
 /// names, which the server looks up.
-pub fn whole(whole: Whole, seq: u64) -> Upload {
+pub fn whole(whole: Whole, seq: u64) -> Planned {
     let email = whole.body["user_email"]
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    Upload {
+    Planned {
         seq,
         email,
         origin: whole.origin,
