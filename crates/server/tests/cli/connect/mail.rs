@@ -260,7 +260,7 @@ fn a_maildir_teaches_its_sent_mail_and_a_new_message_on_the_next_run() {
 fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
     let path = connected.scratch.0.join("long.mbox");
-    // 300 messages, each of 2 February 2026.
+    // 300 messages, a minute apart from 10:01 on 2 February 2026.
     let messages: Vec<String> = (1..=300)
         .map(|n| {
             message(
@@ -269,6 +269,10 @@ fn keeps_the_source_contract() {
                 &format!("Difference engine gear train {n}"),
                 "",
                 "The gear train carries the tens.",
+            )
+            .replace(
+                "Mon, 2 Feb 2026 10:00:00 +0000",
+                &format!("Mon, 2 Feb 2026 {:02}:{:02}:00 +0000", 10 + n / 60, n % 60),
             )
         })
         .collect();
@@ -281,7 +285,7 @@ fn keeps_the_source_contract() {
     let fixture = Fixture {
         args: vec!["mail".to_owned(), path_arg, "--sent".to_owned()],
         items: 300,
-        window: ("2026-02-03", "2026-02-04", 0),
+        window: ("2026-02-02T10:01:00Z", "2026-02-02T10:10:00Z", 10),
         bad: Some((
             vec!["mail".to_owned(), bad_arg, "--sent".to_owned()],
             "bad.mbox: message at byte 0: no From address",

@@ -175,11 +175,12 @@ fn answers_teach_their_authors_once_and_a_new_run_reads_only_new_posts() {
 #[test]
 fn keeps_the_source_contract() {
     let connected = Connected::with_people(&["ada@example.com"]);
-    // A question and 400 answers, post n of January's (n % 28 + 1)th.
+    // A question and 400 answers, post n of January's (n % 28 + 1)th,
+    // each by Ada.
     let mut rows = vec![row(
         1,
         0,
-        Some(2),
+        Some(1),
         None,
         "Tuning the difference engine gear train",
         "<p>Which gears?</p>",
