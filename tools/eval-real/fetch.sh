@@ -5,7 +5,8 @@
 #   tools/eval-real/fetch.sh DEST
 #
 # Each repository is cloned from GitHub (or, when KENNING_REAL_MIRRORS
-# names a folder holding `owner+name/repo` git directories, from there),
+# names a folder of local clones, one per repository named `owner+name`,
+# bare or not, from there),
 # checked to hold its pinned commit, and what the evaluation reads is laid
 # out under DEST:
 #
@@ -30,8 +31,9 @@ clone() {
     if [ ! -d "$into" ]; then
         from="https://github.com/$repo.git"
         if [ -n "$MIRRORS" ]; then
-            for dir in "$MIRRORS/$(echo "$repo" | tr / +)/repo/.git" \
-                       "$MIRRORS/$(echo "$repo" | tr / +)/repo"; do
+            local_name="$MIRRORS/$(echo "$repo" | tr / +)"
+            for dir in "$local_name/.git" "$local_name" "$local_name.git" \
+                       "$local_name/repo/.git" "$local_name/repo"; do
                 if [ -e "$dir/HEAD" ]; then from=$dir; break; fi
             done
         fi
@@ -96,6 +98,9 @@ fi
 BEER=9573647bff33c61bdce2f07a9000a4098fd3074d
 repo=$(clone kevswanberg/beer_tentrr $BEER)
 mkdir -p "$DEST/stackexchange/beer"
-git -C "$repo" show "$BEER:Posts.xml" > "$DEST/stackexchange/beer/Posts.xml"
+if [ ! -s "$DEST/stackexchange/beer/Posts.xml" ]; then
+    git -C "$repo" show "$BEER:Posts.xml" > "$DEST/stackexchange/beer/Posts.xml.part"
+    mv "$DEST/stackexchange/beer/Posts.xml.part" "$DEST/stackexchange/beer/Posts.xml"
+fi
 
 echo "fetched into $DEST" >&2

@@ -51,6 +51,7 @@ fn ring(package: &str) -> Option<Ring> {
         | "kenning-expertise-eval"
         | "kenning-bench-api"
         | "kenning-eval-real"
+        | "kenning-tools-common"
         | "kenning-tests"
         | "kenning-test-macros" => Ring::Root,
         _ => return None,

@@ -159,7 +159,7 @@ fn post_all(server: &Kenning, uploads: &[Value]) -> anyhow::Result<f64> {
     let failure = Mutex::new(None);
     let url = format!(
         "{}/connectors/api/v1/entities-with-action/batch",
-        server.base
+        server.base()
     );
     let started = Instant::now();
     std::thread::scope(|s| {
@@ -211,7 +211,7 @@ fn connect_run(
     let mut child = Command::new(binary)
         .arg("connect")
         .args(args)
-        .args(["--url", &server.base, "--quiet"])
+        .args(["--url", server.base(), "--quiet"])
         .arg("--cursor-dir")
         .arg(cursors)
         .env("KENNING_API_KEY", &server.api_key)

@@ -403,18 +403,3 @@ pub fn standings_fingerprint(url: &str) -> anyhow::Result<Option<String>> {
     };
     Ok(found.into_iter().next().map(|r| r.fingerprint))
 }
-
-/// How many topics somebody learned, as the database at `url` counts them.
-pub fn learned_topics(url: &str) -> anyhow::Result<i64> {
-    #[derive(diesel::QueryableByName)]
-    struct Counted {
-        #[diesel(sql_type = diesel::sql_types::BigInt)]
-        topics: i64,
-    }
-    const COUNT: &str = "SELECT COUNT(*) AS topics FROM topic_learners WHERE people > 0";
-    let found: Vec<Counted> = match url.strip_prefix("sqlite://") {
-        Some(path) => diesel::sql_query(COUNT).load(&mut SqliteConnection::establish(path)?)?,
-        None => diesel::sql_query(COUNT).load(&mut PgConnection::establish(url)?)?,
-    };
-    Ok(found.first().map_or(0, |c| c.topics))
-}

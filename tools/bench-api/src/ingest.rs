@@ -116,7 +116,7 @@ pub fn measure(
     }
     directory::analyze(url)?;
     let kenning = Kenning::start(&binary, url)?;
-    let (base, key) = (kenning.base.clone(), kenning.api_key.clone());
+    let (base, key) = (kenning.base().to_owned(), kenning.api_key.clone());
     let mut rows = Vec::new();
     let mut ways = vec![(args.connections, 1)];
     ways.extend_from_slice(batches);

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use kenning_domain::Scoring;
+use kenning_tools_common::serve::{self, Indexed};
 use serde_json::json;
 
 use crate::args::{fresh_database, Args, Load};
@@ -58,39 +59,19 @@ pub struct MeaningRow {
     peak: f64,
 }
 
-/// How many learned topics the server's index of meanings holds, from
-/// its metrics (-1 without a model).
-fn indexed_topics(base: &str) -> anyhow::Result<i64> {
-    let body = ureq::get(&format!("{base}/metrics"))
-        .call()?
-        .body_mut()
-        .read_to_string()?;
-    body.lines()
-        .find_map(|l| l.strip_prefix("kenning_meaning_topics "))
-        .context("kenning_meaning_topics in /metrics")?
-        .trim()
-        .parse()
-        .context("a number of topics")
-}
-
-/// Waits until the index holds every one of `learned` topics (at most ten
-/// minutes); the seconds it took.
+/// Waits until the index holds every one of `learned` topics, failing
+/// past ten minutes; the seconds it took (none without a model) and the
+/// topics indexed.
 fn wait_indexed(base: &str, learned: i64) -> anyhow::Result<(Option<f64>, i64)> {
-    let started = Instant::now();
-    loop {
-        let topics = indexed_topics(base)?;
-        if topics < 0 {
-            return Ok((None, topics));
-        }
-        if topics >= learned {
-            return Ok((Some(started.elapsed().as_secs_f64()), topics));
-        }
-        anyhow::ensure!(
-            started.elapsed() < Duration::from_secs(600),
-            "{topics} of {learned} topics indexed after ten minutes"
-        );
-        std::thread::sleep(Duration::from_millis(100));
+    let Indexed { seconds, topics } = serve::wait_indexed(base, learned, Duration::from_secs(600))?;
+    if topics < 0 {
+        return Ok((None, topics));
     }
+    anyhow::ensure!(
+        topics >= learned,
+        "{topics} of {learned} topics indexed after ten minutes"
+    );
+    Ok((Some(seconds), topics))
 }
 
 /// A model's directory: `variable`, else where the Makefile unpacks it,
@@ -133,7 +114,7 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
         directory::add_people(&db, 0, directory::EXPERTS)?;
         directory::add_expertise(&url, &keys, &Scoring::default())?;
         directory::analyze(&url)?;
-        let learned = directory::learned_topics(&url)?;
+        let learned = serve::learned_topics(&url)?;
         let (english, multilingual) = (english.display(), multilingual.display());
         let (model, others) = match models {
             Models::English => (english.to_string(), None),
@@ -147,10 +128,10 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
         let started = Instant::now();
         let kenning = Kenning::start_with(&binary, &url, &env)?;
         let ready = started.elapsed().as_secs_f64();
-        let (indexed, topics) = wait_indexed(&kenning.base, learned)?;
+        let (indexed, topics) = wait_indexed(kenning.base(), learned)?;
         let (resident, _) = kenning.memory()?;
 
-        let (base, key) = (kenning.base.clone(), kenning.api_key.clone());
+        let (base, key) = (kenning.base().to_owned(), kenning.api_key.clone());
         let upload = Arc::new(move |c: usize, n: u64| Request {
             method: "POST",
             url: format!("{base}/connectors/api/v1/entities-with-action"),
@@ -167,7 +148,7 @@ pub fn measure(args: &Args, backend: &str) -> anyhow::Result<Vec<MeaningRow>> {
             &format!("{backend} {mode} uploads"),
         );
 
-        let (base, token) = (kenning.base.clone(), kenning.token.clone());
+        let (base, token) = (kenning.base().to_owned(), kenning.token.clone());
         let ask = |query: fn(usize, u64) -> String| {
             let (base, token) = (base.clone(), token.clone());
             Arc::new(move |c: usize, n: u64| Request {

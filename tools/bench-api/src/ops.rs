@@ -156,7 +156,7 @@ pub fn page_operations(kenning: &Kenning, cookie: &str, size: u64) -> Vec<Operat
     let page = |name: &'static str,
                 target: Target,
                 path: Box<dyn Fn(usize, u64) -> String + Send + Sync>| {
-        let (base, cookie) = (kenning.base.clone(), cookie.to_owned());
+        let (base, cookie) = (kenning.base().to_owned(), cookie.to_owned());
         Operation {
             name,
             make: Arc::new(move |c, n| Request {
@@ -371,7 +371,7 @@ struct KenningView {
 
 fn kenning_view(kenning: &Kenning) -> KenningView {
     KenningView {
-        base: kenning.base.clone(),
+        base: kenning.base().to_owned(),
         token: kenning.token.clone(),
         api_key: kenning.api_key.clone(),
     }

@@ -2,31 +2,26 @@
 //! operator would, and the bare actix-web baseline.
 
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 use std::sync::Arc;
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use actix_web::{web, App, HttpResponse, HttpServer};
 use anyhow::{bail, Context};
 use kenning_domain::UserId;
 use kenning_ports::UserStore;
 use kenning_store_diesel::Database;
+use kenning_tools_common::serve::{command, Server};
 use serde_json::json;
 use uuid::Uuid;
 
-/// A free port on the loopback interface.
-fn free_port() -> anyhow::Result<u16> {
-    Ok(TcpListener::bind("127.0.0.1:0")?.local_addr()?.port())
-}
+pub use kenning_tools_common::serve::release_binary;
 
 /// A running `kenning serve`.
 #[derive(Debug)]
 pub struct Kenning {
-    child: Child,
-    /// `http://127.0.0.1:PORT`.
-    pub base: String,
+    server: Server,
     /// An access token with every scope.
     pub token: String,
     /// A connector API key.
@@ -34,24 +29,9 @@ pub struct Kenning {
 }
 
 impl Kenning {
-    /// Runs `kenning` once with `args` and returns what it printed on
-    /// stdout, trimmed.
-    fn command(binary: &Path, url: &str, args: &[&str]) -> anyhow::Result<String> {
-        let out = Command::new(binary)
-            .args(args)
-            .env("DATABASE_URL", url)
-            .stderr(Stdio::inherit())
-            .output()
-            .with_context(|| format!("run {}", binary.display()))?;
-        if !out.status.success() {
-            bail!("`kenning {}` failed: {}", args.join(" "), out.status);
-        }
-        Ok(String::from_utf8(out.stdout)?.trim().to_owned())
-    }
-
     /// Applies the migrations to the database at `url`.
     pub fn migrate(binary: &Path, url: &str) -> anyhow::Result<()> {
-        Self::command(binary, url, &["migrate"]).map(|_| ())
+        command(binary, url, &["migrate"]).map(|_| ())
     }
 
     /// Starts `binary` on the database at `url` and waits until it is
@@ -62,43 +42,35 @@ impl Kenning {
 
     /// [`Kenning::start`] with more settings in the environment.
     pub fn start_with(binary: &Path, url: &str, settings: &[(&str, &str)]) -> anyhow::Result<Self> {
-        let token = Self::command(binary, url, &["token", "create", "--name", "bench"])?;
-        let api_key = Self::command(binary, url, &["apikey", "create", "--name", "bench"])?;
-        let port = free_port()?;
-        let child = Command::new(binary)
-            .arg("serve")
-            .env("DATABASE_URL", url)
-            .env("KENNING_BIND", format!("127.0.0.1:{port}"))
-            // The benchmark is one client sending as fast as it can.
-            .env("KENNING_REQUESTS_PER_MINUTE", "100000000")
-            .env("KENNING_PURGE_INTERVAL_SECS", "86400")
-            // The page at 90% by offset measures what a deep offset costs,
-            // far past the maximum offset a server allows by default.
-            .env("KENNING_MAX_OFFSET", u32::MAX.to_string())
-            .env("RUST_LOG", "warn")
-            .envs(settings.iter().copied())
-            .stdout(Stdio::null())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .with_context(|| format!("start {}", binary.display()))?;
-        let server = Self {
-            child,
-            base: format!("http://127.0.0.1:{port}"),
+        let token = command(binary, url, &["token", "create", "--name", "bench"])?;
+        let api_key = command(binary, url, &["apikey", "create", "--name", "bench"])?;
+        // The page at 90% by offset measures what a deep offset costs,
+        // far past the maximum offset a server allows by default.
+        let max_offset = u32::MAX.to_string();
+        let mut environment = vec![("KENNING_MAX_OFFSET", max_offset.as_str())];
+        environment.extend_from_slice(settings);
+        let server =
+            Server::start::<&str>(binary, url, &[], &environment, Duration::from_secs(600))?;
+        Ok(Self {
+            server,
             token,
             api_key,
-        };
-        wait_ready(&format!("{}/readyz", server.base), Duration::from_secs(600))?;
-        Ok(server)
+        })
+    }
+
+    /// `http://127.0.0.1:PORT`.
+    pub fn base(&self) -> &str {
+        &self.server.base
     }
 
     /// Signs the person with `email` in to the web app through a sign-in
     /// link, as a browser would (its page, then its button); the
     /// session's cookie (`name=value`).
     pub fn sign_in(&self, binary: &Path, url: &str, email: &str) -> anyhow::Result<String> {
-        let link = Self::command(
+        let link = command(
             binary,
             url,
-            &["signin-link", "--email", email, "--public-url", &self.base],
+            &["signin-link", "--email", email, "--public-url", self.base()],
         )?;
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
@@ -127,7 +99,7 @@ impl Kenning {
         let response = agent
             .post(&link)
             .header("Cookie", &link_cookie)
-            .header("Origin", &self.base)
+            .header("Origin", self.base())
             .content_type("application/x-www-form-urlencoded")
             .send(format!("csrf={token}"))?;
         cookie(&response, "kenning_session")
@@ -144,8 +116,8 @@ impl Kenning {
             .into();
         let mut raw = 0;
         let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-        let search = format!("{}/?q={}", self.base, query.replace(' ', "+"));
-        for url in [search, format!("{}/static/kenning.css", self.base)] {
+        let search = format!("{}/?q={}", self.base(), query.replace(' ', "+"));
+        for url in [search, format!("{}/static/kenning.css", self.base())] {
             let mut response = agent.get(&url).header("Cookie", cookie).call()?;
             if !response.status().is_success() {
                 bail!("{url} answered {}", response.status());
@@ -161,7 +133,7 @@ impl Kenning {
     /// in seconds, by stage name (`kenning_upload_stage_seconds`).
     pub fn stage_seconds(&self) -> anyhow::Result<Vec<(String, f64)>> {
         const SERIES: &str = "kenning_upload_stage_seconds_total{stage=\"";
-        let body = ureq::get(&format!("{}/metrics", self.base))
+        let body = ureq::get(&format!("{}/metrics", self.base()))
             .call()?
             .body_mut()
             .read_to_string()?;
@@ -178,7 +150,7 @@ impl Kenning {
 
     /// The server's resident memory now and at its peak, in MiB.
     pub fn memory(&self) -> anyhow::Result<(f64, f64)> {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))?;
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.server.id()))?;
         let field = |name: &str| -> anyhow::Result<f64> {
             let line = status
                 .lines()
@@ -193,38 +165,6 @@ impl Kenning {
         };
         Ok((field("VmRSS:")?, field("VmHWM:")?))
     }
-}
-
-impl Drop for Kenning {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn wait_ready(url: &str, patience: Duration) -> anyhow::Result<()> {
-    let started = Instant::now();
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(5)))
-        .build()
-        .into();
-    while started.elapsed() < patience {
-        if let Ok(response) = agent.get(url).call() {
-            if response.status().is_success() {
-                return Ok(());
-            }
-        }
-        thread::sleep(Duration::from_millis(200));
-    }
-    bail!("{url} was not ready within {} s", patience.as_secs())
-}
-
-/// The path of the release binary next to this one.
-pub fn release_binary() -> anyhow::Result<PathBuf> {
-    let me = std::env::current_exe()?;
-    let folder = me.parent().context("the benchmark binary has a folder")?;
-    Ok(folder.join("kenning"))
 }
 
 /// `GET /user/{id}`: the user as `user(globalUserId)` answers it, read

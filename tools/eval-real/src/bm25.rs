@@ -1,116 +1,54 @@
-//! The lexical baseline: Okapi BM25 over one document per person, the
-//! texts of all their uploads as the sources give them.
-//!
-//! score(d, q) = Σ over the query's terms t of
-//! idf(t) × tf(t, d) × (k1 + 1) / (tf(t, d) + k1 × (1 − b + b × |d| / avgdl)),
-//! idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5)), k1 = 1.2, b = 0.75.
+//! The lexical baseline: BM25 ([`kenning_tools_common::bm25`]) over one
+//! document per person, the texts of all their uploads as the sources
+//! give them; people in the order of their addresses, so equal scores
+//! come by address.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
 
-use rust_stemmers::{Algorithm, Stemmer};
+use kenning_tools_common::bm25::{Analyzer, Bm25, Parameters};
 
-const K1: f64 = 1.2;
-const B: f64 = 0.75;
-
-/// Lower-cased words (runs of letters and digits) of two characters or
-/// more, NLTK's English stop words left out, Snowball-stemmed.
-pub struct Analyzer {
-    stemmer: Stemmer,
-    stop_words: HashSet<String>,
-}
-
-impl std::fmt::Debug for Analyzer {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Analyzer").finish_non_exhaustive()
-    }
-}
-
-impl Analyzer {
-    pub fn english() -> Self {
-        Self {
-            stemmer: Stemmer::create(Algorithm::English),
-            stop_words: stop_words::get("en")
-                .into_iter()
-                .map(|w| w.trim().to_lowercase())
-                .collect(),
-        }
-    }
-
-    pub fn terms(&self, text: &str) -> Vec<String> {
-        text.split(|c: char| !c.is_alphanumeric())
-            .filter(|w| w.chars().nth(1).is_some())
-            .map(str::to_lowercase)
-            .filter(|w| !self.stop_words.contains(w))
-            .map(|w| self.stemmer.stem(&w).into_owned())
-            .collect()
-    }
-}
+use crate::sources::{Kind, Read};
 
 /// An index of one document per person.
 #[derive(Debug)]
-pub struct Bm25 {
+pub struct People {
     analyzer: Analyzer,
+    /// The e-mail address of each document.
     people: Vec<String>,
-    postings: HashMap<String, Vec<(usize, u32)>>,
-    lengths: Vec<f64>,
-    average: f64,
+    index: Bm25,
 }
 
-impl Bm25 {
-    /// The index of `documents`: each person's e-mail address and texts.
-    pub fn new<'a>(documents: impl Iterator<Item = (&'a String, &'a Vec<String>)>) -> Self {
+impl People {
+    /// The index of what `read` teaches, each person's texts of every
+    /// source one document.
+    pub fn new(read: &BTreeMap<Kind, Read>) -> Self {
         let analyzer = Analyzer::english();
-        let mut people = Vec::new();
-        let mut postings: HashMap<String, Vec<(usize, u32)>> = HashMap::new();
-        let mut lengths = Vec::new();
-        for (d, (person, texts)) in documents.enumerate() {
-            let mut counts: HashMap<String, u32> = HashMap::new();
-            let mut length = 0usize;
-            for text in texts {
-                for term in analyzer.terms(text) {
-                    length += 1;
-                    *counts.entry(term).or_default() += 1;
-                }
-            }
-            for (term, count) in counts {
-                postings.entry(term).or_default().push((d, count));
-            }
-            people.push(person.clone());
-            lengths.push(length as f64);
-        }
-        let average = lengths.iter().sum::<f64>() / lengths.len().max(1) as f64;
+        let people: Vec<String> = read
+            .values()
+            .flat_map(|source| source.people.keys())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .cloned()
+            .collect();
+        let documents = people.iter().map(|email| {
+            read.values()
+                .filter_map(|source| source.people.get(email))
+                .flat_map(|named| &named.texts)
+                .flat_map(|text| analyzer.terms(text))
+        });
+        let index = Bm25::new(documents, Parameters::default());
         Self {
             analyzer,
             people,
-            postings,
-            lengths,
-            average,
+            index,
         }
     }
 
     /// The people whose documents match `query`, best first (ties by
     /// address).
     pub fn rank(&self, query: &str) -> Vec<String> {
-        let n = self.people.len() as f64;
-        let mut scores: HashMap<usize, f64> = HashMap::new();
-        for term in self.analyzer.terms(query) {
-            let Some(postings) = self.postings.get(&term) else {
-                continue;
-            };
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(d, tf) in postings {
-                let tf = f64::from(tf);
-                let norm = K1 * (1.0 - B + B * self.lengths[d] / self.average.max(1.0));
-                *scores.entry(d).or_default() += idf * tf * (K1 + 1.0) / (tf + norm);
-            }
-        }
-        let mut ranked: Vec<(usize, f64)> = scores.into_iter().collect();
-        ranked.sort_by(|a, b| {
-            b.1.total_cmp(&a.1)
-                .then_with(|| self.people[a.0].cmp(&self.people[b.0]))
-        });
-        ranked
+        self.index
+            .search(&self.analyzer.terms(query))
             .into_iter()
             .map(|(d, _)| self.people[d].clone())
             .collect()
@@ -120,16 +58,50 @@ impl Bm25 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sources::Named;
+
+    fn read(people: &[(&str, &[&str])]) -> Read {
+        Read {
+            people: people
+                .iter()
+                .map(|(email, texts)| {
+                    let named = Named {
+                        texts: texts.iter().map(|t| (*t).to_owned()).collect(),
+                        ..Named::default()
+                    };
+                    ((*email).to_owned(), named)
+                })
+                .collect(),
+            ..Read::default()
+        }
+    }
 
     #[test]
-    fn the_person_who_wrote_a_rare_word_comes_first() {
-        let docs = [
-            ("a".to_owned(), vec!["hops and malt, hops".to_owned()]),
-            ("b".to_owned(), vec!["malt and barley".to_owned()]),
-        ];
-        let index = Bm25::new(docs.iter().map(|(p, t)| (p, t)));
-        assert_eq!(index.rank("hops"), vec!["a"]);
-        assert_eq!(index.rank("malt")[..].len(), 2);
+    fn people_are_ranked_by_their_texts_of_every_source() {
+        let sources = BTreeMap::from([
+            (
+                Kind::Git,
+                read(&[("b@x", &["hops and malt"]), ("c@x", &["barley"])]),
+            ),
+            (
+                Kind::Mail,
+                read(&[("a@x", &["hops and malt, hops"]), ("c@x", &["hops"])]),
+            ),
+        ]);
+        let index = People::new(&sources);
+        // Twice for a@x; once for b@x and c@x alike, in a document as
+        // long, so by address.
+        assert_eq!(index.rank("hops"), ["a@x", "b@x", "c@x"]);
+        assert_eq!(index.rank("malt barley"), ["c@x", "b@x", "a@x"]);
         assert!(index.rank("nothing").is_empty());
+    }
+
+    #[test]
+    fn equal_scores_come_by_address() {
+        let sources = BTreeMap::from([(
+            Kind::Slack,
+            read(&[("z@x", &["hops"]), ("m@x", &["hops"]), ("a@x", &["malt"])]),
+        )]);
+        assert_eq!(People::new(&sources).rank("hops"), ["m@x", "z@x"]);
     }
 }

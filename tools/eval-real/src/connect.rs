@@ -19,8 +19,7 @@ pub struct Ingest {
     pub exit: Option<i32>,
     pub seconds: f64,
     /// Uploads stored, and the topic rows they keep.
-    pub uploads: i64,
-    pub topics: i64,
+    pub stored: store::Stored,
     /// Bytes the database grew by.
     pub bytes: i64,
 }
@@ -56,7 +55,7 @@ impl Connector<'_> {
             .args(["connect", kind.command()])
             .arg(kind.path(data))
             .args(kind.connect_args())
-            .args(["--url", &kenning.base, "--report", "--quiet"])
+            .args(["--url", kenning.base(), "--report", "--quiet"])
             .arg("--cursor-dir")
             .arg(cursors)
             .env("KENNING_API_KEY", api_key);
@@ -70,14 +69,13 @@ impl Connector<'_> {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        let (uploads, topics) = store::uploads_and_topics(database, kind.entity_types())?;
+        let stored = store::stored(database, kind.entity_types())?;
         Ok(Ingest {
             kind,
             summary: said,
             exit: out.status.code(),
             seconds,
-            uploads,
-            topics,
+            stored,
             bytes: store::bytes(database)? - before,
         })
     }

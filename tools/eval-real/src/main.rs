@@ -11,6 +11,7 @@
 mod bm25;
 mod connect;
 mod measure;
+mod noise;
 mod people;
 mod report;
 mod rules;
@@ -22,8 +23,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use kenning_tools_common::serve::Indexed;
 
 use crate::measure::Answers;
+use crate::noise::{Probe, Top};
 use crate::people::People;
 use crate::rules::Question;
 use crate::server::{Kenning, Meaning};
@@ -127,7 +130,7 @@ fn main() -> anyhow::Result<()> {
         eprintln!(
             "{}: {} uploads stored in {:.0} s",
             kind.label(),
-            ingest.uploads,
+            ingest.stored.uploads,
             ingest.seconds
         );
         ingests.push(ingest);
@@ -136,11 +139,12 @@ fn main() -> anyhow::Result<()> {
         english: args.english.clone(),
         other: args.other.clone(),
     };
-    let systems = ask_all(
+    let probes = noise::probes(&read);
+    let (systems, probed) = ask_all(
         kenning,
-        (&binary, &url, &path),
+        (&binary, &url),
         &models,
-        &questions,
+        (&questions, &probes),
         &people,
         &read,
     )?;
@@ -149,20 +153,23 @@ fn main() -> anyhow::Result<()> {
     report::print_scores(&questions, &systems);
     println!();
     report::print_questions(&questions, &systems, &people);
+    println!();
+    report::print_probes(&probes, &probed, &people);
     Ok(())
 }
 
 /// Every question asked of the server without the models (`off`,
-/// stopped after), of BM25, and of the same database (`binary`, its URL
-/// and path) served with the default `models`.
+/// stopped after), of BM25, and of the same database (`binary` and its
+/// URL) served with the default `models`; and every probe's best answer
+/// from the default and from `off`, in that order.
 fn ask_all(
     off: Kenning,
-    (binary, url, path): (&Path, &str, &str),
+    (binary, url): (&Path, &str),
     models: &Meaning,
-    questions: &[Question],
+    (questions, probes): (&[Question], &[Probe]),
     people: &People,
     read: &BTreeMap<Kind, Read>,
-) -> anyhow::Result<Vec<Answers>> {
+) -> anyhow::Result<(Vec<Answers>, Vec<[Top; 2]>)> {
     let by_id: HashMap<String, String> = people
         .iter()
         .map(|(email, p)| (p.id.clone(), email.clone()))
@@ -170,23 +177,21 @@ fn ask_all(
     let meaning_off = Answers::ask("meaning off", questions, people, &mut |q| {
         measure::kenning_ranked(&off, q, &by_id)
     });
+    let probed_off: Vec<Top> = probes
+        .iter()
+        .map(|p| noise::top(measure::kenning_scored(&off, &p.text, &by_id)))
+        .collect();
     drop(off);
-    let mut documents: BTreeMap<&String, Vec<String>> = BTreeMap::new();
-    for source in read.values() {
-        for (email, named) in &source.people {
-            documents
-                .entry(email)
-                .or_default()
-                .extend(named.texts.iter().cloned());
-        }
-    }
-    let index = bm25::Bm25::new(documents.iter().map(|(e, t)| (*e, t)));
+    let index = bm25::People::new(read);
     let bm25 = Answers::ask("BM25", questions, people, &mut |q| {
         measure::bm25_ranked(&index, q)
     });
     let with = Kenning::start(binary, url, models)?;
-    let learned = store::learned_topics(path)?;
-    let (seconds, indexed) = with.wait_indexed(learned)?;
+    let learned = kenning_tools_common::serve::learned_topics(url)?;
+    let Indexed {
+        seconds,
+        topics: indexed,
+    } = with.wait_indexed(learned)?;
     eprintln!("{indexed} of {learned} learned topics indexed by meaning in {seconds:.0} s");
     // Asked of a partial index, the default is not what it says: the
     // table names it so.
@@ -198,5 +203,15 @@ fn ask_all(
     let default = Answers::ask(&system, questions, people, &mut |q| {
         measure::kenning_ranked(&with, q, &by_id)
     });
-    Ok(vec![default, meaning_off, bm25])
+    let probed = probes
+        .iter()
+        .zip(probed_off)
+        .map(|(p, off)| {
+            [
+                noise::top(measure::kenning_scored(&with, &p.text, &by_id)),
+                off,
+            ]
+        })
+        .collect();
+    Ok((vec![default, meaning_off, bm25], probed))
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use serde_json::json;
 
-use crate::bm25::Bm25;
+use crate::bm25;
 use crate::people::People;
 use crate::rules::Question;
 use crate::server::Kenning;
@@ -40,8 +40,8 @@ pub fn ranks(ranked: &[String], expected: &str, kind: Kind, people: &People) -> 
     }
 }
 
-const EXPERTS: &str =
-    "query experts($q: String!, $limit: Int) { experts(query: $q, limit: $limit) { user { globalUserId } } }";
+const EXPERTS: &str = "query experts($q: String!, $limit: Int) \
+     { experts(query: $q, limit: $limit) { user { globalUserId } score } }";
 
 /// The people `kenning` ranks for `query`, by e-mail address; an error
 /// answer is no one, said on standard error.
@@ -50,13 +50,28 @@ pub fn kenning_ranked(
     query: &str,
     by_id: &HashMap<String, String>,
 ) -> Vec<String> {
+    kenning_scored(kenning, query, by_id)
+        .into_iter()
+        .map(|(email, _)| email)
+        .collect()
+}
+
+/// The people `kenning` ranks for `query`, by e-mail address, each with
+/// their score; an error answer is no one, said on standard error.
+pub fn kenning_scored(
+    kenning: &Kenning,
+    query: &str,
+    by_id: &HashMap<String, String>,
+) -> Vec<(String, f64)> {
     match kenning.graphql(EXPERTS, json!({ "q": query, "limit": LIMIT })) {
         Ok(data) => data["experts"]
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|e| e["user"]["globalUserId"].as_str())
-            .filter_map(|id| by_id.get(id).cloned())
+            .filter_map(|e| {
+                let id = e["user"]["globalUserId"].as_str()?;
+                Some((by_id.get(id)?.clone(), e["score"].as_f64()?))
+            })
             .collect(),
         Err(e) => {
             eprintln!("experts({query:?}) failed: {e:#}");
@@ -66,7 +81,7 @@ pub fn kenning_ranked(
 }
 
 /// BM25's ranking for `query`, cut as `experts` is.
-pub fn bm25_ranked(index: &Bm25, query: &str) -> Vec<String> {
+pub fn bm25_ranked(index: &bm25::People, query: &str) -> Vec<String> {
     let mut ranked = index.rank(query);
     ranked.truncate(LIMIT);
     ranked

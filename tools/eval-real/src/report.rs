@@ -4,25 +4,30 @@
 
 use crate::connect::Ingest;
 use crate::measure::{scores, Answers, Ranks};
+use crate::noise::{Probe, Top};
 use crate::people::People;
 use crate::rules::Question;
 use crate::sources::Kind;
 
 /// What each source's run said and left in the database.
 pub fn print_ingest(ingests: &[Ingest], people: &People) {
-    println!("| source | people | uploads stored | topics per upload | bytes per upload | seconds | exit |");
-    println!("|---|---|---|---|---|---|---|");
+    println!(
+        "| source | people | uploads stored | topics per upload | most topics in one upload \
+         | bytes per upload | seconds | exit |"
+    );
+    println!("|---|---|---|---|---|---|---|---|");
     for i in ingests {
         let of_source = people
             .values()
             .filter(|p| p.sources.contains(&i.kind))
             .count();
-        let per = |x: i64| x as f64 / i.uploads.max(1) as f64;
+        let per = |x: i64| x as f64 / i.stored.uploads.max(1) as f64;
         println!(
-            "| {} | {of_source} | {} | {:.1} | {:.0} | {:.0} | {} |",
+            "| {} | {of_source} | {} | {:.1} | {} | {:.0} | {:.0} | {} |",
             i.kind.label(),
-            i.uploads,
-            per(i.topics),
+            i.stored.uploads,
+            per(i.stored.topics),
+            i.stored.most_topics,
             per(i.bytes),
             i.seconds,
             i.exit.map_or("signal".to_owned(), |c| c.to_string())
@@ -106,4 +111,44 @@ pub fn print_questions(questions: &[Question], systems: &[Answers], people: &Peo
         }
         println!();
     }
+}
+
+/// Every probe and its best answer with the default models and with
+/// `--meaning off`, then how many answered somebody at 50 or more.
+pub fn print_probes(probes: &[Probe], probed: &[[Top; 2]], people: &People) {
+    println!(
+        "| made of | question | default: best score (whom) | meaning off: best score (whom) |"
+    );
+    println!("|---|---|---|---|");
+    let said = |top: &Top| match top {
+        Some((email, score)) => {
+            let name = people
+                .get(email)
+                .and_then(|p| p.name.clone())
+                .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_owned());
+            format!("{score:.0} ({name})")
+        }
+        None => "nobody".to_owned(),
+    };
+    let mut reached = [0; 2];
+    for (probe, tops) in probes.iter().zip(probed) {
+        for (n, top) in tops.iter().enumerate() {
+            if top.as_ref().is_some_and(|(_, score)| *score >= 50.0) {
+                reached[n] += 1;
+            }
+        }
+        println!(
+            "| {} | {} | {} | {} |",
+            probe.what,
+            probe.text,
+            said(&tops[0]),
+            said(&tops[1])
+        );
+    }
+    println!(
+        "\n{} of {} answer somebody at 50 or more with the default models, {} with --meaning off.",
+        reached[0],
+        probes.len(),
+        reached[1]
+    );
 }

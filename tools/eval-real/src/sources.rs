@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use kenning_tools_common::html_to_text;
 use kenning_upload::connect::{self, chat, git, mail, stackexchange, Found, Identity, Window};
 
 /// The commit of swaywm/sway the git source is read at.
@@ -66,11 +67,45 @@ impl Kind {
 
     /// The arguments of `kenning connect` after the source's path.
     pub fn connect_args(self) -> Vec<String> {
+        self.reading().args.iter().map(|&a| a.to_owned()).collect()
+    }
+
+    /// How the source of this kind is read, by `kenning connect` and in
+    /// process alike: one arm per kind, so that the two cannot drift.
+    fn reading(self) -> Reading {
         match self {
-            Kind::Git => vec!["--revision".into(), SWAY_COMMIT.into()],
-            Kind::Mail => vec!["--sent".into()],
-            Kind::Slack => Vec::new(),
-            Kind::StackExchange => vec!["--ids-are-external-ids".into()],
+            Kind::Git => Reading {
+                args: &["--revision", SWAY_COMMIT],
+                open: |path| Ok(Box::new(git::Repository::open(path, SWAY_COMMIT)?)),
+            },
+            Kind::Mail => Reading {
+                args: &["--sent"],
+                open: |path| {
+                    let rules = mail::Rules {
+                        all_sent: true,
+                        senders: Vec::new(),
+                        own: Vec::new(),
+                    };
+                    Ok(Box::new(mail::mbox::Mbox::open(path, rules)?))
+                },
+            },
+            Kind::Slack => Reading {
+                args: &[],
+                open: |path| {
+                    Ok(Box::new(chat::slack::Export::open(
+                        path,
+                        chat::Scope::default(),
+                    )?))
+                },
+            },
+            Kind::StackExchange => Reading {
+                args: &["--ids-are-external-ids"],
+                open: |path| {
+                    Ok(Box::new(
+                        stackexchange::Site::open(path)?.with_ids_as_external_ids(true),
+                    ))
+                },
+            },
         }
     }
 
@@ -118,35 +153,32 @@ pub struct Read {
     pub uploads: u64,
 }
 
-/// Opens the source of `kind` at `path` as `kenning connect` does.
-fn open(kind: Kind, path: &Path) -> anyhow::Result<Box<dyn connect::Source>> {
-    Ok(match kind {
-        Kind::Git => Box::new(git::Repository::open(path, SWAY_COMMIT)?),
-        Kind::Mail => Box::new(mail::mbox::Mbox::open(
-            path,
-            mail::Rules {
-                all_sent: true,
-                senders: Vec::new(),
-                own: Vec::new(),
-            },
-        )?),
-        Kind::Slack => Box::new(chat::slack::Export::open(path, chat::Scope::default())?),
-        Kind::StackExchange => Box::new(stackexchange::Site::open(path)?),
-    })
+/// A kind's source as `kenning connect` reads it: the arguments after
+/// its path, and the same reader opened in process.
+struct Reading {
+    args: &'static [&'static str],
+    open: fn(&Path) -> anyhow::Result<Box<dyn connect::Source>>,
 }
 
 /// Reads the source of `kind` under `data` whole: who it teaches and with
 /// which texts (HTML read as text).
 pub fn read(kind: Kind, data: &Path) -> anyhow::Result<Read> {
     let path = kind.path(data);
-    let mut source = open(kind, &path).with_context(|| format!("open {}", path.display()))?;
+    let mut source =
+        (kind.reading().open)(&path).with_context(|| format!("open {}", path.display()))?;
     let mut read = Read::default();
     source.read(None, &Window::default(), &mut |found| {
         if let Found::Item(item) = found {
             read.items += 1;
             let texts: Vec<String> = connect::texts_as_sent(&item)
                 .into_iter()
-                .map(|t| if t.html { strip_html(&t.text) } else { t.text })
+                .map(|t| {
+                    if t.html {
+                        html_to_text(&t.text)
+                    } else {
+                        t.text
+                    }
+                })
                 .collect();
             for (identity, _) in &item.actions {
                 let Some(email) = kind.email_of(identity) else {
@@ -166,35 +198,9 @@ pub fn read(kind: Kind, data: &Path) -> anyhow::Result<Read> {
     Ok(read)
 }
 
-/// `html` as text: tags left out, entities decoded.
-fn strip_html(html: &str) -> String {
-    let mut text = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => {
-                in_tag = false;
-                text.push(' ');
-            }
-            _ if !in_tag => text.push(c),
-            _ => {}
-        }
-    }
-    html_escape::decode_html_entities(&text).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_is_read_as_its_text() {
-        assert_eq!(
-            strip_html("<p>Citra &amp; <b>hops</b></p>").trim(),
-            "Citra &  hops"
-        );
-    }
 
     #[test]
     fn a_person_without_an_address_gets_one_of_their_key() {

@@ -24,8 +24,18 @@ pub fn bytes(path: &str) -> anyhow::Result<i64> {
     )
 }
 
-/// The uploads stored of `entity_types`, and the topic rows they keep.
-pub fn uploads_and_topics(path: &str, entity_types: &[&str]) -> anyhow::Result<(i64, i64)> {
+/// What the uploads of a source's entity types left in the database.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Stored {
+    pub uploads: i64,
+    /// The topic rows they keep, all together.
+    pub topics: i64,
+    /// The most topic rows one of them keeps.
+    pub most_topics: i64,
+}
+
+/// What the uploads of `entity_types` keep.
+pub fn stored(path: &str, entity_types: &[&str]) -> anyhow::Result<Stored> {
     let mut conn = SqliteConnection::establish(path)?;
     let list = entity_types
         .iter()
@@ -43,14 +53,17 @@ pub fn uploads_and_topics(path: &str, entity_types: &[&str]) -> anyhow::Result<(
              WHERE a.entity_type IN ({list})"
         ),
     )?;
-    Ok((uploads, topics))
-}
-
-/// How many topics somebody learned.
-pub fn learned_topics(path: &str) -> anyhow::Result<i64> {
-    let mut conn = SqliteConnection::establish(path)?;
-    count(
+    let most_topics = count(
         &mut conn,
-        "SELECT COUNT(*) AS n FROM topic_learners WHERE people > 0",
-    )
+        &format!(
+            "SELECT COALESCE(MAX(k), 0) AS n FROM (SELECT COUNT(*) AS k FROM action_topics t \
+             JOIN actions a ON a.id = t.action_id WHERE a.entity_type IN ({list}) \
+             GROUP BY t.action_id)"
+        ),
+    )?;
+    Ok(Stored {
+        uploads,
+        topics,
+        most_topics,
+    })
 }

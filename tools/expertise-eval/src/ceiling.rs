@@ -28,8 +28,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use kenning_keyphrase::KeyphraseExtractor;
+use kenning_tools_common::bm25::{Analyzer, Bm25, Parameters};
 
-use crate::bm25::{Analyzer, Bm25, Parameters};
 use crate::metrics::{judge, Tally};
 use crate::rng::SplitMix64;
 use crate::routing::field_of;
@@ -204,7 +204,7 @@ impl Feedback {
             }
         }
         Self {
-            profiles: Bm25::new(&profiles(world, &analyzer), Parameters::default()),
+            profiles: Bm25::new(profiles(world, &analyzer), Parameters::default()),
             documents: Bm25::new(&documents, Parameters::default()),
             analyzer,
             document_counts,

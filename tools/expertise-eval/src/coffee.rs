@@ -17,11 +17,12 @@ use std::path::{Path, PathBuf};
 use anyhow::Context;
 use chrono::{DateTime, SecondsFormat, Utc};
 use kenning_domain::Descriptor;
+use kenning_tools_common::html_to_text;
 use kenning_upload::connect::{self, Found, Source, Window};
 
 use crate::commits::descriptor;
 use crate::posts::{self, Post, PostKind};
-use crate::text::{html_to_text, one_line};
+use crate::text::one_line;
 use crate::world::{Evaluation, Query, Text, Upload, World};
 
 /// The share of answers written before the cut-off.

@@ -4,7 +4,6 @@
 //! `docs/expertise.md`.
 
 mod asking;
-mod bm25;
 mod ceiling;
 mod coffee;
 mod commits;
@@ -30,8 +29,8 @@ use std::time::{Duration, Instant};
 use anyhow::{bail, Context};
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_meaning::{load_model, StaticVectors, Transformer};
+use kenning_tools_common::bm25::Analyzer;
 
-use crate::bm25::Analyzer;
 use crate::run::{run, Embedders, Failure, Outcome, KENNINGS};
 use crate::systems::NAMES;
 use crate::world::Evaluation;

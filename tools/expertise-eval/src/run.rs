@@ -8,8 +8,8 @@ use std::time::Duration;
 use kenning_domain::TextFormat;
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::{Embedder, TopicExtractor};
+use kenning_tools_common::bm25::Analyzer;
 
-use crate::bm25::Analyzer;
 use crate::metrics::{judge, Tally};
 use crate::rng::SplitMix64;
 use crate::systems::{DocumentBm25, Kenning, MostActive, ProfileBm25, RandomOrder, Ranker, NAMES};

@@ -17,8 +17,8 @@ use kenning_domain::{
 use kenning_keyphrase::KeyphraseExtractor;
 use kenning_ports::Embedder;
 use kenning_store_memory::MemoryStore;
+use kenning_tools_common::bm25::{Analyzer, Bm25, Parameters};
 
-use crate::bm25::{Analyzer, Bm25, Parameters};
 use crate::rng::SplitMix64;
 use crate::world::{within_the_query_limit, World};
 

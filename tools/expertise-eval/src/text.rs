@@ -1,25 +1,5 @@
 //! Plain text for the baselines and the queries.
 
-/// The text of an HTML fragment: every tag becomes a space (so that
-/// `</p><p>` does not glue two words), then entities are decoded. Enough
-/// for the Stack Exchange bodies, which hold no scripts or styles.
-pub fn html_to_text(html: &str) -> String {
-    let mut out = String::with_capacity(html.len());
-    let mut in_tag = false;
-    for c in html.chars() {
-        match (in_tag, c) {
-            (false, '<') => in_tag = true,
-            (true, '>') => {
-                in_tag = false;
-                out.push(' ');
-            }
-            (false, c) => out.push(c),
-            (true, _) => {}
-        }
-    }
-    html_escape::decode_html_entities(&out).into_owned()
-}
-
 /// White space runs as one space, trimmed.
 pub fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
@@ -52,16 +32,6 @@ pub fn first_sentence(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn html_becomes_its_text() {
-        assert_eq!(
-            one_line(&html_to_text(
-                "<p>Beans &amp; <b>grinders</b></p><p>R&eacute;sum&eacute; &lt;tag&gt;</p>"
-            )),
-            "Beans & grinders Résumé <tag>"
-        );
-    }
 
     #[test]
     fn the_first_sentence_ends_at_a_real_sentence_end() {

@@ -3,8 +3,7 @@
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{Descriptor, MAX_QUERY_CHARS};
-
-use crate::text::html_to_text;
+use kenning_tools_common::html_to_text;
 
 /// One text of an upload, as a connector would send it.
 #[derive(Debug, Clone)]

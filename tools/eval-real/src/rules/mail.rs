@@ -6,6 +6,8 @@
 //! subject does not begin with the list's name (`net:`, `dt-bindings:`)
 //! belong to other lists' subsystems and ask nothing.
 
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
 
 use anyhow::Context;
@@ -19,15 +21,11 @@ const LEAST: u64 = 5;
 const LIST: &str = "MIPS";
 
 pub fn questions(mbox: &Path) -> anyhow::Result<Vec<Question>> {
-    let bytes = std::fs::read(mbox).with_context(|| format!("read {}", mbox.display()))?;
+    let file = File::open(mbox).with_context(|| format!("read {}", mbox.display()))?;
     let mut tally = Tally::default();
-    for message in messages(&bytes) {
-        let head = match message.windows(2).position(|w| w == b"\n\n") {
-            Some(end) => &message[..end + 1],
-            None => message,
-        };
+    heads(BufReader::new(file), |head| {
         let Some(parsed) = mail_parser::MessageParser::default().parse(head) else {
-            continue;
+            return;
         };
         let (Some(subject), Some(sender)) = (
             parsed.subject(),
@@ -36,43 +34,44 @@ pub fn questions(mbox: &Path) -> anyhow::Result<Vec<Question>> {
                 .and_then(|f| f.first())
                 .and_then(|a| a.address()),
         ) else {
-            continue;
+            return;
         };
         if let Some(area) = subsystem(subject) {
             tally.add(&area, &sender.trim().to_lowercase());
         }
-    }
+    })
+    .with_context(|| format!("read {}", mbox.display()))?;
     Ok(tally.questions(Kind::Mail, LEAST))
 }
 
-/// The messages of an mbox: what follows each `From ` line at the start
-/// of a line, up to the next.
-fn messages(bytes: &[u8]) -> impl Iterator<Item = &[u8]> {
-    let mut starts: Vec<usize> = Vec::new();
-    let mut at = 0;
-    while at < bytes.len() {
-        if bytes[at..].starts_with(b"From ") {
-            starts.push(at);
+/// Hands `each` the head of every message of the mbox `reader` streams,
+/// one at a time: the lines after each `From ` line at the start of a
+/// line, up to the first empty line (or the next `From ` line).
+fn heads(mut reader: impl BufRead, mut each: impl FnMut(&[u8])) -> std::io::Result<()> {
+    let mut head = Vec::new();
+    let mut line = Vec::new();
+    let mut in_head = false;
+    while {
+        line.clear();
+        reader.read_until(b'\n', &mut line)? > 0
+    } {
+        if line.starts_with(b"From ") {
+            if in_head {
+                each(&head);
+            }
+            head.clear();
+            in_head = true;
+        } else if in_head && line == b"\n" {
+            each(&head);
+            in_head = false;
+        } else if in_head {
+            head.extend_from_slice(&line);
         }
-        at += bytes[at..]
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(bytes.len() - at, |n| n + 1);
     }
-    let ends: Vec<usize> = starts
-        .iter()
-        .skip(1)
-        .copied()
-        .chain([bytes.len()])
-        .collect();
-    starts.into_iter().zip(ends).map(move |(start, end)| {
-        let body = &bytes[start..end];
-        let first_line = body
-            .iter()
-            .position(|&b| b == b'\n')
-            .map_or(body.len(), |n| n + 1);
-        &body[first_line..]
-    })
+    if in_head {
+        each(&head);
+    }
+    Ok(())
 }
 
 /// The subsystem a patch's `subject` names, lower case.
@@ -114,10 +113,17 @@ mod tests {
 
     #[test]
     fn an_mbox_is_split_at_its_from_lines() {
-        let mbox = b"From a@z x\nSubject: one\n\nbody\n>From quoted\nFrom b@z y\nSubject: two\n\n";
-        let found: Vec<&[u8]> = messages(mbox).collect();
-        assert_eq!(found.len(), 2);
-        assert!(found[0].starts_with(b"Subject: one"));
-        assert!(found[1].starts_with(b"Subject: two"));
+        let mbox: &[u8] = b"From a@z x\nSubject: one\nFrom: a@z\n\nbody\n>From quoted\n\
+            From b@z y\nSubject: two\n\nFrom c@z y\nSubject: three";
+        let mut found: Vec<Vec<u8>> = Vec::new();
+        heads(mbox, |head| found.push(head.to_vec())).unwrap();
+        assert_eq!(
+            found,
+            [
+                &b"Subject: one\nFrom: a@z\n"[..],
+                b"Subject: two\n",
+                b"Subject: three"
+            ]
+        );
     }
 }

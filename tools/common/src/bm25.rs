@@ -1,5 +1,5 @@
-//! Okapi BM25, the lexical baseline of the evaluation, written out so that
-//! its exact formula is on the page.
+//! Okapi BM25, the lexical baseline of the evaluations, written out so
+//! that its exact formula is on the page.
 //!
 //! score(d, q) = Σ over the query's terms t (repeats counted) of
 //! idf(t) × tf(t, d) × (k1 + 1) / (tf(t, d) + k1 × (1 − b + b × |d| / avgdl)),
@@ -75,23 +75,34 @@ pub struct Bm25 {
 }
 
 impl Bm25 {
-    /// The index of `documents`, each a list of terms; document `i` is
-    /// answered as `i`.
-    pub fn new(documents: &[Vec<String>], parameters: Parameters) -> Self {
+    /// The index of `documents`, each its terms; document `i` (in the
+    /// order given) is answered as `i`. A document is read once and not
+    /// kept.
+    pub fn new<D, T>(documents: impl IntoIterator<Item = D>, parameters: Parameters) -> Self
+    where
+        D: IntoIterator<Item = T>,
+        T: AsRef<str>,
+    {
         let mut postings: HashMap<String, Vec<(usize, u32)>> = HashMap::new();
-        for (doc, terms) in documents.iter().enumerate() {
-            let mut counts: HashMap<&str, u32> = HashMap::new();
+        let mut lengths = Vec::new();
+        for (doc, terms) in documents.into_iter().enumerate() {
+            let mut counts: HashMap<String, u32> = HashMap::new();
+            let mut length = 0u64;
             for term in terms {
-                *counts.entry(term).or_default() += 1;
+                length += 1;
+                let term = term.as_ref();
+                match counts.get_mut(term) {
+                    Some(count) => *count += 1,
+                    None => {
+                        counts.insert(term.to_owned(), 1);
+                    }
+                }
             }
             for (term, count) in counts {
-                postings
-                    .entry(term.to_owned())
-                    .or_default()
-                    .push((doc, count));
+                postings.entry(term).or_default().push((doc, count));
             }
+            lengths.push(length as f64);
         }
-        let lengths: Vec<f64> = documents.iter().map(|d| d.len() as f64).collect();
         let average_length = if lengths.is_empty() {
             0.0
         } else {
@@ -142,8 +153,14 @@ mod tests {
     use super::*;
 
     fn index(analyzer: &Analyzer, texts: &[&str]) -> Bm25 {
-        let docs: Vec<Vec<String>> = texts.iter().map(|t| analyzer.terms(t)).collect();
-        Bm25::new(&docs, Parameters::default())
+        Bm25::new(
+            texts.iter().map(|t| analyzer.terms(t)),
+            Parameters::default(),
+        )
+    }
+
+    fn order(ranked: &[(usize, f64)]) -> Vec<usize> {
+        ranked.iter().map(|r| r.0).collect()
     }
 
     #[test]
@@ -166,12 +183,9 @@ mod tests {
                 "Tea is brewed with hot water.",
             ],
         );
-        let ranked = bm25.search(&a.terms("espresso crema"));
-        assert_eq!(ranked.len(), 1);
-        assert_eq!(ranked[0].0, 0);
-        let ranked = bm25.search(&a.terms("cold water"));
+        assert_eq!(order(&bm25.search(&a.terms("espresso crema"))), [0]);
         // Both terms in doc 1, only the common one in doc 2.
-        assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(order(&bm25.search(&a.terms("cold water"))), [1, 2]);
         assert!(bm25.search(&a.terms("saxophone")).is_empty());
     }
 
@@ -179,15 +193,26 @@ mod tests {
     fn rare_terms_weigh_more_and_long_documents_are_normalized() {
         let a = Analyzer::english();
         let bm25 = index(&a, &["coffee coffee", "grinder", "coffee", "coffee"]);
-        let ranked = bm25.search(&a.terms("coffee grinder"));
-        // "grinder" (one document) outweighs twice "coffee" (three).
-        assert_eq!(ranked[0].0, 1);
-        assert_eq!(ranked[1].0, 0);
+        // "grinder" (one document) outweighs twice "coffee" (three), and
+        // twice "coffee" beats it once.
+        assert_eq!(
+            order(&bm25.search(&a.terms("coffee grinder"))),
+            [1, 0, 2, 3]
+        );
         // One occurrence in a short document beats one in a long one.
         let bm25 = index(&a, &["crema", "crema espresso espresso espresso", "tea"]);
         let ranked = bm25.search(&a.terms("crema"));
-        assert_eq!(ranked.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
+        assert_eq!(order(&ranked), [0, 1]);
         assert!(ranked[0].1 > ranked[1].1);
+    }
+
+    #[test]
+    fn equal_scores_come_in_document_order() {
+        let a = Analyzer::english();
+        let bm25 = index(&a, &["tea", "hops malt", "malt hops", "hops"]);
+        assert_eq!(order(&bm25.search(&a.terms("hops malt"))), [1, 2, 3]);
+        let bm25 = index(&a, &["hops", "malt", "hops"]);
+        assert_eq!(order(&bm25.search(&a.terms("hops"))), [0, 2]);
     }
 
     #[test]
