@@ -2,10 +2,11 @@
 //! dump (`Posts.xml`, and `Users.xml` when it is there), the format Stack
 //! Overflow for Teams exports too; read as it streams.
 //!
-//! An answer teaches its author from the question's title (primary), the
-//! question and the answer (HTML); an accepted answer is its own action
-//! type, which operators weigh more. A question teaches its asker a little
-//! (its title and body). The posts are in id order, as the dumps write
+//! An answer teaches its author from the question's title and tags
+//! (primary), the question and the answer (HTML); an accepted answer is its
+//! own action type, which operators weigh more. A question teaches its
+//! asker a little (its title, tags and body). A tag is the site's name for
+//! a subject (`specialty-beers`), read as words (`specialty beers`). The posts are in id order, as the dumps write
 //! them: a run resumes after the highest post id it handled. An answer's
 //! question is kept from when it was read (up to [`KEPT_BYTES`]), else
 //! found again in `Posts.xml` by its id (a binary search of the file).
@@ -178,6 +179,8 @@ fn attributes(e: &BytesStart<'_>) -> Result<Row, String> {
 #[derive(Debug, Clone, PartialEq)]
 struct Question {
     title: String,
+    /// Its tags as words, one a line ([`tags_as_words`]).
+    tags: String,
     /// HTML.
     body: String,
     accepted: Option<u64>,
@@ -187,10 +190,37 @@ impl Question {
     fn of(row: &Row) -> Option<Self> {
         (row.get("PostTypeId").map(String::as_str) == Some("1")).then(|| Self {
             title: row.get("Title").cloned().unwrap_or_default(),
+            tags: tags_as_words(row.get("Tags").map_or("", String::as_str)),
             body: row.get("Body").cloned().unwrap_or_default(),
             accepted: row.get("AcceptedAnswerId").and_then(|a| a.parse().ok()),
         })
     }
+
+    fn bytes(&self) -> usize {
+        self.title.len() + self.tags.len() + self.body.len()
+    }
+
+    /// What it teaches beside an answer's own text: its title and tags,
+    /// then its body.
+    fn texts(self) -> Vec<Text> {
+        let mut texts = vec![Text::plain(Descriptor::Primary, self.title)];
+        if !self.tags.is_empty() {
+            texts.push(Text::plain(Descriptor::Primary, self.tags));
+        }
+        texts.push(html(Descriptor::Default, self.body));
+        texts
+    }
+}
+
+/// A question's `Tags` (`<beer><specialty-beers>`, or `|beer|ipa|` in
+/// newer dumps) as words, one tag a line, its `-` and `_` as spaces.
+fn tags_as_words(tags: &str) -> String {
+    tags.split(['<', '>', '|'])
+        .map(|tag| tag.replace(['-', '_'], " "))
+        .map(|tag| tag.trim().to_owned())
+        .filter(|tag| !tag.is_empty())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// The questions read last, up to [`KEPT_BYTES`].
@@ -203,7 +233,7 @@ struct Kept {
 
 impl Kept {
     fn keep(&mut self, id: u64, question: Question) {
-        self.bytes += question.title.len() + question.body.len();
+        self.bytes += question.bytes();
         if self.questions.insert(id, question).is_none() {
             self.order.push_back(id);
         }
@@ -212,7 +242,7 @@ impl Kept {
                 break;
             };
             if let Some(gone) = self.questions.remove(&oldest) {
-                self.bytes -= gone.title.len() + gone.body.len();
+                self.bytes -= gone.bytes();
             }
         }
     }
@@ -447,15 +477,11 @@ impl Site {
         row: &Row,
         kept: &mut Kept,
     ) -> anyhow::Result<Result<Taught, String>> {
-        let body = row.get("Body").cloned().unwrap_or_default();
         if is_question {
-            let title = row.get("Title").cloned().unwrap_or_default();
-            let texts = vec![
-                Text::plain(Descriptor::Primary, title),
-                html(Descriptor::Default, body),
-            ];
+            let texts = Question::of(row).map(Question::texts).unwrap_or_default();
             return Ok(Ok((QUESTION, ASKED, texts)));
         }
+        let body = row.get("Body").cloned().unwrap_or_default();
         let Some(parent) = row
             .get("ParentId")
             .and_then(|p| p.trim().parse::<u64>().ok())
@@ -474,11 +500,8 @@ impl Site {
         } else {
             ANSWERED
         };
-        let texts = vec![
-            Text::plain(Descriptor::Primary, question.title),
-            html(Descriptor::Default, question.body),
-            html(Descriptor::Default, body),
-        ];
+        let mut texts = question.texts();
+        texts.push(html(Descriptor::Default, body));
         Ok(Ok((ANSWER, action, texts)))
     }
 }
@@ -495,183 +518,4 @@ fn html(descriptor: Descriptor, text: String) -> Text {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn site(posts: &str, users: Option<&str>) -> (PathBuf, Site) {
-        use std::sync::atomic::{AtomicUsize, Ordering};
-        static N: AtomicUsize = AtomicUsize::new(0);
-        let dir = std::env::temp_dir().join(format!(
-            "kenning-se-{}-{}",
-            std::process::id(),
-            N.fetch_add(1, Ordering::Relaxed)
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("Posts.xml"), posts).unwrap();
-        if let Some(users) = users {
-            std::fs::write(dir.join("Users.xml"), users).unwrap();
-        }
-        let site = Site::open(&dir).unwrap();
-        (dir, site)
-    }
-
-    fn read(site: &mut Site, cursor: Option<&str>) -> Vec<Found> {
-        let mut all = Vec::new();
-        site.read(cursor, &Window::default(), &mut |f| {
-            all.push(f);
-            true
-        })
-        .unwrap();
-        all
-    }
-
-    const POSTS: &str = "\u{feff}<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<posts>\n\
-      <row Id=\"1\" PostTypeId=\"1\" AcceptedAnswerId=\"3\" CreationDate=\"2015-01-27T20:09:32.720\" Body=\"&lt;p&gt;How long do beans keep?&lt;/p&gt;&#xA;\" OwnerUserId=\"4\" Title=\"Storing whole beans &amp; grounds\" />\n\
-      <row Id=\"2\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-27T21:00:00.000\" Body=\"&lt;p&gt;A month, airtight.&lt;/p&gt;\" OwnerUserId=\"7\" />\n\
-      <row Id=\"3\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-28T08:00:01.5\" Body=\"&lt;p&gt;Freeze them.&lt;/p&gt;\" OwnerUserId=\"8\" />\n\
-      <row Id=\"4\" PostTypeId=\"5\" CreationDate=\"2015-01-28T09:00:00.000\" Body=\"\" OwnerUserId=\"-1\" />\n\
-      <row Id=\"5\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-29T09:00:00.000\" Body=\"&lt;p&gt;Cold.&lt;/p&gt;\" />\n\
-      <row Id=\"6\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"yesterday\" Body=\"x\" OwnerUserId=\"7\" />\n\
-      <row Id=\"7\" PostTypeId=\"2\" ParentId=\"99\" CreationDate=\"2015-01-30T09:00:00.000\" Body=\"x\" OwnerUserId=\"7\" />\n\
-      <row Id=\"8\" PostTypeId=\"2\" ParentId=\"1\" CreationDate=\"2015-01-30T09:00:00.000\" Body=\"&lt;p&gt;Vacuum.&lt;/p&gt;\" OwnerUserId=\"-1\" />\n\
-      </posts>\n";
-
-    #[test]
-    fn answers_teach_from_the_question_and_themselves_and_asking_teaches_the_asker() {
-        let users = "<users><row Id=\"7\" DisplayName=\"Ada\" EmailAddress=\"ada@example.com\" /><row Id=\"8\" DisplayName=\"Grace\" /></users>";
-        let (dir, mut site) = site(POSTS, Some(users));
-        let all = read(&mut site, None);
-        let Found::Item(question) = &all[0] else {
-            panic!("{all:?}")
-        };
-        assert_eq!(
-            (question.entity_type, question.actions[0].1),
-            (QUESTION, ASKED)
-        );
-        assert_eq!(question.actions[0].0.key, "4");
-        assert_eq!(question.texts[0].text, "Storing whole beans & grounds");
-        assert_eq!(question.texts[1].text, "<p>How long do beans keep?</p>\n");
-        assert!(question.texts[1].html);
-        let Found::Item(answer) = &all[1] else {
-            panic!("{all:?}")
-        };
-        assert_eq!(
-            (answer.entity_type, answer.actions[0].1),
-            (ANSWER, ANSWERED)
-        );
-        assert_eq!(
-            answer.actions[0].0.email.as_deref(),
-            Some("ada@example.com")
-        );
-        let texts: Vec<&str> = answer.texts.iter().map(|t| t.text.as_str()).collect();
-        assert_eq!(
-            texts,
-            [
-                "Storing whole beans & grounds",
-                "<p>How long do beans keep?</p>\n",
-                "<p>A month, airtight.</p>"
-            ]
-        );
-        let Found::Item(accepted) = &all[2] else {
-            panic!("{all:?}")
-        };
-        assert_eq!(accepted.actions[0].1, ACCEPTED);
-        assert_eq!(accepted.date.to_rfc3339(), "2015-01-28T08:00:01.500+00:00");
-        assert!(matches!(
-            all[3],
-            Found::Skipped {
-                reason: "not a question or answer",
-                ..
-            }
-        ));
-        assert!(matches!(
-            all[4],
-            Found::Skipped {
-                reason: "no author",
-                ..
-            }
-        ));
-        let Found::Bad {
-            origin, problem, ..
-        } = &all[5]
-        else {
-            panic!("{all:?}")
-        };
-        assert!(origin.ends_with("Posts.xml post 6"), "{origin}");
-        assert!(problem.contains("yesterday"), "{problem}");
-        let Found::Bad { problem, .. } = &all[6] else {
-            panic!("{all:?}")
-        };
-        assert!(
-            problem.contains("question 99 is not in Posts.xml"),
-            "{problem}"
-        );
-        assert!(matches!(
-            all[7],
-            Found::Skipped {
-                reason: "community user",
-                ..
-            }
-        ));
-        assert_eq!(all.len(), 8);
-        assert_eq!(
-            site.display_names(&["8", "4"]),
-            BTreeMap::from([("8".to_owned(), "Grace".to_owned())])
-        );
-
-        // After the cursor, only newer posts; their questions are still found.
-        let later = read(&mut site, Some("2"));
-        let Found::Item(accepted) = &later[0] else {
-            panic!("{later:?}")
-        };
-        assert_eq!(
-            (accepted.id.as_str(), accepted.position.as_str()),
-            ("3", "3")
-        );
-        assert_eq!(accepted.texts[0].text, "Storing whole beans & grounds");
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_question_read_long_before_is_found_again_in_the_file() {
-        let mut posts = String::from("<posts>\n");
-        for id in 1..=500u64 {
-            let (kind, extra) = if id % 5 == 1 {
-                ("1", format!("Title=\"Question {id}\""))
-            } else {
-                ("2", format!("ParentId=\"{}\"", id - id % 5 + 1))
-            };
-            posts.push_str(&format!(
-                "  <row Id=\"{id}\" PostTypeId=\"{kind}\" {extra} CreationDate=\"2020-01-01T00:00:00.000\" Body=\"body {id} {}\" OwnerUserId=\"3\" />\n",
-                "x".repeat((id % 7) as usize * 40)
-            ));
-        }
-        posts.push_str("</posts>\n");
-        let (dir, site) = site(&posts, None);
-        for id in [1, 6, 251, 496] {
-            let question = find_question(&site.posts, id).unwrap().unwrap();
-            assert_eq!(question.title, format!("Question {id}"));
-        }
-        assert_eq!(find_question(&site.posts, 2).unwrap(), None);
-        assert_eq!(find_question(&site.posts, 9_999).unwrap(), None);
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-
-    #[test]
-    fn a_truncated_dump_is_an_error_naming_the_file_and_byte() {
-        let cut = &POSTS[..POSTS.find("<row Id=\"3\"").unwrap() + 20];
-        let (dir, mut site) = site(cut, None);
-        let mut items = 0;
-        let error = site
-            .read(None, &Window::default(), &mut |f| {
-                items += usize::from(matches!(f, Found::Item(_)));
-                true
-            })
-            .unwrap_err()
-            .to_string();
-        assert_eq!(items, 2);
-        assert!(error.contains("Posts.xml: the dump breaks"), "{error}");
-        assert!(error.contains("byte"), "{error}");
-        std::fs::remove_dir_all(dir).unwrap();
-    }
-}
+mod tests;
