@@ -289,7 +289,9 @@ impl Export {
                     .get(&(team.clone(), channel.clone()))
                     .copied()
                     .unwrap_or(Kind::Private);
-                return Ok(self.thread(&format!("{team}/{channel}"), kind, post, known));
+                let subject = thread::subject_of(&channel);
+                let conversation = format!("{team}/{channel}");
+                return Ok(self.thread((&conversation, subject.as_deref()), kind, post, known));
             }
             (
                 "direct_post",
@@ -301,7 +303,7 @@ impl Export {
                 let mut members = post.channel_members.clone().unwrap_or_default();
                 members.sort();
                 let conversation = format!("direct {}", members.join(","));
-                return Ok(self.thread(&conversation, Kind::Direct, post, known));
+                return Ok(self.thread((&conversation, None), Kind::Direct, post, known));
             }
             ("user" | "bot" | "channel" | "post" | "direct_post", _) => {
                 return Err(format!("a `{kind}` line without its `{kind}` object"));
@@ -311,9 +313,15 @@ impl Export {
         Ok(Vec::new())
     }
 
-    /// What one thread gives: an item per person, or why it teaches
-    /// nobody.
-    fn thread(&self, conversation: &str, kind: Kind, post: Post, known: &Known) -> Vec<Found> {
+    /// What one thread of `conversation` (with its channel's subject, if
+    /// any) gives: an item per person, or why it teaches nobody.
+    fn thread(
+        &self,
+        (conversation, subject): (&str, Option<&str>),
+        kind: Kind,
+        post: Post,
+        known: &Known,
+    ) -> Vec<Found> {
         if let Some(why) = self.scope.leaves_out(kind) {
             return vec![Found::Skipped {
                 reason: why,
@@ -356,7 +364,7 @@ impl Export {
         let origin = format!("{} {conversation}", self.path.display());
         let root_of = |_: &str| first.clone();
         founds.extend(
-            thread::gather(conversation, "", &origin, said, &root_of)
+            thread::gather(conversation, subject, "", &origin, said, &root_of)
                 .into_iter()
                 .map(Found::Item),
         );

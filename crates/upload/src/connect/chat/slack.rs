@@ -84,6 +84,9 @@ struct RawConversation {
     id: String,
     #[serde(default)]
     name: Option<String>,
+    /// The channel every member is in, whatever it was renamed to.
+    #[serde(default)]
+    is_general: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -117,6 +120,10 @@ struct Person {
 struct Conversation {
     id: String,
     kind: Kind,
+    /// What a channel is about: its name as words
+    /// ([`subject_of`](thread::subject_of)); none for a direct message
+    /// or the general channel.
+    subject: Option<String>,
 }
 
 /// A day file: its day, its conversation's folder, its name in the archive.
@@ -180,9 +187,13 @@ impl Export {
                 continue;
             }
             for listed in export.list::<RawConversation>(file)? {
+                let named = listed.name.as_deref().filter(|_| !listed.is_general);
                 let conversation = Conversation {
                     id: listed.id.clone(),
                     kind,
+                    subject: named
+                        .filter(|_| kind != Kind::Direct)
+                        .and_then(thread::subject_of),
                 };
                 if let Some(name) = listed.name {
                     export.channel_names.insert(listed.id.clone(), name.clone());
@@ -314,9 +325,16 @@ impl Export {
         let unit = format!("the day {}", file.day);
         let root_of = |thread: &str| roots.get(&conversation.id, thread);
         founds.extend(
-            thread::gather(&conversation.id, &unit, &origin, said, &root_of)
-                .into_iter()
-                .map(Found::Item),
+            thread::gather(
+                &conversation.id,
+                conversation.subject.as_deref(),
+                &unit,
+                &origin,
+                said,
+                &root_of,
+            )
+            .into_iter()
+            .map(Found::Item),
         );
         founds
     }

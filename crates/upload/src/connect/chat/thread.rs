@@ -123,17 +123,38 @@ pub fn unsaid(text: &str) -> Option<&'static str> {
     })
 }
 
+/// The channels a workspace starts with, which every member is in and
+/// which name no subject: Slack's `general` and `random`, Mattermost's
+/// `town-square` and `off-topic`.
+const NO_SUBJECT: [&str; 4] = ["general", "random", "town-square", "off-topic"];
+
+/// What a channel named `name` is about, as words (`data-viz` as `data
+/// viz`): a channel's name is its members' word for its subject. None for
+/// a channel a workspace starts with ([`NO_SUBJECT`]).
+pub fn subject_of(name: &str) -> Option<String> {
+    let name = name.trim().trim_start_matches('#');
+    if NO_SUBJECT.iter().any(|n| n.eq_ignore_ascii_case(name)) {
+        return None;
+    }
+    let words = name.replace(['-', '_', '.'], " ");
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    (!words.is_empty()).then_some(words)
+}
+
 /// One item per person and thread (or per person outside threads) of
 /// `messages`, read together from one unit of the source (a day's file
 /// of `conversation`, a line), in the order each person first speaks.
 /// `root` gives a thread's first message, which an item of someone else
 /// in the thread carries as `secondary` text: what they answered. The
+/// conversation's `subject` ([`subject_of`] its channel's name), when it
+/// has one, is `secondary` text of every item: where it was said. The
 /// id is the conversation, the thread (or `unit`), the person and the
 /// stamp of their last message: the same messages read again are the
 /// same item, and a thread grown since is a new one. The items'
 /// positions are left for [`hand_over`].
 pub fn gather(
     conversation: &str,
+    subject: Option<&str>,
     unit: &str,
     origin: &str,
     messages: Vec<Message>,
@@ -171,6 +192,9 @@ pub fn gather(
                 if root.author != author.key {
                     texts.push(Text::plain(Descriptor::Secondary, root.text));
                 }
+            }
+            if let Some(subject) = subject {
+                texts.push(Text::plain(Descriptor::Secondary, subject));
             }
             Some(Item {
                 id: format!("{conversation} {within} {} {stamp}", author.key),
@@ -252,6 +276,7 @@ mod tests {
         };
         let items = gather(
             "C1",
+            Some("weaving history"),
             "2024-01-31",
             "export.zip looms/2024-01-31.json",
             vec![
@@ -280,14 +305,20 @@ mod tests {
             [
                 (
                     "C1 2024-01-31 ada 12".to_owned(),
-                    vec![(
-                        "Punched cards arrived\nStored them in the archive",
-                        Descriptor::Default
-                    )]
+                    vec![
+                        (
+                            "Punched cards arrived\nStored them in the archive",
+                            Descriptor::Default
+                        ),
+                        ("weaving history", Descriptor::Secondary)
+                    ]
                 ),
                 (
                     "C1 the thread 10 ada 10".to_owned(),
-                    vec![("How do looms read cards?", Descriptor::Default)]
+                    vec![
+                        ("How do looms read cards?", Descriptor::Default),
+                        ("weaving history", Descriptor::Secondary)
+                    ]
                 ),
                 (
                     "C1 the thread 10 grace 13".to_owned(),
@@ -296,7 +327,8 @@ mod tests {
                             "Hooks drop through the holes\nand lift the warp threads",
                             Descriptor::Default
                         ),
-                        ("How do looms read cards?", Descriptor::Secondary)
+                        ("How do looms read cards?", Descriptor::Secondary),
+                        ("weaving history", Descriptor::Secondary)
                     ]
                 ),
             ]
@@ -306,6 +338,15 @@ mod tests {
             .all(|item| item.actions.len() == 1 && item.entity_type == ENTITY_TYPE));
         assert_eq!(items[2].actions[0].0.key, "grace");
         assert_eq!(items[2].date.timestamp(), 13);
+    }
+
+    #[test]
+    fn a_channels_name_is_its_subject_unless_every_workspace_has_it() {
+        assert_eq!(subject_of("data-viz").as_deref(), Some("data viz"));
+        assert_eq!(subject_of("#d3_js").as_deref(), Some("d3 js"));
+        for none in ["general", "Random", "town-square", "off-topic", "-"] {
+            assert_eq!(subject_of(none), None, "{none}");
+        }
     }
 
     #[test]

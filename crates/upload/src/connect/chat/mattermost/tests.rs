@@ -92,7 +92,10 @@ fn a_thread_teaches_each_person_their_own_messages() {
             (
                 "ada",
                 "looms/cards the thread 1706700100000 ada 1706700100000",
-                vec![("How do looms read punched cards?", Descriptor::Default)]
+                vec![
+                    ("How do looms read punched cards?", Descriptor::Default),
+                    ("cards", Descriptor::Secondary)
+                ]
             ),
             (
                 "grace",
@@ -102,7 +105,8 @@ fn a_thread_teaches_each_person_their_own_messages() {
                         "Hooks drop through the holes\nand lift the warp threads",
                         Descriptor::Default
                     ),
-                    ("How do looms read punched cards?", Descriptor::Secondary)
+                    ("How do looms read punched cards?", Descriptor::Secondary),
+                    ("cards", Descriptor::Secondary)
                 ]
             ),
         ]

@@ -126,15 +126,21 @@ fn messages_teach_their_authors_a_thread_or_a_day_at_a_time() {
             (
                 "U1",
                 "C1 the day 2024-01-31 U1 1706700700.000100",
-                vec![(
-                    "Punched cards drive the #engines loom\nStored the cards for @grace",
-                    Descriptor::Default
-                )]
+                vec![
+                    (
+                        "Punched cards drive the #engines loom\nStored the cards for @grace",
+                        Descriptor::Default
+                    ),
+                    ("engines", Descriptor::Secondary)
+                ]
             ),
             (
                 "U1",
                 "C1 the thread 1706700100.000100 U1 1706700100.000100",
-                vec![("How do looms read punched cards?", Descriptor::Default)]
+                vec![
+                    ("How do looms read punched cards?", Descriptor::Default),
+                    ("engines", Descriptor::Secondary)
+                ]
             ),
             (
                 "U2",
@@ -144,7 +150,8 @@ fn messages_teach_their_authors_a_thread_or_a_day_at_a_time() {
                         "Hooks drop through the holes in each card",
                         Descriptor::Default
                     ),
-                    ("How do looms read punched cards?", Descriptor::Secondary)
+                    ("How do looms read punched cards?", Descriptor::Secondary),
+                    ("engines", Descriptor::Secondary)
                 ]
             ),
             (
@@ -152,7 +159,8 @@ fn messages_teach_their_authors_a_thread_or_a_day_at_a_time() {
                 "C1 the thread 1706700100.000100 U2 1706790000.000100",
                 vec![
                     ("and lift the warp threads", Descriptor::Default),
-                    ("How do looms read punched cards?", Descriptor::Secondary)
+                    ("How do looms read punched cards?", Descriptor::Secondary),
+                    ("engines", Descriptor::Secondary)
                 ]
             ),
         ]
@@ -228,6 +236,37 @@ fn private_channels_and_direct_messages_are_read_only_when_named() {
         .collect();
     assert!(texts.contains(&"Secret plans for the loom"), "{texts:?}");
     assert!(!texts.contains(&"Directly about the loom"), "{texts:?}");
+}
+
+#[test]
+fn a_channels_name_says_what_its_messages_are_about_except_the_general_channel() {
+    let folder = Folder::new("subject");
+    folder.write(
+        "channels.json",
+        r#"[{"id": "C1", "name": "engines"}, {"id": "C2", "name": "lobby", "is_general": true}]"#,
+    );
+    folder.write(
+        "lobby/2024-01-31.json",
+        r#"[{"type": "message", "user": "U1", "text": "Welcome to the loom works", "ts": "1706700000.000400"}]"#,
+    );
+    let mut export = Export::open(&folder.0, Scope::default()).unwrap();
+    let founds = read(&mut export, None);
+    let subjects = |text: &str| -> Vec<String> {
+        let item = items(&founds)
+            .into_iter()
+            .find(|item| item.texts[0].text == text)
+            .unwrap_or_else(|| panic!("no item says {text:?}"));
+        item.texts[1..]
+            .iter()
+            .filter(|t| t.descriptor == Descriptor::Secondary)
+            .map(|t| t.text.clone())
+            .collect()
+    };
+    assert_eq!(subjects("Welcome to the loom works"), Vec::<String>::new());
+    assert_eq!(
+        subjects("How do looms read punched cards?"),
+        ["engines".to_owned()]
+    );
 }
 
 #[test]
