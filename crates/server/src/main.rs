@@ -1,21 +1,21 @@
 //! The `kenning` command.
 
-use std::io::Write as _;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use kenning::{models, Application, Meaning, Pooling, Services, Settings};
-use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_clock::SystemClock;
-use kenning_domain::{CredentialKind, LanguageId, Lifetime, Scope};
+use kenning_domain::{CredentialKind, LanguageId, Lifetime};
 use kenning_store_diesel::Location;
-use uuid::Uuid;
+
+use credentials::{create, list, revoke, ApikeyCommand, TokenCommand};
 
 mod audit;
 mod compounds_args;
+mod credentials;
 mod http_args;
 mod privacy;
 mod scoring_args;
@@ -33,9 +33,9 @@ struct Cli {
     /// Database: a SQLite file (`sqlite://PATH` or a plain path) or
     /// `postgres://...`. The default is the same file whatever folder a
     /// command runs in: `kenning/kenning.db` in `$XDG_DATA_HOME`, else in
-    /// `~/.local/share`. Every command takes it; `upload`, `connect` and
-    /// `topics` never open a database (they send to a server's URL, or
-    /// read text alone) and ignore it.
+    /// `~/.local/share`. `upload`, `connect`, `demo` and `topics` open no
+    /// database (they send to a server's URL, or read text alone) and do
+    /// not list it.
     #[arg(
         long,
         global = true,
@@ -319,81 +319,37 @@ enum MeaningMode {
     Off,
 }
 
-#[derive(Debug, Subcommand)]
-enum TokenCommand {
-    /// Issue a token; prints the secret alone on stdout, once.
-    Create {
-        #[arg(long)]
-        name: String,
-        /// users:read, users:write, expertise:read, audit:read,
-        /// webhooks:manage or administrators:write (issued here only);
-        /// repeat for several (none: all scopes).
-        #[arg(long = "scope")]
-        scopes: Vec<Scope>,
-        /// Accepted for this many days (1 to 3650); without: until revoked.
-        #[arg(long, value_parser = parse_lifetime)]
-        expires_in_days: Option<Lifetime>,
-    },
-    /// List tokens (never their secrets).
-    List,
-    /// Revoke a token by its id or its secret; running servers refuse it
-    /// within a second.
-    Revoke {
-        #[arg(value_name = "ID_OR_SECRET", value_parser = token_id)]
-        id: Uuid,
-    },
-}
-
-#[derive(Debug, Subcommand)]
-enum ApikeyCommand {
-    /// Issue a connector API key; prints the secret alone on stdout, once.
-    Create {
-        #[arg(long)]
-        name: String,
-        /// Accepted for this many days (1 to 3650); without: until revoked.
-        #[arg(long, value_parser = parse_lifetime)]
-        expires_in_days: Option<Lifetime>,
-    },
-    /// List API keys (never their secrets).
-    List,
-    /// Revoke an API key by its id or its secret; running servers refuse
-    /// it within a second.
-    Revoke {
-        #[arg(value_name = "ID_OR_SECRET", value_parser = key_id)]
-        id: Uuid,
-    },
-}
-
-/// A credential's id, as listed, or the id its secret names.
-fn credential_id(kind: CredentialKind, raw: &str) -> Result<Uuid, String> {
-    Uuid::try_parse(raw.trim())
-        .ok()
-        .or_else(|| id_of_secret(kind, raw))
-        .ok_or_else(|| {
-            format!(
-                "not an id (as `list` shows) nor the secret of an {}",
-                match kind {
-                    CredentialKind::AccessToken => "access token (kn_tok_...)",
-                    CredentialKind::ApiKey => "API key (kn_key_...)",
-                }
-            )
-        })
-}
-
-fn token_id(raw: &str) -> Result<Uuid, String> {
-    credential_id(CredentialKind::AccessToken, raw)
-}
-
-fn key_id(raw: &str) -> Result<Uuid, String> {
-    credential_id(CredentialKind::ApiKey, raw)
-}
-
 fn parse_language(raw: &str) -> Result<LanguageId, String> {
     LanguageId::parse(raw).map_err(|e| e.to_string())
 }
 
+/// The commands that open no database: they send to a server's URL, or
+/// read text alone.
+const NO_DATABASE: [&str; 4] = ["upload", "connect", "demo", "topics"];
+
+/// The command line, with `--database-url` left off the help of the
+/// commands that open no database ([`NO_DATABASE`]): each has a hidden
+/// one of its own, which the global one does not replace, and their own
+/// subcommands have none.
+fn command() -> clap::Command {
+    NO_DATABASE
+        .into_iter()
+        .fold(Cli::command(), |command, name| {
+            command.mut_subcommand(name, |sub| {
+                sub.arg(
+                    clap::Arg::new("database_url")
+                        .long("database-url")
+                        .hide(true),
+                )
+            })
+        })
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::from_arg_matches(&command().get_matches()) {
+        Ok(cli) => cli,
+        Err(e) => e.exit(),
+    };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("info")).init();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
@@ -581,62 +537,6 @@ fn default_bind() -> String {
 
 /// The address `serve` listens on by default.
 const DEFAULT_BIND: &str = "127.0.0.1:8080";
-
-fn create(
-    services: &Services,
-    kind: CredentialKind,
-    name: &str,
-    scopes: &[Scope],
-    lifetime: Option<Lifetime>,
-) -> anyhow::Result<()> {
-    let issued = services.credentials.issue(kind, name, scopes, lifetime)?;
-    eprintln!(
-        "issued {} {} ({}); the secret is shown only now:",
-        kind.as_str(),
-        issued.credential.id,
-        issued.credential.name
-    );
-    println!("{}", issued.secret);
-    Ok(())
-}
-
-fn list(services: &Services, kind: CredentialKind) -> anyhow::Result<()> {
-    let mut out = std::io::stdout().lock();
-    writeln!(out, "ID\tNAME\tSCOPES\tCREATED\tREVOKED")?;
-    for c in services.credentials.list(kind)? {
-        writeln!(out, "{}", row(&c))?;
-    }
-    Ok(())
-}
-
-fn row(c: &Credential) -> String {
-    let scopes: Vec<&str> = c.scopes.iter().map(Scope::as_str).collect();
-    format!(
-        "{}\t{}\t{}\t{}\t{}",
-        c.id,
-        c.name,
-        if scopes.is_empty() {
-            "-".to_owned()
-        } else {
-            scopes.join(",")
-        },
-        c.created.to_rfc3339(),
-        c.revoked
-            .map(|r| r.to_rfc3339())
-            .unwrap_or_else(|| "-".to_owned())
-    )
-}
-
-fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> anyhow::Result<()> {
-    match services.credentials.revoke(kind, id) {
-        Err(ServiceError::NotFound(_)) => {
-            anyhow::bail!("no live {} has the id {id}", kind.as_str())
-        }
-        other => other?,
-    }
-    eprintln!("revoked {} {id}", kind.as_str());
-    Ok(())
-}
 
 fn serve(database_url: String, args: ServeArgs) -> anyhow::Result<()> {
     let (http, limits) = args.http.config();

@@ -134,6 +134,29 @@ fn every_command_has_help() {
 }
 
 #[test]
+fn only_the_commands_that_open_a_database_list_database_url() {
+    for args in [
+        vec!["serve", "--help"],
+        vec!["token", "list", "--help"],
+        vec!["signin-link", "--help"],
+    ] {
+        let out = succeeds(kenning("unused.db", &args));
+        assert!(stdout(&out).contains("--database-url"), "{args:?}");
+    }
+    for args in [
+        vec!["connect", "--help"],
+        vec!["connect", "git", "--help"],
+        vec!["connect", "mail", "--help"],
+        vec!["upload", "--help"],
+        vec!["demo", "--help"],
+        vec!["topics", "extract", "--help"],
+    ] {
+        let out = succeeds(kenning("unused.db", &args));
+        assert!(!stdout(&out).contains("--database-url"), "{args:?}");
+    }
+}
+
+#[test]
 fn signin_link_prints_a_link_for_an_active_person_alone() {
     let scratch = Scratch::migrated();
     let db = scratch.db_url();
