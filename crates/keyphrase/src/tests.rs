@@ -354,3 +354,28 @@ fn a_link_is_no_words() {
     }
     assert!(keys(&e).contains(&"damag track"), "{:?}", keys(&e));
 }
+
+#[test]
+fn an_address_and_a_link_of_any_scheme_are_no_words() {
+    let e = extract(
+        "Damage tracking questions go to <ada@example.com> or \
+         mailto:grace@lists.example.org; the damage tracking tree is at \
+         git://git.example.org/pub/scm/compositor.git for damage tracking.",
+        TextFormat::Plain,
+        None,
+        20,
+    );
+    let words: Vec<&str> = e.words.iter().map(|w| w.key.as_str()).collect();
+    for gone in ["example.com", "example.org", "ada", "grace", "scm", "pub"] {
+        assert!(
+            !words.iter().any(|w| w.contains(gone)),
+            "{gone} in {words:?}"
+        );
+        assert!(
+            !keys(&e).iter().any(|k| k.contains(gone)),
+            "{gone} in {:?}",
+            keys(&e)
+        );
+    }
+    assert!(keys(&e).contains(&"damag track"), "{:?}", keys(&e));
+}

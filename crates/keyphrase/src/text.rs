@@ -55,17 +55,26 @@ fn end_sentence<'a>(
     }
 }
 
-/// Whether `text` begins with a link: a web or file address with its
-/// scheme, or one starting `www.`.
+/// Whether `text` begins with a link or an address: a URL with its
+/// scheme (`https://`, `git://`, `ssh://`, `mailto:`), one starting
+/// `www.`, or an e-mail address (`ada@example.com`).
 fn is_url(text: &str) -> bool {
-    let head: String = text
-        .chars()
-        .take(8)
-        .collect::<String>()
-        .to_ascii_lowercase();
-    ["http://", "https://", "ftp://", "file://", "www."]
-        .iter()
-        .any(|scheme| head.starts_with(scheme))
+    let token = text
+        .split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '(' | ')' | '"' | ','))
+        .next()
+        .unwrap_or_default();
+    let lower = token.to_ascii_lowercase();
+    let scheme = lower.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
+    });
+    let address = lower
+        .split_once('@')
+        .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
+    scheme || address || lower.starts_with("www.") || lower.starts_with("mailto:")
 }
 
 /// Where the word that starts at `bytes[i]` ends in `text` (a byte
@@ -114,8 +123,9 @@ pub fn chunks(text: &str) -> Chunks<'_> {
     while i < bytes.len() {
         let (start, c) = bytes[i];
         if is_word_char(c) && is_url(&text[start..]) {
-            // A link is where something is, not what it says: its host and
-            // path are no words, and it ends the phrase it stands in.
+            // A link is where something is, not what it says, and an
+            // address whom to write to: its host and path are no words,
+            // and it ends the phrase it stands in.
             i = past_link(&bytes, i);
             if !run.is_empty() {
                 out.runs.push(std::mem::take(&mut run));
