@@ -1,6 +1,8 @@
 //! A message's own words as a person reads them for what it is about:
 //! without the trailers a patch carries (`Signed-off-by:`, `Cc:`,
-//! `Link:`, ...), without addresses, without the names of the people in
+//! `Link:`, ...), wherever they stand in a line, without the header lines
+//! a forwarded patch or a reply writes in its body (`From: Ada <...>`,
+//! `Date: ...`), without addresses, without the names of the people in
 //! the conversation, and, for a patch, its description and the paths it
 //! changes rather than its code, as a commit teaches.
 
@@ -11,23 +13,108 @@ use crate::connect::source::trailer;
 
 /// What a message's own words (`body`) teach, and the paths a patch in
 /// it changes. `people` are the names the message's headers give the
-/// people in the conversation (its `From`, `To` and `Cc`): their words,
-/// written with a capital as names are, are left out, since a name says
-/// who talked, not what about.
+/// people in the conversation (its `From`, `To` and `Cc`); the names its
+/// trailers and its body's header lines give are added to them. Their
+/// words, written with a capital as names are, are left out, since a
+/// name says who talked, not what about.
 pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
     let (description, paths) = patch(body);
-    let names: HashSet<&str> = people
+    let lines: Vec<&str> = description.lines().collect();
+    let headers = body_headers(&lines);
+    let mut named: Vec<&str> = people.iter().map(String::as_str).collect();
+    for (n, line) in lines.iter().enumerate() {
+        if headers.contains(&n) {
+            named.extend(line.split_once(':').map(|(_, value)| value));
+        } else if let Some((_, value)) = trailer_in(line) {
+            named.push(value);
+        }
+    }
+    let names: HashSet<&str> = named
         .iter()
         .flat_map(|name| name.split(|c: char| !c.is_alphanumeric() && c != '\''))
         .filter(|word| word.chars().count() > 1 && word.starts_with(char::is_uppercase))
         .collect();
-    let kept: Vec<String> = description
-        .lines()
-        .filter(|line| trailer(line).is_none())
+    let kept: Vec<String> = lines
+        .iter()
+        .enumerate()
+        .filter(|(n, _)| !headers.contains(n))
+        .map(|(_, line)| before_trailer(line))
         .map(|line| without_addresses_and_names(line, &names))
         .collect();
     let kept: Vec<&str> = kept.iter().map(|line| line.trim_end()).collect();
     (squeeze(&kept), paths)
+}
+
+/// The fields of a message header that a body repeats: a patch sent for
+/// its author starts with `From:` (and `Date:`, `Subject:`), and some
+/// mail programs introduce a quote with them.
+const HEADER_FIELDS: [&str; 6] = ["from:", "date:", "subject:", "to:", "cc:", "sent:"];
+
+/// The lines of `lines` that are header lines written in a body: a run of
+/// them that begins with `From:` at the body's first line, or with a
+/// `From:` line followed by another field (`From: Ada <...>` then
+/// `Date: ...`, above a quote).
+fn body_headers(lines: &[&str]) -> HashSet<usize> {
+    let field = |line: &str| {
+        let lower = line.trim_start().to_lowercase();
+        HEADER_FIELDS.iter().any(|f| lower.starts_with(f)) && line.contains(':')
+    };
+    let from = |line: &str| line.trim_start().to_lowercase().starts_with("from:");
+    let mut headers = HashSet::new();
+    let first = lines.iter().position(|line| !line.trim().is_empty());
+    for n in 0..lines.len() {
+        let starts = from(lines[n])
+            && (Some(n) == first || lines.get(n + 1).is_some_and(|next| field(next)));
+        if !starts || headers.contains(&n) {
+            continue;
+        }
+        let mut at = n;
+        while at < lines.len() && field(lines[at]) {
+            headers.insert(at);
+            at += 1;
+        }
+    }
+    headers
+}
+
+/// The trailer in `line`, whole or after words of its own ("Serial
+/// portion: Acked-by: Ada <...>"): its token and its value.
+fn trailer_in(line: &str) -> Option<(&str, &str)> {
+    trailer(line).or_else(|| {
+        let at = trailer_start(line)?;
+        trailer(&line[at..])
+    })
+}
+
+/// Where a trailer that follows words of their own begins in `line`: at
+/// a word such as `Acked-by:` ([`is_trailer_token`]).
+fn trailer_start(line: &str) -> Option<usize> {
+    line.match_indices(' ').map(|(at, _)| at + 1).find(|&at| {
+        let word = line[at..].split(' ').next().unwrap_or_default();
+        word.strip_suffix(':').is_some_and(is_trailer_token)
+    })
+}
+
+/// `line` up to a trailer that follows words of its own, if any; a line
+/// that is a trailer whole is nothing.
+fn before_trailer(line: &str) -> &str {
+    if trailer(line).is_some() {
+        return "";
+    }
+    trailer_start(line).map_or(line, |at| &line[..at])
+}
+
+/// Whether `word` is a trailer's token that names people for what they
+/// did to a patch (`Acked-by`, `Signed-off-by`, `Co-developed-by`): a
+/// participle before `-by`. Such a word names a step of the review, not a
+/// subject, even in a sentence ("could I get an acked-by?"); `stand-by`
+/// and `passer-by` are words.
+fn is_trailer_token(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    lower.strip_suffix("-by").is_some_and(|did| {
+        did.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+            && (did.ends_with("ed") || did.ends_with("-off"))
+    })
 }
 
 /// The description of a patch in `body` and the paths it changes: the
@@ -60,15 +147,16 @@ fn patch(body: &str) -> (String, Vec<String>) {
     (lines[..end].join("\n"), paths)
 }
 
-/// `line` without e-mail addresses (`<ada@example.com>` or bare) and
-/// without the words of `names`.
+/// `line` without e-mail addresses (`<ada@example.com>` or bare),
+/// without trailers' tokens ([`is_trailer_token`]) and without the words
+/// of `names`.
 fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
     line.split(' ')
         .filter(|token| {
             let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
             let address = token.contains('@') && token.contains('.');
             let name = !bare.is_empty() && names.contains(bare);
-            !address && !name
+            !address && !name && !bare.split('/').any(is_trailer_token)
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -133,6 +221,65 @@ index 1111111..2222222 100644\n\
         assert_eq!(
             text,
             "Thanks merged into selinux/dev.\n\nwill send the pull request; the moore machine is unrelated."
+        );
+    }
+
+    /// A patch sent for its author, as `git send-email` writes it: the
+    /// author's `From:` first in the body.
+    const SENT_FOR_ITS_AUTHOR: &str = "From: Paul Cercueil <paul@crapouillou.net>\n\
+\n\
+If we cannot create the IRQ domain, the driver should fail to probe\n\
+instead of succeeding with just a warning message.\n\
+\n\
+Signed-off-by: Paul Cercueil <paul@crapouillou.net>\n\
+Signed-off-by: Zhou Yanjie <zhouyanjie@zoho.com>\n\
+---\n\
+ drivers/irqchip/irq-ingenic.c | 15 ++++++++++-----\n\
+\n\
+diff --git a/drivers/irqchip/irq-ingenic.c b/drivers/irqchip/irq-ingenic.c\n\
+--- a/drivers/irqchip/irq-ingenic.c\n\
++++ b/drivers/irqchip/irq-ingenic.c\n";
+
+    #[test]
+    fn a_patch_sent_for_its_author_teaches_no_name_of_its_header_or_trailers() {
+        let people = vec!["Zhou Yanjie".to_owned()];
+        let (text, paths) = as_read(SENT_FOR_ITS_AUTHOR, &people);
+        assert_eq!(paths, ["drivers/irqchip/irq-ingenic.c"]);
+        assert_eq!(
+            text,
+            "If we cannot create the IRQ domain, the driver should fail to probe\n\
+             instead of succeeding with just a warning message."
+        );
+    }
+
+    #[test]
+    fn a_reply_that_names_its_quote_with_header_lines_keeps_only_its_own_words() {
+        // What remains of such a reply once its quote is left out.
+        let body = "From: Christoph Hellwig <hch@lst.de>\n\
+Date: Sat,  8 Dec 2018 09:41:10 -0800\n\
+\n\
+Looks fine to me, Christoph.\n\
+\n\
+Acked-by: David S. Miller <davem@davemloft.net>";
+        let (text, _) = as_read(body, &["David Miller".to_owned()]);
+        assert_eq!(text, "Looks fine to me,");
+    }
+
+    #[test]
+    fn a_trailer_after_words_of_its_own_and_a_trailers_token_in_a_sentence_teach_nothing() {
+        // The trailer names Greg: his name leaves the sentence too.
+        let body = "Support for serial interfaces moves to the MFD driver.\n\
+\n\
+Serial portion: Acked-by: Greg Kroah-Hartman <gregkh@linuxfoundation.org>\n\
+Is there anything to improve? If not, could I get an acked-by from\n\
+Greg? The stand-by mode stays. Add Reviewed/Acked-By tags.";
+        let (text, _) = as_read(body, &[]);
+        assert_eq!(
+            text,
+            "Support for serial interfaces moves to the MFD driver.\n\n\
+             Serial portion:\n\
+             Is there anything to improve? If not, could I get an from\n\
+             The stand-by mode stays. Add tags."
         );
     }
 }
