@@ -125,7 +125,9 @@ pub fn judge(raw: &[u8], rules: &Rules, place: Place) -> Found {
         return bad("no Date Kenning can read".to_owned());
     };
     let (subject, forwarded) = strip::bare_subject(message.subject().unwrap_or_default());
-    let (body, paths) = prose::as_read(&own_words(&message), &people_of(&message));
+    let (own, people) = (own_words(&message), people_of(&message));
+    let subject = prose::subject_as_read(&subject, &own, &people);
+    let (body, paths) = prose::as_read(&own, &people);
     if body.is_empty() && paths.is_empty() && (forwarded || subject.is_empty()) {
         return skipped("no words of its own");
     }

@@ -21,19 +21,7 @@ pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
     let (description, paths) = patch(body);
     let lines: Vec<&str> = description.lines().collect();
     let headers = body_headers(&lines);
-    let mut named: Vec<&str> = people.iter().map(String::as_str).collect();
-    for (n, line) in lines.iter().enumerate() {
-        if headers.contains(&n) {
-            named.extend(line.split_once(':').map(|(_, value)| value));
-        } else if let Some((_, value)) = trailer_in(line) {
-            named.push(value);
-        }
-    }
-    let names: HashSet<&str> = named
-        .iter()
-        .flat_map(|name| name.split(|c: char| !c.is_alphanumeric() && c != '\''))
-        .filter(|word| word.chars().count() > 1 && word.starts_with(char::is_uppercase))
-        .collect();
+    let names = names(&lines, &headers, people);
     let kept: Vec<String> = lines
         .iter()
         .enumerate()
@@ -43,6 +31,41 @@ pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
         .collect();
     let kept: Vec<&str> = kept.iter().map(|line| line.trim_end()).collect();
     (squeeze(&kept), paths)
+}
+
+/// A message's `subject` as read: without the names of the people in the
+/// conversation (those of [`as_read`], its `body`'s included) and without
+/// addresses ("MAINTAINERS: Use @kernel.org address for Paul Burton").
+pub fn subject_as_read(subject: &str, body: &str, people: &[String]) -> String {
+    let (description, _) = patch(body);
+    let lines: Vec<&str> = description.lines().collect();
+    let headers = body_headers(&lines);
+    without_addresses_and_names(subject, &names(&lines, &headers, people))
+        .trim()
+        .to_owned()
+}
+
+/// The words of the names of `people` and of those the `headers` lines
+/// of `lines` and their trailers give, as names are written: with a
+/// capital, more than a letter.
+fn names<'a>(
+    lines: &[&'a str],
+    headers: &HashSet<usize>,
+    people: &'a [String],
+) -> HashSet<&'a str> {
+    let mut named: Vec<&str> = people.iter().map(String::as_str).collect();
+    for (n, line) in lines.iter().enumerate() {
+        if headers.contains(&n) {
+            named.extend(line.split_once(':').map(|(_, value)| value));
+        } else if let Some((_, value)) = trailer_in(line) {
+            named.push(value);
+        }
+    }
+    named
+        .iter()
+        .flat_map(|name| name.split(|c: char| !c.is_alphanumeric() && c != '\''))
+        .filter(|word| word.chars().count() > 1 && word.starts_with(char::is_uppercase))
+        .collect()
 }
 
 /// The fields of a message header that a body repeats: a patch sent for
@@ -249,6 +272,19 @@ diff --git a/drivers/irqchip/irq-ingenic.c b/drivers/irqchip/irq-ingenic.c\n\
             text,
             "If we cannot create the IRQ domain, the driver should fail to probe\n\
              instead of succeeding with just a warning message."
+        );
+    }
+
+    #[test]
+    fn a_subject_keeps_no_name_of_the_conversation() {
+        let body = "Signed-off-by: Paul Burton <paulburton@kernel.org>";
+        assert_eq!(
+            subject_as_read(
+                "MAINTAINERS: Use @kernel.org address for Paul Burton",
+                body,
+                &[]
+            ),
+            "MAINTAINERS: Use address for"
         );
     }
 
