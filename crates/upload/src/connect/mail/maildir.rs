@@ -20,7 +20,7 @@ use anyhow::Context as _;
 use chrono::{DateTime, Utc};
 
 use super::super::source::{Found, Source, Window};
-use crate::connect::mail::message::{judge, Place, Rules, MAX_MESSAGE_BYTES};
+use crate::connect::mail::message::{judge_in_turn, Place, Rules, Senders, MAX_MESSAGE_BYTES};
 
 /// How recent a change is too recent for the cursor to pass.
 const SETTLING: Duration = Duration::from_secs(1);
@@ -131,6 +131,7 @@ impl Source for Maildir {
         let listed = nanos(SystemTime::now());
         let settled_before = listed - SETTLING.as_nanos() as i128;
         let mut safe = cursor.map(str::to_owned).unwrap_or_else(|| "0 ".to_owned());
+        let mut senders = Senders::default();
         for entry in self.entries(after.as_ref())? {
             if entry.changed < settled_before {
                 safe = format!("{} {}", entry.changed, entry.unique);
@@ -148,7 +149,12 @@ impl Source for Maildir {
                     position: Some(position),
                 })
             } else {
-                found(read_message(&entry, &self.rules, origin, position))
+                found(read_message(
+                    &entry,
+                    (&self.rules, &mut senders),
+                    origin,
+                    position,
+                ))
             };
             if !go_on {
                 break;
@@ -159,7 +165,12 @@ impl Source for Maildir {
 }
 
 /// What the message in `entry` is.
-fn read_message(entry: &Entry, rules: &Rules, origin: String, position: String) -> Found {
+fn read_message(
+    entry: &Entry,
+    (rules, senders): (&Rules, &mut Senders),
+    origin: String,
+    position: String,
+) -> Found {
     let mut raw = Vec::new();
     let read = std::fs::File::open(&entry.path).and_then(|file| {
         std::io::Read::read_to_end(
@@ -178,7 +189,7 @@ fn read_message(entry: &Entry, rules: &Rules, origin: String, position: String) 
         .and_then(|meta| meta.modified())
         .ok()
         .map(DateTime::<Utc>::from);
-    judge(
+    judge_in_turn(
         &raw,
         rules,
         Place {
@@ -186,6 +197,7 @@ fn read_message(entry: &Entry, rules: &Rules, origin: String, position: String) 
             position,
             arrived,
         },
+        senders,
     )
 }
 

@@ -18,7 +18,7 @@ use chrono::{NaiveDateTime, Utc};
 use sha2::{Digest as _, Sha256};
 
 use super::super::source::{Found, Source, Window};
-use crate::connect::mail::message::{judge, Place, Rules, MAX_MESSAGE_BYTES};
+use crate::connect::mail::message::{judge_in_turn, Place, Rules, Senders, MAX_MESSAGE_BYTES};
 
 /// How many bytes before a position its digest covers.
 const TAIL: usize = 256;
@@ -134,6 +134,7 @@ impl Source for Mbox {
             found,
             first,
             tail,
+            senders: Senders::default(),
         };
         reader.read(BufReader::with_capacity(64 * 1024, file), start)
     }
@@ -146,6 +147,8 @@ struct Reader<'a> {
     first: String,
     /// The last bytes read (at least [`TAIL`] of them, once there are).
     tail: Vec<u8>,
+    /// Who sent the messages read so far.
+    senders: Senders,
 }
 
 /// A message being read.
@@ -255,7 +258,8 @@ impl Reader<'_> {
             position,
             arrived: from_line_date(&message.from_line),
         };
-        (self.found)(judge(&message.bytes, &self.mbox.rules, place))
+        let judged = judge_in_turn(&message.bytes, &self.mbox.rules, place, &mut self.senders);
+        (self.found)(judged)
     }
 }
 
@@ -410,6 +414,33 @@ mod tests {
                 _ => None,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_sender_read_before_is_a_name_in_later_messages() {
+        let dir = scratch("senders");
+        let path = dir.join("list.mbox");
+        let later = "From grace@example.com Mon Feb  2 11:00:00 2026\n\
+             From: Grace Hopper <grace@example.com>\n\
+             To: list@example.com\n\
+             Subject: Re: Note 1\n\
+             Message-ID: <reply@example.com>\n\
+             Date: Mon, 2 Feb 2026 11:00:00 +0000\n\
+             \n\
+             Rebased on Lovelace's engine patches, as Ada asked.\n\
+             \n";
+        std::fs::write(&path, format!("{}{later}", message(1, "Engine patches."))).unwrap();
+        let mut mbox = Mbox::open(&path, sent()).unwrap();
+        let (all, _) = read_all(&mut mbox, None);
+        let texts: Vec<&str> = items(&all)
+            .iter()
+            .map(|item| item.texts[1].text.as_str())
+            .collect();
+        assert_eq!(
+            texts,
+            ["Engine patches.", "Rebased on engine patches, as asked."]
+        );
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! What a message teaches: whether it is sent mail of a person or
 //! automatic, its subject and its own words.
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Utc};
 use mail_parser::{Message, MessageParser, MimeHeaders as _, PartType};
 use sha2::{Digest as _, Sha256};
@@ -81,8 +83,47 @@ pub struct Place {
     pub arrived: Option<DateTime<Utc>>,
 }
 
-/// What the message `raw`, read at `place`, is by `rules`.
-pub fn judge(raw: &[u8], rules: &Rules, place: Place) -> Found {
+/// The words of the names the senders of the messages a run has read so
+/// far go by: the source's people, whose names say who wrote, not what
+/// about, wherever a message writes them ("as Paul Cercueil's review
+/// asked").
+#[derive(Debug, Default)]
+pub struct Senders(HashSet<String>);
+
+impl Senders {
+    /// The most words kept: a run's memory and each message's reading
+    /// stay bounded.
+    const MOST: usize = 20_000;
+
+    /// Learns the names of the people `found` teaches, if it is an item:
+    /// their words written with a capital, as names are.
+    pub fn learn(&mut self, found: &Found) {
+        let Found::Item(item) = found else {
+            return;
+        };
+        let names = item
+            .actions
+            .iter()
+            .filter_map(|(who, _)| who.name.as_deref());
+        for word in names.flat_map(prose::name_words) {
+            if self.0.len() < Self::MOST && !self.0.contains(word) {
+                self.0.insert(word.to_owned());
+            }
+        }
+    }
+}
+
+/// [`judge`], then what it found learned by `senders`: how a source reads
+/// its messages one after another.
+pub fn judge_in_turn(raw: &[u8], rules: &Rules, place: Place, senders: &mut Senders) -> Found {
+    let found = judge(raw, rules, place, senders);
+    senders.learn(&found);
+    found
+}
+
+/// What the message `raw`, read at `place`, is by `rules`; the names of
+/// `senders` are left out of its words as its own headers' are.
+pub fn judge(raw: &[u8], rules: &Rules, place: Place, senders: &Senders) -> Found {
     let skipped = |reason| Found::Skipped {
         reason,
         position: Some(place.position.clone()),
@@ -125,7 +166,9 @@ pub fn judge(raw: &[u8], rules: &Rules, place: Place) -> Found {
         return bad("no Date Kenning can read".to_owned());
     };
     let (subject, forwarded) = strip::bare_subject(message.subject().unwrap_or_default());
-    let (own, people) = (own_words(&message), people_of(&message));
+    let mut people = people_of(&message);
+    people.extend(senders.0.iter().cloned());
+    let own = own_words(&message);
     let subject = prose::subject_as_read(&subject, &own, &people);
     let (body, paths) = prose::as_read(&own, &people);
     if body.is_empty() && paths.is_empty() && (forwarded || subject.is_empty()) {

@@ -22,4 +22,7 @@ mod prose;
 mod strip;
 
 pub use args::MailArgs;
-pub use message::{judge, sender_address, Place, Rules, ENTITY_TYPE, MAX_MESSAGE_BYTES, SENT};
+pub use message::{
+    judge, judge_in_turn, sender_address, Place, Rules, Senders, ENTITY_TYPE, MAX_MESSAGE_BYTES,
+    SENT,
+};

@@ -61,11 +61,24 @@ fn names<'a>(
             named.push(value);
         }
     }
-    named
-        .iter()
-        .flat_map(|name| name.split(|c: char| !c.is_alphanumeric() && c != '\''))
+    named.into_iter().flat_map(name_words).collect()
+}
+
+/// The words of `name` a text may write it with: those written with a
+/// capital and more than a letter, a hyphenated one whole and in its
+/// parts ("Kroah-Hartman", "Kroah", "Hartman").
+pub fn name_words(name: &str) -> impl Iterator<Item = &str> {
+    name.split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '-')
+        .flat_map(|word| {
+            let parts = word
+                .contains('-')
+                .then(|| word.split('-'))
+                .into_iter()
+                .flatten();
+            std::iter::once(word).chain(parts)
+        })
+        .map(|word| word.trim_matches('-'))
         .filter(|word| word.chars().count() > 1 && word.starts_with(char::is_uppercase))
-        .collect()
 }
 
 /// The fields of a message header that a body repeats: a patch sent for
@@ -74,9 +87,9 @@ fn names<'a>(
 const HEADER_FIELDS: [&str; 6] = ["from:", "date:", "subject:", "to:", "cc:", "sent:"];
 
 /// The lines of `lines` that are header lines written in a body: a run of
-/// them that begins with `From:` at the body's first line, or with a
-/// `From:` line followed by another field (`From: Ada <...>` then
-/// `Date: ...`, above a quote).
+/// them that begins with a `From:` line naming an address, at the body's
+/// first line or followed by another field (`From: Ada <...>` then
+/// `Date: ...`, above a quote). "From: the start, ..." is a sentence.
 fn body_headers(lines: &[&str]) -> HashSet<usize> {
     let field = |line: &str| {
         let lower = line.trim_start().to_lowercase();
@@ -87,6 +100,7 @@ fn body_headers(lines: &[&str]) -> HashSet<usize> {
     let first = lines.iter().position(|line| !line.trim().is_empty());
     for n in 0..lines.len() {
         let starts = from(lines[n])
+            && lines[n].contains('@')
             && (Some(n) == first || lines.get(n + 1).is_some_and(|next| field(next)));
         if !starts || headers.contains(&n) {
             continue;
@@ -177,6 +191,11 @@ fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
     line.split(' ')
         .filter(|token| {
             let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
+            // A name's possessive is the name ("Cercueil's patches").
+            let bare = ["'s", "\u{2019}s"]
+                .iter()
+                .find_map(|s| bare.strip_suffix(s))
+                .unwrap_or(bare);
             let address = token.contains('@') && token.contains('.');
             let name = !bare.is_empty() && names.contains(bare);
             !address && !name && !bare.split('/').any(is_trailer_token)
@@ -273,6 +292,23 @@ diff --git a/drivers/irqchip/irq-ingenic.c b/drivers/irqchip/irq-ingenic.c\n\
             "If we cannot create the IRQ domain, the driver should fail to probe\n\
              instead of succeeding with just a warning message."
         );
+    }
+
+    #[test]
+    fn a_hyphenated_name_is_a_name_whole_and_in_its_parts() {
+        let words: Vec<&str> = name_words("Greg Kroah-Hartman").collect();
+        assert_eq!(words, ["Greg", "Kroah-Hartman", "Kroah", "Hartman"]);
+        let (text, _) = as_read(
+            "Kroah-Hartman and Hartman agreed; the mips-next tree stays.",
+            &["Greg Kroah-Hartman".to_owned()],
+        );
+        assert_eq!(text, "and agreed; the mips-next tree stays.");
+    }
+
+    #[test]
+    fn a_sentence_that_begins_with_from_is_no_header() {
+        let body = "From: the start, the engine was meant to be general.";
+        assert_eq!(as_read(body, &[]).0, body);
     }
 
     #[test]

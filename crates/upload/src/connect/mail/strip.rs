@@ -26,7 +26,8 @@ const HISTORY_MARKERS: &[&str] = &[
 ];
 
 /// The verb of an attribution line ("On Mon, Ada wrote:", "Am Montag
-/// schrieb Ada <ada@example.com>:"), by language.
+/// schrieb Ada <ada@example.com>:", "在 2019/10/28, Ada 写道:"), by
+/// language.
 const ATTRIBUTION_VERBS: &[&str] = &[
     " wrote",
     " writes",
@@ -37,6 +38,8 @@ const ATTRIBUTION_VERBS: &[&str] = &[
     " schreef",
     " skrev",
     " napisał",
+    "写道",
+    "寫道",
 ];
 
 /// The header fields of a quoted message in Outlook's style
@@ -343,6 +346,9 @@ mod tests {
         let german =
             "Danke!\n\nAm 02.02.2026 um 10:00 schrieb Grace Hopper <grace@example.com>:\n> Hallo";
         assert_eq!(own_words(german), "Danke!");
+        let chinese =
+            "Thanks, applied.\n\n在 2019/10/28 上午5:00, Greg Kroah-Hartman 写道:\n> Looks good";
+        assert_eq!(own_words(chinese), "Thanks, applied.");
     }
 
     #[test]

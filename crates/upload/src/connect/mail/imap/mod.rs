@@ -27,7 +27,7 @@ use chrono::{Days, Utc};
 use rustls::ClientConfig;
 
 use super::super::source::{Found, Source, Window};
-use crate::connect::mail::message::{judge, Place, Rules};
+use crate::connect::mail::message::{judge_in_turn, Place, Rules, Senders};
 use syntax::{mailbox_name, readable_mailbox};
 pub use tls::tls_config;
 use wire::Connection;
@@ -188,6 +188,7 @@ impl Account {
         };
         let uids = connection.search(after, since.as_deref(), before.as_deref())?;
         let mut done = after;
+        let mut senders = Senders::default();
         for batch in uids.chunks(FETCHED_AT_ONCE) {
             let mut arrived = vec![false; batch.len()];
             let mut went_on = true;
@@ -206,7 +207,7 @@ impl Account {
                     position: serde_json::to_string(&progress).unwrap_or_default(),
                     arrived: fetched.arrived,
                 };
-                went_on = found(self.judge(&fetched, place));
+                went_on = found(self.judge(&fetched, place, &mut senders));
                 went_on
             };
             if !connection.fetch(batch, &mut handed)? || !went_on {
@@ -229,8 +230,9 @@ impl Account {
         Ok(true)
     }
 
-    /// What the message `fetched`, read at `place`, is.
-    fn judge(&self, fetched: &client::Fetched, place: Place) -> Found {
+    /// What the message `fetched`, read at `place`, is; its sender
+    /// learned by `senders`.
+    fn judge(&self, fetched: &client::Fetched, place: Place, senders: &mut Senders) -> Found {
         let has = |flag: &str| fetched.flags.iter().any(|f| f.eq_ignore_ascii_case(flag));
         let skipped = |reason| Found::Skipped {
             reason,
@@ -241,7 +243,7 @@ impl Account {
         } else if has("\\Draft") {
             skipped("draft")
         } else {
-            judge(&fetched.body, &self.rules, place)
+            judge_in_turn(&fetched.body, &self.rules, place, senders)
         }
     }
 }

@@ -19,14 +19,14 @@ fn sent() -> Rules {
 }
 
 fn item(raw: &str, rules: &Rules) -> Item {
-    match judge(raw.as_bytes(), rules, place()) {
+    match judge(raw.as_bytes(), rules, place(), &Senders::default()) {
         Found::Item(item) => item,
         other => panic!("not an item: {other:?}"),
     }
 }
 
 fn skipped(raw: &str, rules: &Rules) -> &'static str {
-    match judge(raw.as_bytes(), rules, place()) {
+    match judge(raw.as_bytes(), rules, place(), &Senders::default()) {
         Found::Skipped { reason, position } => {
             assert_eq!(position.as_deref(), Some("42"));
             reason
@@ -229,9 +229,14 @@ fn a_message_without_words_of_its_own_or_an_id_or_a_sender() {
 
     let no_date = "From: ada@example.com\r\nSubject: Gears\r\n\r\nThe gears mesh.\r\n";
     let arrived = DateTime::from_timestamp(1_770_000_000, 0);
-    let dated = judge(no_date.as_bytes(), &sent(), Place { arrived, ..place() });
+    let dated = judge(
+        no_date.as_bytes(),
+        &sent(),
+        Place { arrived, ..place() },
+        &Senders::default(),
+    );
     assert!(matches!(dated, Found::Item(item) if Some(item.date) == arrived));
-    let undated = judge(no_date.as_bytes(), &sent(), place());
+    let undated = judge(no_date.as_bytes(), &sent(), place(), &Senders::default());
     assert!(
         matches!(&undated, Found::Bad { origin, problem, position }
             if origin == "Sent.mbox: message at byte 0" && problem.contains("no Date") && position.as_deref() == Some("42")),
@@ -244,7 +249,10 @@ fn a_message_without_words_of_its_own_or_an_id_or_a_sender() {
         "\u{0}\u{1}garbage",
     ] {
         assert!(
-            matches!(judge(raw.as_bytes(), &sent(), place()), Found::Bad { .. }),
+            matches!(
+                judge(raw.as_bytes(), &sent(), place(), &Senders::default()),
+                Found::Bad { .. }
+            ),
             "{raw:?}"
         );
     }
