@@ -9,8 +9,6 @@ use kenning_app::{id_of_secret, Credential, ServiceError};
 use kenning_domain::{CredentialKind, Lifetime, Scope};
 use uuid::Uuid;
 
-use crate::parse_lifetime;
-
 #[derive(Debug, Subcommand)]
 pub(crate) enum TokenCommand {
     /// Issue a token; prints the secret alone on stdout, once.
@@ -134,4 +132,14 @@ pub(crate) fn revoke(services: &Services, kind: CredentialKind, id: Uuid) -> any
     }
     eprintln!("revoked {} {id}", kind.as_str());
     Ok(())
+}
+
+/// A credential's lifetime, as `--expires-in-days` gives it: 1 to 3650
+/// days.
+fn parse_lifetime(raw: &str) -> Result<Lifetime, String> {
+    match Lifetime::read(raw) {
+        Ok(Some(lifetime)) => Ok(lifetime),
+        Ok(None) => Err("a number of days is required".to_owned()),
+        Err(violation) => Err(violation.rule.to_string()),
+    }
 }

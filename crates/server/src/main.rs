@@ -8,7 +8,7 @@ use anyhow::Context as _;
 use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 use kenning::{models, Application, Meaning, Pooling, Services, Settings};
 use kenning_clock::SystemClock;
-use kenning_domain::{CredentialKind, LanguageId, Lifetime};
+use kenning_domain::{CredentialKind, LanguageId};
 use kenning_store_diesel::Location;
 
 use credentials::{create, list, revoke, ApikeyCommand, TokenCommand};
@@ -213,14 +213,6 @@ fn parse_public_url(raw: &str) -> Result<url::Url, String> {
 }
 
 /// A group's displayName, as a group's is checked.
-fn parse_lifetime(raw: &str) -> Result<Lifetime, String> {
-    match Lifetime::read(raw) {
-        Ok(Some(lifetime)) => Ok(lifetime),
-        Ok(None) => Err("a number of days is required".to_owned()),
-        Err(violation) => Err(violation.rule.to_string()),
-    }
-}
-
 fn parse_admin_group(raw: &str) -> Result<kenning_app::AdministratorsGroup, String> {
     raw.parse()
 }
