@@ -95,4 +95,4 @@ impl Kenning {
 }
 
 /// How long the questions wait for the index of meanings.
-const INDEX_PATIENCE: Duration = Duration::from_secs(1500);
+const INDEX_PATIENCE: Duration = Duration::from_secs(3000);
