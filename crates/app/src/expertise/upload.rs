@@ -6,8 +6,8 @@ use std::hash::{Hash, Hasher};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, EntityTopic, ScoredTopic, Scoring, TextTrace, Upload, UploadInput, UploadText,
-    UserId, PHRASES_PER_TEXT,
+    entity_topics, Descriptor, EntityTopic, ScoredTopic, Scoring, TextTrace, Upload, UploadInput,
+    UploadText, UserId, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     NewAction, RecordError, Recorded, StoreError, TopicExtractor, UploadStage, UPLOAD_STAGES,
@@ -35,27 +35,31 @@ pub struct Accepted {
 /// The language the first text was read in, and what an upload of
 /// `texts` teaches, best first: each text's key phrases and content words
 /// as the extractor reads them (in `language` when given), combined under
-/// `scoring`.
+/// `scoring`. A `secondary` text (changed paths, a channel's name, what a
+/// reply answered) is read in the language the first text was read in:
+/// it is what stands beside the upload, often too few words to tell a
+/// language by (`sway tree view.c` read as French teaches `tre`).
 fn read_topics(
     extractor: &dyn TopicExtractor,
     texts: &[UploadText],
     language: Option<&str>,
     scoring: &Scoring,
 ) -> (Option<String>, Vec<EntityTopic>) {
-    let mut read = None;
-    let traces: Vec<TextTrace> = texts
-        .iter()
-        .map(|t| {
-            let found = extractor.extract(&t.text, t.format, language, PHRASES_PER_TEXT);
-            read.get_or_insert_with(|| found.language.clone());
-            TextTrace {
-                descriptor: t.descriptor,
-                words_judged: extractor.judges_words(&found.language),
-                phrases: found.topics,
-                words: found.words,
-            }
-        })
-        .collect();
+    let mut read: Option<String> = None;
+    let mut traces: Vec<TextTrace> = Vec::with_capacity(texts.len());
+    for t in texts {
+        let beside = (t.descriptor == Descriptor::Secondary)
+            .then_some(read.as_deref())
+            .flatten();
+        let found = extractor.extract(&t.text, t.format, language.or(beside), PHRASES_PER_TEXT);
+        read.get_or_insert_with(|| found.language.clone());
+        traces.push(TextTrace {
+            descriptor: t.descriptor,
+            words_judged: extractor.judges_words(&found.language),
+            phrases: found.topics,
+            words: found.words,
+        });
+    }
     (read, entity_topics(&traces, scoring))
 }
 
@@ -334,5 +338,54 @@ mod tests {
         let parts = lanes_by_person(&one_person, 4);
         assert_eq!(parts.len(), 1, "one person, one lane");
         assert!(matches!(parts[0].0, Lane::Of(_)));
+    }
+
+    /// An extractor that reads a text with "ist" in it as German, any
+    /// other as French, and notes the language it was asked to read in.
+    #[derive(Default)]
+    struct Noting(std::sync::Mutex<Vec<Option<String>>>);
+
+    impl TopicExtractor for Noting {
+        fn extract(
+            &self,
+            text: &str,
+            _format: kenning_domain::TextFormat,
+            language: Option<&str>,
+            _limit: usize,
+        ) -> kenning_ports::Extraction {
+            if let Ok(mut asked) = self.0.lock() {
+                asked.push(language.map(str::to_owned));
+            }
+            let detected = if text.contains("ist") { "de" } else { "fr" };
+            kenning_ports::Extraction {
+                language: language.unwrap_or(detected).to_owned(),
+                topics: Vec::new(),
+                words: Vec::new(),
+            }
+        }
+    }
+
+    #[test]
+    fn a_secondary_text_is_read_in_the_language_of_the_first() {
+        let text = |descriptor, text: &str| UploadText {
+            format: kenning_domain::TextFormat::Plain,
+            descriptor,
+            text: text.to_owned(),
+        };
+        let texts = [
+            text(Descriptor::Primary, "Der Baum ist neu"),
+            text(Descriptor::Default, "mehr Text"),
+            text(Descriptor::Secondary, "sway tree view.c"),
+        ];
+        let noting = Noting::default();
+        let (read, _) = read_topics(&noting, &texts, None, &Scoring::default());
+        assert_eq!(read.as_deref(), Some("de"));
+        let asked = noting.0.lock().map(|a| a.clone()).unwrap_or_default();
+        assert_eq!(asked, [None, None, Some("de".to_owned())]);
+        // A language the upload names is every text's.
+        let noting = Noting::default();
+        read_topics(&noting, &texts, Some("en"), &Scoring::default());
+        let asked = noting.0.lock().map(|a| a.clone()).unwrap_or_default();
+        assert_eq!(asked, vec![Some("en".to_owned()); 3]);
     }
 }
