@@ -166,11 +166,16 @@ pub fn judge(raw: &[u8], rules: &Rules, place: Place, senders: &Senders) -> Foun
         return bad("no Date Kenning can read".to_owned());
     };
     let (subject, forwarded) = strip::bare_subject(message.subject().unwrap_or_default());
-    let mut people = people_of(&message);
-    people.extend(senders.0.iter().cloned());
-    let own = own_words(&message);
-    let subject = prose::subject_as_read(&subject, &own, &people);
-    let (body, paths) = prose::as_read(&own, &people);
+    let prose::Read {
+        subject,
+        body,
+        paths,
+    } = prose::read(
+        &subject,
+        &own_words(&message),
+        &people_of(&message),
+        &senders.0,
+    );
     if body.is_empty() && paths.is_empty() && (forwarded || subject.is_empty()) {
         return skipped("no words of its own");
     }

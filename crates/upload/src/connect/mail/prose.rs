@@ -11,38 +11,47 @@ use std::collections::HashSet;
 use super::strip::squeeze;
 use crate::connect::source::trailer;
 
-/// What a message's own words (`body`) teach, and the paths a patch in
-/// it changes. `people` are the names the message's headers give the
-/// people in the conversation (its `From`, `To` and `Cc`); the names its
-/// trailers and its body's header lines give are added to them. Their
-/// words, written with a capital as names are, are left out, since a
-/// name says who talked, not what about.
-pub fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
+/// A message as read for what it is about: its subject, its own words
+/// and the paths a patch in it changes.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Read {
+    /// The subject, without names and addresses.
+    pub subject: String,
+    /// The body's own words, without trailers, header lines, names and
+    /// addresses; a patch's description rather than its code.
+    pub body: String,
+    /// The paths a patch in the body changes.
+    pub paths: Vec<String>,
+}
+
+/// What a message's `subject` and own words (`body`) teach, read once.
+/// `people` are the names the message's headers give the people in the
+/// conversation (its `From`, `To` and `Cc`); the names its trailers and
+/// its body's header lines give are added to them, and a word `known`
+/// holds (the names of the source's senders) is a name too. Their words,
+/// written with a capital as names are, are left out, since a name says
+/// who talked, not what about.
+pub fn read(subject: &str, body: &str, people: &[String], known: &HashSet<String>) -> Read {
     let (description, paths) = patch(body);
     let lines: Vec<&str> = description.lines().collect();
     let headers = body_headers(&lines);
-    let names = names(&lines, &headers, people);
+    let named = names(&lines, &headers, people);
+    let is_name = |word: &str| named.contains(word) || known.contains(word);
     let kept: Vec<String> = lines
         .iter()
         .enumerate()
         .filter(|(n, _)| !headers.contains(n))
         .map(|(_, line)| before_trailer(line))
-        .map(|line| without_addresses_and_names(line, &names))
+        .map(|line| without_addresses_and_names(line, &is_name))
         .collect();
     let kept: Vec<&str> = kept.iter().map(|line| line.trim_end()).collect();
-    (squeeze(&kept), paths)
-}
-
-/// A message's `subject` as read: without the names of the people in the
-/// conversation (those of [`as_read`], its `body`'s included) and without
-/// addresses ("MAINTAINERS: Use @kernel.org address for Paul Burton").
-pub fn subject_as_read(subject: &str, body: &str, people: &[String]) -> String {
-    let (description, _) = patch(body);
-    let lines: Vec<&str> = description.lines().collect();
-    let headers = body_headers(&lines);
-    without_addresses_and_names(subject, &names(&lines, &headers, people))
-        .trim()
-        .to_owned()
+    Read {
+        subject: without_addresses_and_names(subject, &is_name)
+            .trim()
+            .to_owned(),
+        body: squeeze(&kept),
+        paths,
+    }
 }
 
 /// The words of the names of `people` and of those the `headers` lines
@@ -186,8 +195,10 @@ fn patch(body: &str) -> (String, Vec<String>) {
 
 /// `line` without e-mail addresses (`<ada@example.com>` or bare),
 /// without trailers' tokens ([`is_trailer_token`]) and without the words
-/// of `names`.
-fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
+/// `is_name` holds to be names. The topic extractor skips addresses too;
+/// they leave here as well so that an upload's stored text, shown as
+/// evidence, carries nobody's address.
+fn without_addresses_and_names(line: &str, is_name: &impl Fn(&str) -> bool) -> String {
     line.split(' ')
         .filter(|token| {
             let bare = token.trim_matches(|c: char| !c.is_alphanumeric() && c != '\'');
@@ -197,7 +208,7 @@ fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
                 .find_map(|s| bare.strip_suffix(s))
                 .unwrap_or(bare);
             let address = token.contains('@') && token.contains('.');
-            let name = !bare.is_empty() && names.contains(bare);
+            let name = !bare.is_empty() && is_name(bare);
             !address && !name && !bare.split('/').any(is_trailer_token)
         })
         .collect::<Vec<_>>()
@@ -207,6 +218,13 @@ fn without_addresses_and_names(line: &str, names: &HashSet<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What `body` teaches and the paths it changes, with no subject and
+    /// no known sender.
+    fn as_read(body: &str, people: &[String]) -> (String, Vec<String>) {
+        let read = read("", body, people, &HashSet::new());
+        (read.body, read.paths)
+    }
 
     /// A patch as a kernel subsystem's list carries it (git format-patch).
     const PATCH: &str = "The policy loader rewrote an unchanged policy on every boot,\n\
@@ -295,6 +313,19 @@ diff --git a/drivers/irqchip/irq-ingenic.c b/drivers/irqchip/irq-ingenic.c\n\
     }
 
     #[test]
+    fn a_known_senders_name_leaves_the_subject_and_the_body() {
+        let known: HashSet<String> = ["Cercueil".to_owned()].into();
+        let read = read(
+            "MIPS: Ingenic: apply Cercueil's fix",
+            "As Cercueil asked, the clock stays on.",
+            &[],
+            &known,
+        );
+        assert_eq!(read.subject, "MIPS: Ingenic: apply fix");
+        assert_eq!(read.body, "As asked, the clock stays on.");
+    }
+
+    #[test]
     fn a_hyphenated_name_is_a_name_whole_and_in_its_parts() {
         let words: Vec<&str> = name_words("Greg Kroah-Hartman").collect();
         assert_eq!(words, ["Greg", "Kroah-Hartman", "Kroah", "Hartman"]);
@@ -314,14 +345,13 @@ diff --git a/drivers/irqchip/irq-ingenic.c b/drivers/irqchip/irq-ingenic.c\n\
     #[test]
     fn a_subject_keeps_no_name_of_the_conversation() {
         let body = "Signed-off-by: Paul Burton <paulburton@kernel.org>";
-        assert_eq!(
-            subject_as_read(
-                "MAINTAINERS: Use @kernel.org address for Paul Burton",
-                body,
-                &[]
-            ),
-            "MAINTAINERS: Use address for"
+        let read = read(
+            "MAINTAINERS: Use @kernel.org address for Paul Burton",
+            body,
+            &[],
+            &HashSet::new(),
         );
+        assert_eq!(read.subject, "MAINTAINERS: Use address for");
     }
 
     #[test]
