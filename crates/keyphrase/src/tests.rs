@@ -348,13 +348,17 @@ fn a_link_is_no_words() {
     teaches_none_of(
         "Damage tracking for the compositor: see \
          https://gitlab.freedesktop.org/wlroots/wlroots/-/merge_requests/4242 and \
-         www.example.org/damage_tracking for the design of damage tracking.",
+         www.example.org/damage_tracking for the design of damage tracking, \
+         HTTPS://Docs.Example.net/Frames and WWW.Example.com/Ideas too.",
         &[
             "gitlab.freedesktop.org",
             "merge_request",
             "wlroot",
             "www.example.org",
             "4242",
+            "docs.example.net",
+            "frame",
+            "idea",
         ],
     );
 }

@@ -63,18 +63,23 @@ fn is_url(text: &str) -> bool {
         .split(|c: char| c.is_whitespace() || matches!(c, '<' | '>' | '(' | ')' | '"' | ','))
         .next()
         .unwrap_or_default();
-    let lower = token.to_ascii_lowercase();
-    let scheme = lower.split_once("://").is_some_and(|(scheme, _)| {
+    let scheme = token.split_once("://").is_some_and(|(scheme, _)| {
         !scheme.is_empty()
             && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
             && scheme
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '.' | '-'))
     });
-    let address = lower
+    let address = token
         .split_once('@')
         .is_some_and(|(local, domain)| !local.is_empty() && domain.contains('.'));
-    scheme || address || lower.starts_with("www.") || lower.starts_with("mailto:")
+    // Compared in place: this runs at every word's start.
+    let starts = |prefix: &str| {
+        token
+            .get(..prefix.len())
+            .is_some_and(|head| head.eq_ignore_ascii_case(prefix))
+    };
+    scheme || address || starts("www.") || starts("mailto:")
 }
 
 /// Where the word that starts at `bytes[i]` ends in `text` (a byte
