@@ -551,8 +551,16 @@ mod tests {
     #[test]
     fn paths_read_as_their_folders_and_file_names() {
         assert_eq!(
-            paths_as_words(&["tsdb/head.go", "README.md"]),
-            "tsdb head.go\nREADME.md"
+            paths_as_words(&[
+                "tsdb/head.go",
+                "README.md",
+                "sway/input/text_input.c",
+                "common/wlr-output-management.v1.xml",
+                ".gitignore",
+                "Makefile",
+            ]),
+            "tsdb head\nREADME\nsway input text input\n\
+             common wlr output management v1\ngitignore\nMakefile"
         );
     }
 }

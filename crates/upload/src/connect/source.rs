@@ -301,19 +301,37 @@ pub trait Source: Send {
 pub const MAX_PATHS: usize = 50;
 
 /// Changed paths as words a reader (and the topic extractor) takes in:
-/// one path a line, its folders and its file name apart, separators and
-/// the file's extension spelled out as spaces and a dot.
+/// one path a line, its folders and then its file name's words, the
+/// file name without its extension and with `_`, `-` and `.` read as
+/// spaces (`sway/input/text_input.c` is "sway input text input"), as a
+/// person reads the name; a dot file is its name (`.gitignore` is
+/// "gitignore").
 pub fn paths_as_words(paths: &[&str]) -> String {
     paths
         .iter()
         .map(|path| {
-            path.split('/')
-                .filter(|p| !p.is_empty())
-                .collect::<Vec<_>>()
-                .join(" ")
+            let mut parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+            let file = parts.pop().map(file_name_words).unwrap_or_default();
+            parts.push(&file);
+            parts.retain(|p| !p.is_empty());
+            parts.join(" ")
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The words of the file name `name`: without its extension, `_`, `-`
+/// and `.` read as spaces.
+fn file_name_words(name: &str) -> String {
+    let bare = name.trim_start_matches('.');
+    let stem = match bare.rsplit_once('.') {
+        Some((stem, _)) if !stem.is_empty() => stem,
+        _ => bare,
+    };
+    stem.split(['_', '-', '.'])
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Trailer tokens that end in neither `-by` nor `-to` but name people,
