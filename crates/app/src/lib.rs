@@ -39,7 +39,8 @@ pub use credentials::{
 };
 pub use error::{Missing, Resource, ServiceError};
 pub use expertise::{
-    preview_topics, Accepted, ExpertiseService, ProfileTopic, QueryReading, TopicsHidden,
+    preview_topics, Accepted, Card, CardTopic, ExpertiseService, Explained, ProfileTopic,
+    QueryReading, TopicsHidden, ACTIONS_PER_TOPIC, TOPICS_PER_CARD,
 };
 pub use gate::{Connector, Gate};
 pub use groups::GroupService;

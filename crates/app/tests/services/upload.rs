@@ -4,10 +4,12 @@
 
 use std::collections::HashMap;
 
-use kenning_app::{ExpertiseService, ServiceError, UserService};
+use kenning_app::{
+    ExpertiseService, ServiceError, UserService, ACTIONS_PER_TOPIC, TOPICS_PER_CARD,
+};
 use kenning_domain::{
     ExpertsLimit, NewUserInput, Raw, TextFormat, TextWord, Topic, UploadInput, UserId,
-    UserTopicsLimit,
+    UserTopicsLimit, THE_PERSON,
 };
 use kenning_ports::{Extraction, TopicExtractor};
 
@@ -169,6 +171,47 @@ fn experts_read_answers_as_experts_and_read_query_do() {
         );
         assert_eq!(reading, s.expertise.read_query(query).unwrap(), "{query}");
     }
+}
+
+/// The explained answer lists the people `experts` lists, in its order,
+/// those scoring 50 or more as knowing and the others as the nearest, each
+/// topic of a card with the actions that taught it.
+#[test]
+fn the_explained_answer_is_the_experts_split_with_their_evidence() {
+    let s = setup();
+    let ada = person(&s.users, "ada@example.com", "Ada", "Lovelace");
+    person(&s.users, "grace@example.com", "Grace", "Hopper");
+    for (email, text, alias) in [
+        ("ada@example.com", RUST_NOTE, "doc-1"),
+        ("ada@example.com", RUST_NOTE, "doc-2"),
+        ("ada@example.com", RUST_NOTE, "doc-3"),
+        ("grace@example.com", GC_NOTE, "doc-4"),
+    ] {
+        s.expertise.upload(upload(email, text, alias)).unwrap();
+    }
+    let limit = ExpertsLimit::default();
+    let answer = s.expertise.explained(QUERY, limit, None).unwrap();
+    let experts = s.expertise.experts(QUERY, limit).unwrap();
+    let listed: Vec<UserId> = answer.cards().map(|c| c.expert.user).collect();
+    assert_eq!(listed, experts.iter().map(|e| e.user).collect::<Vec<_>>());
+    assert_eq!(listed, [ada]);
+    assert!(answer.knowing.iter().all(|c| c.expert.score >= THE_PERSON));
+    assert!(answer.nearest.iter().all(|c| c.expert.score < THE_PERSON));
+    assert_eq!(answer.reading, s.expertise.read_query(QUERY).unwrap());
+    assert!(!answer.full);
+    let card = answer.cards().next().unwrap();
+    assert_eq!(card.person.id(), ada);
+    assert!(!card.topics.is_empty() && card.topics.len() <= TOPICS_PER_CARD);
+    for topic in &card.topics {
+        assert_eq!(
+            topic.evidence.len(),
+            ACTIONS_PER_TOPIC as usize,
+            "{topic:?}"
+        );
+        assert!(topic.evidence.iter().all(|a| a.action_type == "create"));
+    }
+    let nobody = s.expertise.explained("nothing known", limit, None).unwrap();
+    assert_eq!(nobody.cards().count(), 0);
 }
 
 #[test]

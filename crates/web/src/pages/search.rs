@@ -4,10 +4,8 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{QueryReading, ServiceError, UseCases};
-use kenning_domain::{
-    Answer, Band, Expert, ExpertsLimit, GroupId, Rule, UserId, MAX_QUERY_CHARS, THE_PERSON,
-};
+use kenning_app::{QueryReading, ServiceError, UseCases, TOPICS_PER_CARD};
+use kenning_domain::{Answer, Band, ExpertsLimit, GroupId, Rule, MAX_QUERY_CHARS};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -19,15 +17,6 @@ use crate::view::{query_param, ActionLine, Chrome};
 
 /// How many more people "More results" asks for.
 const PAGE: u32 = 10;
-/// How many topics of a person a card lists, and how many actions explain
-/// each.
-const TOPICS_PER_CARD: usize = 5;
-const ACTIONS_PER_TOPIC: u32 = 3;
-/// How many topics one page explains with their actions, in all: every
-/// topic of a first page's cards. Each is a read of the store, so a page of
-/// a hundred people costs no more reads than one of ten; the cards further
-/// down list their topics without the actions.
-const TOPICS_EXPLAINED: usize = ExpertsLimit::DEFAULT.get() as usize * TOPICS_PER_CARD;
 /// What a group that does not exist is told as.
 const UNKNOWN_GROUP: &str = "That group is not one Kenning knows; choose another.";
 /// How many groups the filter offers.
@@ -55,9 +44,6 @@ struct Card {
     meta: String,
     score: String,
     words: &'static str,
-    /// Whether the person is the answer (50 or more) rather than among
-    /// the nearest.
-    knows: bool,
     contact: Contact,
     topics: Vec<CardTopic>,
 }
@@ -110,6 +96,7 @@ struct SearchPage {
 struct Found {
     groups: Vec<GroupOption>,
     cards: Vec<Card>,
+    nearest: Vec<Card>,
     reading: Option<Reading>,
     answer: Answer,
     problem: Option<String>,
@@ -151,48 +138,38 @@ fn reading_of(reading: QueryReading) -> Reading {
     }
 }
 
-/// The card of `expert`, its topics explained by the actions behind them
-/// while `explained` topics are left to the page.
-fn card(
-    acting: &UseCases,
-    expert: &Expert,
-    name: String,
-    meta: String,
-    contact: Contact,
-    explained: &mut usize,
-) -> Result<Card, ServiceError> {
-    let topics = expert
-        .topics
-        .iter()
-        .take(TOPICS_PER_CARD)
-        .map(|t| {
-            let evidence = if *explained > 0 && !t.declared {
-                *explained -= 1;
-                let actions =
-                    acting
-                        .expertise
-                        .evidence_of(expert.user, &t.key, ACTIONS_PER_TOPIC)?;
-                ActionLine::of_all(&actions)
-            } else {
-                Vec::new()
-            };
-            Ok(CardTopic {
-                label: t.label.clone(),
-                evidence,
-                said: t.declared,
-            })
-        })
-        .collect::<Result<Vec<_>, ServiceError>>()?;
-    Ok(Card {
-        id: expert.user.as_uuid(),
-        name,
+/// The page's card of `card`: the person, the score in words, and the
+/// topics with the actions the answer explains them by.
+fn card_of(card: &kenning_app::Card, contact_link: Option<&ContactLink>) -> Option<Card> {
+    let profile = card.person.profile()?;
+    let meta = [
+        profile.position.as_ref().map(|v| v.as_str()),
+        profile.department.as_ref().map(|v| v.as_str()),
+        profile.location.as_ref().map(|v| v.as_str()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" \u{b7} ");
+    let score = card.expert.score;
+    Some(Card {
+        id: card.expert.user.as_uuid(),
+        name: profile.display_name(),
         meta,
         // Whole points, rounded down: 49.6 is not yet "this is the person".
-        score: format!("{:.0}", expert.score.floor()),
-        knows: expert.score >= THE_PERSON,
-        contact,
-        words: Band::of(expert.score).words(),
-        topics,
+        score: format!("{:.0}", score.floor()),
+        contact: Contact::of(profile.email.as_str(), contact_link),
+        words: Band::of(score).words(),
+        topics: card
+            .topics
+            .iter()
+            .take(TOPICS_PER_CARD)
+            .map(|t| CardTopic {
+                label: t.topic.label.clone(),
+                evidence: ActionLine::of_all(&t.evidence),
+                said: t.topic.declared,
+            })
+            .collect(),
     })
 }
 
@@ -237,45 +214,24 @@ fn find(
     if query.is_empty() {
         return Ok(found);
     }
-    let (experts, reading) = match acting.expertise.experts_read(query, limit, group) {
+    let answer = match acting.expertise.explained(query, limit, group) {
         Ok(answer) => answer,
         Err(e) => {
             found.problem = Some(problem_of(e)?);
             return Ok(found);
         }
     };
-    found.full = experts.len() == limit.get() as usize;
-    found.answer = reading.answer;
-    let ids: Vec<UserId> = experts.iter().map(|e| e.user).collect();
-    let users = acting.expertise.people(&ids)?;
-    let mut explained = TOPICS_EXPLAINED;
-    for expert in &experts {
-        let Some(profile) = users
+    found.full = answer.full;
+    found.answer = answer.reading.answer;
+    let cards = |cards: &[kenning_app::Card]| -> Vec<Card> {
+        cards
             .iter()
-            .find(|u| u.id() == expert.user)
-            .and_then(|u| u.profile())
-        else {
-            continue;
-        };
-        let meta = [
-            profile.position.as_ref().map(|v| v.as_str()),
-            profile.department.as_ref().map(|v| v.as_str()),
-            profile.location.as_ref().map(|v| v.as_str()),
-        ]
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .join(" · ");
-        found.cards.push(card(
-            acting,
-            expert,
-            profile.display_name(),
-            meta,
-            Contact::of(profile.email.as_str(), contact_link),
-            &mut explained,
-        )?);
-    }
-    found.reading = Some(reading_of(reading));
+            .filter_map(|c| card_of(c, contact_link))
+            .collect()
+    };
+    found.cards = cards(&answer.knowing);
+    found.nearest = cards(&answer.nearest);
+    found.reading = Some(reading_of(answer.reading));
     Ok(found)
 }
 
@@ -338,7 +294,6 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
         1 => format!("1 person knows about \u{201c}{query}\u{201d}"),
         n => format!("{n} people know about \u{201c}{query}\u{201d}"),
     };
-    let (cards, nearest): (Vec<Card>, Vec<Card>) = found.cards.into_iter().partition(|c| c.knows);
     respond(
         StatusCode::OK,
         &SearchPage {
@@ -349,8 +304,8 @@ pub(crate) async fn page(req: HttpRequest, app: web::Data<Web>) -> HttpResponse 
             problem: problem.or(found.problem),
             searched: searched && found.reading.is_some(),
             heading,
-            cards,
-            nearest,
+            cards: found.cards,
+            nearest: found.nearest,
             more,
             reading: found.reading,
         },

@@ -214,6 +214,11 @@ const ROWS: &[(&str, &str, Rule)] = &[
     ),
     (
         "ExpertiseService",
+        "explained",
+        Rule::Through("experts_read"),
+    ),
+    (
+        "ExpertiseService",
         "read_query",
         Rule::Asks("ReadExpertise"),
     ),
