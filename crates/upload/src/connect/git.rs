@@ -18,7 +18,9 @@ use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use anyhow::Context as _;
 use chrono::{DateTime, SecondsFormat, Utc};
 
-use super::source::{cut, trailer, Descriptor, Found, Identity, Item, Source, Text, Window};
+use super::source::{
+    before_trailer, cut, trailer, Descriptor, Found, Identity, Item, Source, Text, Window,
+};
 pub use super::source::{paths_as_words, MAX_PATHS};
 
 /// The entity type of a commit.
@@ -476,8 +478,9 @@ fn parse_contact(contact: &str) -> Option<(String, String)> {
 }
 
 /// A commit's body without its trailers (the last paragraph's
-/// `Signed-off-by:`, `Co-authored-by:` and other `Token: value` lines),
-/// and the people its `Co-authored-by:` trailers name.
+/// `Signed-off-by:`, `Co-authored-by:` and other `Token: value` lines,
+/// and one that follows words of its own, as a mail's), and the people
+/// its `Co-authored-by:` trailers name.
 fn without_trailers(body: &str) -> (String, Vec<(String, String)>) {
     let mut co_authors = Vec::new();
     let mut kept = Vec::new();
@@ -488,7 +491,7 @@ fn without_trailers(body: &str) -> (String, Vec<(String, String)>) {
                     co_authors.extend(parse_contact(value));
                 }
             }
-            None => kept.push(line),
+            None => kept.push(before_trailer(line)),
         }
     }
     (kept.join("\n"), co_authors)
@@ -501,9 +504,9 @@ mod tests {
     #[test]
     fn trailers_leave_the_body_and_co_authors_are_read_from_them() {
         let (body, co) = without_trailers(
-            "Explains why.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob Lee <bob@example.com>\nSee: this stays",
+            "Explains why.\n\nSigned-off-by: Ada <ada@example.com>\nCo-authored-by: Bob Lee <bob@example.com>\nSee: this stays\nSerial portion: Acked-by: Cy <cy@example.com>",
         );
-        assert_eq!(body, "Explains why.\n\nSee: this stays");
+        assert_eq!(body, "Explains why.\n\nSee: this stays\nSerial portion: ");
         assert_eq!(co, [("Bob Lee".to_owned(), "bob@example.com".to_owned())]);
     }
 

@@ -334,6 +334,37 @@ fn file_name_words(name: &str) -> String {
         .join(" ")
 }
 
+/// Where a trailer that follows words of their own begins in `line`: at
+/// a word such as `Acked-by:` ([`is_trailer_token`]).
+pub fn trailer_start(line: &str) -> Option<usize> {
+    line.match_indices(' ').map(|(at, _)| at + 1).find(|&at| {
+        let word = line[at..].split(' ').next().unwrap_or_default();
+        word.strip_suffix(':').is_some_and(is_trailer_token)
+    })
+}
+
+/// `line` up to a trailer that follows words of its own, if any; a line
+/// that is a trailer whole is nothing.
+pub fn before_trailer(line: &str) -> &str {
+    if trailer(line).is_some() {
+        return "";
+    }
+    trailer_start(line).map_or(line, |at| &line[..at])
+}
+
+/// Whether `word` is a trailer's token that names people for what they
+/// did to a patch (`Acked-by`, `Signed-off-by`, `Co-developed-by`): a
+/// participle before `-by`. Such a word names a step of the review, not a
+/// subject, even in a sentence ("could I get an acked-by?"); `stand-by`
+/// and `passer-by` are words.
+pub fn is_trailer_token(word: &str) -> bool {
+    let lower = word.to_ascii_lowercase();
+    lower.strip_suffix("-by").is_some_and(|did| {
+        did.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
+            && (did.ends_with("ed") || did.ends_with("-off"))
+    })
+}
+
 /// Trailer tokens that end in neither `-by` nor `-to` but name people,
 /// links or tracking ids, not the subject.
 const TRAILERS: &[&str] = &[

@@ -9,7 +9,7 @@
 use std::collections::HashSet;
 
 use super::strip::squeeze;
-use crate::connect::source::trailer;
+use crate::connect::source::{before_trailer, is_trailer_token, trailer, trailer_start};
 
 /// A message as read for what it is about: its subject, its own words
 /// and the paths a patch in it changes.
@@ -129,37 +129,6 @@ fn trailer_in(line: &str) -> Option<(&str, &str)> {
     trailer(line).or_else(|| {
         let at = trailer_start(line)?;
         trailer(&line[at..])
-    })
-}
-
-/// Where a trailer that follows words of their own begins in `line`: at
-/// a word such as `Acked-by:` ([`is_trailer_token`]).
-fn trailer_start(line: &str) -> Option<usize> {
-    line.match_indices(' ').map(|(at, _)| at + 1).find(|&at| {
-        let word = line[at..].split(' ').next().unwrap_or_default();
-        word.strip_suffix(':').is_some_and(is_trailer_token)
-    })
-}
-
-/// `line` up to a trailer that follows words of its own, if any; a line
-/// that is a trailer whole is nothing.
-fn before_trailer(line: &str) -> &str {
-    if trailer(line).is_some() {
-        return "";
-    }
-    trailer_start(line).map_or(line, |at| &line[..at])
-}
-
-/// Whether `word` is a trailer's token that names people for what they
-/// did to a patch (`Acked-by`, `Signed-off-by`, `Co-developed-by`): a
-/// participle before `-by`. Such a word names a step of the review, not a
-/// subject, even in a sentence ("could I get an acked-by?"); `stand-by`
-/// and `passer-by` are words.
-fn is_trailer_token(word: &str) -> bool {
-    let lower = word.to_ascii_lowercase();
-    lower.strip_suffix("-by").is_some_and(|did| {
-        did.chars().all(|c| c.is_ascii_alphabetic() || c == '-')
-            && (did.ends_with("ed") || did.ends_with("-off"))
     })
 }
 
