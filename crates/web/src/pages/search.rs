@@ -4,7 +4,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use askama::Template;
-use kenning_app::{QueryReading, ServiceError, UseCases, TOPICS_PER_CARD};
+use kenning_app::{QueryReading, ServiceError, UseCases};
 use kenning_domain::{Answer, Band, ExpertsLimit, GroupId, Rule, MAX_QUERY_CHARS};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -163,7 +163,6 @@ fn card_of(card: &kenning_app::Card, contact_link: Option<&ContactLink>) -> Opti
         topics: card
             .topics
             .iter()
-            .take(TOPICS_PER_CARD)
             .map(|t| CardTopic {
                 label: t.topic.label.clone(),
                 evidence: ActionLine::of_all(&t.evidence),
