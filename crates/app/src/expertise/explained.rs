@@ -7,7 +7,7 @@ use kenning_domain::{Expert, ExpertsLimit, GroupId, ScoredTopic, User, THE_PERSO
 use kenning_ports::ActionRecord;
 
 use super::experts::QueryReading;
-use super::service::{internal, ExpertiseService};
+use super::service::ExpertiseService;
 use crate::error::ServiceError;
 
 /// How many topics of a person a card lists.
@@ -117,9 +117,7 @@ impl ExpertiseService {
         for topic in expert.topics.iter().take(TOPICS_PER_CARD) {
             let evidence = if *explained > 0 && !topic.declared {
                 *explained -= 1;
-                self.store
-                    .actions_on(expert.user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
-                    .map_err(internal)?
+                self.actions_behind(expert.user, &topic.key, ACTIONS_PER_TOPIC)?
             } else {
                 Vec::new()
             };

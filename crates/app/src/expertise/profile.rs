@@ -114,10 +114,7 @@ impl ExpertiseService {
             .filter(|t| self.extractor.readable(&t.label))
             .take(items(limit.get()))
             .map(|topic| {
-                let actions = self
-                    .store
-                    .actions_on(user, &topic.key, &self.scoring, ACTIONS_PER_TOPIC)
-                    .map_err(internal)?;
+                let actions = self.actions_behind(user, &topic.key, ACTIONS_PER_TOPIC)?;
                 Ok(ProfileTopic {
                     topic,
                     actions,
@@ -229,6 +226,18 @@ impl ExpertiseService {
         max: u32,
     ) -> Result<Vec<ActionRecord>, ServiceError> {
         self.caller.require(Operation::ReadExpertise)?;
+        self.actions_behind(user, key, max)
+    }
+
+    /// Up to `max` of `user`'s actions that taught `key`, newest first,
+    /// for a caller already allowed to read expertise: the one read of
+    /// the evidence behind a topic, for a profile, a card or a caller.
+    pub(super) fn actions_behind(
+        &self,
+        user: UserId,
+        key: &str,
+        max: u32,
+    ) -> Result<Vec<ActionRecord>, ServiceError> {
         self.store
             .actions_on(user, key, &self.scoring, max)
             .map_err(internal)
