@@ -123,14 +123,9 @@ fn evidence_of(
                 .map(|(user, held)| topic_standing(key, *user, held)),
         );
     }
-    let activity = standings
-        .iter()
-        .filter_map(|s| learned.activity.get(&s.user).map(|n| (s.user, *n)))
-        .collect();
     Evidence {
         standings,
         knowing,
-        activity,
         population: population(learned),
         actions: best_actions(state, keys, actions_per_key, scoring, within),
         hidden: learned

@@ -693,8 +693,6 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
         std::collections::HashMap::from([("rust".to_owned(), 5), ("cargo".to_owned(), 5)])
     );
     assert_eq!((both.population.people, both.population.actions), (5, 5));
-    assert_eq!(both.activity.len(), 4, "the visible users read");
-    assert!(both.activity.values().all(|n| *n == 1));
 
     // Within a group: its visible members alone, the counts unchanged.
     let team = group_with("Team", &[ids[0], ids[3], ids[4]]);
@@ -726,7 +724,6 @@ fn the_best_standings_on_a_topic_are_read_first(store: Arc<impl Store>) {
     let after = store
         .evidence(&["go".into()], 10, 0, &Scoring::default())
         .unwrap();
-    assert_eq!(after.activity.get(&ids[1]), Some(&2));
     assert_eq!(after.knowing.get("go"), Some(&1));
     assert_eq!((after.population.people, after.population.actions), (5, 6));
 

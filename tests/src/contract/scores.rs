@@ -134,6 +134,34 @@ fn others_uploads_on_other_topics_barely_move_a_score(store: Arc<impl Store>) {
     assert!((after - before).abs() < 1.0, "{before} became {after}");
 }
 
+/// A person's own uploads on other subjects neither raise nor lower her
+/// score: an area's maintainer, whose work on it is a small part of all
+/// she uploads, stays above someone who touched it less.
+#[contract_check]
+fn ones_own_uploads_on_other_subjects_do_not_move_ones_score(store: Arc<impl Store>) {
+    let (kai, kai_mail) = person(&*store, "kai");
+    let (ann, ann_mail) = person(&*store, "ann");
+    for day in 0..3 {
+        upload(&*store, &kai_mail, day, &helm(0.8));
+    }
+    for day in 0..2 {
+        upload(&*store, &ann_mail, day, &helm(0.8));
+    }
+    let before = score(&*store, kai);
+    for day in 0..60 {
+        upload(
+            &*store,
+            &kai_mail,
+            day % 20,
+            &[("kernel", 1.0), ("drivers", 0.5)],
+        );
+    }
+    let after = score(&*store, kai);
+    assert!((after - before).abs() < 1e-9, "{before} became {after}");
+    let ranked: Vec<UserId> = experts(&*store).into_iter().map(|e| e.user).collect();
+    assert_eq!(ranked, [kai, ann]);
+}
+
 /// A list is ordered by the score it shows, and every score is on the
 /// 0 to 100 scale.
 #[contract_check]

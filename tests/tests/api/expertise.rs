@@ -677,13 +677,12 @@ fn a_group_keeps_the_order_and_scores_of_the_whole_answer(backend: Backend) {
         "Our Kubernetes clusters: how the nodes are upgraded.",
     );
     teach(&app, &key, "writer@example.com", "edit", TAX);
-    teach(
-        &app,
-        &key,
-        "reader@example.com",
-        "view",
+    for text in [
         "Kubernetes clusters for beginners.",
-    );
+        "Kubernetes clusters: what a node does.",
+    ] {
+        teach(&app, &key, "reader@example.com", "view", text);
+    }
     let group = app.services.groups.create(kenning_domain::GroupInput {
         display_name: "Platform".into(),
         external_id: None,
@@ -1018,7 +1017,13 @@ fn a_hidden_topic_stops_following_its_person(backend: Backend) {
         return;
     };
     let (key, alice) = ops_and_finance(&app);
-    teach(&app, &key, "bob@example.com", "view", KUBERNETES);
+    teach(
+        &app,
+        &key,
+        "bob@example.com",
+        "view",
+        "Kubernetes for beginners.",
+    );
     assert_eq!(
         experts(&app, "Kubernetes")[0]["user"]["email"],
         json!("alice@example.com")

@@ -26,8 +26,6 @@ pub struct Evidence {
     /// How many people learned each topic (topics nobody learned may be
     /// left out).
     pub knowing: HashMap<String, u64>,
-    /// The number of actions of each user in `standings`.
-    pub activity: HashMap<UserId, u64>,
     /// The people who learned anything, and their actions.
     pub population: Population,
     /// The actions in which each query topic is most relevant (the best

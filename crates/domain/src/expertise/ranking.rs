@@ -11,9 +11,10 @@
 //!   many broad ones; it saturates against the standings of the others
 //!   who know the topic (never less than a floor of about one upload), so
 //!   that a person's own evidence only ever raises their share;
-//! - the saturation is normalised by how active the person is against the
-//!   people who know the query's topics, so that someone with two
-//!   thousand uploads does not win every query by volume.
+//! - what else a person uploads neither raises nor lowers it: the
+//!   maintainer who wrote most of an area is not read against the volume
+//!   of her work elsewhere (BM25's length normalisation ranked her below
+//!   people who touched the area a few times).
 //!
 //! That is the person's evidence (Balog et al.'s profile model). The
 //! documents' evidence (their document model) is fused with it: the
@@ -50,12 +51,6 @@ pub use term::QueryTerm;
 /// only ever raises their share; relative to them, so that standing out
 /// among many who know a topic takes more than being its only learner.
 const PERSON_SATURATION: f64 = 1.2;
-
-/// How much the saturation follows a person's activity (BM25's b): 0
-/// ignores it, 1 divides by it fully. A standing is read against how much
-/// the person uploads in all, so that someone with two thousand uploads
-/// does not cover every topic by volume.
-const ACTIVITY_NORMALISATION: f64 = 0.5;
 
 /// The smallest standing the saturation is measured against: about what
 /// one upload that names a topic once teaches. A topic nobody else knows
@@ -280,17 +275,14 @@ struct TermStatistics {
 impl TermStatistics {
     /// The share of the topic a standing of `score` covers, in [0, 1):
     /// saturated against the mean of the other standings read on it,
-    /// never less than [`STANDING_FLOOR`], times the person's `activity`
-    /// (their actions against the mean, normalised as BM25 normalises a
-    /// document's length).
-    fn covered(&self, score: f64, activity: f64) -> f64 {
+    /// never less than [`STANDING_FLOOR`].
+    fn covered(&self, score: f64) -> f64 {
         let others = if self.read > 1.0 {
             ((self.sum - score) / (self.read - 1.0)).max(0.0)
         } else {
             0.0
         };
-        let activity = 1.0 - ACTIVITY_NORMALISATION + ACTIVITY_NORMALISATION * activity;
-        score / (score + PERSON_SATURATION * others.max(STANDING_FLOOR) * activity)
+        score / (score + PERSON_SATURATION * others.max(STANDING_FLOOR))
     }
 }
 
@@ -310,7 +302,6 @@ pub fn rank_experts(
         knowing,
         population,
         mut actions,
-        activity,
         hidden,
         declared,
     } = evidence;
@@ -339,8 +330,6 @@ pub fn rank_experts(
             .collect(),
         weight: &weight,
         topics: &topics,
-        mean_activity: mean_activity(&known, &activity),
-        activity: &activity,
         declared: &declared,
     };
     let experts = covering.experts(known);
@@ -428,28 +417,12 @@ fn query_topics(
     (topics, people)
 }
 
-/// The activity a person's is read against: the mean of the people who
-/// know a query topic, so that people who upload on other subjects move
-/// nobody's score.
-fn mean_activity(known: &[(StoredStanding, f64)], activity: &HashMap<UserId, u64>) -> f64 {
-    let mut people: Vec<UserId> = known.iter().map(|(s, _)| s.user).collect();
-    people.sort_unstable();
-    people.dedup();
-    let total: f64 = people
-        .iter()
-        .map(|u| activity.get(u).copied().unwrap_or(1) as f64)
-        .sum();
-    (total / people.len().max(1) as f64).max(1.0)
-}
-
 /// How much of a query each standing covers.
 struct Covering<'a> {
     /// The topics the query writes (not reached through meaning).
     written: HashSet<&'a str>,
     weight: &'a HashMap<&'a str, f64>,
     topics: &'a HashMap<String, TermStatistics>,
-    activity: &'a HashMap<UserId, u64>,
-    mean_activity: f64,
     declared: &'a HashSet<(UserId, String)>,
 }
 
@@ -466,8 +439,7 @@ impl Covering<'_> {
         for (s, score) in known {
             let w = self.weight.get(s.key.as_str()).copied().unwrap_or_default();
             let topic = self.topics.get(&s.key).copied().unwrap_or_default();
-            let actions = self.activity.get(&s.user).copied().unwrap_or(1) as f64;
-            let covered = w * topic.idf * topic.covered(score, actions / self.mean_activity);
+            let covered = w * topic.idf * topic.covered(score);
             let (expert, shares) = experts.entry(s.user).or_insert((
                 Expert {
                     user: s.user,

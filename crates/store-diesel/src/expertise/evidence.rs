@@ -2,15 +2,13 @@
 //! each topic asked, who knows each topic, the population and who hid
 //! which topic, all of one state of the database.
 
-use std::collections::HashMap;
-
 use diesel::prelude::*;
 use kenning_domain::{ActionTopic, Evidence, GroupId, Scoring};
 use kenning_ports::StoreError;
 
 use super::best_rows::BestRows;
 use super::counts::{count_people_on, count_population};
-use super::rows::{action_topics_of, parse_user, ActionTopicRow, RankedRow, KEYS_PER_READ};
+use super::rows::{action_topics_of, parse_user, ActionTopicRow, StandingRow, KEYS_PER_READ};
 use crate::connection::DbConnection;
 use crate::database::Database;
 use crate::prepared::generic_plans;
@@ -47,7 +45,7 @@ impl Database {
     ) -> Result<Evidence, StoreError> {
         let reads = |conn: &mut DbConnection| {
             Ok((
-                BestRows::Standings.read::<RankedRow>(conn, keys, per_key, within)?,
+                BestRows::Standings.read::<StandingRow>(conn, keys, per_key, within)?,
                 count_people_on(conn, keys)?,
                 count_population(conn)?,
                 BestRows::Actions.read::<ActionTopicRow>(conn, keys, actions_per_key, within)?,
@@ -56,19 +54,13 @@ impl Database {
         };
         let (rows, knowing, population, actions, hidden) =
             self.read(|conn| generic_plans(conn, reads))?;
-        let mut standings = Vec::with_capacity(rows.len());
-        let mut activity = HashMap::new();
-        for row in rows {
-            let standing = row.standing.into_standing()?;
-            if let Some(actions) = row.actions {
-                activity.insert(standing.user, u64::try_from(actions).unwrap_or_default());
-            }
-            standings.push(standing);
-        }
+        let standings = rows
+            .into_iter()
+            .map(StandingRow::into_standing)
+            .collect::<Result<Vec<_>, StoreError>>()?;
         Ok(Evidence {
             standings,
             knowing,
-            activity,
             population,
             actions: action_topics_of(actions, scoring)?,
             hidden: hidden

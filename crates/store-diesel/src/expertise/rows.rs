@@ -3,7 +3,6 @@
 
 use chrono::NaiveDateTime;
 use diesel::prelude::*;
-use diesel::sql_types::{Integer, Nullable};
 use kenning_domain::{
     ActionTopic, EntityTopic, LabelledStanding, Scoring, Standing, StoredStanding, TopicLabel,
     UserId,
@@ -169,14 +168,4 @@ impl StandingRow {
             shown: self.shown,
         })
     }
-}
-
-/// A standing as the best-standings statement reads it, with the number
-/// of actions of its user.
-#[derive(Debug, QueryableByName)]
-pub(super) struct RankedRow {
-    #[diesel(embed)]
-    pub(super) standing: StandingRow,
-    #[diesel(sql_type = Nullable<Integer>)]
-    pub(super) actions: Option<i32>,
 }

@@ -60,11 +60,7 @@ fn user(n: u128) -> UserId {
 }
 
 /// The evidence of `rows`, each topic known by as many as have a row.
-fn evidence(
-    rows: &[StoredStanding],
-    activity: HashMap<UserId, u64>,
-    population: Population,
-) -> Evidence {
+fn evidence(rows: &[StoredStanding], population: Population) -> Evidence {
     let mut knowing = HashMap::new();
     for row in rows {
         *knowing.entry(row.key.clone()).or_default() += 1;
@@ -72,17 +68,11 @@ fn evidence(
     Evidence {
         standings: rows.to_vec(),
         knowing,
-        activity,
         population,
         actions: Vec::new(),
         hidden: HashSet::new(),
         declared: HashSet::new(),
     }
-}
-
-/// Everyone in `standings` with `actions` actions each.
-fn activity(standings: &[StoredStanding], actions: u64) -> HashMap<UserId, u64> {
-    standings.iter().map(|s| (s.user, actions)).collect()
 }
 
 #[test]
@@ -113,13 +103,7 @@ fn a_specific_phrase_outweighs_a_pile_of_generic_words() {
         people: 100,
         actions: 1000,
     };
-    let ranked = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
+    let ranked = rank_experts(&query, evidence(&rows, population), t(0), &s, 10);
     assert_eq!(ranked[0].user, specialist, "{ranked:?}");
     assert_eq!(
         ranked[0].topics[0].key, "quantum error correct",
@@ -133,26 +117,26 @@ fn a_specific_phrase_outweighs_a_pile_of_generic_words() {
 }
 
 #[test]
-fn activity_does_not_win_by_volume() {
+fn the_one_who_wrote_most_on_a_subject_comes_first() {
+    // An area's maintainer, whose work on it is one part of much else,
+    // and a contributor who touched it a few times: what else the
+    // maintainer wrote does not sink her below the contributor.
     let s = Scoring::default();
-    let (busy, focused) = (user(1), user(2));
-    let rows = vec![
-        standing(busy, "rust", 3.0, 0),
-        standing(focused, "rust", 2.5, 0),
+    let (maintainer, contributor) = (user(1), user(2));
+    let mut rows = vec![
+        standing(maintainer, "input", 21.8, 0),
+        standing(contributor, "input", 3.55, 0),
     ];
-    let activity = HashMap::from([(busy, 2000), (focused, 20)]);
+    for n in 3..12 {
+        rows.push(standing(user(n), "input", 1.0, 0));
+    }
     let population = Population {
-        people: 50,
-        actions: 50 * 50,
+        people: 600,
+        actions: 6000,
     };
-    let ranked = rank_experts(
-        &[term("rust")],
-        evidence(&rows, activity, population),
-        t(0),
-        &s,
-        10,
-    );
-    assert_eq!(ranked[0].user, focused, "{ranked:?}");
+    let ranked = rank_experts(&[term("input")], evidence(&rows, population), t(0), &s, 10);
+    assert_eq!(ranked[0].user, maintainer, "{ranked:?}");
+    assert_eq!(ranked[1].user, contributor, "{ranked:?}");
 }
 
 #[test]
@@ -168,7 +152,7 @@ fn a_hidden_topic_does_not_rank_its_person() {
         people: 20,
         actions: 200,
     };
-    let mut known = evidence(&rows, activity(&rows, 10), population);
+    let mut known = evidence(&rows, population);
     known.hidden.insert((ada, "helm".to_owned()));
     let ranked = rank_experts(&[term("helm")], known.clone(), t(0), &s, 10);
     let users: Vec<UserId> = ranked.iter().map(|e| e.user).collect();
@@ -193,13 +177,7 @@ fn a_subject_nobody_wrote_about_since_keeps_its_last_authors_whole() {
         actions: 200,
     };
     let rank = |rows: &[StoredStanding]| {
-        rank_experts(
-            &[term("rust")],
-            evidence(rows, activity(rows, 10), population),
-            t(0),
-            &s,
-            10,
-        )
+        rank_experts(&[term("rust")], evidence(rows, population), t(0), &s, 10)
     };
     let old = rank(&rows);
     let fresh: Vec<StoredStanding> = rows
@@ -211,13 +189,7 @@ fn a_subject_nobody_wrote_about_since_keeps_its_last_authors_whole() {
     assert!(today[0].score > 30.0, "{today:?}");
     assert_eq!(old, today, "what nobody wrote about since has not aged");
     assert_eq!(
-        rank_experts(
-            &[term("rust")],
-            evidence(&rows, HashMap::new(), population),
-            t(0),
-            &s,
-            0
-        ),
+        rank_experts(&[term("rust")], evidence(&rows, population), t(0), &s, 0),
         vec![]
     );
 }
@@ -235,13 +207,7 @@ fn recency_decides_between_people_active_on_a_subject() {
         people: 20,
         actions: 200,
     };
-    let ranked = rank_experts(
-        &[term("rust")],
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
+    let ranked = rank_experts(&[term("rust")], evidence(&rows, population), t(0), &s, 10);
     assert_eq!(ranked[0].user, bob, "{ranked:?}");
     assert!(ranked[1].raw_score < 0.05, "{ranked:?}");
 }
@@ -273,17 +239,11 @@ fn the_documents_evidence_separates_people_of_equal_standings() {
         actions: 30,
     };
     let query = [term("quantum"), term("error")];
-    let alike = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 3), population),
-        t(0),
-        &s,
-        10,
-    );
+    let alike = rank_experts(&query, evidence(&rows, population), t(0), &s, 10);
     assert_eq!(alike.len(), 2);
     assert!((alike[0].score - alike[1].score).abs() < 1e-9, "{alike:?}");
 
-    let mut with_actions = evidence(&rows, activity(&rows, 3), population);
+    let mut with_actions = evidence(&rows, population);
     with_actions.actions = vec![
         action_topic(1, whole, "quantum", 1.0),
         action_topic(1, whole, "error", 1.0),
@@ -312,14 +272,8 @@ fn only_the_best_actions_earn_document_evidence() {
         people: 10,
         actions: 500,
     };
-    let without = rank_experts(
-        &[term("rust")],
-        evidence(&rows, activity(&rows, 1), population),
-        t(0),
-        &s,
-        10,
-    );
-    let mut evidence = evidence(&rows, activity(&rows, 1), population);
+    let without = rank_experts(&[term("rust")], evidence(&rows, population), t(0), &s, 10);
+    let mut evidence = evidence(&rows, population);
     let counted = usize::try_from(ACTIONS_COUNTED).unwrap();
     // The precise person's actions are the best `ACTIONS_COUNTED`; the
     // prolific person's many weak ones come after them and count for
@@ -396,7 +350,7 @@ fn one_word_of_a_longer_query_is_a_weak_answer() {
         people: 11,
         actions: 200,
     };
-    let mut evidence = evidence(&rows, activity(&rows, 20), population);
+    let mut evidence = evidence(&rows, population);
     evidence.actions = actions_of(&rows, 20);
     // Nobody learned "chromodynamics", nor the phrase.
     let query = vec![
@@ -434,7 +388,7 @@ fn a_sole_expert_on_both_words_of_a_subject_scores_at_least_80() {
         people: 31,
         actions: 600,
     };
-    let mut evidence = evidence(&rows, activity(&rows, 20), population);
+    let mut evidence = evidence(&rows, population);
     evidence.actions = actions_of(&rows[..3], 5);
     let query = vec![term("knowledg"), term("base"), term("knowledg base")];
     let ranked = rank_experts(&query, evidence, t(0), &s, 10);

@@ -25,13 +25,7 @@ fn a_topic_reached_by_meaning_finds_its_people_when_the_query_writes_none_learne
         actions: 20,
     };
     let query = vec![term("automobil"), reached("car", 0.4, 0.86)];
-    let ranked = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
+    let ranked = rank_experts(&query, evidence(&rows, population), t(0), &s, 10);
     assert_eq!(ranked.len(), 1, "{ranked:?}");
     assert_eq!(ranked[0].user, mechanic);
     assert_eq!(ranked[0].topics[0].key, "car", "the reached topic says why");
@@ -56,13 +50,7 @@ fn a_reached_topic_only_adds_to_the_topics_the_query_writes() {
         actions: 130,
     };
     let query = vec![term("helm"), reached("kubernet", 0.4, 0.8)];
-    let ranked = rank_experts(
-        &query,
-        evidence(&rows, activity(&rows, 10), population),
-        t(0),
-        &s,
-        10,
-    );
+    let ranked = rank_experts(&query, evidence(&rows, population), t(0), &s, 10);
     let score = |u: UserId| ranked.iter().find(|e| e.user == u).map(|e| e.score);
     let (exact, near, both) = (score(exact), score(near), score(both));
     assert!(exact > near, "exact matches count most: {ranked:?}");
@@ -129,7 +117,7 @@ fn a_subject_reached_only_through_meaning_scores_below_50() {
     // However near and however much the evidence, a person found through
     // meaning alone is the nearest there is, not someone who knows.
     for similarity in [0.75, 0.9, 0.99] {
-        let mut evidence = evidence(&rows, activity(&rows, 100), population);
+        let mut evidence = evidence(&rows, population);
         evidence.actions = actions_of(&rows, 100);
         let query = vec![term("automobil"), reached("car", 0.5, similarity)];
         let ranked = rank_experts(&query, evidence, t(0), &s, 10);
@@ -146,7 +134,7 @@ fn plutus_evidence(actions: u128) -> (Evidence, [UserId; 5]) {
         people: 35,
         actions: 700,
     };
-    let mut evidence = evidence(&rows, activity(&rows, actions as u64), population);
+    let mut evidence = evidence(&rows, population);
     evidence.actions = actions_of(&rows, actions);
     (evidence, people)
 }
