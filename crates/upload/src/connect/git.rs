@@ -562,8 +562,8 @@ mod tests {
                 ".gitignore",
                 "Makefile",
             ]),
-            "tsdb head\nREADME\nsway input text input\n\
-             common wlr output management v1\ngitignore\nMakefile"
+            "tsdb/head,\nREADME,\nsway/input/text input,\n\
+             common/wlr output management v1,\ngitignore,\nMakefile"
         );
     }
 }

@@ -301,11 +301,14 @@ pub trait Source: Send {
 pub const MAX_PATHS: usize = 50;
 
 /// Changed paths as words a reader (and the topic extractor) takes in:
-/// one path a line, its folders and then its file name's words, the
-/// file name without its extension and with `_`, `-` and `.` read as
-/// spaces (`sway/input/text_input.c` is "sway input text input"), as a
-/// person reads the name; a dot file is its name (`.gitignore` is
-/// "gitignore").
+/// one path a line, the lines a list (ending in `,`), its folders and then
+/// its file name's words apart (`/`), the file name without its extension
+/// and with `_`, `-` and `.` read as spaces (`sway/input/text_input.c` is
+/// "sway/input/text input"), as a person reads the name; a dot file is
+/// its name (`.gitignore` is "gitignore"). Each folder and each file
+/// name is a name of its own: read as one run of words, a path's folders
+/// and the next path's would make phrases of words no name joins
+/// ("sway input text").
 pub fn paths_as_words(paths: &[&str]) -> String {
     paths
         .iter()
@@ -314,10 +317,10 @@ pub fn paths_as_words(paths: &[&str]) -> String {
             let file = parts.pop().map(file_name_words).unwrap_or_default();
             parts.push(&file);
             parts.retain(|p| !p.is_empty());
-            parts.join(" ")
+            parts.join("/")
         })
         .collect::<Vec<_>>()
-        .join("\n")
+        .join(",\n")
 }
 
 /// The words of the file name `name`: without its extension, `_`, `-`
