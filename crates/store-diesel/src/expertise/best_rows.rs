@@ -60,13 +60,14 @@ impl BestRows {
 
     /// The statement that reads, for one topic key (`key`, an expression),
     /// at most `LIMIT` rows of ranked learners (and, with a `group`, members
-    /// of the group bound there), best first, each with its person's number of
-    /// actions: it walks the topic's range of the index from the top and
-    /// stops after `LIMIT` rows of ranked learners, whatever the number of
-    /// people or actions on the topic. Each row's person is one look-up
-    /// of `learners_ranked`: her number of actions, and whether she is
-    /// ranked (ACTIVE and not hidden, a mark the database's triggers keep
-    /// from her user row).
+    /// of the group bound there), best first: it walks the topic's range of
+    /// the index from the top and stops after `LIMIT` rows of ranked
+    /// learners, whatever the number of people or actions on the topic.
+    /// Each row's person is one look-up of `learners_ranked`: whether she
+    /// is ranked (ACTIVE and not hidden, a mark the database's triggers
+    /// keep from her user row); PostgreSQL's reads her number of actions
+    /// there, none when she is not ranked, and keeps the rows that have
+    /// one.
     ///
     /// SQLite's joins the learner with `CROSS JOIN`, which fixes the
     /// topic's rows as the outer loop, and names the covering index (its
@@ -81,7 +82,7 @@ impl BestRows {
         let members = members_only(&format!("{alias}.user_id"), group);
         match backend {
             Backend::Sqlite => format!(
-                "SELECT {columns}, l.actions \
+                "SELECT {columns} \
                  FROM {table} {alias} CROSS JOIN learners l INDEXED BY learners_ranked \
                  ON l.user_id = {alias}.user_id \
                  WHERE {alias}.topic_key = {key} AND l.ranked{members} \
