@@ -129,6 +129,33 @@ fn opening(spans: &[Span<'_>], asked: bool) -> usize {
     }
 }
 
+/// `subject` with each word of two letters written in capitals when it is
+/// the subject's only word or neither a function nor an asking word of
+/// `languages`: people type a question in lower case (`ml`, `cm`, `ci`),
+/// and a word that short is a topic only as the acronym it spells (texts'
+/// short words in lower case are stop words). A word asked about alone is
+/// the subject whatever else it can be ("ci" is a function word in
+/// Italian, "it" in English).
+fn acronyms_spelled(subject: &str, languages: &[&Rules]) -> String {
+    let words = words(subject);
+    let alone = words.len() == 1;
+    let mut spelled = String::with_capacity(subject.len());
+    let mut copied = 0;
+    for (start, surface) in words {
+        let two_letters = surface.chars().count() == 2 && surface.chars().all(char::is_alphabetic);
+        if two_letters
+            && surface.chars().any(char::is_lowercase)
+            && (alone || part(surface, languages) == Part::Subject)
+        {
+            spelled.push_str(&subject[copied..start]);
+            spelled.push_str(&surface.to_uppercase());
+            copied = start + surface.len();
+        }
+    }
+    spelled.push_str(&subject[copied..]);
+    spelled
+}
+
 /// `query` read as a question in `languages` (the query's own first).
 pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
     let spans: Vec<Span<'_>> = words(query)
@@ -142,7 +169,7 @@ pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
     let asked = query.trim_end().ends_with('?');
     let opens = opening(&spans, asked);
     if opens == 0 && !asked {
-        return (Vec::new(), query.trim().to_owned());
+        return (Vec::new(), acronyms_spelled(query.trim(), languages));
     }
     // The words that close a question: function and asking words after
     // the last word of the subject.
@@ -160,8 +187,8 @@ pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
     let subject = query[from..to.max(from)]
         .trim()
         .trim_end_matches(['?', '!', '.', ',', ';', ':'])
-        .trim()
-        .to_owned();
+        .trim();
+    let subject = acronyms_spelled(subject, languages);
     let asking = spans[..opens]
         .iter()
         .chain(&spans[opens + subject_words..])
@@ -172,6 +199,7 @@ pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
 
 #[cfg(test)]
 mod tests {
+    use kenning_domain::TextFormat;
     use kenning_ports::TopicExtractor;
 
     use crate::KeyphraseExtractor;
@@ -208,6 +236,25 @@ mod tests {
             "machine learning"
         );
         assert_eq!(subject("Who's good at C++?"), "C++");
+    }
+
+    #[test]
+    fn a_short_word_of_a_question_is_read_as_the_acronym_it_spells() {
+        assert_eq!(subject("who knows about ml"), "ML");
+        assert_eq!(subject("cm"), "CM");
+        assert_eq!(
+            subject("ci"),
+            "CI",
+            "a function word in Italian, asked alone"
+        );
+        assert_eq!(subject("Who can help with ci pipelines?"), "CI pipelines");
+        assert_eq!(subject("data in motion"), "data in motion");
+        assert_eq!(subject("Wer kennt sich mit öl aus?"), "ÖL");
+        assert_eq!(subject("x86 and d3"), "x86 and d3");
+        let extracted =
+            KeyphraseExtractor::new().extract(&subject("ml"), TextFormat::Plain, None, 5);
+        let keys: Vec<&str> = extracted.topics.iter().map(|t| t.key.as_str()).collect();
+        assert_eq!(keys, ["ml"]);
     }
 
     #[test]

@@ -371,6 +371,45 @@ fn keyword_queries_keep_every_word(backend: Backend) {
     assert_eq!(emails(&found).len(), 2, "{found:?}");
 }
 
+/// A question typed in lower case finds the acronyms its short words
+/// spell: texts write `CI` and `ML`, people ask for `ci` and `ml`.
+#[on_every_backend]
+fn a_short_word_typed_in_lower_case_finds_its_acronym(backend: Backend) {
+    let Some(app) = TestApp::spawn(
+        backend,
+        "a_short_word_typed_in_lower_case_finds_its_acronym",
+    ) else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("ops@example.com", "Ops", "Desk");
+    app.create_user("python@example.com", "Py", "Thon");
+    let ops = "Our CI runs on every merge request: the CI pipeline builds and \
+        tests the ML models before they ship.";
+    teach(&app, &key, "ops@example.com", "create", ops);
+    teach(&app, &key, "python@example.com", "create", PYTHON);
+
+    for question in ["ci", "who knows about ml?", "CI"] {
+        let found = experts(&app, question);
+        assert_eq!(emails(&found), ["ops@example.com"], "{question}: {found:?}");
+    }
+    // Beside other words, a short function word stays one.
+    assert_eq!(
+        emails(&experts(&app, "ML in production")),
+        ["ops@example.com"]
+    );
+    let reply = app.graphql(QUERY_READING, json!({ "query": "ML in production" }));
+    let topics = reply.json()["data"]["queryReading"]["topics"].clone();
+    assert!(
+        topics
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["key"] != json!("in")),
+        "{topics}"
+    );
+}
+
 #[on_every_backend]
 fn specific_topics_outweigh_broad_ones(backend: Backend) {
     let Some(app) = TestApp::spawn(backend, "specific_topics_outweigh_broad_ones") else {
