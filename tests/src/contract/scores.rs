@@ -181,3 +181,20 @@ fn a_list_is_ordered_by_its_score(store: Arc<impl Store>) {
     );
     assert!(ranked.iter().all(|e| e.score > 0.0 && e.score <= 100.0));
 }
+
+/// Time takes at most four half-lives off a standing: a subject's early
+/// author who wrote twenty times as much as anyone since stays first, and
+/// one who wrote as little as the newcomer comes after her.
+#[contract_check]
+fn a_subjects_early_authors_are_lowered_not_erased(store: Arc<impl Store>) {
+    let (ida, ida_mail) = person(&*store, "ida");
+    let (cy, cy_mail) = person(&*store, "cy");
+    let (new, new_mail) = person(&*store, "new");
+    for day in -3660..-3640 {
+        upload(&*store, &ida_mail, day, &helm(1.0));
+    }
+    upload(&*store, &cy_mail, -3650, &helm(1.0));
+    upload(&*store, &new_mail, 0, &helm(1.0));
+    let ranked: Vec<UserId> = experts(&*store).into_iter().map(|e| e.user).collect();
+    assert_eq!(ranked, [ida, new, cy]);
+}

@@ -361,13 +361,21 @@ pub fn rank_experts(
     ranked
 }
 
+/// The most half-lives time takes off a standing when it is read (a
+/// sixteenth of it is left): recency orders the people active on a
+/// subject, and its earlier authors, however long ago, keep enough to
+/// stand among the first few when they wrote several times as much as
+/// anyone since.
+const MOST_HALF_LIVES: i32 = 4;
+
 /// Each of `standings` with its score when its topic was last written
 /// about: decayed from the person's last action on the topic to the
-/// newest action anybody took on it (never later than `now`). Recency
-/// decides between people active on a subject, and does not erase the
-/// only people who ever were: when nobody wrote about a topic since, its
-/// last authors keep their whole standing. Standings of no score are
-/// left out.
+/// newest action anybody took on it (never later than `now`), by at most
+/// [`MOST_HALF_LIVES`]. Recency decides between people active on a
+/// subject, and does not erase the people who ever were: when nobody
+/// wrote about a topic since, its last authors keep their whole standing,
+/// and when others did, its earlier authors keep a sixteenth of theirs.
+/// Standings of no score are left out.
 fn scored_since_the_subject(
     standings: Vec<StoredStanding>,
     now: DateTime<Utc>,
@@ -382,7 +390,9 @@ fn scored_since_the_subject(
         .into_iter()
         .map(|s| {
             let subject = newest.get(&s.key).copied().unwrap_or(now).min(now);
-            let score = s.standing.score_at(subject.max(s.standing.as_of), scoring);
+            let oldest = s.standing.as_of + scoring.half_life() * MOST_HALF_LIVES;
+            let until = subject.max(s.standing.as_of).min(oldest);
+            let score = s.standing.score_at(until, scoring);
             (s, score)
         })
         .filter(|(_, score)| *score > 0.0)

@@ -208,8 +208,36 @@ fn recency_decides_between_people_active_on_a_subject() {
         actions: 200,
     };
     let ranked = rank_experts(&[term("rust")], evidence(&rows, population), t(0), &s, 10);
-    assert_eq!(ranked[0].user, bob, "{ranked:?}");
-    assert!(ranked[1].raw_score < 0.05, "{ranked:?}");
+    let users: Vec<UserId> = ranked.iter().map(|e| e.user).collect();
+    assert_eq!(users, [bob, ada], "{ranked:?}");
+}
+
+#[test]
+fn a_subjects_earlier_authors_keep_a_sixteenth_of_their_standing() {
+    let s = Scoring::default();
+    let (ada, bob, cy) = (user(1), user(2), user(3));
+    // Ada wrote twenty times as much as Bob, ten half-lives before his
+    // last; Cy as much as Bob, five half-lives before him.
+    let rows = |ada_day: i64| {
+        vec![
+            standing(ada, "rust", 200.0, ada_day),
+            standing(bob, "rust", 10.0, -1),
+            standing(cy, "rust", 10.0, -1826),
+        ]
+    };
+    let population = Population {
+        people: 20,
+        actions: 200,
+    };
+    let rank = |rows: Vec<StoredStanding>| {
+        rank_experts(&[term("rust")], evidence(&rows, population), t(0), &s, 10)
+    };
+    let ranked = rank(rows(-3650));
+    let users: Vec<UserId> = ranked.iter().map(|e| e.user).collect();
+    assert_eq!(users, [ada, bob, cy], "{ranked:?}");
+    // Time took four half-lives off her standing, not ten.
+    assert_eq!(ranked, rank(rows(-1 - 4 * 365)));
+    assert_ne!(ranked, rank(rows(-1 - 3 * 365)));
 }
 
 fn action_topic(action: u128, user: UserId, key: &str, relevance: f64) -> ActionTopic {
