@@ -129,13 +129,14 @@ fn opening(spans: &[Span<'_>], asked: bool) -> usize {
     }
 }
 
-/// `subject` with each word of two letters written in capitals when it is
-/// the subject's only word or neither a function nor an asking word of
-/// `languages`: people type a question in lower case (`ml`, `cm`, `ci`),
-/// and a word that short is a topic only as the acronym it spells (texts'
-/// short words in lower case are stop words). A word asked about alone is
-/// the subject whatever else it can be ("ci" is a function word in
-/// Italian, "it" in English).
+/// `subject` with each word of two lower-case letters written in capitals
+/// when it is the subject's only word or neither a function nor an asking
+/// word of `languages`: people type a question in lower case (`ml`, `cm`,
+/// `ci`), and a word that short is a topic only as the acronym it spells
+/// (texts' short words in lower case are stop words). A word asked about
+/// alone is the subject whatever else it can be ("ci" is a function word
+/// in Italian, "it" in English). A word with a capital is left as written:
+/// "Fe" and "Go" are names texts write so, never acronyms.
 fn acronyms_spelled(subject: &str, languages: &[&Rules]) -> String {
     let words = words(subject);
     let alone = words.len() == 1;
@@ -144,7 +145,7 @@ fn acronyms_spelled(subject: &str, languages: &[&Rules]) -> String {
     for (start, surface) in words {
         let two_letters = surface.chars().count() == 2 && surface.chars().all(char::is_alphabetic);
         if two_letters
-            && surface.chars().any(char::is_lowercase)
+            && surface.chars().all(char::is_lowercase)
             && (alone || part(surface, languages) == Part::Subject)
         {
             spelled.push_str(&subject[copied..start]);
@@ -251,6 +252,7 @@ mod tests {
         assert_eq!(subject("data in motion"), "data in motion");
         assert_eq!(subject("Wer kennt sich mit öl aus?"), "ÖL");
         assert_eq!(subject("x86 and d3"), "x86 and d3");
+        assert_eq!(subject("Fe alloys"), "Fe alloys", "a name, written so");
         let extracted =
             KeyphraseExtractor::new().extract(&subject("ml"), TextFormat::Plain, None, 5);
         let keys: Vec<&str> = extracted.topics.iter().map(|t| t.key.as_str()).collect();
