@@ -110,7 +110,8 @@ impl ExpertObject {
     /// match it best match, saturating too. Several uploads about every
     /// topic of the query score at least 80; more evidence on the query's
     /// topics never lowers it; others' uploads on other subjects move it
-    /// by less than a point. It fades as the evidence ages (half-life).
+    /// by less than a point. It fades as the evidence falls behind the
+    /// newest on its subject (by half-lives, four at most).
     fn score(&self) -> f64 {
         self.0.score
     }
