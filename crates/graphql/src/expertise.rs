@@ -28,8 +28,9 @@ impl TopicScoreObject {
         &self.0.key
     }
 
-    /// The user's expertise on the topic now: the weighted, decayed sum of
-    /// the actions that taught it.
+    /// The user's expertise on the topic now: the weighted sum of the
+    /// actions that taught it, each decayed by its age (the person's own
+    /// list; `experts` reads it against the subject's newest action).
     fn score(&self) -> f64 {
         self.0.score
     }

@@ -119,9 +119,11 @@ pub trait ExpertiseStore: Send + Sync {
 
     /// Everything ranking `keys` reads: the best `per_key` standings on
     /// each of `keys` (by score now, as
-    /// [`kenning_domain::Standing::rank_key`] orders them) of users who are
-    /// ACTIVE and not hidden, the number of actions of each user among
-    /// them, how many users have a standing on each key, the population,
+    /// [`kenning_domain::Standing::rank_key`] orders them: time without
+    /// the bound ranking puts on it, so on a key more than `per_key` users
+    /// hold an early author behind `per_key` later ones is not read) of
+    /// users who are ACTIVE and not hidden, how many users have a standing
+    /// on each key, the population,
     /// the `actions_per_key` actions in which each key is most relevant
     /// ([`ExpertiseStore::best_actions_on`] under `scoring`), and who hid
     /// which of `keys` ([`ExpertiseStore::set_hidden`]; ranking drops

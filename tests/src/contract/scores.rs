@@ -183,8 +183,9 @@ fn a_list_is_ordered_by_its_score(store: Arc<impl Store>) {
 }
 
 /// Time takes at most four half-lives off a standing: a subject's early
-/// author who wrote twenty times as much as anyone since stays first, and
-/// one who wrote as little as the newcomer comes after her.
+/// author who wrote twenty times as much as anyone since keeps a sixteenth
+/// of her standing on each topic and stays first, and one who wrote as
+/// little as the newcomer comes after her.
 #[contract_check]
 fn a_subjects_early_authors_are_lowered_not_erased(store: Arc<impl Store>) {
     let (ida, ida_mail) = person(&*store, "ida");
@@ -195,6 +196,16 @@ fn a_subjects_early_authors_are_lowered_not_erased(store: Arc<impl Store>) {
     }
     upload(&*store, &cy_mail, -3650, &helm(1.0));
     upload(&*store, &new_mail, 0, &helm(1.0));
-    let ranked: Vec<UserId> = experts(&*store).into_iter().map(|e| e.user).collect();
-    assert_eq!(ranked, [ida, new, cy]);
+    let ranked = experts(&*store);
+    let users: Vec<UserId> = ranked.iter().map(|e| e.user).collect();
+    assert_eq!(users, [ida, new, cy]);
+    // Her standing on each of the three topics, as of her last upload,
+    // is the sum of her twenty uploads' decayed to it.
+    let standing: f64 = (0..20).map(|k| 0.5_f64.powf(f64::from(k) / 365.0)).sum();
+    let expected = 3.0 * standing / 16.0;
+    assert!(
+        (ranked[0].raw_score - expected).abs() < expected * 1e-6,
+        "{} against {expected}",
+        ranked[0].raw_score
+    );
 }

@@ -361,9 +361,9 @@ pub fn rank_experts(
     ranked
 }
 
-/// The most half-lives time takes off a standing when it is read (a
-/// sixteenth of it is left): recency orders the people active on a
-/// subject, and its earlier authors, however long ago, keep enough to
+/// The most half-lives time takes off a standing when it is read (at
+/// least a sixteenth of it is left): recency orders the people active on
+/// a subject, and its earlier authors, however long ago, keep enough to
 /// stand among the first few when they wrote several times as much as
 /// anyone since.
 const MOST_HALF_LIVES: i32 = 4;
@@ -374,13 +374,15 @@ const MOST_HALF_LIVES: i32 = 4;
 /// [`MOST_HALF_LIVES`]. Recency decides between people active on a
 /// subject, and does not erase the people who ever were: when nobody
 /// wrote about a topic since, its last authors keep their whole standing,
-/// and when others did, its earlier authors keep a sixteenth of theirs.
+/// and when others did, its earlier authors keep at least a sixteenth of
+/// theirs.
 /// Standings of no score are left out.
 fn scored_since_the_subject(
     standings: Vec<StoredStanding>,
     now: DateTime<Utc>,
     scoring: &Scoring,
 ) -> Vec<(StoredStanding, f64)> {
+    let least_left = 0.5_f64.powi(MOST_HALF_LIVES);
     let mut newest: HashMap<String, DateTime<Utc>> = HashMap::new();
     for s in &standings {
         let at = newest.entry(s.key.clone()).or_insert(s.standing.as_of);
@@ -390,9 +392,8 @@ fn scored_since_the_subject(
         .into_iter()
         .map(|s| {
             let subject = newest.get(&s.key).copied().unwrap_or(now).min(now);
-            let oldest = s.standing.as_of + scoring.half_life() * MOST_HALF_LIVES;
-            let until = subject.max(s.standing.as_of).min(oldest);
-            let score = s.standing.score_at(until, scoring);
+            let aged = s.standing.score_at(subject.max(s.standing.as_of), scoring);
+            let score = aged.max(s.standing.score * least_left);
             (s, score)
         })
         .filter(|(_, score)| *score > 0.0)
