@@ -65,9 +65,8 @@ impl BestRows {
     /// learners, whatever the number of people or actions on the topic.
     /// Each row's person is one look-up of `learners_ranked`: whether she
     /// is ranked (ACTIVE and not hidden, a mark the database's triggers
-    /// keep from her user row); PostgreSQL's reads her number of actions
-    /// there, none when she is not ranked, and keeps the rows that have
-    /// one.
+    /// keep from her user row); PostgreSQL's reads a 1 there, none when
+    /// she is not ranked, and keeps the rows that have one.
     ///
     /// SQLite's joins the learner with `CROSS JOIN`, which fixes the
     /// topic's rows as the outer loop, and names the covering index (its
@@ -90,11 +89,11 @@ impl BestRows {
             ),
             Backend::Postgres => format!(
                 "SELECT r.* FROM (SELECT {columns}, \
-                 (SELECT l.actions FROM learners l \
-                 WHERE l.user_id = {alias}.user_id AND l.ranked) AS actions \
+                 (SELECT 1 FROM learners l \
+                 WHERE l.user_id = {alias}.user_id AND l.ranked) AS ranked \
                  FROM {table} {alias} WHERE {alias}.topic_key = {key}{members} \
                  ORDER BY {alias}.{first} DESC, {alias}.{second} DESC OFFSET 0) r \
-                 WHERE r.actions IS NOT NULL \
+                 WHERE r.ranked IS NOT NULL \
                  ORDER BY r.{first} DESC, r.{second} DESC LIMIT {limit}"
             ),
         }
