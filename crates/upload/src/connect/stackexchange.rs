@@ -5,7 +5,8 @@
 //! An answer teaches its author from the question's title and tags
 //! (primary), the question and the answer (HTML); an accepted answer is its
 //! own action type, which operators weigh more. A question teaches its
-//! asker a little (its title, tags and body). A tag is the site's name for
+//! asker a little: its title, tags and body as secondary texts, since
+//! asking shows what a person works on more than what they know. A tag is the site's name for
 //! a subject (`specialty-beers`), read as words (`specialty beers`). The posts are in id order, as the dumps write
 //! them: a run resumes after the highest post id it handled. An answer's
 //! question is kept from when it was read (up to [`KEPT_BYTES`]), else
@@ -209,6 +210,18 @@ impl Question {
         }
         texts.push(html(Descriptor::Default, self.body));
         texts
+    }
+
+    /// What it teaches its asker: the same texts, all secondary (a third
+    /// of what its title and tags teach an answerer, half of its body).
+    fn asked(self) -> Vec<Text> {
+        self.texts()
+            .into_iter()
+            .map(|text| Text {
+                descriptor: Descriptor::Secondary,
+                ..text
+            })
+            .collect()
     }
 }
 
@@ -478,7 +491,7 @@ impl Site {
         kept: &mut Kept,
     ) -> anyhow::Result<Result<Taught, String>> {
         if is_question {
-            let texts = Question::of(row).map(Question::texts).unwrap_or_default();
+            let texts = Question::of(row).map(Question::asked).unwrap_or_default();
             return Ok(Ok((QUESTION, ASKED, texts)));
         }
         let body = row.get("Body").cloned().unwrap_or_default();

@@ -285,6 +285,51 @@ fn bad_input_is_one_clear_error_and_the_run_goes_on_past_a_bad_row() {
     assert_eq!(count(&mended, "read"), 4);
 }
 
+/// Asking about a subject shows what a person works on: two questions
+/// teach their asker less than one answer teaches the person who wrote it.
+#[test]
+fn an_asker_ranks_below_the_person_who_answered() {
+    let connected = Connected::with_people(&["ada@example.com", "grace@example.com"]);
+    let dir = write(
+        &connected.scratch.0.join("asked"),
+        &site(&[
+            row(
+                30,
+                0,
+                Some(2),
+                Some(31),
+                "How long do green coffee beans keep?",
+                "<p>My green coffee beans are a year old.</p>",
+            ),
+            row(
+                31,
+                30,
+                Some(1),
+                None,
+                "",
+                "<p>Kept cool and dry in jute sacks, a year or more.</p>",
+            ),
+            row(
+                32,
+                0,
+                Some(2),
+                None,
+                "Roasting green coffee beans at home",
+                "<p>Which pan for green coffee beans?</p>",
+            ),
+        ]),
+    );
+    let ids = identities(&connected.scratch.0);
+    let run = connected.connect(&["stackexchange", dir.to_str().unwrap(), "--identities", &ids]);
+    let said = String::from_utf8_lossy(&run.stderr);
+    assert!(run.status.success(), "{said}");
+    assert_eq!(count(&run, "sent"), 3, "{said}");
+    assert_eq!(
+        connected.expert("green coffee beans").as_deref(),
+        Some("ada@example.com")
+    );
+}
+
 #[test]
 #[cfg_attr(
     kenning_no_shared_data,

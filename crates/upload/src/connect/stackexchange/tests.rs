@@ -63,15 +63,15 @@ fn answers_teach_from_the_question_and_themselves_and_asking_teaches_the_asker()
     assert_eq!(question.actions[0].0.key, "4");
     assert_eq!(question.texts[0].text, "Storing whole beans & grounds");
     // The tags are the site's names for its subject, read as words.
-    assert_eq!(
-        (
-            question.texts[1].text.as_str(),
-            question.texts[1].descriptor
-        ),
-        ("storage\nwhole beans", Descriptor::Primary)
-    );
+    assert_eq!(question.texts[1].text, "storage\nwhole beans");
     assert_eq!(question.texts[2].text, "<p>How long do beans keep?</p>\n");
     assert!(question.texts[2].html);
+    // Asking teaches a little: every text of a question is secondary for
+    // its asker, where its title and tags are primary for an answerer.
+    assert!(question
+        .texts
+        .iter()
+        .all(|t| t.descriptor == Descriptor::Secondary));
     let Found::Item(answer) = &all[1] else {
         panic!("{all:?}")
     };
@@ -91,6 +91,16 @@ fn answers_teach_from_the_question_and_themselves_and_asking_teaches_the_asker()
             "storage\nwhole beans",
             "<p>How long do beans keep?</p>\n",
             "<p>A month, airtight.</p>"
+        ]
+    );
+    let descriptors: Vec<Descriptor> = answer.texts.iter().map(|t| t.descriptor).collect();
+    assert_eq!(
+        descriptors,
+        [
+            Descriptor::Primary,
+            Descriptor::Primary,
+            Descriptor::Default,
+            Descriptor::Default
         ]
     );
     let Found::Item(accepted) = &all[2] else {
