@@ -167,8 +167,11 @@ impl Languages {
     /// "Kubernetes clusters schedule containers across nodes" looks French
     /// to them. Function words are a far surer sign, so the language whose
     /// stop words the text uses most wins; whatlang only breaks a near tie
-    /// between languages that share many of them (Danish and Swedish), or
-    /// decides alone, when it is sure, for a text without function words.
+    /// between languages that share many of them (Danish and Swedish) when
+    /// it is sure (on a title of one shared word, "fix heap buffer
+    /// overflow in read_pixmap", it guesses Dutch; English, first, is read
+    /// then), or decides alone, when it is sure, for a text without
+    /// function words.
     fn detect(&self, text: &str) -> Option<&'static str> {
         let sample: String = text.chars().take(2000).collect();
         let lower = sample.to_lowercase();
@@ -206,6 +209,7 @@ impl Languages {
             let tie_breaker = Detector::with_allowlist(allowed);
             if let Some(code) = tie_breaker
                 .detect(&sample)
+                .filter(whatlang::Info::is_reliable)
                 .and_then(|info| self.by_lang.get(&info.lang()).copied())
             {
                 return Some(code);

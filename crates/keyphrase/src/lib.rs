@@ -66,11 +66,21 @@ impl KeyphraseExtractor {
     }
 }
 
+/// The most bytes of each text a language is told from
+/// ([`TopicExtractor::language_of`]): the detector reads the first 2,000
+/// characters of what it is given.
+const LANGUAGE_SAMPLE_BYTES: usize = 8 * 1024;
+
 fn truncated(text: &str) -> &str {
-    if text.len() <= MAX_TEXT_BYTES {
+    truncated_to(text, MAX_TEXT_BYTES)
+}
+
+/// The first `max` bytes of `text`, cut at a character's boundary.
+fn truncated_to(text: &str, max: usize) -> &str {
+    if text.len() <= max {
         return text;
     }
-    let mut end = MAX_TEXT_BYTES;
+    let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
@@ -114,6 +124,24 @@ impl TopicExtractor for KeyphraseExtractor {
                 .collect(),
             words,
         }
+    }
+
+    /// The language the texts' function words tell, read together (the
+    /// first part of each, in order), else English.
+    fn language_of(&self, texts: &[(&str, TextFormat)]) -> Option<String> {
+        let mut sample = String::new();
+        for (text, format) in texts {
+            if sample.len() >= LANGUAGE_SAMPLE_BYTES {
+                break;
+            }
+            let part = truncated_to(text, LANGUAGE_SAMPLE_BYTES);
+            match format {
+                TextFormat::Plain => sample.push_str(part),
+                TextFormat::Html => sample.push_str(&html::visible_text(part)),
+            }
+            sample.push('\n');
+        }
+        Some(self.languages.pick(&sample, None).code.to_owned())
     }
 
     /// Read in the language whose function and asking words the query

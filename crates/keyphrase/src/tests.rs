@@ -302,6 +302,51 @@ fn jargon_heavy_text_is_read_by_its_function_words() {
 }
 
 #[test]
+fn a_title_of_words_many_languages_share_is_read_in_english() {
+    // One function word shared by several languages ("in", "for"), and
+    // the character statistics unsure: English, first, reads it.
+    for title in [
+        "fix heap buffer overflow in read_pixmap",
+        "Add support for HDR10 output",
+        "Fix logical error in criteria matching",
+        "tree/container: remove event listeners on destroy",
+    ] {
+        assert_eq!(
+            extract(title, TextFormat::Plain, None, 5).language,
+            "en",
+            "{title}"
+        );
+    }
+    // A Danish title sure of itself stays Danish.
+    let danish = "Tilføj understøttelse af flere skærme, og ret fejlen i vinduet når det lukkes";
+    assert_eq!(extract(danish, TextFormat::Plain, None, 5).language, "da");
+}
+
+#[test]
+fn texts_read_together_tell_the_language_of_the_short_one() {
+    let extractor = KeyphraseExtractor::new();
+    let title = "Lösung für den Ausgabe";
+    let body = "<p>Die Ausgabe wird jetzt mit dem Farbmanager gezeichnet, \
+        und der Bildschirm bleibt beim Wechsel der Arbeitsfläche stabil.</p>";
+    assert_eq!(
+        extractor
+            .language_of(&[(title, TextFormat::Plain), (body, TextFormat::Html)])
+            .as_deref(),
+        Some("de")
+    );
+    let title = "Add support for HDR10 output";
+    let body = "The output is drawn with the colour manager, and the screen stays \
+        steady when the workspace changes.";
+    assert_eq!(
+        extractor
+            .language_of(&[(title, TextFormat::Plain), (body, TextFormat::Plain)])
+            .as_deref(),
+        Some("en")
+    );
+    assert_eq!(extractor.language_of(&[]).as_deref(), Some("en"));
+}
+
+#[test]
 fn short_names_of_letters_and_digits_are_topics() {
     let read = |text: &str| {
         let e = extract(text, TextFormat::Plain, None, 10);

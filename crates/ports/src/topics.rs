@@ -47,6 +47,16 @@ pub trait TopicExtractor: Send + Sync {
         limit: usize,
     ) -> Extraction;
 
+    /// The language (ISO 639-1) of `texts` read together, as one writing:
+    /// an upload's title is often too short to tell a language by ("fix
+    /// heap buffer overflow in read_pixmap" reads as Dutch alone), its
+    /// body beside it rarely is. None unless an implementation can tell;
+    /// then each text is read on its own.
+    fn language_of(&self, texts: &[(&str, TextFormat)]) -> Option<String> {
+        let _ = texts;
+        None
+    }
+
     /// `query` read as a question: the words that ask for a person (never
     /// topics) and the subject asked about. Reads no question unless an
     /// implementation knows how.

@@ -529,3 +529,35 @@ fn a_word_too_long_to_be_a_topic_loses_nothing(backend: Backend) {
     );
     assert!(!user_topics(&app, &ada).is_empty());
 }
+
+#[on_every_backend]
+fn a_title_is_read_in_the_language_of_its_upload(backend: Backend) {
+    let Some(app) = TestApp::spawn(backend, "connector_a_title_in_its_uploads_language") else {
+        return;
+    };
+    let key = app.api_key();
+    app.create_user("ada@example.com", "Ada", "Lovelace");
+    // Read alone, the title looks French: `tre`, `listener`.
+    let reply = app.upload(
+        &key,
+        &json!({
+            "entity_type": "commit",
+            "action_type": "authored",
+            "action_date": "2026-03-01T10:00:00Z",
+            "user_email": "ada@example.com",
+            "texts": [
+                { "descriptor": "primary", "text": "tree/container: remove event listeners on destroy" },
+                { "text": "The container no longer listens for events once it is destroyed, so the tree does not read freed memory." },
+                { "descriptor": "secondary", "text": "sway tree container.c" },
+            ],
+        }),
+    );
+    assert_eq!(reply.status, 201, "{}", reply.body);
+    let keys = topic_keys(&reply);
+    for english in ["tree", "listen", "remov event listen"] {
+        assert!(keys.iter().any(|k| k == english), "{english} in {keys:?}");
+    }
+    for french in ["tre", "listener", "remov event listener"] {
+        assert!(!keys.iter().any(|k| k == french), "{french} in {keys:?}");
+    }
+}

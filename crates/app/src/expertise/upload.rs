@@ -6,8 +6,8 @@ use std::hash::{Hash, Hasher};
 
 use chrono::{DateTime, Utc};
 use kenning_domain::{
-    entity_topics, Descriptor, EntityTopic, ScoredTopic, Scoring, TextTrace, Upload, UploadInput,
-    UploadText, UserId, PHRASES_PER_TEXT,
+    entity_topics, Descriptor, EntityTopic, ScoredTopic, Scoring, TextFormat, TextTrace, Upload,
+    UploadInput, UploadText, UserId, PHRASES_PER_TEXT,
 };
 use kenning_ports::{
     NewAction, RecordError, Recorded, StoreError, TopicExtractor, UploadStage, UPLOAD_STAGES,
@@ -32,26 +32,46 @@ pub struct Accepted {
     pub topics: Vec<ScoredTopic>,
 }
 
-/// The language the first text was read in, and what an upload of
-/// `texts` teaches, best first: each text's key phrases and content words
-/// as the extractor reads them (in `language` when given), combined under
-/// `scoring`. A `secondary` text (changed paths, a channel's name, what a
-/// reply answered) is read in the language the first text was read in:
-/// it is what stands beside the upload, often too few words to tell a
-/// language by (`sway tree view.c` read as French teaches `tre`).
+/// The language the upload was read in, and what an upload of `texts`
+/// teaches, best first: each text's key phrases and content words as the
+/// extractor reads them, combined under `scoring`. Every text is read in
+/// one language: `language` when given, else the one its texts tell
+/// together ([`TopicExtractor::language_of`] of all but the `secondary`
+/// ones: changed paths, a channel's name, what a reply answered, which
+/// tell no language). A title alone is often too few words to tell a
+/// language by ("tree/container: remove event listeners on destroy" read
+/// as French teaches `tre` and `listener`, its English body `tree` and
+/// `listen`), and a secondary text always is (`sway tree view.c`). When the extractor tells no language, each text is read on
+/// its own and a secondary one in the language the first was read in.
 fn read_topics(
     extractor: &dyn TopicExtractor,
     texts: &[UploadText],
     language: Option<&str>,
     scoring: &Scoring,
 ) -> (Option<String>, Vec<EntityTopic>) {
+    let told = match language {
+        Some(given) => Some(given.to_owned()),
+        None => {
+            let telling: Vec<(&str, TextFormat)> = texts
+                .iter()
+                .filter(|t| t.descriptor != Descriptor::Secondary)
+                .map(|t| (t.text.as_str(), t.format))
+                .collect();
+            extractor.language_of(&telling)
+        }
+    };
     let mut read: Option<String> = None;
     let mut traces: Vec<TextTrace> = Vec::with_capacity(texts.len());
     for t in texts {
         let beside = (t.descriptor == Descriptor::Secondary)
             .then_some(read.as_deref())
             .flatten();
-        let found = extractor.extract(&t.text, t.format, language.or(beside), PHRASES_PER_TEXT);
+        let found = extractor.extract(
+            &t.text,
+            t.format,
+            told.as_deref().or(beside),
+            PHRASES_PER_TEXT,
+        );
         read.get_or_insert_with(|| found.language.clone());
         traces.push(TextTrace {
             descriptor: t.descriptor,
@@ -341,19 +361,31 @@ mod tests {
     }
 
     /// An extractor that reads a text with "ist" in it as German, any
-    /// other as French, and notes the language it was asked to read in.
+    /// other as French, notes the language it was asked to read in, and,
+    /// when it `tells` one, tells the language of texts read together
+    /// (noting how many it was given).
     #[derive(Default)]
-    struct Noting(std::sync::Mutex<Vec<Option<String>>>);
+    struct Noting {
+        asked: std::sync::Mutex<Vec<Option<String>>>,
+        tells: Option<&'static str>,
+        told_from: std::sync::Mutex<Vec<String>>,
+    }
+
+    impl Noting {
+        fn asked(&self) -> Vec<Option<String>> {
+            self.asked.lock().map(|a| a.clone()).unwrap_or_default()
+        }
+    }
 
     impl TopicExtractor for Noting {
         fn extract(
             &self,
             text: &str,
-            _format: kenning_domain::TextFormat,
+            _format: TextFormat,
             language: Option<&str>,
             _limit: usize,
         ) -> kenning_ports::Extraction {
-            if let Ok(mut asked) = self.0.lock() {
+            if let Ok(mut asked) = self.asked.lock() {
                 asked.push(language.map(str::to_owned));
             }
             let detected = if text.contains("ist") { "de" } else { "fr" };
@@ -363,15 +395,25 @@ mod tests {
                 words: Vec::new(),
             }
         }
+
+        fn language_of(&self, texts: &[(&str, TextFormat)]) -> Option<String> {
+            if let Ok(mut told_from) = self.told_from.lock() {
+                told_from.extend(texts.iter().map(|(t, _)| (*t).to_owned()));
+            }
+            self.tells.map(str::to_owned)
+        }
+    }
+
+    fn text(descriptor: Descriptor, text: &str) -> UploadText {
+        UploadText {
+            format: TextFormat::Plain,
+            descriptor,
+            text: text.to_owned(),
+        }
     }
 
     #[test]
     fn a_secondary_text_is_read_in_the_language_of_the_first() {
-        let text = |descriptor, text: &str| UploadText {
-            format: kenning_domain::TextFormat::Plain,
-            descriptor,
-            text: text.to_owned(),
-        };
         let texts = [
             text(Descriptor::Primary, "Der Baum ist neu"),
             text(Descriptor::Default, "mehr Text"),
@@ -380,12 +422,44 @@ mod tests {
         let noting = Noting::default();
         let (read, _) = read_topics(&noting, &texts, None, &Scoring::default());
         assert_eq!(read.as_deref(), Some("de"));
-        let asked = noting.0.lock().map(|a| a.clone()).unwrap_or_default();
-        assert_eq!(asked, [None, None, Some("de".to_owned())]);
-        // A language the upload names is every text's.
+        assert_eq!(noting.asked(), [None, None, Some("de".to_owned())]);
+        // A language the upload names is every text's, and none is told.
         let noting = Noting::default();
         read_topics(&noting, &texts, Some("en"), &Scoring::default());
-        let asked = noting.0.lock().map(|a| a.clone()).unwrap_or_default();
-        assert_eq!(asked, vec![Some("en".to_owned()); 3]);
+        assert_eq!(noting.asked(), vec![Some("en".to_owned()); 3]);
+        assert!(noting
+            .told_from
+            .lock()
+            .map(|t| t.is_empty())
+            .unwrap_or(false));
+    }
+
+    #[test]
+    fn every_text_is_read_in_the_language_the_texts_tell_together() {
+        let texts = [
+            text(Descriptor::Primary, "Add support for HDR10 output"),
+            text(
+                Descriptor::Default,
+                "The output is drawn with the colour manager.",
+            ),
+            text(Descriptor::Secondary, "sway tree view.c"),
+        ];
+        let noting = Noting {
+            tells: Some("en"),
+            ..Noting::default()
+        };
+        let (read, _) = read_topics(&noting, &texts, None, &Scoring::default());
+        assert_eq!(read.as_deref(), Some("en"));
+        assert_eq!(noting.asked(), vec![Some("en".to_owned()); 3]);
+        let told_from = noting
+            .told_from
+            .lock()
+            .map(|t| t.clone())
+            .unwrap_or_default();
+        assert_eq!(
+            told_from,
+            [texts[0].text.clone(), texts[1].text.clone()],
+            "a secondary text tells no language"
+        );
     }
 }
