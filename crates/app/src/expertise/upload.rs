@@ -41,8 +41,9 @@ pub struct Accepted {
 /// tell no language). A title alone is often too few words to tell a
 /// language by ("tree/container: remove event listeners on destroy" read
 /// as French teaches `tre` and `listener`, its English body `tree` and
-/// `listen`), and a secondary text always is (`sway tree view.c`). When the extractor tells no language, each text is read on
-/// its own and a secondary one in the language the first was read in.
+/// `listen`), and a secondary text always is (`sway tree view.c`). When
+/// the extractor tells no language, each text is read on its own and a
+/// secondary one in the language the first was read in.
 fn read_topics(
     extractor: &dyn TopicExtractor,
     texts: &[UploadText],
@@ -363,7 +364,7 @@ mod tests {
     /// An extractor that reads a text with "ist" in it as German, any
     /// other as French, notes the language it was asked to read in, and,
     /// when it `tells` one, tells the language of texts read together
-    /// (noting how many it was given).
+    /// (noting the texts it was given).
     #[derive(Default)]
     struct Noting {
         asked: std::sync::Mutex<Vec<Option<String>>>,
