@@ -268,7 +268,9 @@ impl QueryReadingObject {
     /// question's words when one was read ("Wer kennt sich mit
     /// Datenschutz aus?": German), then the one detected in the subject. A
     /// short subject is often detected as another language; one not read
-    /// as English is read with English rules too, and both readings count.
+    /// as English is read with English rules too. Every reading's learned
+    /// topics count; a word nobody learned weighs only as the first
+    /// reading gives it, and not when another reading of it was learned.
     fn languages(&self) -> &[String] {
         &self.0.languages
     }
@@ -383,9 +385,10 @@ impl ReadTopicObject {
     }
 
     /// Its share of the score, 0 to 1: its weight times its specificity
-    /// (topics few people know count more) over those of the learned
-    /// topics the query writes, whose shares add up to one; 0 when nobody
-    /// learned it. A topic reached through its meaning adds its share on
+    /// (topics few people know count more) over those of the topics the
+    /// query writes, whose shares add up to one. A word nobody learned
+    /// counts as specific as a topic one person learned, a share nobody
+    /// covers; a phrase nobody learned has none. A topic reached through its meaning adds its share on
     /// top (when no topic the query writes was learned, the shares of
     /// those reached add up to one).
     fn share(&self) -> f64 {

@@ -22,6 +22,7 @@ fn query() -> Vec<QueryTerm> {
             label: (*key).into(),
             weight: 1.0,
             similarity: None,
+            reread: false,
         })
         .collect()
 }

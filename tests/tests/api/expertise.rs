@@ -327,11 +327,20 @@ fn every_learned_word_finds_someone(backend: Backend) {
     teach(&app, &key, "garden@example.com", "create", GARDEN);
 
     // No upload has the phrase; the crime desk has "arrested", the
-    // garden desk "gardening": each holds one word of five, under the
-    // floor of a lead, so no door lists them, and the reading says who
-    // holds what.
+    // garden desk "gardening": each holds one word of five, a lead and
+    // no answer, and the reading says who holds what. The query reads
+    // as Danish and as English, each word once: the Danish stems nobody
+    // learned ("arrested") are other readings of words held as English.
     let question = "Gloucestershire man arrested for naked gardening";
-    assert!(experts(&app, question).is_empty());
+    let found = experts(&app, question);
+    let mut listed = emails(&found);
+    listed.sort_unstable();
+    assert_eq!(listed, ["crime@example.com", "garden@example.com"]);
+    for expert in &found {
+        let score = expert["score"].as_f64().unwrap();
+        assert!((10.0..30.0).contains(&score), "{found:?}");
+        assert_eq!(expert["topics"].as_array().unwrap().len(), 1, "{found:?}");
+    }
     let reply = app.graphql(QUERY_READING, json!({ "query": question }));
     let topics = reply.json()["data"]["queryReading"]["topics"].clone();
     let held: Vec<&str> = topics

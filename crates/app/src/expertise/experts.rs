@@ -328,7 +328,9 @@ impl ExpertiseService {
     /// are never topics. A query is too short for its language to be told
     /// reliably ("Gloucestershire man arrested for naked gardening" reads
     /// as Danish), so a subject not read as English is also read with
-    /// English rules, the extractor's fallback, and both readings count.
+    /// English rules, the extractor's fallback, and every reading counts
+    /// (a word nobody learned, only as the first reading gives it:
+    /// [`QueryTerm::reread`]).
     /// A blank query, and one longer than
     /// [`MAX_QUERY_CHARS`](kenning_domain::MAX_QUERY_CHARS)
     /// characters, is refused.
@@ -362,7 +364,10 @@ impl ExpertiseService {
             let again = read(Some(language.as_str()));
             for term in query_terms(&again.topics, &again.words) {
                 if !terms.iter().any(|t| t.key == term.key) {
-                    terms.push(term);
+                    terms.push(QueryTerm {
+                        reread: true,
+                        ..term
+                    });
                 }
             }
         }

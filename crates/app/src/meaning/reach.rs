@@ -53,6 +53,7 @@ impl Meanings {
                     label: index.labels[row].clone(),
                     weight: sought.weight * nearness,
                     similarity: Some(f64::from(similarity)),
+                    reread: false,
                 };
                 keep_greater(&mut reached, term);
             }

@@ -98,6 +98,7 @@ fn written(key: &str) -> QueryTerm {
         label: key.into(),
         weight: 1.0,
         similarity: None,
+        reread: false,
     }
 }
 

@@ -170,3 +170,34 @@ fn the_sole_holder_of_a_subject_with_several_uploads_scores_80_or_more() {
         );
     }
 }
+
+#[test]
+fn a_subject_asked_in_another_languages_question_scores_as_it_does_bare() {
+    // The subject is read again in the question's language: "payroll
+    // tax" read as German gives the stem "payroll", which nobody
+    // learned, another reading of a word held ("payrol"), not a part of
+    // the question nobody knows.
+    let company = company();
+    for (writer, user) in WRITERS.iter().zip(&company.people) {
+        let bare = company
+            .expertise
+            .experts(writer.subject, ExpertsLimit::default())
+            .unwrap();
+        for question in [
+            format!("Wer kennt sich mit {} aus?", writer.subject),
+            format!("Qui est notre expert en {} ?", writer.subject),
+        ] {
+            let asked = company
+                .expertise
+                .experts(&question, ExpertsLimit::default())
+                .unwrap();
+            assert_eq!(asked[0].user, *user, "{question}");
+            assert!(
+                (asked[0].score - bare[0].score).abs() < 1e-9,
+                "{question}: {} against {} bare",
+                asked[0].score,
+                bare[0].score
+            );
+        }
+    }
+}

@@ -91,6 +91,7 @@ mod tests {
             label: key.into(),
             weight: 1.0,
             similarity: None,
+            reread: false,
         }]
     }
 

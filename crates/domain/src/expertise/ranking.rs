@@ -86,20 +86,22 @@ fn query_weight(query: &[QueryTerm], idf_of: impl Fn(&str) -> Option<f64>) -> f6
 }
 
 /// The weight of everything the query writes: [`query_weight`]'s written
-/// topics, and each word nobody learned as much as a topic one person
-/// learned (`unknown_idf`). A phrase nobody learned adds nothing (its words
-/// count already, and a phrase is often learned as its words).
+/// topics, and each word nobody learned that weighs
+/// ([`term::weighing_unknown`]) as much as a topic one person learned
+/// (`unknown_idf`).
 fn written_weight(
     query: &[QueryTerm],
     idf_of: impl Fn(&str) -> Option<f64>,
     unknown_idf: f64,
+    weighing: &[bool],
 ) -> f64 {
     query
         .iter()
-        .filter(|t| t.written())
-        .filter_map(|t| match idf_of(&t.key) {
+        .zip(weighing.iter().copied())
+        .filter(|(t, _)| t.written())
+        .filter_map(|(t, weighs)| match idf_of(&t.key) {
             Some(idf) => Some(t.weight * idf),
-            None => (!t.key.contains(' ')).then_some(t.weight * unknown_idf),
+            None => weighs.then_some(t.weight * unknown_idf),
         })
         .sum()
 }
@@ -116,7 +118,8 @@ fn held_share(
     idf_of: impl Fn(&str) -> Option<f64> + Copy,
     unknown_idf: f64,
 ) -> f64 {
-    let all = written_weight(query, idf_of, unknown_idf);
+    let weighing = term::weighing_unknown(query, &idf_of);
+    let all = written_weight(query, idf_of, unknown_idf, &weighing);
     if all <= 0.0 {
         return 0.0;
     }
@@ -189,6 +192,7 @@ pub fn query_terms(phrases: &[Topic], words: &[TextWord]) -> Vec<QueryTerm> {
                 label: label.to_owned(),
                 weight: 1.0,
                 similarity: None,
+                reread: false,
             });
         }
     };
@@ -516,8 +520,8 @@ pub struct ReadTerm {
     /// The share of the query's weight it carries in the score, in [0, 1]:
     /// its weight times its specificity (idf over people) over the sum of
     /// those of the topics the query writes, a word nobody learned counted
-    /// as specific as a topic one person learned and a phrase nobody
-    /// learned not at all. The shares of the written topics add up to one,
+    /// as specific as a topic one person learned (when it weighs:
+    /// [`QueryTerm::reread`]) and a phrase nobody learned not at all. The shares of the written topics add up to one,
     /// and the share of a word nobody learned is a share nobody covers; a
     /// topic reached through meaning adds its share on top.
     pub share: f64,
@@ -571,7 +575,9 @@ pub fn profile_order(
 /// how many of the `population` hold it (`knowing`, such as
 /// [`holders`](super::holders); topics left out are held by nobody) and
 /// its share of the score, the held topics first by their share, then
-/// the topics nobody holds.
+/// the topics nobody holds. A word nobody learned that does not weigh
+/// (another language's reading of the query: [`QueryTerm::reread`], or
+/// of a word another reading of which was learned) is left out.
 pub fn read_query(
     query: &[QueryTerm],
     knowing: &HashMap<String, u64>,
@@ -583,31 +589,32 @@ pub fn read_query(
         (n > 0).then(|| idf(people, n as f64))
     };
     let query = &reached::weigh_reached(query, idf_of);
+    let unknown_idf = idf(people.max(1.0), 1.0);
+    let weighing = term::weighing_unknown(query, &idf_of);
     let mut read: Vec<ReadTerm> = query
         .iter()
-        .map(|t| {
+        .zip(weighing.iter().copied())
+        .filter_map(|(t, weighs)| {
             let n = knowing.get(&t.key).copied().unwrap_or(0);
-            ReadTerm {
+            // Another reading of a word that is read already.
+            let other_reading = n == 0 && !weighs && t.written() && !t.key.contains(' ');
+            (!other_reading).then(|| ReadTerm {
                 key: t.key.clone(),
                 label: t.label.clone(),
                 weight: t.weight,
                 people: n,
-                share: if n == 0 {
-                    0.0
-                } else {
+                share: if n > 0 {
                     t.weight * idf(people, n as f64)
+                } else if weighs {
+                    t.weight * unknown_idf
+                } else {
+                    0.0
                 },
                 similarity: t.similarity,
-            }
+            })
         })
         .collect();
-    let unknown_idf = idf(people.max(1.0), 1.0);
-    for t in &mut read {
-        if t.people == 0 && t.similarity.is_none() && !t.key.contains(' ') {
-            t.share = t.weight * unknown_idf;
-        }
-    }
-    let written = written_weight(query, idf_of, unknown_idf);
+    let written = written_weight(query, idf_of, unknown_idf, &weighing);
     let total = if written > 0.0 {
         written
     } else {

@@ -52,6 +52,7 @@ fn term(key: &str) -> QueryTerm {
         label: key.into(),
         weight: 1.0,
         similarity: None,
+        reread: false,
     }
 }
 
@@ -352,6 +353,80 @@ fn a_query_reading_shares_the_score_among_the_written_topics() {
         "a phrase nobody learned adds no weight"
     );
     assert_eq!(phrase[1].share, 0.0);
+}
+
+#[test]
+fn a_word_read_in_several_languages_is_one_word_of_the_query() {
+    // "quantum field" read as English and again as German: the German
+    // stems, which nobody learned, are other readings of the same words.
+    let knowing = HashMap::from([("quantum".to_owned(), 2), ("feld".to_owned(), 3)]);
+    let population = Population {
+        people: 50,
+        actions: 500,
+    };
+    let read_as = |key: &str, label: &str| QueryTerm {
+        label: label.into(),
+        reread: true,
+        ..term(key)
+    };
+    let query = [
+        term("quantum"),
+        term("field"),
+        read_as("quantu", "quantum"),
+        read_as("feld", "field"),
+        // A word only the second reading keeps ("the" is no German
+        // function word).
+        read_as("the", "the"),
+    ];
+    let read = read_query(&query, &knowing, population);
+    let keys: Vec<&str> = read.iter().map(|t| t.key.as_str()).collect();
+    assert_eq!(keys.len(), 2, "the other readings are left out: {read:?}");
+    assert!(
+        keys.contains(&"quantum") && keys.contains(&"feld"),
+        "{read:?}"
+    );
+    assert!(
+        (read[0].share + read[1].share - 1.0).abs() < 1e-12,
+        "{read:?}"
+    );
+    // A word no reading of which was learned weighs once.
+    let chromodynamics = QueryTerm {
+        label: "chromodynamics".into(),
+        ..term("chromodynam")
+    };
+    let twice = read_query(
+        &[
+            term("quantum"),
+            chromodynamics.clone(),
+            read_as("chromodynamik", "chromodynamics"),
+        ],
+        &knowing,
+        population,
+    );
+    let once = read_query(&[term("quantum"), chromodynamics], &knowing, population);
+    assert_eq!(twice, once, "read once, as if written once");
+
+    let s = Scoring::default();
+    let physicist = user(1);
+    let rows = vec![standing(physicist, "quantum", 20.0, 0)];
+    let mut evidence = evidence(&rows, population);
+    evidence.actions = actions_of(&rows, 20);
+    let alone = rank_experts(&[term("quantum")], evidence.clone(), t(0), &s, 10);
+    let again = rank_experts(
+        &[
+            term("quantum"),
+            read_as("quantu", "quantum"),
+            read_as("the", "the"),
+        ],
+        evidence.clone(),
+        t(0),
+        &s,
+        10,
+    );
+    assert_eq!(alone, again);
+    // Another word nobody learned is half of the query.
+    let half = rank_experts(&[term("quantum"), term("quantu")], evidence, t(0), &s, 10);
+    assert!(half[0].score < alone[0].score, "{half:?} {alone:?}");
 }
 
 /// The people of `rows` with `per_topic` actions each on every topic

@@ -9,6 +9,7 @@ fn reached(key: &str, weight: f64, similarity: f64) -> QueryTerm {
         label: key.into(),
         weight,
         similarity: Some(similarity),
+        reread: false,
     }
 }
 
