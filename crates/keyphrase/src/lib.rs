@@ -144,33 +144,41 @@ impl TopicExtractor for KeyphraseExtractor {
         Some(self.languages.pick(&sample, None).code.to_owned())
     }
 
-    /// Read in the language whose function and asking words the query
-    /// uses most (a question is too short for the detector: "Wer kennt
-    /// sich mit Datenschutz aus" holds one German stop word), the detected
-    /// one first among equals, and in English.
+    /// Read in the language that has the most of its own asking and
+    /// function words among those opening the query as a question (a
+    /// question is too short for the detector: "Wer kennt sich mit
+    /// Datenschutz aus" holds one German stop word), then whose words the
+    /// whole query uses most, the detected one first among equals; and in
+    /// English.
     fn question(&self, query: &str) -> Question {
         let detected = self.languages.pick(query, None);
+        let english = self.languages.english();
         let lower = query.to_lowercase().replace('’', "'");
         let words: Vec<&str> = lower
             .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '-'))
             .filter(|w| !w.is_empty())
             .collect();
-        // A question's frame is read in the language whose asking words it
-        // uses most, then whose function words: "Qui est notre expert en
-        // data mining" frames an English subject in French.
-        let hits = |rules: &language::Rules| {
+        // The words opening a question tell its language first: "Qui
+        // est notre expert en data mining" frames an English subject in
+        // French, and so does "Quelqu'un peut m'aider avec what do I
+        // need to start cold-brewing?", whose English subject holds more
+        // English words than its frame holds French ones. Only then the
+        // whole query's words count, asking words first.
+        let vote = |rules: &language::Rules| {
+            let opening = question::opening_own_words(query, rules, english);
             let asking = words.iter().filter(|w| rules.is_asking_word(w)).count();
             let function = words.iter().filter(|w| rules.is_stop_word(w)).count();
-            (asking, function)
+            (opening, asking, function)
         };
-        let own = self.languages.all().fold(detected, |best, rules| {
-            if hits(rules) > hits(best) {
-                rules
-            } else {
-                best
+        let mut own = detected;
+        let mut own_vote = vote(detected);
+        for rules in self.languages.all() {
+            let candidate = vote(rules);
+            if candidate > own_vote {
+                (own, own_vote) = (rules, candidate);
             }
-        });
-        let (asking, subject) = question::read(query, &[own, self.languages.english()]);
+        }
+        let (asking, subject) = question::read(query, &[own, english]);
         // The frame's language is the one its words were read in.
         let language = (!asking.is_empty()).then(|| own.code.to_owned());
         Question {

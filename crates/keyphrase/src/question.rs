@@ -154,16 +154,36 @@ fn acronyms_spelled(subject: &str, languages: &[&Rules]) -> String {
     spelled
 }
 
-/// `query` read as a question in `languages` (the query's own first).
-pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
-    let spans: Vec<Span<'_>> = words(query)
+/// The words of `query` and the part each plays in `languages`.
+fn spans<'a>(query: &'a str, languages: &[&Rules]) -> Vec<Span<'a>> {
+    words(query)
         .into_iter()
         .map(|(start, surface)| Span {
             surface,
             start,
             part: part(surface, languages),
         })
-        .collect();
+        .collect()
+}
+
+/// How many of the words that open `query` as a question, read in `own`
+/// and English, are asking or function words of `own` (an elided
+/// "m'aider" counted as [`read`] reads it). The opening must be a question
+/// by its words alone: a question mark at the end does not make a single
+/// asking word one ("Rat poison for the garden, who knows?" does not open
+/// with the German "Rat").
+pub fn opening_own_words(query: &str, own: &Rules, english: &Rules) -> usize {
+    let spans = spans(query, &[own, english]);
+    let opens = opening(&spans, false);
+    spans[..opens]
+        .iter()
+        .filter(|s| part(s.surface, &[own]) != Part::Subject)
+        .count()
+}
+
+/// `query` read as a question in `languages` (the query's own first).
+pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
+    let spans = spans(query, languages);
     let asked = query.trim_end().ends_with('?');
     let opens = opening(&spans, asked);
     if opens == 0 && !asked {
@@ -183,8 +203,9 @@ pub fn read(query: &str, languages: &[&Rules]) -> (Vec<String>, String) {
         .filter(|_| closes > 0)
         .map_or(query.len(), |s| s.start);
     let subject = query[from..to.max(from)]
-        .trim()
-        .trim_end_matches(['?', '!', '.', ',', ';', ':'])
+        .trim_end_matches(|c: char| {
+            c.is_whitespace() || matches!(c, '?' | '!' | '.' | ',' | ';' | ':')
+        })
         .trim();
     let subject = acronyms_spelled(subject, languages);
     let asking = spans[..opens]
@@ -300,6 +321,36 @@ mod tests {
         );
         // A word of another language in an English question stays English.
         assert_eq!(subject("who is an expert in die casting"), "die casting");
+    }
+
+    #[test]
+    fn a_frame_around_a_question_of_another_language_is_read_in_its_own() {
+        // The English subjects hold more English asking and function
+        // words ("what", "need", "do", "to") than the frames around them
+        // hold French or German ones.
+        let read = |query: &str| {
+            let question = KeyphraseExtractor::new().question(query);
+            (question.language, question.subject)
+        };
+        let (language, subject) =
+            read("Quelqu'un peut m'aider avec Why do some people sneer at Starbucks coffee? ?");
+        assert_eq!(language.as_deref(), Some("fr"));
+        assert!(subject.ends_with("sneer at Starbucks coffee"), "{subject}");
+        assert!(!subject.contains("aider"), "{subject}");
+        let (language, subject) =
+            read("Wer kennt sich mit What do I need to know about a steam wand aus?");
+        assert_eq!(language.as_deref(), Some("de"));
+        assert_eq!(subject, "steam wand");
+        // Only an opening that is a question by its own words counts:
+        // "Rat" is a German asking word ("advice").
+        let (language, subject) = read("Rat poison for the garden, who knows?");
+        assert_eq!(language.as_deref(), Some("en"));
+        assert_eq!(subject, "Rat poison for the garden");
+        // A word closing the query may be another language's function
+        // word ("pot" is a Romanian one): it does not make a question.
+        let (language, subject) = read("Generating crema with a moka pot?");
+        assert_eq!(language, None);
+        assert_eq!(subject, "Generating crema with a moka pot");
     }
 
     #[test]
