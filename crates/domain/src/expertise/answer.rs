@@ -7,8 +7,8 @@
 pub const THE_PERSON: f64 = 50.0;
 
 /// The score a person below [`THE_PERSON`] needs to be offered among the
-/// nearest: below it a person shares a word of the question or less, and
-/// is no lead worth following.
+/// nearest: below it a person holds little of the question, and is no
+/// lead worth following.
 pub const NEAREST_FLOOR: f64 = 10.0;
 
 /// A score in words: the step of the documented scale it reaches

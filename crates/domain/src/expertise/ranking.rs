@@ -521,9 +521,10 @@ pub struct ReadTerm {
     /// its weight times its specificity (idf over people) over the sum of
     /// those of the topics the query writes, a word nobody learned counted
     /// as specific as a topic one person learned (when it weighs:
-    /// [`QueryTerm::reread`]) and a phrase nobody learned not at all. The shares of the written topics add up to one,
-    /// and the share of a word nobody learned is a share nobody covers; a
-    /// topic reached through meaning adds its share on top.
+    /// [`QueryTerm::reread`]) and a phrase nobody learned not at all. The
+    /// shares of the written topics add up to one, and the share of a word
+    /// nobody learned is a share nobody covers; a topic reached through
+    /// meaning adds its share on top.
     pub share: f64,
     /// `None` for a topic the query writes; for a learned topic the query
     /// reached through its meaning, the cosine similarity of the two.
@@ -597,7 +598,7 @@ pub fn read_query(
         .filter_map(|(t, weighs)| {
             let n = knowing.get(&t.key).copied().unwrap_or(0);
             // Another reading of a word that is read already.
-            let other_reading = n == 0 && !weighs && t.written() && !t.key.contains(' ');
+            let other_reading = n == 0 && !weighs && t.written_word();
             (!other_reading).then(|| ReadTerm {
                 key: t.key.clone(),
                 label: t.label.clone(),

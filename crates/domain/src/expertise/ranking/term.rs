@@ -33,6 +33,11 @@ impl QueryTerm {
     pub fn written(&self) -> bool {
         self.similarity.is_none()
     }
+
+    /// Whether the query writes this topic as one word (not a phrase).
+    pub fn written_word(&self) -> bool {
+        self.written() && !self.key.contains(' ')
+    }
 }
 
 /// The weight times idf (`idf_of`; `None` when nobody learned the topic)
@@ -65,16 +70,15 @@ pub(super) fn weighing_unknown(
     query: &[QueryTerm],
     idf_of: &impl Fn(&str) -> Option<f64>,
 ) -> Vec<bool> {
-    let word = |t: &QueryTerm| t.written() && !t.key.contains(' ');
     let learned: HashSet<String> = query
         .iter()
-        .filter(|t| word(t) && idf_of(&t.key).is_some())
+        .filter(|t| t.written_word() && idf_of(&t.key).is_some())
         .map(|t| t.label.to_lowercase())
         .collect();
     query
         .iter()
         .map(|t| {
-            word(t)
+            t.written_word()
                 && !t.reread
                 && idf_of(&t.key).is_none()
                 && !learned.contains(&t.label.to_lowercase())
