@@ -154,6 +154,8 @@ fn main() -> anyhow::Result<()> {
     println!();
     report::print_questions(&questions, &systems, &people);
     println!();
+    report::print_firsts(&questions, &systems);
+    println!();
     report::print_probes(&probes, &probed, &people);
     Ok(())
 }

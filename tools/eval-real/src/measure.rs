@@ -107,6 +107,8 @@ pub fn scores(ranks: &[Option<usize>]) -> (f64, f64) {
 pub struct Answers {
     pub system: String,
     pub ranks: Vec<Ranks>,
+    /// Whom the system put first in the organisation, per question.
+    pub firsts: Vec<Option<String>>,
 }
 
 impl Answers {
@@ -117,13 +119,18 @@ impl Answers {
         people: &People,
         ranked: &mut dyn FnMut(&str) -> Vec<String>,
     ) -> Self {
-        let ranks = questions
+        let (ranks, firsts) = questions
             .iter()
-            .map(|q| ranks(&ranked(&q.text), &q.expected, q.kind, people))
-            .collect();
+            .map(|q| {
+                let answer = ranked(&q.text);
+                let first = answer.first().cloned();
+                (ranks(&answer, &q.expected, q.kind, people), first)
+            })
+            .unzip();
         Self {
             system: system.to_owned(),
             ranks,
+            firsts,
         }
     }
 }

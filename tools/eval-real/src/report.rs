@@ -1,6 +1,7 @@
 //! The printed tables: what each source's run read, sent and stored, then
 //! P@1 and MRR of each system in the whole organisation and among each
-//! source's people, then every question with the expected person's rank.
+//! source's people, then every question with the expected person's rank,
+//! and whom each system put first against the area's work.
 
 use crate::connect::Ingest;
 use crate::measure::{scores, Answers, Ranks};
@@ -84,20 +85,34 @@ pub fn print_scores(questions: &[Question], systems: &[Answers]) {
     }
 }
 
-/// Every question, whom it expects, and their rank in the organisation
-/// under each system (— when not among the first 100).
+/// A person as the tables name them: their name, else their address's
+/// local part.
+fn name_of(people: &People, email: &str) -> String {
+    people
+        .get(email)
+        .and_then(|p| p.name.clone())
+        .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_owned())
+}
+
+/// Every question, whom it expects, their rank in the organisation under
+/// each system (— when not among the first 100), and whom the first
+/// system put first when not them, with their share of the area's work.
 pub fn print_questions(questions: &[Question], systems: &[Answers], people: &People) {
     print!("| source | question | expected (their share of the area's work) |");
     for s in systems {
         print!(" {} |", s.system);
     }
+    let first = systems.first();
+    if let Some(s) = first {
+        print!(" {} first, when another (their share) |", s.system);
+    }
     println!();
-    println!("|---|---|---|{}", "---|".repeat(systems.len()));
+    println!(
+        "|---|---|---|{}",
+        "---|".repeat(systems.len() + usize::from(first.is_some()))
+    );
     for (i, q) in questions.iter().enumerate() {
-        let name = people
-            .get(&q.expected)
-            .and_then(|p| p.name.clone())
-            .unwrap_or_else(|| q.expected.split('@').next().unwrap_or_default().to_owned());
+        let name = name_of(people, &q.expected);
         print!(
             "| {} | {} | {name} ({}/{}) |",
             q.kind.command(),
@@ -109,7 +124,51 @@ pub fn print_questions(questions: &[Question], systems: &[Answers], people: &Peo
             let rank = s.ranks[i].organisation;
             print!(" {} |", rank.map_or("—".to_owned(), |r| r.to_string()));
         }
+        if let Some(s) = first {
+            match &s.firsts[i] {
+                Some(p) if *p != q.expected => {
+                    print!(" {} ({}/{}) |", name_of(people, p), q.work_of(p), q.of);
+                }
+                Some(_) => print!(" |"),
+                None => print!(" nobody |"),
+            }
+        }
         println!();
+    }
+}
+
+/// Whom each system put first, against the area's work: the expected
+/// person, another who did at least half as much of it, another who did
+/// less of it, someone who did none of it, or nobody.
+pub fn print_firsts(questions: &[Question], systems: &[Answers]) {
+    println!(
+        "| system | questions | the expected person | another, at least half their work \
+         | another, less of the work | someone with none of it | nobody |"
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for s in systems {
+        let mut counts = [0usize; 5];
+        for (q, first) in questions.iter().zip(&s.firsts) {
+            counts[first_kind(q, first.as_deref())] += 1;
+        }
+        print!("| {} | {} |", s.system, questions.len());
+        for n in counts {
+            print!(" {n} |");
+        }
+        println!();
+    }
+}
+
+/// Which column of [`print_firsts`] `first` falls in for `question`.
+fn first_kind(question: &Question, first: Option<&str>) -> usize {
+    match first {
+        None => 4,
+        Some(p) if p == question.expected => 0,
+        Some(p) => match question.work_of(p) {
+            0 => 3,
+            n if 2 * n >= question.theirs => 1,
+            _ => 2,
+        },
     }
 }
 
@@ -121,13 +180,7 @@ pub fn print_probes(probes: &[Probe], probed: &[[Top; 2]], people: &People) {
     );
     println!("|---|---|---|---|");
     let said = |top: &Top| match top {
-        Some((email, score)) => {
-            let name = people
-                .get(email)
-                .and_then(|p| p.name.clone())
-                .unwrap_or_else(|| email.split('@').next().unwrap_or_default().to_owned());
-            format!("{score:.0} ({name})")
-        }
+        Some((email, score)) => format!("{score:.0} ({})", name_of(people, email)),
         None => "nobody".to_owned(),
     };
     let mut reached = [0; 2];
@@ -151,4 +204,32 @@ pub fn print_probes(probes: &[Probe], probed: &[[Top; 2]], people: &People) {
         probes.len(),
         reached[1]
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[test]
+    fn a_first_person_is_told_by_their_share_of_the_areas_work() {
+        let work: BTreeMap<String, u64> = [("a", 6), ("b", 3), ("c", 2)]
+            .into_iter()
+            .map(|(p, n)| (p.to_owned(), n))
+            .collect();
+        let question = Question {
+            kind: Kind::Git,
+            text: "input".to_owned(),
+            expected: "a".to_owned(),
+            theirs: 6,
+            of: 11,
+            work,
+        };
+        let kinds: Vec<usize> = [Some("a"), Some("b"), Some("c"), Some("d"), None]
+            .into_iter()
+            .map(|first| first_kind(&question, first))
+            .collect();
+        assert_eq!(kinds, [0, 1, 2, 3, 4]);
+    }
 }

@@ -16,6 +16,16 @@ pub struct Question {
     /// How much of the area's work they did, of how much (for the docs).
     pub theirs: u64,
     pub of: u64,
+    /// How much of the area's work each person did, by e-mail address:
+    /// what a miss's first person did is read from it.
+    pub work: BTreeMap<String, u64>,
+}
+
+impl Question {
+    /// How much of the area's work `person` did (0 when none).
+    pub fn work_of(&self, person: &str) -> u64 {
+        self.work.get(person).copied().unwrap_or(0)
+    }
 }
 
 /// Counts of work per area and person, turned into questions: an area
@@ -55,6 +65,7 @@ impl Tally {
                 expected: (*first).clone(),
                 theirs: **theirs,
                 of,
+                work: people.clone(),
             });
         }
         questions
@@ -84,6 +95,8 @@ mod tests {
         assert_eq!(questions[0].text, "a");
         assert_eq!(questions[0].expected, "x");
         assert_eq!((questions[0].theirs, questions[0].of), (2, 3));
+        assert_eq!(questions[0].work_of("y"), 1);
+        assert_eq!(questions[0].work_of("z"), 0);
         assert!(tally.questions(Kind::Git, 4).is_empty());
     }
 
