@@ -137,38 +137,75 @@ pub fn print_questions(questions: &[Question], systems: &[Answers], people: &Peo
     }
 }
 
-/// Whom each system put first, against the area's work: the expected
-/// person, another who did at least half as much of it, another who did
-/// less of it, someone who did none of it, or nobody.
-pub fn print_firsts(questions: &[Question], systems: &[Answers]) {
-    println!(
-        "| system | questions | the expected person | another, at least half their work \
-         | another, less of the work | someone with none of it | nobody |"
-    );
-    println!("|---|---|---|---|---|---|---|");
-    for s in systems {
-        let mut counts = [0usize; 5];
-        for (q, first) in questions.iter().zip(&s.firsts) {
-            counts[first_kind(q, first.as_deref())] += 1;
+/// Whom a system put first, against the area's work as the rule counts
+/// it; one column of [`print_firsts`] each, in this order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum First {
+    /// The person the rule expects.
+    Expected,
+    /// Another, who did at least half as much of the area's work.
+    CloseCall,
+    /// Another, who did less of it.
+    SmallerShare,
+    /// Someone who did none of it.
+    NoneOfIt,
+    /// Nobody: the system answered no one.
+    Nobody,
+}
+
+impl First {
+    const ALL: [First; 5] = [
+        First::Expected,
+        First::CloseCall,
+        First::SmallerShare,
+        First::NoneOfIt,
+        First::Nobody,
+    ];
+
+    /// Which kind `first` is for `question`.
+    fn of(question: &Question, first: Option<&str>) -> Self {
+        match first {
+            None => Self::Nobody,
+            Some(p) if p == question.expected => Self::Expected,
+            Some(p) => match question.work_of(p) {
+                0 => Self::NoneOfIt,
+                n if 2 * n >= question.theirs => Self::CloseCall,
+                _ => Self::SmallerShare,
+            },
         }
-        print!("| {} | {} |", s.system, questions.len());
-        for n in counts {
-            print!(" {n} |");
+    }
+
+    fn heading(self) -> &'static str {
+        match self {
+            Self::Expected => "the expected person",
+            Self::CloseCall => "another, at least half their work",
+            Self::SmallerShare => "another, less of the work",
+            Self::NoneOfIt => "someone with none of it",
+            Self::Nobody => "nobody",
         }
-        println!();
     }
 }
 
-/// Which column of [`print_firsts`] `first` falls in for `question`.
-fn first_kind(question: &Question, first: Option<&str>) -> usize {
-    match first {
-        None => 4,
-        Some(p) if p == question.expected => 0,
-        Some(p) => match question.work_of(p) {
-            0 => 3,
-            n if 2 * n >= question.theirs => 1,
-            _ => 2,
-        },
+/// Whom each system put first, against the area's work: how often the
+/// expected person, a close call, a smaller share, none of it, nobody.
+pub fn print_firsts(questions: &[Question], systems: &[Answers]) {
+    print!("| system | questions |");
+    for kind in First::ALL {
+        print!(" {} |", kind.heading());
+    }
+    println!();
+    println!("|---|---|{}", "---|".repeat(First::ALL.len()));
+    for s in systems {
+        print!("| {} | {} |", s.system, questions.len());
+        for kind in First::ALL {
+            let n = questions
+                .iter()
+                .zip(&s.firsts)
+                .filter(|(q, first)| First::of(q, first.as_deref()) == kind)
+                .count();
+            print!(" {n} |");
+        }
+        println!();
     }
 }
 
@@ -226,10 +263,10 @@ mod tests {
             of: 11,
             work,
         };
-        let kinds: Vec<usize> = [Some("a"), Some("b"), Some("c"), Some("d"), None]
+        let kinds: Vec<First> = [Some("a"), Some("b"), Some("c"), Some("d"), None]
             .into_iter()
-            .map(|first| first_kind(&question, first))
+            .map(|first| First::of(&question, first))
             .collect();
-        assert_eq!(kinds, [0, 1, 2, 3, 4]);
+        assert_eq!(kinds, First::ALL);
     }
 }
