@@ -388,9 +388,9 @@ impl ReadTopicObject {
     /// (topics few people know count more) over those of the topics the
     /// query writes, whose shares add up to one. A word nobody learned
     /// counts as specific as a topic one person learned, a share nobody
-    /// covers; a phrase nobody learned has none. A topic reached through its meaning adds its share on
-    /// top (when no topic the query writes was learned, the shares of
-    /// those reached add up to one).
+    /// covers; a phrase nobody learned has none. A topic reached through
+    /// its meaning adds its share on top (when no topic the query writes
+    /// was learned, the shares of those reached add up to one).
     fn share(&self) -> f64 {
         self.0.share
     }
