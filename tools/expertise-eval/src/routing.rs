@@ -163,6 +163,16 @@ pub fn category_routing(dataset: &Dataset, splits: usize, seed: u64) -> anyhow::
     })
 }
 
+/// An Inspec abstract's title and the rest. Its files end the title's
+/// paragraph with CR LF and wrap a long line with LF and a tab, so a title
+/// wrapped over two lines runs to the first CR LF; a text without one ends
+/// its title at its first line.
+fn title_and_abstract(text: &str) -> (&str, &str) {
+    text.split_once("\r\n")
+        .or_else(|| text.split_once('\n'))
+        .unwrap_or((text, ""))
+}
+
 /// The known-item check: up to [`KNOWN_ITEM_PEOPLE`] people, each
 /// uploading [`KNOWN_ITEM_SHARE`] abstracts (title `primary`, the rest
 /// `default`); `sampled` uploaded abstracts asked about.
@@ -180,10 +190,7 @@ pub fn known_item(dataset: &Dataset, sampled: usize, seed: u64) -> anyhow::Resul
         .map(|(person, i)| (person, &dataset.documents[i]))
         .collect();
     let title_and_rest = |document: &Document| {
-        let (title, rest) = document
-            .text
-            .split_once('\n')
-            .unwrap_or((document.text.as_str(), ""));
+        let (title, rest) = title_and_abstract(&document.text);
         (one_line(title), one_line(rest))
     };
     let uploads = dealt
@@ -282,6 +289,27 @@ mod tests {
                 .len(),
             19
         );
+    }
+
+    #[test]
+    fn a_wrapped_title_is_read_whole() {
+        let text = "Pattern recognition strategies for molecular surfaces. II. Surface\n\t\
+                    complementarity\r\nFor pt.I see ibid. Fuzzy logic based algorithms for\n\t\
+                    the quantitative treatment";
+        let (title, rest) = title_and_abstract(text);
+        assert_eq!(
+            one_line(title),
+            "Pattern recognition strategies for molecular surfaces. II. Surface complementarity"
+        );
+        assert_eq!(
+            one_line(rest),
+            "For pt.I see ibid. Fuzzy logic based algorithms for the quantitative treatment"
+        );
+        assert_eq!(
+            title_and_abstract("A title\nits text"),
+            ("A title", "its text")
+        );
+        assert_eq!(title_and_abstract("A title alone"), ("A title alone", ""));
     }
 
     #[test]
