@@ -165,8 +165,8 @@ pub fn category_routing(dataset: &Dataset, splits: usize, seed: u64) -> anyhow::
 
 /// An Inspec abstract's title and the rest. Its files end the title's
 /// paragraph with CR LF and wrap a long line with LF and a tab, so a title
-/// wrapped over two lines runs to the first CR LF; a text without one ends
-/// its title at its first line.
+/// wrapped over two lines or more runs to the first CR LF; a text without
+/// one ends its title at its first line.
 fn title_and_abstract(text: &str) -> (&str, &str) {
     text.split_once("\r\n")
         .or_else(|| text.split_once('\n'))
@@ -318,7 +318,7 @@ mod tests {
             .map(|i| {
                 document(
                     &i.to_string(),
-                    &format!("Title {i}\r\n\tabstract {i}"),
+                    &format!("Title {i}\n\twrapped\r\nabstract {i}\n\twrapped"),
                     &["k"],
                 )
             })
@@ -340,6 +340,7 @@ mod tests {
             .find(|u| u.texts[0].body == title.text)
             .unwrap();
         assert_eq!(title.relevant, [upload.person]);
+        assert!(title.text.ends_with(" wrapped"), "{}", title.text);
         assert_eq!(
             upload.texts[1].body,
             title.text.replace("Title", "abstract")
