@@ -196,13 +196,14 @@ pub fn print_firsts(questions: &[Question], systems: &[Answers]) {
     println!();
     println!("|---|---|{}", "---|".repeat(First::ALL.len()));
     for s in systems {
+        let kinds: Vec<First> = questions
+            .iter()
+            .zip(&s.firsts)
+            .map(|(q, first)| First::of(q, first.as_deref()))
+            .collect();
         print!("| {} | {} |", s.system, questions.len());
         for kind in First::ALL {
-            let n = questions
-                .iter()
-                .zip(&s.firsts)
-                .filter(|(q, first)| First::of(q, first.as_deref()) == kind)
-                .count();
+            let n = kinds.iter().filter(|k| **k == kind).count();
             print!(" {n} |");
         }
         println!();
